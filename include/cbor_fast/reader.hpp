@@ -1,0 +1,113 @@
+// libcbor_fast: zero-copy pull reader over a borrowed buffer.
+#ifndef CBOR_FAST_READER_HPP
+#define CBOR_FAST_READER_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>  // for the deleted rvalue overload
+
+#include "cbor_fast/allocator.hpp"
+#include "cbor_fast/error.hpp"
+#include "cbor_fast/item.hpp"
+
+namespace cbor_fast {
+inline namespace v1 {
+
+/// Runtime limits and checks of a reader. Defaults are safe for hostile input.
+struct reader_options {
+  /// Maximum nesting depth (containers, tags and indefinite strings). Items at
+  /// the top level have depth 0; a container at depth max_depth - 1 is the
+  /// deepest allowed. Any value up to UINT32_MAX works: the reader keeps its
+  /// own stack on the heap and never recurses.
+  uint32_t max_depth = 512;
+  /// Reject text strings (and text chunks) that are not valid UTF-8 (RFC 3629).
+  bool validate_utf8 = false;
+  /// Memory hooks for the reader's container stack; nullptr means malloc/free.
+  const allocator* alloc = nullptr;
+};
+
+/// Pull reader: each next() yields the following item of a CBOR sequence
+/// (RFC 8742), checking well-formedness as RFC 8949 Appendix F defines it.
+///
+/// The reader never copies the input: the buffer must stay alive and unchanged
+/// as long as the reader and every item or view taken from it are in use.
+/// Errors are sticky: after the first failure every call returns it.
+class reader {
+ public:
+  reader(const uint8_t* data, size_t size, const reader_options& options = {}) noexcept;
+  reader(const void* data, size_t size, const reader_options& options = {}) noexcept
+      : reader(static_cast<const uint8_t*>(data), size, options) {}
+  explicit reader(std::string_view input, const reader_options& options = {}) noexcept
+      : reader(input.data(), input.size(), options) {}
+  /// A temporary string would die before the reader: refuse to compile.
+  explicit reader(std::string&& input, const reader_options& options = {}) = delete;
+  explicit reader(std::vector<uint8_t>&& input, const reader_options& options = {}) = delete;
+
+  reader(const reader&) = delete;
+  reader& operator=(const reader&) = delete;
+  reader(reader&& other) noexcept;
+  reader& operator=(reader&& other) noexcept;
+  ~reader();
+
+  /// Reads the next item into *out. Returns ok, end (the input is exhausted at
+  /// the top level: not an error), or the sticky error.
+  status next(item& out) noexcept;
+
+  /// Passes over the next complete item: a scalar, or a container, tag or
+  /// indefinite string with everything inside it. Returns ok, end or an error.
+  status skip() noexcept;
+
+  /// Passes over the rest of the innermost open container (or indefinite
+  /// string), including its end item. invalid_state at the top level.
+  status skip_to_end() noexcept;
+
+  /// Call right after next() returned an indefinite-length string start:
+  /// reads every chunk and the closing break, appending the joined content to
+  /// *out (the only operation that copies input). A definite string item just
+  /// read is appended too. invalid_state for any other item.
+  status read_joined(const item& start, std::string& out) noexcept;
+
+  /// Final check of a sequence: ok when all input was consumed and no
+  /// container is open; truncated with the offset otherwise (or the sticky error).
+  status finish() noexcept;
+
+  /// Offset of the next byte to read.
+  size_t offset() const noexcept { return static_cast<size_t>(pos_ - begin_); }
+  /// Current nesting depth (open containers, tags and indefinite strings).
+  uint32_t depth() const noexcept { return depth_; }
+  /// True when the input is exhausted at the top level.
+  bool at_end() const noexcept { return pos_ == end_ && depth_ == 0; }
+  /// The sticky error (ok if none) with its offset and depth.
+  const error_info& error() const noexcept { return error_; }
+  const reader_options& options() const noexcept { return options_; }
+  /// The whole input.
+  byte_view input() const noexcept { return {begin_, static_cast<size_t>(end_ - begin_)}; }
+
+ private:
+  /// One open container. `left` counts items still expected for definite
+  /// containers (a map counts keys and values) and items seen for indefinite ones.
+  struct frame {
+    uint64_t left;
+    uint8_t kind;  // frame_kind
+    bool indefinite;
+  };
+  status fail(status s, size_t offset) noexcept;
+  status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
+  status end_of_data(item& out) noexcept;
+
+  const uint8_t* begin_;
+  const uint8_t* pos_;
+  const uint8_t* end_;
+  reader_options options_;
+  uint32_t depth_ = 0;
+  error_info error_;
+  frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
+  uint32_t capacity_ = 0;         ///< frames allocated in stack_
+};
+
+}  // namespace v1
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_READER_HPP

@@ -1,0 +1,64 @@
+// Status names and messages.
+#include "cbor_fast/error.hpp"
+
+namespace cbor_fast {
+inline namespace v1 {
+
+namespace {
+struct status_text {
+  status code;
+  const char* name;
+  const char* message;
+};
+
+constexpr status_text k_texts[] = {
+    {status::ok, "ok", "success"},
+    {status::end, "end", "end of input"},
+    {status::invalid_argument, "invalid_argument", "invalid argument"},
+    {status::invalid_state, "invalid_state", "operation not valid in the current state"},
+    {status::buffer_too_small, "buffer_too_small", "output buffer too small"},
+    {status::writer_unclosed, "writer_unclosed", "container or tag left open"},
+    {status::writer_count_mismatch, "writer_count_mismatch",
+     "item count differs from the declared count"},
+    {status::writer_no_container, "writer_no_container", "end without an open container"},
+    {status::writer_bad_chunk, "writer_bad_chunk",
+     "indefinite-length string chunk of the wrong type"},
+    {status::writer_odd_map, "writer_odd_map", "map ended after a key without its value"},
+    {status::sink_failed, "sink_failed", "output sink reported a failure"},
+    {status::truncated, "truncated", "unexpected end of input"},
+    {status::reserved_additional_info, "reserved_additional_info",
+     "reserved additional information value (28-30)"},
+    {status::indefinite_not_allowed, "indefinite_not_allowed",
+     "indefinite length not allowed for this major type"},
+    {status::bad_simple_value, "bad_simple_value", "two-byte simple value below 32"},
+    {status::chunk_type_mismatch, "chunk_type_mismatch",
+     "indefinite-length string chunk of the wrong major type"},
+    {status::nested_indefinite_chunk, "nested_indefinite_chunk",
+     "indefinite-length chunk inside an indefinite-length string"},
+    {status::unexpected_break, "unexpected_break", "break outside an indefinite-length item"},
+    {status::map_missing_value, "map_missing_value", "map key without a value"},
+    {status::invalid_utf8, "invalid_utf8", "invalid UTF-8 in text string"},
+    {status::depth_exceeded, "depth_exceeded", "maximum nesting depth exceeded"},
+    {status::out_of_memory, "out_of_memory", "out of memory"},
+    {status::internal_error, "internal_error", "internal error"},
+};
+
+const status_text* find(status s) noexcept {
+  for (const auto& t : k_texts)
+    if (t.code == s) return &t;
+  return nullptr;
+}
+}  // namespace
+
+const char* status_message(status s) noexcept {
+  const status_text* t = find(s);
+  return t ? t->message : "unknown status";
+}
+
+const char* status_name(status s) noexcept {
+  const status_text* t = find(s);
+  return t ? t->name : "unknown";
+}
+
+}  // namespace v1
+}  // namespace cbor_fast
