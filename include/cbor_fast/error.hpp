@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iosfwd>
 
 namespace cbor_fast {
 inline namespace v1 {
@@ -40,6 +41,7 @@ enum class status : uint16_t {
 
   // ---- invalid / strict checks (200-299) ----
   invalid_utf8 = 200,            ///< text string is not valid UTF-8 (strict mode)
+  trailing_bytes = 201,          ///< bytes left after the item(s) the caller asked for
 
   // ---- limits and memory (300-399) ----
   depth_exceeded = 300,          ///< nesting deeper than the configured maximum
@@ -58,6 +60,9 @@ constexpr bool is_malformed(status s) noexcept {
 const char* status_message(status s) noexcept;
 /// The enumerator's name ("unexpected_break").
 const char* status_name(status s) noexcept;
+
+/// Writes status_name(s); lets test frameworks and logs print statuses readably.
+std::ostream& operator<<(std::ostream& os, status s);
 
 /// Where and why reading failed.
 struct error_info {

@@ -95,7 +95,7 @@ class reader {
   };
   status fail(status s, size_t offset) noexcept;
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
-  status end_of_data(item& out) noexcept;
+  void pop_finished_tags() noexcept;
 
   const uint8_t* begin_;
   const uint8_t* pos_;

@@ -1,6 +1,8 @@
 // Status names and messages.
 #include "cbor_fast/error.hpp"
 
+#include <ostream>
+
 namespace cbor_fast {
 inline namespace v1 {
 
@@ -38,6 +40,7 @@ constexpr status_text k_texts[] = {
     {status::unexpected_break, "unexpected_break", "break outside an indefinite-length item"},
     {status::map_missing_value, "map_missing_value", "map key without a value"},
     {status::invalid_utf8, "invalid_utf8", "invalid UTF-8 in text string"},
+    {status::trailing_bytes, "trailing_bytes", "unexpected bytes after the data item"},
     {status::depth_exceeded, "depth_exceeded", "maximum nesting depth exceeded"},
     {status::out_of_memory, "out_of_memory", "out of memory"},
     {status::internal_error, "internal_error", "internal error"},
@@ -59,6 +62,8 @@ const char* status_name(status s) noexcept {
   const status_text* t = find(s);
   return t ? t->name : "unknown";
 }
+
+std::ostream& operator<<(std::ostream& os, status s) { return os << status_name(s); }
 
 }  // namespace v1
 }  // namespace cbor_fast

@@ -1,0 +1,495 @@
+// Reader API behaviour: items, offsets, depths, views, skip, joined strings, errors.
+#include "cbor_fast/reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace cbor_fast {
+namespace {
+
+// "82 01 02" -> {0x82, 0x01, 0x02}; spaces are ignored.
+std::vector<uint8_t> hex(const char* h) {
+  std::string digits;
+  for (; *h; ++h)
+    if (*h != ' ') digits += *h;
+  std::vector<uint8_t> out;
+  for (size_t i = 0; i + 1 < digits.size(); i += 2)
+    out.push_back(uint8_t(std::strtoul(digits.substr(i, 2).c_str(), nullptr, 16)));
+  return out;
+}
+
+struct seen {
+  item_type type;
+  uint64_t arg;
+  uint32_t depth;
+  size_t offset;
+};
+
+std::vector<seen> walk(const std::vector<uint8_t>& in, status* final_status = nullptr) {
+  reader r(in.data(), in.size());
+  std::vector<seen> out;
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) out.push_back({it.type, it.arg, it.depth, it.offset});
+  if (final_status) *final_status = s;
+  return out;
+}
+
+TEST(Reader, EmptyInputIsEndNotError) {
+  reader r(static_cast<const uint8_t*>(nullptr), 0);
+  item it;
+  EXPECT_EQ(r.next(it), status::end);
+  EXPECT_EQ(r.next(it), status::end);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_EQ(r.finish(), status::ok);
+}
+
+TEST(Reader, NullDataWithSizeIsInvalidArgument) {
+  reader r(static_cast<const uint8_t*>(nullptr), 3);
+  item it;
+  EXPECT_EQ(r.next(it), status::invalid_argument);
+}
+
+TEST(Reader, OffsetsAndDepthsOfNestedDefiniteContainers) {
+  // [1, {"a": [2]}, 3]
+  auto in = hex("83 01 a1 6161 81 02 03");
+  status s;
+  auto items = walk(in, &s);
+  EXPECT_EQ(s, status::end);
+  const std::vector<seen> want = {
+      {item_type::array, 3, 0, 0},        {item_type::unsigned_int, 1, 1, 1},
+      {item_type::map, 1, 1, 2},          {item_type::text_string, 1, 2, 3},
+      {item_type::array, 1, 2, 5},        {item_type::unsigned_int, 2, 3, 6},
+      {item_type::end, 0, 2, 7},          {item_type::end, 0, 1, 7},
+      {item_type::unsigned_int, 3, 1, 7}, {item_type::end, 0, 0, 8},
+  };
+  ASSERT_EQ(items.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(items[i].type, want[i].type);
+    EXPECT_EQ(items[i].arg, want[i].arg);
+    EXPECT_EQ(items[i].depth, want[i].depth);
+    EXPECT_EQ(items[i].offset, want[i].offset);
+  }
+}
+
+TEST(Reader, IndefiniteContainerEndReportsBreakByte) {
+  // [_ 1, [_ ]]
+  auto in = hex("9f019fffff");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::array);
+  EXPECT_TRUE(it.is_indefinite());
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.is_indefinite());
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  EXPECT_EQ(it.offset, 3u);
+  EXPECT_EQ(it.depth, 1u);
+  EXPECT_EQ(it.head_size, 1u);
+  EXPECT_NE(it.flags & item::flag_break, 0);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  EXPECT_EQ(it.offset, 4u);
+  EXPECT_EQ(it.depth, 0u);
+  EXPECT_EQ(r.next(it), status::end);
+}
+
+TEST(Reader, TagsNestTheirContentWithoutEndItem) {
+  // 1(2(3)), 4
+  auto in = hex("c1c20304");
+  status s;
+  auto items = walk(in, &s);
+  EXPECT_EQ(s, status::end);
+  ASSERT_EQ(items.size(), 4u);
+  EXPECT_EQ(items[0].type, item_type::tag);
+  EXPECT_EQ(items[0].depth, 0u);
+  EXPECT_EQ(items[1].type, item_type::tag);
+  EXPECT_EQ(items[1].arg, 2u);
+  EXPECT_EQ(items[1].depth, 1u);
+  EXPECT_EQ(items[2].type, item_type::unsigned_int);
+  EXPECT_EQ(items[2].depth, 2u);
+  EXPECT_EQ(items[3].type, item_type::unsigned_int);
+  EXPECT_EQ(items[3].depth, 0u);
+  EXPECT_EQ(items[3].offset, 3u);
+}
+
+TEST(Reader, TaggedContainerInsideArrayCountsAsOneItem) {
+  // [1([2]), 3]
+  auto in = hex("82 c1 81 02 03");
+  status s;
+  auto items = walk(in, &s);
+  EXPECT_EQ(s, status::end);
+  ASSERT_EQ(items.size(), 7u);
+  EXPECT_EQ(items[4].type, item_type::end);  // of [2]
+  EXPECT_EQ(items[4].depth, 2u);
+  EXPECT_EQ(items[5].type, item_type::unsigned_int);
+  EXPECT_EQ(items[5].depth, 1u);
+  EXPECT_EQ(items[6].type, item_type::end);
+  EXPECT_EQ(items[6].depth, 0u);
+}
+
+TEST(Reader, DefiniteStringsAreViewsIntoTheInput) {
+  auto in = hex("4301020363616263");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::byte_string);
+  EXPECT_EQ(it.bytes().data, in.data() + 1);
+  EXPECT_EQ(it.bytes().size, 3u);
+  EXPECT_EQ(it.encoded_size(), 4u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::text_string);
+  EXPECT_EQ(it.text(), "abc");
+  EXPECT_EQ(reinterpret_cast<const uint8_t*>(it.text().data()), in.data() + 5);
+}
+
+TEST(Reader, IndefiniteStringChunksAreViewsAndJoin) {
+  // (_ "strea", "ming")
+  auto in = hex("7f657374726561646d696e67ff");
+  {
+    reader r(in.data(), in.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.type, item_type::text_string);
+    EXPECT_TRUE(it.is_indefinite());
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.text(), "strea");
+    EXPECT_EQ(it.depth, 1u);
+    EXPECT_EQ(reinterpret_cast<const uint8_t*>(it.text().data()), in.data() + 2);
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.text(), "ming");
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.type, item_type::end);
+    EXPECT_EQ(r.next(it), status::end);
+  }
+  {
+    reader r(in.data(), in.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    std::string joined = "x";
+    ASSERT_EQ(r.read_joined(it, joined), status::ok);
+    EXPECT_EQ(joined, "xstreaming");
+    EXPECT_EQ(r.next(it), status::end);
+  }
+}
+
+TEST(Reader, ReadJoinedOnDefiniteStringAppendsIt) {
+  auto in = hex("43010203");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  std::string out;
+  ASSERT_EQ(r.read_joined(it, out), status::ok);
+  EXPECT_EQ(out, std::string("\x01\x02\x03", 3));
+}
+
+TEST(Reader, ReadJoinedOnOtherItemsIsInvalidState) {
+  auto in = hex("8101");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(it, out), status::invalid_state);
+  // Not sticky: the reader goes on.
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 1u);
+}
+
+TEST(Reader, ReadJoinedReportsMalformedChunk) {
+  // (_ h'00', 0) : a uint inside an indefinite byte string
+  auto in = hex("5f410000ff");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(it, out), status::chunk_type_mismatch);
+  EXPECT_EQ(r.error().offset, 3u);
+}
+
+TEST(Reader, SkipPassesOverWholeSubtrees) {
+  // [ {1: [2, 3]}, 1(h'00'), (_ "a"), 7 ]
+  auto in = hex("84 a1 01 82 02 03  c1 41 00  7f 61 61 ff  07");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // array
+  ASSERT_EQ(r.skip(), status::ok);    // the map
+  EXPECT_EQ(r.offset(), 6u);
+  ASSERT_EQ(r.skip(), status::ok);    // the tag and its content
+  EXPECT_EQ(r.offset(), 9u);
+  ASSERT_EQ(r.skip(), status::ok);    // the indefinite string
+  EXPECT_EQ(r.offset(), 13u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 7u);
+  EXPECT_EQ(r.skip(), status::invalid_state);  // only the end is left
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  EXPECT_EQ(r.skip(), status::end);
+}
+
+TEST(Reader, SkipAtIndefiniteEndIsInvalidState) {
+  auto in = hex("9fff");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.skip(), status::invalid_state);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+}
+
+TEST(Reader, SkipToEndLeavesTheInnermostContainer) {
+  // [[1, [2]], 3]
+  auto in = hex("82 82 01 81 02 03");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);  // inner array
+  ASSERT_EQ(r.next(it), status::ok);  // 1
+  ASSERT_EQ(r.skip_to_end(), status::ok);
+  EXPECT_EQ(r.depth(), 1u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 3u);
+  EXPECT_EQ(it.offset, 5u);
+  ASSERT_EQ(r.skip_to_end(), status::ok);
+  EXPECT_EQ(r.depth(), 0u);
+  EXPECT_EQ(r.skip_to_end(), status::invalid_state);
+  EXPECT_EQ(r.finish(), status::ok);
+}
+
+TEST(Reader, SkipReportsErrorsInsideSubtree) {
+  auto in = hex("82 01 1c");  // reserved additional info inside the array
+  reader r(in.data(), in.size());
+  EXPECT_EQ(r.skip(), status::reserved_additional_info);
+  EXPECT_EQ(r.error().offset, 2u);
+  EXPECT_EQ(r.error().depth, 1u);
+  item it;
+  EXPECT_EQ(r.next(it), status::reserved_additional_info);  // sticky
+}
+
+TEST(Reader, FinishDistinguishesTrailingBytesAndOpenContainers) {
+  auto in = hex("0102");
+  {
+    reader r(in.data(), in.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(r.finish(), status::trailing_bytes);
+    EXPECT_EQ(r.offset(), 1u);
+  }
+  auto arr = hex("820102");
+  {
+    reader r(arr.data(), arr.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(r.finish(), status::invalid_state);
+  }
+  auto open = hex("9f01");
+  {
+    reader r(open.data(), open.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(r.finish(), status::truncated);
+    EXPECT_EQ(r.error().offset, 2u);
+  }
+}
+
+TEST(Reader, IntegerAccessors) {
+  // 0, 2^63-1, 2^63, -1, -2^63, -2^63-1, -2^64
+  auto in = hex("00 1b7fffffffffffffff 1b8000000000000000 20 3b7fffffffffffffff "
+                "3b8000000000000000 3bffffffffffffffff");
+  reader r(in.data(), in.size());
+  item it;
+  int64_t v = 0;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.get_int64(&v));
+  EXPECT_EQ(v, 0);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.get_int64(&v));
+  EXPECT_EQ(v, INT64_MAX);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_FALSE(it.get_int64(&v));
+  EXPECT_EQ(it.value(), uint64_t(1) << 63);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.get_int64(&v));
+  EXPECT_EQ(v, -1);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.get_int64(&v));
+  EXPECT_EQ(v, INT64_MIN);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_FALSE(it.get_int64(&v));
+  EXPECT_EQ(it.type, item_type::negative_int);
+  EXPECT_EQ(it.value(), uint64_t(1) << 63);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_FALSE(it.get_int64(&v));
+  EXPECT_EQ(it.value(), UINT64_MAX);  // -1 - (2^64 - 1) = -2^64
+}
+
+TEST(Reader, SimpleValuesAndFloats) {
+  auto in = hex("f4f5f6f7f0f820f8fff93c00fa47c35000fb3ff199999999999a");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::boolean);
+  EXPECT_FALSE(it.boolean_value());
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(it.boolean_value());
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::null);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::undefined);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::simple);
+  EXPECT_EQ(it.simple_value(), 16);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.simple_value(), 32);
+  EXPECT_EQ(it.head_size, 2u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.simple_value(), 255);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::floating);
+  EXPECT_EQ(it.width, 2u);
+  EXPECT_EQ(it.float_value(), 1.0);
+  EXPECT_EQ(it.float_bits(), 0x3c00u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.width, 4u);
+  EXPECT_EQ(it.float_value(), 100000.0);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.width, 8u);
+  EXPECT_EQ(it.float_value(), 1.1);
+}
+
+TEST(Reader, HalfPrecisionSpecialValues) {
+  struct row {
+    const char* name;
+    const char* hex;
+    double value;
+  } rows[] = {
+      {"smallest subnormal", "f90001", 5.960464477539063e-8},
+      {"largest subnormal", "f903ff", 0.000060975551605224609375},
+      {"smallest normal", "f90400", 0.00006103515625},
+      {"max", "f97bff", 65504.0},
+      {"negative zero", "f98000", -0.0},
+      {"minus four", "f9c400", -4.0},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    auto in = hex(row.hex);
+    reader r(in.data(), in.size());
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.float_value(), row.value);
+    EXPECT_EQ(std::signbit(it.float_value()), std::signbit(row.value));
+  }
+  auto nan = hex("f97e01");
+  reader r(nan.data(), nan.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(std::isnan(it.float_value()));
+  uint64_t bits;
+  double d = it.float_value();
+  std::memcpy(&bits, &d, 8);
+  EXPECT_EQ(bits, 0x7ff8040000000000u);  // payload kept in the top mantissa bits
+}
+
+TEST(Reader, StrictUtf8IsOptIn) {
+  auto in = hex("62c328");  // "\xc3(" : truncated 2-byte sequence
+  {
+    reader r(in.data(), in.size());
+    item it;
+    EXPECT_EQ(r.next(it), status::ok);
+  }
+  {
+    reader_options o;
+    o.validate_utf8 = true;
+    reader r(in.data(), in.size(), o);
+    item it;
+    EXPECT_EQ(r.next(it), status::invalid_utf8);
+    EXPECT_EQ(r.error().offset, 1u);
+  }
+}
+
+TEST(Reader, DepthLimitIsExact) {
+  for (uint32_t limit : {0u, 1u, 2u, 7u}) {
+    SCOPED_TRACE(limit);
+    reader_options o;
+    o.max_depth = limit;
+    std::vector<uint8_t> ok(limit, 0x81);
+    ok.push_back(0x00);
+    {
+      reader r(ok.data(), ok.size(), o);
+      ASSERT_EQ(r.skip(), status::ok);
+      EXPECT_EQ(r.finish(), status::ok);
+    }
+    std::vector<uint8_t> deep(limit + 1, 0x81);
+    deep.push_back(0x00);
+    reader r(deep.data(), deep.size(), o);
+    EXPECT_EQ(r.skip(), status::depth_exceeded);
+    EXPECT_EQ(r.error().offset, limit);
+    EXPECT_EQ(r.error().depth, limit);
+  }
+}
+
+// Counts allocations and fails on demand, to prove the stack growth path.
+struct counting_alloc {
+  int calls = 0;
+  int fail_at = -1;
+  static void* do_malloc(void* c, size_t n) {
+    auto* self = static_cast<counting_alloc*>(c);
+    if (self->calls++ == self->fail_at) return nullptr;
+    return std::malloc(n);
+  }
+  static void* do_realloc(void* c, void* p, size_t, size_t n) {
+    auto* self = static_cast<counting_alloc*>(c);
+    if (self->calls++ == self->fail_at) return nullptr;
+    return std::realloc(p, n);
+  }
+  static void do_free(void*, void* p, size_t) { std::free(p); }
+};
+
+TEST(Reader, StackGrowsThroughAllocatorAndReportsFailure) {
+  std::vector<uint8_t> deep(1000, 0x81);
+  deep.push_back(0x00);
+  counting_alloc c;
+  allocator a{counting_alloc::do_malloc, counting_alloc::do_realloc, counting_alloc::do_free, &c};
+  reader_options o;
+  o.max_depth = 5000;
+  o.alloc = &a;
+  {
+    reader r(deep.data(), deep.size(), o);
+    ASSERT_EQ(r.skip(), status::ok);
+  }
+  EXPECT_GT(c.calls, 1);
+  EXPECT_LT(c.calls, 12);  // geometric growth: 16, 32, ... 1024
+  counting_alloc f;
+  f.fail_at = 2;
+  a.context = &f;
+  reader r(deep.data(), deep.size(), o);
+  EXPECT_EQ(r.skip(), status::out_of_memory);
+  EXPECT_EQ(r.error().offset, 32u);  // the 33rd array needs the third allocation
+}
+
+TEST(Reader, MoveKeepsPositionAndStack) {
+  auto in = hex("8201820203");
+  reader a(in.data(), in.size());
+  item it;
+  ASSERT_EQ(a.next(it), status::ok);
+  ASSERT_EQ(a.next(it), status::ok);
+  reader b(std::move(a));
+  EXPECT_EQ(b.depth(), 1u);
+  ASSERT_EQ(b.skip(), status::ok);
+  ASSERT_EQ(b.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  reader c(in.data(), 1);
+  c = std::move(b);
+  EXPECT_EQ(c.next(it), status::end);
+}
+
+}  // namespace
+}  // namespace cbor_fast
