@@ -28,6 +28,8 @@ enum class status : uint16_t {
   writer_bad_chunk = 16,     ///< item inside an indefinite string is not a chunk of its type
   writer_odd_map = 17,       ///< end() of a map after a key without its value
   sink_failed = 18,          ///< the sink callback reported a failure
+  type_mismatch = 19,        ///< a document getter called on a node of another type
+  out_of_range = 20,         ///< the value does not fit the requested type, or index past the end
 
   // ---- not well-formed (100-199), RFC 8949 Appendix F ----
   truncated = 100,               ///< input ends inside a head, a string or an open container
@@ -46,6 +48,7 @@ enum class status : uint16_t {
   // ---- limits and memory (300-399) ----
   depth_exceeded = 300,          ///< nesting deeper than the configured maximum
   out_of_memory = 301,           ///< an allocation failed
+  too_many_items = 302,          ///< more data items than a document can hold
   internal_error = 399,          ///< a bug: an unexpected exception was caught
 };
 
@@ -68,6 +71,7 @@ std::ostream& operator<<(std::ostream& os, status s);
 struct error_info {
   status code = status::ok;
   size_t offset = 0;  ///< byte offset in the input where the problem was found
+  size_t item_offset = 0;  ///< offset of the top-level item containing it (sequences)
   uint32_t depth = 0; ///< nesting depth at that point
 };
 

@@ -51,6 +51,14 @@ class reader {
   reader& operator=(reader&& other) noexcept;
   ~reader();
 
+  /// Changes max_depth and validate_utf8 mid-stream (the allocator stays the
+  /// one given at construction). invalid_argument if max_depth < depth().
+  status set_options(const reader_options& options) noexcept;
+
+  /// Restarts on new input (same rules as the constructor), keeping the
+  /// options and the stack allocation; clears any error.
+  void reset(const uint8_t* data, size_t size) noexcept;
+
   /// Reads the next item into *out. Returns ok, end (the input is exhausted at
   /// the top level: not an error), or the sticky error.
   status next(item& out) noexcept;
@@ -102,6 +110,7 @@ class reader {
   const uint8_t* end_;
   reader_options options_;
   uint32_t depth_ = 0;
+  size_t item_start_ = 0;         ///< offset of the current top-level item
   error_info error_;
   frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = 0;         ///< frames allocated in stack_

@@ -27,6 +27,8 @@ constexpr status_text k_texts[] = {
      "indefinite-length string chunk of the wrong type"},
     {status::writer_odd_map, "writer_odd_map", "map ended after a key without its value"},
     {status::sink_failed, "sink_failed", "output sink reported a failure"},
+    {status::type_mismatch, "type_mismatch", "node is not of the requested type"},
+    {status::out_of_range, "out_of_range", "value or index out of range"},
     {status::truncated, "truncated", "unexpected end of input"},
     {status::reserved_additional_info, "reserved_additional_info",
      "reserved additional information value (28-30)"},
@@ -43,6 +45,7 @@ constexpr status_text k_texts[] = {
     {status::trailing_bytes, "trailing_bytes", "unexpected bytes after the data item"},
     {status::depth_exceeded, "depth_exceeded", "maximum nesting depth exceeded"},
     {status::out_of_memory, "out_of_memory", "out of memory"},
+    {status::too_many_items, "too_many_items", "too many data items"},
     {status::internal_error, "internal_error", "internal error"},
 };
 

@@ -35,6 +35,7 @@ reader::reader(reader&& other) noexcept
       end_(other.end_),
       options_(other.options_),
       depth_(other.depth_),
+      item_start_(other.item_start_),
       error_(other.error_),
       stack_(std::exchange(other.stack_, nullptr)),
       capacity_(std::exchange(other.capacity_, 0u)) {
@@ -49,6 +50,7 @@ reader& reader::operator=(reader&& other) noexcept {
     end_ = other.end_;
     options_ = other.options_;
     depth_ = std::exchange(other.depth_, 0u);
+    item_start_ = other.item_start_;
     error_ = other.error_;
     stack_ = std::exchange(other.stack_, nullptr);
     capacity_ = std::exchange(other.capacity_, 0u);
@@ -60,10 +62,28 @@ reader::~reader() {
   if (stack_) options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
 }
 
+status reader::set_options(const reader_options& options) noexcept {
+  if (options.max_depth < depth_) return status::invalid_argument;
+  options_.max_depth = options.max_depth;
+  options_.validate_utf8 = options.validate_utf8;
+  return status::ok;
+}
+
+void reader::reset(const uint8_t* data, size_t size) noexcept {
+  begin_ = data;
+  pos_ = data;
+  end_ = data + size;
+  depth_ = 0;
+  item_start_ = 0;
+  error_ = error_info{};
+  if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
+}
+
 status reader::fail(status s, size_t offset) noexcept {
   error_.code = s;
   error_.offset = offset;
   error_.depth = depth_;
+  error_.item_offset = item_start_;
   return s;
 }
 
@@ -126,6 +146,7 @@ status reader::next(item& out) noexcept {
   const uint8_t ib = *p;
   const uint8_t major = ib >> 5;
   const uint8_t ai = ib & 0x1f;
+  if (depth_ == 0) item_start_ = off;
 
   if (ib == 0xff) {
     if (parent == nullptr || !parent->indefinite) return fail(status::unexpected_break, off);

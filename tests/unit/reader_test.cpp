@@ -493,3 +493,54 @@ TEST(Reader, MoveKeepsPositionAndStack) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+TEST(Reader, ErrorReportsStartOfTopLevelItem) {
+  // Sequence: 1, [2, [3, 0x1c]]: the reserved byte sits in the second item.
+  auto in = hex("01 82 02 82 03 1c");
+  reader r(in.data(), in.size());
+  EXPECT_EQ(r.skip(), status::ok);
+  EXPECT_EQ(r.skip(), status::reserved_additional_info);
+  EXPECT_EQ(r.error().offset, 5u);
+  EXPECT_EQ(r.error().item_offset, 1u);
+  EXPECT_EQ(r.error().depth, 2u);
+}
+
+TEST(Reader, ResetReusesTheReader) {
+  auto a = hex("8101");
+  auto b = hex("02");
+  reader r(a.data(), a.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  r.reset(b.data(), b.size());
+  EXPECT_EQ(r.depth(), 0u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 2u);
+  EXPECT_EQ(r.next(it), status::end);
+  auto bad = hex("1c");
+  r.reset(bad.data(), bad.size());
+  EXPECT_EQ(r.next(it), status::reserved_additional_info);
+  r.reset(b.data(), b.size());
+  EXPECT_EQ(r.error().code, status::ok);
+  EXPECT_EQ(r.next(it), status::ok);
+}
+
+TEST(Reader, SetOptionsRefusesDepthBelowCurrent) {
+  auto in = hex("818181f6");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  reader_options o;
+  o.max_depth = 1;
+  EXPECT_EQ(r.set_options(o), status::invalid_argument);
+  o.max_depth = 2;
+  ASSERT_EQ(r.set_options(o), status::ok);
+  EXPECT_EQ(r.next(it), status::depth_exceeded);
+  EXPECT_EQ(r.error().offset, 2u);
+}
+
+}  // namespace
+}  // namespace cbor_fast

@@ -1,0 +1,698 @@
+/*
+ * libcbor_fast: the C API (C99, also valid C++).
+ *
+ * CBOR (RFC 8949) and CBOR sequences (RFC 8742): a zero-copy pull reader, a
+ * push writer with preferred serialization, immutable documents decoded from a
+ * buffer, mutable documents built in code, and sequence iteration.
+ *
+ * Conventions, true for every function below unless its comment says more:
+ *  - Fallible calls return cbor_fast_status: CBOR_FAST_OK (0) on success.
+ *    CBOR_FAST_END (1) means "nothing more" and is not an error.
+ *  - A NULL handle or a NULL required pointer gives CBOR_FAST_ERR_INVALID_ARGUMENT
+ *    (never a crash). Every *_free function accepts NULL and does nothing.
+ *  - Handles are opaque, created and freed by the library. One handle may not be
+ *    used from two threads at once; distinct handles are independent. An
+ *    immutable document (cbor_doc) may be read from many threads at once.
+ *  - Borrowed input: a reader, a sequence and (by default) a document keep
+ *    pointers into the caller's input buffer. That buffer must stay alive and
+ *    unchanged until the handle is freed; every string view obtained from the
+ *    handle points into it.
+ *  - No C++ exception crosses this boundary: failures inside the library map to
+ *    CBOR_FAST_ERR_OUT_OF_MEMORY or CBOR_FAST_ERR_INTERNAL.
+ *  - Structs passed by pointer start with `uint32_t struct_size`. Set it to
+ *    sizeof the struct (the *_INIT macros do); 0 means the layout of version 0.1.
+ *    New fields are only ever appended, so old callers keep working.
+ *  - Every symbol here is available since 0.1 unless marked otherwise.
+ *
+ * Names: functions are cbor_<object>_<verb> for the objects reader, writer,
+ * doc, node, mdoc, mnode and seq, plus cbor_decode/cbor_encode; types are
+ * cbor_fast_* and macros/enumerators CBOR_FAST_*. None of them is used by
+ * libcbor or TinyCBOR, so this header and theirs can be included together.
+ */
+#ifndef CBOR_FAST_H
+#define CBOR_FAST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cbor_fast_export.h"
+#include "cbor_fast_version.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ========================================================================== */
+/* Status codes                                                               */
+/* ========================================================================== */
+
+/**
+ * Result of every fallible call. Values never change; new codes are added in
+ * their block. Blocks: 1-99 usage, 100-199 not well-formed (RFC 8949
+ * Appendix F), 200-299 invalid or refused by a strict check, 300-399 limits and
+ * memory.
+ */
+typedef enum cbor_fast_status {
+  CBOR_FAST_OK = 0,
+  /** End of input at the top level / end of a sequence. Not an error. */
+  CBOR_FAST_END = 1,
+
+  /* usage (1-99) */
+  CBOR_FAST_ERR_INVALID_ARGUMENT = 10,  /**< NULL handle/pointer, bad option or value */
+  CBOR_FAST_ERR_INVALID_STATE = 11,     /**< call does not fit the handle's state */
+  CBOR_FAST_ERR_BUFFER_TOO_SMALL = 12,  /**< caller buffer full; size tells bytes needed */
+  CBOR_FAST_ERR_WRITER_UNCLOSED = 13,   /**< finish with a container or tag open */
+  CBOR_FAST_ERR_WRITER_COUNT = 14,      /**< more/fewer items than a definite head said */
+  CBOR_FAST_ERR_WRITER_NO_CONTAINER = 15, /**< end with no open container */
+  CBOR_FAST_ERR_WRITER_BAD_CHUNK = 16,  /**< chunk of the wrong type in an indefinite string */
+  CBOR_FAST_ERR_WRITER_ODD_MAP = 17,    /**< map ended after a key without value */
+  CBOR_FAST_ERR_SINK_FAILED = 18,       /**< the sink callback returned non-zero */
+  CBOR_FAST_ERR_TYPE_MISMATCH = 19,     /**< node getter on a node of another type */
+  CBOR_FAST_ERR_OUT_OF_RANGE = 20,      /**< value does not fit the out type / bad index */
+
+  /* not well-formed (100-199) */
+  CBOR_FAST_ERR_TRUNCATED = 100,        /**< input ends inside a head, string or container */
+  CBOR_FAST_ERR_RESERVED_AI = 101,      /**< additional information 28, 29 or 30 */
+  CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED = 102, /**< ai 31 on major type 0, 1 or 6 */
+  CBOR_FAST_ERR_BAD_SIMPLE = 103,       /**< two-byte simple value below 32 */
+  CBOR_FAST_ERR_CHUNK_TYPE = 104,       /**< indefinite string chunk of another type */
+  CBOR_FAST_ERR_NESTED_CHUNK = 105,     /**< indefinite chunk inside an indefinite string */
+  CBOR_FAST_ERR_UNEXPECTED_BREAK = 106, /**< break outside an indefinite container */
+  CBOR_FAST_ERR_MAP_MISSING_VALUE = 107, /**< break where a map value is due */
+
+  /* invalid / strict (200-299) */
+  CBOR_FAST_ERR_INVALID_UTF8 = 200,     /**< text string not valid UTF-8 (strict) */
+  CBOR_FAST_ERR_TRAILING_BYTES = 201,   /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
+
+  /* limits and memory (300-399) */
+  CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
+  CBOR_FAST_ERR_OUT_OF_MEMORY = 301,    /**< an allocation failed */
+  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than a document can hold */
+  CBOR_FAST_ERR_INTERNAL = 399          /**< a library bug; please report it */
+} cbor_fast_status;
+
+/** Static English description of a status ("unexpected end of input"); never NULL. */
+CBOR_FAST_API const char* cbor_status_string(cbor_fast_status status);
+/** Static name of a status ("truncated"); never NULL ("unknown" for unknown codes). */
+CBOR_FAST_API const char* cbor_status_name(cbor_fast_status status);
+/** 1 for every failure (everything but CBOR_FAST_OK and CBOR_FAST_END), else 0. */
+CBOR_FAST_API int cbor_status_is_error(cbor_fast_status status);
+/** 1 for the not-well-formed block (100-199), else 0. */
+CBOR_FAST_API int cbor_status_is_malformed(cbor_fast_status status);
+
+/**
+ * Where and why an operation failed. Optional out-parameter: pass NULL if you
+ * only need the returned status. Initialise with CBOR_FAST_ERROR_INIT (or {0}).
+ */
+typedef struct cbor_fast_error {
+  uint32_t struct_size;    /**< sizeof(cbor_fast_error), or 0 */
+  cbor_fast_status code;   /**< same as the returned status */
+  size_t offset;           /**< byte offset in the input where the problem was found */
+  size_t item_offset;      /**< offset of the top-level item that contains it */
+  uint32_t depth;          /**< nesting depth at that point */
+  const char* message;     /**< static text, never freed; never NULL after a call */
+} cbor_fast_error;
+#define CBOR_FAST_ERROR_INIT {sizeof(cbor_fast_error), CBOR_FAST_OK, 0, 0, 0, NULL}
+
+/* ========================================================================== */
+/* Version                                                                    */
+/* ========================================================================== */
+
+/** Runtime version as major * 10000 + minor * 100 + patch (CBOR_FAST_VERSION at build time). */
+CBOR_FAST_API uint32_t cbor_fast_version(void);
+/** Runtime version string, "major.minor.patch"; static. */
+CBOR_FAST_API const char* cbor_fast_version_string(void);
+
+/* ========================================================================== */
+/* Memory                                                                     */
+/* ========================================================================== */
+
+/**
+ * Allocation hooks. Passed at creation (NULL means malloc/realloc/free); the
+ * handle keeps the pointer, so the struct must outlive every handle made with
+ * it. Each hook gets `context`; sizes are passed back to realloc and free. A
+ * hook returns NULL on failure, which the library reports as
+ * CBOR_FAST_ERR_OUT_OF_MEMORY with nothing leaked. Layout frozen.
+ */
+typedef struct cbor_fast_allocator {
+  void* (*malloc)(void* context, size_t size);
+  void* (*realloc)(void* context, void* ptr, size_t old_size, size_t new_size);
+  void (*free)(void* context, void* ptr, size_t size);
+  void* context;
+} cbor_fast_allocator;
+
+/* ========================================================================== */
+/* Items (what the reader yields)                                             */
+/* ========================================================================== */
+
+/** Kind of an item or document node. */
+typedef enum cbor_fast_type {
+  CBOR_FAST_TYPE_NONE = 0,        /**< no item / NULL node */
+  CBOR_FAST_TYPE_UINT = 1,        /**< major 0: value */
+  CBOR_FAST_TYPE_NEGATIVE = 2,    /**< major 1: the integer is -1 - value (down to -2^64) */
+  CBOR_FAST_TYPE_BYTES = 3,       /**< major 2 */
+  CBOR_FAST_TYPE_TEXT = 4,        /**< major 3 */
+  CBOR_FAST_TYPE_ARRAY = 5,       /**< major 4 */
+  CBOR_FAST_TYPE_MAP = 6,         /**< major 5 */
+  CBOR_FAST_TYPE_TAG = 7,         /**< major 6: value is the tag number, one item follows */
+  CBOR_FAST_TYPE_SIMPLE = 8,      /**< simple value other than the four below */
+  CBOR_FAST_TYPE_BOOL = 9,        /**< false (20) / true (21) */
+  CBOR_FAST_TYPE_NULL = 10,       /**< simple 22 */
+  CBOR_FAST_TYPE_UNDEFINED = 11,  /**< simple 23 */
+  CBOR_FAST_TYPE_FLOAT = 12,      /**< half, single or double */
+  CBOR_FAST_TYPE_END = 13         /**< reader only: end of an array, map or indefinite string */
+} cbor_fast_type;
+
+/** Float width on the wire in bytes; SHORTEST lets the writer pick. */
+typedef enum cbor_fast_float_width {
+  CBOR_FAST_FLOAT_SHORTEST = 0,
+  CBOR_FAST_FLOAT_HALF = 2,
+  CBOR_FAST_FLOAT_SINGLE = 4,
+  CBOR_FAST_FLOAT_DOUBLE = 8
+} cbor_fast_float_width;
+
+#define CBOR_FAST_ITEM_INDEFINITE 1u /**< indefinite-length string, array or map */
+#define CBOR_FAST_ITEM_BREAK 2u      /**< END item that consumed a break byte */
+
+/**
+ * One item from cbor_reader_next(). Plain data, filled by the library; views in
+ * it point into the reader's input. Initialise with CBOR_FAST_ITEM_INIT.
+ */
+typedef struct cbor_fast_item {
+  uint32_t struct_size;  /**< sizeof(cbor_fast_item), or 0 */
+  cbor_fast_type type;
+  uint32_t flags;        /**< CBOR_FAST_ITEM_* bits */
+  uint32_t depth;        /**< enclosing containers and tags; top level is 0 */
+  size_t offset;         /**< byte offset of the item's head */
+  uint32_t head_size;    /**< bytes of the head: 1, 2, 3, 5 or 9 (0 for a definite END) */
+  uint32_t float_width;  /**< FLOAT: 2, 4 or 8 */
+  /** UINT: value. NEGATIVE: n, the integer being -1 - n. BYTES/TEXT (definite):
+   *  length. ARRAY: item count. MAP: pair count (both 0 if indefinite). TAG:
+   *  tag number. SIMPLE/BOOL/NULL/UNDEFINED: simple value. FLOAT: raw wire bits. */
+  uint64_t value;
+  double float_value;    /**< FLOAT: the value widened to double */
+  const uint8_t* data;   /**< BYTES/TEXT (definite): content, a view into the input */
+  size_t size;           /**< BYTES/TEXT (definite): content length */
+} cbor_fast_item;
+#define CBOR_FAST_ITEM_INIT {sizeof(cbor_fast_item), CBOR_FAST_TYPE_NONE, 0, 0, 0, 0, 0, 0, 0.0, NULL, 0}
+
+/* ========================================================================== */
+/* Reader: pull items from a borrowed buffer                                   */
+/* ========================================================================== */
+
+/** Opaque pull reader over a borrowed buffer. */
+typedef struct cbor_reader cbor_reader;
+
+/** Options for cbor_reader_set(). */
+typedef enum cbor_fast_option {
+  /** Maximum nesting depth, 0 .. UINT32_MAX (default 512). No recursion at any depth. */
+  CBOR_FAST_OPT_MAX_DEPTH = 1,
+  /** 1: reject text strings that are not valid UTF-8 (default 0). */
+  CBOR_FAST_OPT_VALIDATE_UTF8 = 2
+} cbor_fast_option;
+
+/**
+ * Creates a reader over data[0, size) (a CBOR sequence: zero or more items).
+ * The buffer is borrowed: it must stay alive and unchanged until
+ * cbor_reader_free(), and every view from the reader points into it.
+ * @param data   input; may be NULL only when size is 0
+ * @param alloc  allocation hooks for the nesting stack, or NULL for malloc
+ * @param out    receives the handle (set to NULL on failure)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or data NULL
+ *         with size > 0); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_new(const void* data, size_t size,
+                                               const cbor_fast_allocator* alloc,
+                                               cbor_reader** out);
+/** Frees the reader (not the input). NULL is a no-op. */
+CBOR_FAST_API void cbor_reader_free(cbor_reader* reader);
+/**
+ * Restarts the reader on new input, keeping its options and allocations.
+ * Same buffer rules as cbor_reader_new(). Clears any error.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_reset(cbor_reader* reader, const void* data,
+                                                 size_t size);
+/**
+ * Sets an option (cbor_fast_option). Best set before the first item.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT for a NULL reader, an
+ *         unknown option, a value out of range, or a max depth below the
+ *         current depth.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option,
+                                               uint64_t value);
+/**
+ * Reads the next item into *item (see cbor_fast_item). Arrays, maps and
+ * indefinite strings are followed by their children (indefinite string chunks
+ * are definite BYTES/TEXT items) and then an END item; a TAG is followed by its
+ * one content item and has no END.
+ * @return CBOR_FAST_OK; CBOR_FAST_END at the end of the input at top level;
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; or a not-well-formed, strict or limit
+ *         error. Errors are sticky: every later call returns the same one.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item);
+/**
+ * Passes over the next complete item, whatever it contains.
+ * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left); CBOR_FAST_ERR_INVALID_STATE
+ *         when the next thing is the END of the enclosing container (nothing is
+ *         consumed); CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_skip(cbor_reader* reader);
+/**
+ * Passes over the rest of the innermost open container, tag or indefinite
+ * string, including its END.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_STATE at the top level;
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_skip_to_end(cbor_reader* reader);
+/**
+ * The whole content of a string item. For a definite string this is its view
+ * into the input. For an indefinite string (call right after its start item)
+ * the chunks and the break are consumed and joined into a buffer owned by the
+ * reader, valid until the next cbor_reader_join/reset/free.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_STATE if *item is not a string
+ *         start just read; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY;
+ *         or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* item,
+                                                const uint8_t** data, size_t* size);
+/**
+ * Final check: all input consumed at the top level.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_TRAILING_BYTES (items left unread);
+ *         CBOR_FAST_ERR_INVALID_STATE (a container still open, input left);
+ *         CBOR_FAST_ERR_TRUNCATED (a container open at end of input);
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_finish(cbor_reader* reader);
+/** Offset of the next byte to read; 0 for NULL. */
+CBOR_FAST_API size_t cbor_reader_offset(const cbor_reader* reader);
+/** Current nesting depth; 0 for NULL. */
+CBOR_FAST_API uint32_t cbor_reader_depth(const cbor_reader* reader);
+/**
+ * The sticky error: fills *error (may be NULL) and returns its code
+ * (CBOR_FAST_OK when none; CBOR_FAST_ERR_INVALID_ARGUMENT for a NULL reader).
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_error(const cbor_reader* reader,
+                                                 cbor_fast_error* error);
+
+/* ========================================================================== */
+/* Writer: push items, preferred serialization                                */
+/* ========================================================================== */
+
+/** Opaque push writer. */
+typedef struct cbor_writer cbor_writer;
+
+/** Receives output in chunks; returns 0 on success, non-zero to stop the writer. */
+typedef int (*cbor_fast_sink_fn)(void* context, const uint8_t* data, size_t size);
+
+/**
+ * Writer into a growable buffer owned by the writer (see cbor_writer_finish).
+ * @param alloc  hooks for the buffer and the container stack, or NULL
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc,
+                                               cbor_writer** out);
+/**
+ * Writer into the caller's buffer[0, capacity). It never writes past capacity;
+ * after an overflow it keeps counting so cbor_writer_size() reports the bytes
+ * needed. The buffer must outlive the writer's use of it.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or buffer
+ *         NULL with capacity > 0); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_new_buffer(void* buffer, size_t capacity,
+                                                      const cbor_fast_allocator* alloc,
+                                                      cbor_writer** out);
+/**
+ * Writer that hands output to sink(context, data, size) in chunks of about
+ * chunk_size bytes (0: 4096), and the rest at cbor_writer_finish().
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (sink or out NULL);
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_new_sink(cbor_fast_sink_fn sink, void* context,
+                                                    size_t chunk_size,
+                                                    const cbor_fast_allocator* alloc,
+                                                    cbor_writer** out);
+/** Frees the writer and the buffer it owns. NULL is a no-op. */
+CBOR_FAST_API void cbor_writer_free(cbor_writer* writer);
+/** Empties the writer for new output (same destination), clearing errors. */
+CBOR_FAST_API cbor_fast_status cbor_writer_reset(cbor_writer* writer);
+
+/*
+ * Item calls. Each returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL
+ * writer, or a NULL data pointer with a non-zero size); CBOR_FAST_ERR_BUFFER_TOO_SMALL
+ * (caller buffer full: counting goes on); CBOR_FAST_ERR_WRITER_COUNT (item past a
+ * definite count); CBOR_FAST_ERR_WRITER_BAD_CHUNK (not a chunk of the open
+ * indefinite string's type); CBOR_FAST_ERR_OUT_OF_MEMORY; CBOR_FAST_ERR_SINK_FAILED;
+ * or the writer's earlier sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_uint(cbor_writer* writer, uint64_t value);
+CBOR_FAST_API cbor_fast_status cbor_writer_int(cbor_writer* writer, int64_t value);
+/** Writes the integer -1 - n (n = UINT64_MAX gives -2^64). */
+CBOR_FAST_API cbor_fast_status cbor_writer_negative(cbor_writer* writer, uint64_t n);
+/**
+ * Integer of any size from its big-endian magnitude: the value is the magnitude
+ * (negative = 0) or -1 - magnitude (negative != 0). Leading zeros are ignored;
+ * values that fit 64 bits are written as plain integers, others as tag 2/3.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_bignum(cbor_writer* writer, const uint8_t* magnitude,
+                                                  size_t size, int negative);
+/** Byte string (or a chunk inside an indefinite byte string); data copied out. */
+CBOR_FAST_API cbor_fast_status cbor_writer_bytes(cbor_writer* writer, const void* data,
+                                                 size_t size);
+/** Text string (or chunk); the bytes are written as given (not validated). */
+CBOR_FAST_API cbor_fast_status cbor_writer_text(cbor_writer* writer, const char* data,
+                                                size_t size);
+/** Tag number; the next item (scalar or whole container) is its content. */
+CBOR_FAST_API cbor_fast_status cbor_writer_tag(cbor_writer* writer, uint64_t tag);
+CBOR_FAST_API cbor_fast_status cbor_writer_bool(cbor_writer* writer, int value);
+CBOR_FAST_API cbor_fast_status cbor_writer_null(cbor_writer* writer);
+CBOR_FAST_API cbor_fast_status cbor_writer_undefined(cbor_writer* writer);
+/** Simple value; 24..31 give CBOR_FAST_ERR_INVALID_ARGUMENT (not sticky). */
+CBOR_FAST_API cbor_fast_status cbor_writer_simple(cbor_writer* writer, uint8_t value);
+/**
+ * Float: CBOR_FAST_FLOAT_SHORTEST picks the shortest width that keeps the value
+ * exactly (NaN payloads, infinities, -0.0 included); a forced width rounds to
+ * nearest even. Other width values give CBOR_FAST_ERR_INVALID_ARGUMENT.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
+                                                 cbor_fast_float_width width);
+/** Array of `count` items; close with cbor_writer_end(). */
+CBOR_FAST_API cbor_fast_status cbor_writer_array(cbor_writer* writer, uint64_t count);
+CBOR_FAST_API cbor_fast_status cbor_writer_array_indefinite(cbor_writer* writer);
+/** Map of `pairs` key/value pairs (2 * pairs items); close with cbor_writer_end(). */
+CBOR_FAST_API cbor_fast_status cbor_writer_map(cbor_writer* writer, uint64_t pairs);
+CBOR_FAST_API cbor_fast_status cbor_writer_map_indefinite(cbor_writer* writer);
+/** Indefinite byte/text string: chunks via cbor_writer_bytes/_text, then cbor_writer_end(). */
+CBOR_FAST_API cbor_fast_status cbor_writer_bytes_indefinite(cbor_writer* writer);
+CBOR_FAST_API cbor_fast_status cbor_writer_text_indefinite(cbor_writer* writer);
+/**
+ * Closes the innermost container or indefinite string.
+ * @return also CBOR_FAST_ERR_WRITER_NO_CONTAINER, CBOR_FAST_ERR_WRITER_COUNT
+ *         (definite count not reached, or a tag without content),
+ *         CBOR_FAST_ERR_WRITER_ODD_MAP.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_end(cbor_writer* writer);
+/**
+ * Checks that everything is closed and flushes a sink. For the growable and the
+ * caller buffer, *data/*size (each may be NULL) receive the output: the
+ * writer's own buffer stays valid until the writer is reset or freed. For a
+ * sink writer *data is NULL and *size the total written.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL (*size = bytes needed,
+ *         *data NULL); CBOR_FAST_ERR_WRITER_UNCLOSED; CBOR_FAST_ERR_SINK_FAILED;
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_finish(cbor_writer* writer, const uint8_t** data,
+                                                  size_t* size);
+/** Bytes written so far (or needed, after a caller-buffer overflow); 0 for NULL. */
+CBOR_FAST_API size_t cbor_writer_size(const cbor_writer* writer);
+
+/* ========================================================================== */
+/* Immutable documents                                                        */
+/* ========================================================================== */
+
+/** Opaque immutable document: one data item decoded into a flat node array. */
+typedef struct cbor_doc cbor_doc;
+/** A node of a cbor_doc; valid as long as the document. */
+typedef struct cbor_node cbor_node;
+
+/** cbor_decode() flags (bitwise or). */
+#define CBOR_FAST_DECODE_NONE 0u
+/** Require exactly one item and no trailing bytes (else CBOR_FAST_ERR_TRAILING_BYTES). */
+#define CBOR_FAST_DECODE_EXACT 1u
+/** Copy strings into the document, so the input may be freed after decoding. */
+#define CBOR_FAST_DECODE_COPY_STRINGS 2u
+/** Reject text strings that are not valid UTF-8. */
+#define CBOR_FAST_DECODE_VALIDATE_UTF8 4u
+
+/** Limits for decoding. Initialise with CBOR_FAST_DECODE_OPTIONS_INIT; 0 fields mean default. */
+typedef struct cbor_fast_decode_options {
+  uint32_t struct_size;  /**< sizeof(cbor_fast_decode_options), or 0 */
+  uint32_t max_depth;    /**< nesting limit; 0 means 512 */
+  const cbor_fast_allocator* alloc; /**< hooks for the document's memory; NULL for malloc */
+} cbor_fast_decode_options;
+#define CBOR_FAST_DECODE_OPTIONS_INIT {sizeof(cbor_fast_decode_options), 0, NULL}
+
+/**
+ * Decodes the first data item of data[0, size) into a document. Without
+ * CBOR_FAST_DECODE_COPY_STRINGS strings are views into `data`, which must then
+ * outlive the document unchanged; with it the document owns copies. Memory:
+ * one node array and one arena, not one allocation per node. Indefinite-length
+ * strings are joined into the arena (their chunks are kept for re-encoding).
+ * @param options  NULL for defaults
+ * @param out      receives the document (NULL on failure); free with cbor_doc_free()
+ * @param error    optional: code, offset and depth of a failure
+ * @return CBOR_FAST_OK; CBOR_FAST_END (size is 0 / no item); CBOR_FAST_ERR_INVALID_ARGUMENT;
+ *         a not-well-formed error; CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_TRAILING_BYTES;
+ *         CBOR_FAST_ERR_DEPTH; CBOR_FAST_ERR_TOO_MANY_ITEMS; CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
+                                           const cbor_fast_decode_options* options,
+                                           cbor_doc** out, cbor_fast_error* error);
+/** Frees the document (not the input). NULL is a no-op. */
+CBOR_FAST_API void cbor_doc_free(cbor_doc* doc);
+/** The root node; NULL for a NULL document. */
+CBOR_FAST_API const cbor_node* cbor_doc_root(const cbor_doc* doc);
+/** Bytes of input the item occupied (the offset just past it); 0 for NULL. */
+CBOR_FAST_API size_t cbor_doc_encoded_size(const cbor_doc* doc);
+/** Number of nodes (data items, counting keys, values, tags and their content); 0 for NULL. */
+CBOR_FAST_API size_t cbor_doc_node_count(const cbor_doc* doc);
+
+/** cbor_encode() flags. */
+#define CBOR_FAST_ENCODE_NONE 0u
+/**
+ * Re-serialize in preferred form: floats in their shortest exact width,
+ * indefinite lengths written as definite, joined strings. Without it a decoded
+ * document keeps the float widths and indefinite lengths it was read with.
+ */
+#define CBOR_FAST_ENCODE_PREFERRED 1u
+
+/**
+ * Writes the document's item to a writer (any destination; the item may be
+ * nested inside items the caller writes around it). Integers and lengths always
+ * use the shortest heads.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; or what the writer returns.
+ */
+CBOR_FAST_API cbor_fast_status cbor_encode(const cbor_doc* doc, uint32_t flags,
+                                           cbor_writer* writer);
+
+/* ---- node navigation (NULL node in: type NONE / NULL out / INVALID_ARGUMENT) ---- */
+
+/** Node kind; CBOR_FAST_TYPE_NONE for NULL. Never CBOR_FAST_TYPE_END. */
+CBOR_FAST_API cbor_fast_type cbor_node_type(const cbor_node* node);
+/** 1 if the node was encoded with indefinite length (string, array, map), else 0. */
+CBOR_FAST_API int cbor_node_is_indefinite(const cbor_node* node);
+/** Byte offset of the node's head in the input. */
+CBOR_FAST_API size_t cbor_node_offset(const cbor_node* node);
+
+/*
+ * Scalar getters. Each returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT
+ * (NULL node or out); CBOR_FAST_ERR_TYPE_MISMATCH (other node type; *out
+ * untouched); CBOR_FAST_ERR_OUT_OF_RANGE (integer does not fit; *out untouched).
+ */
+/** UINT only. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_uint64(const cbor_node* node, uint64_t* out);
+/** UINT up to INT64_MAX, NEGATIVE down to INT64_MIN. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_int64(const cbor_node* node, int64_t* out);
+/**
+ * UINT or NEGATIVE, the full range: *negative = 0 and *raw = value, or
+ * *negative = 1 and the integer is -1 - *raw. Never OUT_OF_RANGE.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_int_raw(const cbor_node* node, uint64_t* raw,
+                                                     int* negative);
+/**
+ * Any integer beyond 64 bits too: UINT/NEGATIVE as above, or tag 2/3 over a
+ * byte string (the magnitude view is set, *raw = 0). Exactly one of *raw and
+ * *magnitude is meaningful: *magnitude is NULL for 64-bit values.
+ * @return also CBOR_FAST_ERR_TYPE_MISMATCH for anything else.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_bignum(const cbor_node* node, uint64_t* raw,
+                                                    const uint8_t** magnitude, size_t* size,
+                                                    int* negative);
+/** FLOAT only (any width, widened exactly). */
+CBOR_FAST_API cbor_fast_status cbor_node_get_double(const cbor_node* node, double* out);
+/** FLOAT: 2, 4 or 8; 0 for other nodes. */
+CBOR_FAST_API uint32_t cbor_node_float_width(const cbor_node* node);
+CBOR_FAST_API cbor_fast_status cbor_node_get_bool(const cbor_node* node, int* out);
+/** SIMPLE, BOOL, NULL, UNDEFINED: the simple value number. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_simple(const cbor_node* node, uint8_t* out);
+/** BYTES: content view (joined for indefinite strings), valid as long as the document
+ *  and, without COPY_STRINGS, the input. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_bytes(const cbor_node* node, const uint8_t** data,
+                                                   size_t* size);
+/** TEXT: as cbor_node_get_bytes (not NUL-terminated). */
+CBOR_FAST_API cbor_fast_status cbor_node_get_text(const cbor_node* node, const char** data,
+                                                  size_t* size);
+/** TAG: the tag number. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_tag(const cbor_node* node, uint64_t* out);
+/** TAG: its content node; NULL for other nodes. */
+CBOR_FAST_API const cbor_node* cbor_node_tag_content(const cbor_node* node);
+
+/* ---- containers ---- */
+
+/** ARRAY: number of items; MAP: number of pairs; 0 for other nodes and NULL. */
+CBOR_FAST_API size_t cbor_node_size(const cbor_node* node);
+/** ARRAY: item i (NULL past the end or for other nodes). O(1) for arrays of scalars. */
+CBOR_FAST_API const cbor_node* cbor_node_array_get(const cbor_node* node, size_t index);
+/** MAP: key / value of pair i (NULL past the end or for other nodes). */
+CBOR_FAST_API const cbor_node* cbor_node_map_key(const cbor_node* node, size_t index);
+CBOR_FAST_API const cbor_node* cbor_node_map_value(const cbor_node* node, size_t index);
+/** MAP: value of the first pair whose key is the text string key[0, key_size); NULL if none. */
+CBOR_FAST_API const cbor_node* cbor_node_map_find(const cbor_node* node, const char* key,
+                                                  size_t key_size);
+/** MAP: value of the first pair whose key is the integer `key` (UINT or NEGATIVE); NULL if none. */
+CBOR_FAST_API const cbor_node* cbor_node_map_find_int(const cbor_node* node, int64_t key);
+/**
+ * Iteration: the first child of an ARRAY, MAP (its first key) or TAG (its
+ * content); NULL if empty or not a container.
+ */
+CBOR_FAST_API const cbor_node* cbor_node_child(const cbor_node* node);
+/** The next sibling inside the same container (a map alternates key, value); NULL after the last. */
+CBOR_FAST_API const cbor_node* cbor_node_next(const cbor_node* node);
+
+/* ========================================================================== */
+/* Mutable documents: build data, then encode it                               */
+/* ========================================================================== */
+
+/** Opaque mutable document: owns every node and string made with it. */
+typedef struct cbor_mdoc cbor_mdoc;
+/** A node owned by a cbor_mdoc; valid until the document is freed. */
+typedef struct cbor_mnode cbor_mnode;
+
+/**
+ * Creates an empty mutable document.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mdoc_new(const cbor_fast_allocator* alloc, cbor_mdoc** out);
+/** Frees the document and all its nodes. NULL is a no-op. */
+CBOR_FAST_API void cbor_mdoc_free(cbor_mdoc* doc);
+/**
+ * Deep-copies an immutable document (strings included) into a new mutable one,
+ * to edit it. The source and its input may be freed afterwards.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc,
+                                                const cbor_fast_allocator* alloc,
+                                                cbor_mdoc** out);
+/** The root (NULL until set). */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_root(const cbor_mdoc* doc);
+/** Sets the root; node must belong to doc and not be inside a container. */
+CBOR_FAST_API cbor_fast_status cbor_mdoc_set_root(cbor_mdoc* doc, cbor_mnode* node);
+
+/*
+ * Node constructors: each returns a new detached node owned by doc, or NULL
+ * when doc is NULL, an argument is invalid or memory runs out. Strings are
+ * copied into the document.
+ */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_uint(cbor_mdoc* doc, uint64_t value);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_int(cbor_mdoc* doc, int64_t value);
+/** The integer -1 - n. */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_negative(cbor_mdoc* doc, uint64_t n);
+/** Big-endian magnitude, as cbor_writer_bignum(); stored as UINT/NEGATIVE when it fits. */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t size,
+                                           int negative);
+/** Float, encoded in the given width (CBOR_FAST_FLOAT_SHORTEST for preferred). */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_float(cbor_mdoc* doc, double value,
+                                          cbor_fast_float_width width);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_bool(cbor_mdoc* doc, int value);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_null(cbor_mdoc* doc);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_undefined(cbor_mdoc* doc);
+/** Simple value (not 24..31). */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_simple(cbor_mdoc* doc, uint8_t value);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_bytes(cbor_mdoc* doc, const void* data, size_t size);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_text(cbor_mdoc* doc, const char* data, size_t size);
+/** Empty array / map. */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_array(cbor_mdoc* doc);
+CBOR_FAST_API cbor_mnode* cbor_mdoc_map(cbor_mdoc* doc);
+/** Tag over content (a detached node of the same document). */
+CBOR_FAST_API cbor_mnode* cbor_mdoc_tag(cbor_mdoc* doc, uint64_t tag, cbor_mnode* content);
+
+/*
+ * Building. Each returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL
+ * node, a node of another document, or one already placed in a container or as
+ * root); CBOR_FAST_ERR_TYPE_MISMATCH (container of the wrong kind);
+ * CBOR_FAST_ERR_OUT_OF_RANGE (bad index); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+/** ARRAY: appends item. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_append(cbor_mnode* array, cbor_mnode* item);
+/** ARRAY: replaces item i (the old node is detached and stays owned by the document). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_array_set(cbor_mnode* array, size_t index,
+                                                    cbor_mnode* item);
+/** MAP: appends the pair (no duplicate check). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_put(cbor_mnode* map, cbor_mnode* key,
+                                                  cbor_mnode* value);
+/** MAP: sets the value of text key key[0, key_size): replaces the first match or appends. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_set(cbor_mnode* map, const char* key,
+                                                  size_t key_size, cbor_mnode* value);
+/** ARRAY or MAP: encode with indefinite length (1) or definite (0, the default). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_set_indefinite(cbor_mnode* node, int indefinite);
+
+/* ---- reading mutable nodes (same rules as the cbor_node_* getters) ---- */
+CBOR_FAST_API cbor_fast_type cbor_mnode_type(const cbor_mnode* node);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_uint64(const cbor_mnode* node, uint64_t* out);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_int64(const cbor_mnode* node, int64_t* out);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_double(const cbor_mnode* node, double* out);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_bool(const cbor_mnode* node, int* out);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_bytes(const cbor_mnode* node, const uint8_t** data,
+                                                    size_t* size);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_text(const cbor_mnode* node, const char** data,
+                                                   size_t* size);
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_tag(const cbor_mnode* node, uint64_t* out);
+CBOR_FAST_API cbor_mnode* cbor_mnode_tag_content(const cbor_mnode* node);
+/** ARRAY: items; MAP: pairs; 0 otherwise. */
+CBOR_FAST_API size_t cbor_mnode_size(const cbor_mnode* node);
+CBOR_FAST_API cbor_mnode* cbor_mnode_array_get(const cbor_mnode* node, size_t index);
+CBOR_FAST_API cbor_mnode* cbor_mnode_map_key(const cbor_mnode* node, size_t index);
+CBOR_FAST_API cbor_mnode* cbor_mnode_map_value(const cbor_mnode* node, size_t index);
+CBOR_FAST_API cbor_mnode* cbor_mnode_map_find(const cbor_mnode* node, const char* key,
+                                              size_t key_size);
+
+/**
+ * Writes the mutable document's root to a writer, preferred serialization
+ * (floats at the width each node asks for, SHORTEST by default).
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, or no root);
+ *         or what the writer returns.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mdoc_encode(const cbor_mdoc* doc, cbor_writer* writer);
+
+/* ========================================================================== */
+/* Sequences (RFC 8742)                                                       */
+/* ========================================================================== */
+
+/** Opaque iterator over the top-level items of a CBOR sequence in a borrowed buffer. */
+typedef struct cbor_seq cbor_seq;
+
+/**
+ * Creates an iterator over data[0, size). The buffer is borrowed until
+ * cbor_seq_free() (and, for documents without COPY_STRINGS, until they are freed).
+ * @param options  limits for every item (NULL: defaults); alloc is used for the iterator
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_seq_new(const void* data, size_t size,
+                                            const cbor_fast_decode_options* options,
+                                            cbor_seq** out);
+/** Frees the iterator. NULL is a no-op. */
+CBOR_FAST_API void cbor_seq_free(cbor_seq* seq);
+/**
+ * Checks the next item for well-formedness (and UTF-8 if flags has
+ * CBOR_FAST_DECODE_VALIDATE_UTF8) without building anything; *offset/*length
+ * (each may be NULL) receive where its encoded bytes are.
+ * @return CBOR_FAST_OK; CBOR_FAST_END after the last item (not an error);
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the item's error (sticky; see
+ *         cbor_seq_error() for the offset and the item's start).
+ */
+CBOR_FAST_API cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size_t* offset,
+                                             size_t* length);
+/**
+ * Decodes the next item into a new document (flags as cbor_decode; EXACT is
+ * ignored). The caller frees it with cbor_doc_free().
+ * @return as cbor_seq_next(), plus CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out);
+/** The sticky error (code, offset, item_offset = start of the bad item). */
+CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* CBOR_FAST_H */
