@@ -94,16 +94,25 @@ class reader {
   byte_view input() const noexcept { return {begin_, static_cast<size_t>(end_ - begin_)}; }
 
  private:
-  /// One open container. `left` counts items still expected for definite
-  /// containers (a map counts keys and values) and items seen for indefinite ones.
+  /// One open container, tag or indefinite string. `left` counts the items
+  /// still due; indefinite frames start at 2^63 and count down too, so one
+  /// decrement and one zero test serve every kind (and the parity of `left`
+  /// tells whether an indefinite map waits for a value).
   struct frame {
     uint64_t left;
-    uint8_t kind;  // frame_kind
+    uint8_t kind;  // frame_kind in reader.cpp
     bool indefinite;
   };
   status fail(status s, size_t offset) noexcept;
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
+  status next_special(item& out) noexcept;
+  status head_special(item& out, const uint8_t* p, size_t off) noexcept;
+  status check_utf8(const item& text) noexcept;
   void pop_finished_tags() noexcept;
+  void pop() noexcept {
+    --depth_;
+    top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
+  }
 
   const uint8_t* begin_;
   const uint8_t* pos_;
@@ -112,6 +121,8 @@ class reader {
   uint32_t depth_ = 0;
   size_t item_start_ = 0;         ///< offset of the current top-level item
   error_info error_;
+  frame root_;                    ///< the top level: never completes, never pops
+  frame* top_ = &root_;           ///< innermost open frame (root_ at the top level)
   frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = 0;         ///< frames allocated in stack_
 };

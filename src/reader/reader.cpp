@@ -9,6 +9,7 @@
 #include <new>
 #include <utility>
 
+#include "internal/compiler.hpp"
 #include "internal/endian.hpp"
 #include "internal/float16.hpp"
 #include "internal/utf8.hpp"
@@ -18,14 +19,30 @@ inline namespace v1 {
 
 namespace {
 // What a frame holds open.
-enum frame_kind : uint8_t { k_array = 0, k_map = 1, k_tag = 2, k_bytes = 3, k_text = 4 };
+// Strings last, so one compare tells "inside an indefinite string".
+enum frame_kind : uint8_t { k_root = 0, k_array = 1, k_map = 2, k_tag = 3, k_bytes = 4, k_text = 5 };
 
 constexpr uint32_t k_initial_frames = 16;
+// Start value of an indefinite frame's countdown: even, so parity counts pairs,
+// and out of reach (every item takes at least one byte of input).
+constexpr uint64_t k_open_ended = uint64_t(1) << 63;
+
+inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noexcept {
+  out.type = item_type::end;
+  out.flags = is_break ? uint8_t(item::flag_indefinite | item::flag_break) : uint8_t(0);
+  out.head_size = is_break ? 1 : 0;
+  out.width = 0;
+  out.depth = depth;
+  out.offset = offset;
+  out.arg = 0;
+  out.u.data = nullptr;
+}
 }  // namespace
 
 reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
     : begin_(data), pos_(data), end_(data + size), options_(options) {
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
+  root_ = frame{k_open_ended, k_root, false};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
@@ -37,9 +54,12 @@ reader::reader(reader&& other) noexcept
       depth_(other.depth_),
       item_start_(other.item_start_),
       error_(other.error_),
+      root_(other.root_),
       stack_(std::exchange(other.stack_, nullptr)),
       capacity_(std::exchange(other.capacity_, 0u)) {
+  top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
   other.depth_ = 0;
+  other.top_ = &other.root_;
 }
 
 reader& reader::operator=(reader&& other) noexcept {
@@ -52,8 +72,11 @@ reader& reader::operator=(reader&& other) noexcept {
     depth_ = std::exchange(other.depth_, 0u);
     item_start_ = other.item_start_;
     error_ = other.error_;
+    root_ = other.root_;
     stack_ = std::exchange(other.stack_, nullptr);
     capacity_ = std::exchange(other.capacity_, 0u);
+    top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
+    other.top_ = &other.root_;
   }
   return *this;
 }
@@ -74,20 +97,25 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   pos_ = data;
   end_ = data + size;
   depth_ = 0;
+  top_ = &root_;
+  root_.left = k_open_ended;
   item_start_ = 0;
   error_ = error_info{};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
-status reader::fail(status s, size_t offset) noexcept {
+CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
   error_.code = s;
   error_.offset = offset;
   error_.depth = depth_;
-  error_.item_offset = item_start_;
+  // At the top level the failing head starts its own item.
+  error_.item_offset = depth_ == 0 ? offset : item_start_;
   return s;
 }
 
-status reader::push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept {
+CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t left,
+                                         size_t head_offset) noexcept {
+  if (depth_ == 0) item_start_ = head_offset;
   if (depth_ >= options_.max_depth) return fail(status::depth_exceeded, head_offset);
   if (depth_ == capacity_) {
     // Grow geometrically, but never past max_depth frames.
@@ -101,100 +129,119 @@ status reader::push(uint8_t kind, bool indefinite, uint64_t left, size_t head_of
     stack_ = static_cast<frame*>(p);
     capacity_ = uint32_t(want);
   }
-  stack_[depth_++] = frame{left, kind, indefinite};
+  top_ = &stack_[depth_++];
+  *top_ = frame{indefinite ? k_open_ended : left, kind, indefinite};
   return status::ok;
 }
 
 // Tags close silently once their one item is complete; pop those lazily here.
-inline void reader::pop_finished_tags() noexcept {
-  while (depth_ != 0) {
-    const frame& f = stack_[depth_ - 1];
-    if (f.kind != k_tag || f.left != 0) break;
-    --depth_;
-  }
+void reader::pop_finished_tags() noexcept {
+  while (top_->left == 0 && top_->kind == k_tag) pop();
 }
 
-status reader::next(item& out) noexcept {
+// The rare cases at the start of next(): a sticky error, a finished frame
+// (tag to pop, or definite container whose end to report), or end of input.
+CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
   if (error_.code != status::ok) return error_.code;
   pop_finished_tags();
-
-  frame* parent = nullptr;
-  if (depth_ != 0) {
-    parent = &stack_[depth_ - 1];
-    if (!parent->indefinite && parent->left == 0) {
-      // A definite array or map has all its items: report its end.
-      --depth_;
-      out.type = item_type::end;
-      out.flags = 0;
-      out.head_size = 0;
-      out.width = 0;
-      out.depth = depth_;
-      out.offset = offset();
-      out.arg = 0;
-      out.u.data = nullptr;
-      return status::ok;
-    }
+  if (top_->left == 0) {
+    // A definite array or map has all its items: report its end.
+    pop();
+    set_end(out, depth_, offset(), false);
+    return status::ok;
   }
-
   if (pos_ == end_) {
     if (depth_ == 0) return status::end;
     return fail(status::truncated, offset());
   }
+  return next(out);
+}
 
-  const uint8_t* const p = pos_;
-  const size_t off = size_t(p - begin_);
+// Heads with additional information 28..31: reserved values, the break, and
+// indefinite-length strings, arrays and maps.
+CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size_t off) noexcept {
   const uint8_t ib = *p;
   const uint8_t major = ib >> 5;
-  const uint8_t ai = ib & 0x1f;
-  if (depth_ == 0) item_start_ = off;
-
+  frame* const parent = top_;
+  if ((ib & 0x1f) != 31) return fail(status::reserved_additional_info, off);
   if (ib == 0xff) {
-    if (parent == nullptr || !parent->indefinite) return fail(status::unexpected_break, off);
+    if (!parent->indefinite) return fail(status::unexpected_break, off);
     if (parent->kind == k_map && (parent->left & 1) != 0)
       return fail(status::map_missing_value, off);
-    --depth_;
+    pop();
     pos_ = p + 1;
-    out.type = item_type::end;
-    out.flags = item::flag_indefinite | item::flag_break;
-    out.head_size = 1;
-    out.width = 0;
-    out.depth = depth_;
-    out.offset = off;
-    out.arg = 0;
-    out.u.data = nullptr;
+    set_end(out, depth_, off, true);
     return status::ok;
   }
+  // (A chunk of the wrong major type was already refused by next().)
+  if (parent->kind >= k_bytes) return fail(status::nested_indefinite_chunk, off);
+  uint8_t kind;
+  switch (major) {
+    case 2: kind = k_bytes; out.type = item_type::byte_string; break;
+    case 3: kind = k_text; out.type = item_type::text_string; break;
+    case 4: kind = k_array; out.type = item_type::array; break;
+    case 5: kind = k_map; out.type = item_type::map; break;
+    default: return fail(status::indefinite_not_allowed, off);  // 0, 1 and 6
+  }
+  out.flags = item::flag_indefinite;
+  out.head_size = 1;
+  out.width = 0;
+  out.depth = depth_;
+  out.offset = off;
+  out.arg = 0;
+  out.u.data = nullptr;
+  --parent->left;
+  pos_ = p + 1;
+  return push(kind, true, 0, off);
+}
 
-  if (parent != nullptr && parent->kind >= k_bytes) {
+// Strict mode: the text string item just read must be valid UTF-8. Out of
+// line so the plain path keeps no registers alive across the call.
+CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
+  const size_t bad = detail::utf8_validate(text.u.data, size_t(text.arg));
+  if (CBOR_FAST_UNLIKELY(bad != size_t(text.arg)))
+    return fail(status::invalid_utf8, text.offset + text.head_size + bad);
+  return status::ok;
+}
+
+status reader::next(item& out) noexcept {
+  frame* const parent = top_;
+  const uint8_t* const p = pos_;
+  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || p == end_))
+    return next_special(out);
+
+  const uint8_t ib = *p;
+  const unsigned ai = ib & 0x1fu;
+  const unsigned major = ib >> 5;
+  if (parent->kind >= k_bytes) {
     // Inside an indefinite-length string only definite chunks of its own type may appear.
-    const uint8_t want = parent->kind == k_bytes ? 2 : 3;
-    if (major != want) return fail(status::chunk_type_mismatch, off);
-    if (ai == 31) return fail(status::nested_indefinite_chunk, off);
+    if (ib != 0xff && major != (parent->kind == k_bytes ? 2u : 3u))
+      return fail(status::chunk_type_mismatch, size_t(p - begin_));
   }
 
-  // Decode the head's argument.
+  // The head's argument: inline below 24, else 1, 2, 4 or 8 big-endian bytes.
   uint64_t arg;
   size_t head_size;
   if (ai < 24) {
     arg = ai;
     head_size = 1;
   } else if (ai < 28) {
-    head_size = size_t(1) + (size_t(1) << (ai - 24));
-    if (size_t(end_ - p) < head_size) return fail(status::truncated, off);
-    switch (ai) {
-      case 24: arg = p[1]; break;
-      case 25: arg = detail::load_be16(p + 1); break;
-      case 26: arg = detail::load_be32(p + 1); break;
-      default: arg = detail::load_be64(p + 1); break;
+    const unsigned n = 1u << (ai - 24);
+    head_size = 1 + n;
+    if (CBOR_FAST_LIKELY(size_t(end_ - p) >= 9)) {
+      // One unaligned 8-byte load serves every width.
+      arg = detail::load_be64(p + 1) >> (64 - 8 * n);
+    } else {
+      // Near the end of the input, where an 8-byte load would overrun.
+      if (size_t(end_ - p) < head_size) return fail(status::truncated, size_t(p - begin_));
+      arg = 0;
+      for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | p[i];
     }
-  } else if (ai == 31) {
-    arg = 0;
-    head_size = 1;
   } else {
-    return fail(status::reserved_additional_info, off);
+    return head_special(out, p, size_t(p - begin_));
   }
   const uint8_t* const content = p + head_size;
-  const size_t remaining = size_t(end_ - content);
+  const size_t off = size_t(p - begin_);
 
   out.flags = 0;
   out.head_size = uint8_t(head_size);
@@ -203,102 +250,70 @@ status reader::next(item& out) noexcept {
   out.offset = off;
   out.arg = arg;
   out.u.data = nullptr;
+  // Every item completes one item of its parent (containers count when they open).
+  --parent->left;
+  pos_ = content;
 
   switch (major) {
-    case 0:
-    case 1:
-      if (ai == 31) return fail(status::indefinite_not_allowed, off);
-      out.type = major == 0 ? item_type::unsigned_int : item_type::negative_int;
-      pos_ = content;
-      break;
+    case 0: out.type = item_type::unsigned_int; return status::ok;
+    case 1: out.type = item_type::negative_int; return status::ok;
 
     case 2:
     case 3:
       out.type = major == 2 ? item_type::byte_string : item_type::text_string;
-      if (ai == 31) {
-        out.flags = item::flag_indefinite;
-        if (parent) parent->left += parent->indefinite ? 1 : uint64_t(-1);
-        pos_ = content;
-        return push(major == 2 ? k_bytes : k_text, true, 0, off);
-      }
-      if (arg > remaining) return fail(status::truncated, off);
-      if (major == 3 && options_.validate_utf8) {
-        const size_t bad = detail::utf8_validate(content, size_t(arg));
-        if (bad != size_t(arg)) return fail(status::invalid_utf8, off + head_size + bad);
-      }
+      if (arg > size_t(end_ - content)) return fail(status::truncated, off);
       out.u.data = content;
       pos_ = content + arg;
-      break;
+      if (major == 3 && options_.validate_utf8) return check_utf8(out);
+      return status::ok;
 
     case 4:
-    case 5: {
-      out.type = major == 4 ? item_type::array : item_type::map;
-      const uint8_t kind = major == 4 ? k_array : k_map;
-      if (parent) parent->left += parent->indefinite ? 1 : uint64_t(-1);
-      pos_ = content;
-      if (ai == 31) {
-        out.flags = item::flag_indefinite;
-        return push(kind, true, 0, off);
-      }
+      out.type = item_type::array;
       // Every item takes at least one byte: a count the input cannot hold is
       // rejected here, before anyone sizes an allocation by it.
-      const uint64_t limit = major == 4 ? remaining : remaining / 2;
-      if (arg > limit) return fail(status::truncated, off);
-      return push(kind, false, major == 4 ? arg : arg * 2, off);
-    }
+      if (arg > size_t(end_ - content)) return fail(status::truncated, off);
+      return push(k_array, false, arg, off);
+
+    case 5:
+      out.type = item_type::map;
+      if (arg > size_t(end_ - content) / 2) return fail(status::truncated, off);
+      return push(k_map, false, arg * 2, off);
 
     case 6:
-      if (ai == 31) return fail(status::indefinite_not_allowed, off);
       out.type = item_type::tag;
-      if (parent) parent->left += parent->indefinite ? 1 : uint64_t(-1);
-      pos_ = content;
       return push(k_tag, false, 1, off);
 
     default:  // major 7
-      switch (ai) {
-        case 20:
-        case 21: out.type = item_type::boolean; break;
-        case 22: out.type = item_type::null; break;
-        case 23: out.type = item_type::undefined; break;
-        case 24:
-          if (arg < 32) return fail(status::bad_simple_value, off);
-          out.type = item_type::simple;
-          break;
-        case 25:
-          out.type = item_type::floating;
-          out.width = 2;
-          out.u.dbl = detail::half_to_double(uint16_t(arg));
-          break;
-        case 26:
-          out.type = item_type::floating;
-          out.width = 4;
-          out.u.dbl = double(detail::bits_to_float(uint32_t(arg)));
-          break;
-        case 27:
-          out.type = item_type::floating;
-          out.width = 8;
-          out.u.dbl = detail::bits_to_double(arg);
-          break;
-        default: out.type = item_type::simple; break;  // 0..19 (28..31 handled above)
+      if (ai >= 25) {
+        out.type = item_type::floating;
+        out.width = uint8_t(head_size - 1);
+        out.u.dbl = ai == 27   ? detail::bits_to_double(arg)
+                    : ai == 26 ? double(detail::bits_to_float(uint32_t(arg)))
+                               : detail::half_to_double(uint16_t(arg));
+        return status::ok;
       }
-      pos_ = content;
-      break;
+      if (ai < 20) {
+        out.type = item_type::simple;
+      } else if (ai < 22) {
+        out.type = item_type::boolean;
+      } else if (ai == 22) {
+        out.type = item_type::null;
+      } else if (ai == 23) {
+        out.type = item_type::undefined;
+      } else {  // 24: one-byte simple value, 32..255 only
+        if (arg < 32) return fail(status::bad_simple_value, off);
+        out.type = item_type::simple;
+      }
+      return status::ok;
   }
-
-  // A scalar or definite string completed one item of its parent.
-  if (parent) parent->left += parent->indefinite ? 1 : uint64_t(-1);
-  return status::ok;
 }
 
 status reader::skip() noexcept {
   if (error_.code != status::ok) return error_.code;
   pop_finished_tags();
-  if (depth_ != 0) {
-    // At the end of the enclosing container there is no item to skip.
-    const frame& f = stack_[depth_ - 1];
-    if (!f.indefinite && f.left == 0) return status::invalid_state;
-    if (f.indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
-  }
+  // At the end of the enclosing container there is no item to skip.
+  if (top_->left == 0) return status::invalid_state;
+  if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
   const uint32_t target = depth_;
   item it;
   status s = next(it);
@@ -335,7 +350,7 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
       return status::ok;
     }
     // Must be called right after the start item: its frame is the innermost.
-    if (depth_ != start.depth + 1 || stack_[depth_ - 1].kind < k_bytes)
+    if (depth_ != start.depth + 1 || (top_->kind != k_bytes && top_->kind != k_text))
       return status::invalid_state;
     item chunk;
     for (;;) {
