@@ -20,8 +20,15 @@ struct diag_options {
 
 /// Prints the next complete data item of `r` in diagnostic notation, appending
 /// to *out. Returns ok, end (nothing left at the top level) or the reader's
-/// error; on error *out holds the text printed so far. Never recurses: depth is
-/// bounded only by the reader's max_depth.
+/// error (out_of_memory if *out cannot grow); on error *out holds the text
+/// printed so far. Never recurses: depth is bounded only by the reader's max_depth.
+///
+/// Style of RFC 8949 Appendix A on one line: integers in decimal (bignums stay
+/// tags: 2(h'01...')), h'lowercase hex', text with JSON escapes for '"', '\\'
+/// and control characters (other bytes copied as they are, so text the reader
+/// did not validate can hold invalid UTF-8), [1, 2], {1: 2}, [_ 1], {_ },
+/// (_ h'01', h'02'), ''_ and ""_ for indefinite strings without chunks,
+/// 1(...), simple(16), false, true, null, undefined.
 status diag_next(reader& r, std::string& out, const diag_options& options = {});
 
 /// Appends one float in the style of Appendix A: shortest text that round-trips,

@@ -19,7 +19,7 @@ inline namespace v1 {
 using sink_fn = int (*)(void* context, const uint8_t* data, size_t size);
 
 /// Push writer. Three destinations:
-///  - writer(): a growable buffer the writer owns (data()/size()/release());
+///  - writer(): a growable buffer the writer owns (data()/size()/detach());
 ///  - writer(buf, cap): a caller buffer; never writes past cap, keeps counting
 ///    on overflow so size() reports the bytes needed (status buffer_too_small);
 ///  - writer(sink, ctx): bytes go to a callback in chunks of about chunk_size.
@@ -30,7 +30,16 @@ using sink_fn = int (*)(void* context, const uint8_t* data, size_t size);
 ///
 /// The writer tracks open containers: an item beyond a definite count, an
 /// end() before the count is reached, or finish() with anything open is an
-/// error. Structural errors are sticky.
+/// error. Every array and map, definite or not, is closed with end(). A tag
+/// takes exactly one item and closes itself when that item (a scalar or a
+/// whole container) is complete; end() while a tag still waits for its item
+/// gives writer_count_mismatch. Structural errors, out_of_memory and
+/// sink_failed are sticky; invalid_argument is not. A full caller buffer is
+/// not sticky either: tracking goes on and each later write reports
+/// buffer_too_small unless a structural error comes first.
+///
+/// writer(static_cast<uint8_t*>(nullptr), 0) writes nothing and only counts:
+/// size() is then the encoded size of the document.
 class writer {
  public:
   /// alloc: memory hooks for the owned buffer, the sink staging buffer and the
@@ -84,6 +93,7 @@ class writer {
 
   /// Checks that everything is closed and flushes a sink. Returns ok, the
   /// sticky error, or buffer_too_small for a full caller buffer.
+  /// A sink writer destroyed without finish() drops its staged bytes.
   status finish() noexcept;
 
   /// Bytes produced so far (or needed, for an overflowed caller buffer).
@@ -95,32 +105,49 @@ class writer {
   /// Owned buffer: hands the bytes to the caller, who frees them with the
   /// writer's allocator (free(context, ptr, capacity)); the writer is left empty.
   /// Returns nullptr for other modes. *size gets the byte count, *capacity the allocation size.
+  /// "Empty" means fresh: no bytes, no open containers, no error, so the
+  /// writer can encode the next document. Returns nullptr (sizes 0) when
+  /// nothing was allocated yet. size and capacity may be nullptr.
   uint8_t* detach(size_t* size, size_t* capacity) noexcept;
   /// Open containers and tags.
   size_t depth() const noexcept { return depth_; }
-  status error() const noexcept { return error_; }
+  /// The sticky error if any, else buffer_too_small once a caller buffer
+  /// overflowed, else ok.
+  status error() const noexcept {
+    return error_ != status::ok ? error_ : overflow_ ? status::buffer_too_small : status::ok;
+  }
 
  private:
   enum class mode : uint8_t { owned, fixed, sink };
+  /// One open container or tag; kind is its major type (2/3 indefinite
+  /// strings, 4 array, 5 map, 6 tag).
   struct frame {
-    uint64_t left;  ///< definite: items still due; indefinite: items seen
+    /// Definite containers and tags: items still due (maps count keys and
+    /// values). Indefinite ones: items seen.
+    uint64_t left;
     uint8_t kind;
     bool indefinite;
   };
-  status head(uint8_t major, uint64_t arg) noexcept;
-  status put(const void* p, size_t n) noexcept;
-  status reserve_slow(size_t n) noexcept;
   status before_item(uint8_t major, bool is_chunk) noexcept;
   void after_item() noexcept;
-  status open(uint8_t kind, bool indefinite, uint64_t count) noexcept;
+  void head(uint8_t major, uint64_t arg) noexcept;
+  void put(const void* p, size_t n) noexcept;
+  void put_slow(const void* p, size_t n) noexcept;
+  bool grow(size_t n) noexcept;
+  void flush() noexcept;
+  void open(uint8_t kind, bool indefinite, uint64_t count) noexcept;
+  status write_string(uint8_t major, const void* data, size_t size) noexcept;
   status fail(status s) noexcept;
+  status result() const noexcept;
+  void release_memory() noexcept;
+  void take(writer& other) noexcept;
 
   mode mode_ = mode::owned;
-  status error_ = status::ok;
-  bool overflow_ = false;
-  uint8_t* buf_ = nullptr;
+  status error_ = status::ok;    ///< sticky: structural errors, out_of_memory, sink_failed
+  bool overflow_ = false;        ///< caller buffer full: later bytes are only counted
+  uint8_t* buf_ = nullptr;       ///< owned buffer, caller buffer or sink staging buffer
   uint8_t* pos_ = nullptr;
-  uint8_t* cap_ = nullptr;
+  uint8_t* cap_ = nullptr;       ///< end of buf_; pinned to pos_ once a caller buffer overflows
   size_t flushed_ = 0;           ///< bytes already handed to the sink / counted past a full buffer
   const allocator* alloc_;       ///< never nullptr after construction
   sink_fn sink_ = nullptr;

@@ -1,4 +1,4 @@
-// IEEE 754 binary16 <-> binary64 conversions (internal).
+// IEEE 754 binary16/binary32 <-> binary64 conversions (internal).
 #ifndef CBOR_FAST_INTERNAL_FLOAT16_HPP
 #define CBOR_FAST_INTERNAL_FLOAT16_HPP
 
@@ -52,6 +52,90 @@ inline double half_to_double(uint16_t h) noexcept {
     bits = sign | (uint64_t(e + 1023) << 52) | (mant << 42);
   }
   return bits_to_double(bits);
+}
+
+/// Exact widening of a single-precision value given as bits. Works on bits, not
+/// on float, so a signalling NaN keeps its payload (a hardware conversion may
+/// quiet it).
+inline double single_to_double(uint32_t f) noexcept {
+  const uint64_t sign = uint64_t(f >> 31) << 63;
+  const uint32_t exp = (f >> 23) & 0xff;
+  uint64_t mant = f & 0x7fffff;
+  uint64_t bits;
+  if (exp == 0xff) {
+    bits = sign | (uint64_t(0x7ff) << 52) | (mant << 29);
+  } else if (exp != 0) {
+    bits = sign | (uint64_t(exp - 127 + 1023) << 52) | (mant << 29);
+  } else if (mant == 0) {
+    bits = sign;
+  } else {
+    // Subnormal single: normalise. value = mant * 2^-149.
+    int e = -126;
+    while ((mant & 0x800000) == 0) {
+      mant <<= 1;
+      --e;
+    }
+    mant &= 0x7fffff;
+    bits = sign | (uint64_t(e + 1023) << 52) | (mant << 29);
+  }
+  return bits_to_double(bits);
+}
+
+/// Narrows binary64 bits to an IEEE binary format with ExpBits exponent and
+/// MantBits fraction bits, rounding to nearest, ties to even. Overflow gives
+/// infinity; results below the normal range become correctly rounded
+/// subnormals or zero. A NaN keeps its sign and the top MantBits of its
+/// payload; if those are all zero the quiet bit is set so it stays a NaN.
+template <unsigned ExpBits, unsigned MantBits>
+inline uint64_t narrow_double_bits(uint64_t d) noexcept {
+  constexpr int bias = (1 << (ExpBits - 1)) - 1;
+  constexpr uint64_t exp_ones = (uint64_t(1) << ExpBits) - 1;
+  constexpr unsigned drop = 52 - MantBits;  // fraction bits lost in the normal range
+  const uint64_t sign = (d >> 63) << (ExpBits + MantBits);
+  const int exp = int((d >> 52) & 0x7ff);
+  const uint64_t mant = d & ((uint64_t(1) << 52) - 1);
+  if (exp == 0x7ff) {
+    if (mant == 0) return sign | (exp_ones << MantBits);
+    uint64_t payload = mant >> drop;
+    if (payload == 0) payload = uint64_t(1) << (MantBits - 1);
+    return sign | (exp_ones << MantBits) | payload;
+  }
+  // Zero, or a binary64 subnormal (below 2^-1022): far under half the
+  // target's smallest subnormal, so it rounds to a signed zero.
+  if (exp == 0) return sign;
+  const int e = exp - 1023;
+  if (e > bias) return sign | (exp_ones << MantBits);
+  uint64_t sig;
+  unsigned shift;
+  uint64_t base;
+  if (e >= 1 - bias) {
+    // Normal: biased exponent and truncated fraction side by side, so a
+    // rounding carry moves into the exponent (and past the largest finite
+    // value into infinity) by itself.
+    sig = mant;
+    shift = drop;
+    base = uint64_t(e + bias) << MantBits;
+  } else {
+    // Subnormal in the target: the result counts units of 2^(1-bias-MantBits).
+    shift = drop + unsigned(1 - bias - e);
+    if (shift > 53) return sign;  // below half the smallest subnormal
+    sig = mant | (uint64_t(1) << 52);
+    base = 0;
+  }
+  uint64_t r = base | (sig >> shift);
+  const uint64_t rest = sig & ((uint64_t(1) << shift) - 1);
+  const uint64_t half = uint64_t(1) << (shift - 1);
+  if (rest > half || (rest == half && (r & 1) != 0)) ++r;
+  return sign | r;
+}
+
+/// binary64 -> binary16 bits, round to nearest even (see narrow_double_bits).
+inline uint16_t double_to_half(double v) noexcept {
+  return uint16_t(narrow_double_bits<5, 10>(double_to_bits(v)));
+}
+/// binary64 -> binary32 bits, round to nearest even (see narrow_double_bits).
+inline uint32_t double_to_single(double v) noexcept {
+  return uint32_t(narrow_double_bits<8, 23>(double_to_bits(v)));
 }
 
 }  // namespace detail

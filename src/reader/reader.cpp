@@ -288,7 +288,7 @@ status reader::next(item& out) noexcept {
         out.type = item_type::floating;
         out.width = uint8_t(head_size - 1);
         out.u.dbl = ai == 27   ? detail::bits_to_double(arg)
-                    : ai == 26 ? double(detail::bits_to_float(uint32_t(arg)))
+                    : ai == 26 ? detail::single_to_double(uint32_t(arg))
                                : detail::half_to_double(uint16_t(arg));
         return status::ok;
       }
