@@ -198,8 +198,23 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
 // Strict mode: the text string item just read must be valid UTF-8. Out of
 // line so the plain path keeps no registers alive across the call.
 CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
-  const size_t bad = detail::utf8_validate(text.u.data, size_t(text.arg));
-  if (CBOR_FAST_UNLIKELY(bad != size_t(text.arg)))
+  const size_t size = size_t(text.arg);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (size <= 16 && size_t(end_ - text.u.data) >= 16) {
+    // Most keys and short values: one masked 16-byte ASCII test, no call. The
+    // load may cover bytes past the string but never past the input.
+    uint64_t lo, hi;
+    std::memcpy(&lo, text.u.data, 8);
+    std::memcpy(&hi, text.u.data + 8, 8);
+    const uint64_t lo_mask = size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * size)) - 1;
+    const uint64_t hi_mask = size >= 16  ? ~uint64_t(0)
+                             : size <= 8 ? 0
+                                         : (uint64_t(1) << (8 * (size - 8))) - 1;
+    if ((((lo & lo_mask) | (hi & hi_mask)) & 0x8080808080808080u) == 0) return status::ok;
+  }
+#endif
+  const size_t bad = detail::utf8_validate(text.u.data, size);
+  if (CBOR_FAST_UNLIKELY(bad != size))
     return fail(status::invalid_utf8, text.offset + text.head_size + bad);
   return status::ok;
 }

@@ -544,3 +544,41 @@ TEST(Reader, SetOptionsRefusesDepthBelowCurrent) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+// The reader checks short text strings with one masked 16-byte load: bytes
+// after the string (here 0xff padding) must not count, bytes inside must.
+TEST(Reader, StrictUtf8ShortStringsLookOnlyAtTheirOwnBytes) {
+  reader_options strict;
+  strict.validate_utf8 = true;
+  for (size_t len = 0; len <= 20; ++len) {
+    SCOPED_TRACE(len);
+    std::vector<uint8_t> in;
+    in.push_back(uint8_t(0x60 + len));  // text string head, len <= 23
+    in.insert(in.end(), len, 'a');
+    in.push_back(0x41);                 // h'ff': a byte string, not text
+    in.push_back(0xff);
+    in.insert(in.end(), 20, 0xff);      // no item: only read past by the load
+    {
+      reader r(in.data(), in.size() - 20, strict);
+      item it;
+      ASSERT_EQ(r.next(it), status::ok);
+      EXPECT_EQ(it.text().size(), len);
+      ASSERT_EQ(r.next(it), status::ok);
+      EXPECT_EQ(r.next(it), status::end);
+    }
+    for (size_t bad = 0; bad < len; ++bad) {
+      std::vector<uint8_t> copy = in;
+      copy[1 + bad] = 0xc0;  // never valid in UTF-8
+      reader r(copy.data(), copy.size() - 20, strict);
+      item it;
+      ASSERT_EQ(r.next(it), status::invalid_utf8);
+      EXPECT_EQ(r.error().offset, 1 + bad);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cbor_fast
