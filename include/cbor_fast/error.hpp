@@ -48,7 +48,9 @@ enum class status : uint16_t {
   // ---- limits and memory (300-399) ----
   depth_exceeded = 300,          ///< nesting deeper than the configured maximum
   out_of_memory = 301,           ///< an allocation failed
-  too_many_items = 302,          ///< more data items than a document can hold
+  too_many_items = 302,          ///< more data items than max_items (or a document can hold)
+  container_too_large = 303,     ///< an array or map with more entries than max_container_items
+  string_too_long = 304,         ///< a string or chunk (or joined string) longer than max_string_length
   internal_error = 399,          ///< a bug: an unexpected exception was caught
 };
 

@@ -24,6 +24,19 @@ struct reader_options {
   uint32_t max_depth = 512;
   /// Reject text strings (and text chunks) that are not valid UTF-8 (RFC 3629).
   bool validate_utf8 = false;
+  /// Longest string content in bytes: a definite string or chunk declaring
+  /// more fails with string_too_long at its head (before the input length is
+  /// compared), and read_joined() stops there too. The reader itself never
+  /// copies, so the default is unlimited.
+  uint64_t max_string_length = UINT64_MAX;
+  /// Most entries in one array (items) or map (pairs): a definite head
+  /// declaring more, or an indefinite container reaching more, fails with
+  /// container_too_large at the offending head.
+  uint64_t max_container_items = UINT64_MAX;
+  /// Most data items in all (every head counts once: containers, tags, keys,
+  /// values, string chunks; end items and breaks do not): the next item fails
+  /// with too_many_items. Counted since construction or reset().
+  uint64_t max_items = UINT64_MAX;
   /// Memory hooks for the reader's container stack; nullptr means malloc/free.
   const allocator* alloc = nullptr;
 };
@@ -51,8 +64,9 @@ class reader {
   reader& operator=(reader&& other) noexcept;
   ~reader();
 
-  /// Changes max_depth and validate_utf8 mid-stream (the allocator stays the
-  /// one given at construction). invalid_argument if max_depth < depth().
+  /// Changes the limits and checks mid-stream (the allocator stays the one
+  /// given at construction; new container limits apply to containers opened
+  /// from now on). invalid_argument if max_depth < depth().
   status set_options(const reader_options& options) noexcept;
 
   /// Restarts on new input (same rules as the constructor), keeping the
@@ -119,6 +133,7 @@ class reader {
   const uint8_t* end_;
   reader_options options_;
   uint32_t depth_ = 0;
+  uint64_t items_left_ = 0;       ///< countdown of options_.max_items
   size_t item_start_ = 0;         ///< offset of the current top-level item
   error_info error_;
   frame root_;                    ///< the top level: never completes, never pops

@@ -46,6 +46,8 @@ constexpr status_text k_texts[] = {
     {status::depth_exceeded, "depth_exceeded", "maximum nesting depth exceeded"},
     {status::out_of_memory, "out_of_memory", "out of memory"},
     {status::too_many_items, "too_many_items", "too many data items"},
+    {status::container_too_large, "container_too_large", "array or map has too many entries"},
+    {status::string_too_long, "string_too_long", "string longer than the limit"},
     {status::internal_error, "internal_error", "internal error"},
 };
 

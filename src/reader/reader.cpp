@@ -42,6 +42,7 @@ inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noe
 reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
     : begin_(data), pos_(data), end_(data + size), options_(options) {
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
+  items_left_ = options_.max_items;
   root_ = frame{k_open_ended, k_root, false};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
@@ -52,6 +53,7 @@ reader::reader(reader&& other) noexcept
       end_(other.end_),
       options_(other.options_),
       depth_(other.depth_),
+      items_left_(other.items_left_),
       item_start_(other.item_start_),
       error_(other.error_),
       root_(other.root_),
@@ -70,6 +72,7 @@ reader& reader::operator=(reader&& other) noexcept {
     end_ = other.end_;
     options_ = other.options_;
     depth_ = std::exchange(other.depth_, 0u);
+    items_left_ = other.items_left_;
     item_start_ = other.item_start_;
     error_ = other.error_;
     root_ = other.root_;
@@ -87,8 +90,11 @@ reader::~reader() {
 
 status reader::set_options(const reader_options& options) noexcept {
   if (options.max_depth < depth_) return status::invalid_argument;
-  options_.max_depth = options.max_depth;
-  options_.validate_utf8 = options.validate_utf8;
+  const uint64_t used = options_.max_items - items_left_;
+  items_left_ = options.max_items > used ? options.max_items - used : 0;
+  const allocator* alloc = options_.alloc;
+  options_ = options;
+  options_.alloc = alloc;
   return status::ok;
 }
 
@@ -99,6 +105,7 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   depth_ = 0;
   top_ = &root_;
   root_.left = k_open_ended;
+  items_left_ = options_.max_items;
   item_start_ = 0;
   error_ = error_info{};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
@@ -129,8 +136,17 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
     stack_ = static_cast<frame*>(p);
     capacity_ = uint32_t(want);
   }
+  if (indefinite && kind <= k_map) {
+    // Count down from the entry limit instead of "forever": reaching zero
+    // then means the container is full (the map's start stays even).
+    const uint64_t cap = options_.max_container_items;
+    left = kind == k_map ? (cap < k_open_ended / 2 ? cap * 2 : k_open_ended)
+                         : (cap < k_open_ended ? cap : k_open_ended);
+  } else if (indefinite) {
+    left = k_open_ended;
+  }
   top_ = &stack_[depth_++];
-  *top_ = frame{indefinite ? k_open_ended : left, kind, indefinite};
+  *top_ = frame{left, kind, indefinite};
   return status::ok;
 }
 
@@ -144,7 +160,7 @@ void reader::pop_finished_tags() noexcept {
 CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
   if (error_.code != status::ok) return error_.code;
   pop_finished_tags();
-  if (top_->left == 0) {
+  if (top_->left == 0 && !top_->indefinite) {
     // A definite array or map has all its items: report its end.
     pop();
     set_end(out, depth_, offset(), false);
@@ -153,6 +169,12 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
   if (pos_ == end_) {
     if (depth_ == 0) return status::end;
     return fail(status::truncated, offset());
+  }
+  if (top_->left == 0 || items_left_ == 0) {
+    // An indefinite container at its entry limit, or the item budget spent:
+    // only a break may follow.
+    if (*pos_ == 0xff) return head_special(out, pos_, offset());
+    return fail(top_->left == 0 ? status::container_too_large : status::too_many_items, offset());
   }
   return next(out);
 }
@@ -191,6 +213,7 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
   out.arg = 0;
   out.u.data = nullptr;
   --parent->left;
+  --items_left_;
   pos_ = p + 1;
   return push(kind, true, 0, off);
 }
@@ -222,7 +245,8 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
 status reader::next(item& out) noexcept {
   frame* const parent = top_;
   const uint8_t* const p = pos_;
-  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || p == end_))
+  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || p == end_ ||
+                         items_left_ == 0))
     return next_special(out);
 
   const uint8_t ib = *p;
@@ -267,6 +291,7 @@ status reader::next(item& out) noexcept {
   out.u.data = nullptr;
   // Every item completes one item of its parent (containers count when they open).
   --parent->left;
+  --items_left_;
   pos_ = content;
 
   switch (major) {
@@ -276,6 +301,7 @@ status reader::next(item& out) noexcept {
     case 2:
     case 3:
       out.type = major == 2 ? item_type::byte_string : item_type::text_string;
+      if (arg > options_.max_string_length) return fail(status::string_too_long, off);
       if (arg > size_t(end_ - content)) return fail(status::truncated, off);
       out.u.data = content;
       pos_ = content + arg;
@@ -284,6 +310,7 @@ status reader::next(item& out) noexcept {
 
     case 4:
       out.type = item_type::array;
+      if (arg > options_.max_container_items) return fail(status::container_too_large, off);
       // Every item takes at least one byte: a count the input cannot hold is
       // rejected here, before anyone sizes an allocation by it.
       if (arg > size_t(end_ - content)) return fail(status::truncated, off);
@@ -291,6 +318,7 @@ status reader::next(item& out) noexcept {
 
     case 5:
       out.type = item_type::map;
+      if (arg > options_.max_container_items) return fail(status::container_too_large, off);
       if (arg > size_t(end_ - content) / 2) return fail(status::truncated, off);
       return push(k_map, false, arg * 2, off);
 
@@ -368,10 +396,13 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
     if (depth_ != start.depth + 1 || (top_->kind != k_bytes && top_->kind != k_text))
       return status::invalid_state;
     item chunk;
+    uint64_t total = 0;
     for (;;) {
       status s = next(chunk);
       if (s != status::ok) return s;
       if (chunk.type == item_type::end) return status::ok;
+      total += chunk.arg;  // each chunk fits the input, so no overflow
+      if (total > options_.max_string_length) return fail(status::string_too_long, chunk.offset);
       out.append(reinterpret_cast<const char*>(chunk.u.data), size_t(chunk.arg));
     }
   } catch (...) {

@@ -582,3 +582,98 @@ TEST(Reader, StrictUtf8ShortStringsLookOnlyAtTheirOwnBytes) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+status read_all(const std::vector<uint8_t>& in, const reader_options& o, size_t* offset) {
+  reader r(in.data(), in.size(), o);
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) {
+  }
+  *offset = r.error().offset;
+  return s;
+}
+
+TEST(ReaderLimits, StringLengthBoundaryAndCheckedBeforeInputLength) {
+  reader_options o;
+  o.max_string_length = 3;
+  size_t off = 0;
+  EXPECT_EQ(read_all(hex("63616263"), o, &off), status::end);          // "abc": at the limit
+  EXPECT_EQ(read_all(hex("01 6461626364"), o, &off), status::string_too_long);  // "abcd"
+  EXPECT_EQ(off, 1u);
+  EXPECT_EQ(read_all(hex("44 01020304"), o, &off), status::string_too_long);   // bytes too
+  EXPECT_EQ(off, 0u);
+  // 2^64-1 declared in a 10-byte input: the limit speaks first.
+  EXPECT_EQ(read_all(hex("5bffffffffffffffff00"), o, &off), status::string_too_long);
+  EXPECT_EQ(off, 0u);
+  // Chunks are strings too.
+  EXPECT_EQ(read_all(hex("5f 4401020304 ff"), o, &off), status::string_too_long);
+  EXPECT_EQ(off, 1u);
+}
+
+TEST(ReaderLimits, JoinedStringLengthCountsAllChunks) {
+  reader_options o;
+  o.max_string_length = 4;
+  auto in = hex("7f 626162 626364 6165 ff");  // "ab" "cd" "e": 5 bytes joined
+  reader r(in.data(), in.size(), o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(it, out), status::string_too_long);
+  EXPECT_EQ(r.error().offset, 7u);  // the chunk that crosses the limit
+}
+
+TEST(ReaderLimits, ContainerEntriesDefiniteAndIndefinite) {
+  reader_options o;
+  o.max_container_items = 2;
+  size_t off = 0;
+  EXPECT_EQ(read_all(hex("820102"), o, &off), status::end);
+  EXPECT_EQ(read_all(hex("00 83010203"), o, &off), status::container_too_large);
+  EXPECT_EQ(off, 1u);
+  EXPECT_EQ(read_all(hex("a2 0102 0304"), o, &off), status::end);  // two pairs
+  EXPECT_EQ(read_all(hex("a3 0102 0304 0506"), o, &off), status::container_too_large);
+  EXPECT_EQ(off, 0u);
+  EXPECT_EQ(read_all(hex("9f 0102 ff"), o, &off), status::end);
+  EXPECT_EQ(read_all(hex("9f 010203 ff"), o, &off), status::container_too_large);
+  EXPECT_EQ(off, 3u);
+  EXPECT_EQ(read_all(hex("bf 0102 0304 ff"), o, &off), status::end);
+  EXPECT_EQ(read_all(hex("bf 0102 0304 05 06 ff"), o, &off), status::container_too_large);
+  EXPECT_EQ(off, 5u);
+  // A full indefinite map still checks the break's position.
+  EXPECT_EQ(read_all(hex("bf 0102 03 ff"), o, &off), status::map_missing_value);
+  EXPECT_EQ(off, 4u);
+  // Nested containers have their own count.
+  EXPECT_EQ(read_all(hex("82 9f0102ff 9f0304ff"), o, &off), status::end);
+}
+
+TEST(ReaderLimits, TotalItems) {
+  reader_options o;
+  o.max_items = 4;
+  size_t off = 0;
+  // [1, [_ 2]] is four heads; the break and the ends do not count.
+  EXPECT_EQ(read_all(hex("82 01 9f 02 ff"), o, &off), status::end);
+  EXPECT_EQ(read_all(hex("83 01 9f 02 ff 03"), o, &off), status::too_many_items);
+  EXPECT_EQ(off, 5u);
+  // A sequence counts across items; tags count.
+  EXPECT_EQ(read_all(hex("c1 01 c1 02 03"), o, &off), status::too_many_items);
+  EXPECT_EQ(off, 4u);
+}
+
+TEST(ReaderLimits, SetOptionsKeepsTheItemCount) {
+  auto in = hex("01020304");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  reader_options o;
+  o.max_items = 3;  // two used: one more allowed
+  ASSERT_EQ(r.set_options(o), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.next(it), status::too_many_items);
+  EXPECT_EQ(r.error().offset, 3u);
+}
+
+}  // namespace
+}  // namespace cbor_fast
