@@ -121,7 +121,10 @@ class reader {
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
   status next_special(item& out) noexcept;
   status head_special(item& out, const uint8_t* p, size_t off) noexcept;
+  status read_item(item& out) noexcept;
+  status push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept;
   status check_utf8(const item& text) noexcept;
+  bool fast_skip() noexcept;
   void pop_finished_tags() noexcept;
   void pop() noexcept {
     --depth_;

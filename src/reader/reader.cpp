@@ -150,6 +150,16 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   return status::ok;
 }
 
+// The common case of push(), inline: a definite level with room on the stack.
+inline status reader::push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept {
+  if (CBOR_FAST_LIKELY(depth_ < capacity_ && depth_ < options_.max_depth && depth_ != 0)) {
+    top_ = &stack_[depth_++];
+    *top_ = frame{left, kind, false};
+    return status::ok;
+  }
+  return push(kind, false, left, head_offset);
+}
+
 // Tags close silently once their one item is complete; pop those lazily here.
 void reader::pop_finished_tags() noexcept {
   while (top_->left == 0 && top_->kind == k_tag) pop();
@@ -176,7 +186,13 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
     if (*pos_ == 0xff) return head_special(out, pos_, offset());
     return fail(top_->left == 0 ? status::container_too_large : status::too_many_items, offset());
   }
-  return next(out);
+  if (top_->kind >= k_bytes) {
+    // Inside an indefinite-length string only definite chunks of its own type may appear.
+    const uint8_t ib = *pos_;
+    if (ib != 0xff && (ib >> 5) != (top_->kind == k_bytes ? 2u : 3u))
+      return fail(status::chunk_type_mismatch, offset());
+  }
+  return read_item(out);
 }
 
 // Heads with additional information 28..31: reserved values, the break, and
@@ -243,20 +259,21 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
 }
 
 status reader::next(item& out) noexcept {
+  const frame* const parent = top_;
+  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || pos_ == end_ ||
+                         items_left_ == 0 || parent->kind >= k_bytes))
+    return next_special(out);
+  return read_item(out);
+}
+
+// Reads the item at pos_: the caller has checked that one may start here
+// (no error, room in the parent, input left, inside no indefinite string).
+inline status reader::read_item(item& out) noexcept {
   frame* const parent = top_;
   const uint8_t* const p = pos_;
-  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || p == end_ ||
-                         items_left_ == 0))
-    return next_special(out);
-
   const uint8_t ib = *p;
   const unsigned ai = ib & 0x1fu;
   const unsigned major = ib >> 5;
-  if (parent->kind >= k_bytes) {
-    // Inside an indefinite-length string only definite chunks of its own type may appear.
-    if (ib != 0xff && major != (parent->kind == k_bytes ? 2u : 3u))
-      return fail(status::chunk_type_mismatch, size_t(p - begin_));
-  }
 
   // The head's argument: inline below 24, else 1, 2, 4 or 8 big-endian bytes.
   uint64_t arg;
@@ -314,17 +331,17 @@ status reader::next(item& out) noexcept {
       // Every item takes at least one byte: a count the input cannot hold is
       // rejected here, before anyone sizes an allocation by it.
       if (arg > size_t(end_ - content)) return fail(status::truncated, off);
-      return push(k_array, false, arg, off);
+      return push_definite(k_array, arg, off);
 
     case 5:
       out.type = item_type::map;
       if (arg > options_.max_container_items) return fail(status::container_too_large, off);
       if (arg > size_t(end_ - content) / 2) return fail(status::truncated, off);
-      return push(k_map, false, arg * 2, off);
+      return push_definite(k_map, arg * 2, off);
 
     case 6:
       out.type = item_type::tag;
-      return push(k_tag, false, 1, off);
+      return push_definite(k_tag, 1, off);
 
     default:  // major 7
       if (ai >= 25) {
@@ -351,12 +368,126 @@ status reader::next(item& out) noexcept {
   }
 }
 
+namespace {
+// What skip's fused loop needs to know about an initial byte.
+enum skip_kind : uint8_t { s_other, s_scalar, s_simple8, s_bytes, s_text, s_array, s_map, s_tag };
+struct skip_entry {
+  uint8_t kind;       // skip_kind
+  uint8_t arg_bytes;  // 0, 1, 2, 4 or 8
+};
+constexpr skip_entry classify_for_skip(unsigned ib) noexcept {
+  const unsigned major = ib >> 5;
+  const unsigned ai = ib & 0x1f;
+  if (ai >= 28) return {s_other, 0};  // reserved, indefinite, break: the general path
+  const uint8_t n = uint8_t(ai < 24 ? 0u : 1u << (ai - 24));
+  switch (major) {
+    case 0:
+    case 1: return {s_scalar, n};
+    case 2: return {s_bytes, n};
+    case 3: return {s_text, n};
+    case 4: return {s_array, n};
+    case 5: return {s_map, n};
+    case 6: return {s_tag, n};
+    default: return {ai == 24 ? s_simple8 : s_scalar, n};
+  }
+}
+struct skip_table {
+  skip_entry entries[256];
+  constexpr skip_table() noexcept : entries() {
+    for (unsigned i = 0; i < 256; ++i) entries[i] = classify_for_skip(i);
+  }
+};
+constexpr skip_table k_skip;
+constexpr unsigned k_fast_skip_levels = 64;
+}  // namespace
+
+// Passes over one complete item made of definite-length parts only, checking
+// what next() checks, in one tight loop that fills no items. At anything else
+// (indefinite lengths, malformed or truncated input, a limit reached, nesting
+// beyond 64 levels) it returns false having changed nothing, and skip() takes
+// the general path, which reports the exact status and offset.
+bool reader::fast_skip() noexcept {
+  if (top_->kind >= k_bytes) return false;  // chunks of an indefinite string
+  const uint8_t* p = pos_;
+  const uint8_t* const end = end_;
+  const bool utf8 = options_.validate_utf8;
+  const uint64_t max_string = options_.max_string_length;
+  const uint64_t max_entries = options_.max_container_items;
+  const uint32_t levels = options_.max_depth - depth_;  // levels we may open
+  uint64_t outer[k_fast_skip_levels];  // items left in the enclosing levels
+  uint32_t depth = 0;
+  uint64_t left = 1;  // items left at the current level (the one item to skip)
+  uint64_t items = 0;
+  for (;;) {
+    if (p == end) return false;
+    const uint8_t ib = *p;
+    const skip_entry e = k_skip.entries[ib];
+    const size_t avail = size_t(end - p);
+    uint64_t arg;
+    if (e.arg_bytes == 0) {
+      arg = ib & 0x1fu;
+    } else if (avail >= 9) {
+      arg = detail::load_be64(p + 1) >> (64 - 8 * e.arg_bytes);
+    } else {
+      if (avail <= e.arg_bytes) return false;
+      arg = 0;
+      for (unsigned i = 1; i <= e.arg_bytes; ++i) arg = (arg << 8) | p[i];
+    }
+    const uint8_t* const q = p + 1 + e.arg_bytes;
+    ++items;
+    switch (e.kind) {
+      case s_scalar: p = q; break;
+      case s_simple8:
+        if (arg < 32) return false;
+        p = q;
+        break;
+      case s_bytes:
+      case s_text:
+        if (arg > max_string || arg > size_t(end - q)) return false;
+        if (e.kind == s_text && utf8 && detail::utf8_validate(q, size_t(arg)) != size_t(arg))
+          return false;
+        p = q + arg;
+        break;
+      case s_array:
+      case s_map:
+      case s_tag: {
+        uint64_t children = 1;
+        if (e.kind != s_tag) {
+          if (arg > max_entries) return false;
+          if (e.kind == s_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2) return false;
+          children = e.kind == s_array ? arg : 2 * arg;
+        }
+        // The general path opens a level even for [] and {}.
+        if (depth >= levels || depth == k_fast_skip_levels) return false;
+        p = q;
+        if (children == 0) break;
+        outer[depth++] = left;
+        left = children;
+        continue;
+      }
+      default: return false;
+    }
+    // An item is complete: count it, closing every level it completes.
+    while (--left == 0) {
+      if (depth == 0) {
+        if (items > items_left_) return false;
+        items_left_ -= items;
+        --top_->left;
+        pos_ = p;
+        return true;
+      }
+      left = outer[--depth];
+    }
+  }
+}
+
 status reader::skip() noexcept {
   if (error_.code != status::ok) return error_.code;
   pop_finished_tags();
   // At the end of the enclosing container there is no item to skip.
-  if (top_->left == 0) return status::invalid_state;
+  if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
+  if (pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
   const uint32_t target = depth_;
   item it;
   status s = next(it);
