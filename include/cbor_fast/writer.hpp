@@ -154,6 +154,7 @@ class writer {
   void* sink_ctx_ = nullptr;
   frame* stack_ = nullptr;       ///< open containers [0, depth_), allocated through alloc_
   size_t depth_ = 0;
+  size_t open_tags_ = 0;         ///< tag frames among the open ones
   size_t stack_capacity_ = 0;
 };
 

@@ -253,8 +253,12 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
   }
 #endif
   const size_t bad = detail::utf8_validate(text.u.data, size);
-  if (CBOR_FAST_UNLIKELY(bad != size))
-    return fail(status::invalid_utf8, text.offset + text.head_size + bad);
+  if (CBOR_FAST_UNLIKELY(bad != size)) {
+    fail(status::invalid_utf8, text.offset + text.head_size + bad);
+    // The bad byte is inside the string: at the top level the string is the item.
+    if (depth_ == 0) error_.item_offset = text.offset;
+    return error_.code;
+  }
   return status::ok;
 }
 

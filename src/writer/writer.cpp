@@ -154,6 +154,7 @@ void writer::take(writer& other) noexcept {
   sink_ctx_ = other.sink_ctx_;
   stack_ = other.stack_;
   depth_ = other.depth_;
+  open_tags_ = other.open_tags_;
   stack_capacity_ = other.stack_capacity_;
   // The moved-from writer becomes a fresh owned writer on the same allocator.
   other.mode_ = mode::owned;
@@ -165,6 +166,7 @@ void writer::take(writer& other) noexcept {
   other.sink_ctx_ = nullptr;
   other.stack_ = nullptr;
   other.depth_ = 0;
+  other.open_tags_ = 0;
   other.stack_capacity_ = 0;
 }
 
@@ -319,8 +321,12 @@ inline status writer::before_item(uint8_t major, bool is_chunk) noexcept {
 inline void writer::after_item() noexcept {
   // A tag on top has just received its one item (before_item counted it), so
   // it is complete; its completion may complete an enclosing tag in turn.
-  while (depth_ != 0 && stack_[depth_ - 1].kind == k_major_tag && stack_[depth_ - 1].left == 0)
+  // Most documents have no tag open: one compare.
+  if (open_tags_ == 0) return;
+  while (depth_ != 0 && stack_[depth_ - 1].kind == k_major_tag && stack_[depth_ - 1].left == 0) {
     --depth_;
+    --open_tags_;
+  }
 }
 
 void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
@@ -344,6 +350,7 @@ void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
     stack_capacity_ = new_capacity;
   }
   stack_[depth_++] = frame{indefinite ? 0 : count, kind, indefinite};
+  if (kind == k_major_tag) ++open_tags_;
 }
 
 // ---- scalars -----------------------------------------------------------------
@@ -435,6 +442,15 @@ status writer::write_simple(uint8_t v) noexcept {
 
 status writer::write_float(double v, float_width width) noexcept {
   if (error_ != status::ok) return error_;
+  if (size_t(cap_ - pos_) >= k_max_head) {
+    // Room for any float: encode in place, and keep it only if the structure agrees.
+    const size_t n = encode_float(pos_, v, width);
+    if (n == 0) return status::invalid_argument;
+    if (status s = before_item(k_major_simple, false); s != status::ok) return s;
+    pos_ += n;
+    after_item();
+    return result();
+  }
   uint8_t out[k_max_head];
   const size_t n = encode_float(out, v, width);
   if (n == 0) return status::invalid_argument;
@@ -537,6 +553,7 @@ uint8_t* writer::detach(size_t* size, size_t* capacity) noexcept {
   buf_ = pos_ = cap_ = nullptr;
   flushed_ = 0;
   depth_ = 0;  // the stack memory stays for the next document
+  open_tags_ = 0;
   error_ = status::ok;
   overflow_ = false;
   return out;

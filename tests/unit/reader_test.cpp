@@ -677,3 +677,21 @@ TEST(ReaderLimits, SetOptionsKeepsTheItemCount) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+TEST(Reader, InvalidUtf8AtTopLevelReportsTheStringAsItem) {
+  auto in = hex("00 62 c3 28");
+  reader_options o;
+  o.validate_utf8 = true;
+  reader r(in.data(), in.size(), o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.next(it), status::invalid_utf8);
+  EXPECT_EQ(r.error().offset, 2u);
+  EXPECT_EQ(r.error().item_offset, 1u);
+}
+
+}  // namespace
+}  // namespace cbor_fast
