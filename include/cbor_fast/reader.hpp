@@ -98,9 +98,9 @@ class reader {
   /// Offset of the next byte to read.
   size_t offset() const noexcept { return static_cast<size_t>(pos_ - begin_); }
   /// Current nesting depth (open containers, tags and indefinite strings).
-  uint32_t depth() const noexcept { return depth_; }
+  uint32_t depth() const noexcept;
   /// True when the input is exhausted at the top level.
-  bool at_end() const noexcept { return pos_ == end_ && depth_ == 0; }
+  bool at_end() const noexcept { return pos_ == end_ && depth() == 0; }
   /// The sticky error (ok if none) with its offset and depth.
   const error_info& error() const noexcept { return error_; }
   const reader_options& options() const noexcept { return options_; }

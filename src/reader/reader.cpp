@@ -160,6 +160,14 @@ inline status reader::push_definite(uint8_t kind, uint64_t left, size_t head_off
   return push(kind, false, left, head_offset);
 }
 
+// Open levels, not counting tags whose content is complete: those are popped
+// lazily by the next call, but they are closed already.
+uint32_t reader::depth() const noexcept {
+  uint32_t d = depth_;
+  while (d != 0 && stack_[d - 1].kind == k_tag && stack_[d - 1].left == 0) --d;
+  return d;
+}
+
 // Tags close silently once their one item is complete; pop those lazily here.
 void reader::pop_finished_tags() noexcept {
   while (top_->left == 0 && top_->kind == k_tag) pop();

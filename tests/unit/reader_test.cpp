@@ -695,3 +695,25 @@ TEST(Reader, InvalidUtf8AtTopLevelReportsTheStringAsItem) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+TEST(Reader, DepthIsZeroRightAfterATaggedTopLevelItem) {
+  auto in = hex("c1 c2 00 01");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.depth(), 1u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.depth(), 2u);
+  ASSERT_EQ(r.next(it), status::ok);  // the content closes both tags
+  EXPECT_EQ(r.depth(), 0u);
+  EXPECT_FALSE(r.at_end());
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_TRUE(r.at_end());
+  EXPECT_EQ(r.skip(), status::end);
+}
+
+}  // namespace
+}  // namespace cbor_fast
