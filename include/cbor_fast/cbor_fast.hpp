@@ -4,6 +4,7 @@
 
 #include "cbor_fast/allocator.hpp"
 #include "cbor_fast/diag.hpp"
+#include "cbor_fast/document.hpp"
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/item.hpp"
 #include "cbor_fast/reader.hpp"

@@ -1,0 +1,485 @@
+// libcbor_fast: documents. An immutable document is one data item decoded
+// from a buffer into a flat preorder node array; a mutable document is a tree
+// built (or deep-copied) in code. Both encode to a writer. A sequence walks the
+// top-level items of a CBOR sequence (RFC 8742).
+//
+// Nothing here throws or recurses: decode, encode, deep copy and destruction
+// keep explicit stacks, so nesting is bounded by max_depth and memory only.
+#ifndef CBOR_FAST_DOCUMENT_HPP
+#define CBOR_FAST_DOCUMENT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "cbor_fast/allocator.hpp"
+#include "cbor_fast/error.hpp"
+#include "cbor_fast/item.hpp"
+#include "cbor_fast/reader.hpp"
+#include "cbor_fast/writer.hpp"
+
+namespace cbor_fast {
+
+// Internals (never part of the API): declared here for the friends and members below.
+namespace detail {
+struct doc_node;
+struct doc_builder;
+struct mdoc_core;
+struct mnode_encoder;
+
+/// Chunked bump allocator: strings of a document, nodes and strings of a
+/// mutable document. Chunks come from the allocator and are freed together.
+struct arena {
+  void* chunks = nullptr;   ///< most recent chunk; each starts with a link to the previous
+  uint8_t* pos = nullptr;   ///< free space of the current chunk
+  uint8_t* end = nullptr;
+  size_t next_size = 0;     ///< size of the next chunk (grows geometrically)
+};
+}  // namespace detail
+
+inline namespace v1 {
+
+// ==========================================================================
+// Options
+// ==========================================================================
+
+/// decode() flags (bitwise or). Same values as CBOR_FAST_DECODE_*.
+enum decode_flags : uint32_t {
+  decode_none = 0,
+  /// Exactly one item: bytes after it give trailing_bytes (offset of the first one).
+  decode_exact = 1,
+  /// Copy every string into the document, so the input may go away after decoding.
+  decode_copy_strings = 2,
+  /// Reject text strings that are not valid UTF-8.
+  decode_validate_utf8 = 4,
+};
+
+/// encode() flags. Same values as CBOR_FAST_ENCODE_*.
+enum encode_flags : uint32_t {
+  encode_none = 0,
+  /// Preferred serialization: shortest floats, definite lengths, joined strings.
+  /// Without it a decoded document keeps its float widths and indefinite forms.
+  encode_preferred = 1,
+};
+
+/// Limits and behaviour of decode().
+struct decode_options {
+  uint32_t flags = decode_none;  ///< decode_flags
+  /// Nesting limit (containers, tags, indefinite strings); 0 means 512, like the C API.
+  uint32_t max_depth = 512;
+  /// Most nodes (data items plus indefinite-string chunks) a document may hold;
+  /// 0 means the hard limit UINT32_MAX - 1. Exceeding it gives too_many_items.
+  uint32_t max_nodes = 0;
+};
+
+
+class document;
+class mutable_document;
+class node_children;
+
+// ==========================================================================
+// node: a read-only view of one node of a document
+// ==========================================================================
+
+/// A node of an immutable document: a pointer-sized handle, valid as long as
+/// the document (and, without decode_copy_strings, its input). A null node
+/// (default-constructed, or returned by a failed lookup) is allowed
+/// everywhere: type() is none, getters return invalid_argument, navigation
+/// returns a null node. Getters on another type return type_mismatch and
+/// leave the out-parameter untouched.
+class node {
+ public:
+  constexpr node() noexcept = default;
+  explicit constexpr node(const detail::doc_node* p) noexcept : p_(p) {}
+
+  explicit operator bool() const noexcept { return p_ != nullptr; }
+  bool is_null() const noexcept { return p_ == nullptr; }
+  /// Never item_type::end.
+  item_type type() const noexcept;
+  /// Encoded with indefinite length (strings, arrays, maps).
+  bool is_indefinite() const noexcept;
+  /// Byte offset of the node's head in the input.
+  size_t offset() const noexcept;
+
+  // ---- scalars ----
+  /// unsigned_int only.
+  status get_uint64(uint64_t& out) const noexcept;
+  /// unsigned_int up to INT64_MAX, negative_int down to INT64_MIN; out_of_range otherwise.
+  status get_int64(int64_t& out) const noexcept;
+  /// unsigned_int (negative = false, raw = value) or negative_int (the integer is -1 - raw).
+  status get_int_raw(uint64_t& raw, bool& negative) const noexcept;
+  /// As get_int_raw, or tag 2/3 over a byte string: magnitude is the content
+  /// (big endian, as stored), raw = 0. magnitude.data is null for 64-bit values.
+  status get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) const noexcept;
+  /// floating only: the wire value widened exactly (NaN payloads kept).
+  status get_double(double& out) const noexcept;
+  /// floating: its wire width; shortest (0) for other nodes.
+  float_width width() const noexcept;
+  /// floating: the wire bits (16, 32 or 64 significant bits).
+  status get_float_bits(uint64_t& out) const noexcept;
+  status get_bool(bool& out) const noexcept;
+  /// simple, boolean, null, undefined: the simple value number.
+  status get_simple(uint8_t& out) const noexcept;
+  /// byte_string: the content (joined for indefinite strings).
+  status get_bytes(byte_view& out) const noexcept;
+  /// text_string: the content (joined for indefinite strings), not NUL-terminated.
+  status get_text(std::string_view& out) const noexcept;
+  status get_tag(uint64_t& out) const noexcept;
+  /// tag: its content; null for other nodes.
+  node tag_content() const noexcept;
+
+  // ---- containers ----
+  /// array: items; map: pairs; 0 for anything else.
+  size_t size() const noexcept;
+  /// array item i (null past the end or for other nodes). O(1) when every
+  /// item of the array is a single node (no nested containers or tags).
+  node at(size_t index) const noexcept;
+  node operator[](size_t index) const noexcept { return at(index); }
+  /// map: key / value of pair i (null past the end or for other nodes).
+  node map_key(size_t index) const noexcept;
+  node map_value(size_t index) const noexcept;
+  /// map: value of the first pair whose key is the text string `key`; null if none.
+  node find(std::string_view key) const noexcept;
+  /// map: value of the first pair whose key is the integer `key`; null if none.
+  node find_int(int64_t key) const noexcept;
+  /// First child of an array, map (its first key) or tag (its content); null if none.
+  node first_child() const noexcept;
+  /// Next sibling in the same container (maps alternate key, value); null after the last.
+  node next_sibling() const noexcept;
+
+  /// Children in order: for (node c : n.children()) ... (maps: key, value, key, ...).
+  node_children children() const noexcept;
+
+  /// The underlying node (for the C API shims).
+  const detail::doc_node* raw() const noexcept { return p_; }
+  friend bool operator==(node a, node b) noexcept { return a.p_ == b.p_; }
+  friend bool operator!=(node a, node b) noexcept { return a.p_ != b.p_; }
+
+ private:
+  const detail::doc_node* p_ = nullptr;
+};
+
+/// Forward iterator over the children of a node (see node::children()).
+class node_child_iterator {
+ public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = node;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const node*;
+  using reference = node;
+  node_child_iterator() noexcept = default;
+  explicit node_child_iterator(node n) noexcept : n_(n) {}
+  node operator*() const noexcept { return n_; }
+  node_child_iterator& operator++() noexcept {
+    n_ = n_.next_sibling();
+    return *this;
+  }
+  node_child_iterator operator++(int) noexcept {
+    node_child_iterator old = *this;
+    ++*this;
+    return old;
+  }
+  friend bool operator==(node_child_iterator a, node_child_iterator b) noexcept {
+    return a.n_ == b.n_;
+  }
+  friend bool operator!=(node_child_iterator a, node_child_iterator b) noexcept {
+    return !(a == b);
+  }
+
+ private:
+  node n_;
+};
+
+/// The children of a node as a range.
+class node_children {
+ public:
+  explicit node_children(node first) noexcept : first_(first) {}
+  node_child_iterator begin() const noexcept { return node_child_iterator(first_); }
+  node_child_iterator end() const noexcept { return node_child_iterator(); }
+
+ private:
+  node first_;
+};
+
+inline node_children node::children() const noexcept { return node_children(first_child()); }
+
+// ==========================================================================
+// document: immutable, decoded from a buffer
+// ==========================================================================
+
+/// One data item decoded into a flat preorder array of 24-byte nodes plus a
+/// string arena (copied strings and joined indefinite strings). Memory comes
+/// from the allocator given at construction, grown geometrically: no
+/// allocation per node. Decoding again into the same document reuses its
+/// node array. Reading (all const members, node views) is thread-safe.
+class document {
+ public:
+  /// alloc: memory hooks (nullptr: malloc/realloc/free); must outlive the document.
+  explicit document(const allocator* alloc = nullptr) noexcept;
+  document(const document&) = delete;
+  document& operator=(const document&) = delete;
+  document(document&& other) noexcept;
+  document& operator=(document&& other) noexcept;
+  ~document();
+
+  /// The root node; null for an empty document.
+  node root() const noexcept { return node(used_ != 0 ? nodes_ : nullptr); }
+  bool empty() const noexcept { return used_ == 0; }
+  /// Data items (keys, values, tags and their content; not string chunks).
+  size_t node_count() const noexcept { return items_; }
+  /// Input bytes the item occupied: the offset just past it.
+  size_t encoded_size() const noexcept { return encoded_size_; }
+  /// Drops the content; keeps the node array for the next decode.
+  void clear() noexcept;
+  /// Frees everything.
+  void release() noexcept;
+  const allocator& get_allocator() const noexcept { return *alloc_; }
+
+ private:
+  friend struct detail::doc_builder;
+  const allocator* alloc_;
+  detail::doc_node* nodes_ = nullptr;
+  uint32_t used_ = 0;       ///< nodes in use (data items and string chunks)
+  uint32_t capacity_ = 0;   ///< nodes allocated
+  size_t items_ = 0;
+  size_t encoded_size_ = 0;
+  detail::arena strings_;   ///< copied and joined strings
+};
+
+/// Decodes the first item of data[0, size) into *out (replacing its content).
+/// Without decode_copy_strings the strings are views into data, which must
+/// outlive `out` unchanged. Returns ok; end (no item: size 0); invalid_argument
+/// (data null with size > 0, unknown flags); the reader's not-well-formed,
+/// invalid_utf8 and depth_exceeded errors with the same offsets;
+/// trailing_bytes (decode_exact); too_many_items; out_of_memory. On failure
+/// *out is empty and *error (optional) says where.
+status decode(const void* data, size_t size, document& out, const decode_options& options = {},
+              error_info* error = nullptr) noexcept;
+inline status decode(std::string_view input, document& out, const decode_options& options = {},
+                     error_info* error = nullptr) noexcept {
+  return decode(input.data(), input.size(), out, options, error);
+}
+/// A temporary std::string or std::vector would die while the document still
+/// points into it: refuse to compile (lvalues and literals take the overload above).
+template <class Temporary,
+          std::enable_if_t<std::is_same<Temporary, std::string>::value ||
+                               std::is_same<Temporary, std::vector<uint8_t>>::value,
+                           int> = 0>
+status decode(Temporary&& input, document& out, const decode_options& options = {},
+              error_info* error = nullptr) = delete;
+
+/// Decodes the next top-level item of a reader (which must be at depth 0)
+/// into *out. The reader's own options apply: of the flags only
+/// decode_copy_strings acts here (decode_exact and decode_validate_utf8 are
+/// accepted and ignored; set validate_utf8 on the reader). Always the
+/// reader-driven decoder, so any reader works. Returns ok, end when the reader has no
+/// more items, invalid_state when it is inside an item, the reader's sticky
+/// error, too_many_items or out_of_memory.
+status decode(reader& r, document& out, uint32_t flags = decode_none,
+              error_info* error = nullptr, uint32_t max_nodes = 0) noexcept;
+
+/// Writes a node and everything under it (any node of a document) to w.
+/// Integers and lengths always get the shortest heads. Without
+/// encode_preferred floats keep their wire width and indefinite strings and
+/// containers their form and chunks, so a document decoded from preferred
+/// heads re-encodes byte for byte. Returns ok or the writer's error
+/// (buffer_too_small only after writing the rest, so w.size() is the size needed).
+/// Nesting beyond 64 levels takes a heap stack from the default allocator.
+status encode(node n, writer& w, uint32_t flags = encode_none) noexcept;
+/// The root; invalid_argument for an empty document. Deep nesting takes its
+/// stack from the document's allocator.
+status encode(const document& doc, writer& w, uint32_t flags = encode_none) noexcept;
+
+// ==========================================================================
+// mutable documents
+// ==========================================================================
+
+/// A node of a mutable_document, handled by pointer. Created detached by the
+/// document's make_* functions; placed at most once (as root, in a container
+/// or as a tag's content); lives until its document is cleared or destroyed.
+/// Getters behave as node's.
+class mutable_node {
+ public:
+  mutable_node(const mutable_node&) = delete;
+  mutable_node& operator=(const mutable_node&) = delete;
+
+  item_type type() const noexcept { return item_type(type_); }
+  /// In a container, a tag or the root.
+  bool is_placed() const noexcept { return (flags_ & flag_placed) != 0; }
+  bool is_indefinite() const noexcept { return (flags_ & flag_indefinite) != 0; }
+
+  status get_uint64(uint64_t& out) const noexcept;
+  status get_int64(int64_t& out) const noexcept;
+  status get_int_raw(uint64_t& raw, bool& negative) const noexcept;
+  status get_double(double& out) const noexcept;
+  /// floating: the width it will be written with (shortest by default).
+  float_width width() const noexcept;
+  status get_bool(bool& out) const noexcept;
+  status get_simple(uint8_t& out) const noexcept;
+  status get_bytes(byte_view& out) const noexcept;
+  status get_text(std::string_view& out) const noexcept;
+  status get_tag(uint64_t& out) const noexcept;
+  mutable_node* tag_content() const noexcept;
+
+  /// array: items; map: pairs; 0 otherwise.
+  size_t size() const noexcept;
+  /// array item i in O(1); nullptr past the end or for other nodes.
+  mutable_node* at(size_t index) const noexcept;
+  mutable_node* map_key(size_t index) const noexcept;
+  mutable_node* map_value(size_t index) const noexcept;
+  /// map: value of the first pair with text key `key`; nullptr if none.
+  mutable_node* find(std::string_view key) const noexcept;
+
+  // Building. Each returns ok; invalid_argument (null node, a node of another
+  // document, one already placed, or one that would contain its container);
+  // type_mismatch (wrong container); out_of_range (bad index); out_of_memory.
+  /// array: appends item (amortised O(1)).
+  status append(mutable_node* item) noexcept;
+  /// array: replaces item i; the old item is detached and may be placed again.
+  status array_set(size_t index, mutable_node* item) noexcept;
+  /// map: appends the pair (no duplicate check).
+  status map_put(mutable_node* key, mutable_node* value) noexcept;
+  /// map: replaces the value of the first pair with text key `key`, or appends the pair.
+  status map_set(std::string_view key, mutable_node* value) noexcept;
+  /// array or map: encode with indefinite (true) or definite (false, default) length.
+  status set_indefinite(bool indefinite) noexcept;
+
+ private:
+  friend struct detail::mdoc_core;
+  friend struct detail::mnode_encoder;
+  friend class mutable_document;
+  mutable_node() noexcept = default;
+  static constexpr uint8_t flag_placed = 1;
+  static constexpr uint8_t flag_indefinite = 2;
+  static constexpr uint8_t flag_root = 4;
+
+  status check_new_child(const mutable_node* item, item_type want) const noexcept;
+  status reserve_children(size_t extra) noexcept;
+  void adopt(mutable_node* item) noexcept;
+
+  detail::mdoc_core* owner_ = nullptr;
+  mutable_node* parent_ = nullptr;    ///< container or tag holding it (not for the root)
+  mutable_node* next_vec_ = nullptr;  ///< containers owning a child vector, for freeing
+  uint8_t type_ = 0;
+  uint8_t flags_ = 0;
+  uint8_t width_ = 0;                 ///< floats: float_width
+  uint64_t arg_ = 0;                  ///< integer / n / tag / simple / string length
+  union {
+    const uint8_t* data;              ///< strings: content in the arena
+    double dbl;                       ///< floats
+    mutable_node** children;          ///< arrays (items) and maps (key, value, key, ...)
+    mutable_node* content;            ///< tags
+  } u_ = {nullptr};
+  size_t count_ = 0;                  ///< arrays/maps: used entries of children
+  size_t capacity_ = 0;               ///< arrays/maps: allocated entries of children
+};
+
+/// A tree built in code (or deep-copied from a document), encoded with
+/// preferred serialization. Nodes and strings live in an arena; child vectors
+/// are grown through the allocator. Movable; node pointers stay valid.
+class mutable_document {
+ public:
+  explicit mutable_document(const allocator* alloc = nullptr) noexcept;
+  mutable_document(const mutable_document&) = delete;
+  mutable_document& operator=(const mutable_document&) = delete;
+  mutable_document(mutable_document&& other) noexcept;
+  mutable_document& operator=(mutable_document&& other) noexcept;
+  ~mutable_document();
+
+  /// The root; nullptr until set.
+  mutable_node* root() const noexcept;
+  /// node must belong to this document and be detached (or already the root).
+  /// A previous root is detached.
+  status set_root(mutable_node* node) noexcept;
+  /// Frees every node and string.
+  void clear() noexcept;
+  const allocator& get_allocator() const noexcept { return *alloc_; }
+
+  // Constructors of detached nodes; nullptr when memory runs out or an
+  // argument is invalid. Strings are copied.
+  mutable_node* make_uint(uint64_t value) noexcept;
+  mutable_node* make_int(int64_t value) noexcept;
+  /// The integer -1 - n.
+  mutable_node* make_negative(uint64_t n) noexcept;
+  /// Big-endian magnitude (negative: the value is -1 - magnitude); a plain
+  /// integer when it fits 64 bits, else tag 2/3 over the byte string.
+  mutable_node* make_bignum(const uint8_t* magnitude, size_t size, bool negative) noexcept;
+  /// width: float_width::shortest (preferred) or a forced width.
+  mutable_node* make_float(double value, float_width width = float_width::shortest) noexcept;
+  mutable_node* make_bool(bool value) noexcept;
+  mutable_node* make_null() noexcept;
+  mutable_node* make_undefined() noexcept;
+  /// Simple value (24..31 are invalid); 20..23 give boolean/null/undefined nodes.
+  mutable_node* make_simple(uint8_t value) noexcept;
+  mutable_node* make_bytes(const void* data, size_t size) noexcept;
+  mutable_node* make_bytes(byte_view v) noexcept { return make_bytes(v.data, v.size); }
+  mutable_node* make_text(std::string_view text) noexcept;
+  mutable_node* make_array() noexcept;
+  mutable_node* make_map() noexcept;
+  /// Tag over content (a detached node of this document).
+  mutable_node* make_tag(uint64_t tag, mutable_node* content) noexcept;
+
+  /// Deep-copies a node of an immutable document (strings included) into a
+  /// new detached subtree of this document. Floats keep their wire width and
+  /// arrays/maps their indefinite form; indefinite strings become definite.
+  status copy(node source, mutable_node*& out) noexcept;
+
+ private:
+  friend struct detail::mdoc_core;
+  detail::mdoc_core* core() noexcept;  ///< created on first use; nullptr when out of memory
+  const allocator* alloc_;
+  detail::mdoc_core* core_ = nullptr;
+};
+
+/// Replaces out's content with a deep copy of doc (see mutable_document::copy).
+status to_mutable(const document& doc, mutable_document& out) noexcept;
+
+/// Writes a mutable node and everything under it, preferred serialization
+/// (floats at the width each node asks for). Returns ok, invalid_argument
+/// (null node) or the writer's error.
+status encode(const mutable_node* n, writer& w) noexcept;
+/// Writes the root; invalid_argument when there is none.
+status encode(const mutable_document& doc, writer& w) noexcept;
+
+// ==========================================================================
+// sequence: the top-level items of a CBOR sequence
+// ==========================================================================
+
+/// Iterates over data[0, size) item by item. The buffer must outlive the
+/// sequence (and documents decoded without decode_copy_strings). Errors are
+/// sticky; error().item_offset is the start of the bad item.
+class sequence {
+ public:
+  /// options: max_depth and max_nodes apply to every item; flags are per call.
+  sequence(const void* data, size_t size, const decode_options& options = {},
+           const allocator* alloc = nullptr) noexcept;
+
+  /// Checks the next item (well-formedness; UTF-8 with decode_validate_utf8)
+  /// without building anything. Returns ok with where its bytes are, end
+  /// after the last item, or the sticky error.
+  status next(size_t& offset, size_t& length, uint32_t flags = decode_none) noexcept;
+  /// Decodes the next item into out (flags as decode(); decode_exact ignored).
+  status next_document(document& out, uint32_t flags = decode_none) noexcept;
+  /// The sticky error (code ok when none).
+  const error_info& error() const noexcept { return error_; }
+  /// Offset of the next item.
+  size_t offset() const noexcept { return reader_.offset(); }
+
+ private:
+  status prepare(uint32_t flags) noexcept;
+  status fail(status s, const error_info* where, size_t item_start) noexcept;
+  reader reader_;
+  uint32_t max_nodes_;
+  error_info error_;
+};
+
+}  // namespace v1
+}  // namespace cbor_fast
+
+#include "cbor_fast/document-inl.hpp"
+
+#endif  // CBOR_FAST_DOCUMENT_HPP

@@ -1,0 +1,531 @@
+// Mutable documents: nodes and strings in an arena, child vectors grown
+// through the allocator, deep copy from an immutable document.
+//
+// A node is placed at most once (root, container item or tag content) and
+// remembers its parent, so a container can never end up inside itself.
+#include <cstring>
+#include <new>
+#include <utility>
+
+#include "cbor_fast/document.hpp"
+#include "document/memory.hpp"
+
+namespace cbor_fast {
+namespace detail {
+
+namespace {
+const uint8_t k_empty[1] = {0};
+
+bool is_container(uint8_t t) noexcept {
+  return t == uint8_t(item_type::array) || t == uint8_t(item_type::map);
+}
+}  // namespace
+
+/// The state behind a mutable_document. Allocated on first use so that the
+/// document object itself can move while nodes keep pointing here.
+struct mdoc_core {
+  const allocator* alloc;
+  arena mem;
+  mutable_node* root = nullptr;
+  mutable_node* vectors = nullptr;  ///< containers that own a child vector
+
+  explicit mdoc_core(const allocator* a) noexcept : alloc(a) {}
+
+  mutable_node* make(item_type t, uint64_t arg = 0) noexcept {
+    void* p = arena_allocate(mem, *alloc, sizeof(mutable_node));
+    if (p == nullptr) return nullptr;
+    auto* n = new (p) mutable_node();
+    n->owner_ = this;
+    n->type_ = uint8_t(t);
+    n->arg_ = arg;
+    return n;
+  }
+
+  mutable_node* make_string(item_type t, const void* data, size_t size) noexcept {
+    if (data == nullptr && size != 0) return nullptr;
+    const uint8_t* copy = k_empty;
+    if (size != 0) {
+      void* p = arena_allocate(mem, *alloc, size);
+      if (p == nullptr) return nullptr;
+      std::memcpy(p, data, size);
+      copy = static_cast<const uint8_t*>(p);
+    }
+    mutable_node* n = make(t, size);
+    if (n != nullptr) n->u_.data = copy;
+    return n;
+  }
+
+  mutable_node* make_float(double v, float_width width) noexcept {
+    if (width != float_width::shortest && width != float_width::half &&
+        width != float_width::single && width != float_width::double_)
+      return nullptr;
+    mutable_node* n = make(item_type::floating);
+    if (n != nullptr) {
+      n->u_.dbl = v;
+      n->width_ = uint8_t(width);
+    }
+    return n;
+  }
+
+  mutable_node* make_simple(uint8_t v) noexcept {
+    if (v >= 24 && v < 32) return nullptr;
+    item_type t = item_type::simple;
+    if (v == 20 || v == 21) t = item_type::boolean;
+    if (v == 22) t = item_type::null;
+    if (v == 23) t = item_type::undefined;
+    return make(t, v);
+  }
+
+  mutable_node* make_tag(uint64_t tag, mutable_node* content) noexcept {
+    if (content == nullptr || content->owner_ != this || content->is_placed()) return nullptr;
+    mutable_node* n = make(item_type::tag, tag);
+    if (n != nullptr) {
+      n->u_.content = content;
+      content->parent_ = n;
+      content->flags_ |= mutable_node::flag_placed;
+    }
+    return n;
+  }
+
+  /// Frees child vectors and the arena; the core stays usable.
+  void release() noexcept {
+    for (mutable_node* m = vectors; m != nullptr; m = m->next_vec_)
+      alloc->free(alloc->context, m->u_.children, m->capacity_ * sizeof(mutable_node*));
+    arena_release(mem, *alloc);
+    root = nullptr;
+    vectors = nullptr;
+  }
+
+  static const allocator& allocator_of(const mutable_node* n) noexcept { return *n->owner_->alloc; }
+
+  /// Deep copy of a document subtree, iterative (see mutable_document::copy).
+  status copy(const doc_node* p, mutable_node*& out) noexcept {
+    struct frame {
+      mutable_node* container;
+      const doc_node* end;  ///< where its subtree stops in the source
+    };
+    small_stack<frame, 64> stack(*alloc);
+    const doc_node* const stop = after(p);
+    mutable_node* top = nullptr;
+    while (p != stop) {
+      mutable_node* m;
+      bool opens = false;
+      switch (item_type(p->type)) {
+        case item_type::byte_string:
+        case item_type::text_string:
+          m = make_string(item_type(p->type), p->u.data, size_t(p->arg));
+          break;
+        case item_type::floating:
+          m = make_float(float_node_value(p), float_width(p->b0));
+          break;
+        case item_type::array:
+        case item_type::map:
+          m = make(item_type(p->type));
+          if (m == nullptr) break;
+          if ((p->flags & flag_indefinite) != 0) m->flags_ |= mutable_node::flag_indefinite;
+          if (p->arg != 0) {
+            const size_t n = size_t(p->type == uint8_t(item_type::map) ? 2 * p->arg : p->arg);
+            if (m->reserve_children(n) != status::ok) return status::out_of_memory;
+            opens = true;
+          }
+          break;
+        case item_type::tag:
+          m = make(item_type::tag, p->arg);
+          opens = true;
+          break;
+        default:
+          m = make(item_type(p->type), p->arg);
+          break;
+      }
+      if (m == nullptr) return status::out_of_memory;
+      if (stack.empty()) {
+        top = m;
+      } else {
+        mutable_node* c = stack.top().container;
+        if (c->type_ == uint8_t(item_type::tag))
+          c->u_.content = m;
+        else
+          c->u_.children[c->count_++] = m;  // reserved above
+        c->adopt(m);
+      }
+      if (opens) {
+        if (!stack.push(frame{m, after(p)})) return status::out_of_memory;
+        ++p;
+      } else {
+        p = after(p);
+      }
+      while (!stack.empty() && stack.top().end == p) stack.pop();
+    }
+    out = top;
+    return status::ok;
+  }
+};
+
+const allocator& mdoc_allocator(const mutable_node* n) noexcept {
+  return mdoc_core::allocator_of(n);
+}
+
+}  // namespace detail
+
+inline namespace v1 {
+
+// ---- mutable_node ----------------------------------------------------------------
+
+status mutable_node::reserve_children(size_t extra) noexcept {
+  if (capacity_ - count_ >= extra) return status::ok;
+  if (extra > SIZE_MAX / sizeof(mutable_node*) / 2 - count_) return status::out_of_memory;
+  size_t want = capacity_ * 2;
+  if (want < count_ + extra) want = count_ + extra;
+  if (want < 4) want = 4;
+  const allocator& a = *owner_->alloc;
+  void* p = u_.children != nullptr
+                ? a.realloc(a.context, u_.children, capacity_ * sizeof(mutable_node*),
+                            want * sizeof(mutable_node*))
+                : a.malloc(a.context, want * sizeof(mutable_node*));
+  if (p == nullptr) return status::out_of_memory;
+  if (u_.children == nullptr) {
+    next_vec_ = owner_->vectors;
+    owner_->vectors = this;
+  }
+  u_.children = static_cast<mutable_node**>(p);
+  capacity_ = want;
+  return status::ok;
+}
+
+void mutable_node::adopt(mutable_node* item) noexcept {
+  item->parent_ = this;
+  item->flags_ |= flag_placed;
+}
+
+status mutable_node::check_new_child(const mutable_node* item, item_type want) const noexcept {
+  if (item == nullptr || item->owner_ != owner_ || item->is_placed())
+    return status::invalid_argument;
+  if (type_ != uint8_t(want)) return status::type_mismatch;
+  // item is detached, so it heads its own tree: placing it here makes a cycle
+  // exactly when this node lies inside that tree. Only a tag or a non-empty
+  // container can hold anything, which keeps the common case O(1).
+  const bool has_children = item->type_ == uint8_t(item_type::tag) ||
+                            (detail::is_container(item->type_) && item->count_ != 0);
+  if (item == this) return status::invalid_argument;
+  if (has_children)
+    for (const mutable_node* n = parent_; n != nullptr; n = n->parent_)
+      if (n == item) return status::invalid_argument;
+  return status::ok;
+}
+
+status mutable_node::append(mutable_node* item) noexcept {
+  if (status s = check_new_child(item, item_type::array); s != status::ok) return s;
+  if (status s = reserve_children(1); s != status::ok) return s;
+  u_.children[count_++] = item;
+  adopt(item);
+  return status::ok;
+}
+
+status mutable_node::array_set(size_t index, mutable_node* item) noexcept {
+  if (status s = check_new_child(item, item_type::array); s != status::ok) return s;
+  if (index >= count_) return status::out_of_range;
+  mutable_node* old = u_.children[index];
+  old->parent_ = nullptr;
+  old->flags_ &= uint8_t(~flag_placed);
+  u_.children[index] = item;
+  adopt(item);
+  return status::ok;
+}
+
+status mutable_node::map_put(mutable_node* key, mutable_node* value) noexcept {
+  if (status s = check_new_child(key, item_type::map); s != status::ok) return s;
+  if (status s = check_new_child(value, item_type::map); s != status::ok) return s;
+  if (key == value) return status::invalid_argument;
+  if (status s = reserve_children(2); s != status::ok) return s;
+  u_.children[count_++] = key;
+  u_.children[count_++] = value;
+  adopt(key);
+  adopt(value);
+  return status::ok;
+}
+
+status mutable_node::map_set(std::string_view key, mutable_node* value) noexcept {
+  if (status s = check_new_child(value, item_type::map); s != status::ok) return s;
+  for (size_t i = 0; i < count_; i += 2) {
+    const mutable_node* k = u_.children[i];
+    if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
+        (key.empty() || std::memcmp(k->u_.data, key.data(), key.size()) == 0)) {
+      mutable_node* old = u_.children[i + 1];
+      old->parent_ = nullptr;
+      old->flags_ &= uint8_t(~flag_placed);
+      u_.children[i + 1] = value;
+      adopt(value);
+      return status::ok;
+    }
+  }
+  // Reserve first: a key node made before a failed reservation would only
+  // sit unused in the arena until the document is freed.
+  if (status s = reserve_children(2); s != status::ok) return s;
+  mutable_node* k = owner_->make_string(item_type::text_string, key.data(), key.size());
+  if (k == nullptr) return status::out_of_memory;
+  u_.children[count_++] = k;
+  u_.children[count_++] = value;
+  adopt(k);
+  adopt(value);
+  return status::ok;
+}
+
+status mutable_node::set_indefinite(bool indefinite) noexcept {
+  if (!detail::is_container(type_)) return status::type_mismatch;
+  if (indefinite)
+    flags_ |= flag_indefinite;
+  else
+    flags_ &= uint8_t(~flag_indefinite);
+  return status::ok;
+}
+
+status mutable_node::get_uint64(uint64_t& out) const noexcept {
+  if (type_ != uint8_t(item_type::unsigned_int)) return status::type_mismatch;
+  out = arg_;
+  return status::ok;
+}
+
+status mutable_node::get_int64(int64_t& out) const noexcept {
+  if (type_ != uint8_t(item_type::unsigned_int) && type_ != uint8_t(item_type::negative_int))
+    return status::type_mismatch;
+  if (arg_ > uint64_t(INT64_MAX)) return status::out_of_range;
+  out = type_ == uint8_t(item_type::unsigned_int) ? int64_t(arg_) : -1 - int64_t(arg_);
+  return status::ok;
+}
+
+status mutable_node::get_int_raw(uint64_t& raw, bool& negative) const noexcept {
+  if (type_ != uint8_t(item_type::unsigned_int) && type_ != uint8_t(item_type::negative_int))
+    return status::type_mismatch;
+  raw = arg_;
+  negative = type_ == uint8_t(item_type::negative_int);
+  return status::ok;
+}
+
+status mutable_node::get_double(double& out) const noexcept {
+  if (type_ != uint8_t(item_type::floating)) return status::type_mismatch;
+  out = u_.dbl;
+  return status::ok;
+}
+
+float_width mutable_node::width() const noexcept {
+  return type_ == uint8_t(item_type::floating) ? float_width(width_) : float_width::shortest;
+}
+
+status mutable_node::get_bool(bool& out) const noexcept {
+  if (type_ != uint8_t(item_type::boolean)) return status::type_mismatch;
+  out = arg_ == 21;
+  return status::ok;
+}
+
+status mutable_node::get_simple(uint8_t& out) const noexcept {
+  switch (item_type(type_)) {
+    case item_type::simple:
+    case item_type::boolean:
+    case item_type::null:
+    case item_type::undefined:
+      out = uint8_t(arg_);
+      return status::ok;
+    default:
+      return status::type_mismatch;
+  }
+}
+
+status mutable_node::get_bytes(byte_view& out) const noexcept {
+  if (type_ != uint8_t(item_type::byte_string)) return status::type_mismatch;
+  out = byte_view{u_.data, size_t(arg_)};
+  return status::ok;
+}
+
+status mutable_node::get_text(std::string_view& out) const noexcept {
+  if (type_ != uint8_t(item_type::text_string)) return status::type_mismatch;
+  out = std::string_view(reinterpret_cast<const char*>(u_.data), size_t(arg_));
+  return status::ok;
+}
+
+status mutable_node::get_tag(uint64_t& out) const noexcept {
+  if (type_ != uint8_t(item_type::tag)) return status::type_mismatch;
+  out = arg_;
+  return status::ok;
+}
+
+mutable_node* mutable_node::tag_content() const noexcept {
+  return type_ == uint8_t(item_type::tag) ? u_.content : nullptr;
+}
+
+size_t mutable_node::size() const noexcept {
+  if (type_ == uint8_t(item_type::array)) return count_;
+  if (type_ == uint8_t(item_type::map)) return count_ / 2;
+  return 0;
+}
+
+mutable_node* mutable_node::at(size_t index) const noexcept {
+  return type_ == uint8_t(item_type::array) && index < count_ ? u_.children[index] : nullptr;
+}
+
+mutable_node* mutable_node::map_key(size_t index) const noexcept {
+  return type_ == uint8_t(item_type::map) && index < count_ / 2 ? u_.children[2 * index]
+                                                                 : nullptr;
+}
+
+mutable_node* mutable_node::map_value(size_t index) const noexcept {
+  return type_ == uint8_t(item_type::map) && index < count_ / 2 ? u_.children[2 * index + 1]
+                                                                 : nullptr;
+}
+
+mutable_node* mutable_node::find(std::string_view key) const noexcept {
+  if (type_ != uint8_t(item_type::map)) return nullptr;
+  for (size_t i = 0; i < count_; i += 2) {
+    const mutable_node* k = u_.children[i];
+    if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
+        (key.empty() || std::memcmp(k->u_.data, key.data(), key.size()) == 0))
+      return u_.children[i + 1];
+  }
+  return nullptr;
+}
+
+// ---- mutable_document ------------------------------------------------------------
+
+mutable_document::mutable_document(const allocator* alloc) noexcept
+    : alloc_(alloc != nullptr ? alloc : &default_allocator()) {}
+
+mutable_document::mutable_document(mutable_document&& other) noexcept
+    : alloc_(other.alloc_), core_(std::exchange(other.core_, nullptr)) {}
+
+mutable_document& mutable_document::operator=(mutable_document&& other) noexcept {
+  if (this != &other) {
+    this->~mutable_document();
+    alloc_ = other.alloc_;
+    core_ = std::exchange(other.core_, nullptr);
+  }
+  return *this;
+}
+
+mutable_document::~mutable_document() {
+  if (core_ != nullptr) {
+    core_->release();
+    core_->~mdoc_core();
+    alloc_->free(alloc_->context, core_, sizeof(detail::mdoc_core));
+    core_ = nullptr;
+  }
+}
+
+detail::mdoc_core* mutable_document::core() noexcept {
+  if (core_ == nullptr) {
+    void* p = alloc_->malloc(alloc_->context, sizeof(detail::mdoc_core));
+    if (p != nullptr) core_ = new (p) detail::mdoc_core(alloc_);
+  }
+  return core_;
+}
+
+mutable_node* mutable_document::root() const noexcept {
+  return core_ != nullptr ? core_->root : nullptr;
+}
+
+status mutable_document::set_root(mutable_node* n) noexcept {
+  if (n == nullptr || core_ == nullptr || n->owner_ != core_) return status::invalid_argument;
+  if (n == core_->root) return status::ok;
+  if (n->is_placed()) return status::invalid_argument;
+  if (mutable_node* old = core_->root; old != nullptr)
+    old->flags_ &= uint8_t(~(mutable_node::flag_placed | mutable_node::flag_root));
+  n->flags_ |= mutable_node::flag_placed | mutable_node::flag_root;
+  core_->root = n;
+  return status::ok;
+}
+
+void mutable_document::clear() noexcept {
+  if (core_ != nullptr) core_->release();
+}
+
+mutable_node* mutable_document::make_uint(uint64_t value) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make(item_type::unsigned_int, value) : nullptr;
+}
+
+mutable_node* mutable_document::make_int(int64_t value) noexcept {
+  return value < 0 ? make_negative(~uint64_t(value)) : make_uint(uint64_t(value));
+}
+
+mutable_node* mutable_document::make_negative(uint64_t n) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make(item_type::negative_int, n) : nullptr;
+}
+
+mutable_node* mutable_document::make_bignum(const uint8_t* magnitude, size_t size,
+                                            bool negative) noexcept {
+  if (magnitude == nullptr && size != 0) return nullptr;
+  while (size != 0 && *magnitude == 0) {
+    ++magnitude;
+    --size;
+  }
+  if (size <= 8) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < size; ++i) v = v << 8 | magnitude[i];
+    return negative ? make_negative(v) : make_uint(v);
+  }
+  detail::mdoc_core* c = core();
+  if (c == nullptr) return nullptr;
+  mutable_node* bytes = c->make_string(item_type::byte_string, magnitude, size);
+  return bytes != nullptr ? c->make_tag(negative ? 3 : 2, bytes) : nullptr;
+}
+
+mutable_node* mutable_document::make_float(double value, float_width width) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make_float(value, width) : nullptr;
+}
+
+mutable_node* mutable_document::make_bool(bool value) noexcept {
+  return make_simple(value ? 21 : 20);
+}
+mutable_node* mutable_document::make_null() noexcept { return make_simple(22); }
+mutable_node* mutable_document::make_undefined() noexcept { return make_simple(23); }
+
+mutable_node* mutable_document::make_simple(uint8_t value) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make_simple(value) : nullptr;
+}
+
+mutable_node* mutable_document::make_bytes(const void* data, size_t size) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make_string(item_type::byte_string, data, size) : nullptr;
+}
+
+mutable_node* mutable_document::make_text(std::string_view text) noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make_string(item_type::text_string, text.data(), text.size())
+                      : nullptr;
+}
+
+mutable_node* mutable_document::make_array() noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make(item_type::array) : nullptr;
+}
+
+mutable_node* mutable_document::make_map() noexcept {
+  detail::mdoc_core* c = core();
+  return c != nullptr ? c->make(item_type::map) : nullptr;
+}
+
+mutable_node* mutable_document::make_tag(uint64_t tag, mutable_node* content) noexcept {
+  if (content == nullptr || core_ == nullptr) return nullptr;
+  return core_->make_tag(tag, content);
+}
+
+status mutable_document::copy(node source, mutable_node*& out) noexcept {
+  if (!source) return status::invalid_argument;
+  detail::mdoc_core* c = core();
+  if (c == nullptr) return status::out_of_memory;
+  return c->copy(source.raw(), out);
+}
+
+status to_mutable(const document& doc, mutable_document& out) noexcept {
+  out.clear();
+  if (doc.empty()) return status::invalid_argument;
+  mutable_node* root = nullptr;
+  status s = out.copy(doc.root(), root);
+  if (s == status::ok) s = out.set_root(root);
+  if (s != status::ok) out.clear();
+  return s;
+}
+
+}  // namespace v1
+}  // namespace cbor_fast

@@ -1,0 +1,69 @@
+// CBOR sequences (RFC 8742): one top-level item at a time, checked with the
+// reader's skip() or decoded into a document.
+#include "cbor_fast/document.hpp"
+
+namespace cbor_fast {
+inline namespace v1 {
+
+namespace {
+constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8;
+
+reader_options sequence_reader_options(const decode_options& options,
+                                       const allocator* alloc) noexcept {
+  reader_options ro;
+  ro.max_depth = options.max_depth != 0 ? options.max_depth : 512;
+  ro.alloc = alloc;
+  return ro;
+}
+}  // namespace
+
+sequence::sequence(const void* data, size_t size, const decode_options& options,
+                   const allocator* alloc) noexcept
+    : reader_(data, size, sequence_reader_options(options, alloc)),
+      max_nodes_(options.max_nodes) {
+  if (data == nullptr && size != 0) error_ = error_info{status::invalid_argument, 0, 0, 0};
+}
+
+status sequence::fail(status s, const error_info* where, size_t item_start) noexcept {
+  if (where != nullptr && where->code == s)
+    error_ = *where;
+  else
+    error_ = error_info{s, reader_.offset(), item_start, reader_.depth()};
+  error_.item_offset = item_start;  // known here, whatever the reader reports
+  return s;
+}
+
+status sequence::prepare(uint32_t flags) noexcept {
+  if (error_.code != status::ok) return error_.code;
+  if ((flags & ~k_decode_flags) != 0) return status::invalid_argument;
+  reader_options ro = reader_.options();
+  ro.validate_utf8 = (flags & decode_validate_utf8) != 0;
+  // Between items the reader is at depth 0, so any max_depth is accepted.
+  return reader_.set_options(ro);
+}
+
+status sequence::next(size_t& offset, size_t& length, uint32_t flags) noexcept {
+  if (status s = prepare(flags); s != status::ok) return s;
+  const size_t start = reader_.offset();
+  const status s = reader_.skip();
+  if (s == status::end) return s;
+  if (s != status::ok) return fail(s, &reader_.error(), start);
+  offset = start;
+  length = reader_.offset() - start;
+  return status::ok;
+}
+
+status sequence::next_document(document& out, uint32_t flags) noexcept {
+  if (status s = prepare(flags); s != status::ok) {
+    out.clear();
+    return s;
+  }
+  const size_t start = reader_.offset();
+  error_info where;
+  const status s = decode(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_);
+  if (s == status::ok || s == status::end) return s;
+  return fail(s, &where, start);
+}
+
+}  // namespace v1
+}  // namespace cbor_fast
