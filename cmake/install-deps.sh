@@ -7,7 +7,21 @@ set -eu
 
 # Build and test dependencies (GoogleTest, Google Benchmark, CMake, Ninja and
 # pkg-config are on the machine image already; listed so a bare Debian works too).
-packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev"
+# abigail-tools: abidw/abidiff for the C ABI baseline test (tests/abi);
+# libcbor-dev: the install test that links libcbor and libcbor_fast together.
+# golang-go: the Go binding's tests (capi/go, cgo; Go 1.19 on Debian 12).
+# clang-14, libfuzzer-14-dev: the fuzz preset and the fuzz.bounded test (tests/fuzz).
+# python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
+# differential test's reference and installs for /usr/bin/python3).
+packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
+abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2"
+
+# Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
+# fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
+bench_packages="libcbor-dev nlohmann-json3-dev golang-github-fxamacker-cbor-dev"
+if [ "${1:-}" = "--bench" ]; then
+  packages="$packages $bench_packages"
+fi
 
 missing=""
 for p in $packages; do

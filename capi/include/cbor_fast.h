@@ -87,7 +87,9 @@ typedef enum cbor_fast_status {
   /* limits and memory (300-399) */
   CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
   CBOR_FAST_ERR_OUT_OF_MEMORY = 301,    /**< an allocation failed */
-  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than a document can hold */
+  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than max_items / a document can hold */
+  CBOR_FAST_ERR_CONTAINER_TOO_LARGE = 303, /**< array or map with more entries than allowed */
+  CBOR_FAST_ERR_STRING_TOO_LONG = 304,  /**< string, chunk or joined string over the limit */
   CBOR_FAST_ERR_INTERNAL = 399          /**< a library bug; please report it */
 } cbor_fast_status;
 
@@ -208,7 +210,16 @@ typedef enum cbor_fast_option {
   /** Maximum nesting depth, 0 .. UINT32_MAX (default 512). No recursion at any depth. */
   CBOR_FAST_OPT_MAX_DEPTH = 1,
   /** 1: reject text strings that are not valid UTF-8 (default 0). */
-  CBOR_FAST_OPT_VALIDATE_UTF8 = 2
+  CBOR_FAST_OPT_VALIDATE_UTF8 = 2,
+  /** Longest string, chunk or joined string in bytes (default UINT64_MAX): more
+   *  gives CBOR_FAST_ERR_STRING_TOO_LONG at the string's head. */
+  CBOR_FAST_OPT_MAX_STRING_LENGTH = 3,
+  /** Most entries in one array (items) or map (pairs) (default UINT64_MAX): more
+   *  gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending head. */
+  CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
+  /** Most data items in all since creation/reset (default UINT64_MAX): the next
+   *  one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. */
+  CBOR_FAST_OPT_MAX_ITEMS = 5
 } cbor_fast_option;
 
 /**
@@ -394,7 +405,7 @@ CBOR_FAST_API cbor_fast_status cbor_writer_text_indefinite(cbor_writer* writer);
 CBOR_FAST_API cbor_fast_status cbor_writer_end(cbor_writer* writer);
 /**
  * Checks that everything is closed and flushes a sink. For the growable and the
- * caller buffer, *data/*size (each may be NULL) receive the output: the
+ * caller buffer, *data and *size (each may be NULL) receive the output: the
  * writer's own buffer stays valid until the writer is reset or freed. For a
  * sink writer *data is NULL and *size the total written.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL (*size = bytes needed,
@@ -567,7 +578,9 @@ CBOR_FAST_API cbor_fast_status cbor_mdoc_new(const cbor_fast_allocator* alloc, c
 CBOR_FAST_API void cbor_mdoc_free(cbor_mdoc* doc);
 /**
  * Deep-copies an immutable document (strings included) into a new mutable one,
- * to edit it. The source and its input may be freed afterwards.
+ * to edit it. The source and its input may be freed afterwards. Floats keep
+ * their wire width and arrays/maps their indefinite length (see
+ * cbor_mnode_set_indefinite); indefinite strings become definite.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc,
@@ -674,7 +687,7 @@ CBOR_FAST_API cbor_fast_status cbor_seq_new(const void* data, size_t size,
 CBOR_FAST_API void cbor_seq_free(cbor_seq* seq);
 /**
  * Checks the next item for well-formedness (and UTF-8 if flags has
- * CBOR_FAST_DECODE_VALIDATE_UTF8) without building anything; *offset/*length
+ * CBOR_FAST_DECODE_VALIDATE_UTF8) without building anything; *offset and *length
  * (each may be NULL) receive where its encoded bytes are.
  * @return CBOR_FAST_OK; CBOR_FAST_END after the last item (not an error);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the item's error (sticky; see

@@ -1,0 +1,276 @@
+// Package cborfast binds libcbor_fast, a CBOR (RFC 8949) library written in
+// C++, through its C API (cbor_fast.h) with cgo.
+//
+// It offers three levels:
+//
+//   - Decode and Encode convert between CBOR bytes and plain Go values.
+//   - Sequence iterates over the items of an RFC 8742 CBOR sequence.
+//   - Reader is a pull parser whose byte and text strings are sub-slices of
+//     the caller's input (no copy per string).
+//
+// # Go values
+//
+// Decode produces, and Encode accepts, these types:
+//
+//	CBOR                      Decode gives                  Encode also takes
+//	unsigned integer          uint64                        uint, uint8..uint32, int..int64 >= 0
+//	negative integer          int64; *big.Int below -2^63   int, int8..int32
+//	bignum (tag 2/3, bytes)   *big.Int                      big.Int (fitting ones become plain ints)
+//	byte string               []byte (a copy)
+//	text string               string (UTF-8 checked only on request)
+//	array                     []any
+//	map                       Map (pairs in input order)    map[string]any (keys sorted)
+//	other tags                Tag
+//	float (any width)         float64                       float32
+//	false, true               bool
+//	null                      nil                           nil *big.Int
+//	undefined                 Undefined
+//	other simple values       Simple
+//
+// Encode takes no other types: no structs, no slices but []byte and []any, no
+// maps but map[string]any (it uses no reflection). A nil []byte, []any, Map or
+// map[string]any is written as an empty string, array or map.
+//
+// Maps decode to Map, an ordered list of pairs, rather than map[any]any: CBOR
+// map keys may be byte strings, arrays or maps, which cannot be Go map keys,
+// and the order of pairs is kept. Duplicate keys are kept as they are.
+//
+// Encode writes preferred serialization (RFC 8949 section 4.1): shortest
+// integer and length heads, floats in the shortest width that keeps the value
+// exactly (so a float64 that fits in 16 bits is written as a half), bignums
+// only when the value does not fit 64 bits. A Map is written in its own order;
+// a map[string]any is written with its keys sorted as RFC 8949 section 4.2.1
+// sorts encoded keys (shorter first, then bytewise), so its output is
+// deterministic.
+//
+// Both directions handle deep nesting without recursion: the depth is limited
+// by MaxDepth only (Decode's default is the library's 512).
+//
+// # Memory and the cgo pointer rules
+//
+// cgo lets C use Go memory only for the duration of a call. Decode asks the
+// library to copy strings into its document (CBOR_FAST_DECODE_COPY_STRINGS),
+// so the C document never points into Go memory once cbor_decode returns.
+// Sequence and Reader handles keep their input across calls, so they copy it
+// into C memory once (C.malloc) and free the copy in Close. Values returned to
+// Go are always Go memory: Decode and Sequence copy strings into new Go
+// strings and slices, and Reader maps each string the C side points at back to
+// an offset and re-slices the caller's own []byte.
+//
+// # Cost of crossing into C
+//
+// A cgo call costs on the order of 100 ns, more than decoding a small item.
+// Decode and Sequence therefore walk the C document in batches (up to 4096
+// nodes per call, see walk.c) and Encode queues writer operations on a byte
+// tape that C runs in one call per 32 KiB. Reader.Next is one call per item;
+// Reader.NextBatch reads up to 256 items per call.
+//
+// Handles (Sequence, Reader) must be closed with Close; a finalizer frees a
+// forgotten one, but only when the garbage collector gets to it. A handle must
+// not be used from two goroutines at once; Decode and Encode are safe for
+// concurrent use.
+package cborfast
+
+/*
+#cgo pkg-config: cbor_fast
+#include <stdlib.h>
+#include "cbor_fast.h"
+*/
+import "C"
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+)
+
+// Map is a decoded CBOR map: its pairs in input order. Encode writes it in the
+// same order.
+type Map []Pair
+
+// Pair is one key/value pair of a Map.
+type Pair struct {
+	Key   any
+	Value any
+}
+
+// Get returns the value of the first pair whose key equals key. Keys of the
+// types Decode produces compare by value: []byte by content, *big.Int with
+// Cmp, Tag by number and content; arrays and maps (and NaN) never match.
+func (m Map) Get(key any) (any, bool) {
+	for _, p := range m {
+		if keyEqual(p.Key, key) {
+			return p.Value, true
+		}
+	}
+	return nil, false
+}
+
+func keyEqual(a, b any) bool {
+	switch x := a.(type) {
+	case []byte:
+		y, ok := b.([]byte)
+		return ok && bytes.Equal(x, y)
+	case *big.Int:
+		y, ok := b.(*big.Int)
+		return ok && x != nil && y != nil && x.Cmp(y) == 0
+	case Tag:
+		y, ok := b.(Tag)
+		return ok && x.Number == y.Number && keyEqual(x.Content, y.Content)
+	case []any, Map, map[string]any:
+		return false
+	}
+	if a == nil || b == nil {
+		return a == b
+	}
+	// == on interfaces panics for uncomparable dynamic types.
+	if t := reflect.TypeOf(a); t != reflect.TypeOf(b) || !t.Comparable() {
+		return false
+	}
+	return a == b
+}
+
+// Tag is a tagged data item (RFC 8949 section 3.4) other than a bignum.
+type Tag struct {
+	Number  uint64
+	Content any
+}
+
+// Simple is a simple value (major type 7) other than false, true, null and
+// undefined. Values 24 to 31 are not well-formed and Encode rejects them.
+type Simple uint8
+
+// UndefinedType is the type of Undefined.
+type UndefinedType struct{}
+
+// Undefined is the CBOR undefined value (simple value 23).
+var Undefined = UndefinedType{}
+
+func (UndefinedType) String() string { return "undefined" }
+
+// Error is a failure reported by libcbor_fast.
+type Error struct {
+	Status     string // status name, e.g. "truncated"
+	Code       int    // cbor_fast_status value, e.g. 100
+	Offset     int    // byte offset where the problem was found (for Encode: bytes written so far)
+	ItemOffset int    // offset of the top-level item containing it (decoding only)
+	Depth      int    // nesting depth at that point (decoding only)
+	Message    string // English description from the library
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("cborfast: %s (%s) at offset %d", e.Message, e.Status, e.Offset)
+}
+
+// Is reports whether target is an *Error with the same Code, so that
+// errors.Is(err, ErrTruncated) matches a truncation at any offset.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+// Status codes of cbor_fast.h, for comparing with Error.Code.
+const (
+	CodeInvalidArgument      = int(C.CBOR_FAST_ERR_INVALID_ARGUMENT)
+	CodeInvalidState         = int(C.CBOR_FAST_ERR_INVALID_STATE)
+	CodeWriterCount          = int(C.CBOR_FAST_ERR_WRITER_COUNT)
+	CodeTruncated            = int(C.CBOR_FAST_ERR_TRUNCATED)
+	CodeReservedAI           = int(C.CBOR_FAST_ERR_RESERVED_AI)
+	CodeIndefiniteNotAllowed = int(C.CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED)
+	CodeBadSimple            = int(C.CBOR_FAST_ERR_BAD_SIMPLE)
+	CodeChunkType            = int(C.CBOR_FAST_ERR_CHUNK_TYPE)
+	CodeNestedChunk          = int(C.CBOR_FAST_ERR_NESTED_CHUNK)
+	CodeUnexpectedBreak      = int(C.CBOR_FAST_ERR_UNEXPECTED_BREAK)
+	CodeMapMissingValue      = int(C.CBOR_FAST_ERR_MAP_MISSING_VALUE)
+	CodeInvalidUTF8          = int(C.CBOR_FAST_ERR_INVALID_UTF8)
+	CodeTrailingBytes        = int(C.CBOR_FAST_ERR_TRAILING_BYTES)
+	CodeDepth                = int(C.CBOR_FAST_ERR_DEPTH)
+	CodeOutOfMemory          = int(C.CBOR_FAST_ERR_OUT_OF_MEMORY)
+)
+
+// Sentinels for errors.Is; only Code is compared.
+var (
+	ErrInvalidArgument = statusError(C.CBOR_FAST_ERR_INVALID_ARGUMENT)
+	ErrInvalidState    = statusError(C.CBOR_FAST_ERR_INVALID_STATE)
+	ErrTruncated       = statusError(C.CBOR_FAST_ERR_TRUNCATED)
+	ErrInvalidUTF8     = statusError(C.CBOR_FAST_ERR_INVALID_UTF8)
+	ErrTrailingBytes   = statusError(C.CBOR_FAST_ERR_TRAILING_BYTES)
+	ErrDepth           = statusError(C.CBOR_FAST_ERR_DEPTH)
+	ErrOutOfMemory     = statusError(C.CBOR_FAST_ERR_OUT_OF_MEMORY)
+)
+
+// ErrClosed is returned by a Reader or Sequence used after Close.
+var ErrClosed = errors.New("cborfast: handle is closed")
+
+// IsMalformed reports whether err is an *Error for input that is not
+// well-formed (RFC 8949 Appendix F; codes 100-199).
+func IsMalformed(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && C.cbor_status_is_malformed(C.cbor_fast_status(e.Code)) != 0
+}
+
+func statusError(s C.cbor_fast_status) *Error {
+	return &Error{
+		Status:  C.GoString(C.cbor_status_name(s)),
+		Code:    int(s),
+		Message: C.GoString(C.cbor_status_string(s)),
+	}
+}
+
+// fromC converts a filled cbor_fast_error.
+func fromC(s C.cbor_fast_status, ce *C.cbor_fast_error) *Error {
+	e := statusError(s)
+	if ce != nil && ce.code == s {
+		e.Offset = int(ce.offset)
+		e.ItemOffset = int(ce.item_offset)
+		e.Depth = int(ce.depth)
+	}
+	return e
+}
+
+// UnsupportedTypeError is returned by Encode for a Go value it cannot write.
+type UnsupportedTypeError struct {
+	Type string // the value's type, as fmt's %T prints it
+}
+
+func (e *UnsupportedTypeError) Error() string {
+	return "cborfast: cannot encode a value of type " + e.Type
+}
+
+// Version is the runtime version of libcbor_fast, "major.minor.patch".
+func Version() string { return C.GoString(C.cbor_fast_version_string()) }
+
+// liveHandles counts C handles and buffers this package holds, so the tests
+// can check that every path frees what it made.
+var liveHandles int64
+
+func track(n int64) { atomic.AddInt64(&liveHandles, n) }
+
+// cBytes copies data into C memory (nil for empty data); free with cFree.
+func cBytes(data []byte) unsafe.Pointer {
+	if len(data) == 0 {
+		return nil
+	}
+	track(1)
+	return C.CBytes(data)
+}
+
+func cFree(p unsafe.Pointer) {
+	if p != nil {
+		track(-1)
+		C.free(p)
+	}
+}
+
+// goPtr is the address of data's first byte for a call that does not keep it
+// (nil for empty data).
+func goPtr(data []byte) unsafe.Pointer {
+	if len(data) == 0 {
+		return nil
+	}
+	return unsafe.Pointer(&data[0])
+}

@@ -1,0 +1,3 @@
+module libcbor_fast/cborfast
+
+go 1.19

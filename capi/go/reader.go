@@ -1,0 +1,343 @@
+package cborfast
+
+/*
+#include "walk.h"
+*/
+import "C"
+
+import (
+	"io"
+	"math"
+	"runtime"
+	"unsafe"
+)
+
+// Type is the kind of a Reader item (cbor_fast_type).
+type Type uint8
+
+// Item kinds.
+const (
+	TypeNone      = Type(C.CBOR_FAST_TYPE_NONE)
+	TypeUint      = Type(C.CBOR_FAST_TYPE_UINT)
+	TypeNegative  = Type(C.CBOR_FAST_TYPE_NEGATIVE)
+	TypeBytes     = Type(C.CBOR_FAST_TYPE_BYTES)
+	TypeText      = Type(C.CBOR_FAST_TYPE_TEXT)
+	TypeArray     = Type(C.CBOR_FAST_TYPE_ARRAY)
+	TypeMap       = Type(C.CBOR_FAST_TYPE_MAP)
+	TypeTag       = Type(C.CBOR_FAST_TYPE_TAG)
+	TypeSimple    = Type(C.CBOR_FAST_TYPE_SIMPLE)
+	TypeBool      = Type(C.CBOR_FAST_TYPE_BOOL)
+	TypeNull      = Type(C.CBOR_FAST_TYPE_NULL)
+	TypeUndefined = Type(C.CBOR_FAST_TYPE_UNDEFINED)
+	TypeFloat     = Type(C.CBOR_FAST_TYPE_FLOAT)
+	TypeEnd       = Type(C.CBOR_FAST_TYPE_END)
+)
+
+var typeNames = [...]string{"none", "uint", "negative", "bytes", "text", "array", "map", "tag",
+	"simple", "bool", "null", "undefined", "float", "end"}
+
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return "unknown"
+}
+
+// Item is one item from Reader.Next (see cbor_fast_item in cbor_fast.h):
+// arrays, maps and indefinite strings are followed by their children and
+// then an item of TypeEnd; a tag is followed by its one content item.
+type Item struct {
+	Type       Type
+	Indefinite bool // string, array or map of indefinite length
+	Break      bool // TypeEnd that consumed a break byte
+	Depth      int  // enclosing containers and tags; 0 at the top level
+	Offset     int  // offset of the item's head in the input
+	HeadSize   int  // 1, 2, 3, 5 or 9 (0 for the end of a definite container)
+	// Value is: TypeUint the value; TypeNegative n, the integer being -1 - n;
+	// definite TypeBytes/TypeText the length; TypeArray the item count;
+	// TypeMap the pair count (0 if indefinite); TypeTag the tag number;
+	// TypeSimple/TypeBool/TypeNull/TypeUndefined the simple value; TypeFloat
+	// the raw wire bits.
+	Value      uint64
+	Float      float64 // TypeFloat: the value, widened exactly
+	FloatWidth int     // TypeFloat: 2, 4 or 8
+	// Data is the content of a definite TypeBytes/TypeText item: a sub-slice
+	// of the input given to NewReader, not a copy (its capacity ends with it).
+	Data []byte
+}
+
+// Int returns a TypeUint or TypeNegative item's value if it fits an int64.
+func (it *Item) Int() (int64, bool) {
+	switch it.Type {
+	case TypeUint:
+		return int64(it.Value), it.Value <= math.MaxInt64
+	case TypeNegative:
+		return -1 - int64(it.Value), it.Value <= math.MaxInt64
+	}
+	return 0, false
+}
+
+// Reader is a pull parser over a CBOR sequence in a []byte, the binding of
+// cbor_reader. Each call to Next returns one item; definite strings are
+// sub-slices of the caller's input, so reading allocates nothing per item.
+//
+// The C reader keeps pointers into its input between calls, which the cgo
+// rules forbid for Go memory (and Go 1.19 has no runtime.Pinner), so NewReader
+// copies the input into C memory once, and the reader works on that copy. For
+// each string the C side reports, the binding turns its pointer into an offset
+// in the copy and returns the same range of the caller's []byte, so the
+// strings handed out are the caller's memory, with no C pointer kept by Go.
+// The caller must therefore not modify data while reading, or Data and what
+// the reader parsed disagree. Close frees the copy and the C reader. A Reader
+// must not be used from two goroutines at once.
+type Reader struct {
+	r     *C.cbor_reader
+	h     C.uintptr_t       // r as an integer, for the hot calls (see walk.h)
+	buf   unsafe.Pointer    // C copy of data
+	data  []byte            // the caller's input, which Data fields slice
+	item  C.cbor_fast_item  // the last item read (cbor_reader_join needs it)
+	batch *C.cbor_fast_item // NextBatch's buffer in C memory, made on first use
+	err   error             // creation failure or ErrClosed
+}
+
+// NewReader creates a Reader over data (zero or more items). A failure to
+// create it (out of memory) is returned by the first call.
+func NewReader(data []byte) *Reader {
+	r := &Reader{data: data}
+	r.item.struct_size = C.sizeof_cbor_fast_item
+	r.buf = cBytes(data)
+	if s := C.cbor_reader_new(r.buf, C.size_t(len(data)), nil, &r.r); s != C.CBOR_FAST_OK {
+		cFree(r.buf)
+		r.buf = nil
+		r.err = statusError(s)
+		return r
+	}
+	r.h = C.uintptr_t(uintptr(unsafe.Pointer(r.r)))
+	track(1)
+	runtime.SetFinalizer(r, (*Reader).Close)
+	return r
+}
+
+// SetMaxDepth sets the nesting limit (default 512); best before the first item.
+func (r *Reader) SetMaxDepth(n int) error {
+	if n < 0 || uint64(n) > math.MaxUint32 {
+		return ErrInvalidArgument
+	}
+	return r.set(C.CBOR_FAST_OPT_MAX_DEPTH, uint64(n))
+}
+
+// SetValidateUTF8 makes the reader reject text strings that are not valid UTF-8.
+func (r *Reader) SetValidateUTF8(on bool) error {
+	v := uint64(0)
+	if on {
+		v = 1
+	}
+	return r.set(C.CBOR_FAST_OPT_VALIDATE_UTF8, v)
+}
+
+func (r *Reader) set(opt C.cbor_fast_option, v uint64) error {
+	if r.err != nil {
+		return r.err
+	}
+	s := C.cbor_reader_set(r.r, opt, C.uint64_t(v))
+	runtime.KeepAlive(r)
+	if s != C.CBOR_FAST_OK {
+		return statusError(s)
+	}
+	return nil
+}
+
+// Next reads the next item. It returns io.EOF at the end of the input at the
+// top level and an *Error for input that is not well-formed; errors are
+// sticky.
+func (r *Reader) Next() (Item, error) {
+	if r.err != nil {
+		return Item{}, r.err
+	}
+	s := C.cf_reader_next(r.h, &r.item)
+	runtime.KeepAlive(r)
+	if s != C.CBOR_FAST_OK {
+		return Item{}, r.status(s)
+	}
+	return r.convert(&r.item), nil
+}
+
+// NextBatch reads up to len(items) items in one call into the library, which
+// is much cheaper per item than Next when items are small (a cgo call costs
+// about 100 ns). It returns how many it stored, and the error that stopped it
+// early (io.EOF at the end), if any; n > 0 with an error is possible. Join
+// afterwards applies to the last item stored.
+func (r *Reader) NextBatch(items []Item) (int, error) {
+	if r.err != nil {
+		return 0, r.err
+	}
+	done := 0
+	for done < len(items) {
+		want := len(items) - done
+		if want > readerBatch {
+			want = readerBatch
+		}
+		if r.batch == nil {
+			r.batch = (*C.cbor_fast_item)(C.malloc(C.size_t(readerBatch) * C.sizeof_cbor_fast_item))
+			track(1)
+		}
+		var n C.size_t
+		s := C.cf_reader_fill(r.h, r.batch, C.size_t(want), &n)
+		runtime.KeepAlive(r)
+		batch := unsafe.Slice(r.batch, int(n))
+		for i := range batch {
+			items[done+i] = r.convert(&batch[i])
+		}
+		done += int(n)
+		if n > 0 {
+			r.item = batch[n-1]
+		}
+		if s != C.CBOR_FAST_OK {
+			return done, r.status(s)
+		}
+	}
+	return done, nil
+}
+
+// readerBatch is the most items NextBatch reads per call.
+const readerBatch = 256
+
+func (r *Reader) convert(c *C.cbor_fast_item) Item {
+	it := Item{
+		Type:       Type(c._type),
+		Indefinite: c.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0,
+		Break:      c.flags&C.CBOR_FAST_ITEM_BREAK != 0,
+		Depth:      int(c.depth),
+		Offset:     int(c.offset),
+		HeadSize:   int(c.head_size),
+		Value:      uint64(c.value),
+		Float:      float64(c.float_value),
+		FloatWidth: int(c.float_width),
+	}
+	if c.data != nil {
+		it.Data = r.slice(unsafe.Pointer(c.data), int(c.size))
+	} else if (it.Type == TypeBytes || it.Type == TypeText) && !it.Indefinite {
+		p := it.Offset + it.HeadSize
+		it.Data = r.data[p:p:p]
+	}
+	return it
+}
+
+// slice maps C memory inside the copy back to the caller's input.
+func (r *Reader) slice(p unsafe.Pointer, n int) []byte {
+	off := int(uintptr(p) - uintptr(r.buf))
+	return r.data[off : off+n : off+n]
+}
+
+// Join returns the whole content of the string item just read. For a
+// definite string that is the item's Data (no copy); for an indefinite one
+// the chunks and the break are consumed and their joined content is returned
+// as a new slice.
+func (r *Reader) Join() ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	var data *C.uint8_t
+	var size C.size_t
+	s := C.cbor_reader_join(r.r, &r.item, &data, &size)
+	runtime.KeepAlive(r)
+	if s != C.CBOR_FAST_OK {
+		return nil, r.status(s)
+	}
+	if size == 0 {
+		return []byte{}, nil
+	}
+	p := uintptr(unsafe.Pointer(data))
+	if base := uintptr(r.buf); p >= base && p < base+uintptr(len(r.data)) {
+		return r.slice(unsafe.Pointer(data), int(size)), nil
+	}
+	// The reader's own join buffer (C memory, reused by the next join).
+	out := make([]byte, int(size))
+	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size)))
+	return out, nil
+}
+
+// Skip passes over the next complete item. It returns io.EOF when nothing is
+// left, and an *Error with status "invalid_state" at the end of a container.
+func (r *Reader) Skip() error {
+	if r.err != nil {
+		return r.err
+	}
+	s := C.cf_reader_skip(r.h)
+	runtime.KeepAlive(r)
+	return r.status(s)
+}
+
+// SkipToEnd passes over the rest of the innermost open container, tag or
+// indefinite string, including its end.
+func (r *Reader) SkipToEnd() error {
+	if r.err != nil {
+		return r.err
+	}
+	s := C.cbor_reader_skip_to_end(r.r)
+	runtime.KeepAlive(r)
+	return r.status(s)
+}
+
+// Finish checks that the whole input was read and no container is open.
+func (r *Reader) Finish() error {
+	if r.err != nil {
+		return r.err
+	}
+	s := C.cbor_reader_finish(r.r)
+	runtime.KeepAlive(r)
+	return r.status(s)
+}
+
+// Offset is the offset of the next byte to read.
+func (r *Reader) Offset() int {
+	if r.err != nil {
+		return 0
+	}
+	n := int(C.cbor_reader_offset(r.r))
+	runtime.KeepAlive(r)
+	return n
+}
+
+// Depth is the current nesting depth.
+func (r *Reader) Depth() int {
+	if r.err != nil {
+		return 0
+	}
+	n := int(C.cbor_reader_depth(r.r))
+	runtime.KeepAlive(r)
+	return n
+}
+
+// status converts a call's result: nil, io.EOF or an *Error with the
+// reader's error position when it has one.
+func (r *Reader) status(s C.cbor_fast_status) error {
+	switch s {
+	case C.CBOR_FAST_OK:
+		return nil
+	case C.CBOR_FAST_END:
+		return io.EOF
+	}
+	ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+	C.cbor_reader_error(r.r, &ce)
+	runtime.KeepAlive(r)
+	return fromC(s, &ce)
+}
+
+// Close frees the C reader and the copy of the input. Items already returned
+// stay valid (they slice the caller's input). Later calls return ErrClosed.
+// Close is idempotent and always returns nil.
+func (r *Reader) Close() error {
+	if r.r != nil {
+		C.cbor_reader_free(r.r)
+		r.r, r.h = nil, 0
+		track(-1)
+	}
+	cFree(r.buf)
+	r.buf = nil
+	cFree(unsafe.Pointer(r.batch))
+	r.batch = nil
+	r.err = ErrClosed
+	runtime.SetFinalizer(r, nil)
+	return nil
+}

@@ -1,0 +1,385 @@
+"""The Python API: value mapping both ways, the Reader, sequences, deep input."""
+
+import array
+import enum
+import gc
+import os
+import unittest
+from collections import OrderedDict
+
+from support import canon, h, nested_depth
+
+import cbor_fast
+from cbor_fast import (CBORDecodeError, CBOREncodeError, CBOREncodeTypeError, FrozenDict, Item,
+                       ItemType, Reader, Simple, Tag, dumps, iter_sequence, loads, undefined)
+
+
+class Library(unittest.TestCase):
+    def test_loaded_from_cbor_fast_lib(self):
+        expected = os.environ.get("CBOR_FAST_LIB")
+        if expected:
+            self.assertEqual(cbor_fast.library_path, expected)
+        # ctest passes the project version; by hand, the version this binding targets.
+        version = os.environ.get("CBOR_FAST_EXPECTED_VERSION", "0.1.0")
+        self.assertEqual(cbor_fast.library_version, version)
+
+
+class Types(unittest.TestCase):
+    def test_undefined_is_a_singleton(self):
+        self.assertIs(type(undefined)(), undefined)
+        self.assertIs(loads(h("f7")), undefined)
+        self.assertEqual(repr(undefined), "undefined")
+        self.assertFalse(undefined)
+
+    def test_simple(self):
+        self.assertEqual(Simple(0), Simple(0))
+        self.assertNotEqual(Simple(0), Simple(1))
+        self.assertNotEqual(Simple(0), 0)
+        self.assertEqual(len({Simple(3), Simple(3)}), 1)
+        for bad in (-1, 20, 23, 24, 31, 256, True, "1"):
+            with self.subTest(bad), self.assertRaises(ValueError):
+                Simple(bad)
+        self.assertEqual(dumps(Simple(19)), h("f3"))
+        self.assertEqual(dumps(Simple(32)), h("f820"))
+        self.assertEqual(loads(h("f820")), Simple(32))
+
+    def test_tag(self):
+        self.assertEqual(Tag(1, [1]), Tag(1, [1]))
+        self.assertNotEqual(Tag(1, 1), Tag(2, 1))
+        self.assertNotEqual(Tag(1, 1), (1, 1))
+        self.assertEqual(hash(Tag(5, "x")), hash(Tag(5, "x")))
+        with self.assertRaises(TypeError):
+            hash(Tag(5, [1]))
+        for bad in (-1, 2**64, 1.0, True):
+            with self.subTest(bad), self.assertRaises(ValueError):
+                Tag(bad, 0)
+        self.assertEqual(dumps(Tag(2**64 - 1, None)), h("dbfffffffffffffffff6"))
+        self.assertEqual(repr(Tag(7, b"a")), "Tag(7, b'a')")
+
+    def test_frozen_dict(self):
+        d = FrozenDict({1: 2, "a": [3]})
+        self.assertEqual(d[1], 2)
+        self.assertEqual(len(d), 2)
+        self.assertEqual(list(d), [1, "a"])
+        self.assertEqual(d, {1: 2, "a": [3]})
+        with self.assertRaises(TypeError):
+            d[2] = 3  # FrozenDict has no __setitem__
+        self.assertEqual(hash(FrozenDict({1: 2})), hash(FrozenDict({1: 2})))
+
+
+class DecodeValues(unittest.TestCase):
+    def test_scalars(self):
+        rows = [("00", 0), ("20", -1), ("3bffffffffffffffff", -2**64), ("f4", False),
+                ("f5", True), ("f6", None), ("f93c00", 1.0), ("fa3fc00000", 1.5),
+                ("4100", b"\x00"), ("6161", "a")]
+        for hexa, value in rows:
+            with self.subTest(hexa):
+                self.assertEqual(canon(loads(h(hexa))), canon(value))
+        self.assertIs(type(loads(h("4100"))), bytes)
+        self.assertIs(type(loads(h("f93c00"))), float)
+
+    def test_containers_as_map_keys_are_hashable(self):
+        # {[1, 2]: 3, {1: [2]}: 4, 5([6]): 7}
+        value = loads(h("a3 820102 03 a1018102 04 c58106 07"))
+        self.assertEqual(value, {(1, 2): 3, FrozenDict({1: (2,)}): 4, Tag(5, (6,)): 7})
+        key = list(value)[1]
+        self.assertIs(type(key), FrozenDict)
+        self.assertIs(type(key[1]), tuple)
+        # Values stay mutable lists and dicts.
+        value = loads(h("a1 01 a1 02 81 03"))
+        self.assertIs(type(value[1][2]), list)
+
+    def test_indefinite_containers_as_keys(self):
+        self.assertEqual(loads(h("a1 9f01ff 02")), {(1,): 2})
+        self.assertEqual(loads(h("a1 5f4161ff 02")), {b"a": 2})
+
+    def test_duplicate_keys_last_wins(self):
+        self.assertEqual(loads(h("a2 6161 01 6161 02")), {"a": 2})
+
+    def test_accepts_any_buffer(self):
+        data = h("83 01 4161 6162")
+        expected = [1, b"a", "b"]
+        for buf in (data, bytearray(data), memoryview(data), memoryview(bytearray(data)),
+                    array.array("B", data), memoryview(b"xx" + data)[2:]):
+            with self.subTest(type(buf).__name__):
+                self.assertEqual(loads(buf), expected)
+
+
+class EncodeValues(unittest.TestCase):
+    def test_python_types(self):
+        class Color(enum.IntEnum):
+            RED = 1
+
+        class Text(str):
+            pass
+
+        rows = [
+            (True, "f5"), (False, "f4"), (None, "f6"), (undefined, "f7"),
+            (bytearray(b"ab"), "426162"), (memoryview(b"ab"), "426162"),
+            (memoryview(array.array("H", [1])), "420100"),
+            ((1, 2), "820102"), (OrderedDict([("a", 1)]), "a1616101"),
+            (FrozenDict({1: 2}), "a10102"), (Color.RED, "01"), (Text("x"), "6178"),
+            (-2**64, "3bffffffffffffffff"), (float("-inf"), "f9fc00"),
+            (Tag(3, b"\x01"), "c34101"),  # a Tag stays as given, even for bignum numbers
+            ({"b": 1, "a": 2}, "a2616201616102"),  # insertion order, not sorted
+        ]
+        for value, hexa in rows:
+            with self.subTest(repr(value)):
+                self.assertEqual(dumps(value).hex(), hexa)
+
+    def test_unsupported_type(self):
+        for value in (object(), {1, 2}, 1j, range(3)):
+            with self.subTest(repr(value)), self.assertRaises(CBOREncodeTypeError) as cm:
+                dumps(value)
+            self.assertIsInstance(cm.exception, TypeError)
+            self.assertIsInstance(cm.exception, CBOREncodeError)
+        with self.assertRaises(CBOREncodeTypeError):
+            dumps([1, {"a": object()}])
+
+    def test_cycles_are_refused(self):
+        a = [1]
+        a.append(a)
+        with self.assertRaises(CBOREncodeError):
+            dumps(a)
+        d = {}
+        d["self"] = [d]
+        with self.assertRaises(CBOREncodeError):
+            dumps(d)
+        t = Tag(1, None)
+        t.value = [t]
+        with self.assertRaises(CBOREncodeError):
+            dumps(t)
+        # The same object twice, not nested in itself, is fine.
+        shared = [1]
+        self.assertEqual(dumps([shared, shared]), h("82 8101 8101"))
+
+    def test_surrogates(self):
+        # Escapes of undecodable bytes become those bytes; other lone surrogates fail.
+        self.assertEqual(dumps("\udcff"), h("61ff"))
+        with self.assertRaises(CBOREncodeError):
+            dumps("\ud800")
+
+    def test_mutation_during_encoding_is_an_error(self):
+        class Growing(OrderedDict):
+            def items(self):
+                yield from super().items()
+                yield ("extra", 1)
+
+        with self.assertRaises(CBOREncodeError) as cm:
+            dumps(Growing(a=1))
+        self.assertEqual(cm.exception.status, "writer_count_mismatch")
+
+
+class Sequences(unittest.TestCase):
+    def test_items(self):
+        self.assertEqual(list(iter_sequence(b"")), [])
+        self.assertEqual(list(iter_sequence(h("01 8202 03 6161 f7"))), [1, [2, 3], "a", undefined])
+
+    def test_buffers_and_early_stop(self):
+        data = bytearray(h("01 02 03"))
+        it = iter_sequence(data)
+        self.assertEqual(next(it), 1)
+        it.close()  # frees the handles; the bytearray is not pinned
+        data.append(4)
+
+
+class ReaderTests(unittest.TestCase):
+    def test_items(self):
+        data = h("a2 6161 01 6162 9f f93e00 ff")  # {"a": 1, "b": [_ 1.5]}
+        with Reader(data) as r:
+            items = list(r)
+        kinds = [(it.type, it.depth, it.offset) for it in items]
+        self.assertEqual(kinds, [
+            (ItemType.MAP, 0, 0), (ItemType.TEXT, 1, 1), (ItemType.UINT, 1, 3),
+            (ItemType.TEXT, 1, 4), (ItemType.ARRAY, 1, 6), (ItemType.FLOAT, 2, 7),
+            (ItemType.END, 1, 10), (ItemType.END, 0, 11)])
+        self.assertEqual(items[0].value, 2)
+        self.assertIsNone(items[4].value)
+        self.assertTrue(items[4].indefinite)
+        self.assertEqual((items[5].value, items[5].float_width), (1.5, 2))
+        self.assertTrue(items[6].is_break)
+        self.assertEqual(items[6].head_size, 1)
+        self.assertFalse(items[7].is_break)
+        self.assertEqual(items[7].head_size, 0)
+        self.assertIsInstance(items[0], Item)
+
+    def test_values_by_type(self):
+        data = h("20 c1 00 f0 f5 f6 f7 3bffffffffffffffff")
+        with Reader(data) as r:
+            values = [(it.type, it.value) for it in r]
+        self.assertEqual(values, [
+            (ItemType.NEGATIVE, -1), (ItemType.TAG, 1), (ItemType.UINT, 0),
+            (ItemType.SIMPLE, 16), (ItemType.BOOL, True), (ItemType.NULL, None),
+            (ItemType.UNDEFINED, undefined), (ItemType.NEGATIVE, -2**64)])
+
+    def test_strings_are_views_into_the_input(self):
+        data = h("82 43616263 62c3a9")
+        r = Reader(data)
+        next(r)
+        b = next(r).value
+        t = next(r).value
+        self.assertIsInstance(b, memoryview)
+        self.assertIs(b.obj, data)  # a view of the caller's object: no copy
+        self.assertEqual(bytes(b), b"abc")
+        self.assertEqual(str(t, "utf-8"), "\u00e9")
+        r.close()
+        del r
+        gc.collect()
+        self.assertEqual(bytes(b), b"abc")  # views keep the input alive on their own
+
+    def test_bytearray_input_is_pinned_while_viewed(self):
+        data = bytearray(h("4161"))
+        r = Reader(data)
+        view = next(r).value
+        self.assertEqual(view.tobytes(), b"a")
+        with self.assertRaises(BufferError):
+            data.append(0)
+        r.close()
+        with self.assertRaises(BufferError):
+            data.append(0)  # the view is still alive
+        view.release()
+        data.append(0)
+
+    def test_read_only_buffers_are_copied(self):
+        source = h("00 4161")
+        view = memoryview(source)
+        with Reader(view) as r:
+            next(r)
+            b = next(r).value
+        self.assertIsNot(b.obj, source)
+        self.assertEqual(bytes(b), b"a")
+
+    def test_join_skip_finish(self):
+        # [1, (_ "ab", "c"), [2, 3], 4] then 5
+        data = h("84 01 7f 6261 62 6163 ff 82 02 03 04 05")
+        r = Reader(data)
+        self.assertEqual(next(r).type, ItemType.ARRAY)
+        self.assertEqual(next(r).value, 1)
+        start = next(r)
+        self.assertTrue(start.indefinite)
+        self.assertEqual(r.join(), b"abc")
+        self.assertTrue(r.skip())  # the [2, 3]
+        self.assertEqual(r.offset, 12)
+        self.assertEqual(r.depth, 1)
+        self.assertEqual(next(r).value, 4)
+        self.assertFalse(r.skip())  # only the array's END is left
+        self.assertEqual(next(r).type, ItemType.END)
+        with self.assertRaises(CBORDecodeError) as cm:
+            r.finish()
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("trailing_bytes", 13))
+        self.assertEqual(next(r).value, 5)
+        r.finish()
+        self.assertFalse(r.skip())
+        with self.assertRaises(StopIteration):
+            next(r)
+        r.close()
+        with self.assertRaises(ValueError):
+            next(r)
+
+    def test_join_definite_is_a_view(self):
+        data = h("43616263")
+        with Reader(data) as r:
+            next(r)
+            joined = r.join()
+            self.assertIs(joined.obj, data)
+            self.assertEqual(bytes(joined), b"abc")
+        with Reader(h("01")) as r:
+            next(r)
+            with self.assertRaises(ValueError):
+                r.join()
+
+    def test_skip_to_end(self):
+        with Reader(h("83 8201 09 02 08 03")) as r:
+            next(r)
+            self.assertEqual(next(r).value, 2)  # the inner array's head
+            r.skip_to_end()  # its 1, 9 and END
+            self.assertEqual(next(r).value, 2)
+            r.skip_to_end()  # the outer 8 and END
+            self.assertEqual(next(r).value, 3)
+            with self.assertRaises(ValueError):
+                r.skip_to_end()
+
+    def test_finish_truncated_and_open(self):
+        with Reader(h("9f 01")) as r:
+            next(r)
+            next(r)
+            with self.assertRaises(CBORDecodeError) as cm:
+                r.finish()
+            self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", 2))
+        with Reader(h("82 01 02")) as r:
+            next(r)
+            with self.assertRaises(ValueError):
+                r.finish()
+
+    def test_options(self):
+        with Reader(h("8180"), max_depth=1) as r:
+            next(r)
+            with self.assertRaises(CBORDecodeError) as cm:
+                next(r)
+            self.assertEqual((cm.exception.status, cm.exception.offset), ("depth_exceeded", 1))
+        with Reader(h("61ff"), strict_utf8=True) as r:
+            with self.assertRaises(CBORDecodeError) as cm:
+                next(r)
+            self.assertEqual(cm.exception.status, "invalid_utf8")
+        with Reader(h("61ff")) as r:
+            self.assertEqual(bytes(next(r).value), b"\xff")
+
+
+DEEP = 10000
+
+
+class DeepNesting(unittest.TestCase):
+    """10,000 levels decode and encode without recursion (and without crashing)."""
+
+    def test_arrays(self):
+        data = b"\x81" * (DEEP - 1) + b"\x80"
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(data)
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("depth_exceeded", 512))
+        value = loads(data, max_depth=DEEP)
+        self.assertEqual(nested_depth(value), (DEEP - 1, []))
+        self.assertEqual(dumps(value), data)
+        with self.assertRaises(CBORDecodeError):
+            loads(data, max_depth=DEEP - 1)
+
+    def test_indefinite_arrays(self):
+        data = b"\x9f" * DEEP + b"\xff" * DEEP
+        value = loads(data, max_depth=DEEP)
+        self.assertEqual(nested_depth(value), (DEEP - 1, []))
+        self.assertEqual(dumps(value), b"\x81" * (DEEP - 1) + b"\x80")
+
+    def test_maps_and_tags(self):
+        data = b"\xa1\x00" * DEEP + b"\x00"
+        value = loads(data, max_depth=DEEP)
+        self.assertEqual(nested_depth(value), (DEEP, 0))
+        self.assertEqual(dumps(value), data)
+        data = b"\xc6" * DEEP + b"\x00"
+        value = loads(data, max_depth=DEEP)
+        self.assertEqual(nested_depth(value), (DEEP, 0))
+        self.assertEqual(dumps(value), data)
+
+    def test_deep_map_key(self):
+        data = b"\xa1" + b"\x81" * (DEEP - 2) + b"\x80" + b"\x00"
+        value = loads(data, max_depth=DEEP)
+        (key,) = value
+        self.assertIs(type(key), tuple)
+        self.assertEqual(nested_depth(key), (DEEP - 2, ()))
+        self.assertEqual(dumps(value), data)
+
+    def test_reader_and_sequence(self):
+        data = b"\x81" * (DEEP - 1) + b"\x80"
+        with Reader(data, max_depth=DEEP) as r:
+            depths = [it.depth for it in r if it.type == ItemType.ARRAY]
+        self.assertEqual(depths, list(range(DEEP)))
+        (value,) = iter_sequence(data + b"", max_depth=DEEP)
+        self.assertEqual(nested_depth(value), (DEEP - 1, []))
+
+    def test_dumps_deep_python_structure(self):
+        value = []
+        for _ in range(DEEP):
+            value = [value]
+        self.assertEqual(dumps(value), b"\x81" * DEEP + b"\x80")
+
+
+if __name__ == "__main__":
+    unittest.main()

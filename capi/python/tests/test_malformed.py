@@ -1,0 +1,244 @@
+"""Input that is not well-formed, invalid or over a limit: CBORDecodeError with
+the library's status name and code, and the offset the C API documents."""
+
+import unittest
+
+from support import h
+
+from cbor_fast import CBORDecodeError, Reader, iter_sequence, loads
+
+# (name, hex, status, offset), grouped by cause. Offsets follow the reader's
+# rules: a truncated head or string -> its first byte; input ending where an
+# item is due -> len(input); a bad head -> that head; a break -> the 0xff byte.
+TRUNCATED = [
+    ("empty input", "", 0),
+    ("uint8 argument missing", "18", 0),
+    ("uint16 argument short", "1901", 0),
+    ("uint32 argument short", "1a010203", 0),
+    ("uint64 argument short", "1b01020304050607", 0),
+    ("negative argument missing", "38", 0),
+    ("bytes length missing", "58", 0),
+    ("text length missing", "78", 0),
+    ("array count missing", "98", 0),
+    ("map count missing", "b8", 0),
+    ("tag number missing", "d8", 0),
+    ("simple value missing", "f8", 0),
+    ("half float short", "f900", 0),
+    ("single float short", "fa0000", 0),
+    ("double float short", "fb000000", 0),
+    ("bytes content missing", "41", 0),
+    ("text content missing", "61", 0),
+    ("bytes length 2^32-1", "5affffffff00", 0),
+    ("bytes length 2^64-1", "5bffffffffffffffff010203", 0),
+    ("text length 2^32-1", "7affffffff00", 0),
+    ("array count over remaining bytes, at once", "81", 0),
+    ("nested array count over remaining bytes", "8181", 1),
+    ("array of 2 with 1 byte left", "8200", 0),
+    ("map of 1 with 1 byte left", "a100", 0),
+    ("map of 2 with 3 bytes left", "a2010203", 0),
+    ("map of 1 before a break", "a1ff", 0),
+    ("open indefinite array", "9f", 1),
+    ("indefinite array without break", "9f0102", 3),
+    ("open indefinite map", "bf", 1),
+    ("indefinite map without break", "bf01020102", 5),
+    ("indefinite bytes without break", "5f4100", 3),
+    ("open indefinite text", "7f", 1),
+    ("tag 24 without content", "d818", 2),
+    ("tag 0 without content", "c0", 1),
+]
+
+NOT_WELL_FORMED = [
+    ("ai 28 on uint", "1c", "reserved_additional_info", 0),
+    ("ai 29 on uint", "1d", "reserved_additional_info", 0),
+    ("ai 30 on uint", "1e", "reserved_additional_info", 0),
+    ("ai 28 on negative", "3c", "reserved_additional_info", 0),
+    ("ai 28 on bytes", "5c", "reserved_additional_info", 0),
+    ("ai 28 on text", "7c", "reserved_additional_info", 0),
+    ("ai 28 on array", "9c", "reserved_additional_info", 0),
+    ("ai 28 on map", "bc", "reserved_additional_info", 0),
+    ("ai 28 on tag", "dc", "reserved_additional_info", 0),
+    ("ai 28 on major 7", "fc", "reserved_additional_info", 0),
+    ("ai 29 on major 7", "fd", "reserved_additional_info", 0),
+    ("ai 30 on major 7", "fe", "reserved_additional_info", 0),
+    ("ai 28 inside an array", "811c", "reserved_additional_info", 1),
+    ("indefinite uint", "1f", "indefinite_not_allowed", 0),
+    ("indefinite negative", "3f", "indefinite_not_allowed", 0),
+    ("indefinite tag", "df", "indefinite_not_allowed", 0),
+    ("indefinite uint inside an array", "811f", "indefinite_not_allowed", 1),
+    ("two-byte simple 0", "f800", "bad_simple_value", 0),
+    ("two-byte simple 31", "f81f", "bad_simple_value", 0),
+    ("text chunk in indefinite bytes", "5f6100ff", "chunk_type_mismatch", 1),
+    ("bytes chunk in indefinite text", "7f4100ff", "chunk_type_mismatch", 1),
+    ("uint in indefinite bytes", "5f00ff", "chunk_type_mismatch", 1),
+    ("array in indefinite bytes", "5f80ff", "chunk_type_mismatch", 1),
+    ("indefinite chunk in indefinite bytes", "5f5fffff", "nested_indefinite_chunk", 1),
+    ("indefinite chunk in indefinite text", "7f7fffff", "nested_indefinite_chunk", 1),
+    ("lone break", "ff", "unexpected_break", 0),
+    ("break in a definite array", "81ff", "unexpected_break", 1),
+    ("break in a definite array of 2", "8201ff", "unexpected_break", 2),
+    ("break as tag content", "d818ff", "unexpected_break", 2),
+    ("break where a map value is due", "bf01ff", "map_missing_value", 2),
+    ("break after a text key", "bf6161ff", "map_missing_value", 3),
+]
+
+TRAILING = [
+    ("two items", "0000", 1),
+    ("byte after an empty array", "8001", 1),
+    ("byte after an indefinite array", "9fff00", 2),
+]
+
+# strict_utf8=True: the offset is the first byte of the first bad sequence.
+BAD_UTF8 = [
+    ("bad continuation", "62c328", 1),
+    ("surrogate U+D800 after an ASCII byte", "6461eda080", 2),
+    ("bad second chunk of an indefinite text", "7f616161ffff", 4),
+    ("bad text inside an array", "82616162c328", 4),
+    ("bad text as a map key", "a162c32800", 2),
+    ("5-byte lead F8", "62f880", 1),
+    ("above U+10FFFF", "64f4908080", 1),
+    ("overlong 2-byte", "62c080", 1),
+    ("overlong 3-byte", "63e08080", 1),
+    ("overlong 4-byte", "64f0808080", 1),
+]
+
+# (name, max_depth, hex, offset of the head that opened one level too many)
+DEPTH = [
+    ("array 3 deep, limit 2", 2, "81818100", 2),
+    ("empty array 3 deep, limit 2", 2, "818180", 2),
+    ("tags 3 deep, limit 2", 2, "c1c1c100", 2),
+    ("array, limit 0", 0, "80", 0),
+    ("tag, limit 0", 0, "c100", 0),
+    ("indefinite bytes, limit 0", 0, "5f4100ff", 0),
+    ("array as map value, limit 1", 1, "a10080", 2),
+    ("array as map key, limit 1", 1, "a18000", 1),
+]
+
+
+class Malformed(unittest.TestCase):
+    def check(self, data, status, offset, **kw):
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(data, **kw)
+        e = cm.exception
+        self.assertEqual((e.status, e.offset), (status, offset))
+        self.assertEqual(e.item_offset, 0)
+        self.assertIsInstance(e, ValueError)
+        return e
+
+    def test_truncated(self):
+        for name, hexa, offset in TRUNCATED:
+            with self.subTest(name):
+                e = self.check(h(hexa), "truncated", offset)
+                self.assertEqual(e.code, 100)
+
+    def test_not_well_formed(self):
+        codes = {"reserved_additional_info": 101, "indefinite_not_allowed": 102,
+                 "bad_simple_value": 103, "chunk_type_mismatch": 104,
+                 "nested_indefinite_chunk": 105, "unexpected_break": 106,
+                 "map_missing_value": 107}
+        for name, hexa, status, offset in NOT_WELL_FORMED:
+            with self.subTest(name):
+                e = self.check(h(hexa), status, offset)
+                self.assertEqual(e.code, codes[status])
+
+    def test_trailing_bytes(self):
+        for name, hexa, offset in TRAILING:
+            with self.subTest(name):
+                self.assertEqual(self.check(h(hexa), "trailing_bytes", offset).code, 201)
+
+    def test_invalid_utf8_strict(self):
+        for name, hexa, offset in BAD_UTF8:
+            with self.subTest(name):
+                self.assertEqual(self.check(h(hexa), "invalid_utf8", offset, strict_utf8=True).code,
+                                 200)
+
+    def test_invalid_utf8_lenient_round_trips(self):
+        # Without strict_utf8 the bad bytes survive as surrogate escapes and
+        # dumps() writes them back unchanged.
+        from cbor_fast import dumps
+        for name, hexa, _ in BAD_UTF8:
+            with self.subTest(name):
+                value = loads(h(hexa))
+                if not hexa.startswith("7f"):  # an indefinite text comes back definite
+                    self.assertEqual(dumps(value), h(hexa))
+        self.assertEqual(loads(h("62c328")), "\udcc3(")
+
+    def test_valid_utf8_edge_cases_pass_strict(self):
+        self.assertEqual(loads(h("63efbfbf"), strict_utf8=True), "\uffff")
+        self.assertEqual(loads(h("64f48fbfbf"), strict_utf8=True), "\U0010ffff")
+        self.assertEqual(loads(h("63ed9fbf"), strict_utf8=True), "\ud7ff")
+
+    def test_depth(self):
+        for name, max_depth, hexa, offset in DEPTH:
+            with self.subTest(name):
+                self.assertEqual(
+                    self.check(h(hexa), "depth_exceeded", offset, max_depth=max_depth).code, 300)
+
+    def test_depth_limit_is_inclusive(self):
+        self.assertEqual(loads(h("818100"), max_depth=2), [[0]])
+        self.assertEqual(loads(h("00"), max_depth=0), 0)
+
+    def test_bad_arguments(self):
+        with self.assertRaises(ValueError):
+            loads(b"\x00", max_depth=-1)
+        with self.assertRaises(ValueError):
+            loads(b"\x00", max_depth=2**32)
+        with self.assertRaises(TypeError):
+            loads("00")
+        with self.assertRaises(TypeError):
+            loads(5)  # bytes(5) would be five zero bytes: refused instead
+
+    def test_message_and_str(self):
+        e = self.check(h("9f"), "truncated", 1)
+        self.assertEqual(e.message, "unexpected end of input")
+        self.assertEqual(str(e), "truncated at offset 1: unexpected end of input")
+        self.assertEqual(e.depth, 1)
+        # The constructor takes a name or a code.
+        self.assertEqual(CBORDecodeError(106, 3).status, "unexpected_break")
+        self.assertEqual(CBORDecodeError("depth_exceeded", 3).code, 300)
+
+
+class SequenceErrors(unittest.TestCase):
+    def test_items_before_the_bad_one_are_yielded(self):
+        got = []
+        with self.assertRaises(CBORDecodeError) as cm:
+            for v in iter_sequence(h("01 8202 03 81 1c")):
+                got.append(v)
+        self.assertEqual(got, [1, [2, 3]])
+        e = cm.exception
+        self.assertEqual((e.status, e.offset, e.item_offset), ("reserved_additional_info", 5, 4))
+
+    def test_truncated_last_item(self):
+        with self.assertRaises(CBORDecodeError) as cm:
+            list(iter_sequence(h("00 18")))
+        self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
+                         ("truncated", 1, 1))
+
+    def test_strict_utf8_in_a_sequence(self):
+        data = h("00 62c328")
+        self.assertEqual(list(iter_sequence(data)), [0, "\udcc3("])
+        with self.assertRaises(CBORDecodeError) as cm:
+            list(iter_sequence(data, strict_utf8=True))
+        self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
+                         ("invalid_utf8", 2, 1))
+
+    def test_depth_in_a_sequence(self):
+        with self.assertRaises(CBORDecodeError) as cm:
+            list(iter_sequence(h("80 8180"), max_depth=1))
+        self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
+                         ("depth_exceeded", 2, 1))
+        with self.assertRaises(ValueError):
+            iter_sequence(b"", max_depth=0)
+
+    def test_reader_error_is_sticky(self):
+        r = Reader(h("00 1c"))
+        self.assertEqual(next(r).value, 0)
+        for _ in range(2):
+            with self.assertRaises(CBORDecodeError) as cm:
+                next(r)
+            self.assertEqual((cm.exception.status, cm.exception.offset,
+                              cm.exception.item_offset), ("reserved_additional_info", 1, 1))
+        r.close()
+
+
+if __name__ == "__main__":
+    unittest.main()

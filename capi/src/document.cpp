@@ -1,0 +1,606 @@
+// C API: cbor_decode / cbor_doc_* / cbor_node_* / cbor_encode / cbor_mdoc_* /
+// cbor_mnode_* / cbor_seq_* shims over the C++ document layer.
+//
+// cbor_node and cbor_mnode are never defined: a `const cbor_node*` is a
+// reinterpret_cast of the C++ detail::doc_node pointer and is only ever cast
+// back, and likewise cbor_mnode for mutable_node. The handles cbor_doc,
+// cbor_mdoc and cbor_seq hold a copy of the allocator hooks and the C++ object
+// (see handles.hpp for new_handle/delete_handle).
+#include <cstddef>
+#include <cstdint>
+#include <new>
+
+#include "cbor_fast.h"
+#include "cbor_fast/document.hpp"
+#include "handles.hpp"
+
+struct cbor_doc {
+  cbor_fast::allocator alloc;
+  cbor_fast::document doc;
+  explicit cbor_doc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
+};
+
+struct cbor_mdoc {
+  cbor_fast::allocator alloc;
+  cbor_fast::mutable_document doc;
+  explicit cbor_mdoc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
+};
+
+struct cbor_seq {
+  cbor_fast::allocator alloc;
+  cbor_fast::sequence seq;
+  cbor_seq(const cbor_fast::allocator& a, const void* data, size_t size,
+           const cbor_fast::decode_options& options) noexcept
+      : alloc(a), seq(data, size, options, &alloc) {}
+};
+
+using cbor_fast::detail::delete_handle;
+using cbor_fast::detail::fill_error;
+using cbor_fast::detail::new_handle;
+using cbor_fast::detail::to_allocator;
+using cbor_fast::detail::to_c;
+
+namespace {
+
+using cbor_fast::item_type;
+using cbor_fast::mutable_node;
+using cbor_fast::node;
+using cbor_fast::status;
+
+static_assert(CBOR_FAST_DECODE_EXACT == cbor_fast::decode_exact &&
+                  CBOR_FAST_DECODE_COPY_STRINGS == cbor_fast::decode_copy_strings &&
+                  CBOR_FAST_DECODE_VALIDATE_UTF8 == cbor_fast::decode_validate_utf8,
+              "decode flags must agree");
+static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
+
+inline node N(const cbor_node* n) noexcept {
+  return node(reinterpret_cast<const cbor_fast::detail::doc_node*>(n));
+}
+inline const cbor_node* C(node n) noexcept { return reinterpret_cast<const cbor_node*>(n.raw()); }
+inline mutable_node* M(cbor_mnode* n) noexcept { return reinterpret_cast<mutable_node*>(n); }
+inline const mutable_node* M(const cbor_mnode* n) noexcept {
+  return reinterpret_cast<const mutable_node*>(n);
+}
+inline cbor_mnode* C(mutable_node* n) noexcept { return reinterpret_cast<cbor_mnode*>(n); }
+
+/// The fields of a caller's cbor_fast_decode_options that its struct_size
+/// covers (0: the 0.1 layout, all of them); the rest keep their defaults.
+struct c_options {
+  uint32_t max_depth = 0;
+  const cbor_fast_allocator* alloc = nullptr;
+};
+c_options read_options(const cbor_fast_decode_options* o) noexcept {
+  c_options out;
+  if (o == nullptr) return out;
+  const size_t size = o->struct_size == 0 ? sizeof(cbor_fast_decode_options) : o->struct_size;
+  if (offsetof(cbor_fast_decode_options, max_depth) + sizeof(o->max_depth) <= size)
+    out.max_depth = o->max_depth;
+  if (offsetof(cbor_fast_decode_options, alloc) + sizeof(o->alloc) <= size) out.alloc = o->alloc;
+  return out;
+}
+
+template <class T>
+inline cbor_fast_status get_scalar(const cbor_node* n, T* out,
+                                   status (node::*getter)(T&) const noexcept) noexcept {
+  if (n == nullptr || out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c((N(n).*getter)(*out));
+}
+
+template <class T>
+inline cbor_fast_status mget_scalar(const cbor_mnode* n, T* out,
+                                    status (mutable_node::*getter)(T&) const noexcept) noexcept {
+  if (n == nullptr || out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c((M(n)->*getter)(*out));
+}
+
+}  // namespace
+
+// ========================================================================== //
+// Immutable documents                                                        //
+// ========================================================================== //
+
+cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
+                             const cbor_fast_decode_options* options, cbor_doc** out,
+                             cbor_fast_error* error) {
+  if (out == nullptr) {
+    fill_error(error, status::invalid_argument);
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
+  *out = nullptr;
+  try {
+    const c_options o = read_options(options);
+    cbor_fast::decode_options d;
+    d.flags = flags;
+    d.max_depth = o.max_depth;
+    // Checked before allocating, so a bad call never reaches the hooks.
+    if ((data == nullptr && size != 0) ||
+        (flags & ~uint32_t(CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS |
+                           CBOR_FAST_DECODE_VALIDATE_UTF8)) != 0) {
+      fill_error(error, status::invalid_argument);
+      return CBOR_FAST_ERR_INVALID_ARGUMENT;
+    }
+    cbor_doc* doc = new_handle<cbor_doc>(to_allocator(o.alloc));
+    if (doc == nullptr) {
+      fill_error(error, status::out_of_memory);
+      return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    }
+    cbor_fast::error_info info;
+    const status s = cbor_fast::decode(data, size, doc->doc, d, &info);
+    fill_error(error, info);
+    if (s != status::ok) {
+      delete_handle(doc);
+      return to_c(s);
+    }
+    *out = doc;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    fill_error(error, status::out_of_memory);
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    fill_error(error, status::internal_error);
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+void cbor_doc_free(cbor_doc* doc) {
+  if (doc != nullptr) delete_handle(doc);
+}
+
+const cbor_node* cbor_doc_root(const cbor_doc* doc) {
+  return doc != nullptr ? C(doc->doc.root()) : nullptr;
+}
+
+size_t cbor_doc_encoded_size(const cbor_doc* doc) {
+  return doc != nullptr ? doc->doc.encoded_size() : 0;
+}
+
+size_t cbor_doc_node_count(const cbor_doc* doc) {
+  return doc != nullptr ? doc->doc.node_count() : 0;
+}
+
+cbor_fast_status cbor_encode(const cbor_doc* doc, uint32_t flags, cbor_writer* writer) {
+  if (doc == nullptr || writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    return to_c(cbor_fast::encode(doc->doc, writer->writer, flags));
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+// ---- node navigation: pure lookups, nothing can throw ---------------------------
+
+cbor_fast_type cbor_node_type(const cbor_node* n) {
+  return static_cast<cbor_fast_type>(N(n).type());
+}
+
+int cbor_node_is_indefinite(const cbor_node* n) { return N(n).is_indefinite() ? 1 : 0; }
+
+size_t cbor_node_offset(const cbor_node* n) { return N(n).offset(); }
+
+cbor_fast_status cbor_node_get_uint64(const cbor_node* n, uint64_t* out) {
+  return get_scalar(n, out, &node::get_uint64);
+}
+
+cbor_fast_status cbor_node_get_int64(const cbor_node* n, int64_t* out) {
+  return get_scalar(n, out, &node::get_int64);
+}
+
+cbor_fast_status cbor_node_get_int_raw(const cbor_node* n, uint64_t* raw, int* negative) {
+  if (n == nullptr || raw == nullptr || negative == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  uint64_t r;
+  bool neg;
+  const status s = N(n).get_int_raw(r, neg);
+  if (s == status::ok) {
+    *raw = r;
+    *negative = neg ? 1 : 0;
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_node_get_bignum(const cbor_node* n, uint64_t* raw,
+                                      const uint8_t** magnitude, size_t* size, int* negative) {
+  if (n == nullptr || raw == nullptr || magnitude == nullptr || size == nullptr ||
+      negative == nullptr)
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  uint64_t r;
+  cbor_fast::byte_view m;
+  bool neg;
+  const status s = N(n).get_bignum(r, m, neg);
+  if (s == status::ok) {
+    *raw = r;
+    *magnitude = m.data;
+    *size = m.size;
+    *negative = neg ? 1 : 0;
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_node_get_double(const cbor_node* n, double* out) {
+  return get_scalar(n, out, &node::get_double);
+}
+
+uint32_t cbor_node_float_width(const cbor_node* n) { return uint32_t(N(n).width()); }
+
+cbor_fast_status cbor_node_get_bool(const cbor_node* n, int* out) {
+  if (n == nullptr || out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  bool b;
+  const status s = N(n).get_bool(b);
+  if (s == status::ok) *out = b ? 1 : 0;
+  return to_c(s);
+}
+
+cbor_fast_status cbor_node_get_simple(const cbor_node* n, uint8_t* out) {
+  return get_scalar(n, out, &node::get_simple);
+}
+
+cbor_fast_status cbor_node_get_bytes(const cbor_node* n, const uint8_t** data, size_t* size) {
+  if (n == nullptr || data == nullptr || size == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  cbor_fast::byte_view v;
+  const status s = N(n).get_bytes(v);
+  if (s == status::ok) {
+    *data = v.data;
+    *size = v.size;
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_node_get_text(const cbor_node* n, const char** data, size_t* size) {
+  if (n == nullptr || data == nullptr || size == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  std::string_view v;
+  const status s = N(n).get_text(v);
+  if (s == status::ok) {
+    *data = v.data();
+    *size = v.size();
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_node_get_tag(const cbor_node* n, uint64_t* out) {
+  return get_scalar(n, out, &node::get_tag);
+}
+
+const cbor_node* cbor_node_tag_content(const cbor_node* n) { return C(N(n).tag_content()); }
+
+size_t cbor_node_size(const cbor_node* n) { return N(n).size(); }
+
+const cbor_node* cbor_node_array_get(const cbor_node* n, size_t index) {
+  return C(N(n).at(index));
+}
+
+const cbor_node* cbor_node_map_key(const cbor_node* n, size_t index) {
+  return C(N(n).map_key(index));
+}
+
+const cbor_node* cbor_node_map_value(const cbor_node* n, size_t index) {
+  return C(N(n).map_value(index));
+}
+
+const cbor_node* cbor_node_map_find(const cbor_node* n, const char* key, size_t key_size) {
+  if (key == nullptr && key_size != 0) return nullptr;
+  return C(N(n).find(std::string_view(key != nullptr ? key : "", key_size)));
+}
+
+const cbor_node* cbor_node_map_find_int(const cbor_node* n, int64_t key) {
+  return C(N(n).find_int(key));
+}
+
+const cbor_node* cbor_node_child(const cbor_node* n) { return C(N(n).first_child()); }
+
+const cbor_node* cbor_node_next(const cbor_node* n) { return C(N(n).next_sibling()); }
+
+// ========================================================================== //
+// Mutable documents                                                          //
+// ========================================================================== //
+
+cbor_fast_status cbor_mdoc_new(const cbor_fast_allocator* alloc, cbor_mdoc** out) {
+  if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *out = nullptr;
+  try {
+    cbor_mdoc* doc = new_handle<cbor_mdoc>(to_allocator(alloc));
+    if (doc == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    *out = doc;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+void cbor_mdoc_free(cbor_mdoc* doc) {
+  if (doc != nullptr) delete_handle(doc);
+}
+
+cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc, const cbor_fast_allocator* alloc,
+                                  cbor_mdoc** out) {
+  if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (doc == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    cbor_mdoc* m = new_handle<cbor_mdoc>(to_allocator(alloc));
+    if (m == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    const status s = cbor_fast::to_mutable(doc->doc, m->doc);
+    if (s != status::ok) {
+      delete_handle(m);
+      return to_c(s);
+    }
+    *out = m;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_mnode* cbor_mdoc_root(const cbor_mdoc* doc) {
+  return doc != nullptr ? C(doc->doc.root()) : nullptr;
+}
+
+cbor_fast_status cbor_mdoc_set_root(cbor_mdoc* doc, cbor_mnode* n) {
+  if (doc == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(doc->doc.set_root(M(n)));
+}
+
+// Constructors: nullptr for a NULL document; the C++ side handles the rest
+// (invalid arguments and out of memory give nullptr there too).
+
+cbor_mnode* cbor_mdoc_uint(cbor_mdoc* doc, uint64_t value) {
+  return doc != nullptr ? C(doc->doc.make_uint(value)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_int(cbor_mdoc* doc, int64_t value) {
+  return doc != nullptr ? C(doc->doc.make_int(value)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_negative(cbor_mdoc* doc, uint64_t n) {
+  return doc != nullptr ? C(doc->doc.make_negative(n)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t size,
+                             int negative) {
+  return doc != nullptr ? C(doc->doc.make_bignum(magnitude, size, negative != 0)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_float(cbor_mdoc* doc, double value, cbor_fast_float_width width) {
+  if (doc == nullptr) return nullptr;
+  // Only the four enumerators are valid; anything else must not reach the cast.
+  if (width != CBOR_FAST_FLOAT_SHORTEST && width != CBOR_FAST_FLOAT_HALF &&
+      width != CBOR_FAST_FLOAT_SINGLE && width != CBOR_FAST_FLOAT_DOUBLE)
+    return nullptr;
+  return C(doc->doc.make_float(value, static_cast<cbor_fast::float_width>(width)));
+}
+
+cbor_mnode* cbor_mdoc_bool(cbor_mdoc* doc, int value) {
+  return doc != nullptr ? C(doc->doc.make_bool(value != 0)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_null(cbor_mdoc* doc) {
+  return doc != nullptr ? C(doc->doc.make_null()) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_undefined(cbor_mdoc* doc) {
+  return doc != nullptr ? C(doc->doc.make_undefined()) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_simple(cbor_mdoc* doc, uint8_t value) {
+  return doc != nullptr ? C(doc->doc.make_simple(value)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_bytes(cbor_mdoc* doc, const void* data, size_t size) {
+  return doc != nullptr ? C(doc->doc.make_bytes(data, size)) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_text(cbor_mdoc* doc, const char* data, size_t size) {
+  if (doc == nullptr || (data == nullptr && size != 0)) return nullptr;
+  return C(doc->doc.make_text(std::string_view(data != nullptr ? data : "", size)));
+}
+
+cbor_mnode* cbor_mdoc_array(cbor_mdoc* doc) {
+  return doc != nullptr ? C(doc->doc.make_array()) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_map(cbor_mdoc* doc) {
+  return doc != nullptr ? C(doc->doc.make_map()) : nullptr;
+}
+
+cbor_mnode* cbor_mdoc_tag(cbor_mdoc* doc, uint64_t tag, cbor_mnode* content) {
+  return doc != nullptr ? C(doc->doc.make_tag(tag, M(content))) : nullptr;
+}
+
+// ---- building ----------------------------------------------------------------------
+
+cbor_fast_status cbor_mnode_append(cbor_mnode* array, cbor_mnode* item) {
+  if (array == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(M(array)->append(M(item)));
+}
+
+cbor_fast_status cbor_mnode_array_set(cbor_mnode* array, size_t index, cbor_mnode* item) {
+  if (array == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(M(array)->array_set(index, M(item)));
+}
+
+cbor_fast_status cbor_mnode_map_put(cbor_mnode* map, cbor_mnode* key, cbor_mnode* value) {
+  if (map == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(M(map)->map_put(M(key), M(value)));
+}
+
+cbor_fast_status cbor_mnode_map_set(cbor_mnode* map, const char* key, size_t key_size,
+                                    cbor_mnode* value) {
+  if (map == nullptr || (key == nullptr && key_size != 0)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(M(map)->map_set(std::string_view(key != nullptr ? key : "", key_size), M(value)));
+}
+
+cbor_fast_status cbor_mnode_set_indefinite(cbor_mnode* n, int indefinite) {
+  if (n == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(M(n)->set_indefinite(indefinite != 0));
+}
+
+// ---- reading mutable nodes ---------------------------------------------------------
+
+cbor_fast_type cbor_mnode_type(const cbor_mnode* n) {
+  return n != nullptr ? static_cast<cbor_fast_type>(M(n)->type()) : CBOR_FAST_TYPE_NONE;
+}
+
+cbor_fast_status cbor_mnode_get_uint64(const cbor_mnode* n, uint64_t* out) {
+  return mget_scalar(n, out, &mutable_node::get_uint64);
+}
+
+cbor_fast_status cbor_mnode_get_int64(const cbor_mnode* n, int64_t* out) {
+  return mget_scalar(n, out, &mutable_node::get_int64);
+}
+
+cbor_fast_status cbor_mnode_get_double(const cbor_mnode* n, double* out) {
+  return mget_scalar(n, out, &mutable_node::get_double);
+}
+
+cbor_fast_status cbor_mnode_get_bool(const cbor_mnode* n, int* out) {
+  if (n == nullptr || out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  bool b;
+  const status s = M(n)->get_bool(b);
+  if (s == status::ok) *out = b ? 1 : 0;
+  return to_c(s);
+}
+
+cbor_fast_status cbor_mnode_get_bytes(const cbor_mnode* n, const uint8_t** data, size_t* size) {
+  if (n == nullptr || data == nullptr || size == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  cbor_fast::byte_view v;
+  const status s = M(n)->get_bytes(v);
+  if (s == status::ok) {
+    *data = v.data;
+    *size = v.size;
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_mnode_get_text(const cbor_mnode* n, const char** data, size_t* size) {
+  if (n == nullptr || data == nullptr || size == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  std::string_view v;
+  const status s = M(n)->get_text(v);
+  if (s == status::ok) {
+    *data = v.data();
+    *size = v.size();
+  }
+  return to_c(s);
+}
+
+cbor_fast_status cbor_mnode_get_tag(const cbor_mnode* n, uint64_t* out) {
+  return mget_scalar(n, out, &mutable_node::get_tag);
+}
+
+cbor_mnode* cbor_mnode_tag_content(const cbor_mnode* n) {
+  return n != nullptr ? C(M(n)->tag_content()) : nullptr;
+}
+
+size_t cbor_mnode_size(const cbor_mnode* n) { return n != nullptr ? M(n)->size() : 0; }
+
+cbor_mnode* cbor_mnode_array_get(const cbor_mnode* n, size_t index) {
+  return n != nullptr ? C(M(n)->at(index)) : nullptr;
+}
+
+cbor_mnode* cbor_mnode_map_key(const cbor_mnode* n, size_t index) {
+  return n != nullptr ? C(M(n)->map_key(index)) : nullptr;
+}
+
+cbor_mnode* cbor_mnode_map_value(const cbor_mnode* n, size_t index) {
+  return n != nullptr ? C(M(n)->map_value(index)) : nullptr;
+}
+
+cbor_mnode* cbor_mnode_map_find(const cbor_mnode* n, const char* key, size_t key_size) {
+  if (n == nullptr || (key == nullptr && key_size != 0)) return nullptr;
+  return C(M(n)->find(std::string_view(key != nullptr ? key : "", key_size)));
+}
+
+cbor_fast_status cbor_mdoc_encode(const cbor_mdoc* doc, cbor_writer* writer) {
+  if (doc == nullptr || writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    return to_c(cbor_fast::encode(doc->doc, writer->writer));
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+// ========================================================================== //
+// Sequences                                                                  //
+// ========================================================================== //
+
+cbor_fast_status cbor_seq_new(const void* data, size_t size,
+                              const cbor_fast_decode_options* options, cbor_seq** out) {
+  if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (data == nullptr && size != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    const c_options o = read_options(options);
+    cbor_fast::decode_options d;
+    d.max_depth = o.max_depth;
+    cbor_seq* seq = new_handle<cbor_seq>(to_allocator(o.alloc), data, size, d);
+    if (seq == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    *out = seq;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+void cbor_seq_free(cbor_seq* seq) {
+  if (seq != nullptr) delete_handle(seq);
+}
+
+cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size_t* offset, size_t* length) {
+  if (seq == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    size_t off = 0;
+    size_t len = 0;
+    const status s = seq->seq.next(off, len, flags);
+    if (s == status::ok) {
+      if (offset != nullptr) *offset = off;
+      if (length != nullptr) *length = len;
+    }
+    return to_c(s);
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out) {
+  if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (seq == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    // A sticky error or bad flags come back before anything is allocated.
+    if (seq->seq.error().code != status::ok) return to_c(seq->seq.error().code);
+    if ((flags & ~uint32_t(CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS |
+                           CBOR_FAST_DECODE_VALIDATE_UTF8)) != 0)
+      return CBOR_FAST_ERR_INVALID_ARGUMENT;
+    cbor_doc* doc = new_handle<cbor_doc>(seq->alloc);
+    if (doc == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    const status s = seq->seq.next_document(doc->doc, flags);
+    if (s != status::ok) {
+      delete_handle(doc);
+      return to_c(s);
+    }
+    *out = doc;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error) {
+  if (seq == nullptr) {
+    fill_error(error, status::invalid_argument);
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
+  fill_error(error, seq->seq.error());
+  return to_c(seq->seq.error().code);
+}

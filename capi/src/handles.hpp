@@ -1,0 +1,133 @@
+// Internal to the C API shims: what the opaque handles of cbor_fast.h hold,
+// and the helpers every capi/src/*.cpp file shares. Never installed.
+//
+// Every handle is allocated through the hooks it was created with (placement
+// new into memory from allocator::malloc) and keeps a copy of those hooks, so
+// the caller's cbor_fast_allocator struct is only read at creation.
+#ifndef CBOR_FAST_CAPI_HANDLES_HPP
+#define CBOR_FAST_CAPI_HANDLES_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <string>
+#include <utility>
+
+#include "cbor_fast.h"
+#include "cbor_fast/allocator.hpp"
+#include "cbor_fast/error.hpp"
+#include "cbor_fast/reader.hpp"
+#include "cbor_fast/writer.hpp"
+
+// cbor_fast::detail, outside v1: the one internal namespace of the project
+// (src/internal and document.hpp use it too; a v1::detail beside it would make
+// `cbor_fast::detail` ambiguous).
+namespace cbor_fast {
+namespace detail {
+
+/// The C status for a C++ one (same numbers: static_asserts in common.cpp).
+constexpr cbor_fast_status to_c(status s) noexcept { return static_cast<cbor_fast_status>(s); }
+
+/// The hooks behind a C allocator pointer; NULL means the C library's heap.
+inline allocator to_allocator(const cbor_fast_allocator* a) noexcept {
+  if (a == nullptr) return default_allocator();
+  return allocator{a->malloc, a->realloc, a->free, a->context};
+}
+
+/// Allocates sizeof(T) through `a` and constructs T(a, args...) there (T keeps
+/// the hooks in a member `alloc`, which delete_handle() needs). nullptr when
+/// the hook fails; if the constructor throws, the memory goes back first.
+template <class T, class... Args>
+T* new_handle(const allocator& a, Args&&... args) {
+  void* p = a.malloc(a.context, sizeof(T));
+  if (p == nullptr) return nullptr;
+  try {
+    return ::new (p) T(a, std::forward<Args>(args)...);
+  } catch (...) {
+    a.free(a.context, p, sizeof(T));
+    throw;
+  }
+}
+
+/// Destroys a handle made by new_handle(); T has an `alloc` member with its hooks.
+template <class T>
+void delete_handle(T* h) noexcept {
+  const allocator a = h->alloc;  // the hooks live inside *h: copy them out first
+  h->~T();
+  a.free(a.context, h, sizeof(T));
+}
+
+/// Fills *out (NULL allowed) from a C++ error. Each field is written only if
+/// it lies within out->struct_size (0 means the 0.1 layout, i.e. all of them);
+/// struct_size itself is never written. message is a static, non-NULL string.
+void fill_error(cbor_fast_error* out, const error_info& info) noexcept;
+/// Same for a failure that has no position (offset, item_offset, depth 0).
+void fill_error(cbor_fast_error* out, status code) noexcept;
+
+}  // namespace detail
+}  // namespace cbor_fast
+
+/// cbor_reader: the C++ reader plus the buffer cbor_reader_join() fills for
+/// indefinite-length strings (its contents stay valid until the next join,
+/// reset or free). The join buffer uses operator new: the C API promises the
+/// hooks for the handle and the nesting stack only.
+struct cbor_reader {
+  cbor_fast::allocator alloc;  ///< hooks for this handle and the reader's stack
+  cbor_fast::reader reader;
+  std::string joined;
+
+  cbor_reader(const cbor_fast::allocator& a, const void* data, size_t size) noexcept
+      : alloc(a), reader(data, size, options(&alloc)) {}
+
+ private:
+  static cbor_fast::reader_options options(const cbor_fast::allocator* a) noexcept {
+    cbor_fast::reader_options o;
+    o.alloc = a;
+    return o;
+  }
+};
+
+/// cbor_writer: the C++ writer plus how it was made, so cbor_writer_reset()
+/// can rebuild it on the same destination.
+struct cbor_writer {
+  enum class kind : uint8_t { owned, buffer, sink };
+
+  cbor_fast::allocator alloc;  ///< hooks for this handle, the buffers and the stack
+  kind mode;
+  uint8_t* buffer = nullptr;   ///< kind::buffer: the caller's storage
+  size_t capacity = 0;         ///< kind::buffer: its size; kind::sink: the chunk size
+  cbor_fast_sink_fn sink = nullptr;
+  void* sink_context = nullptr;
+  cbor_fast::writer writer;
+
+  /// Growable buffer owned by the writer.
+  explicit cbor_writer(const cbor_fast::allocator& a) noexcept
+      : alloc(a), mode(kind::owned), writer(&alloc) {}
+  /// The caller's buffer[0, cap).
+  cbor_writer(const cbor_fast::allocator& a, void* buf, size_t cap) noexcept
+      : alloc(a),
+        mode(kind::buffer),
+        buffer(static_cast<uint8_t*>(buf)),
+        capacity(cap),
+        writer(buffer, cap, &alloc) {}
+  /// A sink fed in chunks of chunk bytes.
+  cbor_writer(const cbor_fast::allocator& a, cbor_fast_sink_fn fn, void* ctx, size_t chunk) noexcept
+      : alloc(a),
+        mode(kind::sink),
+        capacity(chunk),
+        sink(fn),
+        sink_context(ctx),
+        writer(fn, ctx, chunk, &alloc) {}
+
+  /// A fresh writer on the same destination (the sink kind allocates its
+  /// staging buffer again: out_of_memory shows in writer.error()).
+  void rebuild() noexcept {
+    switch (mode) {
+      case kind::owned: writer = cbor_fast::writer(&alloc); break;
+      case kind::buffer: writer = cbor_fast::writer(buffer, capacity, &alloc); break;
+      case kind::sink: writer = cbor_fast::writer(sink, sink_context, capacity, &alloc); break;
+    }
+  }
+};
+
+#endif  // CBOR_FAST_CAPI_HANDLES_HPP

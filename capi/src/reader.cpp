@@ -1,0 +1,219 @@
+// C API: cbor_reader_* shims over cbor_fast::reader.
+#include <cstdint>
+#include <new>
+
+#include "cbor_fast.h"
+#include "handles.hpp"
+
+using cbor_fast::detail::fill_error;
+using cbor_fast::detail::to_c;
+
+namespace {
+
+constexpr uint32_t k_item_size = sizeof(cbor_fast_item);
+
+/// A cbor_fast_item the caller may pass: struct_size 0 (the 0.1 layout) or at
+/// least 0.1's size. Only 0.1 exists yet, so every accepted struct holds every
+/// field; when one is appended, shorter callers get a field-wise copy.
+inline bool item_size_ok(const cbor_fast_item* item) noexcept {
+  return item->struct_size == 0 || item->struct_size >= k_item_size;
+}
+
+/// The C++ item a C item came from (for cbor_reader_join).
+cbor_fast::item to_cxx(const cbor_fast_item& in) noexcept {
+  cbor_fast::item out;
+  out.type = static_cast<cbor_fast::item_type>(in.type);
+  out.flags = static_cast<uint8_t>(in.flags);
+  out.head_size = static_cast<uint8_t>(in.head_size);
+  out.depth = in.depth;
+  out.offset = in.offset;
+  out.arg = in.value;
+  out.u.data = in.data;
+  return out;
+}
+
+bool is_string(cbor_fast_type t) noexcept {
+  return t == CBOR_FAST_TYPE_BYTES || t == CBOR_FAST_TYPE_TEXT;
+}
+
+}  // namespace
+
+cbor_fast_status cbor_reader_new(const void* data, size_t size, const cbor_fast_allocator* alloc,
+                                 cbor_reader** out) {
+  if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *out = nullptr;
+  if (data == nullptr && size != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    const cbor_fast::allocator a = cbor_fast::detail::to_allocator(alloc);
+    cbor_reader* r = cbor_fast::detail::new_handle<cbor_reader>(a, data, size);
+    if (r == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+    *out = r;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+void cbor_reader_free(cbor_reader* reader) {
+  if (reader != nullptr) cbor_fast::detail::delete_handle(reader);
+}
+
+cbor_fast_status cbor_reader_reset(cbor_reader* reader, const void* data, size_t size) {
+  if (reader == nullptr || (data == nullptr && size != 0)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    reader->reader.reset(static_cast<const uint8_t*>(data), size);
+    reader->joined.clear();  // keeps its capacity, like the reader keeps its stack
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, uint64_t value) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    cbor_fast::reader_options o = reader->reader.options();
+    switch (option) {
+      case CBOR_FAST_OPT_MAX_DEPTH:
+        if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+        o.max_depth = static_cast<uint32_t>(value);
+        break;
+      case CBOR_FAST_OPT_VALIDATE_UTF8:
+        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+        o.validate_utf8 = value != 0;
+        break;
+      case CBOR_FAST_OPT_MAX_STRING_LENGTH:
+        o.max_string_length = value;
+        break;
+      case CBOR_FAST_OPT_MAX_CONTAINER_ITEMS:
+        o.max_container_items = value;
+        break;
+      case CBOR_FAST_OPT_MAX_ITEMS:
+        o.max_items = value;
+        break;
+      default:
+        return CBOR_FAST_ERR_INVALID_ARGUMENT;
+    }
+    return to_c(reader->reader.set_options(o));
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
+  if (reader == nullptr || item == nullptr || !item_size_ok(item))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    // The hot path: one C++ next() and a field copy. *item is only written on
+    // success, so a failed call leaves the caller's last item intact.
+    cbor_fast::item it;
+    const cbor_fast::status s = reader->reader.next(it);
+    if (s != cbor_fast::status::ok) return to_c(s);
+    const bool string = (it.type == cbor_fast::item_type::byte_string ||
+                         it.type == cbor_fast::item_type::text_string) &&
+                        !it.is_indefinite();
+    const bool floating = it.type == cbor_fast::item_type::floating;
+    item->type = static_cast<cbor_fast_type>(it.type);
+    item->flags = it.flags;
+    item->depth = it.depth;
+    item->offset = it.offset;
+    item->head_size = it.head_size;
+    item->float_width = it.width;
+    item->value = it.arg;
+    item->float_value = floating ? it.u.dbl : 0.0;
+    item->data = string ? it.u.data : nullptr;
+    item->size = string ? static_cast<size_t>(it.arg) : 0;
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_skip(cbor_reader* reader) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    return to_c(reader->reader.skip());
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_skip_to_end(cbor_reader* reader) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    return to_c(reader->reader.skip_to_end());
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* item,
+                                  const uint8_t** data, size_t* size) {
+  if (reader == nullptr || item == nullptr || data == nullptr || size == nullptr ||
+      !item_size_ok(item))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  *data = nullptr;
+  *size = 0;
+  try {
+    const cbor_fast::status sticky = reader->reader.error().code;
+    if (sticky != cbor_fast::status::ok) return to_c(sticky);
+    if (!is_string(item->type)) return CBOR_FAST_ERR_INVALID_STATE;
+    if ((item->flags & CBOR_FAST_ITEM_INDEFINITE) == 0) {
+      // A definite string is already contiguous in the input: no copy.
+      *data = item->data;
+      *size = item->size;
+      return CBOR_FAST_OK;
+    }
+    reader->joined.clear();
+    const cbor_fast::status s = reader->reader.read_joined(to_cxx(*item), reader->joined);
+    if (s != cbor_fast::status::ok) return to_c(s);
+    *data = reinterpret_cast<const uint8_t*>(reader->joined.data());
+    *size = reader->joined.size();
+    return CBOR_FAST_OK;
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+cbor_fast_status cbor_reader_finish(cbor_reader* reader) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  try {
+    return to_c(reader->reader.finish());
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+size_t cbor_reader_offset(const cbor_reader* reader) {
+  return reader != nullptr ? reader->reader.offset() : 0;
+}
+
+uint32_t cbor_reader_depth(const cbor_reader* reader) {
+  return reader != nullptr ? reader->reader.depth() : 0;
+}
+
+cbor_fast_status cbor_reader_error(const cbor_reader* reader, cbor_fast_error* error) {
+  if (reader == nullptr) {
+    fill_error(error, cbor_fast::status::invalid_argument);
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
+  const cbor_fast::error_info& info = reader->reader.error();
+  fill_error(error, info);
+  return to_c(info.code);
+}

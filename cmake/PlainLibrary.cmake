@@ -1,0 +1,41 @@
+# A shared libcbor_fast without sanitizers, for the tests that load the library
+# into another runtime (Python ctypes, Rust, Go/cgo): an ASan-instrumented
+# library cannot be dlopen()ed by an uninstrumented interpreter.
+#
+# Provides:
+#   target cbor_fast_plain          libcbor_fast.so in ${CBOR_FAST_PLAIN_DIR}
+#   CBOR_FAST_PLAIN_DIR             directory of the library
+#   CBOR_FAST_PLAIN_PKGCONFIG_DIR   directory holding a cbor_fast.pc for the build tree
+#   CBOR_FAST_PLAIN_INCLUDE_DIRS    C include directories (source + generated)
+set(CBOR_FAST_PLAIN_DIR "${PROJECT_BINARY_DIR}/plain")
+set(CBOR_FAST_PLAIN_PKGCONFIG_DIR "${CBOR_FAST_PLAIN_DIR}/pkgconfig")
+set(CBOR_FAST_PLAIN_INCLUDE_DIRS
+  "${PROJECT_SOURCE_DIR}/capi/include" "${PROJECT_BINARY_DIR}/include")
+
+add_library(cbor_fast_plain SHARED ${CBOR_FAST_SOURCES})
+target_include_directories(cbor_fast_plain
+  PUBLIC ${CBOR_FAST_PLAIN_INCLUDE_DIRS} "${PROJECT_SOURCE_DIR}/include"
+  PRIVATE "${PROJECT_SOURCE_DIR}/src")
+target_compile_features(cbor_fast_plain PRIVATE cxx_std_17)
+target_compile_definitions(cbor_fast_plain PRIVATE cbor_fast_EXPORTS)
+# Optimised whatever the build type: binding tests and their benchmarks use it.
+target_compile_options(cbor_fast_plain PRIVATE -O2 -Wall -Wextra)
+set_target_properties(cbor_fast_plain PROPERTIES
+  OUTPUT_NAME cbor_fast
+  LIBRARY_OUTPUT_DIRECTORY "${CBOR_FAST_PLAIN_DIR}"
+  VERSION ${PROJECT_VERSION}
+  SOVERSION ${PROJECT_VERSION_MAJOR}
+  LINK_DEPENDS "${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map")
+target_link_options(cbor_fast_plain PRIVATE
+  "-Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map" -Wl,-z,defs)
+
+file(WRITE "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
+"# pkg-config file for the build tree's plain libcbor_fast (not installed)
+Name: cbor_fast
+Description: ${PROJECT_DESCRIPTION} (build tree)
+Version: ${PROJECT_VERSION}
+Cflags: -I${PROJECT_SOURCE_DIR}/capi/include -I${PROJECT_BINARY_DIR}/include
+Libs: -L${CBOR_FAST_PLAIN_DIR} -Wl,-rpath,${CBOR_FAST_PLAIN_DIR} -lcbor_fast
+")
+configure_file("${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
+  "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc" COPYONLY)

@@ -1,0 +1,395 @@
+#!/usr/bin/env python3
+"""Writes the seed corpus of the fuzz targets: tests/fuzz/corpus/<target>/seed-*.
+
+Seeds are RFC 8949 Appendix A vectors, not-well-formed examples grouped as in
+Appendix F, UTF-8 cases, a few slices of the benchmark corpus (complete items
+of a few KB and one cut-off prefix per file), and writer programs. Every CBOR
+target reads a configuration byte first (tests/fuzz/fuzz_util.hpp), so each
+vector is written behind a few configuration bytes; writer_fuzz reads a mode
+byte and a program (tests/fuzz/writer_fuzz.cpp).
+
+Files named crash-* (regression inputs from fuzzing) are never touched.
+
+  make_seeds.py            rewrite the seed-* files
+  make_seeds.py --check    exit 1 if the committed seeds differ from what this writes
+"""
+import argparse
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CORPUS = os.path.join(HERE, "corpus")
+DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
+CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential"]
+
+# ---- RFC 8949 Appendix A ------------------------------------------------------
+
+APPENDIX_A = [
+    ("uint-0", "00"), ("uint-1", "01"), ("uint-10", "0a"), ("uint-23", "17"),
+    ("uint-24", "1818"), ("uint-25", "1819"), ("uint-100", "1864"), ("uint-1000", "1903e8"),
+    ("uint-1000000", "1a000f4240"), ("uint-1e12", "1b000000e8d4a51000"),
+    ("uint-max", "1bffffffffffffffff"), ("bignum-2e64", "c249010000000000000000"),
+    ("nint-min", "3bffffffffffffffff"), ("nbignum", "c349010000000000000000"),
+    ("nint-1", "20"), ("nint-10", "29"), ("nint-100", "3863"), ("nint-1000", "3903e7"),
+    ("half-0", "f90000"), ("half-neg0", "f98000"), ("half-1", "f93c00"),
+    ("double-1.1", "fb3ff199999999999a"), ("half-1.5", "f93e00"), ("half-65504", "f97bff"),
+    ("single-100000", "fa47c35000"), ("single-max", "fa7f7fffff"),
+    ("double-1e300", "fb7e37e43c8800759c"), ("half-subnormal", "f90001"),
+    ("half-min-normal", "f90400"), ("half-neg4", "f9c400"), ("double-neg4.1", "fbc010666666666666"),
+    ("half-inf", "f97c00"), ("half-nan", "f97e00"), ("half-neg-inf", "f9fc00"),
+    ("single-inf", "fa7f800000"), ("single-nan", "fa7fc00000"), ("single-neg-inf", "faff800000"),
+    ("double-inf", "fb7ff0000000000000"), ("double-nan", "fb7ff8000000000000"),
+    ("double-neg-inf", "fbfff0000000000000"),
+    ("false", "f4"), ("true", "f5"), ("null", "f6"), ("undefined", "f7"),
+    ("simple-16", "f0"), ("simple-255", "f8ff"),
+    ("tag0-datetime", "c074323031332d30332d32315432303a30343a30305a"),
+    ("tag1-epoch", "c11a514b67b0"), ("tag1-epoch-float", "c1fb41d452d9ec200000"),
+    ("tag23", "d74401020304"), ("tag24", "d818456449455446"),
+    ("tag32-uri", "d82076687474703a2f2f7777772e6578616d706c652e636f6d"),
+    ("bytes-empty", "40"), ("bytes-4", "4401020304"), ("text-empty", "60"), ("text-a", "6161"),
+    ("text-ietf", "6449455446"), ("text-escapes", "62225c"), ("text-u00fc", "62c3bc"),
+    ("text-u6c34", "63e6b0b4"), ("text-u10151", "64f0908591"),
+    ("array-empty", "80"), ("array-3", "83010203"), ("array-nested", "8301820203820405"),
+    ("array-25", "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
+    ("map-empty", "a0"), ("map-int", "a201020304"), ("map-text", "a26161016162820203"),
+    ("array-map", "826161a161626163"),
+    ("map-5", "a56161614161626142616361436164614461656145"),
+    ("indef-bytes", "5f42010243030405ff"), ("indef-text", "7f657374726561646d696e67ff"),
+    ("indef-array-empty", "9fff"), ("indef-nested-1", "9f018202039f0405ffff"),
+    ("indef-nested-2", "9f01820203820405ff"), ("indef-nested-3", "83018202039f0405ff"),
+    ("indef-nested-4", "83019f0203ff820405"),
+    ("indef-array-25", "9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff"),
+    ("indef-map", "bf61610161629f0203ffff"), ("indef-map-in-array", "826161bf61626163ff"),
+    ("indef-map-fun", "bf6346756ef563416d7421ff"),
+]
+
+# Beyond Appendix A: non-shortest heads, more nesting, bignum tags over
+# indefinite strings, empty indefinite strings, repeated map keys.
+EXTRA = [
+    ("long-head-uint", "1b0000000000000001"), ("long-head-text", "790003616263"),
+    ("long-head-array", "9a00000002f4f5"), ("long-head-tag", "da00000002410a"),
+    ("indef-bytes-empty", "5fff"), ("indef-text-empty", "7fff"),
+    ("indef-text-chunks-empty", "7f6060ff"), ("bignum-indef", "c25f41014102ff"),
+    ("map-repeated-keys", "a3616101616102016103"), ("map-int-keys", "a3200a0b01200c"),
+    ("tag-tag", "c6c7c8f6"), ("deep-array", "818181818181818180"),
+    ("deep-indef", "9f9f9f9f9fffffffffff"), ("deep-tags", "d9ffffc0c1c2c3c4c5f6"),
+    ("simple-32", "f820"), ("double-snan", "fb7ff0000000000001"), ("single-snan", "fa7f800001"),
+    ("half-snan", "f97c01"), ("half-nan-payload", "f97e55"), ("single-subnormal", "fa00000001"),
+    ("map-nested", "a2a10102810304a0"),
+]
+
+# ---- not well-formed, grouped by cause (RFC 8949 Appendix F.1) -----------------
+
+MALFORMED = [
+    ("eoi-head", ["18", "19", "1a", "1b", "1901", "1a0102", "1b01020304050607", "38", "58",
+                  "78", "98", "9a01ff00", "b8", "d8", "f8", "f900", "fa0000", "fb000000"]),
+    ("short-string", ["41", "61", "5affffffff00", "5bffffffffffffffff010203", "7affffffff00",
+                      "7b7fffffffffffffff010203"]),
+    ("missing-items", ["81", "818181818181818181", "8200", "a1", "a20102", "a100", "a2000000",
+                       "9bffffffffffffffff00", "bb7fffffffffffffff00"]),
+    ("tag-no-content", ["c0", "d8ffc0"]),
+    ("no-break", ["5f4100", "7f6100", "9f", "9f0102", "bf", "bf01020102", "819f", "9f8000",
+                  "9f9f9f9f9fffffffff", "9f819f819f9fffffff"]),
+    ("reserved-ai", ["1c", "1d", "1e", "3c", "3d", "3e", "5c", "5d", "5e", "7c", "7d", "7e",
+                     "9c", "9d", "9e", "bc", "bd", "be", "dc", "dd", "de", "fc", "fd", "fe"]),
+    ("bad-simple", ["f800", "f801", "f818", "f81f"]),
+    ("chunk-type", ["5f00ff", "5f21ff", "5f6100ff", "5f80ff", "5fa0ff", "5fc000ff", "5fe0ff",
+                    "7f4100ff"]),
+    ("nested-chunk", ["5f5f4100ffff", "7f7f6100ffff"]),
+    ("break-outside", ["ff", "81ff", "8200ff", "a1ff", "a1ff00", "a100ff", "a20000ff", "9f81ff",
+                       "9f829f819f9fffffffff"]),
+    ("map-missing-value", ["bf00ff", "bf000000ff"]),
+    ("indefinite-not-allowed", ["1f", "3f", "df"]),
+]
+
+# Text strings that are well-formed but not valid UTF-8 (strict mode rejects them).
+BAD_UTF8 = [
+    ("lone-ff", "61ff"), ("bad-continuation", "62c328"), ("surrogate", "63eda080"),
+    ("overlong", "62c0af"), ("above-10ffff", "64f4908080"), ("cut-sequence", "62e6b0"),
+    ("in-chunk", "7f6161 61ff ff"), ("late", "6c68656c6c6f20776f726c64e2"),
+    ("split-across-chunks", "7f61c361bcff"), ("in-map-key", "a162c328f6"),
+]
+
+
+def h(s):
+    return bytes.fromhex(s.replace(" ", ""))
+
+
+def config_byte(utf8=False, a=False, b=False, depth_code=0):
+    return bytes([(1 if utf8 else 0) | (2 if a else 0) | (4 if b else 0) | depth_code << 3])
+
+
+# ---- slices of the benchmark corpus ----------------------------------------------
+
+def item_end(data, pos):
+    """Offset just past the well-formed item at pos (no checks: the files are valid)."""
+    ib = data[pos]
+    major, ai = ib >> 5, ib & 31
+    pos += 1
+    if ai < 24:
+        arg = ai
+    elif ai <= 27:
+        n = 1 << (ai - 24)
+        arg = int.from_bytes(data[pos:pos + n], "big")
+        pos += n
+    else:  # indefinite
+        if major in (2, 3, 4, 5):
+            while data[pos] != 0xff:
+                pos = item_end(data, pos)
+            return pos + 1
+        return pos
+    if major in (2, 3):
+        return pos + arg
+    if major == 4:
+        for _ in range(arg):
+            pos = item_end(data, pos)
+        return pos
+    if major == 5:
+        for _ in range(2 * arg):
+            pos = item_end(data, pos)
+        return pos
+    if major == 6:
+        return item_end(data, pos)
+    return pos
+
+
+def sub_items(data, lo, hi, limit):
+    """Up to `limit` complete items of lo..hi bytes found inside data, in file order."""
+    found = []
+    pos = 0
+    stack_end = len(data)
+    # Visit heads in order; record items of the wanted size, skip their insides.
+    while pos < stack_end and len(found) < limit:
+        end = item_end(data, pos)
+        size = end - pos
+        if lo <= size <= hi:
+            found.append(data[pos:end])
+            pos = end
+            continue
+        ib = data[pos]
+        major, ai = ib >> 5, ib & 31
+        # Step into containers and tags; step over everything else.
+        if major in (4, 5, 6):
+            pos += 1 if ai < 24 or ai == 31 else 1 + (1 << (ai - 24))
+        elif ib == 0xff:
+            pos += 1
+        else:
+            pos = end
+    return found
+
+
+def corpus_slices(shared_dir):
+    """(name, bytes) slices of the benchmark files; [] if they are not there."""
+    out = []
+    for name in ["twitter", "citm_catalog", "canada"]:
+        path = os.path.join(shared_dir, name + ".cbor")
+        if not os.path.exists(path):
+            return []
+        with open(path, "rb") as f:
+            data = f.read()
+        for i, item in enumerate(sub_items(data, 600, 3000, 2)):
+            out.append((f"{name}-item{i}", item))
+        out.append((f"{name}-prefix", data[:1500]))
+    return out
+
+
+# ---- writer programs (see writer_fuzz.cpp) ---------------------------------------
+
+def u64(v):
+    n = (v.bit_length() + 7) // 8
+    return bytes([n]) + v.to_bytes(n, "big") if n else b"\x00"
+
+
+class Program:
+    def __init__(self):
+        self.code = bytearray()
+
+    def op(self, *parts):
+        for p in parts:
+            self.code += bytes([p]) if isinstance(p, int) else p
+        return self
+
+    def uint(self, v): return self.op(0, u64(v))
+    def int(self, v): return self.op(1, u64(v & (2**64 - 1)))
+    def neg(self, n): return self.op(2, u64(n))
+    def bignum(self, mag, negative=False): return self.op(3, len(mag) | (16 if negative else 0), mag)
+    def bytes(self, s): return self.op(4, len(s), s)
+    def text(self, s): return self.op(5, len(s.encode()), s.encode())
+    def tag(self, n): return self.op(6, u64(n))
+    def bool(self, b): return self.op(7, 1 if b else 0)
+    def null(self): return self.op(8)
+    def undefined(self): return self.op(9)
+    def simple(self, v): return self.op(10, v)
+    def double(self, bits, width=0): return self.op(11, bits.to_bytes(8, "big"), width)
+    def half(self, bits, width=0): return self.op(12, bits.to_bytes(2, "big"), width)
+    def single(self, bits, width=0): return self.op(13, bits.to_bytes(4, "big"), width)
+    def array(self, n): return self.op(14, n)
+    def array_indef(self): return self.op(15)
+    def map(self, n): return self.op(16, n)
+    def map_indef(self): return self.op(17)
+    def bytes_indef(self): return self.op(18)
+    def text_indef(self): return self.op(19)
+    def end(self): return self.op(20)
+
+
+def writer_programs():
+    P = Program
+    progs = {
+        "scalars": P().array(12).uint(0).uint(23).uint(24).uint(2**32).uint(2**64 - 1)
+        .int(-1).int(-(2**63)).neg(2**64 - 1).bool(True).null().undefined().simple(16).end(),
+        "strings": P().array(4).bytes(b"\x01\x02").text("IETF").text("\u6c34")
+        .bytes(b"x" * 40).end(),
+        "map": P().map(2).text("a").uint(1).text("b").array(2).uint(2).uint(3).end().end(),
+        "indefinite": P().array_indef().uint(1).array(2).uint(2).uint(3).end()
+        .array_indef().uint(4).uint(5).end().end(),
+        "indef-strings": P().array(2).bytes_indef().bytes(b"\x01\x02").bytes(b"\x03").end()
+        .text_indef().text("strea").text("ming").end().end(),
+        "indef-map": P().map_indef().text("Fun").bool(True).text("Amt").int(-2).end(),
+        "tags": P().tag(1).uint(1363896240).tag(32).text("http://www.example.com")
+        .tag(55799).tag(24).array(0).end(),
+        "bignums": P().array(4).bignum(b"\x01" + b"\x00" * 8).bignum(b"\x01" + b"\x00" * 8, True)
+        .bignum(b"\x00\x00\xff").bignum(b"", True).end(),
+        "floats-shortest": P().array(10).half(0x3e00).half(0x7bff).single(0x47c35000)
+        .double(0x3ff199999999999a).half(0x8000).half(0x7c00).half(0x7e00).half(0x0001)
+        .single(0x7f800001).double(0x7ff0000000000001).end(),
+        "floats-forced": P().array(6).double(0x3ff199999999999a, 1).double(0x3ff199999999999a, 2)
+        .half(0x3c00, 3).double(0x40effc0000000000, 1).double(0x3e70000000000000, 1)
+        .double(0x7ff8000000000001, 2).end(),
+        "deep": P().array(1).array(1).array(1).array_indef().map(1).uint(0).tag(0).array(0)
+        .end().end().end().end().end().end(),
+        "sequence": P().uint(1).text("a").array(0).end().map_indef().end().null(),
+        # Each of these breaks one rule; the model names the status.
+        "err-count": P().array(2).uint(1).end(),
+        "err-extra-item": P().array(1).uint(1).uint(2).end(),
+        "err-bad-chunk": P().bytes_indef().text("x").end(),
+        "err-nested-chunk": P().text_indef().text_indef().end().end(),
+        "err-odd-map": P().map_indef().uint(1).end(),
+        "err-no-container": P().uint(1).end(),
+        "err-unclosed": P().array(1).tag(5),
+        "err-tag-end": P().array_indef().tag(5).end(),
+        "err-bad-simple": P().simple(24).simple(31).simple(32),
+    }
+    modes = [("owned", 0x00), ("buffer16", 0x01 | 4 << 2), ("sink4", 0x02 | 3 << 2),
+             ("sink-fails", 0x02 | 33 << 2), ("detach", 0x03)]
+    out = []
+    for name, prog in progs.items():
+        for mode_name, mode in modes:
+            if name.startswith("err-") and mode_name != "owned":
+                continue
+            out.append((f"{name}-{mode_name}", bytes([mode]) + bytes(prog.code)))
+    return out
+
+
+# ---- the corpus -------------------------------------------------------------------
+
+def seeds(shared_dir):
+    """{target: {file name: bytes}}"""
+    valid = [(n, h(x)) for n, x in APPENDIX_A + EXTRA]
+    malformed = [(f"{cause}-{i}", h(x)) for cause, cases in MALFORMED for i, x in enumerate(cases)]
+    bad_utf8 = [(n, h(x)) for n, x in BAD_UTF8]
+    slices = corpus_slices(shared_dir)
+    out = {t: {} for t in CBOR_TARGETS + ["writer"]}
+
+    for t in CBOR_TARGETS:
+        files = out[t]
+        for n, x in valid:
+            files[f"seed-a-{n}"] = config_byte() + x
+        for n, x in malformed:
+            files[f"seed-f-{n}"] = config_byte() + x
+        for n, x in bad_utf8:
+            files[f"seed-utf8-{n}"] = config_byte(utf8=True) + x
+        for n, x in slices:
+            files[f"seed-corpus-{n}"] = config_byte(utf8=True) + x
+        # Limits: depth 2 and 1 on nested vectors.
+        for n in ["array-nested", "indef-nested-1", "deep-tags", "map-nested"]:
+            x = dict(APPENDIX_A + EXTRA)[n]
+            files[f"seed-depth2-{n}"] = config_byte(depth_code=2) + h(x)
+            files[f"seed-depth1-{n}"] = config_byte(depth_code=1) + h(x)
+        # The target switches on, for each target's own meaning.
+        for n in ["map-5", "indef-map", "indef-text", "tag1-epoch"]:
+            x = h(dict(APPENDIX_A + EXTRA)[n])
+            files[f"seed-switch-a-{n}"] = config_byte(a=True) + (b"\x23" if t == "reader" else b"") + x
+            files[f"seed-switch-b-{n}"] = config_byte(b=True) + (b"\x05" if t == "reader" else b"") + x
+
+    # reader: max_depth 0 (depth code 31), limits on strings, containers and items.
+    r = out["reader"]
+    r["seed-depth0-array"] = config_byte(depth_code=31) + h("8101")
+    r["seed-limit-string"] = config_byte(a=True) + bytes([0x04 | 7 << 5]) + h("6568656c6c6f")
+    r["seed-limit-joined"] = config_byte(a=True) + bytes([0x04 | 7 << 5]) + h("007f63616263636465ff")
+    r["seed-limit-array"] = config_byte(a=True) + bytes([31 | 2 << 5]) + h("83010203")
+    r["seed-limit-indef-map"] = config_byte(a=True) + bytes([31 | 1 << 5]) + h("bf01020304ff")
+    r["seed-limit-items"] = config_byte(b=True) + bytes([3]) + h("8301820203")
+
+    # sequences: several items in a row, then garbage at the end of some.
+    seq = out["sequence"]
+    for i in range(0, len(valid), 8):
+        group = b"".join(x for _, x in valid[i:i + 8])
+        seq[f"seed-seq-a{i // 8:02d}"] = config_byte() + group
+    for cause, cases in MALFORMED:
+        seq[f"seed-seq-then-{cause}"] = config_byte() + h("0102a0") + h(cases[0])
+    if slices:
+        seq["seed-seq-corpus"] = config_byte() + b"".join(x for _, x in slices[:3])
+
+    for n, x in writer_programs():
+        out["writer"][f"seed-{n}"] = x
+    return out
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the files on disk instead of writing")
+    parser.add_argument("--corpus-dir", default=DEFAULT_SHARED,
+                        help="benchmark corpus (twitter.cbor, ...) to slice")
+    args = parser.parse_args()
+
+    have_slices = bool(corpus_slices(args.corpus_dir))
+    if not have_slices:
+        print(f"make_seeds: no benchmark corpus in {args.corpus_dir}: slices not "
+              f"{'checked' if args.check else 'written'}", file=sys.stderr)
+    wanted = seeds(args.corpus_dir)
+    problems = []
+    total = 0
+    for target, files in wanted.items():
+        d = os.path.join(CORPUS, target)
+        if not args.check:
+            os.makedirs(d, exist_ok=True)
+        on_disk = set(os.listdir(d)) if os.path.isdir(d) else set()
+        for name, data in sorted(files.items()):
+            total += len(data)
+            path = os.path.join(d, name)
+            if args.check:
+                if name not in on_disk:
+                    problems.append(f"missing: {target}/{name}")
+                else:
+                    with open(path, "rb") as f:
+                        if f.read() != data:
+                            problems.append(f"differs: {target}/{name}")
+            else:
+                with open(path, "wb") as f:
+                    f.write(data)
+        for name in sorted(on_disk):
+            stale = name.startswith("seed-") and name not in files
+            # Without the benchmark files the slices are neither made nor judged.
+            if not have_slices and (name.startswith("seed-corpus-") or name == "seed-seq-corpus"):
+                stale = False
+            if stale:
+                if args.check:
+                    problems.append(f"stale: {target}/{name}")
+                else:
+                    os.remove(os.path.join(d, name))
+    if args.check:
+        if problems:
+            print("make_seeds: the committed corpus is not what make_seeds.py writes "
+                  "(run tests/fuzz/make_seeds.py):", file=sys.stderr)
+            for p in problems:
+                print("  " + p, file=sys.stderr)
+            return 1
+        print(f"make_seeds: corpus up to date ({sum(map(len, wanted.values()))} seed files)")
+        return 0
+    print(f"make_seeds: wrote {sum(map(len, wanted.values()))} seed files, {total} bytes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

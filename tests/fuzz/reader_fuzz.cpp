@@ -1,0 +1,438 @@
+// reader_fuzz: walks every item with the C++ pull reader and checks each one
+// against the raw bytes with a model of its own (nesting, counts, heads,
+// strings, floats, UTF-8), checks every error against the bytes it blames,
+// then runs skip(), skip_to_end()/read_joined() and reset() passes that must
+// end with the same status at the same offsets.
+//
+// Input: configuration byte (fuzz_util.hpp; depth code 31 means max_depth 0;
+// a: a limits byte L follows, max_string_length = L % 32 and
+// max_container_items = L / 32; b: a byte follows that is max_items), then
+// the CBOR sequence.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cbor_fast/reader.hpp"
+#include "fuzz_util.hpp"
+
+using cbor_fast::item;
+using cbor_fast::item_type;
+using cbor_fast::reader;
+using cbor_fast::status;
+
+namespace {
+
+using namespace cbor_fast_fuzz;
+
+/// An open container, tag or indefinite string of the model.
+struct frame {
+  uint8_t major;     ///< 2, 3 (indefinite strings), 4, 5, 6
+  bool indefinite;
+  uint64_t expected; ///< definite arrays: items; maps: 2 * pairs; tags: 1
+  uint64_t seen;
+  size_t offset;     ///< its head
+};
+
+/// Head size for an additional-information value (0 for 28..30).
+size_t head_size_of(uint8_t ai) {
+  if (ai < 24 || ai == 31) return 1;
+  if (ai <= 27) return size_t(1) + (size_t(1) << (ai - 24));
+  return 0;
+}
+
+/// What the model learns from a first walk, for the later passes to compare.
+struct walk_result {
+  status final = status::ok;  ///< end or the error
+  cbor_fast::error_info error;
+  std::vector<size_t> top_starts;  ///< offset of each top-level item
+  std::vector<size_t> top_ends;    ///< offset after each complete top-level item
+  std::map<size_t, size_t> close_at;       ///< container/string head -> offset after its end
+  std::map<size_t, std::string> joined;    ///< indefinite string head -> joined content
+};
+
+/// The head at data[at]: major type and argument, when complete and definite.
+bool definite_head(const uint8_t* data, size_t size, size_t at, uint8_t& major, uint64_t& arg,
+                   size_t& hs) {
+  if (at >= size) return false;
+  const uint8_t ai = data[at] & 31;
+  hs = head_size_of(ai);
+  if (hs == 0 || ai == 31 || size - at < hs) return false;
+  major = data[at] >> 5;
+  arg = ai < 24 ? ai : load_be(data + at + 1, hs - 1);
+  return true;
+}
+
+/// True when the item starting at `at` really is cut short (the reader's
+/// truncated error): head or string past the end, or a count that cannot fit.
+bool truncated_at(const uint8_t* data, size_t size, size_t at, bool inside_item,
+                  const cbor_fast::reader_options& opts) {
+  if (at == size) return inside_item;
+  const uint8_t ai = data[at] & 31;
+  if (head_size_of(ai) == 0 || ai == 31) return false;
+  uint8_t major = 0;
+  uint64_t arg = 0;
+  size_t hs = 0;
+  if (!definite_head(data, size, at, major, arg, hs)) return true;  // head cut short
+  const uint64_t rest = size - at - hs;
+  // Limits are checked before the length against the input.
+  if (major == 2 || major == 3) return arg <= opts.max_string_length && arg > rest;
+  if (major == 4) return arg <= opts.max_container_items && arg > rest;
+  if (major == 5) return arg <= opts.max_container_items && arg > rest / 2;
+  return false;
+}
+
+walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_options& opts) {
+  walk_result res;
+  reader r(data, size, opts);
+  std::vector<frame> stack;
+  std::vector<std::string> joining;  // content of the open indefinite strings
+  size_t top_start = 0;
+  uint64_t items = 0;  // heads read, for max_items
+  item it;
+  for (;;) {
+    const size_t before = r.offset();
+    const status s = r.next(it);
+    if (s == status::end) {
+      FUZZ_CHECK(stack.empty());
+      FUZZ_CHECK(before == size && r.offset() == size && r.at_end());
+      FUZZ_CHECK(r.next(it) == status::end);
+      FUZZ_CHECK(r.finish() == status::ok);
+      res.final = s;
+      return res;
+    }
+    if (s != status::ok) {
+      FUZZ_CHECK(cbor_fast::is_error(s));
+      const cbor_fast::error_info e = r.error();
+      FUZZ_CHECK(e.code == s);
+      FUZZ_CHECK(e.offset >= before && e.offset <= size);
+      FUZZ_CHECK(e.item_offset == (stack.empty() ? before : top_start));
+      // Sticky.
+      FUZZ_CHECK(r.next(it) == s && r.skip() == s && r.finish() == s);
+      FUZZ_CHECK(r.error().offset == e.offset);
+      // Each error must name a byte that really is wrong in that way.
+      const bool have = before < size;
+      const uint8_t ib = have ? data[before] : 0;
+      const bool in_string = !stack.empty() && (stack.back().major == 2 || stack.back().major == 3);
+      switch (s) {
+        case status::truncated:
+          FUZZ_CHECK(e.offset == before);
+          FUZZ_CHECK(truncated_at(data, size, before, !stack.empty(), opts));
+          break;
+        case status::reserved_additional_info:
+          FUZZ_CHECK(e.offset == before && have && (ib & 31) >= 28 && (ib & 31) <= 30);
+          break;
+        case status::indefinite_not_allowed:
+          FUZZ_CHECK(e.offset == before && have && (ib & 31) == 31);
+          FUZZ_CHECK((ib >> 5) == 0 || (ib >> 5) == 1 || (ib >> 5) == 6);
+          break;
+        case status::bad_simple_value:
+          FUZZ_CHECK(e.offset == before && ib == 0xf8 && before + 1 < size &&
+                     data[before + 1] < 32);
+          break;
+        case status::chunk_type_mismatch:
+          FUZZ_CHECK(e.offset == before && have && in_string);
+          FUZZ_CHECK((ib >> 5) != stack.back().major && ib != 0xff);
+          break;
+        case status::nested_indefinite_chunk:
+          FUZZ_CHECK(e.offset == before && have && in_string);
+          FUZZ_CHECK(ib == uint8_t(stack.back().major << 5 | 31));
+          break;
+        case status::unexpected_break:
+          FUZZ_CHECK(e.offset == before && ib == 0xff && have);
+          FUZZ_CHECK(stack.empty() || !stack.back().indefinite);
+          break;
+        case status::map_missing_value:
+          FUZZ_CHECK(e.offset == before && ib == 0xff && have);
+          FUZZ_CHECK(!stack.empty() && stack.back().major == 5 && stack.back().indefinite &&
+                     stack.back().seen % 2 == 1);
+          break;
+        case status::invalid_utf8: {
+          FUZZ_CHECK(opts.validate_utf8 && have && (ib >> 5) == 3 && (ib & 31) != 31);
+          const size_t hs = head_size_of(ib & 31);
+          FUZZ_CHECK(hs != 0 && size - before >= hs);
+          const uint64_t len = (ib & 31) < 24 ? uint64_t(ib & 31) : load_be(data + before + 1, hs - 1);
+          FUZZ_CHECK(len <= size - before - hs);
+          const size_t bad = first_invalid_utf8(data + before + hs, size_t(len));
+          FUZZ_CHECK(bad < len);
+          FUZZ_CHECK(e.offset == before + hs + bad);
+          break;
+        }
+        case status::depth_exceeded: {
+          FUZZ_CHECK(e.offset == before && have);
+          FUZZ_CHECK(stack.size() == opts.max_depth);
+          const uint8_t major = ib >> 5;
+          FUZZ_CHECK(major == 4 || major == 5 || major == 6 ||
+                     ((major == 2 || major == 3) && (ib & 31) == 31));
+          break;
+        }
+        case status::string_too_long: {
+          uint8_t major = 0;
+          uint64_t arg = 0;
+          size_t hs = 0;
+          FUZZ_CHECK(e.offset == before && definite_head(data, size, before, major, arg, hs));
+          FUZZ_CHECK((major == 2 || major == 3) && arg > opts.max_string_length);
+          break;
+        }
+        case status::container_too_large: {
+          FUZZ_CHECK(e.offset == before && have);
+          uint8_t major = 0;
+          uint64_t arg = 0;
+          size_t hs = 0;
+          if (definite_head(data, size, before, major, arg, hs) && (major == 4 || major == 5) &&
+              arg > opts.max_container_items)
+            break;  // a definite head declaring too many
+          // Or an indefinite array/map already full, and no break follows.
+          FUZZ_CHECK(!stack.empty() && stack.back().indefinite && ib != 0xff);
+          const frame& f = stack.back();
+          FUZZ_CHECK((f.major == 4 && f.seen == opts.max_container_items) ||
+                     (f.major == 5 && f.seen / 2 == opts.max_container_items));
+          break;
+        }
+        case status::too_many_items:
+          FUZZ_CHECK(e.offset == before && have && ib != 0xff && items == opts.max_items);
+          break;
+        default:
+          FUZZ_FAIL("unexpected status from next()");
+      }
+      res.final = s;
+      res.error = e;
+      return res;
+    }
+
+    // ---- a good item: offsets, depth, head, content ----
+    const size_t after = r.offset();
+    FUZZ_CHECK(it.offset == before);
+    FUZZ_CHECK(after == it.offset + it.encoded_size() && after <= size);
+
+    if (it.type == item_type::end) {
+      FUZZ_CHECK(!stack.empty() && stack.back().major != 6);
+      const frame f = stack.back();
+      FUZZ_CHECK(it.depth == stack.size() - 1);
+      if (f.indefinite) {
+        // The end of an indefinite container is marked indefinite too.
+        FUZZ_CHECK(it.flags == (item::flag_indefinite | item::flag_break));
+        FUZZ_CHECK(it.head_size == 1 && data[before] == 0xff);
+        if (f.major == 5) FUZZ_CHECK(f.seen % 2 == 0);
+      } else {
+        FUZZ_CHECK(it.flags == 0 && it.head_size == 0 && f.seen == f.expected);
+      }
+      stack.pop_back();
+      res.close_at[f.offset] = after;
+      if (f.major == 2 || f.major == 3) {
+        res.joined[f.offset] = joining.back();
+        joining.pop_back();
+      }
+    } else {
+      FUZZ_CHECK(before < size);
+      const uint8_t ib = data[before];
+      const uint8_t major = ib >> 5;
+      const uint8_t ai = ib & 31;
+      const size_t hs = head_size_of(ai);
+      FUZZ_CHECK(hs != 0 && it.head_size == hs);
+      const uint64_t arg = ai < 24 || ai == 31 ? ai : load_be(data + before + 1, hs - 1);
+      FUZZ_CHECK(it.depth == stack.size());
+      FUZZ_CHECK(++items <= opts.max_items);
+      if (stack.empty()) top_start = before;
+      const bool chunk = !stack.empty() && (stack.back().major == 2 || stack.back().major == 3);
+      if (chunk) FUZZ_CHECK(major == stack.back().major && ai != 31);
+      if (!stack.empty()) {
+        frame& f = stack.back();
+        ++f.seen;
+        if (!f.indefinite) FUZZ_CHECK(f.seen <= f.expected);
+        if (f.indefinite && f.major == 4) FUZZ_CHECK(f.seen <= opts.max_container_items);
+        if (f.indefinite && f.major == 5) FUZZ_CHECK((f.seen + 1) / 2 <= opts.max_container_items);
+      }
+      const bool indefinite = ai == 31;
+      FUZZ_CHECK(it.is_indefinite() == indefinite);
+      FUZZ_CHECK(it.flags == (indefinite ? item::flag_indefinite : 0));
+      switch (major) {
+        case 0:
+        case 1:
+          FUZZ_CHECK(it.type == (major == 0 ? item_type::unsigned_int : item_type::negative_int));
+          FUZZ_CHECK(it.arg == arg);
+          break;
+        case 2:
+        case 3:
+          FUZZ_CHECK(it.type == (major == 2 ? item_type::byte_string : item_type::text_string));
+          if (!indefinite) {
+            FUZZ_CHECK(it.arg == arg && arg <= size - before - hs);
+            FUZZ_CHECK(arg <= opts.max_string_length);
+            FUZZ_CHECK(it.bytes().data == data + before + hs);
+            if (major == 3 && opts.validate_utf8)
+              FUZZ_CHECK(first_invalid_utf8(it.bytes().data, it.bytes().size) == it.bytes().size);
+            if (chunk) joining.back().append(it.text());
+          } else {
+            FUZZ_CHECK(it.arg == 0);
+          }
+          break;
+        case 4:
+        case 5:
+          FUZZ_CHECK(it.type == (major == 4 ? item_type::array : item_type::map));
+          FUZZ_CHECK(it.arg == (indefinite ? 0 : arg));
+          if (!indefinite) FUZZ_CHECK(arg <= opts.max_container_items);
+          break;
+        case 6:
+          FUZZ_CHECK(it.type == item_type::tag && it.arg == arg);
+          break;
+        default:
+          if (ai == 20 || ai == 21) {
+            FUZZ_CHECK(it.type == item_type::boolean && it.arg == ai);
+            FUZZ_CHECK(it.boolean_value() == (ai == 21));
+          } else if (ai == 22) {
+            FUZZ_CHECK(it.type == item_type::null && it.arg == 22);
+          } else if (ai == 23) {
+            FUZZ_CHECK(it.type == item_type::undefined && it.arg == 23);
+          } else if (ai < 20) {
+            FUZZ_CHECK(it.type == item_type::simple && it.arg == ai);
+          } else if (ai == 24) {
+            FUZZ_CHECK(it.type == item_type::simple && it.arg == arg && arg >= 32);
+            FUZZ_CHECK(it.simple_value() == arg);
+          } else {
+            FUZZ_CHECK(ai >= 25 && ai <= 27);
+            FUZZ_CHECK(it.type == item_type::floating && it.width == hs - 1);
+            FUZZ_CHECK(it.float_bits() == arg);
+            FUZZ_CHECK(double_bits(it.float_value()) == widen_wire_float(arg, it.width));
+          }
+          break;
+      }
+      // Containers, tags and indefinite strings open a level.
+      const bool opens = major == 4 || major == 5 || major == 6 || (major <= 3 && indefinite);
+      if (opens) {
+        FUZZ_CHECK(stack.size() < opts.max_depth);
+        const uint64_t expected = major == 5 ? (indefinite ? 0 : 2 * arg) : major == 6 ? 1 : arg;
+        stack.push_back({major, indefinite, expected, 0, before});
+        if (major == 2 || major == 3) joining.emplace_back();
+      }
+    }
+    // Items complete finished tags; a complete top-level item is recorded.
+    const bool complete = it.type == item_type::end ||
+                          !(!stack.empty() && stack.back().offset == before);
+    if (complete) {
+      while (!stack.empty() && stack.back().major == 6 && stack.back().seen == 1) {
+        res.close_at[stack.back().offset] = after;
+        stack.pop_back();
+      }
+      if (stack.empty()) {
+        res.top_starts.push_back(top_start);
+        res.top_ends.push_back(after);
+      }
+    }
+    // Tags whose content is complete no longer count.
+    FUZZ_CHECK(r.depth() == stack.size());
+    FUZZ_CHECK(r.at_end() == (stack.empty() && after == size));
+  }
+}
+
+/// skip() over every top-level item: same boundaries, same final status.
+void skip_pass(reader& r, const walk_result& w) {
+  size_t n = 0;
+  for (;;) {
+    const size_t before = r.offset();
+    const status s = r.skip();
+    if (s != status::ok) {
+      FUZZ_CHECK(s == w.final);
+      FUZZ_CHECK(n == w.top_ends.size());
+      if (s != status::end) {
+        FUZZ_CHECK(r.error().offset == w.error.offset);
+        FUZZ_CHECK(r.error().item_offset == w.error.item_offset);
+        FUZZ_CHECK(r.error().depth == w.error.depth);
+      }
+      return;
+    }
+    FUZZ_CHECK(n < w.top_ends.size());
+    FUZZ_CHECK(before == w.top_starts[n] && r.offset() == w.top_ends[n]);
+    FUZZ_CHECK(r.depth() == 0);
+    ++n;
+  }
+}
+
+/// next() with skip_to_end() over every other container and read_joined()
+/// for strings: the jumps land where the walk says, the status is the same.
+void mixed_pass(reader& r, const walk_result& w, uint64_t max_string_length) {
+  item it;
+  for (;;) {
+    status s = r.next(it);
+    if (s == status::ok) {
+      const bool string = it.type == item_type::byte_string || it.type == item_type::text_string;
+      const bool opens = it.type == item_type::array || it.type == item_type::map ||
+                         (string && it.is_indefinite());
+      if (opens && it.offset % 2 == 0 && !(string && it.offset % 4 == 2)) {
+        s = r.skip_to_end();
+        if (s == status::ok) {
+          const auto at = w.close_at.find(it.offset);
+          FUZZ_CHECK(at != w.close_at.end() && r.offset() == at->second);
+        }
+      } else if (string && (it.is_indefinite() || it.offset % 3 == 0)) {
+        std::string joined = "x";
+        s = r.read_joined(it, joined);
+        if (s == status::string_too_long && it.is_indefinite()) {
+          // The joined length is limited too, which a walk never sees: the
+          // content so far must be over the limit, found before the walk's error.
+          const auto at = w.joined.find(it.offset);
+          if (at != w.joined.end()) {
+            FUZZ_CHECK(at->second.size() > max_string_length);
+          } else {
+            // The walk failed inside this string: later, or on the same chunk
+            // for the same reason (a chunk over the limit on its own).
+            FUZZ_CHECK(w.final != status::end && r.error().offset <= w.error.offset);
+            if (r.error().offset == w.error.offset) FUZZ_CHECK(w.final == s);
+          }
+          return;
+        }
+        if (s == status::ok) {
+          if (it.is_indefinite()) {
+            const auto at = w.joined.find(it.offset);
+            FUZZ_CHECK(at != w.joined.end() && joined == "x" + at->second);
+            const auto close = w.close_at.find(it.offset);
+            FUZZ_CHECK(close != w.close_at.end() && r.offset() == close->second);
+          } else {
+            FUZZ_CHECK(joined.size() == 1 + it.arg);
+            FUZZ_CHECK(joined.compare(1, std::string::npos, it.text()) == 0);
+          }
+        }
+      }
+    }
+    if (s == status::ok) continue;
+    FUZZ_CHECK(s == w.final);
+    if (s != status::end) {
+      FUZZ_CHECK(r.error().offset == w.error.offset);
+      FUZZ_CHECK(r.error().item_offset == w.error.item_offset);
+    }
+    return;
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
+  const uint8_t* data = input;
+  size_t size = input_size;
+  const config c = take_config(data, size);
+  cbor_fast::reader_options opts;
+  opts.validate_utf8 = c.utf8;
+  opts.max_depth = c.depth_code == 31 ? 0 : c.max_depth;
+  if (c.a && size != 0) {
+    opts.max_string_length = data[0] % 32;
+    opts.max_container_items = data[0] / 32;
+    ++data;
+    --size;
+  }
+  if (c.b && size != 0) {
+    opts.max_items = data[0];
+    ++data;
+    --size;
+  }
+
+  const walk_result w = walk(data, size, opts);
+
+  reader r(data, size, opts);
+  skip_pass(r, w);
+  // reset() clears the error and keeps the options: the same pass again.
+  r.reset(data, size);
+  FUZZ_CHECK(r.error().code == status::ok && r.offset() == 0 && r.depth() == 0);
+  skip_pass(r, w);
+
+  reader m(data, size, opts);
+  mixed_pass(m, w, opts.max_string_length);
+  return 0;
+}
