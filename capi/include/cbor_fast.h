@@ -173,8 +173,10 @@ typedef enum cbor_fast_float_width {
   CBOR_FAST_FLOAT_DOUBLE = 8
 } cbor_fast_float_width;
 
-#define CBOR_FAST_ITEM_INDEFINITE 1u /**< indefinite-length string, array or map */
-#define CBOR_FAST_ITEM_BREAK 2u      /**< END item that consumed a break byte */
+/** Indefinite-length string, array or map start; also set on the END item that closes one. */
+#define CBOR_FAST_ITEM_INDEFINITE 1u
+/** END item that consumed a break byte (always together with CBOR_FAST_ITEM_INDEFINITE). */
+#define CBOR_FAST_ITEM_BREAK 2u
 
 /**
  * One item from cbor_reader_next(). Plain data, filled by the library; views in
@@ -512,8 +514,9 @@ CBOR_FAST_API cbor_fast_status cbor_node_get_int_raw(const cbor_node* node, uint
                                                      int* negative);
 /**
  * Any integer beyond 64 bits too: UINT/NEGATIVE as above, or tag 2/3 over a
- * byte string (the magnitude view is set, *raw = 0). Exactly one of *raw and
- * *magnitude is meaningful: *magnitude is NULL for 64-bit values.
+ * byte string (the magnitude view is set, *raw = 0). For UINT/NEGATIVE nodes
+ * *magnitude is NULL and *size 0; for a tag 2/3 over an empty byte string
+ * *magnitude may be a non-NULL view of size 0 (the value is 0, or -1 for tag 3).
  * @return also CBOR_FAST_ERR_TYPE_MISMATCH for anything else.
  */
 CBOR_FAST_API cbor_fast_status cbor_node_get_bignum(const cbor_node* node, uint64_t* raw,
