@@ -24,6 +24,19 @@ inline bool keep_going(status s, status& result) noexcept {
   return false;
 }
 
+/// The items both document kinds store as type + argument alone.
+inline status write_plain(writer& w, item_type type, uint64_t arg) noexcept {
+  switch (type) {
+    case item_type::unsigned_int: return w.write_uint(arg);
+    case item_type::negative_int: return w.write_negative(arg);
+    case item_type::simple: return w.write_simple(uint8_t(arg));
+    case item_type::boolean: return w.write_bool(arg == 21);
+    case item_type::null: return w.write_null();
+    case item_type::undefined: return w.write_undefined();
+    default: return status::internal_error;
+  }
+}
+
 status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
                    const allocator& alloc) noexcept {
   using detail::doc_node;
@@ -37,12 +50,6 @@ status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
     const bool indefinite = (p->flags & detail::flag_indefinite) != 0 && !preferred;
     bool opened = false;
     switch (item_type(p->type)) {
-      case item_type::unsigned_int:
-        s = w.write_uint(p->arg);
-        break;
-      case item_type::negative_int:
-        s = w.write_negative(p->arg);
-        break;
       case item_type::byte_string:
       case item_type::text_string: {
         const bool text = p->type == uint8_t(item_type::text_string);
@@ -68,26 +75,15 @@ status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
       case item_type::tag:
         s = w.write_tag(p->arg);
         break;
-      case item_type::simple:
-        s = w.write_simple(uint8_t(p->arg));
-        break;
-      case item_type::boolean:
-        s = w.write_bool(p->arg == 21);
-        break;
-      case item_type::null:
-        s = w.write_null();
-        break;
-      case item_type::undefined:
-        s = w.write_undefined();
-        break;
       case item_type::floating:
         // The value is the exact widening of the wire bits, so writing it at
         // the same width gives those bits back (NaN payloads included).
         s = w.write_float(detail::float_node_value(p),
                           preferred ? float_width::shortest : float_width(p->b0));
         break;
-      default:
-        return status::internal_error;
+      default:  // integers and simple values
+        s = write_plain(w, item_type(p->type), p->arg);
+        break;
     }
     if (!keep_going(s, result)) return result;
     if (opened && !ends.push(detail::after(p))) return status::out_of_memory;
@@ -134,12 +130,6 @@ struct mnode_encoder {
       const mutable_node* then = nullptr;
       const bool indefinite = (m->flags_ & mutable_node::flag_indefinite) != 0;
       switch (item_type(m->type_)) {
-        case item_type::unsigned_int:
-          s = w.write_uint(m->arg_);
-          break;
-        case item_type::negative_int:
-          s = w.write_negative(m->arg_);
-          break;
         case item_type::byte_string:
           s = w.write_bytes(m->u_.data, size_t(m->arg_));
           break;
@@ -159,23 +149,12 @@ struct mnode_encoder {
           s = w.write_tag(m->arg_);
           then = m->u_.content;
           break;
-        case item_type::simple:
-          s = w.write_simple(uint8_t(m->arg_));
-          break;
-        case item_type::boolean:
-          s = w.write_bool(m->arg_ == 21);
-          break;
-        case item_type::null:
-          s = w.write_null();
-          break;
-        case item_type::undefined:
-          s = w.write_undefined();
-          break;
         case item_type::floating:
           s = w.write_float(m->u_.dbl, float_width(m->width_));
           break;
-        default:
-          return status::internal_error;
+        default:  // integers and simple values
+          s = detail::write_plain(w, item_type(m->type_), m->arg_);
+          break;
       }
       if (!keep_going(s, result)) return result;
       if (then != nullptr) {
