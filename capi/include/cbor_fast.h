@@ -83,6 +83,10 @@ typedef enum cbor_fast_status {
   /* invalid / strict (200-299) */
   CBOR_FAST_ERR_INVALID_UTF8 = 200,     /**< text string not valid UTF-8 (strict) */
   CBOR_FAST_ERR_TRAILING_BYTES = 201,   /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
+  CBOR_FAST_ERR_NOT_PREFERRED = 202,    /**< head or float longer than needed (deterministic); since 0.2 */
+  CBOR_FAST_ERR_INDEFINITE_LENGTH = 203, /**< indefinite-length item (deterministic); since 0.2 */
+  CBOR_FAST_ERR_UNSORTED_KEYS = 204,    /**< map keys out of bytewise order (deterministic); since 0.2 */
+  CBOR_FAST_ERR_DUPLICATE_KEY = 205,    /**< map key equal to an earlier one; since 0.2 */
 
   /* limits and memory (300-399) */
   CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
@@ -90,6 +94,7 @@ typedef enum cbor_fast_status {
   CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than max_items / a document can hold */
   CBOR_FAST_ERR_CONTAINER_TOO_LARGE = 303, /**< array or map with more entries than allowed */
   CBOR_FAST_ERR_STRING_TOO_LONG = 304,  /**< string, chunk or joined string over the limit */
+  CBOR_FAST_ERR_MEMORY_BUDGET = 305,    /**< decoding would hold more than max_memory bytes; since 0.2 */
   CBOR_FAST_ERR_INTERNAL = 399          /**< a library bug; please report it */
 } cbor_fast_status;
 
@@ -221,7 +226,20 @@ typedef enum cbor_fast_option {
   CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
   /** Most data items in all since creation/reset (default UINT64_MAX): the next
    *  one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. */
-  CBOR_FAST_OPT_MAX_ITEMS = 5
+  CBOR_FAST_OPT_MAX_ITEMS = 5,
+  /** 1: reject a map key equal (by value: 1 and 0x1801, half and double of one
+   *  value, definite and indefinite strings alike) to an earlier key of the same
+   *  map: CBOR_FAST_ERR_DUPLICATE_KEY at the second key's offset, reported
+   *  instead of that key when it is a single item, else when its value starts.
+   *  Linear time: a hash table per open map with a per-process random seed;
+   *  its memory comes from the reader's allocator (default 0). Since 0.2. */
+  CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS = 6,
+  /** 1: require RFC 8949 core deterministic encoding (section 4.2.1): shortest
+   *  heads and floats (CBOR_FAST_ERR_NOT_PREFERRED), definite lengths
+   *  (CBOR_FAST_ERR_INDEFINITE_LENGTH), map keys in strictly increasing
+   *  bytewise order (CBOR_FAST_ERR_UNSORTED_KEYS, or CBOR_FAST_ERR_DUPLICATE_KEY
+   *  for an equal key), each at the offending head or key (default 0). Since 0.2. */
+  CBOR_FAST_OPT_DETERMINISTIC = 7
 } cbor_fast_option;
 
 /**
@@ -436,14 +454,40 @@ typedef struct cbor_node cbor_node;
 #define CBOR_FAST_DECODE_COPY_STRINGS 2u
 /** Reject text strings that are not valid UTF-8. */
 #define CBOR_FAST_DECODE_VALIDATE_UTF8 4u
+/** Reject duplicate map keys (as CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS). Since 0.2. */
+#define CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS 8u
+/** Require core deterministic encoding (as CBOR_FAST_OPT_DETERMINISTIC). Since 0.2. */
+#define CBOR_FAST_DECODE_DETERMINISTIC 16u
 
-/** Limits for decoding. Initialise with CBOR_FAST_DECODE_OPTIONS_INIT; 0 fields mean default. */
+/**
+ * Limits for decoding. Initialise with CBOR_FAST_DECODE_OPTIONS_INIT; 0 fields
+ * mean default. Each limit gives its own status at the offset of the item that
+ * exceeds it, the same status and offset as a reader with the same limits.
+ */
 typedef struct cbor_fast_decode_options {
-  uint32_t struct_size;  /**< sizeof(cbor_fast_decode_options), or 0 */
-  uint32_t max_depth;    /**< nesting limit; 0 means 512 */
+  uint32_t struct_size;  /**< sizeof(cbor_fast_decode_options), or 0 (= the 0.1 layout) */
+  uint32_t max_depth;    /**< nesting limit; 0 means 512 (CBOR_FAST_ERR_DEPTH) */
   const cbor_fast_allocator* alloc; /**< hooks for the document's memory; NULL for malloc */
+  /* since 0.2 */
+  /** Longest string or chunk, and longest joined indefinite string, in bytes;
+   *  0: no limit (CBOR_FAST_ERR_STRING_TOO_LONG). */
+  uint64_t max_string_length;
+  /** Most entries in one array (items) or map (pairs); 0: no limit
+   *  (CBOR_FAST_ERR_CONTAINER_TOO_LARGE). */
+  uint64_t max_container_items;
+  /** Most data items in one document, counting keys, values, tags and
+   *  indefinite-string chunks; 0: the hard limit UINT32_MAX - 1
+   *  (CBOR_FAST_ERR_TOO_MANY_ITEMS). */
+  uint64_t max_items;
+  /** Most bytes the decoder may hold at once through the allocator: the node
+   *  array, copied and joined strings, the nesting and duplicate-key tables
+   *  (for cbor_seq_next_doc: what the sequence's reader adds while it decodes
+   *  that item); not the fixed-size document handle itself. 0: no limit beyond
+   *  the input's own bound of one 24-byte node per input byte plus string
+   *  copies (CBOR_FAST_ERR_MEMORY_BUDGET). */
+  uint64_t max_memory;
 } cbor_fast_decode_options;
-#define CBOR_FAST_DECODE_OPTIONS_INIT {sizeof(cbor_fast_decode_options), 0, NULL}
+#define CBOR_FAST_DECODE_OPTIONS_INIT {sizeof(cbor_fast_decode_options), 0, NULL, 0, 0, 0, 0}
 
 /**
  * Decodes the first data item of data[0, size) into a document. Without
@@ -454,9 +498,15 @@ typedef struct cbor_fast_decode_options {
  * @param options  NULL for defaults
  * @param out      receives the document (NULL on failure); free with cbor_doc_free()
  * @param error    optional: code, offset and depth of a failure
- * @return CBOR_FAST_OK; CBOR_FAST_END (size is 0 / no item); CBOR_FAST_ERR_INVALID_ARGUMENT;
- *         a not-well-formed error; CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_TRAILING_BYTES;
- *         CBOR_FAST_ERR_DEPTH; CBOR_FAST_ERR_TOO_MANY_ITEMS; CBOR_FAST_ERR_OUT_OF_MEMORY.
+ * @return CBOR_FAST_OK; CBOR_FAST_END (size is 0 / no item); CBOR_FAST_ERR_INVALID_ARGUMENT
+ *         (out NULL, data NULL with size > 0, unknown flags); a not-well-formed error;
+ *         CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_TRAILING_BYTES; with the strict flags
+ *         CBOR_FAST_ERR_DUPLICATE_KEY, CBOR_FAST_ERR_NOT_PREFERRED,
+ *         CBOR_FAST_ERR_INDEFINITE_LENGTH, CBOR_FAST_ERR_UNSORTED_KEYS; the limits'
+ *         CBOR_FAST_ERR_DEPTH, CBOR_FAST_ERR_STRING_TOO_LONG,
+ *         CBOR_FAST_ERR_CONTAINER_TOO_LARGE, CBOR_FAST_ERR_TOO_MANY_ITEMS,
+ *         CBOR_FAST_ERR_MEMORY_BUDGET; CBOR_FAST_ERR_OUT_OF_MEMORY. Offsets are the
+ *         reader's for the same input and limits.
  */
 CBOR_FAST_API cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
                                            const cbor_fast_decode_options* options,
@@ -680,7 +730,9 @@ typedef struct cbor_seq cbor_seq;
 /**
  * Creates an iterator over data[0, size). The buffer is borrowed until
  * cbor_seq_free() (and, for documents without COPY_STRINGS, until they are freed).
- * @param options  limits for every item (NULL: defaults); alloc is used for the iterator
+ * @param options  limits for every item (NULL: defaults): max_depth, max_string_length and
+ *                 max_container_items for every item, max_items and max_memory for each
+ *                 document; alloc is used for the iterator and its documents
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_seq_new(const void* data, size_t size,
@@ -689,8 +741,9 @@ CBOR_FAST_API cbor_fast_status cbor_seq_new(const void* data, size_t size,
 /** Frees the iterator. NULL is a no-op. */
 CBOR_FAST_API void cbor_seq_free(cbor_seq* seq);
 /**
- * Checks the next item for well-formedness (and UTF-8 if flags has
- * CBOR_FAST_DECODE_VALIDATE_UTF8) without building anything; *offset and *length
+ * Checks the next item for well-formedness (and UTF-8, duplicate keys and
+ * deterministic encoding if flags has CBOR_FAST_DECODE_VALIDATE_UTF8,
+ * _REJECT_DUPLICATE_KEYS, _DETERMINISTIC) without building anything; *offset and *length
  * (each may be NULL) receive where its encoded bytes are.
  * @return CBOR_FAST_OK; CBOR_FAST_END after the last item (not an error);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the item's error (sticky; see

@@ -49,8 +49,14 @@ using cbor_fast::status;
 
 static_assert(CBOR_FAST_DECODE_EXACT == cbor_fast::decode_exact &&
                   CBOR_FAST_DECODE_COPY_STRINGS == cbor_fast::decode_copy_strings &&
-                  CBOR_FAST_DECODE_VALIDATE_UTF8 == cbor_fast::decode_validate_utf8,
+                  CBOR_FAST_DECODE_VALIDATE_UTF8 == cbor_fast::decode_validate_utf8 &&
+                  CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS ==
+                      cbor_fast::decode_reject_duplicate_keys &&
+                  CBOR_FAST_DECODE_DETERMINISTIC == cbor_fast::decode_deterministic,
               "decode flags must agree");
+constexpr uint32_t k_decode_flags =
+    CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS | CBOR_FAST_DECODE_VALIDATE_UTF8 |
+    CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC;
 static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
 
 inline node N(const cbor_node* n) noexcept {
@@ -63,19 +69,37 @@ inline const mutable_node* M(const cbor_mnode* n) noexcept {
 }
 inline cbor_mnode* C(mutable_node* n) noexcept { return reinterpret_cast<cbor_mnode*>(n); }
 
+/// The 0.1 layout of cbor_fast_decode_options, what struct_size == 0 stands for.
+constexpr size_t k_decode_options_size_0_1 =
+    offsetof(cbor_fast_decode_options, alloc) + sizeof(const cbor_fast_allocator*);
+
+/// True when a caller's struct of `size` bytes holds the field at [offset, offset + n).
+constexpr bool covers(size_t size, size_t offset, size_t n) noexcept { return offset + n <= size; }
+
 /// The fields of a caller's cbor_fast_decode_options that its struct_size
-/// covers (0: the 0.1 layout, all of them); the rest keep their defaults.
+/// covers (0: the 0.1 layout); the rest keep their defaults. 0 means the
+/// default in every limit field.
 struct c_options {
-  uint32_t max_depth = 0;
+  cbor_fast::decode_options decode;
   const cbor_fast_allocator* alloc = nullptr;
 };
 c_options read_options(const cbor_fast_decode_options* o) noexcept {
   c_options out;
   if (o == nullptr) return out;
-  const size_t size = o->struct_size == 0 ? sizeof(cbor_fast_decode_options) : o->struct_size;
-  if (offsetof(cbor_fast_decode_options, max_depth) + sizeof(o->max_depth) <= size)
-    out.max_depth = o->max_depth;
-  if (offsetof(cbor_fast_decode_options, alloc) + sizeof(o->alloc) <= size) out.alloc = o->alloc;
+  const size_t size = o->struct_size == 0 ? k_decode_options_size_0_1 : o->struct_size;
+#define CBOR_FAST_HAS(field) \
+  covers(size, offsetof(cbor_fast_decode_options, field), sizeof(o->field))
+  if (CBOR_FAST_HAS(max_depth)) out.decode.max_depth = o->max_depth;
+  if (CBOR_FAST_HAS(alloc)) out.alloc = o->alloc;
+  if (CBOR_FAST_HAS(max_string_length) && o->max_string_length != 0)
+    out.decode.max_string_length = o->max_string_length;
+  if (CBOR_FAST_HAS(max_container_items) && o->max_container_items != 0)
+    out.decode.max_container_items = o->max_container_items;
+  if (CBOR_FAST_HAS(max_items) && o->max_items != 0)
+    out.decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : 0;
+  if (CBOR_FAST_HAS(max_memory) && o->max_memory != 0)
+    out.decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
+#undef CBOR_FAST_HAS
   return out;
 }
 
@@ -109,13 +133,10 @@ cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
   *out = nullptr;
   try {
     const c_options o = read_options(options);
-    cbor_fast::decode_options d;
+    cbor_fast::decode_options d = o.decode;
     d.flags = flags;
-    d.max_depth = o.max_depth;
     // Checked before allocating, so a bad call never reaches the hooks.
-    if ((data == nullptr && size != 0) ||
-        (flags & ~uint32_t(CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS |
-                           CBOR_FAST_DECODE_VALIDATE_UTF8)) != 0) {
+    if ((data == nullptr && size != 0) || (flags & ~k_decode_flags) != 0) {
       fill_error(error, status::invalid_argument);
       return CBOR_FAST_ERR_INVALID_ARGUMENT;
     }
@@ -535,8 +556,7 @@ cbor_fast_status cbor_seq_new(const void* data, size_t size,
   if (data == nullptr && size != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   try {
     const c_options o = read_options(options);
-    cbor_fast::decode_options d;
-    d.max_depth = o.max_depth;
+    const cbor_fast::decode_options& d = o.decode;
     cbor_seq* seq = new_handle<cbor_seq>(to_allocator(o.alloc), data, size, d);
     if (seq == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     *out = seq;
@@ -577,9 +597,7 @@ cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out
   try {
     // A sticky error or bad flags come back before anything is allocated.
     if (seq->seq.error().code != status::ok) return to_c(seq->seq.error().code);
-    if ((flags & ~uint32_t(CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS |
-                           CBOR_FAST_DECODE_VALIDATE_UTF8)) != 0)
-      return CBOR_FAST_ERR_INVALID_ARGUMENT;
+    if ((flags & ~k_decode_flags) != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
     cbor_doc* doc = new_handle<cbor_doc>(seq->alloc);
     if (doc == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     const status s = seq->seq.next_document(doc->doc, flags);

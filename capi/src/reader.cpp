@@ -95,6 +95,14 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
       case CBOR_FAST_OPT_MAX_ITEMS:
         o.max_items = value;
         break;
+      case CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS:
+        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+        o.reject_duplicate_keys = value != 0;
+        break;
+      case CBOR_FAST_OPT_DETERMINISTIC:
+        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+        o.deterministic = value != 0;
+        break;
       default:
         return CBOR_FAST_ERR_INVALID_ARGUMENT;
     }

@@ -39,6 +39,37 @@ struct arena {
   uint8_t* end = nullptr;
   size_t next_size = 0;     ///< size of the next chunk (grows geometrically)
 };
+
+/// Allocator hooks that count the bytes held through them and refuse any
+/// request that would take the count past a limit (decode_options::max_memory).
+/// With a parent, the parent keeps the count, so allocations through two
+/// allocators (a document's and a sequence reader's) share one budget.
+struct memory_budget {
+  memory_budget(const allocator* base_alloc, memory_budget* counter = nullptr) noexcept;
+  memory_budget(const memory_budget&) = delete;
+  memory_budget& operator=(const memory_budget&) = delete;
+
+  /// Starts counting from zero with a new limit (SIZE_MAX: no limit).
+  void arm(size_t new_limit) noexcept {
+    limit = new_limit;
+    used = 0;
+    exceeded = false;
+  }
+  size_t left() const noexcept {
+    const memory_budget& c = parent != nullptr ? *parent : *this;
+    return c.used < c.limit ? c.limit - c.used : 0;
+  }
+  /// True once a request was refused for the budget (not by the base allocator).
+  bool was_exceeded() const noexcept { return parent != nullptr ? parent->exceeded : exceeded; }
+  void refuse() noexcept { (parent != nullptr ? parent->exceeded : exceeded) = true; }
+
+  allocator hooks;          ///< what the decoder allocates through (context: this)
+  const allocator* base;    ///< where the memory comes from
+  memory_budget* parent;    ///< keeps the count when set
+  size_t limit = SIZE_MAX;
+  size_t used = 0;          ///< bytes held since arm() (frees of older blocks stop at 0)
+  bool exceeded = false;
+};
 }  // namespace detail
 
 inline namespace v1 {
@@ -56,6 +87,10 @@ enum decode_flags : uint32_t {
   decode_copy_strings = 2,
   /// Reject text strings that are not valid UTF-8.
   decode_validate_utf8 = 4,
+  /// Reject duplicate map keys (reader_options::reject_duplicate_keys).
+  decode_reject_duplicate_keys = 8,
+  /// Require core deterministic encoding (reader_options::deterministic).
+  decode_deterministic = 16,
 };
 
 /// encode() flags. Same values as CBOR_FAST_ENCODE_*.
@@ -74,6 +109,17 @@ struct decode_options {
   /// Most nodes (data items plus indefinite-string chunks) a document may hold;
   /// 0 means the hard limit UINT32_MAX - 1. Exceeding it gives too_many_items.
   uint32_t max_nodes = 0;
+  /// Longest string or chunk, and longest joined indefinite string, in bytes
+  /// (string_too_long at the head that exceeds it).
+  uint64_t max_string_length = UINT64_MAX;
+  /// Most entries in one array (items) or map (pairs) (container_too_large).
+  uint64_t max_container_items = UINT64_MAX;
+  /// Most bytes the decoder may hold at once through its allocator: the node
+  /// array, copied and joined strings, and the nesting and duplicate-key
+  /// tables while decoding (memory_budget_exceeded at the item being added).
+  /// The default bounds memory by the input alone: at most one 24-byte node
+  /// per input byte, plus copies of the strings when asked for.
+  size_t max_memory = SIZE_MAX;
 };
 
 
@@ -454,12 +500,16 @@ status encode(const mutable_document& doc, writer& w) noexcept;
 /// sticky; error().item_offset is the start of the bad item.
 class sequence {
  public:
-  /// options: max_depth and max_nodes apply to every item; flags are per call.
+  /// options: the limits apply to every item (max_nodes and max_memory to each
+  /// document decoded); options.flags are ignored: flags are per call.
   sequence(const void* data, size_t size, const decode_options& options = {},
            const allocator* alloc = nullptr) noexcept;
+  /// Not copyable or movable: the reader points at the sequence's own hooks.
+  sequence(const sequence&) = delete;
+  sequence& operator=(const sequence&) = delete;
 
-  /// Checks the next item (well-formedness; UTF-8 with decode_validate_utf8)
-  /// without building anything. Returns ok with where its bytes are, end
+  /// Checks the next item (well-formedness; UTF-8, duplicate keys and
+  /// deterministic encoding as the flags ask) without building anything. Returns ok with where its bytes are, end
   /// after the last item, or the sticky error.
   status next(size_t& offset, size_t& length, uint32_t flags = decode_none) noexcept;
   /// Decodes the next item into out (flags as decode(); decode_exact ignored).
@@ -472,8 +522,12 @@ class sequence {
  private:
   status prepare(uint32_t flags) noexcept;
   status fail(status s, const error_info* where, size_t item_start) noexcept;
+  /// The reader allocates through it, so its growth while a document is
+  /// decoded counts against max_memory; declared first: it outlives reader_.
+  detail::memory_budget budget_;
   reader reader_;
   uint32_t max_nodes_;
+  size_t max_memory_;
   error_info error_;
 };
 

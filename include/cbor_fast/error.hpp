@@ -44,6 +44,10 @@ enum class status : uint16_t {
   // ---- invalid / strict checks (200-299) ----
   invalid_utf8 = 200,            ///< text string is not valid UTF-8 (strict mode)
   trailing_bytes = 201,          ///< bytes left after the item(s) the caller asked for
+  non_preferred_encoding = 202,  ///< a head or float longer than needed (deterministic check)
+  indefinite_length = 203,       ///< an indefinite-length item (deterministic check)
+  unsorted_map_keys = 204,       ///< a map key not after the previous one in bytewise order (deterministic)
+  duplicate_key = 205,           ///< a map key equal to an earlier key of the same map
 
   // ---- limits and memory (300-399) ----
   depth_exceeded = 300,          ///< nesting deeper than the configured maximum
@@ -51,6 +55,7 @@ enum class status : uint16_t {
   too_many_items = 302,          ///< more data items than max_items (or a document can hold)
   container_too_large = 303,     ///< an array or map with more entries than max_container_items
   string_too_long = 304,         ///< a string or chunk (or joined string) longer than max_string_length
+  memory_budget_exceeded = 305,  ///< decoding would hold more memory than max_memory allows
   internal_error = 399,          ///< a bug: an unexpected exception was caught
 };
 

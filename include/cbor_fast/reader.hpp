@@ -13,6 +13,10 @@
 #include "cbor_fast/item.hpp"
 
 namespace cbor_fast {
+namespace detail {
+class key_checker;
+}  // namespace detail
+
 inline namespace v1 {
 
 /// Runtime limits and checks of a reader. Defaults are safe for hostile input.
@@ -26,8 +30,8 @@ struct reader_options {
   bool validate_utf8 = false;
   /// Longest string content in bytes: a definite string or chunk declaring
   /// more fails with string_too_long at its head (before the input length is
-  /// compared), and read_joined() stops there too. The reader itself never
-  /// copies, so the default is unlimited.
+  /// compared), and so does the chunk that takes an indefinite string's
+  /// total past it. The reader itself never copies, so the default is unlimited.
   uint64_t max_string_length = UINT64_MAX;
   /// Most entries in one array (items) or map (pairs): a definite head
   /// declaring more, or an indefinite container reaching more, fails with
@@ -37,6 +41,20 @@ struct reader_options {
   /// values, string chunks; end items and breaks do not): the next item fails
   /// with too_many_items. Counted since construction or reset().
   uint64_t max_items = UINT64_MAX;
+  /// Reject a map key equal to an earlier key of the same map (RFC 8949
+  /// section 5.6): duplicate_key at the second key's offset. Keys compare by
+  /// value in the generic data model, so 1 and 0x18 0x01, a half and a
+  /// double of the same value, or a definite and an indefinite string with the
+  /// same content are equal (map-valued keys compare entry by entry in their
+  /// order). A hash table per open map: linear time on large maps, keyed by a
+  /// per-process random seed so crafted collisions cannot make it quadratic.
+  bool reject_duplicate_keys = false;
+  /// Require RFC 8949 core deterministic encoding (section 4.2.1): shortest
+  /// heads and floats (non_preferred_encoding), definite lengths only
+  /// (indefinite_length) and map keys in strictly increasing bytewise order
+  /// of their encodings (unsorted_map_keys; an equal key is duplicate_key).
+  /// Each at the offset of the offending head or key.
+  bool deterministic = false;
   /// Memory hooks for the reader's container stack; nullptr means malloc/free.
   const allocator* alloc = nullptr;
 };
@@ -95,6 +113,9 @@ class reader {
   /// container is open; truncated with the offset otherwise (or the sticky error).
   status finish() noexcept;
 
+  /// Data items read since construction or reset() (every head counts, as
+  /// for max_items).
+  uint64_t items() const noexcept { return options_.max_items - items_left_; }
   /// Offset of the next byte to read.
   size_t offset() const noexcept { return static_cast<size_t>(pos_ - begin_); }
   /// Current nesting depth (open containers, tags and indefinite strings).
@@ -124,6 +145,10 @@ class reader {
   status read_item(item& out) noexcept;
   status push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept;
   status check_utf8(const item& text) noexcept;
+  status next_strict(item& out) noexcept;
+  status check_preferred(const item& it) noexcept;
+  status end_key(size_t end, bool raw_canonical) noexcept;
+  void release_keys() noexcept;
   bool fast_skip() noexcept;
   void pop_finished_tags() noexcept;
   void pop() noexcept {
@@ -137,12 +162,15 @@ class reader {
   reader_options options_;
   uint32_t depth_ = 0;
   uint64_t items_left_ = 0;       ///< countdown of options_.max_items
+  uint64_t joined_left_ = 0;      ///< bytes the open indefinite string may still add
   size_t item_start_ = 0;         ///< offset of the current top-level item
   error_info error_;
   frame root_;                    ///< the top level: never completes, never pops
   frame* top_ = &root_;           ///< innermost open frame (root_ at the top level)
   frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = 0;         ///< frames allocated in stack_
+  bool strict_ = false;           ///< duplicate-key or deterministic checks are on
+  detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
 };
 
 }  // namespace v1

@@ -191,11 +191,67 @@ struct open_frame {
 };
 }  // namespace
 
+namespace {
+memory_budget& counter_of(memory_budget& b) noexcept {
+  return b.parent != nullptr ? *b.parent : b;
+}
+void* budget_malloc(void* context, size_t size) {
+  auto& b = *static_cast<memory_budget*>(context);
+  memory_budget& c = counter_of(b);
+  if (size > b.left()) {
+    c.exceeded = true;
+    return nullptr;
+  }
+  void* p = b.base->malloc(b.base->context, size);
+  if (p != nullptr) c.used += size;
+  return p;
+}
+void* budget_realloc(void* context, void* ptr, size_t old_size, size_t new_size) {
+  auto& b = *static_cast<memory_budget*>(context);
+  memory_budget& c = counter_of(b);
+  if (new_size > old_size && new_size - old_size > b.left()) {
+    c.exceeded = true;
+    return nullptr;
+  }
+  void* p = b.base->realloc(b.base->context, ptr, old_size, new_size);
+  if (p != nullptr) {
+    if (new_size >= old_size)
+      c.used += new_size - old_size;
+    else
+      c.used = c.used > old_size - new_size ? c.used - (old_size - new_size) : 0;
+  }
+  return p;
+}
+void budget_free(void* context, void* ptr, size_t size) {
+  auto& b = *static_cast<memory_budget*>(context);
+  memory_budget& c = counter_of(b);
+  c.used = c.used > size ? c.used - size : 0;
+  b.base->free(b.base->context, ptr, size);
+}
+}  // namespace
+
+memory_budget::memory_budget(const allocator* base_alloc, memory_budget* counter) noexcept
+    : hooks{&budget_malloc, &budget_realloc, &budget_free, this},
+      base(base_alloc != nullptr ? base_alloc : &default_allocator()),
+      parent(counter) {}
+
 struct doc_builder {
   document& doc;
   const allocator& alloc;
   error_info* error;
   size_t item_start = 0;
+  memory_budget* budget = nullptr;     ///< set when max_memory limits the decode
+  uint64_t max_string = UINT64_MAX;    ///< longest string: the fused decoder declines past it
+
+  /// Frees a node array left from an earlier decode: the budget counts only
+  /// what this decode allocates, so it starts from nothing.
+  void start_budget(memory_budget* b) noexcept {
+    budget = b;
+    if (b == nullptr || doc.nodes_ == nullptr) return;
+    doc.alloc_->free(doc.alloc_->context, doc.nodes_, doc.capacity_ * sizeof(doc_node));
+    doc.nodes_ = nullptr;
+    doc.capacity_ = 0;
+  }
 
   /// Copies the reader's sticky error out.
   void reader_failure(const reader& r) noexcept {
@@ -226,6 +282,13 @@ struct doc_builder {
     // On 32-bit targets the byte size is the tighter bound.
     constexpr uint64_t k_max_fit = uint64_t(SIZE_MAX / sizeof(doc_node));
     if (want > k_max_fit) want = k_max_fit;
+    if (budget != nullptr) {
+      // Within the memory budget, grow by what it allows rather than fail at
+      // a doubling the document may not need.
+      const uint64_t more = budget->left() / sizeof(doc_node);
+      if (want > doc.capacity_ + more) want = doc.capacity_ + more;
+      if (want <= doc.capacity_) budget->refuse();
+    }
     if (want <= doc.capacity_) return false;
     const size_t old_bytes = size_t(doc.capacity_) * sizeof(doc_node);
     const size_t new_bytes = size_t(want) * sizeof(doc_node);
@@ -273,7 +336,7 @@ struct doc_builder {
   /// document cleared: run() then decodes from scratch with the reader, so
   /// every status and offset comes from the reader.
   fast_outcome fast(const uint8_t* const begin, const uint8_t* const end, uint32_t flags,
-                    uint32_t max_depth, uint32_t limit) noexcept {
+                    uint32_t max_depth, uint32_t limit, uint64_t max_entries) noexcept {
     struct frame {
       uint32_t index;  ///< the container or tag
       uint32_t last;   ///< its most recent direct child
@@ -354,7 +417,7 @@ struct doc_builder {
           p = q;
           goto complete;
         case k_string: {
-          if (arg > uint64_t(end - q)) return bail();
+          if (arg > uint64_t(end - q) || arg > max_string) return bail();
           if (validate && e.head == node_head(uint8_t(item_type::text_string), 0, 0, 0, 0) &&
               utf8_validate(q, size_t(arg)) != size_t(arg))
             return bail();
@@ -378,11 +441,11 @@ struct doc_builder {
         }
         case k_array:
           // Each item takes a byte at least: larger counts are the reader's to reject.
-          if (arg > uint64_t(end - q)) return bail();
+          if (arg > uint64_t(end - q) || arg > max_entries) return bail();
           children = arg;
           break;
         case k_map:
-          if (arg > uint64_t(end - q) / 2) return bail();
+          if (arg > uint64_t(end - q) / 2 || arg > max_entries) return bail();
           children = 2 * arg;
           break;
         case k_tag:
@@ -494,7 +557,8 @@ struct doc_builder {
                 return fail(status::out_of_memory, it.offset, it.depth);
               complete = false;
             } else if (chunk) {
-              // Joined (and so copied) when the string closes.
+              // Joined (and so copied) when the string closes; the reader
+              // has checked the total against max_string_length.
               n.flags = flag_chunk;
               n.u.data = it.u.data;
               complete = false;
@@ -614,14 +678,44 @@ void document::release() noexcept {
 
 namespace detail {
 namespace {
-constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8;
+constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
+                                    decode_reject_duplicate_keys | decode_deterministic;
+constexpr uint32_t k_strict_flags = decode_reject_duplicate_keys | decode_deterministic;
 constexpr uint32_t k_default_depth = 512;
 
 status early_failure(status s, error_info* error, size_t offset = 0) noexcept {
   if (error != nullptr) *error = error_info{s, offset, offset, 0};
   return s;
 }
+
+/// An allocation refused for the budget is reported as such, not as out_of_memory.
+status budget_status(status s, const memory_budget* budget, error_info* error) noexcept {
+  if (s != status::out_of_memory || budget == nullptr || !budget->was_exceeded()) return s;
+  if (error != nullptr) error->code = status::memory_budget_exceeded;
+  return status::memory_budget_exceeded;
+}
 }  // namespace
+
+status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* error,
+                          uint32_t max_nodes, memory_budget* reader_budget) noexcept {
+  out.clear();
+  if ((flags & ~k_decode_flags) != 0) return early_failure(status::invalid_argument, error);
+  if (r.error().code != status::ok) {
+    if (error != nullptr) *error = r.error();
+    return r.error().code;
+  }
+  if (r.depth() != 0) return early_failure(status::invalid_state, error, r.offset());
+  if (uint64_t(r.input().size) > k_max_input) return early_failure(status::too_many_items, error);
+  // The document's memory comes from its own allocator but counts against
+  // the budget that also counts the reader's.
+  memory_budget budget(&out.get_allocator(), reader_budget);
+  const bool limited = reader_budget != nullptr && reader_budget->limit != SIZE_MAX;
+  doc_builder b{out, limited ? budget.hooks : out.get_allocator(), error};
+  b.start_budget(limited ? &budget : nullptr);
+  const uint32_t limit = max_nodes == 0 || max_nodes > k_max_nodes ? k_max_nodes : max_nodes;
+  return budget_status(b.run(r, flags, limit), b.budget, error);
+}
+
 }  // namespace detail
 
 inline namespace v1 {
@@ -631,17 +725,7 @@ using detail::k_decode_flags;
 
 status decode(reader& r, document& out, uint32_t flags, error_info* error,
               uint32_t max_nodes) noexcept {
-  out.clear();
-  if ((flags & ~k_decode_flags) != 0) return early_failure(status::invalid_argument, error);
-  if (r.error().code != status::ok) {
-    if (error != nullptr) *error = r.error();
-    return r.error().code;
-  }
-  if (r.depth() != 0) return early_failure(status::invalid_state, error, r.offset());
-  if (uint64_t(r.input().size) > detail::k_max_input)
-    return early_failure(status::too_many_items, error);
-  detail::doc_builder b{out, out.get_allocator(), error};
-  return b.run(r, flags, max_nodes);
+  return detail::decode_from_reader(r, out, flags, error, max_nodes, nullptr);
 }
 
 }  // namespace v1
@@ -659,21 +743,35 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
                              ? k_max_nodes
                              : options.max_nodes;
   const auto* begin = static_cast<const uint8_t*>(data);
+  // Every allocation of this decode, the reader's included, goes through the
+  // budget when there is one.
+  memory_budget budget(&out.get_allocator());
+  budget.arm(options.max_memory);
+  const bool limited = options.max_memory != SIZE_MAX;
+  const allocator& alloc = limited ? budget.hooks : out.get_allocator();
   size_t consumed;
   status s = status::ok;
   bool done = false;
-  if (path != decode_path::reader_only && size != 0) {
-    doc_builder b{out, out.get_allocator(), error};
-    switch (b.fast(begin, begin + size, options.flags, max_depth, limit)) {
+  // The fused decoder checks no map keys: strict checks take the reader's path.
+  const bool fused = path != decode_path::reader_only && size != 0 &&
+                     (options.flags & k_strict_flags) == 0;
+  if (fused) {
+    doc_builder b{out, alloc, error};
+    b.start_budget(limited ? &budget : nullptr);
+    b.max_string = options.max_string_length;
+    switch (b.fast(begin, begin + size, options.flags, max_depth, limit,
+                   options.max_container_items)) {
       case doc_builder::fast_outcome::done:
         done = true;
         break;
       case doc_builder::fast_outcome::out_of_memory:
-        return status::out_of_memory;
+        return budget_status(status::out_of_memory, b.budget, error);
       case doc_builder::fast_outcome::fallback:
         if (path == decode_path::fast_only) return early_failure(status::invalid_state, error);
         break;
     }
+  } else if (path == decode_path::fast_only && size != 0) {
+    return early_failure(status::invalid_state, error);
   }
   if (done) {
     consumed = out.encoded_size();
@@ -681,10 +779,15 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
     reader_options ro;
     ro.max_depth = max_depth;
     ro.validate_utf8 = (options.flags & decode_validate_utf8) != 0;
-    ro.alloc = &out.get_allocator();
+    ro.reject_duplicate_keys = (options.flags & decode_reject_duplicate_keys) != 0;
+    ro.deterministic = (options.flags & decode_deterministic) != 0;
+    ro.max_string_length = options.max_string_length;
+    ro.max_container_items = options.max_container_items;
+    ro.alloc = &alloc;
     reader r(begin, size, ro);
-    doc_builder b{out, out.get_allocator(), error};
-    s = b.run(r, options.flags, limit);
+    doc_builder b{out, alloc, error};
+    b.start_budget(limited ? &budget : nullptr);
+    s = budget_status(b.run(r, options.flags, limit), b.budget, error);
     if (s != status::ok) return s;
     consumed = r.offset();
   }

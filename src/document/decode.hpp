@@ -16,6 +16,13 @@ enum class decode_path {
   fast_only,    ///< only the fused decoder: invalid_state where it would decline
 };
 
+/// decode(reader&) with the document limits a sequence applies to each item
+/// (the reader's options carry the rest).
+/// reader_budget (optional): the budget the reader allocates through, armed
+/// with the document's limit; the document's allocations count against it too.
+status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* error,
+                          uint32_t max_nodes, memory_budget* reader_budget) noexcept;
+
 /// decode() with an explicit path.
 status decode_buffer(const void* data, size_t size, document& out, const decode_options& options,
                      error_info* error, decode_path path) noexcept;

@@ -1,17 +1,21 @@
 // CBOR sequences (RFC 8742): one top-level item at a time, checked with the
 // reader's skip() or decoded into a document.
 #include "cbor_fast/document.hpp"
+#include "document/decode.hpp"
 
 namespace cbor_fast {
 inline namespace v1 {
 
 namespace {
-constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8;
+constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
+                                    decode_reject_duplicate_keys | decode_deterministic;
 
 reader_options sequence_reader_options(const decode_options& options,
                                        const allocator* alloc) noexcept {
   reader_options ro;
   ro.max_depth = options.max_depth != 0 ? options.max_depth : 512;
+  ro.max_string_length = options.max_string_length;
+  ro.max_container_items = options.max_container_items;
   ro.alloc = alloc;
   return ro;
 }
@@ -19,8 +23,10 @@ reader_options sequence_reader_options(const decode_options& options,
 
 sequence::sequence(const void* data, size_t size, const decode_options& options,
                    const allocator* alloc) noexcept
-    : reader_(data, size, sequence_reader_options(options, alloc)),
-      max_nodes_(options.max_nodes) {
+    : budget_(alloc),
+      reader_(data, size, sequence_reader_options(options, &budget_.hooks)),
+      max_nodes_(options.max_nodes),
+      max_memory_(options.max_memory) {
   if (data == nullptr && size != 0) error_ = error_info{status::invalid_argument, 0, 0, 0};
 }
 
@@ -38,12 +44,18 @@ status sequence::prepare(uint32_t flags) noexcept {
   if ((flags & ~k_decode_flags) != 0) return status::invalid_argument;
   reader_options ro = reader_.options();
   ro.validate_utf8 = (flags & decode_validate_utf8) != 0;
+  ro.reject_duplicate_keys = (flags & decode_reject_duplicate_keys) != 0;
+  ro.deterministic = (flags & decode_deterministic) != 0;
+  // max_nodes counts the items of each top-level item, whether it becomes a
+  // document or is only checked.
+  if (max_nodes_ != 0) ro.max_items = reader_.items() + max_nodes_;
   // Between items the reader is at depth 0, so any max_depth is accepted.
   return reader_.set_options(ro);
 }
 
 status sequence::next(size_t& offset, size_t& length, uint32_t flags) noexcept {
   if (status s = prepare(flags); s != status::ok) return s;
+  budget_.arm(SIZE_MAX);  // no document: no budget
   const size_t start = reader_.offset();
   const status s = reader_.skip();
   if (s == status::end) return s;
@@ -60,7 +72,12 @@ status sequence::next_document(document& out, uint32_t flags) noexcept {
   }
   const size_t start = reader_.offset();
   error_info where;
-  const status s = decode(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_);
+  // Growth of the reader's stack and key tables during this item counts too.
+  budget_.arm(max_memory_);
+  const status s =
+      detail::decode_from_reader(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_,
+                                 &budget_);
+  budget_.arm(SIZE_MAX);
   if (s == status::ok || s == status::end) return s;
   return fail(s, &where, start);
 }

@@ -13,6 +13,7 @@
 #include "internal/endian.hpp"
 #include "internal/float16.hpp"
 #include "internal/utf8.hpp"
+#include "reader/strict.hpp"
 
 namespace cbor_fast {
 inline namespace v1 {
@@ -43,6 +44,7 @@ reader::reader(const uint8_t* data, size_t size, const reader_options& options) 
     : begin_(data), pos_(data), end_(data + size), options_(options) {
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
+  strict_ = options_.reject_duplicate_keys || options_.deterministic;
   root_ = frame{k_open_ended, k_root, false};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
@@ -54,11 +56,14 @@ reader::reader(reader&& other) noexcept
       options_(other.options_),
       depth_(other.depth_),
       items_left_(other.items_left_),
+      joined_left_(other.joined_left_),
       item_start_(other.item_start_),
       error_(other.error_),
       root_(other.root_),
       stack_(std::exchange(other.stack_, nullptr)),
-      capacity_(std::exchange(other.capacity_, 0u)) {
+      capacity_(std::exchange(other.capacity_, 0u)),
+      strict_(other.strict_),
+      keys_(std::exchange(other.keys_, nullptr)) {
   top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
   other.depth_ = 0;
   other.top_ = &other.root_;
@@ -67,17 +72,21 @@ reader::reader(reader&& other) noexcept
 reader& reader::operator=(reader&& other) noexcept {
   if (this != &other) {
     if (stack_) options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+    release_keys();
     begin_ = other.begin_;
     pos_ = other.pos_;
     end_ = other.end_;
     options_ = other.options_;
     depth_ = std::exchange(other.depth_, 0u);
     items_left_ = other.items_left_;
+    joined_left_ = other.joined_left_;
     item_start_ = other.item_start_;
     error_ = other.error_;
     root_ = other.root_;
     stack_ = std::exchange(other.stack_, nullptr);
     capacity_ = std::exchange(other.capacity_, 0u);
+    strict_ = other.strict_;
+    keys_ = std::exchange(other.keys_, nullptr);
     top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
     other.top_ = &other.root_;
   }
@@ -86,6 +95,14 @@ reader& reader::operator=(reader&& other) noexcept {
 
 reader::~reader() {
   if (stack_) options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+  release_keys();
+}
+
+void reader::release_keys() noexcept {
+  if (keys_ == nullptr) return;
+  keys_->~key_checker();
+  options_.alloc->free(options_.alloc->context, keys_, sizeof(detail::key_checker));
+  keys_ = nullptr;
 }
 
 status reader::set_options(const reader_options& options) noexcept {
@@ -95,6 +112,8 @@ status reader::set_options(const reader_options& options) noexcept {
   const allocator* alloc = options_.alloc;
   options_ = options;
   options_.alloc = alloc;
+  // Maps opened from now on are checked; those already open are not.
+  strict_ = options_.reject_duplicate_keys || options_.deterministic;
   return status::ok;
 }
 
@@ -108,6 +127,7 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   items_left_ = options_.max_items;
   item_start_ = 0;
   error_ = error_info{};
+  if (keys_ != nullptr) keys_->clear();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
@@ -194,11 +214,16 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
     if (*pos_ == 0xff) return head_special(out, pos_, offset());
     return fail(top_->left == 0 ? status::container_too_large : status::too_many_items, offset());
   }
-  if (top_->kind >= k_bytes) {
-    // Inside an indefinite-length string only definite chunks of its own type may appear.
-    const uint8_t ib = *pos_;
-    if (ib != 0xff && (ib >> 5) != (top_->kind == k_bytes ? 2u : 3u))
+  if (top_->kind >= k_bytes && *pos_ != 0xff) {
+    // Inside an indefinite-length string only definite chunks of its own type
+    // may appear, and their total counts against max_string_length.
+    if ((*pos_ >> 5) != (top_->kind == k_bytes ? 2u : 3u))
       return fail(status::chunk_type_mismatch, offset());
+    const status s = read_item(out);
+    if (s != status::ok) return s;
+    if (out.arg > joined_left_) return fail(status::string_too_long, out.offset);
+    joined_left_ -= out.arg;
+    return s;
   }
   return read_item(out);
 }
@@ -229,6 +254,7 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
     case 5: kind = k_map; out.type = item_type::map; break;
     default: return fail(status::indefinite_not_allowed, off);  // 0, 1 and 6
   }
+  if (kind >= k_bytes) joined_left_ = options_.max_string_length;
   out.flags = item::flag_indefinite;
   out.head_size = 1;
   out.width = 0;
@@ -273,9 +299,92 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
 status reader::next(item& out) noexcept {
   const frame* const parent = top_;
   if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || pos_ == end_ ||
-                         items_left_ == 0 || parent->kind >= k_bytes))
-    return next_special(out);
+                         items_left_ == 0 || parent->kind >= k_bytes || strict_))
+    return strict_ ? next_strict(out) : next_special(out);
   return read_item(out);
+}
+
+// Deterministic mode: the item just read must have its shortest head (or
+// float) and a definite length.
+CBOR_FAST_NOINLINE status reader::check_preferred(const item& it) noexcept {
+  if (it.type == item_type::end) return status::ok;
+  if (it.is_indefinite()) return fail(status::indefinite_length, it.offset);
+  if (it.type == item_type::floating) {
+    uint64_t bits;
+    if (detail::shortest_float(it.u.dbl, &bits) != it.width)
+      return fail(status::non_preferred_encoding, it.offset);
+    return status::ok;
+  }
+  const uint64_t a = it.arg;
+  const unsigned shortest = a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3 : a <= 0xffffffffu ? 5 : 9;
+  if (it.head_size != shortest) return fail(status::non_preferred_encoding, it.offset);
+  return status::ok;
+}
+
+// Ends the open key of the innermost map at `end` and checks it.
+status reader::end_key(size_t end, bool raw_canonical) noexcept {
+  const status s = keys_->end_key(begin_, end, raw_canonical, options_.deterministic,
+                                  options_.reject_duplicate_keys);
+  if (s == status::ok) return s;
+  const size_t key = keys_->key_start();
+  fail(s, key);
+  if (depth_ == 0) error_.item_offset = key;
+  return s;
+}
+
+// next() with duplicate-key or deterministic checks: the plain step, with
+// map keys tracked around it. A key that is one item (the usual case) is
+// checked as soon as it is read, and its error replaces it; a key made of
+// several items (a container, a tag, an indefinite string) when its value starts.
+CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
+  if (error_.code != status::ok) return error_.code;
+  pop_finished_tags();
+  const uint32_t level = depth_;
+  const size_t start = offset();
+  bool key = false;
+  if (top_->kind == k_map && top_->left != 0 && pos_ != end_ && *pos_ != 0xff &&
+      keys_ != nullptr && keys_->tracks(level)) {
+    if ((top_->left & 1) == 0) {
+      key = true;
+    } else if (keys_->key_open()) {
+      if (end_key(start, false) != status::ok) return error_.code;
+    }
+  }
+  status s = next_special(out);
+  if (s != status::ok) return s;
+  if (options_.deterministic && (s = check_preferred(out)) != status::ok) return s;
+  if (out.type == item_type::end) {
+    if (keys_ != nullptr) keys_->close_above(depth_);
+    return status::ok;
+  }
+  if (key) {
+    keys_->begin_key(start);
+    if (depth_ == level) {
+      // A single item: its bytes are its canonical form unless its head or
+      // float width is longer than needed.
+      bool canonical;
+      if (options_.deterministic) {
+        canonical = true;
+      } else if (out.type == item_type::floating) {
+        uint64_t bits;
+        canonical = detail::shortest_float(out.u.dbl, &bits) == out.width;
+      } else {
+        const uint64_t a = out.arg;
+        canonical = out.head_size == (a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3
+                                                 : a <= 0xffffffffu ? 5 : 9);
+      }
+      if (end_key(offset(), canonical) != status::ok) return error_.code;
+    }
+  }
+  if (out.type == item_type::map && depth_ == level + 1) {
+    if (keys_ == nullptr) {
+      void* p = options_.alloc->malloc(options_.alloc->context, sizeof(detail::key_checker));
+      if (p == nullptr) return fail(status::out_of_memory, out.offset);
+      keys_ = new (p) detail::key_checker(*options_.alloc);
+    }
+    if (!keys_->open_map(depth_)) return fail(status::out_of_memory, out.offset);
+  }
+  return status::ok;
 }
 
 // Reads the item at pos_: the caller has checked that one may start here
@@ -419,7 +528,8 @@ constexpr unsigned k_fast_skip_levels = 64;
 // beyond 64 levels) it returns false having changed nothing, and skip() takes
 // the general path, which reports the exact status and offset.
 bool reader::fast_skip() noexcept {
-  if (top_->kind >= k_bytes) return false;  // chunks of an indefinite string
+  // Chunks of an indefinite string, and key checks, take the general path.
+  if (top_->kind >= k_bytes || strict_) return false;
   const uint8_t* p = pos_;
   const uint8_t* const end = end_;
   const bool utf8 = options_.validate_utf8;

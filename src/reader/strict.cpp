@@ -1,0 +1,365 @@
+// Strict map-key checks of the reader: duplicate keys (RFC 8949 section 5.6)
+// and the key order of core deterministic encoding (section 4.2.1).
+//
+// Duplicates are found with a hash table over the keys' canonical forms:
+// the key's own bytes when its head is already the shortest, else a
+// re-encoding with shortest heads and floats and definite lengths, so that
+// equal values compare equal whatever their encoding. The hash is SipHash-1-3
+// under a per-process random key, so input crafted to collide cannot turn
+// the linear check quadratic.
+#include "reader/strict.hpp"
+
+#include <chrono>
+#include <random>
+
+#include "cbor_fast/reader.hpp"
+#include "internal/endian.hpp"
+#include "internal/float16.hpp"
+
+namespace cbor_fast {
+namespace detail {
+
+namespace {
+
+inline uint64_t rotl(uint64_t x, unsigned b) noexcept { return (x << b) | (x >> (64 - b)); }
+
+inline uint64_t load_le64(const uint8_t* p) noexcept {
+  uint64_t v = 0;
+  for (unsigned i = 0; i < 8; ++i) v |= uint64_t(p[i]) << (8 * i);
+  return v;
+}
+
+struct sip_state {
+  uint64_t v0, v1, v2, v3;
+  void round() noexcept {
+    v0 += v1;
+    v1 = rotl(v1, 13);
+    v1 ^= v0;
+    v0 = rotl(v0, 32);
+    v2 += v3;
+    v3 = rotl(v3, 16);
+    v3 ^= v2;
+    v0 += v3;
+    v3 = rotl(v3, 21);
+    v3 ^= v0;
+    v2 += v1;
+    v1 = rotl(v1, 17);
+    v1 ^= v2;
+    v2 = rotl(v2, 32);
+  }
+  void compress(uint64_t m) noexcept {
+    v3 ^= m;
+    round();
+    v0 ^= m;
+  }
+};
+
+/// SipHash-1-3 of data[0, size) under the 128-bit key (k0, k1).
+uint64_t siphash13(uint64_t k0, uint64_t k1, const uint8_t* data, size_t size) noexcept {
+  sip_state s{k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du, k0 ^ 0x6c7967656e657261u,
+              k1 ^ 0x7465646279746573u};
+  size_t i = 0;
+  for (; size - i >= 8; i += 8) s.compress(load_le64(data + i));
+  uint64_t last = uint64_t(size) << 56;
+  for (unsigned j = 0; i + j < size; ++j) last |= uint64_t(data[i + j]) << (8 * j);
+  s.compress(last);
+  s.v2 ^= 0xff;
+  s.round();
+  s.round();
+  s.round();
+  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+}
+
+inline uint64_t splitmix(uint64_t& x) noexcept {
+  uint64_t z = (x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+struct hash_key {
+  uint64_t k0, k1;
+};
+
+/// The process's hash key: the system's random device where it works, mixed
+/// with the clock and an address (address-space layout randomisation) so a
+/// failing device still leaves an unpredictable key.
+hash_key make_hash_key() noexcept {
+  static int anchor;
+  uint64_t x = uint64_t(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+               uint64_t(reinterpret_cast<uintptr_t>(&anchor));
+  try {
+    std::random_device device;
+    x ^= (uint64_t(device()) << 32) ^ device();
+  } catch (...) {
+    // Keep the clock and address entropy.
+  }
+  hash_key k;
+  k.k0 = splitmix(x);
+  k.k1 = splitmix(x);
+  return k;
+}
+
+const hash_key& process_hash_key() noexcept {
+  static const hash_key key = make_hash_key();
+  return key;
+}
+
+inline size_t shortest_head_size(uint64_t arg) noexcept {
+  return arg < 24 ? 1 : arg <= 0xff ? 2 : arg <= 0xffff ? 3 : arg <= 0xffffffffu ? 5 : 9;
+}
+
+/// Writes the shortest head of (major, arg) at out; returns its size.
+size_t write_head(uint8_t* out, unsigned major, uint64_t arg) noexcept {
+  const uint8_t mt = uint8_t(major << 5);
+  if (arg < 24) {
+    out[0] = uint8_t(mt | arg);
+    return 1;
+  }
+  if (arg <= 0xff) {
+    out[0] = uint8_t(mt | 24);
+    out[1] = uint8_t(arg);
+    return 2;
+  }
+  if (arg <= 0xffff) {
+    out[0] = uint8_t(mt | 25);
+    store_be16(out + 1, uint16_t(arg));
+    return 3;
+  }
+  if (arg <= 0xffffffffu) {
+    out[0] = uint8_t(mt | 26);
+    store_be32(out + 1, uint32_t(arg));
+    return 5;
+  }
+  out[0] = uint8_t(mt | 27);
+  store_be64(out + 1, arg);
+  return 9;
+}
+}  // namespace
+
+unsigned shortest_float(double value, uint64_t* bits) noexcept {
+  const uint64_t d = double_to_bits(value);
+  const uint16_t h = double_to_half(value);
+  if (double_to_bits(half_to_double(h)) == d) {
+    *bits = h;
+    return 2;
+  }
+  const uint32_t s = double_to_single(value);
+  if (double_to_bits(single_to_double(s)) == d) {
+    *bits = s;
+    return 4;
+  }
+  *bits = d;
+  return 8;
+}
+
+key_checker::key_checker(const allocator& alloc) noexcept
+    : alloc_(alloc), maps_(alloc), entries_(alloc), buckets_(alloc), arena_(alloc) {}
+
+bool key_checker::open_map(uint32_t level) noexcept {
+  map_state m{};
+  m.level = level;
+  m.entries_mark = entries_.size();
+  m.arena_mark = arena_.size();
+  return maps_.push_back(m);
+}
+
+void key_checker::close_above(uint32_t depth) noexcept {
+  while (!maps_.empty() && maps_.back().level > depth) {
+    const map_state& m = maps_.back();
+    const size_t mask = buckets_.size() - 1;
+    for (size_t i = entries_.size(); i > m.entries_mark; --i) {
+      const key_entry& e = entries_[i - 1];
+      // The newest entry of every bucket is its chain's head.
+      buckets_[size_t(e.hash) & mask] = e.next;
+    }
+    entries_.truncate(m.entries_mark);
+    arena_.truncate(m.arena_mark);
+    maps_.pop_back();
+  }
+}
+
+void key_checker::clear() noexcept {
+  maps_.clear();
+  entries_.clear();
+  arena_.clear();
+  for (size_t i = 0; i < buckets_.size(); ++i) buckets_[i] = k_none;
+}
+
+bool key_checker::rehash(size_t buckets) noexcept {
+  if (!buckets_.reserve(buckets)) return false;
+  buckets_.truncate(0);
+  for (size_t i = 0; i < buckets; ++i) buckets_.push_back(k_none);  // reserved: cannot fail
+  const size_t mask = buckets - 1;
+  // Oldest first, so every chain stays newest-first.
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    key_entry& e = entries_[i];
+    uint32_t& head = buckets_[size_t(e.hash) & mask];
+    e.next = head;
+    head = uint32_t(i);
+  }
+  return true;
+}
+
+status key_checker::insert_unique(const uint8_t* input, size_t offset, size_t size,
+                                  bool in_arena) noexcept {
+  const uint8_t* bytes = (in_arena ? arena_.data() : input) + offset;
+  const hash_key& k = process_hash_key();
+  const uint64_t hash = siphash13(k.k0, k.k1, bytes, size);
+  const size_t mark = maps_.back().entries_mark;
+  if (!buckets_.empty()) {
+    for (uint32_t i = buckets_[size_t(hash) & (buckets_.size() - 1)]; i != k_none;
+         i = entries_[i].next) {
+      if (i < mark) break;  // older entries belong to enclosing maps
+      const key_entry& e = entries_[i];
+      if (e.hash == hash && e.size == size &&
+          std::memcmp((e.in_arena ? arena_.data() : input) + e.offset, bytes, size) == 0)
+        return status::duplicate_key;
+    }
+  }
+  if (entries_.size() >= k_none - 1) return status::out_of_memory;
+  if (entries_.size() + 1 > buckets_.size() / 2) {
+    const size_t want = buckets_.empty() ? 64 : buckets_.size() * 2;
+    if (!rehash(want)) return status::out_of_memory;
+  }
+  uint32_t& head = buckets_[size_t(hash) & (buckets_.size() - 1)];
+  if (!entries_.push_back(key_entry{hash, offset, size, head, in_arena}))
+    return status::out_of_memory;
+  head = uint32_t(entries_.size() - 1);
+  return status::ok;
+}
+
+status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical,
+                            bool deterministic, bool duplicates) noexcept {
+  map_state& m = maps_.back();
+  m.key_open = false;
+  const size_t start = m.key_start;
+  const size_t size = end - start;
+  if (deterministic) {
+    // Bytewise lexicographic order of the encodings; no encoding is a proper
+    // prefix of another, so comparing the common length decides.
+    if (m.has_previous) {
+      const size_t prev_size = m.previous_end - m.previous_start;
+      const size_t common = prev_size < size ? prev_size : size;
+      int c = std::memcmp(input + m.previous_start, input + start, common);
+      if (c == 0) c = prev_size < size ? -1 : prev_size > size ? 1 : 0;
+      if (c == 0) return status::duplicate_key;
+      if (c > 0) return status::unsorted_map_keys;
+    }
+    m.has_previous = true;
+    m.previous_start = start;
+    m.previous_end = end;
+    // Deterministic keys are canonical and strictly increasing: no duplicates.
+    return status::ok;
+  }
+  if (!duplicates) return status::ok;
+  if (raw_canonical) return insert_unique(input, start, size, false);
+  const size_t before = arena_.size();
+  const status s = canonicalize(input + start, size);
+  if (s != status::ok) {
+    arena_.truncate(before);
+    return s;
+  }
+  const status r = insert_unique(input, before, arena_.size() - before, true);
+  if (r != status::ok) arena_.truncate(before);
+  return r;
+}
+
+// Two passes. The first copies the item, giving indefinite strings and
+// containers a 9-byte head patched with their length or count at their end
+// (chunks lose their heads). The second rewrites every head and float in
+// place to its shortest form: output never outruns input, and the
+// intermediate form has definite lengths only, so it needs no nesting stack.
+status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
+  const size_t base = arena_.size();
+  struct open_item {
+    size_t head;     ///< arena offset of the 9-byte head
+    uint64_t count;  ///< direct children, or content bytes for strings
+    uint32_t depth;
+    uint8_t major;
+  };
+  pod_vector<open_item> open(alloc_);
+  reader_options ro;
+  ro.max_depth = UINT32_MAX;  // the outer reader has applied its limit already
+  ro.alloc = &alloc_;
+  reader r(data, size, ro);
+  item it;
+  for (;;) {
+    const status s = r.next(it);
+    if (s == status::end) break;
+    if (s != status::ok) return s == status::out_of_memory ? s : status::internal_error;
+    if (it.type == item_type::end) {
+      if (!open.empty() && open.back().depth == it.depth) {
+        const open_item& o = open.back();
+        uint8_t* h = arena_.data() + o.head;
+        h[0] = uint8_t(o.major << 5 | 27);
+        store_be64(h + 1, o.major == 5 ? o.count / 2 : o.count);
+        open.pop_back();
+      }
+      continue;  // the end of a definite container: nothing to write
+    }
+    const bool child = !open.empty() && open.back().depth + 1 == it.depth;
+    if (child && open.back().major >= 4) ++open.back().count;
+    const bool string = it.type == item_type::byte_string || it.type == item_type::text_string;
+    if (it.is_indefinite()) {
+      const uint8_t placeholder[9] = {};
+      if (!open.push_back(open_item{arena_.size(), 0, it.depth, uint8_t(data[it.offset] >> 5)}) ||
+          !arena_.append(placeholder, 9))
+        return status::out_of_memory;
+    } else if (string && child && open.back().major < 4) {
+      // A chunk: its content continues the string.
+      open.back().count += it.arg;
+      if (!arena_.append(it.u.data, size_t(it.arg))) return status::out_of_memory;
+    } else {
+      size_t n = it.head_size;
+      if (string) n += size_t(it.arg);
+      if (!arena_.append(data + it.offset, n)) return status::out_of_memory;
+    }
+  }
+
+  uint8_t* const a = arena_.data();
+  const size_t end = arena_.size();
+  size_t in = base;
+  size_t out = base;
+  while (in < end) {
+    const uint8_t ib = a[in];
+    const unsigned major = ib >> 5;
+    const unsigned ai = ib & 0x1fu;
+    const unsigned n = ai < 24 ? 0u : 1u << (ai - 24);
+    uint64_t arg = n == 0 ? ai : 0;
+    for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | a[in + i];
+    in += 1 + n;
+    if (major == 7 && ai >= 25) {
+      const double v = ai == 25 ? half_to_double(uint16_t(arg))
+                       : ai == 26 ? single_to_double(uint32_t(arg))
+                                  : bits_to_double(arg);
+      uint64_t bits;
+      const unsigned width = shortest_float(v, &bits);
+      a[out] = uint8_t(0xe0 | (width == 2 ? 25 : width == 4 ? 26 : 27));
+      if (width == 2) store_be16(a + out + 1, uint16_t(bits));
+      else if (width == 4) store_be32(a + out + 1, uint32_t(bits));
+      else store_be64(a + out + 1, bits);
+      out += 1 + width;
+    } else if (major == 7) {
+      // Simple values: one shortest form each (ai 24 carries 32..255 only).
+      a[out] = ib;
+      if (ai == 24) a[out + 1] = uint8_t(arg);
+      out += 1 + n;
+    } else {
+      uint8_t head[9];
+      const size_t h = write_head(head, major, arg);
+      std::memcpy(a + out, head, h);
+      out += h;
+      if (major == 2 || major == 3) {
+        std::memmove(a + out, a + in, size_t(arg));
+        in += size_t(arg);
+        out += size_t(arg);
+      }
+    }
+  }
+  arena_.truncate(out);
+  return status::ok;
+}
+
+}  // namespace detail
+}  // namespace cbor_fast

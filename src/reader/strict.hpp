@@ -1,0 +1,159 @@
+// The reader's strict map-key checks (internal): duplicate keys and the key
+// order of core deterministic encoding.
+#ifndef CBOR_FAST_SRC_READER_STRICT_HPP
+#define CBOR_FAST_SRC_READER_STRICT_HPP
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include "cbor_fast/allocator.hpp"
+#include "cbor_fast/error.hpp"
+
+namespace cbor_fast {
+namespace detail {
+
+/// A growable array of trivially copyable values that allocates only through
+/// an allocator and reports failure by returning false.
+template <class T>
+class pod_vector {
+  static_assert(std::is_trivially_copyable<T>::value, "values are copied bytewise");
+
+ public:
+  explicit pod_vector(const allocator& alloc) noexcept : alloc_(&alloc) {}
+  pod_vector(const pod_vector&) = delete;
+  pod_vector& operator=(const pod_vector&) = delete;
+  ~pod_vector() {
+    if (data_ != nullptr) alloc_->free(alloc_->context, data_, capacity_ * sizeof(T));
+  }
+
+  bool reserve(size_t n) noexcept {
+    if (n <= capacity_) return true;
+    size_t want = capacity_ < 16 ? 16 : capacity_;
+    while (want < n) {
+      if (want > SIZE_MAX / sizeof(T) / 2) return false;
+      want *= 2;
+    }
+    void* p = data_ != nullptr
+                  ? alloc_->realloc(alloc_->context, data_, capacity_ * sizeof(T), want * sizeof(T))
+                  : alloc_->malloc(alloc_->context, want * sizeof(T));
+    if (p == nullptr) return false;
+    data_ = static_cast<T*>(p);
+    capacity_ = want;
+    return true;
+  }
+  bool push_back(const T& v) noexcept {
+    if (size_ == capacity_ && !reserve(size_ + 1)) return false;
+    data_[size_++] = v;
+    return true;
+  }
+  /// Appends n values from src (the bytes, for pod_vector<uint8_t>).
+  bool append(const T* src, size_t n) noexcept {
+    if (n > SIZE_MAX - size_ || !reserve(size_ + n)) return false;
+    if (n != 0) std::memcpy(data_ + size_, src, n * sizeof(T));
+    size_ += n;
+    return true;
+  }
+  /// Shrinks (never grows) to n values.
+  void truncate(size_t n) noexcept { size_ = n < size_ ? n : size_; }
+  void clear() noexcept { size_ = 0; }
+
+  T* data() noexcept { return data_; }
+  const T* data() const noexcept { return data_; }
+  size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  T& operator[](size_t i) noexcept { return data_[i]; }
+  const T& operator[](size_t i) const noexcept { return data_[i]; }
+  T& back() noexcept { return data_[size_ - 1]; }
+  const T& back() const noexcept { return data_[size_ - 1]; }
+  void pop_back() noexcept { --size_; }
+
+ private:
+  const allocator* alloc_;
+  T* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
+/// Key bookkeeping for the maps a strict reader has open.
+///
+/// Keys of every open map share one entry stack, one hash table and one
+/// arena: a map only adds entries while it is the innermost open map (the
+/// keys of a map nested in a key or value have been dropped again when that
+/// map closed), so closing a map pops exactly the newest entries. Chains
+/// insert at the head, which makes each popped entry the head of its chain.
+class key_checker {
+ public:
+  explicit key_checker(const allocator& alloc) noexcept;
+  key_checker(const key_checker&) = delete;
+  key_checker& operator=(const key_checker&) = delete;
+
+  /// A map opened as reader level `level` (the reader's depth after pushing
+  /// it). False when memory runs out.
+  bool open_map(uint32_t level) noexcept;
+  /// Drops the maps at levels above `depth` (they have closed).
+  void close_above(uint32_t depth) noexcept;
+  /// Forgets everything (the reader restarts); keeps the memory.
+  void clear() noexcept;
+
+  /// True when the map at reader level `level` is the innermost one tracked.
+  bool tracks(uint32_t level) const noexcept {
+    return !maps_.empty() && maps_.back().level == level;
+  }
+  /// The innermost tracked map's key (tracks() must be true).
+  void begin_key(size_t offset) noexcept {
+    maps_.back().key_start = offset;
+    maps_.back().key_open = true;
+  }
+  bool key_open() const noexcept { return maps_.back().key_open; }
+  size_t key_start() const noexcept { return maps_.back().key_start; }
+
+  /// Ends the innermost map's open key, whose encoding is input[key_start, end).
+  /// `raw_canonical` says those bytes are already the key's canonical form (a
+  /// single item with a shortest head). Returns ok, duplicate_key,
+  /// unsorted_map_keys (deterministic) or out_of_memory; the offending
+  /// offset is key_start().
+  status end_key(const uint8_t* input, size_t end, bool raw_canonical, bool deterministic,
+                 bool duplicates) noexcept;
+
+ private:
+  struct map_state {
+    uint32_t level;
+    bool key_open;
+    bool has_previous;
+    size_t key_start;
+    size_t previous_start;  ///< the previous key's encoding (deterministic order)
+    size_t previous_end;
+    size_t entries_mark;    ///< entries_.size() when the map opened
+    size_t arena_mark;      ///< arena_.size() when the map opened
+  };
+  struct key_entry {
+    uint64_t hash;
+    size_t offset;  ///< into the input, or into arena_ when in_arena
+    size_t size;
+    uint32_t next;  ///< older entry in the same bucket, or k_none
+    bool in_arena;
+  };
+  static constexpr uint32_t k_none = UINT32_MAX;
+
+  status insert_unique(const uint8_t* input, size_t offset, size_t size, bool in_arena) noexcept;
+  bool rehash(size_t buckets) noexcept;
+  /// Appends the canonical form of the well-formed item data[0, size) to arena_.
+  status canonicalize(const uint8_t* data, size_t size) noexcept;
+
+  const allocator& alloc_;
+  pod_vector<map_state> maps_;
+  pod_vector<key_entry> entries_;
+  pod_vector<uint32_t> buckets_;  ///< newest entry per bucket; size is a power of two
+  pod_vector<uint8_t> arena_;     ///< canonical forms of keys whose bytes are not
+};
+
+/// The width (2, 4 or 8) of the shortest float that holds `value` exactly,
+/// NaN payloads included; *bits receives its encoding at that width.
+unsigned shortest_float(double value, uint64_t* bits) noexcept;
+
+}  // namespace detail
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_SRC_READER_STRICT_HPP

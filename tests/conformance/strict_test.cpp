@@ -1,0 +1,528 @@
+// Strict checks and limits through every C++ entry point:
+//  - duplicate map keys (RFC 8949 section 5.6), equal by value whatever the
+//    encoding, at the second key's offset;
+//  - core deterministic encoding (section 4.2.1): shortest heads and floats,
+//    definite lengths, keys in bytewise order, each at the offending offset;
+//  - the limits (string length, joined string length, entries per container,
+//    items, depth) give the same status and offset from the reader's next(),
+//    its skip(), decode() on either decoder path, and sequence;
+//  - the memory budget of decode(): peak live bytes never exceed it.
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cbor_fast/document.hpp"
+#include "conformance/test_util.hpp"
+#include "document/decode.hpp"
+
+namespace {
+
+using namespace cbor_fast_test;
+using cbor_fast::decode_options;
+using cbor_fast::document;
+using cbor_fast::error_info;
+using cbor_fast::reader;
+using cbor_fast::reader_options;
+using cbor_fast::sequence;
+
+struct outcome {
+  status code;
+  size_t offset;
+  size_t items;  ///< items next() returned before the error (or in all)
+};
+
+/// Walks everything with next().
+outcome walk(const bytes& in, const reader_options& o) {
+  reader r(in.data(), in.size(), o);
+  item it;
+  size_t n = 0;
+  status s;
+  while ((s = r.next(it)) == status::ok) ++n;
+  if (s == status::end) return {status::ok, 0, n};
+  return {s, r.error().offset, n};
+}
+
+/// Skips each top-level item.
+outcome skip_all(const bytes& in, const reader_options& o) {
+  reader r(in.data(), in.size(), o);
+  status s;
+  while ((s = r.skip()) == status::ok) {
+  }
+  if (s == status::end) return {status::ok, 0, 0};
+  return {s, r.error().offset, 0};
+}
+
+/// decode() of the one item in `in` on the given path.
+outcome decode_on(const bytes& in, const decode_options& o, cbor_fast::detail::decode_path path) {
+  document d;
+  error_info e;
+  const status s = cbor_fast::detail::decode_buffer(in.data(), in.size(), d, o, &e, path);
+  if (s == status::ok) return {s, 0, d.node_count()};
+  return {s, e.offset, 0};
+}
+
+decode_options to_decode(const reader_options& r) {
+  decode_options o;
+  o.flags = cbor_fast::decode_exact;
+  if (r.validate_utf8) o.flags |= cbor_fast::decode_validate_utf8;
+  if (r.reject_duplicate_keys) o.flags |= cbor_fast::decode_reject_duplicate_keys;
+  if (r.deterministic) o.flags |= cbor_fast::decode_deterministic;
+  o.max_depth = r.max_depth;
+  o.max_string_length = r.max_string_length;
+  o.max_container_items = r.max_container_items;
+  o.max_nodes = r.max_items >= UINT32_MAX ? 0 : uint32_t(r.max_items);
+  return o;
+}
+
+/// Runs one input through every entry point and expects `code` at `offset`
+/// from each (ok: offset ignored).
+void expect_everywhere(const bytes& in, const reader_options& o, status code, size_t offset) {
+  SCOPED_TRACE("input " + to_hex(in));
+  const outcome w = walk(in, o);
+  EXPECT_EQ(w.code, code) << "reader next()";
+  const outcome k = skip_all(in, o);
+  EXPECT_EQ(k.code, code) << "reader skip()";
+  using cbor_fast::detail::decode_path;
+  const decode_options d = to_decode(o);
+  const outcome a = decode_on(in, d, decode_path::automatic);
+  EXPECT_EQ(a.code, code) << "decode, automatic path";
+  const outcome b = decode_on(in, d, decode_path::reader_only);
+  EXPECT_EQ(b.code, code) << "decode, reader path";
+  // Sequences: the same limits, flags per call.
+  decode_options so = d;
+  so.flags = 0;
+  sequence seq(in.data(), in.size(), so);
+  size_t off = 0, len = 0;
+  const status q = seq.next(off, len, d.flags & ~uint32_t(cbor_fast::decode_exact));
+  EXPECT_EQ(q, code) << "sequence next()";
+  sequence seq2(in.data(), in.size(), so);
+  document doc;
+  const status q2 = seq2.next_document(doc, d.flags & ~uint32_t(cbor_fast::decode_exact));
+  EXPECT_EQ(q2, code) << "sequence next_document()";
+  if (code == status::ok) return;
+  EXPECT_EQ(w.offset, offset) << "reader next()";
+  EXPECT_EQ(k.offset, offset) << "reader skip()";
+  EXPECT_EQ(a.offset, offset) << "decode, automatic path";
+  EXPECT_EQ(b.offset, offset) << "decode, reader path";
+  EXPECT_EQ(seq.error().offset, offset) << "sequence next()";
+  EXPECT_EQ(seq2.error().offset, offset) << "sequence next_document()";
+  EXPECT_EQ(seq.error().item_offset, 0u);
+}
+
+struct row {
+  const char* name;
+  const char* hex;
+  status code;
+  size_t offset;
+};
+
+// ---- duplicate keys ----------------------------------------------------------------
+
+const row k_duplicates[] = {
+    {"text keys", "A2 6161 00 6161 01", status::duplicate_key, 4},
+    {"int keys, second one non-preferred", "A2 01 00 1801 00", status::duplicate_key, 3},
+    {"int keys, 8-byte head", "A2 1B0000000000000001 00 01 00", status::duplicate_key, 11},
+    {"negative ints", "A2 20 00 3800 00", status::duplicate_key, 3},
+    {"half and double 1.0", "A2 F93C00 00 FB3FF0000000000000 00", status::duplicate_key, 5},
+    {"single and half 1.0", "A2 FA3F800000 00 F93C00 00", status::duplicate_key, 7},
+    {"quiet NaN as half and double", "A2 F97E00 00 FB7FF8000000000000 00", status::duplicate_key, 5},
+    {"definite and indefinite text", "A2 626162 00 7F 6161 6162 FF 00", status::duplicate_key, 5},
+    {"indefinite and definite bytes", "A2 5F 4161 4162 FF 00 426162 00", status::duplicate_key, 8},
+    {"array keys", "A2 820102 00 820102 00", status::duplicate_key, 5},
+    {"array keys, indefinite and long heads", "A2 820102 00 9F 01 1802 FF 00", status::duplicate_key, 5},
+    {"arrays holding floats of two widths",
+     "A2 82 F93C00 01 00 9F FB3FF0000000000000 1801 FF 00", status::duplicate_key, 7},
+    {"map keys", "A2 A10102 00 A10102 00", status::duplicate_key, 5},
+    {"tagged keys", "A2 C101 00 C101 00", status::duplicate_key, 4},
+    {"tag numbers non-preferred", "A2 C101 00 D80101 00", status::duplicate_key, 4},
+    {"empty strings", "A2 60 00 60 00", status::duplicate_key, 3},
+    {"simple values", "A2 F4 00 F4 00", status::duplicate_key, 3},
+    {"indefinite map", "BF 01 00 01 00 FF", status::duplicate_key, 3},
+    {"nested map", "A1 6161 A2 01 00 01 00", status::duplicate_key, 6},
+    {"outer key after a nested map", "A2 01 A1 01 00 01 00", status::duplicate_key, 5},
+    {"third key repeats the first", "A3 01 00 02 00 01 00", status::duplicate_key, 5},
+    // Not duplicates.
+    {"1 and -1", "A2 01 00 20 00", status::ok, 0},
+    {"1 and 1.0", "A2 01 00 F93C00 00", status::ok, 0},
+    {"0.0 and -0.0", "A2 F90000 00 F98000 00", status::ok, 0},
+    {"text and bytes", "A2 6161 00 4161 00", status::ok, 0},
+    {"different tags", "A2 C101 00 C201 00", status::ok, 0},
+    {"tag and its content", "A2 C101 00 01 00", status::ok, 0},
+    {"[1, 2] and [1] 2", "A2 820102 00 8101 00", status::ok, 0},
+    {"same key in inner and outer map", "A2 6161 A1 6161 00 6162 00", status::ok, 0},
+    {"same keys in sibling maps", "82 A1 01 00 A1 01 00", status::ok, 0},
+    {"key equals a value", "A2 01 02 02 01", status::ok, 0},
+};
+
+TEST(DuplicateKeys, TableThroughEveryEntryPoint) {
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  for (const row& r : k_duplicates) {
+    SCOPED_TRACE(r.name);
+    expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
+  }
+}
+
+TEST(DuplicateKeys, OffByDefault) {
+  for (const row& r : k_duplicates) {
+    SCOPED_TRACE(r.name);
+    expect_everywhere(from_hex(r.hex), reader_options{}, status::ok, 0);
+  }
+}
+
+TEST(DuplicateKeys, SingleItemKeyFailsInsteadOfTheKey) {
+  // Items before the error: the map, "a", 0; the next call would return the second "a".
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  const outcome w = walk(from_hex("A2 6161 00 6161 01"), o);
+  EXPECT_EQ(w.code, status::duplicate_key);
+  EXPECT_EQ(w.items, 3u);
+  // A multi-item key fails when its value starts: the map, [1 2] (4 items), 0, [1 2] (4 items).
+  const outcome m = walk(from_hex("A2 820102 00 820102 00"), o);
+  EXPECT_EQ(m.code, status::duplicate_key);
+  EXPECT_EQ(m.items, 10u);
+}
+
+/// A map of n distinct text keys "k0", "k1", ...; if dup_at < n, key dup_at is
+/// replaced by key 0 (so the duplicate is key dup_at). *dup_offset receives its offset.
+bytes big_map(size_t n, size_t dup_at, size_t* dup_offset) {
+  cbor_fast::writer w;
+  EXPECT_EQ(w.begin_map(n), status::ok);
+  for (size_t i = 0; i < n; ++i) {
+    if (i == dup_at) *dup_offset = w.size();
+    const std::string key = "k" + std::to_string(i == dup_at ? 0 : i);
+    EXPECT_EQ(w.write_text(key), status::ok);
+    EXPECT_EQ(w.write_uint(i), status::ok);
+  }
+  EXPECT_EQ(w.end(), status::ok);
+  return bytes(w.data(), w.data() + w.size());
+}
+
+TEST(DuplicateKeys, LargeMapsStartMiddleEnd) {
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  // (tests/hostile runs 100,000 keys through uninstrumented builds.)
+  constexpr size_t n = 20000;
+  size_t unused = 0;
+  expect_everywhere(big_map(n, n, &unused), o, status::ok, 0);
+  for (size_t at : {size_t(1), n / 2, n - 1}) {
+    SCOPED_TRACE("duplicate at key " + std::to_string(at));
+    size_t offset = 0;
+    const bytes in = big_map(n, at, &offset);
+    expect_everywhere(in, o, status::duplicate_key, offset);
+  }
+}
+
+TEST(DuplicateKeys, ResetAndSetOptions) {
+  const bytes dup = from_hex("A2 01 00 01 00");
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  reader r(dup.data(), dup.size(), o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // the map
+  ASSERT_EQ(r.next(it), status::ok);  // 1
+  // A fresh start forgets the open map's keys.
+  r.reset(dup.data(), dup.size());
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.next(it), status::duplicate_key);
+  EXPECT_EQ(r.error().offset, 3u);
+
+  // Turned on inside a map: that map is not tracked, maps opened later are.
+  const bytes nested = from_hex("A2 01 A2 02 00 02 00 01 00");
+  reader late(nested.data(), nested.size());
+  ASSERT_EQ(late.next(it), status::ok);  // outer map
+  ASSERT_EQ(late.next(it), status::ok);  // 1
+  ASSERT_EQ(late.set_options(o), status::ok);
+  ASSERT_EQ(late.next(it), status::ok);  // inner map
+  ASSERT_EQ(late.next(it), status::ok);  // 2
+  ASSERT_EQ(late.next(it), status::ok);  // 0
+  EXPECT_EQ(late.next(it), status::duplicate_key);
+  EXPECT_EQ(late.error().offset, 5u);
+}
+
+TEST(DuplicateKeys, MovedReaderKeepsItsKeys) {
+  const bytes dup = from_hex("A2 01 00 01 00");
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  reader a(dup.data(), dup.size(), o);
+  item it;
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(a.next(it), status::ok);
+  reader b(std::move(a));
+  EXPECT_EQ(b.next(it), status::duplicate_key);
+  EXPECT_EQ(b.error().offset, 3u);
+}
+
+// ---- core deterministic encoding ----------------------------------------------------
+
+const row k_deterministic[] = {
+    // Accepted.
+    {"0", "00", status::ok, 0},
+    {"23", "17", status::ok, 0},
+    {"24", "1818", status::ok, 0},
+    {"255 / 256", "82 18FF 190100", status::ok, 0},
+    {"65535 / 65536", "82 19FFFF 1A00010000", status::ok, 0},
+    {"2^32", "1B0000000100000000", status::ok, 0},
+    {"-2^64", "3BFFFFFFFFFFFFFFFF", status::ok, 0},
+    {"1.0 as half", "F93C00", status::ok, 0},
+    {"100000.0 as single", "FA47C35000", status::ok, 0},
+    {"1.1 as double", "FB3FF199999999999A", status::ok, 0},
+    {"NaN as half", "F97E00", status::ok, 0},
+    {"simple 255", "F8FF", status::ok, 0},
+    {"sorted int keys", "A2 0A 00 20 00", status::ok, 0},
+    {"shorter text first", "A2 6162 00 626161 00", status::ok, 0},
+    {"[] before [1]", "A2 80 00 8101 00", status::ok, 0},
+    {"RFC example", "A2 01 02 03 04", status::ok, 0},
+    // Heads longer than needed.
+    {"5 in two bytes", "1805", status::non_preferred_encoding, 0},
+    {"255 in three bytes", "1900FF", status::non_preferred_encoding, 0},
+    {"65535 in five bytes", "1A0000FFFF", status::non_preferred_encoding, 0},
+    {"2^32-1 in nine bytes", "1B00000000FFFFFFFF", status::non_preferred_encoding, 0},
+    {"-1 in two bytes", "3800", status::non_preferred_encoding, 0},
+    {"string length", "5801 00", status::non_preferred_encoding, 0},
+    {"text length", "7800", status::non_preferred_encoding, 0},
+    {"array count", "9800", status::non_preferred_encoding, 0},
+    {"map count", "B800", status::non_preferred_encoding, 0},
+    {"tag number", "D801 00", status::non_preferred_encoding, 0},
+    {"inside an array", "82 00 1801", status::non_preferred_encoding, 2},
+    // Floats wider than needed.
+    {"1.0 as double", "FB3FF0000000000000", status::non_preferred_encoding, 0},
+    {"1.0 as single", "FA3F800000", status::non_preferred_encoding, 0},
+    {"NaN as single", "FA7FC00000", status::non_preferred_encoding, 0},
+    {"NaN as double", "FB7FF8000000000000", status::non_preferred_encoding, 0},
+    {"100000.0 as double", "FB40F86A0000000000", status::non_preferred_encoding, 0},
+    // Indefinite lengths.
+    {"indefinite bytes", "5F FF", status::indefinite_length, 0},
+    {"indefinite text", "7F 6161 FF", status::indefinite_length, 0},
+    {"indefinite array", "9F FF", status::indefinite_length, 0},
+    {"indefinite map", "BF FF", status::indefinite_length, 0},
+    {"nested indefinite", "81 9F FF", status::indefinite_length, 1},
+    // Key order and equal keys.
+    {"2 before 1", "A2 02 00 01 00", status::unsorted_map_keys, 3},
+    {"text before int", "A2 6161 00 01 00", status::unsorted_map_keys, 4},
+    {"-1 (0x20) before 10 (0x0a)", "A2 20 00 0A 00", status::unsorted_map_keys, 3},
+    {"longer text first", "A2 626161 00 6162 00", status::unsorted_map_keys, 5},
+    {"[1] before []", "A2 8101 00 80 00", status::unsorted_map_keys, 4},
+    {"in a nested map", "A1 01 A2 02 00 01 00", status::unsorted_map_keys, 5},
+    {"equal keys", "A2 01 00 01 00", status::duplicate_key, 3},
+    {"third key equals the second", "A3 01 00 02 00 02 00", status::duplicate_key, 5},
+};
+
+TEST(Deterministic, TableThroughEveryEntryPoint) {
+  reader_options o;
+  o.deterministic = true;
+  for (const row& r : k_deterministic) {
+    SCOPED_TRACE(r.name);
+    expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
+  }
+}
+
+TEST(Deterministic, WithDuplicateCheckToo) {
+  // Both checks on: the deterministic verdicts stand.
+  reader_options o;
+  o.deterministic = true;
+  o.reject_duplicate_keys = true;
+  for (const row& r : k_deterministic) {
+    SCOPED_TRACE(r.name);
+    expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
+  }
+}
+
+TEST(Deterministic, PreferredWriterOutputPasses) {
+  // The writer's preferred serialization with keys written in order is deterministic.
+  cbor_fast::writer w;
+  ASSERT_EQ(w.begin_map(4), status::ok);
+  ASSERT_EQ(w.write_uint(1), status::ok);
+  ASSERT_EQ(w.write_float(1.5), status::ok);
+  ASSERT_EQ(w.write_uint(1000), status::ok);
+  ASSERT_EQ(w.write_float(100000.0), status::ok);
+  ASSERT_EQ(w.write_int(-300), status::ok);
+  ASSERT_EQ(w.write_float(1.1), status::ok);
+  ASSERT_EQ(w.write_text("z"), status::ok);
+  ASSERT_EQ(w.write_uint(70000), status::ok);
+  ASSERT_EQ(w.end(), status::ok);
+  reader_options o;
+  o.deterministic = true;
+  expect_everywhere(bytes(w.data(), w.data() + w.size()), o, status::ok, 0);
+}
+
+// ---- limits agree everywhere ----------------------------------------------------------
+
+TEST(Limits, SameStatusAndOffsetEverywhere) {
+  struct limit_row {
+    const char* name;
+    const char* hex;
+    uint32_t max_depth;
+    uint64_t max_string;
+    uint64_t max_entries;
+    uint64_t max_items;
+    status code;
+    size_t offset;
+  };
+  constexpr uint64_t no = UINT64_MAX;
+  const limit_row rows[] = {
+      {"string at the limit", "4A 00010203040506070809", 512, 10, no, no, status::ok, 0},
+      {"string over the limit", "4A 00010203040506070809", 512, 9, no, no,
+       status::string_too_long, 0},
+      {"string over the limit in an array", "82 00 6A 30313233343536373839", 512, 9, no, no,
+       status::string_too_long, 2},
+      {"joined string at the limit", "5F 43010203 43040506 FF", 512, 6, no, no, status::ok, 0},
+      {"joined string over the limit", "5F 43010203 43040506 FF", 512, 5, no, no,
+       status::string_too_long, 5},
+      {"joined text over the limit", "81 7F 63616263 63646566 FF", 512, 5, no, no,
+       status::string_too_long, 6},
+      {"array at the limit", "84 00 00 00 00", 512, no, 4, no, status::ok, 0},
+      {"array over the limit", "85 00 00 00 00 00", 512, no, 4, no,
+       status::container_too_large, 0},
+      {"indefinite array over the limit", "9F 00 00 00 00 00 FF", 512, no, 4, no,
+       status::container_too_large, 5},
+      {"map over the limit", "A3 01 00 02 00 03 00", 512, no, 2, no,
+       status::container_too_large, 0},
+      {"indefinite map over the limit", "BF 01 00 02 00 03 00 FF", 512, no, 2, no,
+       status::container_too_large, 5},
+      {"items at the limit", "83 00 00 00", 512, no, no, 4, status::ok, 0},
+      {"items over the limit", "83 00 00 00", 512, no, no, 3, status::too_many_items, 3},
+      {"chunks count as items", "5F 4100 4100 FF", 512, no, no, 2, status::too_many_items, 3},
+      {"depth at the limit", "81 81 00", 2, no, no, no, status::ok, 0},
+      {"depth over the limit", "81 81 81 00", 2, no, no, no, status::depth_exceeded, 2},
+      {"tags count as depth", "C1 C1 C1 00", 2, no, no, no, status::depth_exceeded, 2},
+  };
+  for (const limit_row& r : rows) {
+    SCOPED_TRACE(r.name);
+    reader_options o;
+    o.max_depth = r.max_depth;
+    o.max_string_length = r.max_string;
+    o.max_container_items = r.max_entries;
+    o.max_items = r.max_items;
+    expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
+  }
+}
+
+// ---- memory budget ------------------------------------------------------------------------
+
+/// Counts live bytes and remembers the peak.
+struct counting {
+  size_t live = 0;
+  size_t peak = 0;
+  cbor_fast::allocator hooks{&do_malloc, &do_realloc, &do_free, this};
+  static void* do_malloc(void* c, size_t n) {
+    auto* self = static_cast<counting*>(c);
+    self->add(n);
+    return std::malloc(n);
+  }
+  static void* do_realloc(void* c, void* p, size_t old_size, size_t new_size) {
+    auto* self = static_cast<counting*>(c);
+    self->live -= old_size;
+    self->add(new_size);
+    return std::realloc(p, new_size);
+  }
+  static void do_free(void* c, void* p, size_t n) {
+    static_cast<counting*>(c)->live -= n;
+    std::free(p);
+  }
+  void add(size_t n) {
+    live += n;
+    if (live > peak) peak = live;
+  }
+};
+
+bytes int_array(size_t n) {
+  cbor_fast::writer w;
+  EXPECT_EQ(w.begin_array(n), status::ok);
+  for (size_t i = 0; i < n; ++i) EXPECT_EQ(w.write_uint(i % 24), status::ok);
+  EXPECT_EQ(w.end(), status::ok);
+  return bytes(w.data(), w.data() + w.size());
+}
+
+TEST(MemoryBudget, PeakNeverExceedsTheBudget) {
+  const bytes in = int_array(100000);  // 100001 nodes of 24 bytes: about 2.4 MB
+  using cbor_fast::detail::decode_path;
+  for (decode_path path : {decode_path::automatic, decode_path::reader_only}) {
+    for (size_t budget : {size_t(0), size_t(100), size_t(4096), size_t(65536), size_t(1) << 20,
+                          size_t(2400000), size_t(2401100), size_t(16) << 20}) {
+      SCOPED_TRACE("budget " + std::to_string(budget));
+      counting c;
+      document d(&c.hooks);
+      decode_options o;
+      o.max_memory = budget;
+      error_info e;
+      const status s = cbor_fast::detail::decode_buffer(in.data(), in.size(), d, o, &e, path);
+      EXPECT_LE(c.peak, budget);
+      if (budget >= size_t(2401100)) {
+        // 100001 nodes (2,400,024 bytes) and the reader's stack (256) fit.
+        EXPECT_EQ(s, status::ok);
+        EXPECT_EQ(d.node_count(), 100001u);
+      } else {
+        EXPECT_EQ(s, status::memory_budget_exceeded);
+        EXPECT_EQ(e.code, status::memory_budget_exceeded);
+        EXPECT_LT(e.offset, in.size());
+      }
+    }
+  }
+}
+
+TEST(MemoryBudget, CountsCopiedStringsAndKeyTables) {
+  // 1000 distinct 100-byte text keys: copies alone need 100 KB.
+  cbor_fast::writer w;
+  ASSERT_EQ(w.begin_map(1000), status::ok);
+  for (int i = 0; i < 1000; ++i) {
+    std::string key(100, 'x');
+    const std::string tail = std::to_string(i);
+    key.replace(key.size() - tail.size(), tail.size(), tail);
+    ASSERT_EQ(w.write_text(key), status::ok);
+    ASSERT_EQ(w.write_uint(1), status::ok);
+  }
+  ASSERT_EQ(w.end(), status::ok);
+  const bytes in(w.data(), w.data() + w.size());
+  for (uint32_t flags : {uint32_t(cbor_fast::decode_copy_strings),
+                         uint32_t(cbor_fast::decode_reject_duplicate_keys)}) {
+    for (size_t budget : {size_t(60000), size_t(120000), size_t(1) << 20}) {
+      SCOPED_TRACE("flags " + std::to_string(flags) + " budget " + std::to_string(budget));
+      counting c;
+      document d(&c.hooks);
+      decode_options o;
+      o.flags = flags;
+      o.max_memory = budget;
+      const status s = decode(in.data(), in.size(), d, o);
+      EXPECT_LE(c.peak, budget);
+      if (budget == (size_t(1) << 20)) {
+        EXPECT_EQ(s, status::ok);
+      } else if (budget == 60000) {
+        EXPECT_EQ(s, status::memory_budget_exceeded);
+      }
+    }
+  }
+}
+
+TEST(MemoryBudget, ReusedDocumentStartsFromNothing) {
+  const bytes big = int_array(10000);
+  const bytes small = int_array(10);
+  counting c;
+  document d(&c.hooks);
+  ASSERT_EQ(decode(big.data(), big.size(), d), status::ok);
+  decode_options o;
+  o.max_memory = 1000;  // 11 nodes: 264 bytes
+  EXPECT_EQ(decode(small.data(), small.size(), d, o), status::ok);
+  EXPECT_EQ(d.node_count(), 11u);
+  EXPECT_LE(c.live, 1000u);
+}
+
+TEST(MemoryBudget, SequenceAppliesItPerDocument) {
+  bytes in = int_array(1000);
+  const bytes second = int_array(1000);
+  in.insert(in.end(), second.begin(), second.end());
+  decode_options o;
+  o.max_memory = 30000;  // one document of 1001 nodes: 24,024 bytes
+  sequence seq(in.data(), in.size(), o);
+  document d;
+  EXPECT_EQ(seq.next_document(d), status::ok);
+  EXPECT_EQ(seq.next_document(d), status::ok);
+  EXPECT_EQ(seq.next_document(d), status::end);
+  o.max_memory = 20000;
+  sequence tight(in.data(), in.size(), o);
+  EXPECT_EQ(tight.next_document(d), status::memory_budget_exceeded);
+  EXPECT_EQ(tight.error().item_offset, 0u);
+}
+
+}  // namespace
