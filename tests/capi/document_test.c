@@ -128,7 +128,7 @@ static void test_decode_statuses(void) {
   CHECK_STATUS(e.code, CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_decode(NULL, 1, 0, NULL, &doc, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK(doc == NULL);
-  CHECK_STATUS(cbor_decode(&one, 1, 8u, NULL, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_decode(&one, 1, 32u, NULL, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
 
   /* Not well-formed: the reader's code and offsets. */
   CHECK_STATUS(dec("83 01 02", 0, &doc, &e), CBOR_FAST_ERR_TRUNCATED); /* count > input */
