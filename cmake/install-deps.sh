@@ -13,8 +13,9 @@ set -eu
 # clang-14, libfuzzer-14-dev: the fuzz preset and the fuzz.bounded test (tests/fuzz).
 # python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
 # differential test's reference and installs for /usr/bin/python3).
+# valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
-abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2"
+abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2 valgrind"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
