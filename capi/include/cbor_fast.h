@@ -283,6 +283,23 @@ CBOR_FAST_API cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_op
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item);
 /**
+ * Reads up to `capacity` items into items[0 .. *count), the way `capacity`
+ * calls of cbor_reader_next() would, in one call: for bindings where each
+ * call across the language boundary is expensive (Python ctypes, cgo).
+ * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
+ * the rest of the elements' struct_size fields are not read.
+ * Stops early at the end of the input or at an error: the items read before
+ * it are delivered with CBOR_FAST_OK, and the next call returns the end or
+ * the (sticky) error with *count 0. Since 0.2.
+ * @param count  receives the number of items written (0 unless CBOR_FAST_OK)
+ * @return CBOR_FAST_OK (*count >= 1); CBOR_FAST_END (*count 0);
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader, items or count,
+ *         capacity 0, or an items[0].struct_size smaller than the 0.1
+ *         layout); or the reader's error, as cbor_reader_next().
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
+                                                      size_t capacity, size_t* count);
+/**
  * Passes over the next complete item, whatever it contains.
  * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left); CBOR_FAST_ERR_INVALID_STATE
  *         when the next thing is the END of the enclosing container (nothing is

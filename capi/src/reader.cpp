@@ -114,35 +114,60 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
   }
 }
 
+namespace {
+/// The C item from a C++ one (every field: the 0.1 layout is the whole struct).
+inline void to_c_item(const cbor_fast::item& it, cbor_fast_item* item) noexcept {
+  const bool string = (it.type == cbor_fast::item_type::byte_string ||
+                       it.type == cbor_fast::item_type::text_string) &&
+                      !it.is_indefinite();
+  const bool floating = it.type == cbor_fast::item_type::floating;
+  item->type = static_cast<cbor_fast_type>(it.type);
+  item->flags = it.flags;
+  item->depth = it.depth;
+  item->offset = it.offset;
+  item->head_size = it.head_size;
+  item->float_width = it.width;
+  item->value = it.arg;
+  item->float_value = floating ? it.u.dbl : 0.0;
+  item->data = string ? it.u.data : nullptr;
+  item->size = string ? static_cast<size_t>(it.arg) : 0;
+}
+}  // namespace
+
 cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   if (reader == nullptr || item == nullptr || !item_size_ok(item))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    // The hot path: one C++ next() and a field copy. *item is only written on
-    // success, so a failed call leaves the caller's last item intact.
-    cbor_fast::item it;
-    const cbor_fast::status s = reader->reader.next(it);
-    if (s != cbor_fast::status::ok) return to_c(s);
-    const bool string = (it.type == cbor_fast::item_type::byte_string ||
-                         it.type == cbor_fast::item_type::text_string) &&
-                        !it.is_indefinite();
-    const bool floating = it.type == cbor_fast::item_type::floating;
-    item->type = static_cast<cbor_fast_type>(it.type);
-    item->flags = it.flags;
-    item->depth = it.depth;
-    item->offset = it.offset;
-    item->head_size = it.head_size;
-    item->float_width = it.width;
-    item->value = it.arg;
-    item->float_value = floating ? it.u.dbl : 0.0;
-    item->data = string ? it.u.data : nullptr;
-    item->size = string ? static_cast<size_t>(it.arg) : 0;
-    return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
+  // The hot path: one C++ next() (noexcept) and a field copy. *item is only
+  // written on success, so a failed call leaves the caller's last item intact.
+  cbor_fast::item it;
+  const cbor_fast::status s = reader->reader.next(it);
+  if (s != cbor_fast::status::ok) return to_c(s);
+  to_c_item(it, item);
+  return CBOR_FAST_OK;
+}
+
+cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
+                                        size_t capacity, size_t* count) {
+  if (count != nullptr) *count = 0;
+  if (reader == nullptr || items == nullptr || count == nullptr || capacity == 0 ||
+      !item_size_ok(items))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  // The caller's element size; never smaller than the struct this library
+  // fills (item_size_ok), so each element is written within its own bytes.
+  const size_t stride = items->struct_size == 0 ? k_item_size : items->struct_size;
+  auto* out = reinterpret_cast<unsigned char*>(items);
+  cbor_fast::item it;
+  size_t n = 0;
+  cbor_fast::status s = cbor_fast::status::ok;
+  while (n < capacity && (s = reader->reader.next(it)) == cbor_fast::status::ok) {
+    to_c_item(it, reinterpret_cast<cbor_fast_item*>(out + n * stride));
+    ++n;
   }
+  *count = n;
+  // Items before an end or an error are delivered first; the reader's
+  // error is sticky and the end repeats, so the next call reports them.
+  if (n != 0) return CBOR_FAST_OK;
+  return to_c(s);
 }
 
 cbor_fast_status cbor_reader_skip(cbor_reader* reader) {

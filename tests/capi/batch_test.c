@@ -1,0 +1,163 @@
+/*
+ * cbor_reader_next_batch(): the items, statuses and offsets of one
+ * cbor_reader_next() call per item, delivered `capacity` at a time; the end
+ * and errors come after the items before them; bad arguments are refused.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbor_fast.h"
+#include "check.h"
+
+/* [1, "ab", {"k": -2.5}, h'00ff', (_ "x" "y"), 1(3), [_ null true]] then 0, 24 */
+static const uint8_t k_sequence[] = {
+    0x87, 0x01, 0x62, 0x61, 0x62, 0xa1, 0x61, 0x6b, 0xf9, 0xc1, 0x00, 0x42, 0x00, 0xff,
+    0x7f, 0x61, 0x78, 0x61, 0x79, 0xff, 0xc1, 0x03, 0x9f, 0xf6, 0xf5, 0xff, 0x00, 0x18, 0x18};
+
+/* Every item through cbor_reader_next(); returns how many, *last the final status. */
+static size_t one_by_one(const uint8_t* in, size_t size, cbor_fast_item* out, size_t max,
+                         cbor_fast_status* last) {
+  cbor_reader* r = NULL;
+  size_t n = 0;
+  CHECK_STATUS(cbor_reader_new(in, size, NULL, &r), CBOR_FAST_OK);
+  for (;;) {
+    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+    const cbor_fast_status s = cbor_reader_next(r, &it);
+    if (s != CBOR_FAST_OK || n == max) {
+      *last = s;
+      break;
+    }
+    out[n++] = it;
+  }
+  cbor_reader_free(r);
+  return n;
+}
+
+static int same_item(const cbor_fast_item* a, const cbor_fast_item* b) {
+  return a->type == b->type && a->flags == b->flags && a->depth == b->depth &&
+         a->offset == b->offset && a->head_size == b->head_size &&
+         a->float_width == b->float_width && a->value == b->value &&
+         a->float_value == b->float_value && a->data == b->data && a->size == b->size;
+}
+
+/* Reads everything in batches of `capacity` and compares with one_by_one(). */
+static void compare_batches(const uint8_t* in, size_t size, size_t capacity) {
+  cbor_fast_item expected[64];
+  cbor_fast_item* got = malloc(capacity * sizeof *got);
+  cbor_fast_status last = CBOR_FAST_OK;
+  const size_t want = one_by_one(in, size, expected, 64, &last);
+  cbor_reader* r = NULL;
+  size_t total = 0;
+  size_t calls = 0;
+  cbor_fast_status s;
+  CHECK_STATUS(cbor_reader_new(in, size, NULL, &r), CBOR_FAST_OK);
+  for (;;) {
+    size_t count = 99;
+    size_t i;
+    got[0].struct_size = sizeof(cbor_fast_item);
+    s = cbor_reader_next_batch(r, got, capacity, &count);
+    ++calls;
+    if (s != CBOR_FAST_OK) {
+      CHECK_EQ_UINT(count, 0);
+      break;
+    }
+    CHECK(count >= 1 && count <= capacity);
+    for (i = 0; i < count && total + i < want; ++i) CHECK(same_item(&got[i], &expected[total + i]));
+    total += count;
+  }
+  CHECK_EQ_UINT(total, want);
+  CHECK_STATUS(s, last);
+  /* Full batches until the last one: ceil(want / capacity) item calls, then the status. */
+  CHECK_EQ_UINT(calls, (want + capacity - 1) / capacity + 1);
+  /* The end or the error repeats. */
+  {
+    size_t count = 99;
+    CHECK_STATUS(cbor_reader_next_batch(r, got, capacity, &count), last);
+    CHECK_EQ_UINT(count, 0);
+  }
+  cbor_reader_free(r);
+  free(got);
+}
+
+static void test_batches_match_single_calls(void) {
+  size_t capacity;
+  for (capacity = 1; capacity <= 40; ++capacity)
+    compare_batches(k_sequence, sizeof k_sequence, capacity);
+  /* 21 items: the array, its entries with their children and ends (19 with the
+   * array's own end; the tag has none), then 0 and 24. */
+  {
+    cbor_fast_item items[64];
+    cbor_fast_status last;
+    CHECK_EQ_UINT(one_by_one(k_sequence, sizeof k_sequence, items, 64, &last), 21);
+    CHECK_STATUS(last, CBOR_FAST_END);
+  }
+}
+
+static void test_error_after_items(void) {
+  /* [1, 2, <break>]: two items and the array start, then an unexpected break at offset 3. */
+  static const uint8_t bad[] = {0x83, 0x01, 0x02, 0xff};
+  cbor_fast_item items[8];
+  cbor_reader* r = NULL;
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  size_t count = 0;
+  CHECK_STATUS(cbor_reader_new(bad, sizeof bad, NULL, &r), CBOR_FAST_OK);
+  items[0].struct_size = 0; /* the 0.1 layout: the same struct today */
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 8, &count), CBOR_FAST_OK);
+  CHECK_EQ_UINT(count, 3);
+  CHECK_EQ_UINT(items[0].type, CBOR_FAST_TYPE_ARRAY);
+  CHECK_EQ_UINT(items[2].value, 2);
+  CHECK_EQ_UINT(items[2].offset, 2);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 8, &count), CBOR_FAST_ERR_UNEXPECTED_BREAK);
+  CHECK_EQ_UINT(count, 0);
+  CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_UNEXPECTED_BREAK);
+  CHECK_EQ_UINT(e.offset, 3);
+  cbor_reader_free(r);
+
+  /* compare_batches covers the same through every capacity. */
+  compare_batches(bad, sizeof bad, 1);
+  compare_batches(bad, sizeof bad, 2);
+  compare_batches(bad, sizeof bad, 3);
+  compare_batches(bad, sizeof bad, 4);
+}
+
+static void test_limits_and_checks_apply(void) {
+  /* {1: 0, 1: 0} with duplicate keys refused: map, 1, 0, then the error at offset 3. */
+  static const uint8_t dup[] = {0xa2, 0x01, 0x00, 0x01, 0x00};
+  cbor_fast_item items[8];
+  cbor_reader* r = NULL;
+  size_t count = 0;
+  CHECK_STATUS(cbor_reader_new(dup, sizeof dup, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1), CBOR_FAST_OK);
+  items[0].struct_size = sizeof(cbor_fast_item);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 8, &count), CBOR_FAST_OK);
+  CHECK_EQ_UINT(count, 3);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 8, &count), CBOR_FAST_ERR_DUPLICATE_KEY);
+  cbor_reader_free(r);
+}
+
+static void test_empty_input_and_bad_arguments(void) {
+  cbor_fast_item items[2];
+  cbor_reader* r = NULL;
+  size_t count = 7;
+  items[0].struct_size = sizeof(cbor_fast_item);
+  CHECK_STATUS(cbor_reader_new(NULL, 0, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 2, &count), CBOR_FAST_END);
+  CHECK_EQ_UINT(count, 0);
+  count = 7;
+  CHECK_STATUS(cbor_reader_next_batch(NULL, items, 2, &count), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_EQ_UINT(count, 0);
+  CHECK_STATUS(cbor_reader_next_batch(r, NULL, 2, &count), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 0, &count), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 2, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  items[0].struct_size = 8; /* smaller than any layout */
+  CHECK_STATUS(cbor_reader_next_batch(r, items, 2, &count), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  cbor_reader_free(r);
+}
+
+int main(void) {
+  RUN_TEST(test_batches_match_single_calls);
+  RUN_TEST(test_error_after_items);
+  RUN_TEST(test_limits_and_checks_apply);
+  RUN_TEST(test_empty_input_and_bad_arguments);
+  return check_summary();
+}
