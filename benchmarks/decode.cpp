@@ -1,6 +1,7 @@
 // Scenario: decoding a whole item into a document, then freeing it.
 //  cbor_fast  cbor_decode() + cbor_doc_free() (zero-copy strings), when the
 //             document API is built (CBOR_FAST_BENCH_DOCUMENT)
+//  cbor_fast_cxx  the same through cbor_fast::decode() and a C++ document
 //  libcbor    cbor_load() + cbor_decref()
 //  nlohmann   json::from_cbor() + destruction
 #include "peers.hpp"
@@ -8,6 +9,7 @@
 
 #ifdef CBOR_FAST_BENCH_DOCUMENT
 #include "cbor_fast.h"
+#include "cbor_fast/document.hpp"
 #endif
 
 namespace cbor_fast_bench {
@@ -35,6 +37,19 @@ void register_decode(const std::vector<input>& inputs) {
           benchmark::DoNotOptimize(s);
           benchmark::DoNotOptimize(doc);
           cbor_doc_free(doc);
+        });
+    // The same decoder through the C++ API, for the C API's overhead.
+    add("decode", "cbor_fast_cxx", in, no_setup,
+        [&in, p, n](none) {
+          cbor_fast::document d;
+          if (cbor_fast::decode(p, n, d) != cbor_fast::status::ok)
+            die("decode/cbor_fast_cxx/" + in.name + " failed");
+        },
+        [p, n](none) {
+          cbor_fast::document d;
+          cbor_fast::status s = cbor_fast::decode(p, n, d);
+          benchmark::DoNotOptimize(s);
+          benchmark::DoNotOptimize(d);
         });
 #endif
 

@@ -192,6 +192,18 @@ def targets(results, inputs):
         b = results.get(("validate", "cbor_fast_utf8", inp))
         if b:
             row("UTF-8 check throughput", inp, b[1], "–", "{:,.0f} MB/s")
+    # Through the C API's opaque handles against the C++ core: time ratio, at most 1.15.
+    for inp in [i for i in inputs if i in CORPUS]:
+        for impl in ("cbor_fast_capi", "cbor_fast_capi_batch"):
+            a = results.get(("walk", impl, inp))
+            b = results.get(("walk", "cbor_fast", inp))
+            if a and b:
+                row(f"walk through the C API ({impl}) / C++ walk", inp, a[0] / b[0], "≤ 1.15",
+                    "{:.2f}")
+        a = results.get(("decode", "cbor_fast", inp))
+        b = results.get(("decode", "cbor_fast_cxx", inp))
+        if a and b:
+            row("cbor_decode (C) / cbor_fast::decode (C++)", inp, a[0] / b[0], "≤ 1.15", "{:.2f}")
     for inp in inputs:
         if inp.startswith(("uint_", "negint_", "float")):
             row("writer vs libcbor cbor_encode_*", inp,
