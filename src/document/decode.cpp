@@ -419,7 +419,7 @@ struct doc_builder {
         case k_string: {
           if (arg > uint64_t(end - q) || arg > max_string) return bail();
           if (validate && e.head == node_head(uint8_t(item_type::text_string), 0, 0, 0, 0) &&
-              utf8_validate(q, size_t(arg)) != size_t(arg))
+              !utf8_is_valid(q, size_t(arg), end))
             return bail();
           const uint8_t* data = q;
           if (copy) {
