@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -56,6 +57,9 @@ class writer {
   ~writer();
 
   // ---- scalars ----
+  // The common calls have inline fast paths (below the class) for an item that
+  // the innermost container may take and that fits the buffer as it is; every
+  // other case goes to the out-of-line *_slow() functions.
   status write_uint(uint64_t v) noexcept;
   status write_int(int64_t v) noexcept;
   /// Major type 1: writes the integer -1 - n (so n = UINT64_MAX gives -2^64).
@@ -66,13 +70,17 @@ class writer {
   /// a value that fits 64 bits is written as a plain integer (preferred
   /// serialization), anything larger as tag 2 or 3 over a byte string.
   status write_bignum(const uint8_t* magnitude, size_t size, bool negative) noexcept;
-  status write_bytes(const void* data, size_t size) noexcept;
+  status write_bytes(const void* data, size_t size) noexcept {
+    return write_string(k_major_bytes, data, size);
+  }
   status write_bytes(byte_view v) noexcept { return write_bytes(v.data, v.size); }
-  status write_text(std::string_view s) noexcept;
+  status write_text(std::string_view s) noexcept {
+    return write_string(k_major_text, s.data(), s.size());
+  }
   status write_tag(uint64_t tag) noexcept;
-  status write_bool(bool b) noexcept;
-  status write_null() noexcept;
-  status write_undefined() noexcept;
+  status write_bool(bool b) noexcept { return write_simple(b ? 21 : 20); }
+  status write_null() noexcept { return write_simple(22); }
+  status write_undefined() noexcept { return write_simple(23); }
   /// Simple value 0..255; 24..31 are not well-formed and give invalid_argument.
   status write_simple(uint8_t v) noexcept;
   /// A float: the shortest exact width, or the forced one (rounding to nearest even).
@@ -119,29 +127,73 @@ class writer {
 
  private:
   enum class mode : uint8_t { owned, fixed, sink };
+  static constexpr uint8_t k_major_bytes = 2;
+  static constexpr uint8_t k_major_text = 3;
+  static constexpr uint8_t k_major_array = 4;
+  static constexpr uint8_t k_major_map = 5;
+  static constexpr size_t k_max_head = 9;  ///< also the largest float: f9/fa/fb + 8 bytes
+  static constexpr uint64_t k_unlimited = UINT64_MAX;
+
   /// One open container or tag; kind is its major type (2/3 indefinite
   /// strings, 4 array, 5 map, 6 tag).
   struct frame {
-    /// Definite containers and tags: items still due (maps count keys and
-    /// values). Indefinite ones: items seen.
+    /// A tag: 1 until its item starts, then 0. Any other frame: the value of
+    /// quick_ to restore when it becomes the innermost again (stale while it
+    /// is the innermost): items still due for a definite array or map,
+    /// "unlimited" for an indefinite array, 0 for an indefinite map or string.
     uint64_t left;
     uint8_t kind;
     bool indefinite;
+    bool odd;  ///< indefinite map: an odd number of items so far (a value is due)
   };
+
+  /// The low N bytes of v at out, most significant first.
+  template <size_t N>
+  static void put_be(uint8_t* out, uint64_t v) noexcept;
+  /// Writes the shortest head for (major, arg) at out (room for 9 bytes); returns its size.
+  static size_t put_head(uint8_t* out, uint8_t major, uint64_t arg) noexcept;
+  /// binary64 bits that are exactly a normal number of the binary format with
+  /// ExpBits exponent and MantBits fraction bits: true, and *out gets its bits.
+  /// (Zeros, subnormals, infinities, NaNs and inexact values: false.)
+  template <unsigned ExpBits, unsigned MantBits>
+  static bool narrow_normal(uint64_t bits, uint64_t* out) noexcept;
+  /// Room at pos_ for any head or float. Never true for a caller buffer that
+  /// overflowed (cap_ is pinned to pos_ then).
+  bool head_room() const noexcept { return size_t(cap_ - pos_) >= k_max_head; }
+  /// The fast path of an item that is a head alone; false: take the slow path.
+  bool quick_head(uint8_t major, uint64_t arg) noexcept;
+  /// The fast path of a definite array or map (items: keys and values counted apart).
+  bool quick_open(uint8_t major, uint64_t arg, uint64_t items) noexcept;
+
+  status write_string(uint8_t major, const void* data, size_t size) noexcept;
+  status write_head_slow(uint8_t major, uint64_t arg) noexcept;
+  status write_string_slow(uint8_t major, const void* data, size_t size) noexcept;
+  status write_simple_slow(uint8_t v) noexcept;
+  status write_float_slow(double v, float_width width) noexcept;
+  status begin_slow(uint8_t major, uint64_t arg, uint64_t items) noexcept;
+  status end_slow() noexcept;
+
   status before_item(uint8_t major, bool is_chunk) noexcept;
   void after_item() noexcept;
+  void reload_quick() noexcept;
   void head(uint8_t major, uint64_t arg) noexcept;
   void put(const void* p, size_t n) noexcept;
   void put_slow(const void* p, size_t n) noexcept;
   bool grow(size_t n) noexcept;
   void flush() noexcept;
   void open(uint8_t kind, bool indefinite, uint64_t count) noexcept;
-  status write_string(uint8_t major, const void* data, size_t size) noexcept;
   status fail(status s) noexcept;
   status result() const noexcept;
   void release_memory() noexcept;
   void take(writer& other) noexcept;
 
+  /// Items the fast paths may write before the frames need a look: the count
+  /// still due of the innermost definite array or map (kept here rather than
+  /// in its frame), "unlimited" at the top level and in an indefinite array,
+  /// and 0 when every item must take the slow path: a tag, an indefinite map
+  /// or string innermost, a definite container that has all its items, or a
+  /// sticky error.
+  uint64_t quick_ = k_unlimited;
   mode mode_ = mode::owned;
   status error_ = status::ok;    ///< sticky: structural errors, out_of_memory, sink_failed
   bool overflow_ = false;        ///< caller buffer full: later bytes are only counted
@@ -157,6 +209,173 @@ class writer {
   size_t open_tags_ = 0;         ///< tag frames among the open ones
   size_t stack_capacity_ = 0;
 };
+
+// ---- inline fast paths ---------------------------------------------------------
+
+template <size_t N>
+inline void writer::put_be(uint8_t* out, uint64_t v) noexcept {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // One byte swap and one store (bytes written one by one through a uint8_t*
+  // could alias the writer's own pointers, and each would reload them).
+  const uint64_t be = __builtin_bswap64(v << (64 - 8 * N));
+  std::memcpy(out, &be, N);
+#else
+  for (size_t i = 0; i < N; ++i) out[i] = uint8_t(v >> (8 * (N - 1 - i)));
+#endif
+}
+
+inline size_t writer::put_head(uint8_t* out, uint8_t major, uint64_t arg) noexcept {
+  const auto ib = uint8_t(major << 5);
+  if (arg < 24) {
+    out[0] = uint8_t(ib | arg);
+    return 1;
+  }
+  if (arg <= 0xff) {
+    out[0] = uint8_t(ib | 24);
+    out[1] = uint8_t(arg);
+    return 2;
+  }
+  if (arg <= 0xffff) {
+    out[0] = uint8_t(ib | 25);
+    put_be<2>(out + 1, arg);
+    return 3;
+  }
+  if (arg <= 0xffffffff) {
+    out[0] = uint8_t(ib | 26);
+    put_be<4>(out + 1, arg);
+    return 5;
+  }
+  out[0] = uint8_t(ib | 27);
+  put_be<8>(out + 1, arg);
+  return 9;
+}
+
+template <unsigned ExpBits, unsigned MantBits>
+inline bool writer::narrow_normal(uint64_t bits, uint64_t* out) noexcept {
+  constexpr int bias = (1 << (ExpBits - 1)) - 1;
+  constexpr unsigned drop = 52 - MantBits;  // fraction bits the target lacks
+  constexpr uint64_t one = uint64_t(1) << MantBits;
+  // Exponent and kept fraction bits side by side, sign dropped. Normal in the
+  // target means a binary64 exponent in [1023 + 1 - bias, 1023 + bias]: one
+  // unsigned compare, as a lower exponent wraps around to a huge value.
+  const uint64_t magnitude = (bits << 1) >> (drop + 1);
+  const uint64_t above_min = magnitude - (uint64_t(1023 + 1 - bias) << MantBits);
+  if (above_min >= uint64_t(2 * bias) * one || (bits & ((uint64_t(1) << drop) - 1)) != 0)
+    return false;
+  // Rebiased: the target's smallest normal exponent, 1, plus the distance above it.
+  *out = (bits >> 63) << (ExpBits + MantBits) | (above_min + one);
+  return true;
+}
+
+inline bool writer::quick_head(uint8_t major, uint64_t arg) noexcept {
+  if (quick_ == 0 || !head_room()) return false;
+  --quick_;
+  uint8_t* p = pos_;
+  pos_ = p + put_head(p, major, arg);
+  return true;
+}
+
+inline bool writer::quick_open(uint8_t major, uint64_t arg, uint64_t items) noexcept {
+  if (quick_ == 0 || !head_room() || depth_ == stack_capacity_) return false;
+  --quick_;
+  uint8_t* p = pos_;
+  pos_ = p + put_head(p, major, arg);
+  if (depth_ != 0) stack_[depth_ - 1].left = quick_;  // the parent's count leaves quick_
+  stack_[depth_++] = frame{items, major, false, false};
+  quick_ = items;
+  return true;
+}
+
+inline status writer::write_uint(uint64_t v) noexcept {
+  return quick_head(0, v) ? status::ok : write_head_slow(0, v);
+}
+
+inline status writer::write_int(int64_t v) noexcept {
+  // For v < 0 the argument is -1 - v == ~v, which is fine for INT64_MIN too.
+  const uint64_t sign = uint64_t(v >> 63);  // all ones for negatives
+  const auto major = uint8_t(sign & 1);
+  return quick_head(major, uint64_t(v) ^ sign) ? status::ok
+                                                : write_head_slow(major, uint64_t(v) ^ sign);
+}
+
+inline status writer::write_negative(uint64_t n) noexcept {
+  return quick_head(1, n) ? status::ok : write_head_slow(1, n);
+}
+
+inline status writer::write_simple(uint8_t v) noexcept {
+  // 24..31 are not well-formed: the slow path rejects them.
+  if ((v < 24 || v >= 32) && quick_head(7, v)) return status::ok;
+  return write_simple_slow(v);
+}
+
+inline status writer::write_float(double v, float_width width) noexcept {
+  // Inline: a double kept as a double (also the shortest width of a value with
+  // any of its low 29 fraction bits set: more precision than a single has),
+  // and a value that is exactly a normal half or single at that width
+  // (re-encoding data at the width it came in). Rounding, zeros, subnormals,
+  // NaNs, the rest of the shortest-width search and bad widths go out of line.
+  if (quick_ == 0 || !head_room()) return write_float_slow(v, width);
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  uint8_t* p = pos_;
+  uint64_t narrow;
+  if (width == float_width::double_ ||
+      (width == float_width::shortest && (bits & 0x1fffffff) != 0)) {
+    p[0] = 0xfb;
+    put_be<8>(p + 1, bits);
+    pos_ = p + 9;
+  } else if (width == float_width::single && narrow_normal<8, 23>(bits, &narrow)) {
+    p[0] = 0xfa;
+    put_be<4>(p + 1, narrow);
+    pos_ = p + 5;
+  } else if (width == float_width::half && narrow_normal<5, 10>(bits, &narrow)) {
+    p[0] = 0xf9;
+    put_be<2>(p + 1, narrow);
+    pos_ = p + 3;
+  } else {
+    return write_float_slow(v, width);
+  }
+  --quick_;
+  return status::ok;
+}
+
+inline status writer::write_string(uint8_t major, const void* data, size_t size) noexcept {
+  const size_t room = size_t(cap_ - pos_);
+  if (quick_ == 0 || data == nullptr || room < k_max_head || size > room - k_max_head)
+    return write_string_slow(major, data, size);
+  --quick_;
+  uint8_t* p = pos_;
+  p += put_head(p, major, size);
+  std::memcpy(p, data, size);
+  pos_ = p + size;
+  return status::ok;
+}
+
+inline status writer::begin_array(uint64_t count) noexcept {
+  return quick_open(k_major_array, count, count) ? status::ok
+                                                 : begin_slow(k_major_array, count, count);
+}
+
+inline status writer::begin_map(uint64_t pairs) noexcept {
+  // Keys and values are counted one by one. 2 * pairs cannot overflow in any
+  // reachable state: no caller writes 2^64 items, so saturating keeps both
+  // checks (too many, too few) exact.
+  const uint64_t items = pairs > k_unlimited / 2 ? k_unlimited : pairs * 2;
+  return quick_open(k_major_map, pairs, items) ? status::ok
+                                               : begin_slow(k_major_map, pairs, items);
+}
+
+inline status writer::end() noexcept {
+  // A definite array or map that has all its items (quick_ holds its count),
+  // with no tag open and no error: pop it and restore its parent's count.
+  if (quick_ == 0 && depth_ != 0 && open_tags_ == 0 && error_ == status::ok &&
+      !stack_[depth_ - 1].indefinite) {
+    --depth_;
+    quick_ = depth_ != 0 ? stack_[depth_ - 1].left : k_unlimited;
+    return overflow_ ? status::buffer_too_small : status::ok;
+  }
+  return end_slow();
+}
 
 }  // namespace v1
 }  // namespace cbor_fast

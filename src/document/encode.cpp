@@ -77,8 +77,9 @@ status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
         break;
       case item_type::floating:
         // The value is the exact widening of the wire bits, so writing it at
-        // the same width gives those bits back (NaN payloads included).
-        s = w.write_float(detail::float_node_value(p),
+        // the same width gives those bits back (NaN payloads included). A
+        // double node holds the value's own bits: no call to widen them.
+        s = w.write_float(p->b0 == 8 ? detail::bits_to_double(p->arg) : detail::float_node_value(p),
                           preferred ? float_width::shortest : float_width(p->b0));
         break;
       default:  // integers and simple values

@@ -129,6 +129,47 @@ inline uint64_t narrow_double_bits(uint64_t d) noexcept {
   return sign | r;
 }
 
+/// Whether binary64 bits d fit the binary format with ExpBits exponent and
+/// MantBits fraction bits exactly, i.e. narrowing and widening back gives d
+/// again (a NaN keeps its sign and whole payload); if so *out gets the narrow
+/// bits. Bit tests only: the same answer as that round trip at a fraction of
+/// its cost.
+template <unsigned ExpBits, unsigned MantBits>
+inline bool narrows_exactly(uint64_t d, uint64_t* out) noexcept {
+  constexpr int bias = (1 << (ExpBits - 1)) - 1;
+  constexpr uint64_t exp_ones = (uint64_t(1) << ExpBits) - 1;
+  constexpr unsigned drop = 52 - MantBits;  // fraction bits lost in the normal range
+  constexpr uint64_t dropped = (uint64_t(1) << drop) - 1;
+  const uint64_t sign = (d >> 63) << (ExpBits + MantBits);
+  const int exp = int((d >> 52) & 0x7ff);
+  const uint64_t mant = d & ((uint64_t(1) << 52) - 1);
+  const int e = exp - 1023;
+  if (e >= 1 - bias && e <= bias) {  // normal in the target: the dropped bits must be zero
+    if ((mant & dropped) != 0) return false;
+    *out = sign | (uint64_t(e + bias) << MantBits) | (mant >> drop);
+    return true;
+  }
+  if (exp == 0x7ff) {  // infinity or NaN: the payload must survive whole
+    if ((mant & dropped) != 0) return false;
+    *out = sign | (exp_ones << MantBits) | (mant >> drop);
+    return true;
+  }
+  if (exp == 0) {  // a signed zero fits; a binary64 subnormal is far too small
+    if (mant != 0) return false;
+    *out = sign;
+    return true;
+  }
+  if (e > bias) return false;  // beyond the largest finite value
+  // Subnormal in the target: the significand, implicit bit included, counts
+  // units of 2^(1-bias-MantBits) after a right shift that must drop only zeros.
+  const unsigned shift = drop + unsigned(1 - bias - e);
+  if (shift > 52) return false;  // below the smallest subnormal
+  const uint64_t sig = mant | (uint64_t(1) << 52);
+  if ((sig & ((uint64_t(1) << shift) - 1)) != 0) return false;
+  *out = sign | (sig >> shift);
+  return true;
+}
+
 /// binary64 -> binary16 bits, round to nearest even (see narrow_double_bits).
 inline uint16_t double_to_half(double v) noexcept {
   return uint16_t(narrow_double_bits<5, 10>(double_to_bits(v)));

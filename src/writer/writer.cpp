@@ -15,70 +15,37 @@ namespace {
 
 constexpr uint8_t k_major_uint = 0;
 constexpr uint8_t k_major_negative = 1;
-constexpr uint8_t k_major_bytes = 2;
-constexpr uint8_t k_major_text = 3;
-constexpr uint8_t k_major_array = 4;
-constexpr uint8_t k_major_map = 5;
 constexpr uint8_t k_major_tag = 6;
 constexpr uint8_t k_major_simple = 7;
 
 constexpr uint8_t k_indefinite = 31;
 constexpr uint8_t k_break = 0xff;
-constexpr size_t k_max_head = 9;
 
 constexpr size_t k_min_owned_capacity = 64;
 constexpr size_t k_min_stack_capacity = 16;
 constexpr size_t k_size_max = std::numeric_limits<size_t>::max();
 
-/// Writes the shortest head for (major, arg) at out; returns its size.
-inline size_t encode_head(uint8_t* out, uint8_t major, uint64_t arg) noexcept {
-  const uint8_t ib = uint8_t(major << 5);
-  if (arg < 24) {
-    out[0] = uint8_t(ib | arg);
-    return 1;
-  }
-  if (arg <= 0xff) {
-    out[0] = uint8_t(ib | 24);
-    out[1] = uint8_t(arg);
-    return 2;
-  }
-  if (arg <= 0xffff) {
-    out[0] = uint8_t(ib | 25);
-    detail::store_be16(out + 1, uint16_t(arg));
-    return 3;
-  }
-  if (arg <= 0xffffffff) {
-    out[0] = uint8_t(ib | 26);
-    detail::store_be32(out + 1, uint32_t(arg));
-    return 5;
-  }
-  out[0] = uint8_t(ib | 27);
-  detail::store_be64(out + 1, arg);
-  return 9;
-}
-
 /// Encodes v as f9/fa/fb + bits at out; returns the size, or 0 for a bad width.
 inline size_t encode_float(uint8_t* out, double v, float_width width) noexcept {
   const uint64_t bits = detail::double_to_bits(v);
   switch (width) {
-    case float_width::shortest:
+    case float_width::shortest: {
       // A double with any of its low 29 fraction bits set has more significant
-      // bits than a single (or half) can hold: the common case skips the tries.
-      if ((bits & 0x1fffffff) == 0) {
-        const uint16_t h = detail::double_to_half(v);
-        if (detail::double_to_bits(detail::half_to_double(h)) == bits) {
-          out[0] = 0xf9;
-          detail::store_be16(out + 1, h);
-          return 3;
-        }
-        const uint32_t s = detail::double_to_single(v);
-        if (detail::double_to_bits(detail::single_to_double(s)) == bits) {
-          out[0] = 0xfa;
-          detail::store_be32(out + 1, s);
-          return 5;
-        }
+      // bits than a single (or half) can hold: the common case skips the tests.
+      if ((bits & 0x1fffffff) != 0) break;
+      uint64_t narrow;
+      if (detail::narrows_exactly<5, 10>(bits, &narrow)) {
+        out[0] = 0xf9;
+        detail::store_be16(out + 1, uint16_t(narrow));
+        return 3;
+      }
+      if (detail::narrows_exactly<8, 23>(bits, &narrow)) {
+        out[0] = 0xfa;
+        detail::store_be32(out + 1, uint32_t(narrow));
+        return 5;
       }
       break;
+    }
     case float_width::half:
       out[0] = 0xf9;
       detail::store_be16(out + 1, detail::double_to_half(v));
@@ -107,7 +74,7 @@ writer::writer(const allocator* alloc) noexcept
 writer::writer(uint8_t* buffer, size_t capacity, const allocator* alloc) noexcept
     : mode_(mode::fixed), alloc_(alloc != nullptr ? alloc : &default_allocator()) {
   if (buffer == nullptr && capacity != 0) {
-    error_ = status::invalid_argument;
+    fail(status::invalid_argument);
     return;
   }
   buf_ = buffer;
@@ -121,13 +88,13 @@ writer::writer(sink_fn sink, void* context, size_t chunk_size, const allocator* 
       sink_(sink),
       sink_ctx_(context) {
   if (sink == nullptr) {
-    error_ = status::invalid_argument;
+    fail(status::invalid_argument);
     return;
   }
   if (chunk_size == 0) chunk_size = 1;
   buf_ = static_cast<uint8_t*>(alloc_->malloc(alloc_->context, chunk_size));
   if (buf_ == nullptr) {
-    error_ = status::out_of_memory;
+    fail(status::out_of_memory);
     return;
   }
   pos_ = buf_;
@@ -142,6 +109,7 @@ void writer::release_memory() noexcept {
 }
 
 void writer::take(writer& other) noexcept {
+  quick_ = other.quick_;
   mode_ = other.mode_;
   error_ = other.error_;
   overflow_ = other.overflow_;
@@ -157,6 +125,7 @@ void writer::take(writer& other) noexcept {
   open_tags_ = other.open_tags_;
   stack_capacity_ = other.stack_capacity_;
   // The moved-from writer becomes a fresh owned writer on the same allocator.
+  other.quick_ = k_unlimited;
   other.mode_ = mode::owned;
   other.error_ = status::ok;
   other.overflow_ = false;
@@ -186,6 +155,7 @@ writer::~writer() { release_memory(); }
 
 status writer::fail(status s) noexcept {
   error_ = s;
+  quick_ = 0;  // every later call takes the slow path, which reports the error
   return s;
 }
 
@@ -206,12 +176,12 @@ inline void writer::put(const void* p, size_t n) noexcept {
 }
 
 inline void writer::head(uint8_t major, uint64_t arg) noexcept {
-  if (size_t(cap_ - pos_) >= k_max_head) {
-    pos_ += encode_head(pos_, major, arg);
+  if (head_room()) {
+    pos_ += put_head(pos_, major, arg);
     return;
   }
   uint8_t tmp[k_max_head];
-  put_slow(tmp, encode_head(tmp, major, arg));
+  put_slow(tmp, put_head(tmp, major, arg));
 }
 
 bool writer::grow(size_t n) noexcept {
@@ -303,19 +273,37 @@ void writer::put_slow(const void* p, size_t n) noexcept {
 
 inline status writer::before_item(uint8_t major, bool is_chunk) noexcept {
   if (error_ != status::ok) return error_;
-  if (depth_ == 0) return status::ok;
+  // The top level, an indefinite array, or a definite array or map with room.
+  if (quick_ != 0) {
+    --quick_;
+    return status::ok;
+  }
+  if (depth_ == 0) return status::ok;  // 2^64 top-level items: not reachable, but harmless
   frame& f = stack_[depth_ - 1];
-  if (!f.indefinite) {  // definite array or map, or a tag waiting for its item
+  if (f.kind == k_major_tag) {
     if (f.left == 0) return fail(status::writer_count_mismatch);
     --f.left;
     return status::ok;
   }
+  // A definite array or map whose count quick_ held has all its items.
+  if (!f.indefinite) return fail(status::writer_count_mismatch);
   if (f.kind == k_major_bytes || f.kind == k_major_text) {
     if (!is_chunk || major != f.kind) return fail(status::writer_bad_chunk);
     return status::ok;
   }
-  ++f.left;  // indefinite map: the parity tells whether a value is due
+  f.odd = !f.odd;  // indefinite map: the parity tells whether a value is due
   return status::ok;
+}
+
+void writer::reload_quick() noexcept {
+  if (error_ != status::ok) {
+    quick_ = 0;
+  } else if (depth_ == 0) {
+    quick_ = k_unlimited;
+  } else {
+    const frame& f = stack_[depth_ - 1];
+    quick_ = f.kind == k_major_tag ? 0 : f.left;
+  }
 }
 
 inline void writer::after_item() noexcept {
@@ -323,10 +311,13 @@ inline void writer::after_item() noexcept {
   // it is complete; its completion may complete an enclosing tag in turn.
   // Most documents have no tag open: one compare.
   if (open_tags_ == 0) return;
+  bool closed = false;
   while (depth_ != 0 && stack_[depth_ - 1].kind == k_major_tag && stack_[depth_ - 1].left == 0) {
     --depth_;
     --open_tags_;
+    closed = true;
   }
+  if (closed) reload_quick();
 }
 
 void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
@@ -349,31 +340,23 @@ void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
     stack_ = static_cast<frame*>(p);
     stack_capacity_ = new_capacity;
   }
-  stack_[depth_++] = frame{indefinite ? 0 : count, kind, indefinite};
-  if (kind == k_major_tag) ++open_tags_;
+  // The parent's count leaves quick_ (for a tag parent both are 0 by now).
+  if (depth_ != 0) stack_[depth_ - 1].left = quick_;
+  if (kind == k_major_tag) {
+    quick_ = 0;
+    stack_[depth_++] = frame{1, kind, false, false};
+    ++open_tags_;
+    return;
+  }
+  quick_ = !indefinite ? count : kind == k_major_array ? k_unlimited : 0;
+  stack_[depth_++] = frame{quick_, kind, indefinite, false};
 }
 
 // ---- scalars -----------------------------------------------------------------
 
-status writer::write_uint(uint64_t v) noexcept {
-  if (status s = before_item(k_major_uint, false); s != status::ok) return s;
-  head(k_major_uint, v);
-  after_item();
-  return result();
-}
-
-status writer::write_int(int64_t v) noexcept {
-  if (status s = before_item(k_major_uint, false); s != status::ok) return s;
-  // For v < 0 the argument is -1 - v == ~v, which is fine for INT64_MIN too.
-  const uint64_t sign = uint64_t(v >> 63);  // all ones for negatives
-  head(uint8_t(sign & 1), uint64_t(v) ^ sign);
-  after_item();
-  return result();
-}
-
-status writer::write_negative(uint64_t n) noexcept {
-  if (status s = before_item(k_major_negative, false); s != status::ok) return s;
-  head(k_major_negative, n);
+status writer::write_head_slow(uint8_t major, uint64_t arg) noexcept {
+  if (status s = before_item(major, false); s != status::ok) return s;
+  head(major, arg);
   after_item();
   return result();
 }
@@ -402,7 +385,7 @@ status writer::write_bignum(const uint8_t* magnitude, size_t size, bool negative
   return result();
 }
 
-status writer::write_string(uint8_t major, const void* data, size_t size) noexcept {
+status writer::write_string_slow(uint8_t major, const void* data, size_t size) noexcept {
   if (error_ != status::ok) return error_;
   if (data == nullptr && size != 0) return status::invalid_argument;
   if (status s = before_item(major, true); s != status::ok) return s;
@@ -412,14 +395,6 @@ status writer::write_string(uint8_t major, const void* data, size_t size) noexce
   return result();
 }
 
-status writer::write_bytes(const void* data, size_t size) noexcept {
-  return write_string(k_major_bytes, data, size);
-}
-
-status writer::write_text(std::string_view s) noexcept {
-  return write_string(k_major_text, s.data(), s.size());
-}
-
 status writer::write_tag(uint64_t tag) noexcept {
   if (status s = before_item(k_major_tag, false); s != status::ok) return s;
   head(k_major_tag, tag);
@@ -427,11 +402,7 @@ status writer::write_tag(uint64_t tag) noexcept {
   return result();
 }
 
-status writer::write_bool(bool b) noexcept { return write_simple(b ? 21 : 20); }
-status writer::write_null() noexcept { return write_simple(22); }
-status writer::write_undefined() noexcept { return write_simple(23); }
-
-status writer::write_simple(uint8_t v) noexcept {
+status writer::write_simple_slow(uint8_t v) noexcept {
   if (error_ != status::ok) return error_;
   if (v >= 24 && v < 32) return status::invalid_argument;
   if (status s = before_item(k_major_simple, false); s != status::ok) return s;
@@ -440,9 +411,9 @@ status writer::write_simple(uint8_t v) noexcept {
   return result();
 }
 
-status writer::write_float(double v, float_width width) noexcept {
+status writer::write_float_slow(double v, float_width width) noexcept {
   if (error_ != status::ok) return error_;
-  if (size_t(cap_ - pos_) >= k_max_head) {
+  if (head_room()) {
     // Room for any float: encode in place, and keep it only if the structure agrees.
     const size_t n = encode_float(pos_, v, width);
     if (n == 0) return status::invalid_argument;
@@ -462,20 +433,10 @@ status writer::write_float(double v, float_width width) noexcept {
 
 // ---- containers --------------------------------------------------------------
 
-status writer::begin_array(uint64_t count) noexcept {
-  if (status s = before_item(k_major_array, false); s != status::ok) return s;
-  head(k_major_array, count);
-  open(k_major_array, false, count);
-  return result();
-}
-
-status writer::begin_map(uint64_t pairs) noexcept {
-  if (status s = before_item(k_major_map, false); s != status::ok) return s;
-  head(k_major_map, pairs);
-  // Keys and values are counted one by one. 2 * pairs cannot overflow in any
-  // reachable state: no caller writes 2^64 items, so saturating keeps both
-  // checks (too many, too few) exact.
-  open(k_major_map, false, pairs > UINT64_MAX / 2 ? UINT64_MAX : pairs * 2);
+status writer::begin_slow(uint8_t major, uint64_t arg, uint64_t items) noexcept {
+  if (status s = before_item(major, false); s != status::ok) return s;
+  head(major, arg);
+  open(major, false, items);
   return result();
 }
 
@@ -511,20 +472,21 @@ status writer::begin_text_indefinite() noexcept {
   return result();
 }
 
-status writer::end() noexcept {
+status writer::end_slow() noexcept {
   if (error_ != status::ok) return error_;
   if (depth_ == 0) return fail(status::writer_no_container);
   const frame f = stack_[depth_ - 1];
   // A tag on top still waits for its item: it promised one and got none.
   if (f.kind == k_major_tag) return fail(status::writer_count_mismatch);
   if (!f.indefinite) {
-    if (f.left != 0) return fail(status::writer_count_mismatch);
+    if (quick_ != 0) return fail(status::writer_count_mismatch);  // quick_ holds its count
     --depth_;
   } else {
-    if (f.kind == k_major_map && (f.left & 1) != 0) return fail(status::writer_odd_map);
+    if (f.kind == k_major_map && f.odd) return fail(status::writer_odd_map);
     --depth_;
     put(&k_break, 1);
   }
+  reload_quick();
   after_item();
   return result();
 }
@@ -554,6 +516,7 @@ uint8_t* writer::detach(size_t* size, size_t* capacity) noexcept {
   flushed_ = 0;
   depth_ = 0;  // the stack memory stays for the next document
   open_tags_ = 0;
+  quick_ = k_unlimited;
   error_ = status::ok;
   overflow_ = false;
   return out;

@@ -426,6 +426,69 @@ TEST(WriterContainers, DefiniteCountsAreEnforcedAtBoundaries) {
   EXPECT_STATUS(w.end(), writer_count_mismatch);
 }
 
+TEST(WriterContainers, EnclosingCountsSurviveNesting) {
+  // The innermost container's count lives in the writer, its parent's is
+  // parked in the parent's frame meanwhile: every level must get its own back.
+  const write_fn nested = [](writer& w) {
+    EXPECT_OK(w.begin_array(3));
+    EXPECT_OK(w.write_uint(1));
+    EXPECT_OK(w.begin_map(1));
+    EXPECT_OK(w.write_text("a"));
+    EXPECT_OK(w.begin_array_indefinite());
+    EXPECT_OK(w.begin_array(1));
+    EXPECT_OK(w.write_tag(1));
+    EXPECT_OK(w.begin_array(0));
+    EXPECT_OK(w.end());  // [] and with it the tag
+    EXPECT_OK(w.end());  // [1([])]
+    EXPECT_OK(w.end());  // the indefinite array: ff
+    EXPECT_OK(w.end());  // {"a": ...}
+    EXPECT_OK(w.write_uint(2));
+  };
+  EXPECT_EQ(encode([&](writer& w) {
+              nested(w);
+              EXPECT_OK(w.end());
+            }),
+            norm("83 01 a1 61 61 9f 81 c1 80 ff 02"));
+  {
+    writer w;  // the outer array has its 3 items: a 4th is one too many
+    nested(w);
+    EXPECT_STATUS(w.write_uint(3), writer_count_mismatch);
+  }
+  {
+    writer w;  // closing the outer array after 2 of its 3 items
+    EXPECT_OK(w.begin_array(3));
+    EXPECT_OK(w.begin_array(1));
+    EXPECT_OK(w.write_null());
+    EXPECT_OK(w.end());
+    EXPECT_OK(w.write_null());
+    EXPECT_STATUS(w.end(), writer_count_mismatch);
+  }
+  {
+    writer w;  // an inner array closed one item early
+    EXPECT_OK(w.begin_map(1));
+    EXPECT_OK(w.write_uint(0));
+    EXPECT_OK(w.begin_array(2));
+    EXPECT_OK(w.write_uint(0));
+    EXPECT_STATUS(w.end(), writer_count_mismatch);
+  }
+  // An indefinite map keeps its key/value parity across a container value...
+  EXPECT_EQ(encode([](writer& w) {
+              EXPECT_OK(w.begin_map_indefinite());
+              EXPECT_OK(w.write_text("k"));
+              EXPECT_OK(w.begin_array(1));
+              EXPECT_OK(w.write_uint(0));
+              EXPECT_OK(w.end());
+              EXPECT_OK(w.end());
+            }),
+            norm("bf 61 6b 81 00 ff"));
+  // ... and across a container key that still wants its value.
+  writer w;
+  EXPECT_OK(w.begin_map_indefinite());
+  EXPECT_OK(w.begin_array(0));
+  EXPECT_OK(w.end());
+  EXPECT_STATUS(w.end(), writer_odd_map);
+}
+
 TEST(WriterContainers, AppendixA) {
   struct row {
     const char* name;
@@ -1095,6 +1158,111 @@ TEST(WriterFloat, SingleWideningIsExact) {
 }
 
 // ---- structural errors ------------------------------------------------------
+
+TEST(WriterFloat, InlineWidthsAtTheirBoundaries) {
+  // The inline path takes doubles, shortest doubles with any of the low 29
+  // fraction bits set, and exact normal halves and singles; its neighbours
+  // (subnormal, overflow, rounding) go out of line. encode() writes each row
+  // through both: the owned writer takes the inline path, the 1- and 3-byte
+  // sinks never have room for it.
+  struct row {
+    const char* name;
+    double v;
+    float_width width;
+    const char* hex;
+  };
+  const float_width h = float_width::half, s = float_width::single,
+                    sh = float_width::shortest, d = float_width::double_;
+  const row rows[] = {
+      {"half min normal 2^-14", std::ldexp(1.0, -14), h, "f9 04 00"},
+      {"half max subnormal", std::ldexp(1023.0, -24), h, "f9 03 ff"},
+      {"half 2^-15 (subnormal)", std::ldexp(1.0, -15), h, "f9 02 00"},
+      {"half 2^15 (largest exponent)", 32768.0, h, "f9 78 00"},
+      {"half max 65504", 65504.0, h, "f9 7b ff"},
+      {"half 2^16 -> inf", 65536.0, h, "f9 7c 00"},
+      {"half 1+2^-10 (last fraction bit)", 1.0 + std::ldexp(1.0, -10), h, "f9 3c 01"},
+      {"half 1+2^-11 (rounds)", 1.0 + std::ldexp(1.0, -11), h, "f9 3c 00"},
+      {"half -2.0", -2.0, h, "f9 c0 00"},
+      {"half 0.0", 0.0, h, "f9 00 00"},
+      {"half -0.0", -0.0, h, "f9 80 00"},
+      {"single min normal 2^-126", std::ldexp(1.0, -126), s, "fa 00 80 00 00"},
+      {"single 2^-127 (subnormal)", std::ldexp(1.0, -127), s, "fa 00 40 00 00"},
+      {"single 2^127 (largest exponent)", std::ldexp(1.0, 127), s, "fa 7f 00 00 00"},
+      {"single FLT_MAX", 3.4028234663852886e+38, s, "fa 7f 7f ff ff"},
+      {"single 2^128 -> inf", std::ldexp(1.0, 128), s, "fa 7f 80 00 00"},
+      {"single 1+2^-23 (last fraction bit)", 1.0 + std::ldexp(1.0, -23), s, "fa 3f 80 00 01"},
+      {"single 1+2^-24 (rounds)", 1.0 + std::ldexp(1.0, -24), s, "fa 3f 80 00 00"},
+      {"single -1.5", -1.5, s, "fa bf c0 00 00"},
+      {"shortest 1+2^-23 (bit 29: a single)", 1.0 + std::ldexp(1.0, -23), sh, "fa 3f 80 00 01"},
+      {"shortest 1+2^-24 (bit 28: a double)", 1.0 + std::ldexp(1.0, -24), sh,
+       "fb 3f f0 00 00 10 00 00 00"},
+      {"shortest 1+2^-52 (bit 0: a double)", 1.0 + std::ldexp(1.0, -52), sh,
+       "fb 3f f0 00 00 00 00 00 01"},
+      {"double 1.0", 1.0, d, "fb 3f f0 00 00 00 00 00 00"},
+      {"double -inf", -std::numeric_limits<double>::infinity(), d, "fb ff f0 00 00 00 00 00 00"},
+  };
+  for (const auto& r : rows) {
+    SCOPED_TRACE(r.name);
+    EXPECT_EQ(encode([&](writer& w) { EXPECT_OK(w.write_float(r.v, r.width)); }), norm(r.hex));
+    // Inside a definite array the inline path also counts the item.
+    EXPECT_EQ(encode([&](writer& w) {
+                EXPECT_OK(w.begin_array(2));
+                EXPECT_OK(w.write_float(r.v, r.width));
+                EXPECT_OK(w.write_float(r.v, r.width));
+                EXPECT_OK(w.end());
+              }),
+              "82" + norm(r.hex) + norm(r.hex));
+  }
+}
+
+TEST(WriterFloat, NarrowsExactlyAgreesWithTheRoundTrip) {
+  // narrows_exactly() answers "does narrowing and widening back give the same
+  // bits?" with bit tests; check it against doing exactly that.
+  const auto check = [](uint64_t bits) {
+    const double v = from_bits(bits);
+    const uint16_t half = detail::double_to_half(v);
+    const bool half_ok = detail::double_to_bits(detail::half_to_double(half)) == bits;
+    const uint32_t single = detail::double_to_single(v);
+    const bool single_ok = detail::double_to_bits(detail::single_to_double(single)) == bits;
+    uint64_t h = 0, s = 0;
+    const bool half_exact = detail::narrows_exactly<5, 10>(bits, &h);
+    const bool single_exact = detail::narrows_exactly<8, 23>(bits, &s);
+    EXPECT_EQ(half_exact, half_ok) << std::hex << bits;
+    if (half_ok) {
+      EXPECT_EQ(h, half) << std::hex << bits;
+    }
+    EXPECT_EQ(single_exact, single_ok) << std::hex << bits;
+    if (single_ok) {
+      EXPECT_EQ(s, single) << std::hex << bits;
+    }
+  };
+  // Every half, widened, and its two binary64 neighbours.
+  for (uint32_t x = 0; x <= 0xffff; ++x) {
+    const uint64_t bits = detail::double_to_bits(detail::half_to_double(uint16_t(x)));
+    check(bits);
+    check(bits + 1);
+    check(bits - 1);
+  }
+  // Singles: every exponent (so every normal/subnormal/special boundary) with
+  // random fractions, their neighbours, and the lowest bit that singles keep.
+  std::mt19937_64 rng(20261130);
+  for (uint32_t exp = 0; exp <= 0x1ff; ++exp) {
+    for (int i = 0; i < 64; ++i) {
+      const uint32_t f = exp << 23 | uint32_t(rng() & 0x7fffff) >> (i % 24);
+      const uint64_t bits = detail::double_to_bits(detail::single_to_double(f));
+      check(bits);
+      check(bits + 1);
+      check(bits ^ (uint64_t(1) << 29));
+      check(bits ^ (uint64_t(1) << 28));
+    }
+  }
+  // Doubles at random, with runs of low zero bits of every length.
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t x = rng();
+    check(x);
+    check(x & ~((uint64_t(1) << (i % 53)) - 1));
+  }
+}
 
 TEST(WriterErrors, EveryStructuralErrorIsReportedAndSticky) {
   struct row {
