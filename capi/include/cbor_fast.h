@@ -532,7 +532,8 @@ CBOR_FAST_API cbor_fast_status cbor_decode(const void* data, size_t size, uint32
 CBOR_FAST_API void cbor_doc_free(cbor_doc* doc);
 /** The root node; NULL for a NULL document. */
 CBOR_FAST_API const cbor_node* cbor_doc_root(const cbor_doc* doc);
-/** Bytes of input the item occupied (the offset just past it); 0 for NULL. */
+/** The offset just past the item in its input (for a document from cbor_seq_next_doc:
+ *  in the whole sequence); 0 for NULL. */
 CBOR_FAST_API size_t cbor_doc_encoded_size(const cbor_doc* doc);
 /** Number of nodes (data items, counting keys, values, tags and their content); 0 for NULL. */
 CBOR_FAST_API size_t cbor_doc_node_count(const cbor_doc* doc);

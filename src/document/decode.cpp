@@ -247,10 +247,16 @@ struct doc_builder {
   /// what this decode allocates, so it starts from nothing.
   void start_budget(memory_budget* b) noexcept {
     budget = b;
-    if (b == nullptr || doc.nodes_ == nullptr) return;
-    doc.alloc_->free(doc.alloc_->context, doc.nodes_, doc.capacity_ * sizeof(doc_node));
-    doc.nodes_ = nullptr;
-    doc.capacity_ = 0;
+    if (b == nullptr) return;
+    if (doc.nodes_ != nullptr) {
+      // Freed through the budget: when the fused decoder allocated it (and
+      // then declined), the bytes it counted come back.
+      b->hooks.free(b, doc.nodes_, doc.capacity_ * sizeof(doc_node));
+      doc.nodes_ = nullptr;
+      doc.capacity_ = 0;
+    }
+    // Small budgets get small string chunks (the arena doubles them as it goes).
+    if (doc.strings_.chunks == nullptr && b->left() < (size_t(1) << 16)) doc.strings_.next_size = 512;
   }
 
   /// Copies the reader's sticky error out.
@@ -284,8 +290,10 @@ struct doc_builder {
     if (want > k_max_fit) want = k_max_fit;
     if (budget != nullptr) {
       // Within the memory budget, grow by what it allows rather than fail at
-      // a doubling the document may not need.
-      const uint64_t more = budget->left() / sizeof(doc_node);
+      // a doubling the document may not need; the first guess takes at most
+      // a quarter, leaving room for stacks, copies and key tables.
+      const uint64_t more =
+          budget->left() / (doc.capacity_ == 0 ? 4 : 1) / sizeof(doc_node);
       if (want > doc.capacity_ + more) want = doc.capacity_ + more;
       if (want <= doc.capacity_) budget->refuse();
     }
@@ -358,6 +366,8 @@ struct doc_builder {
     item_start = 0;
 
     auto bail = [&]() noexcept {
+      // Copies go back through the allocator that made them (the budget's).
+      arena_release(doc.strings_, alloc);
       doc.clear();
       return fast_outcome::fallback;
     };
