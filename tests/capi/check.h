@@ -109,6 +109,29 @@ static inline void check_hex_(const char* label, const void* data, size_t size) 
   } while (0)
 
 /** Prints the summary line; the process exit code (0 only if nothing failed). */
+/* Hex digits (lower case) to bytes, anything else ignored: returns the byte count. */
+static inline size_t unhex(const char* h, uint8_t* out, size_t cap) {
+  size_t n = 0;
+  int high = -1;
+  for (; *h != '\0'; ++h) {
+    int v;
+    if (*h >= '0' && *h <= '9') {
+      v = *h - '0';
+    } else if (*h >= 'a' && *h <= 'f') {
+      v = *h - 'a' + 10;
+    } else {
+      continue;
+    }
+    if (high < 0) {
+      high = v;
+    } else if (n < cap) {
+      out[n++] = (uint8_t)(high * 16 + v);
+      high = -1;
+    }
+  }
+  return n;
+}
+
 static inline int check_summary(void) {
   printf("%d passed, %d failed\n", check_passed_, check_failed_);
   return check_failed_ == 0 && check_passed_ > 0 ? 0 : 1;

@@ -14,28 +14,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* Hex digits to bytes (spaces ignored); returns the byte count. */
-static size_t unhex(const char* h, uint8_t* out, size_t cap) {
-  size_t n = 0;
-  int high = -1;
-  for (; *h != '\0'; ++h) {
-    int v;
-    if (*h >= '0' && *h <= '9') {
-      v = *h - '0';
-    } else if (*h >= 'a' && *h <= 'f') {
-      v = *h - 'a' + 10;
-    } else {
-      continue;
-    }
-    if (high < 0) {
-      high = v;
-    } else if (n < cap) {
-      out[n++] = (uint8_t)(high * 16 + v);
-      high = -1;
-    }
-  }
-  return n;
-}
 
 static uint8_t g_in[4096];
 static size_t g_in_size;

@@ -111,28 +111,6 @@ static cbor_fast_allocator heap_hooks(counting_heap* h) {
 /* Inputs                                                                     */
 /* ========================================================================== */
 
-/* Hex digits to bytes (anything else is ignored); returns the byte count. */
-static size_t unhex(const char* h, uint8_t* out, size_t cap) {
-  size_t n = 0;
-  int high = -1;
-  for (; *h != '\0'; ++h) {
-    int v;
-    if (*h >= '0' && *h <= '9') {
-      v = *h - '0';
-    } else if (*h >= 'a' && *h <= 'f') {
-      v = *h - 'a' + 10;
-    } else {
-      continue;
-    }
-    if (high < 0) {
-      high = v;
-    } else if (n < cap) {
-      out[n++] = (uint8_t)(high * 16 + v);
-      high = -1;
-    }
-  }
-  return n;
-}
 
 /* Bytes built in code, for inputs too long to spell in hex. */
 typedef struct bytes {
