@@ -4,6 +4,11 @@
 #
 # Provides:
 #   target cbor_fast_plain          libcbor_fast.so in ${CBOR_FAST_PLAIN_DIR}
+#   target cbor_fast_plain_static   the same objects as a static library, for
+#                                   uninstrumented C++ programs (the shared
+#                                   library exports the C API only); the
+#                                   hostile-input tests run these under ulimit -v,
+#                                   which ASan's shadow memory cannot live with
 #   CBOR_FAST_PLAIN_DIR             directory of the library
 #   CBOR_FAST_PLAIN_PKGCONFIG_DIR   directory holding a cbor_fast.pc for the build tree
 #   CBOR_FAST_PLAIN_INCLUDE_DIRS    C include directories (source + generated)
@@ -12,14 +17,19 @@ set(CBOR_FAST_PLAIN_PKGCONFIG_DIR "${CBOR_FAST_PLAIN_DIR}/pkgconfig")
 set(CBOR_FAST_PLAIN_INCLUDE_DIRS
   "${PROJECT_SOURCE_DIR}/capi/include" "${PROJECT_BINARY_DIR}/include")
 
-add_library(cbor_fast_plain SHARED ${CBOR_FAST_SOURCES})
-target_include_directories(cbor_fast_plain
+# Compiled once (position independent, hidden by default), linked twice.
+add_library(cbor_fast_plain_objects OBJECT ${CBOR_FAST_SOURCES})
+target_include_directories(cbor_fast_plain_objects
   PUBLIC ${CBOR_FAST_PLAIN_INCLUDE_DIRS} "${PROJECT_SOURCE_DIR}/include"
   PRIVATE "${PROJECT_SOURCE_DIR}/src")
-target_compile_features(cbor_fast_plain PRIVATE cxx_std_17)
-target_compile_definitions(cbor_fast_plain PRIVATE cbor_fast_EXPORTS)
+target_compile_features(cbor_fast_plain_objects PUBLIC cxx_std_17)
+target_compile_definitions(cbor_fast_plain_objects PRIVATE cbor_fast_EXPORTS)
 # Optimised whatever the build type: binding tests and their benchmarks use it.
-target_compile_options(cbor_fast_plain PRIVATE -O2 -Wall -Wextra)
+target_compile_options(cbor_fast_plain_objects PRIVATE -O2 -Wall -Wextra)
+
+add_library(cbor_fast_plain SHARED $<TARGET_OBJECTS:cbor_fast_plain_objects>)
+target_include_directories(cbor_fast_plain
+  PUBLIC ${CBOR_FAST_PLAIN_INCLUDE_DIRS} "${PROJECT_SOURCE_DIR}/include")
 set_target_properties(cbor_fast_plain PROPERTIES
   OUTPUT_NAME cbor_fast
   LIBRARY_OUTPUT_DIRECTORY "${CBOR_FAST_PLAIN_DIR}"
@@ -28,6 +38,14 @@ set_target_properties(cbor_fast_plain PROPERTIES
   LINK_DEPENDS "${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map")
 target_link_options(cbor_fast_plain PRIVATE
   "-Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map" -Wl,-z,defs)
+
+add_library(cbor_fast_plain_static STATIC $<TARGET_OBJECTS:cbor_fast_plain_objects>)
+target_include_directories(cbor_fast_plain_static
+  PUBLIC ${CBOR_FAST_PLAIN_INCLUDE_DIRS} "${PROJECT_SOURCE_DIR}/include")
+target_compile_features(cbor_fast_plain_static PUBLIC cxx_std_17)
+set_target_properties(cbor_fast_plain_static PROPERTIES
+  OUTPUT_NAME cbor_fast
+  ARCHIVE_OUTPUT_DIRECTORY "${CBOR_FAST_PLAIN_DIR}/static")
 
 file(WRITE "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
 "# pkg-config file for the build tree's plain libcbor_fast (not installed)

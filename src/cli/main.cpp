@@ -1,10 +1,20 @@
 // cbor-fast: command-line front end of libcbor_fast.
 //
-//   cbor-fast diag [--strict] [--max-depth N] [FILE|-]
+//   cbor-fast diag  [LIMITS] [FILE|-]
+//   cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]
 //
-// prints each top-level item of a CBOR sequence (RFC 8742) as one line of
-// diagnostic notation (RFC 8949 section 8). Exit status: 0 success, 1 the
-// input is malformed (one error line on stderr), 2 usage or I/O error.
+// diag prints each top-level item of a CBOR sequence (RFC 8742) as one line
+// of diagnostic notation (RFC 8949 section 8), read with the pull reader.
+// check decodes the input into documents with the document decoder (exactly
+// one item, or with --sequence every item of a sequence) and prints one
+// summary line. LIMITS are the reader's checks and limits (--strict,
+// --no-duplicate-keys, --deterministic, --max-depth, --max-string-length,
+// --max-container-items, --max-items); both commands apply them the same way,
+// so a hostile input fails with the same status and offset in each.
+//
+// Exit status: 0 success, 1 the input is malformed or exceeds a limit (one
+// error line on stderr: "cbor-fast: error: NAME (MESSAGE) at byte offset N"),
+// 2 usage or I/O error.
 #include <fmt/core.h>
 
 #include <cerrno>
@@ -19,6 +29,7 @@
 #include <vector>
 
 #include "cbor_fast/diag.hpp"
+#include "cbor_fast/document.hpp"
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/version.hpp"
 
@@ -37,19 +48,45 @@ constexpr size_t k_flush_size = size_t{1} << 16;
 
 void print_usage(std::FILE* to) {
   fmt::print(to,
-             "Usage: cbor-fast diag [--strict] [--max-depth N] [FILE|-]\n"
+             "Usage: cbor-fast diag [LIMITS] [FILE|-]\n"
+             "       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n"
              "       cbor-fast --help | --version\n"
              "\n"
              "diag   Print each top-level item of a CBOR sequence (RFC 8742) as one\n"
              "       line of diagnostic notation (RFC 8949 section 8).\n"
+             "check  Decode the input into a document (exactly one item; with --sequence\n"
+             "       each item of a sequence) and print one line:\n"
+             "       ok: ITEMS items, NODES nodes, BYTES bytes\n"
              "\n"
-             "  --strict       reject text strings that are not valid UTF-8\n"
-             "  --max-depth N  allow at most N nested containers and tags (default {})\n"
-             "  FILE           the input; '-' reads standard input; without FILE the\n"
-             "                 bundled example is read:\n"
-             "                 {}\n"
+             "LIMITS (both commands; each failure names its status and byte offset):\n"
+             "  --strict                 reject text strings that are not valid UTF-8\n"
+             "  --no-duplicate-keys      reject a map key equal to an earlier key of the\n"
+             "                           same map, by value: 1 equals 0x18 0x01 and\n"
+             "                           \"ab\" equals (_ \"a\" \"b\")\n"
+             "  --deterministic          require core deterministic encoding (RFC 8949\n"
+             "                           section 4.2.1): shortest heads and floats, definite\n"
+             "                           lengths, map keys in bytewise order\n"
+             "  --max-depth N            allow at most N nested containers, tags and\n"
+             "                           indefinite strings (default {}; check: 1 or more)\n"
+             "  --max-string-length N    longest string, chunk or joined indefinite string\n"
+             "                           in bytes (default: no limit)\n"
+             "  --max-container-items N  most items in one array or pairs in one map\n"
+             "                           (default: no limit)\n"
+             "  --max-items N            most data items, counting keys, values, tags and\n"
+             "                           string chunks: in the whole input (diag) or in\n"
+             "                           each document (check: 1 or more) (default: no limit)\n"
+             "check only:\n"
+             "  --max-memory N           most bytes the decoder may hold at once: nodes,\n"
+             "                           joined strings, stacks, key tables (default: no limit)\n"
+             "  --sequence               accept a CBOR sequence instead of exactly one item\n"
              "\n"
-             "Exit status: 0 success, 1 malformed input, 2 usage or I/O error.\n",
+             "N is a decimal number; '--option=N' works too.\n"
+             "FILE is the input; '-' reads standard input; without FILE the bundled\n"
+             "example is read:\n"
+             "  {}\n"
+             "\n"
+             "Exit status: 0 success, 1 malformed input or a limit exceeded (one line on\n"
+             "stderr: cbor-fast: error: NAME (MESSAGE) at byte offset N), 2 usage or I/O error.\n",
              cbor_fast::reader_options{}.max_depth, CBOR_FAST_EXAMPLE_PATH);
 }
 
@@ -61,6 +98,13 @@ int usage_error(std::string_view message) {
 int io_error(std::string_view what, std::string_view name, int err) {
   fmt::print(stderr, "cbor-fast: error: {} {}: {}\n", what, name, std::strerror(err));
   return k_exit_usage;
+}
+
+/// The one error line of a failed diag or check.
+int input_error(cbor_fast::status s, size_t offset) {
+  fmt::print(stderr, "cbor-fast: error: {} ({}) at byte offset {}\n", cbor_fast::status_name(s),
+             cbor_fast::status_message(s), offset);
+  return k_exit_malformed;
 }
 
 /// Reads all of `f`; false (errno kept) on a read error.
@@ -75,28 +119,60 @@ bool write_out(const std::string& text) {
   return text.empty() || std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
 }
 
-struct diag_args {
+enum class command { diag, check };
+
+/// Options of both commands. Limits default to the reader's defaults (none
+/// but the depth), so both commands accept the same inputs by default.
+struct cli_args {
   bool strict = false;
+  bool no_duplicate_keys = false;
+  bool deterministic = false;
   uint32_t max_depth = cbor_fast::reader_options{}.max_depth;
+  uint64_t max_string_length = UINT64_MAX;
+  uint64_t max_container_items = UINT64_MAX;
+  uint64_t max_items = UINT64_MAX;
+  size_t max_memory = SIZE_MAX;  ///< check only
+  bool sequence = false;         ///< check only
   std::string file = CBOR_FAST_EXAMPLE_PATH;
 };
 
-int run_diag(const diag_args& args) {
-  std::string input;
+/// Reads the input named by args.file into *input; an exit status on failure.
+bool load_input(const cli_args& args, std::string& input, int& exit_status) {
   if (args.file == "-") {
-    if (!read_all(stdin, input)) return io_error("cannot read", "standard input", errno);
-  } else {
-    std::FILE* f = std::fopen(args.file.c_str(), "rb");
-    if (f == nullptr) return io_error("cannot open", args.file, errno);
-    const bool ok = read_all(f, input);
-    const int err = errno;
-    std::fclose(f);
-    if (!ok) return io_error("cannot read", args.file, err);
+    if (!read_all(stdin, input)) {
+      exit_status = io_error("cannot read", "standard input", errno);
+      return false;
+    }
+    return true;
   }
+  std::FILE* f = std::fopen(args.file.c_str(), "rb");
+  if (f == nullptr) {
+    exit_status = io_error("cannot open", args.file, errno);
+    return false;
+  }
+  const bool ok = read_all(f, input);
+  const int err = errno;
+  std::fclose(f);
+  if (!ok) {
+    exit_status = io_error("cannot read", args.file, err);
+    return false;
+  }
+  return true;
+}
+
+int run_diag(const cli_args& args) {
+  std::string input;
+  int exit_status = k_exit_ok;
+  if (!load_input(args, input, exit_status)) return exit_status;
 
   cbor_fast::reader_options options;
   options.validate_utf8 = args.strict;
+  options.reject_duplicate_keys = args.no_duplicate_keys;
+  options.deterministic = args.deterministic;
   options.max_depth = args.max_depth;
+  options.max_string_length = args.max_string_length;
+  options.max_container_items = args.max_container_items;
+  options.max_items = args.max_items;
   cbor_fast::reader r(std::string_view{input}, options);
 
   std::string out;
@@ -124,22 +200,88 @@ int run_diag(const diag_args& args) {
   // diag_next can also fail on its own (out of memory); then the reader has
   // no error recorded and its position is the best offset there is.
   const cbor_fast::error_info& e = r.error();
-  const size_t offset = e.code == s ? e.offset : r.offset();
-  fmt::print(stderr, "cbor-fast: error: {} ({}) at byte offset {}\n", cbor_fast::status_name(s),
-             cbor_fast::status_message(s), offset);
-  return k_exit_malformed;
+  return input_error(s, e.code == s ? e.offset : r.offset());
 }
 
-bool parse_depth(std::string_view text, uint32_t& out) {
+const char* plural(size_t n) { return n == 1 ? "" : "s"; }
+
+int run_check(const cli_args& args) {
+  std::string input;
+  int exit_status = k_exit_ok;
+  if (!load_input(args, input, exit_status)) return exit_status;
+
+  cbor_fast::decode_options options;
+  uint32_t flags = cbor_fast::decode_none;
+  if (args.strict) flags |= cbor_fast::decode_validate_utf8;
+  if (args.no_duplicate_keys) flags |= cbor_fast::decode_reject_duplicate_keys;
+  if (args.deterministic) flags |= cbor_fast::decode_deterministic;
+  options.flags = flags | (args.sequence ? 0u : uint32_t{cbor_fast::decode_exact});
+  options.max_depth = args.max_depth;  // never 0 here: the decoder reads 0 as 512
+  // A document holds at most UINT32_MAX - 1 nodes; 0 asks for that hard limit.
+  options.max_nodes = args.max_items < UINT32_MAX - 1 ? uint32_t(args.max_items) : 0;
+  options.max_string_length = args.max_string_length;
+  options.max_container_items = args.max_container_items;
+  options.max_memory = args.max_memory;
+
+  cbor_fast::document doc;
+  size_t items = 0;
+  size_t nodes = 0;
+  size_t bytes = 0;
+  if (!args.sequence) {
+    cbor_fast::error_info e;
+    const cbor_fast::status s = cbor_fast::decode(input.data(), input.size(), doc, options, &e);
+    // No item at all: the one item check asks for is missing at offset 0.
+    if (s == cbor_fast::status::end) return input_error(cbor_fast::status::truncated, 0);
+    if (s != cbor_fast::status::ok) return input_error(s, e.offset);
+    items = 1;
+    nodes = doc.node_count();
+    bytes = doc.encoded_size();
+  } else {
+    cbor_fast::sequence seq(input.data(), input.size(), options);
+    for (;;) {
+      const cbor_fast::status s = seq.next_document(doc, flags);
+      if (s == cbor_fast::status::end) break;
+      if (s != cbor_fast::status::ok) return input_error(s, seq.error().offset);
+      ++items;
+      nodes += doc.node_count();
+    }
+    bytes = seq.offset();
+  }
+  fmt::print("ok: {} item{}, {} node{}, {} byte{}\n", items, plural(items), nodes, plural(nodes),
+             bytes, plural(bytes));
+  if (std::fflush(stdout) != 0) return io_error("cannot write to", "standard output", errno);
+  return k_exit_ok;
+}
+
+/// A decimal number in [min, max]; false for anything else.
+bool parse_number(std::string_view text, uint64_t min, uint64_t max, uint64_t& out) {
   const char* end = text.data() + text.size();
-  const auto res = std::from_chars(text.data(), end, out);
-  return !text.empty() && res.ec == std::errc{} && res.ptr == end;
+  uint64_t v;
+  const auto res = std::from_chars(text.data(), end, v);
+  if (text.empty() || res.ec != std::errc{} || res.ptr != end || v < min || v > max) return false;
+  out = v;
+  return true;
 }
 
-int main_diag(const std::vector<std::string_view>& args) {
-  diag_args parsed;
+/// A numeric option: its name, the range it takes and where it goes.
+struct number_option {
+  std::string_view name;
+  bool check_only;
+  uint64_t min_check;  ///< the lowest value check takes (the decoder reads 0 as "default")
+  uint64_t max;
+};
+
+int main_command(command cmd, const std::vector<std::string_view>& args) {
+  cli_args parsed;
   bool have_file = false;
   bool options_done = false;
+  const number_option numbers[] = {
+      {"--max-depth", false, 1, UINT32_MAX},
+      {"--max-string-length", false, 0, UINT64_MAX},
+      {"--max-container-items", false, 0, UINT64_MAX},
+      {"--max-items", false, 1, UINT64_MAX},
+      {"--max-memory", true, 0, SIZE_MAX},
+  };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
     const bool is_option = !options_done && a.size() > 1 && a[0] == '-';
@@ -147,45 +289,88 @@ int main_diag(const std::vector<std::string_view>& args) {
       if (have_file) return usage_error(fmt::format("unexpected argument '{}'", a));
       parsed.file = std::string(a);
       have_file = true;
-    } else if (a == "--") {
+      continue;
+    }
+    if (a == "--") {
       options_done = true;
-    } else if (a == "--help" || a == "-h") {
+      continue;
+    }
+    if (a == "--help" || a == "-h") {
       print_usage(stdout);
       return k_exit_ok;
-    } else if (a == "--strict") {
+    }
+    if (a == "--strict") {
       parsed.strict = true;
-    } else if (a == "--max-depth" || a.substr(0, 12) == "--max-depth=") {
-      std::string_view value;
-      if (a.size() > 11) {
-        value = a.substr(12);
-      } else if (i + 1 < args.size()) {
-        value = args[++i];
-      } else {
-        return usage_error("--max-depth needs a value");
+      continue;
+    }
+    if (a == "--no-duplicate-keys") {
+      parsed.no_duplicate_keys = true;
+      continue;
+    }
+    if (a == "--deterministic") {
+      parsed.deterministic = true;
+      continue;
+    }
+    if (a == "--sequence") {
+      if (cmd != command::check) return usage_error("--sequence is an option of check");
+      parsed.sequence = true;
+      continue;
+    }
+    const number_option* opt = nullptr;
+    for (const number_option& o : numbers) {
+      if (a == o.name || (a.size() > o.name.size() && a.substr(0, o.name.size()) == o.name &&
+                          a[o.name.size()] == '=')) {
+        opt = &o;
+        break;
       }
-      if (!parse_depth(value, parsed.max_depth))
-        return usage_error(fmt::format("invalid --max-depth value '{}' (0 to 4294967295)", value));
+    }
+    if (opt == nullptr) return usage_error(fmt::format("unknown option '{}'", a));
+    if (opt->check_only && cmd != command::check)
+      return usage_error(fmt::format("{} is an option of check", opt->name));
+    std::string_view value;
+    if (a.size() > opt->name.size()) {
+      value = a.substr(opt->name.size() + 1);
+    } else if (i + 1 < args.size()) {
+      value = args[++i];
     } else {
-      return usage_error(fmt::format("unknown option '{}'", a));
+      return usage_error(fmt::format("{} needs a value", opt->name));
+    }
+    const uint64_t min = cmd == command::check ? opt->min_check : 0;
+    uint64_t n;
+    if (!parse_number(value, min, opt->max, n))
+      return usage_error(
+          fmt::format("invalid {} value '{}' ({} to {})", opt->name, value, min, opt->max));
+    if (opt->name == "--max-depth") {
+      parsed.max_depth = uint32_t(n);
+    } else if (opt->name == "--max-string-length") {
+      parsed.max_string_length = n;
+    } else if (opt->name == "--max-container-items") {
+      parsed.max_container_items = n;
+    } else if (opt->name == "--max-items") {
+      parsed.max_items = n;
+    } else {
+      parsed.max_memory = size_t(n);
     }
   }
-  return run_diag(parsed);
+  return cmd == command::diag ? run_diag(parsed) : run_check(parsed);
 }
 
 int run_main(int argc, char** argv) {
   const std::vector<std::string_view> args(argv + 1, argv + argc);
   if (args.empty()) return usage_error("missing command");
-  const std::string_view command = args[0];
-  if (command == "--help" || command == "-h") {
+  const std::string_view name = args[0];
+  if (name == "--help" || name == "-h") {
     print_usage(stdout);
     return k_exit_ok;
   }
-  if (command == "--version") {
+  if (name == "--version") {
     fmt::print("cbor-fast {}\n", CBOR_FAST_VERSION_STRING);
     return k_exit_ok;
   }
-  if (command == "diag") return main_diag({args.begin() + 1, args.end()});
-  return usage_error(fmt::format("unknown command '{}'", command));
+  const std::vector<std::string_view> rest(args.begin() + 1, args.end());
+  if (name == "diag") return main_command(command::diag, rest);
+  if (name == "check") return main_command(command::check, rest);
+  return usage_error(fmt::format("unknown command '{}'", name));
 }
 
 }  // namespace

@@ -73,6 +73,26 @@ expect_malformed() {
   expect_text err "cbor-fast: error: $name ($message) at byte offset $offset\n"
 }
 
+# run_hex HEX ARGS...: writes HEX to a file and runs the tool with ARGS and that file.
+run_hex() {
+  hex_to_file "$1" "$work/in.cbor"
+  shift
+  run /dev/null "$@" "$work/in.cbor"
+}
+
+# expect_error NAME MESSAGE OFFSET: exit 1 and exactly one error line.
+expect_error() {
+  expect_rc 1
+  expect_text err "cbor-fast: error: $1 ($2) at byte offset $3\n"
+}
+
+# expect_ok_line TEXT: exit 0, TEXT (printf %b) on stdout, nothing on stderr.
+expect_ok_line() {
+  expect_rc 0
+  expect_text out "$1"
+  expect_text err ""
+}
+
 case $case_name in
   golden_default)
     # No FILE: the bundled example, whose path is compiled in.
@@ -173,6 +193,254 @@ case $case_name in
     expect_text err "cbor-fast: error: depth_exceeded (maximum nesting depth exceeded) at byte offset 512\n"
     ;;
 
+  check_summary)
+    # [1, {"a": h'00'}]: array, 1, map, "a", h'00' are 5 nodes in 7 bytes.
+    run_hex 8201a161614100 check
+    expect_ok_line 'ok: 1 item, 5 nodes, 7 bytes\n'
+    hex_to_file 8201a161614100 "$work/in.cbor"
+    run "$work/in.cbor" check -
+    expect_ok_line 'ok: 1 item, 5 nodes, 7 bytes\n'
+    # Singular words for one of each.
+    run_hex 00 check
+    expect_ok_line 'ok: 1 item, 1 node, 1 byte\n'
+    # (_ "ab" "cd"): chunks are not nodes of their own; 8 bytes with the break.
+    run_hex 7f626162626364ff check
+    expect_ok_line 'ok: 1 item, 1 node, 8 bytes\n'
+    # 1(0): the tag and its content.
+    run_hex c11a00000000 check
+    expect_ok_line 'ok: 1 item, 2 nodes, 6 bytes\n'
+    ;;
+
+  check_exact)
+    # Without --sequence exactly one item: a second one is trailing, at its offset.
+    run_hex 0001 check
+    expect_error trailing_bytes "unexpected bytes after the data item" 1
+    expect_text out ""
+    # No item at all: the item is missing at offset 0.
+    run /dev/null check -
+    expect_error truncated "unexpected end of input" 0
+    expect_text out ""
+    # Same offsets as diag for malformed input: the string head at 2 ...
+    run_hex 8201656162 check
+    expect_error truncated "unexpected end of input" 2
+    # ... the end of the input for an unclosed indefinite array ...
+    run_hex 9f0102 check
+    expect_error truncated "unexpected end of input" 3
+    # ... and a reserved head inside a map.
+    run_hex a1011c check
+    expect_error reserved_additional_info "reserved additional information value (28-30)" 2
+    ;;
+
+  check_sequence)
+    # 1, [2, 3], {}: 1 + 3 + 1 nodes.
+    run_hex 01820203a0 check --sequence
+    expect_ok_line 'ok: 3 items, 5 nodes, 5 bytes\n'
+    # An empty sequence is valid.
+    run /dev/null check --sequence -
+    expect_ok_line 'ok: 0 items, 0 nodes, 0 bytes\n'
+    # 1, then an array of 2 with 1 byte left: truncated at its head at once.
+    run_hex 018202 check --sequence
+    expect_error truncated "unexpected end of input" 1
+    expect_text out ""
+    # 1 then a stray break: diag prints the first item, check only the error.
+    run_hex 01ff check --sequence
+    expect_error unexpected_break "break outside an indefinite-length item" 1
+    expect_text out ""
+    run_hex 01ff diag
+    expect_error unexpected_break "break outside an indefinite-length item" 1
+    expect_text out '1\n'
+    # --sequence belongs to check.
+    run_hex 01 diag --sequence
+    expect_rc 2
+    expect_text err "cbor-fast: error: --sequence is an option of check (see 'cbor-fast --help')\n"
+    ;;
+
+  check_strict)
+    # "x", then ["a", "a\xc3("]: 0xc3 0x28 is not UTF-8, at byte 7.
+    run_hex 61788261616361c328 check --sequence
+    expect_ok_line 'ok: 2 items, 4 nodes, 9 bytes\n'
+    run_hex 61788261616361c328 check --sequence --strict
+    expect_error invalid_utf8 "invalid UTF-8 in text string" 7
+    # One item only: "x" is fine, the rest is trailing.
+    run_hex 61788261616361c328 check --strict
+    expect_error trailing_bytes "unexpected bytes after the data item" 2
+    ;;
+
+  opt_max_depth)
+    # [[[1]]] needs three levels, in check as in diag.
+    run_hex 81818101 check --max-depth 3
+    expect_ok_line 'ok: 1 item, 4 nodes, 4 bytes\n'
+    run_hex 81818101 check --max-depth=2
+    expect_error depth_exceeded "maximum nesting depth exceeded" 2
+    # Tags and indefinite strings take a level too.
+    run_hex c1c101 diag --max-depth 1
+    expect_error depth_exceeded "maximum nesting depth exceeded" 1
+    run_hex c1c101 check --max-depth 1
+    expect_error depth_exceeded "maximum nesting depth exceeded" 1
+    run_hex 5f4100ff diag --max-depth 0
+    expect_error depth_exceeded "maximum nesting depth exceeded" 0
+    run_hex 5f4100ff check --max-depth 1
+    expect_ok_line 'ok: 1 item, 1 node, 4 bytes\n'
+    # diag takes 0 (scalars only); the decoder reads 0 as its default, so check refuses it.
+    run_hex 01 diag --max-depth 0
+    expect_ok_line '1\n'
+    run_hex 01 check --max-depth 0
+    expect_rc 2
+    expect_text err "cbor-fast: error: invalid --max-depth value '0' (1 to 4294967295) (see 'cbor-fast --help')\n"
+    # The default 512 holds for check as well.
+    { printf '\x81%.0s' $(seq 513); printf '\x01'; } >"$work/deep513"
+    run /dev/null check "$work/deep513"
+    expect_error depth_exceeded "maximum nesting depth exceeded" 512
+    ;;
+
+  opt_max_string_length)
+    # ["abc", h'0102']
+    for cmd in diag check; do
+      run_hex 8263616263420102 $cmd --max-string-length 2
+      expect_error string_too_long "string longer than the limit" 1
+      expect_text out ""
+    done
+    run_hex 8263616263420102 diag --max-string-length 3
+    expect_ok_line '["abc", h'"'"'0102'"'"']\n'
+    run_hex 8263616263420102 check --max-string-length=3
+    expect_ok_line 'ok: 1 item, 3 nodes, 8 bytes\n'
+    # 0 allows empty strings only.
+    run_hex 826040 check --max-string-length 0
+    expect_ok_line 'ok: 1 item, 3 nodes, 3 bytes\n'
+    # A 2^32 length is refused for the limit before the input is found short.
+    for cmd in diag check; do
+      run_hex 5b000000010000000000 $cmd --max-string-length 10
+      expect_error string_too_long "string longer than the limit" 0
+      run_hex 5b000000010000000000 $cmd
+      expect_error truncated "unexpected end of input" 0
+    done
+    # (_ "ab" "cd"): the joined length, 4, passes 3 at the second chunk (offset 4).
+    for cmd in diag check; do
+      run_hex 7f626162626364ff $cmd --max-string-length 3
+      expect_error string_too_long "string longer than the limit" 4
+    done
+    run_hex 7f626162626364ff diag --max-string-length 4
+    expect_ok_line '(_ "ab", "cd")\n'
+    ;;
+
+  opt_max_container_items)
+    # [1, 2, 3]: a definite head declaring too many fails at once, at the head.
+    for cmd in diag check; do
+      run_hex 83010203 $cmd --max-container-items 2
+      expect_error container_too_large "array or map has too many entries" 0
+      # [_ 1, 2, 3]: the third item is one too many.
+      run_hex 9f010203ff $cmd --max-container-items 2
+      expect_error container_too_large "array or map has too many entries" 3
+      # {_ 1: 2, 3: 4} with one pair allowed: the second key.
+      run_hex bf01020304ff $cmd --max-container-items 1
+      expect_error container_too_large "array or map has too many entries" 3
+      # An array declaring 2^32 items: the limit first, then the input length.
+      run_hex 9b00000001000000000000 $cmd --max-container-items 1000
+      expect_error container_too_large "array or map has too many entries" 0
+      run_hex 9b00000001000000000000 $cmd
+      expect_error truncated "unexpected end of input" 0
+    done
+    run_hex 83010203 diag --max-container-items 3
+    expect_ok_line '[1, 2, 3]\n'
+    run_hex 83010203 check --max-container-items 3
+    expect_ok_line 'ok: 1 item, 4 nodes, 4 bytes\n'
+    ;;
+
+  opt_max_items)
+    # [1, 2, 3] is four items (the definite end is none): the fourth, 3, at offset 3.
+    for cmd in diag check; do
+      run_hex 83010203 $cmd --max-items 3
+      expect_error too_many_items "too many data items" 3
+      # (_ h'00' h'01'): the string and each chunk count; the second chunk is third.
+      run_hex 5f41004101ff $cmd --max-items 2
+      expect_error too_many_items "too many data items" 3
+    done
+    run_hex 83010203 check --max-items 4
+    expect_ok_line 'ok: 1 item, 4 nodes, 4 bytes\n'
+    run_hex 5f41004101ff check --max-items 3
+    expect_ok_line 'ok: 1 item, 1 node, 6 bytes\n'
+    # diag counts items in the whole input, check in each document.
+    run_hex 010203 diag --max-items 2
+    expect_error too_many_items "too many data items" 2
+    expect_text out '1\n2\n'
+    run_hex 010203 check --sequence --max-items 2
+    expect_ok_line 'ok: 3 items, 3 nodes, 3 bytes\n'
+    # diag takes 0 (no item at all); check needs room for one.
+    run_hex 01 diag --max-items 0
+    expect_error too_many_items "too many data items" 0
+    run_hex 01 check --max-items 0
+    expect_rc 2
+    expect_text err "cbor-fast: error: invalid --max-items value '0' (1 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    ;;
+
+  opt_no_duplicate_keys)
+    # {1: 0, 1: 1} with the second 1 spelled 0x18 0x01: equal by value.
+    run_hex a20100180101 diag
+    expect_ok_line '{1: 0, 1: 1}\n'
+    run_hex a20100180101 check
+    expect_ok_line 'ok: 1 item, 5 nodes, 6 bytes\n'
+    for cmd in diag check; do
+      run_hex a20100180101 $cmd --no-duplicate-keys
+      expect_error duplicate_key "duplicate map key" 3
+      expect_text out ""
+      # {"ab": 0, (_ "a" "b"): 1}: a key of several items, still at its head.
+      run_hex a2626162007f61616162ff01 $cmd --no-duplicate-keys
+      expect_error duplicate_key "duplicate map key" 5
+    done
+    # Equal keys in different maps are fine: {"a": {"x": 0}, "b": {"x": 0}}.
+    run_hex a26161a16178006162a1617800 check --no-duplicate-keys
+    expect_ok_line 'ok: 1 item, 9 nodes, 13 bytes\n'
+    ;;
+
+  opt_deterministic)
+    for cmd in diag check; do
+      # 1 spelled 0x18 0x01.
+      run_hex 1801 $cmd --deterministic
+      expect_error non_preferred_encoding "head or float not in its shortest form (deterministic encoding)" 0
+      # [0, 1.0 as a double]: the float at 2.
+      run_hex 8200fb3ff0000000000000 $cmd --deterministic
+      expect_error non_preferred_encoding "head or float not in its shortest form (deterministic encoding)" 2
+      run_hex 9fff $cmd --deterministic
+      expect_error indefinite_length "indefinite-length item (deterministic encoding)" 0
+      # {"b": 0, "a": 0}: the second key.
+      run_hex a2616200616100 $cmd --deterministic
+      expect_error unsorted_map_keys "map keys not in bytewise lexicographic order (deterministic encoding)" 4
+      # {"a": 0, "a": 1}: equal is a duplicate even without --no-duplicate-keys.
+      run_hex a2616100616101 $cmd --deterministic
+      expect_error duplicate_key "duplicate map key" 4
+    done
+    run_hex a2616100616200 diag --deterministic
+    expect_ok_line '{"a": 0, "b": 0}\n'
+    run_hex a2616100616200 check --deterministic
+    expect_ok_line 'ok: 1 item, 5 nodes, 7 bytes\n'
+    # Without the option all of these are fine.
+    run_hex 1801 check
+    expect_ok_line 'ok: 1 item, 1 node, 2 bytes\n'
+    ;;
+
+  opt_max_memory)
+    # [1]: one 24-byte node per item. 24 bytes hold the array, not the 1 (offset 1).
+    run_hex 8101 check --max-memory 24
+    expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 1
+    run_hex 8101 check --max-memory=48
+    expect_ok_line 'ok: 1 item, 2 nodes, 2 bytes\n'
+    # Nothing at all: the first item cannot be stored.
+    run_hex 00 check --max-memory 0
+    expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 0
+    # The budget is per document of a sequence: 0, 0 are one node each.
+    run_hex 0000 check --sequence --max-memory 24
+    expect_ok_line 'ok: 2 items, 2 nodes, 2 bytes\n'
+    run_hex 0000 check --sequence --max-memory 23
+    expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 0
+    # An absurd budget does not make a 2^32 length bomb allocate.
+    run_hex 5b000000010000000000 check --max-memory 18446744073709551615
+    expect_error truncated "unexpected end of input" 0
+    # The pull reader holds no document: diag has no budget.
+    run_hex 00 diag --max-memory 100
+    expect_rc 2
+    expect_text err "cbor-fast: error: --max-memory is an option of check (see 'cbor-fast --help')\n"
+    ;;
+
   missing_file)
     run /dev/null diag "$work/no-such-file.cbor"
     expect_rc 2
@@ -223,6 +491,25 @@ case $case_name in
       expect_text err "cbor-fast: error: invalid --max-depth value '$bad' (0 to 4294967295) (see 'cbor-fast --help')\n"
     done
     expect_text out ""
+    run /dev/null check --max-string-length
+    expect_rc 2
+    expect_text err "cbor-fast: error: --max-string-length needs a value (see 'cbor-fast --help')\n"
+    run /dev/null diag --max-container-items x
+    expect_rc 2
+    expect_text err "cbor-fast: error: invalid --max-container-items value 'x' (0 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    run /dev/null check --max-items=18446744073709551616
+    expect_rc 2
+    expect_text err "cbor-fast: error: invalid --max-items value '18446744073709551616' (1 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    run /dev/null check --max-memory -5
+    expect_rc 2
+    expect_text err "cbor-fast: error: invalid --max-memory value '-5' (0 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    run /dev/null check --max-items-x 1
+    expect_rc 2
+    expect_text err "cbor-fast: error: unknown option '--max-items-x' (see 'cbor-fast --help')\n"
+    run /dev/null check a.cbor b.cbor
+    expect_rc 2
+    expect_text err "cbor-fast: error: unexpected argument 'b.cbor' (see 'cbor-fast --help')\n"
+    expect_text out ""
     # After --, a name that starts with '-' is a file.
     run /dev/null diag -- --strict
     expect_rc 2
@@ -232,13 +519,22 @@ case $case_name in
   help)
     run /dev/null --help
     expect_rc 0
-    head -n 1 "$work/out" >"$work/first"
-    printf 'Usage: cbor-fast diag [--strict] [--max-depth N] [FILE|-]\n' >"$work/want_first"
+    head -n 2 "$work/out" >"$work/first"
+    printf 'Usage: cbor-fast diag [LIMITS] [FILE|-]\n       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n' >"$work/want_first"
     expect_file first "$work/want_first"
+    # Every option is documented.
+    for opt in --strict --no-duplicate-keys --deterministic "--max-depth N" \
+        "--max-string-length N" "--max-container-items N" "--max-items N" \
+        "--max-memory N" --sequence; do
+      grep -qE "^  $opt " "$work/out" || fail "--help does not document $opt"
+    done
     grep -qF "$example" "$work/out" || fail "--help does not name the bundled example"
     expect_text err ""
     cp "$work/out" "$work/help1"
     run /dev/null diag --help
+    expect_rc 0
+    expect_file out "$work/help1"
+    run /dev/null check --help
     expect_rc 0
     expect_file out "$work/help1"
     ;;
