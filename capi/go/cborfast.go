@@ -63,7 +63,7 @@
 // Decode and Sequence therefore walk the C document in batches (up to 4096
 // nodes per call, see walk.c) and Encode queues writer operations on a byte
 // tape that C runs in one call per 32 KiB. Reader.Next is one call per item;
-// Reader.NextBatch reads up to 256 items per call.
+// Reader.NextBatch reads up to 256 items per call (cbor_reader_next_batch).
 //
 // Handles (Sequence, Reader) must be closed with Close; a finalizer frees a
 // forgotten one, but only when the garbage collector gets to it. A handle must
@@ -188,8 +188,16 @@ const (
 	CodeMapMissingValue      = int(C.CBOR_FAST_ERR_MAP_MISSING_VALUE)
 	CodeInvalidUTF8          = int(C.CBOR_FAST_ERR_INVALID_UTF8)
 	CodeTrailingBytes        = int(C.CBOR_FAST_ERR_TRAILING_BYTES)
+	CodeNotPreferred         = int(C.CBOR_FAST_ERR_NOT_PREFERRED)
+	CodeIndefiniteLength     = int(C.CBOR_FAST_ERR_INDEFINITE_LENGTH)
+	CodeUnsortedKeys         = int(C.CBOR_FAST_ERR_UNSORTED_KEYS)
+	CodeDuplicateKey         = int(C.CBOR_FAST_ERR_DUPLICATE_KEY)
 	CodeDepth                = int(C.CBOR_FAST_ERR_DEPTH)
 	CodeOutOfMemory          = int(C.CBOR_FAST_ERR_OUT_OF_MEMORY)
+	CodeTooManyItems         = int(C.CBOR_FAST_ERR_TOO_MANY_ITEMS)
+	CodeContainerTooLarge    = int(C.CBOR_FAST_ERR_CONTAINER_TOO_LARGE)
+	CodeStringTooLong        = int(C.CBOR_FAST_ERR_STRING_TOO_LONG)
+	CodeMemoryBudget         = int(C.CBOR_FAST_ERR_MEMORY_BUDGET)
 )
 
 // Sentinels for errors.Is; only Code is compared.
@@ -201,6 +209,19 @@ var (
 	ErrTrailingBytes   = statusError(C.CBOR_FAST_ERR_TRAILING_BYTES)
 	ErrDepth           = statusError(C.CBOR_FAST_ERR_DEPTH)
 	ErrOutOfMemory     = statusError(C.CBOR_FAST_ERR_OUT_OF_MEMORY)
+
+	// Strict checks (DecodeOptions.RejectDuplicateKeys, .Deterministic).
+	ErrNotPreferred     = statusError(C.CBOR_FAST_ERR_NOT_PREFERRED)
+	ErrIndefiniteLength = statusError(C.CBOR_FAST_ERR_INDEFINITE_LENGTH)
+	ErrUnsortedKeys     = statusError(C.CBOR_FAST_ERR_UNSORTED_KEYS)
+	ErrDuplicateKey     = statusError(C.CBOR_FAST_ERR_DUPLICATE_KEY)
+
+	// Limits (DecodeOptions.MaxItems, .MaxContainerItems, .MaxStringLength,
+	// .MaxMemory).
+	ErrTooManyItems      = statusError(C.CBOR_FAST_ERR_TOO_MANY_ITEMS)
+	ErrContainerTooLarge = statusError(C.CBOR_FAST_ERR_CONTAINER_TOO_LARGE)
+	ErrStringTooLong     = statusError(C.CBOR_FAST_ERR_STRING_TOO_LONG)
+	ErrMemoryBudget      = statusError(C.CBOR_FAST_ERR_MEMORY_BUDGET)
 )
 
 // ErrClosed is returned by a Reader or Sequence used after Close.

@@ -12,14 +12,38 @@ import (
 	"unsafe"
 )
 
-// DecodeOptions are the limits and checks for Decode and NewSequence. The
-// zero value gives the library's defaults.
+// DecodeOptions are the limits and checks for Decode, NewSequence and
+// NewReader. The zero value gives the library's defaults: no strict checks
+// and no limits but MaxDepth 512. Each failure is an *Error whose Code names
+// it (see the Err sentinels), at the offset the library reports.
 type DecodeOptions struct {
 	// MaxDepth is the most containers and tags that may be open at once;
 	// 0 means 512. Decoding never recurses, so large values are safe.
 	MaxDepth int
 	// ValidateUTF8 rejects text strings that are not valid UTF-8.
 	ValidateUTF8 bool
+	// RejectDuplicateKeys rejects a map key equal by value to an earlier key
+	// of the same map (ErrDuplicateKey at the second key's head).
+	RejectDuplicateKeys bool
+	// Deterministic requires RFC 8949 core deterministic encoding (section
+	// 4.2.1): ErrNotPreferred (a head or float longer than needed),
+	// ErrIndefiniteLength, ErrUnsortedKeys (keys not in bytewise order of
+	// their encodings) or ErrDuplicateKey (an equal key).
+	Deterministic bool
+	// MaxStringLength is the most bytes in one string, chunk or joined
+	// indefinite string (ErrStringTooLong); 0 means no limit.
+	MaxStringLength uint64
+	// MaxContainerItems is the most items of one array or pairs of one map
+	// (ErrContainerTooLarge); 0 means no limit.
+	MaxContainerItems uint64
+	// MaxItems is the most data items (keys, values, tags, chunks) of one
+	// item, or for a Reader since its start (ErrTooManyItems); 0 means no
+	// limit.
+	MaxItems uint64
+	// MaxMemory is the most bytes the library may hold at once to decode one
+	// item (its document, tables and stacks; ErrMemoryBudget); 0 means no
+	// limit. A Reader builds no document: NewReader rejects it.
+	MaxMemory uint64
 }
 
 func (o DecodeOptions) flags() C.uint32_t {
@@ -27,7 +51,25 @@ func (o DecodeOptions) flags() C.uint32_t {
 	if o.ValidateUTF8 {
 		f |= C.CBOR_FAST_DECODE_VALIDATE_UTF8
 	}
+	if o.RejectDuplicateKeys {
+		f |= C.CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS
+	}
+	if o.Deterministic {
+		f |= C.CBOR_FAST_DECODE_DETERMINISTIC
+	}
 	return f
+}
+
+// cOptions is the C struct for cbor_decode and cbor_seq_new.
+func (o DecodeOptions) cOptions() C.cbor_fast_decode_options {
+	return C.cbor_fast_decode_options{
+		struct_size:         C.sizeof_cbor_fast_decode_options,
+		max_depth:           o.maxDepth(),
+		max_string_length:   C.uint64_t(o.MaxStringLength),
+		max_container_items: C.uint64_t(o.MaxContainerItems),
+		max_items:           C.uint64_t(o.MaxItems),
+		max_memory:          C.uint64_t(o.MaxMemory),
+	}
 }
 
 func (o DecodeOptions) maxDepth() C.uint32_t {
@@ -52,11 +94,12 @@ func (o DecodeOptions) Decode(data []byte) (any, error) {
 	}
 	var w *C.cf_walk
 	ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+	opts := o.cOptions()
 	// The document copies its strings (COPY_STRINGS), so C keeps no pointer
 	// into data after this call, as the cgo rules require.
 	s := C.cf_decode(goPtr(data), C.size_t(len(data)),
 		o.flags()|C.CBOR_FAST_DECODE_EXACT|C.CBOR_FAST_DECODE_COPY_STRINGS,
-		o.maxDepth(), &w, &ce)
+		&opts, &w, &ce)
 	runtime.KeepAlive(data)
 	if s != C.CBOR_FAST_OK {
 		return nil, fromC(s, &ce)

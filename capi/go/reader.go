@@ -118,6 +118,83 @@ func NewReader(data []byte) *Reader {
 	return r
 }
 
+// NewReader creates a Reader over data with these options' checks and limits
+// (MaxMemory must be 0: a reader builds no document; ValidateUTF8 applies to
+// the reader as SetValidateUTF8). An option the library refuses is returned
+// by the first call, as a creation failure is.
+func (o DecodeOptions) NewReader(data []byte) *Reader {
+	r := NewReader(data)
+	if r.err != nil {
+		return r
+	}
+	if o.MaxMemory != 0 {
+		r.Close()
+		r.err = ErrInvalidArgument
+		return r
+	}
+	for _, opt := range []struct {
+		opt C.cbor_fast_option
+		v   uint64
+		set bool
+	}{
+		{C.CBOR_FAST_OPT_MAX_DEPTH, uint64(o.maxDepth()), o.MaxDepth > 0},
+		{C.CBOR_FAST_OPT_VALIDATE_UTF8, 1, o.ValidateUTF8},
+		{C.CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1, o.RejectDuplicateKeys},
+		{C.CBOR_FAST_OPT_DETERMINISTIC, 1, o.Deterministic},
+		{C.CBOR_FAST_OPT_MAX_STRING_LENGTH, o.MaxStringLength, o.MaxStringLength != 0},
+		{C.CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, o.MaxContainerItems, o.MaxContainerItems != 0},
+		{C.CBOR_FAST_OPT_MAX_ITEMS, o.MaxItems, o.MaxItems != 0},
+	} {
+		if !opt.set {
+			continue
+		}
+		if err := r.set(opt.opt, opt.v); err != nil {
+			r.Close()
+			r.err = err
+			return r
+		}
+	}
+	return r
+}
+
+// SetRejectDuplicateKeys makes the reader reject a map key equal by value to
+// an earlier key of the same map (ErrDuplicateKey at the second key's head).
+func (r *Reader) SetRejectDuplicateKeys(on bool) error {
+	return r.set(C.CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, boolValue(on))
+}
+
+// SetDeterministic makes the reader require RFC 8949 core deterministic
+// encoding (ErrNotPreferred, ErrIndefiniteLength, ErrUnsortedKeys,
+// ErrDuplicateKey).
+func (r *Reader) SetDeterministic(on bool) error {
+	return r.set(C.CBOR_FAST_OPT_DETERMINISTIC, boolValue(on))
+}
+
+// SetMaxStringLength limits strings, chunks and joined strings to n bytes
+// (ErrStringTooLong at the string's head).
+func (r *Reader) SetMaxStringLength(n uint64) error {
+	return r.set(C.CBOR_FAST_OPT_MAX_STRING_LENGTH, n)
+}
+
+// SetMaxContainerItems limits arrays to n items and maps to n pairs
+// (ErrContainerTooLarge at the container's head).
+func (r *Reader) SetMaxContainerItems(n uint64) error {
+	return r.set(C.CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, n)
+}
+
+// SetMaxItems limits the data items read since the start to n
+// (ErrTooManyItems at the next one).
+func (r *Reader) SetMaxItems(n uint64) error {
+	return r.set(C.CBOR_FAST_OPT_MAX_ITEMS, n)
+}
+
+func boolValue(on bool) uint64 {
+	if on {
+		return 1
+	}
+	return 0
+}
+
 // SetMaxDepth sets the nesting limit (default 512); best before the first item.
 func (r *Reader) SetMaxDepth(n int) error {
 	if n < 0 || uint64(n) > math.MaxUint32 {
@@ -181,20 +258,26 @@ func (r *Reader) NextBatch(items []Item) (int, error) {
 			r.batch = (*C.cbor_fast_item)(C.malloc(C.size_t(readerBatch) * C.sizeof_cbor_fast_item))
 			track(1)
 		}
+		// Only the first element's struct_size is read; it sizes them all.
+		r.batch.struct_size = C.sizeof_cbor_fast_item
+		// One call: the items before an end or an error come with
+		// CBOR_FAST_OK, and the next call (the loop goes on while items
+		// are wanted) returns the end or the sticky error with none.
 		var n C.size_t
-		s := C.cf_reader_fill(r.h, r.batch, C.size_t(want), &n)
+		s := C.cf_reader_next_batch(r.h, r.batch, C.size_t(want), &n)
 		runtime.KeepAlive(r)
+		if s != C.CBOR_FAST_OK {
+			return done, r.status(s)
+		}
 		batch := unsafe.Slice(r.batch, int(n))
 		for i := range batch {
 			items[done+i] = r.convert(&batch[i])
 		}
 		done += int(n)
-		if n > 0 {
-			r.item = batch[n-1]
-		}
-		if s != C.CBOR_FAST_OK {
-			return done, r.status(s)
-		}
+		// Join needs the last item, with a struct_size (which the library
+		// does not write into the elements).
+		r.item = batch[n-1]
+		r.item.struct_size = C.sizeof_cbor_fast_item
 	}
 	return done, nil
 }

@@ -36,8 +36,7 @@ func (o DecodeOptions) NewSequence(data []byte) *Sequence {
 	// lives until Close, and each document is freed before Next returns.
 	q := &Sequence{flags: o.flags()}
 	q.buf = cBytes(data)
-	opts := C.cbor_fast_decode_options{struct_size: C.sizeof_cbor_fast_decode_options,
-		max_depth: o.maxDepth()}
+	opts := o.cOptions()
 	if s := C.cbor_seq_new(q.buf, C.size_t(len(data)), &opts, &q.seq); s != C.CBOR_FAST_OK {
 		cFree(q.buf)
 		q.buf = nil

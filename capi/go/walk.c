@@ -22,14 +22,13 @@ static cbor_fast_status walk_new(cbor_doc* doc, cf_walk** out) {
   return CBOR_FAST_OK;
 }
 
-cbor_fast_status cf_decode(const void* data, size_t size, uint32_t flags, uint32_t max_depth,
-                           cf_walk** out, cbor_fast_error* error) {
-  cbor_fast_decode_options options = CBOR_FAST_DECODE_OPTIONS_INIT;
+cbor_fast_status cf_decode(const void* data, size_t size, uint32_t flags,
+                           const cbor_fast_decode_options* options, cf_walk** out,
+                           cbor_fast_error* error) {
   cbor_doc* doc = NULL;
   cbor_fast_status s;
   *out = NULL;
-  options.max_depth = max_depth;
-  s = cbor_decode(data, size, flags, &options, &doc, error);
+  s = cbor_decode(data, size, flags, options, &doc, error);
   if (s != CBOR_FAST_OK) return s;
   s = walk_new(doc, out);
   if (s != CBOR_FAST_OK) cbor_doc_free(doc);
@@ -228,17 +227,4 @@ cbor_fast_status cf_write_tape(cbor_writer* w, const uint8_t* tape, size_t size,
   }
   *failed = size;
   return pos == size ? CBOR_FAST_OK : CBOR_FAST_ERR_INVALID_ARGUMENT;
-}
-
-cbor_fast_status cf_reader_fill(uintptr_t r, cbor_fast_item* items, size_t cap, size_t* count) {
-  size_t k = 0;
-  cbor_fast_status s = CBOR_FAST_OK;
-  while (k < cap) {
-    items[k].struct_size = sizeof(cbor_fast_item);
-    s = cbor_reader_next((cbor_reader*)r, &items[k]);
-    if (s != CBOR_FAST_OK) break;
-    ++k;
-  }
-  *count = k;
-  return s;
 }

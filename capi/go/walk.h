@@ -40,8 +40,9 @@ typedef struct cf_walk {
 } cf_walk;
 
 /* cbor_decode() into a new walker; *out is NULL on failure. */
-cbor_fast_status cf_decode(const void* data, size_t size, uint32_t flags, uint32_t max_depth,
-                           cf_walk** out, cbor_fast_error* error);
+cbor_fast_status cf_decode(const void* data, size_t size, uint32_t flags,
+                           const cbor_fast_decode_options* options, cf_walk** out,
+                           cbor_fast_error* error);
 /* cbor_seq_next_doc() into a new walker; *out is NULL unless CBOR_FAST_OK. */
 cbor_fast_status cf_seq_next(cbor_seq* seq, uint32_t flags, cf_walk** out);
 /* Fills w->recs with up to w->rec_cap records; *count 0 means done. */
@@ -90,11 +91,9 @@ static inline cbor_fast_status cf_reader_next(uintptr_t r, cbor_fast_item* item)
 static inline cbor_fast_status cf_reader_skip(uintptr_t r) {
   return cbor_reader_skip((cbor_reader*)r);
 }
-/*
- * Reads up to cap items into items[0, cap); *count receives how many. Returns
- * CBOR_FAST_OK when cap items were read, else what the call after the last
- * item returned (CBOR_FAST_END or an error).
- */
-cbor_fast_status cf_reader_fill(uintptr_t r, cbor_fast_item* items, size_t cap, size_t* count);
+static inline cbor_fast_status cf_reader_next_batch(uintptr_t r, cbor_fast_item* items,
+                                                    size_t capacity, size_t* count) {
+  return cbor_reader_next_batch((cbor_reader*)r, items, capacity, count);
+}
 
 #endif

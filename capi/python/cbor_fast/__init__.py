@@ -2,7 +2,9 @@
 
 A ctypes binding of the libcbor_fast C API (standard library only).
 
-    loads(data, *, strict_utf8=False, max_depth=512)  one data item -> Python value
+    loads(data, *, strict_utf8=False, max_depth=512,  one data item -> Python value
+          reject_duplicate_keys=False, deterministic=False, max_string_length=None,
+          max_container_items=None, max_items=None, max_memory=None)
     dumps(obj)                                        Python value -> bytes (preferred form)
     iter_sequence(data, ...)                          each item of a CBOR sequence
     Reader(data, ...)                                 low-level items, strings as zero-copy views
@@ -35,7 +37,7 @@ from ._encoder import dumps
 from ._types import (CBORDecodeError, CBOREncodeError, CBOREncodeTypeError, FrozenDict, Simple,
                      Tag, undefined)
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = ["loads", "dumps", "iter_sequence", "Reader", "Item", "ItemType", "Tag", "Simple",
            "undefined", "FrozenDict", "CBORDecodeError", "CBOREncodeError",

@@ -5,16 +5,15 @@ from collections import namedtuple
 from enum import IntEnum
 
 from . import _capi
-from ._capi import (END, F64_FLOAT, ITEM_BREAK, ITEM_INDEFINITE, OK, PTR_DATA, SIZE_OFFSET,
-                    SIZE_SIZE, TYPE_ARRAY, TYPE_BOOL, TYPE_BYTES, TYPE_END, TYPE_FLOAT, TYPE_MAP,
-                    TYPE_NEGATIVE, TYPE_NULL, TYPE_SIMPLE, TYPE_TAG, TYPE_TEXT, TYPE_UINT,
-                    TYPE_UNDEFINED, U32_DEPTH, U32_FLAGS, U32_FLOAT_WIDTH, U32_HEAD_SIZE, U32_TYPE,
-                    U64_VALUE, byref, c_size_t, c_void_p, lib)
+from ._capi import (END, ITEM_BREAK, ITEM_INDEFINITE, OK, TYPE_ARRAY, TYPE_BOOL, TYPE_BYTES,
+                    TYPE_END, TYPE_FLOAT, TYPE_MAP, TYPE_NEGATIVE, TYPE_NULL, TYPE_SIMPLE, TYPE_TAG,
+                    TYPE_TEXT, TYPE_UINT, TYPE_UNDEFINED, byref, c_size_t, c_void_p, lib)
 from ._types import CBORDecodeError, FrozenDict, Simple, Tag, undefined
 
 __all__ = ["loads", "iter_sequence", "Reader", "Item", "ItemType"]
 
 _UINT32_MAX = 0xFFFFFFFF
+_UINT64_MAX = 0xFFFFFFFFFFFFFFFF
 _NO_ITEM = object()  # _decode_item at the end of the input (never a decoded value)
 _DEFAULT_MAX_DEPTH = 512
 _OUT_OF_MEMORY = _capi.STATUS_CODE_BY_NAME["out_of_memory"]
@@ -32,6 +31,47 @@ _K_TEXT_CHUNKS = 6  # an indefinite text string (cur = list of raw UTF-8 chunks)
 def _check_max_depth(max_depth):
     if not isinstance(max_depth, int) or not 0 <= max_depth <= _UINT32_MAX:
         raise ValueError("max_depth must be an int in 0 .. 2**32 - 1, not %r" % (max_depth,))
+
+
+class _Options:
+    """The checked keyword arguments of loads, iter_sequence and Reader."""
+
+    __slots__ = ("strict_utf8", "max_depth", "reject_duplicate_keys", "deterministic",
+                 "max_string_length", "max_container_items", "max_items", "max_memory")
+
+    def __init__(self, strict_utf8, max_depth, reject_duplicate_keys, deterministic,
+                 max_string_length, max_container_items, max_items, max_memory=None):
+        _check_max_depth(max_depth)
+        self.strict_utf8 = bool(strict_utf8)
+        self.max_depth = max_depth
+        self.reject_duplicate_keys = bool(reject_duplicate_keys)
+        self.deterministic = bool(deterministic)
+        self.max_string_length = _check_limit("max_string_length", max_string_length)
+        self.max_container_items = _check_limit("max_container_items", max_container_items)
+        self.max_items = _check_limit("max_items", max_items)
+        self.max_memory = _check_limit("max_memory", max_memory)
+
+    def decode_flags(self):
+        """The strict checks as cbor_decode / cbor_seq_next flags."""
+        return ((_capi.DECODE_VALIDATE_UTF8 if self.strict_utf8 else 0) |
+                (_capi.DECODE_REJECT_DUPLICATE_KEYS if self.reject_duplicate_keys else 0) |
+                (_capi.DECODE_DETERMINISTIC if self.deterministic else 0))
+
+    def decode_options(self):
+        return _capi.decode_options(self.max_depth, self.max_string_length,
+                                    self.max_container_items, self.max_items, self.max_memory)
+
+
+def _check_limit(name, value):
+    # None is "no limit". 0 is refused rather than read as "no limit" (what a
+    # 0 means in cbor_fast_decode_options) or as "nothing allowed" (what it
+    # means to the reader): the same argument must mean one thing everywhere.
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or \
+            not 1 <= value <= _UINT64_MAX:
+        raise ValueError("%s must be None or an int in 1 .. 2**64 - 1, not %r" % (name, value))
+    return value
 
 
 
@@ -55,24 +95,53 @@ def _raise_status(code, what):
     raise RuntimeError("cbor_fast: %s failed: %s" % (what, _capi.status_name(code)))
 
 
-def _new_reader(address, size, strict_utf8, max_depth):
+def _new_reader(address, size, opts):
+    """A reader over address[0, size) with the options `opts` (an _Options, or
+    None for the defaults). The memory budget is not a reader option."""
     rd = c_void_p()
     st = lib.cbor_reader_new(address, size, _capi.allocator, byref(rd))
     if st != OK:
         _raise_status(st, "cbor_reader_new")
+    if opts is None:
+        return rd
     try:
-        if max_depth != _DEFAULT_MAX_DEPTH:
-            st = lib.cbor_reader_set(rd, _capi.OPT_MAX_DEPTH, max_depth)
-            if st != OK:
-                _raise_status(st, "cbor_reader_set(max_depth)")
-        if strict_utf8:
-            st = lib.cbor_reader_set(rd, _capi.OPT_VALIDATE_UTF8, 1)
-            if st != OK:
-                _raise_status(st, "cbor_reader_set(validate_utf8)")
+        for option, value, name in (
+                (_capi.OPT_MAX_DEPTH,
+                 opts.max_depth if opts.max_depth != _DEFAULT_MAX_DEPTH else None, "max_depth"),
+                (_capi.OPT_VALIDATE_UTF8, 1 if opts.strict_utf8 else None, "validate_utf8"),
+                (_capi.OPT_MAX_STRING_LENGTH, opts.max_string_length, "max_string_length"),
+                (_capi.OPT_MAX_CONTAINER_ITEMS, opts.max_container_items,
+                 "max_container_items"),
+                (_capi.OPT_MAX_ITEMS, opts.max_items, "max_items"),
+                (_capi.OPT_REJECT_DUPLICATE_KEYS, 1 if opts.reject_duplicate_keys else None,
+                 "reject_duplicate_keys"),
+                (_capi.OPT_DETERMINISTIC, 1 if opts.deterministic else None, "deterministic")):
+            if value is not None:
+                st = lib.cbor_reader_set(rd, option, value)
+                if st != OK:
+                    _raise_status(st, "cbor_reader_set(%s)" % name)
     except BaseException:
         lib.cbor_reader_free(rd)
         raise
     return rd
+
+
+# Batches for the decode loops: taken from and given back to this pool, so a
+# loads() call does not build a 16 KiB ctypes array. list.pop and
+# list.append are atomic, so threads and nested generators each get their own.
+_batches = []
+
+
+def _take_batch():
+    try:
+        return _batches.pop()
+    except IndexError:
+        return _capi.Batch()
+
+
+def _give_batch(batch):
+    if len(_batches) < 8:
+        _batches.append(batch)
 
 
 def _as_bytes(data):
@@ -93,18 +162,40 @@ def _tag(number, value):
     return Tag(number, value)
 
 
-def _decode_item(rd, views, data, base):
-    """Reads one complete top-level item from reader `rd` and returns its value.
+# What the decode loop reads of each item: (type, flags, value, float_value, data).
+_DECODE_RECORD = _capi.item_record("type", "flags", "value", "float_value", "data")
 
-    `data` is the input as bytes and `base` the address the reader was given
-    for data[0], so a string view (pointer, size) is data[pointer - base:][:size].
-    Containers are built on an explicit stack: any depth the reader allows
-    decodes without Python recursion. Containers opened where a map key is due
-    (and everything inside them) are built hashable: tuples and FrozenDicts.
+
+def _item_end(batch, index):
+    """Offset just past element `index` of the batch: its head, plus the
+    content of a definite string (size is 0 for every other item)."""
+    c = batch.items[index]
+    return c.offset + c.head_size + c.size
+
+
+def _decode_item(rd, batch, data, base):
+    """Reads one complete top-level item from reader `rd` and returns
+    (value, end): the value and the offset just past the item's last byte.
+
+    The items come from cbor_reader_next_batch into `batch` (a _capi.Batch),
+    up to 256 per call, and are unpacked by struct.iter_unpack; the reader may
+    have read items beyond this one (for loads, trailing items), which `end`
+    lets the caller tell. `data` is the input as bytes and `base` the address
+    the reader was given for data[0], so a string view (pointer, length) is
+    data[pointer - base:][:length]. Containers are built on an explicit stack:
+    any depth the reader allows decodes without Python recursion. Containers
+    opened where a map key is due (and everything inside them) are built
+    hashable: tuples and FrozenDicts.
     Raises CBORDecodeError for a reader error; returns _NO_ITEM at the end of input.
     """
-    item_ref, u32, u64, f64, ptr, sizes = views
-    nxt = _capi.reader_next
+    nxt = _capi.reader_next_batch
+    batch_ref = batch.ref
+    capacity = batch.capacity
+    count = batch.count
+    count_ref = batch.count_ref
+    raw = batch.raw
+    unpack = _DECODE_RECORD.iter_unpack
+    size = _capi.ITEM_SIZE
     stack = []
     push = stack.append
     pop = stack.pop
@@ -113,101 +204,87 @@ def _decode_item(rd, views, data, base):
     key = None
     frozen = False
     while True:
-        st = nxt(rd, item_ref)
+        st = nxt(rd, batch_ref, capacity, count_ref)
         if st:
             if st == END and kind == _K_TOP:
                 return _NO_ITEM
             raise _reader_error(rd)
-        t = u32[U32_TYPE]
-        if t == TYPE_TEXT:
-            if kind >= _K_BYTE_CHUNKS:
-                off = ptr[PTR_DATA] - base
-                cur.append(data[off:off + sizes[SIZE_SIZE]])
-                continue
-            if u32[U32_FLAGS] & ITEM_INDEFINITE:
-                push((cur, kind, key, frozen))
-                cur = []
-                kind = _K_TEXT_CHUNKS
-                continue
-            off = ptr[PTR_DATA] - base
-            v = data[off:off + sizes[SIZE_SIZE]]
-            try:
-                v = v.decode()  # no arguments: measurably faster than naming the handler
-            except UnicodeDecodeError:
-                v = v.decode("utf-8", "surrogateescape")
-        elif t == TYPE_UINT:
-            v = u64[U64_VALUE]
-        elif t == TYPE_FLOAT:
-            v = f64[F64_FLOAT]
-        elif t == TYPE_END:
-            if kind == _K_LIST:
-                v = tuple(cur) if frozen else cur
-            elif kind == _K_KEY:
-                v = FrozenDict(cur) if frozen else cur
-            elif kind == _K_BYTE_CHUNKS:
-                v = b"".join(cur)
-            else:
-                v = b"".join(cur).decode("utf-8", "surrogateescape")
-            cur, kind, key, frozen = pop()
-        elif t == TYPE_MAP:
-            push((cur, kind, key, frozen))
-            frozen = frozen or kind == _K_KEY
-            cur = {}
-            kind = _K_KEY
-            continue
-        elif t == TYPE_ARRAY:
-            push((cur, kind, key, frozen))
-            frozen = frozen or kind == _K_KEY
-            cur = []
-            kind = _K_LIST
-            continue
-        elif t == TYPE_NEGATIVE:
-            v = -1 - u64[U64_VALUE]
-        elif t == TYPE_BOOL:
-            v = u64[U64_VALUE] == 21
-        elif t == TYPE_NULL:
-            v = None
-        elif t == TYPE_BYTES:
-            if kind >= _K_BYTE_CHUNKS:
-                off = ptr[PTR_DATA] - base
-                cur.append(data[off:off + sizes[SIZE_SIZE]])
-                continue
-            if u32[U32_FLAGS] & ITEM_INDEFINITE:
-                push((cur, kind, key, frozen))
-                cur = []
-                kind = _K_BYTE_CHUNKS
-                continue
-            off = ptr[PTR_DATA] - base
-            v = data[off:off + sizes[SIZE_SIZE]]
-        elif t == TYPE_TAG:
-            push((cur, kind, key, frozen))
-            frozen = frozen or kind == _K_KEY
-            cur = u64[U64_VALUE]
-            kind = _K_TAG
-            continue
-        elif t == TYPE_UNDEFINED:
-            v = undefined
-        elif t == TYPE_SIMPLE:
-            v = Simple(u64[U64_VALUE])
-        else:
-            raise RuntimeError("cbor_fast: unknown item type %d from the reader" % t)
-        # Hand the finished value to its parent.
-        if kind == _K_LIST:
-            cur.append(v)
-        elif kind == _K_VALUE:
-            cur[key] = v
-            kind = _K_KEY
-        elif kind == _K_KEY:
-            key = v
-            kind = _K_VALUE
-        elif kind == _K_TOP:
-            return v
-        else:  # _K_TAG: its content finishes it, and it may finish enclosing tags
-            while True:
-                v = _tag(cur, v)
+        n = count.value
+        records = unpack(raw[:n * size])
+        for t, flags, value, fv, p in records:
+            if t == TYPE_TEXT:
+                if kind >= _K_BYTE_CHUNKS:
+                    off = p - base
+                    cur.append(data[off:off + value])
+                    continue
+                if flags & ITEM_INDEFINITE:
+                    push((cur, kind, key, frozen))
+                    cur = []
+                    kind = _K_TEXT_CHUNKS
+                    continue
+                off = p - base
+                v = data[off:off + value]
+                try:
+                    v = v.decode()  # no arguments: measurably faster than naming the handler
+                except UnicodeDecodeError:
+                    v = v.decode("utf-8", "surrogateescape")
+            elif t == TYPE_UINT:
+                v = value
+            elif t == TYPE_FLOAT:
+                v = fv
+            elif t == TYPE_END:
+                if kind == _K_LIST:
+                    v = tuple(cur) if frozen else cur
+                elif kind == _K_KEY:
+                    v = FrozenDict(cur) if frozen else cur
+                elif kind == _K_BYTE_CHUNKS:
+                    v = b"".join(cur)
+                else:
+                    v = b"".join(cur).decode("utf-8", "surrogateescape")
                 cur, kind, key, frozen = pop()
-                if kind != _K_TAG:
-                    break
+            elif t == TYPE_MAP:
+                push((cur, kind, key, frozen))
+                frozen = frozen or kind == _K_KEY
+                cur = {}
+                kind = _K_KEY
+                continue
+            elif t == TYPE_ARRAY:
+                push((cur, kind, key, frozen))
+                frozen = frozen or kind == _K_KEY
+                cur = []
+                kind = _K_LIST
+                continue
+            elif t == TYPE_NEGATIVE:
+                v = -1 - value
+            elif t == TYPE_BOOL:
+                v = value == 21
+            elif t == TYPE_NULL:
+                v = None
+            elif t == TYPE_BYTES:
+                if kind >= _K_BYTE_CHUNKS:
+                    off = p - base
+                    cur.append(data[off:off + value])
+                    continue
+                if flags & ITEM_INDEFINITE:
+                    push((cur, kind, key, frozen))
+                    cur = []
+                    kind = _K_BYTE_CHUNKS
+                    continue
+                off = p - base
+                v = data[off:off + value]
+            elif t == TYPE_TAG:
+                push((cur, kind, key, frozen))
+                frozen = frozen or kind == _K_KEY
+                cur = value
+                kind = _K_TAG
+                continue
+            elif t == TYPE_UNDEFINED:
+                v = undefined
+            elif t == TYPE_SIMPLE:
+                v = Simple(value)
+            else:
+                raise RuntimeError("cbor_fast: unknown item type %d from the reader" % t)
+            # Hand the finished value to its parent.
             if kind == _K_LIST:
                 cur.append(v)
             elif kind == _K_VALUE:
@@ -216,17 +293,36 @@ def _decode_item(rd, views, data, base):
             elif kind == _K_KEY:
                 key = v
                 kind = _K_VALUE
-            else:
-                return v
+            elif kind == _K_TOP:
+                return v, _item_end(batch, n - 1 - records.__length_hint__())
+            else:  # _K_TAG: its content finishes it, and it may finish enclosing tags
+                while True:
+                    v = _tag(cur, v)
+                    cur, kind, key, frozen = pop()
+                    if kind != _K_TAG:
+                        break
+                if kind == _K_LIST:
+                    cur.append(v)
+                elif kind == _K_VALUE:
+                    cur[key] = v
+                    kind = _K_KEY
+                elif kind == _K_KEY:
+                    key = v
+                    kind = _K_VALUE
+                else:
+                    return v, _item_end(batch, n - 1 - records.__length_hint__())
 
 
-def loads(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH):
+def loads(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH, reject_duplicate_keys=False,
+          deterministic=False, max_string_length=None, max_container_items=None,
+          max_items=None, max_memory=None):
     """Decodes exactly one CBOR data item from a bytes-like object.
 
     Returns int (any size: tags 2 and 3 over a byte string become ints), float,
     bytes, str, list, dict, bool, None, Tag, Simple or undefined. Maps and
-    arrays used as map keys become FrozenDict and tuple. Duplicate map keys:
-    the last value wins (and Python's 1 == 1.0 == True makes those one key).
+    arrays used as map keys become FrozenDict and tuple. Duplicate map keys
+    (unless rejected): the last value wins (and Python's 1 == 1.0 == True
+    makes those one key).
 
     Text strings: with strict_utf8=False the library does not check UTF-8 and
     invalid sequences decode with the "surrogateescape" error handler, so
@@ -236,34 +332,82 @@ def loads(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH):
     max_depth: maximum nesting of arrays, maps and tags (0 .. 2**32 - 1).
     Empty input is "truncated" at offset 0; bytes after the item are
     "trailing_bytes" at the first of them.
-    Raises CBORDecodeError (a ValueError) for input that is not well-formed.
+
+    Strict checks and limits (each failure is a CBORDecodeError whose
+    ``status`` names it, at the offset the library reports):
+
+    reject_duplicate_keys: a map key equal by value to an earlier key of the
+    same map ("duplicate_key", at the second key's head).
+    deterministic: RFC 8949 core deterministic encoding (section 4.2.1):
+    "non_preferred_encoding" (a head or float longer than needed),
+    "indefinite_length", "unsorted_map_keys" (keys not in bytewise order of
+    their encodings), "duplicate_key" (an equal key).
+    max_string_length: bytes in one string, chunk or joined indefinite string
+    ("string_too_long"). max_container_items: items of one array or pairs of
+    one map ("container_too_large"). max_items: data items (keys, values,
+    tags, chunks) ("too_many_items"). Each is None (no limit) or at least 1.
+    max_memory: bytes the library may hold to decode the item as a document
+    (its node array, strings and tables; "memory_budget_exceeded"). The
+    Python objects are not counted. loads() builds them from the library's
+    reader, which holds no document, so with max_memory the input is first
+    decoded once by cbor_decode to apply the budget (a second pass); max_depth
+    must then be at least 1.
+    Raises CBORDecodeError (a ValueError) for input that is not well-formed
+    or fails a check or limit.
     """
-    _check_max_depth(max_depth)
+    opts = _Options(strict_utf8, max_depth, reject_duplicate_keys, deterministic,
+                    max_string_length, max_container_items, max_items, max_memory)
     if type(data) is not bytes:
         data = _as_bytes(data)
     _, _, address, size = _capi.borrow(data)
-    rd = _new_reader(address, size, strict_utf8, max_depth)
+    if opts.max_memory is not None:
+        _check_as_document(address, size, opts)
+    rd = _new_reader(address, size, opts)
+    batch = _take_batch()
     try:
-        views = _capi.new_item()
         try:
-            value = _decode_item(rd, (byref(views[0]),) + views[1:], data,
-                                 address if address is not None else 0)
+            result = _decode_item(rd, batch, data, address if address is not None else 0)
         except CBORDecodeError as exc:
             # loads() reads one item, at offset 0 (the reader's item_offset of a
             # top-level text string with bad UTF-8 is the bad byte instead).
             exc.item_offset = 0
             raise
-        if value is _NO_ITEM:
+        if result is _NO_ITEM:
             raise CBORDecodeError("truncated", 0, item_offset=0, depth=0)
-        end = lib.cbor_reader_offset(rd)
+        value, end = result
         if end != size:
             raise CBORDecodeError("trailing_bytes", end, item_offset=0, depth=0)
         return value
     finally:
+        _give_batch(batch)
         lib.cbor_reader_free(rd)
 
 
-def iter_sequence(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH):
+def _check_as_document(address, size, opts):
+    """Decodes address[0, size) with cbor_decode, all checks and limits
+    (the memory budget too), and frees the document; raises what it reports."""
+    if opts.max_depth == 0:
+        raise ValueError("loads: max_depth must be at least 1 with max_memory")
+    options = opts.decode_options()
+    doc = c_void_p()
+    err = _capi.Error()
+    err.struct_size = ctypes.sizeof(_capi.Error)
+    st = lib.cbor_decode(address, size, _capi.DECODE_EXACT | opts.decode_flags(), byref(options),
+                         byref(doc), byref(err))
+    lib.cbor_doc_free(doc)
+    if st == OK:
+        return
+    if st == END:
+        raise CBORDecodeError("truncated", 0, item_offset=0, depth=0)
+    exc = _failure(st, err)
+    if isinstance(exc, CBORDecodeError):
+        exc.item_offset = 0
+    raise exc
+
+
+def iter_sequence(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH,
+                  reject_duplicate_keys=False, deterministic=False, max_string_length=None,
+                  max_container_items=None, max_items=None, max_memory=None):
     """Yields each top-level item of an RFC 8742 CBOR sequence, decoded as by loads().
 
     The sequence is walked with the library's cbor_seq_* iterator, which checks
@@ -271,52 +415,73 @@ def iter_sequence(data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH):
     yielded, then CBORDecodeError is raised with ``offset`` at the problem and
     ``item_offset`` at the start of the bad item. max_depth is at least 1 here
     (the C decode options read 0 as "the default").
+    The checks and limits are those of loads(), applied to each item on its
+    own (max_items and max_memory count per item).
     """
-    _check_max_depth(max_depth)
+    opts = _Options(strict_utf8, max_depth, reject_duplicate_keys, deterministic,
+                    max_string_length, max_container_items, max_items, max_memory)
     if max_depth == 0:
         raise ValueError("iter_sequence: max_depth must be at least 1")
     if type(data) is not bytes:
         data = _as_bytes(data)
-    return _iter_sequence(data, strict_utf8, max_depth)
+    return _iter_sequence(data, opts)
 
 
-def _iter_sequence(data, strict_utf8, max_depth):
+def _seq_failure(seq, st, what):
+    err = _capi.Error()
+    err.struct_size = ctypes.sizeof(_capi.Error)
+    lib.cbor_seq_error(seq, byref(err))
+    if err.code == OK:  # not an input error
+        _raise_status(st, what)
+    return _failure(err.code, err)
+
+
+def _iter_sequence(data, opts):
     _, _, address, size = _capi.borrow(data)
-    opts = _capi.decode_options(max_depth)
+    options = opts.decode_options()
     seq = c_void_p()
-    st = lib.cbor_seq_new(address, size, byref(opts), byref(seq))
+    st = lib.cbor_seq_new(address, size, byref(options), byref(seq))
     if st != OK:
         _raise_status(st, "cbor_seq_new")
     rd = None
+    batch = _take_batch()
     try:
-        # The reader re-walks each item cbor_seq_next checked; UTF-8 is left to
-        # cbor_seq_next, and the depth limit holds already.
-        rd = _new_reader(address, size, False, max_depth)
-        views = _capi.new_item()
-        views = (byref(views[0]),) + views[1:]
+        # The reader re-walks each item the sequence checked: the checks and
+        # limits were the sequence's; only the depth limit must let it through.
+        rd = _new_reader(address, size,
+                         _Options(False, opts.max_depth, False, False, None, None, None))
         base = address if address is not None else 0
-        flags = _capi.DECODE_VALIDATE_UTF8 if strict_utf8 else 0
+        flags = opts.decode_flags()
         off = c_size_t()
         length = c_size_t()
+        doc = c_void_p()
+        start = 0
         while True:
-            st = lib.cbor_seq_next(seq, flags, byref(off), byref(length))
+            if opts.max_memory is None:
+                # Checked without building anything.
+                st = lib.cbor_seq_next(seq, flags, byref(off), byref(length))
+                item_start, item_size = off.value, length.value
+            else:
+                # The memory budget applies to documents: build one, and free it.
+                st = lib.cbor_seq_next_doc(seq, flags, byref(doc))
+                if st == OK:
+                    end = lib.cbor_doc_encoded_size(doc)
+                    lib.cbor_doc_free(doc)
+                    item_start, item_size = start, end - start
+                    start = end
             if st == END:
                 return
             if st != OK:
-                err = _capi.Error()
-                err.struct_size = ctypes.sizeof(_capi.Error)
-                lib.cbor_seq_error(seq, byref(err))
-                if err.code == OK:  # not an input error
-                    _raise_status(st, "cbor_seq_next")
-                raise _failure(err.code, err)
-            st = lib.cbor_reader_reset(rd, base + off.value, length.value)
+                raise _seq_failure(seq, st, "cbor_seq_next")
+            st = lib.cbor_reader_reset(rd, base + item_start, item_size)
             if st != OK:
                 _raise_status(st, "cbor_reader_reset")
-            value = _decode_item(rd, views, data, base)
-            if value is _NO_ITEM:  # cannot happen: cbor_seq_next found an item here
+            result = _decode_item(rd, batch, data, base)
+            if result is _NO_ITEM:  # cannot happen: the sequence found an item here
                 raise RuntimeError("cbor_fast: reader and sequence disagree")
-            yield value
+            yield result[0]
     finally:
+        _give_batch(batch)
         lib.cbor_reader_free(rd)
         lib.cbor_seq_free(seq)
 
@@ -368,6 +533,22 @@ class Item(namedtuple("Item", "type value offset depth head_size flags float_wid
         return bool(self.flags & ITEM_BREAK)
 
 
+# What a Reader keeps of each item, and the positions in that tuple.
+_READER_RECORD = _capi.item_record("type", "flags", "depth", "offset", "head_size",
+                                   "float_width", "value", "float_value", "data", "size")
+_R_TYPE, _R_FLAGS, _R_DEPTH, _R_OFFSET, _R_HEAD_SIZE, _R_FLOAT_WIDTH, _R_VALUE, _R_FLOAT, \
+    _R_DATA, _R_SIZE = range(10)
+_INVALID_STATE = _capi.STATUS_CODE_BY_NAME["invalid_state"]
+
+
+def _opens(rec):
+    """True for an item followed by children and an END: an array, a map or
+    an indefinite-length string."""
+    t = rec[_R_TYPE]
+    return t == TYPE_ARRAY or t == TYPE_MAP or \
+        ((t == TYPE_BYTES or t == TYPE_TEXT) and rec[_R_FLAGS] & ITEM_INDEFINITE)
+
+
 class Reader:
     """Pull reader over a CBOR sequence: iterate to get Item tuples.
 
@@ -382,24 +563,41 @@ class Reader:
     cannot be resized while the Reader or any view is alive, and it must not
     be modified while the Reader is in use.
 
+    Items are read from the library up to 256 at a time
+    (cbor_reader_next_batch) and handed out one by one; an error is raised
+    where it occurs in the item stream, after the items before it. offset,
+    depth, skip(), skip_to_end(), join() and finish() behave exactly as if
+    items had been read one at a time.
+
+    Options are those of loads() but max_memory (the reader builds no
+    document): strict_utf8, max_depth, reject_duplicate_keys, deterministic,
+    max_string_length, max_container_items, max_items (counted from the
+    start of the input).
+
     Free the library handle with close() or a ``with`` block (garbage
     collection also frees it).
     """
 
-    def __init__(self, data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH):
-        _check_max_depth(max_depth)
-        self._rd = None
+    _rd = None  # also what close() finds when __init__ failed early
+
+    def __init__(self, data, *, strict_utf8=False, max_depth=_DEFAULT_MAX_DEPTH,
+                 reject_duplicate_keys=False, deterministic=False, max_string_length=None,
+                 max_container_items=None, max_items=None):
+        opts = _Options(strict_utf8, max_depth, reject_duplicate_keys, deterministic,
+                        max_string_length, max_container_items, max_items)
         keep, obj, address, size = _capi.borrow(data)
         self._keep = keep  # holds the buffer the library reads
         self._mv = memoryview(obj).cast("B")
         self._base = address if address is not None else 0
         # The allocation hooks (if any) must outlive the handle made with them.
         self._alloc = _capi.allocator
-        self._rd = _new_reader(address, size, strict_utf8, max_depth)
-        views = _capi.new_item()
-        self._item = views[0]
-        self._item_ref = byref(views[0])
-        self._u32, self._u64, self._f64, self._ptr, self._sizes = views[1:]
+        self._rd = _new_reader(address, size, opts)
+        self._batch = _capi.Batch()
+        # Items of the last batch as _READER_RECORD tuples; _next is the index
+        # of the first one not handed out yet (== len(_recs): none buffered).
+        self._recs = []
+        self._next = 0
+        self._last = None  # the last record handed out
 
     # -- lifetime
 
@@ -411,6 +609,8 @@ class Reader:
         # Drop this object's hold on the input (a bytearray becomes resizable
         # again once the views handed out are gone too).
         self._keep = self._mv = None
+        self._recs = []
+        self._next = 0
 
     def __enter__(self):
         return self
@@ -432,19 +632,44 @@ class Reader:
         return self
 
     def __next__(self):
+        i = self._next
+        recs = self._recs
+        if i == len(recs):
+            recs = self._fill()
+            i = 0
+        self._next = i + 1
+        rec = self._last = recs[i]
+        return self._make(rec)
+
+    def _fill(self):
+        """Reads the next batch into _recs; StopIteration at the end of input."""
         rd = self._handle()
-        st = _capi.reader_next(rd, self._item_ref)
+        b = self._batch
+        st = _capi.reader_next_batch(rd, b.ref, b.capacity, b.count_ref)
         if st != OK:
             if st == END:
                 raise StopIteration
             raise _reader_error(rd)
-        return self._current()
+        self._recs = recs = list(_READER_RECORD.iter_unpack(b.raw[:b.count.value *
+                                                                    _capi.ITEM_SIZE]))
+        self._next = 0
+        return recs
 
-    def _current(self):
-        u32 = self._u32
-        t = u32[U32_TYPE]
-        flags = u32[U32_FLAGS]
-        raw = self._u64[U64_VALUE]
+    def _take(self):
+        """The next record, inside an item (so the end of input is an error)."""
+        try:
+            self.__next__()
+        except StopIteration:  # the reader reports truncation instead; be safe
+            raise RuntimeError("cbor_fast: input ended inside an item") from None
+        return self._last
+
+    def _buffered(self):
+        """True when items have been read from the library but not handed out:
+        the library reader is ahead of this Reader's position."""
+        return self._next < len(self._recs)
+
+    def _make(self, rec):
+        t, flags, depth, offset, head_size, float_width, raw, fv, data, size = rec
         if t == TYPE_UINT or t == TYPE_TAG:
             value = raw
         elif t == TYPE_NEGATIVE:
@@ -453,12 +678,12 @@ class Reader:
             if flags & ITEM_INDEFINITE:
                 value = None
             else:
-                off = self._ptr[PTR_DATA] - self._base
-                value = self._mv[off:off + self._sizes[SIZE_SIZE]]
+                off = data - self._base if data else offset + head_size
+                value = self._mv[off:off + size]
         elif t == TYPE_ARRAY or t == TYPE_MAP:
             value = None if flags & ITEM_INDEFINITE else raw
         elif t == TYPE_FLOAT:
-            value = self._f64[F64_FLOAT]
+            value = fv
         elif t == TYPE_BOOL:
             value = raw == 21
         elif t == TYPE_SIMPLE:
@@ -467,17 +692,39 @@ class Reader:
             value = undefined
         else:  # NULL, END
             value = None
-        return Item(_ITEM_TYPES[t], value, self._sizes[SIZE_OFFSET], u32[U32_DEPTH],
-                    u32[U32_HEAD_SIZE], flags, u32[U32_FLOAT_WIDTH])
+        return Item(_ITEM_TYPES[t], value, offset, depth, head_size, flags, float_width)
+
+    def _pass_item(self):
+        """Hands out one complete item (a tag with its content, a container or
+        indefinite string with its children and END) from the buffered stream."""
+        while True:
+            rec = self._take()
+            if rec[_R_TYPE] == TYPE_TAG:
+                continue  # its content is the next complete item
+            if _opens(rec):
+                self._pass_to_end(rec[_R_DEPTH])
+            return
+
+    def _pass_to_end(self, depth):
+        """Hands out items up to and including the END at `depth`."""
+        while True:
+            rec = self._take()
+            if rec[_R_TYPE] == TYPE_END and rec[_R_DEPTH] == depth:
+                return
 
     def skip(self):
         """Passes over the next complete item. False if there is none (end of
         input, or the next thing is the END of the enclosing container)."""
         rd = self._handle()
+        if self._buffered():
+            if self._recs[self._next][_R_TYPE] == TYPE_END:
+                return False
+            self._pass_item()
+            return True
         st = lib.cbor_reader_skip(rd)
         if st == OK:
             return True
-        if st == END or st == _capi.STATUS_CODE_BY_NAME["invalid_state"]:
+        if st == END or st == _INVALID_STATE:
             return False
         raise _reader_error(rd)
 
@@ -485,10 +732,19 @@ class Reader:
         """Passes over the rest of the innermost open container, tag or
         indefinite string, including its END. ValueError at the top level."""
         rd = self._handle()
+        if self._buffered():
+            depth = self.depth
+            if depth == 0:
+                raise ValueError("skip_to_end: no open container")
+            if self._last[_R_TYPE] == TYPE_TAG:
+                self._pass_item()  # the innermost open level is that tag
+            else:
+                self._pass_to_end(depth - 1)
+            return
         st = lib.cbor_reader_skip_to_end(rd)
         if st == OK:
             return
-        if st == _capi.STATUS_CODE_BY_NAME["invalid_state"]:
+        if st == _INVALID_STATE:
             raise ValueError("skip_to_end: no open container")
         raise _reader_error(rd)
 
@@ -500,18 +756,34 @@ class Reader:
         their joined content returned as bytes (a copy).
         """
         rd = self._handle()
+        last = self._last
+        is_string = last is not None and last[_R_TYPE] in (TYPE_BYTES, TYPE_TEXT)
+        if is_string and not last[_R_FLAGS] & ITEM_INDEFINITE:
+            return self._make(last).value
+        if is_string and self._buffered():
+            # The chunks are (partly) buffered: join them here.
+            self._last = None  # a second join is a usage error, as in C
+            chunks = []
+            while True:
+                rec = self._take()
+                if rec[_R_TYPE] == TYPE_END and rec[_R_DEPTH] == last[_R_DEPTH]:
+                    return b"".join(chunks)
+                chunks.append(self._make(rec).value)
+        if not is_string:
+            raise ValueError("join: the last item is not the start of a string")
+        # Nothing buffered: the library reader is right after the start item,
+        # the last element of the batch.
         data = c_void_p()
         size = c_size_t()
-        st = lib.cbor_reader_join(rd, self._item_ref, byref(data), byref(size))
-        if st == _capi.STATUS_CODE_BY_NAME["invalid_state"]:
+        item = self._batch.item_ref(len(self._recs) - 1)
+        st = lib.cbor_reader_join(rd, item, byref(data), byref(size))
+        if st == _INVALID_STATE:
             raise ValueError("join: the last item is not the start of a string")
         if st != OK:
             if st == _OUT_OF_MEMORY:  # the join buffer; the reader itself is fine
                 raise MemoryError("cbor_fast: join: out of memory")
             raise _reader_error(rd)
-        if not self._u32[U32_FLAGS] & ITEM_INDEFINITE:
-            off = (data.value or self._base) - self._base
-            return self._mv[off:off + size.value]
+        self._last = None
         return ctypes.string_at(data.value, size.value) if size.value else b""
 
     def finish(self):
@@ -519,10 +791,15 @@ class Reader:
         "trailing_bytes" or "truncated" otherwise; ValueError while a container
         is still open with input left)."""
         rd = self._handle()
+        if self._buffered():  # input is left
+            if self.depth != 0:
+                raise ValueError("finish: a container is still open")
+            off = self.offset
+            raise CBORDecodeError("trailing_bytes", off, item_offset=off, depth=0)
         st = lib.cbor_reader_finish(rd)
         if st == OK:
             return
-        if st == _capi.STATUS_CODE_BY_NAME["invalid_state"]:
+        if st == _INVALID_STATE:
             raise ValueError("finish: a container is still open")
         if st == _capi.STATUS_CODE_BY_NAME["trailing_bytes"]:
             off = lib.cbor_reader_offset(rd)
@@ -535,12 +812,24 @@ class Reader:
     @property
     def offset(self):
         """Offset of the next byte to read."""
-        return lib.cbor_reader_offset(self._handle())
+        rd = self._handle()
+        if self._buffered():
+            # Just past the last item handed out: its head, and the content
+            # of a definite string.
+            last = self._last
+            return last[_R_OFFSET] + last[_R_HEAD_SIZE] + last[_R_SIZE]
+        return lib.cbor_reader_offset(rd)
 
     @property
     def depth(self):
         """Current nesting depth (0 at the top level)."""
-        return lib.cbor_reader_depth(self._handle())
+        rd = self._handle()
+        if self._buffered():
+            # The levels open before the next item: its depth, or one more
+            # for an END (which carries its container's depth).
+            rec = self._recs[self._next]
+            return rec[_R_DEPTH] + (1 if rec[_R_TYPE] == TYPE_END else 0)
+        return lib.cbor_reader_depth(rd)
 
 
 # ---- the document-walk decoder (kept for comparison: see bench.py) --------------------

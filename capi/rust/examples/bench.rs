@@ -3,7 +3,7 @@
 //!     CBOR_FAST_LIB_DIR=<dir of libcbor_fast.so> cargo run --release --example bench [corpus dir]
 //!
 //! For each file: the raw C reader loop through `ffi` (the floor: what a C
-//! caller pays), the safe `Reader` walk (same loop plus token building and
+//! caller pays), the same loop with `cbor_reader_next_batch`, the safe `Reader` walk (same loop plus token building and
 //! `from_utf8` on every text), `Document::parse`, `decode` to an owned
 //! `Value`, `encode` of that value, and the document re-encoded as read.
 //! Throughput is input file bytes per second (median of several rounds).
@@ -50,6 +50,31 @@ fn c_walk(data: &[u8]) -> usize {
     sum
 }
 
+/// The same through cbor_reader_next_batch, 256 items per call: what a
+/// batch saves over one call per item when the call itself is cheap.
+fn c_walk_batch(data: &[u8]) -> usize {
+    let mut sum = 0;
+    let mut items = [ffi::cbor_fast_item::INIT; 256];
+    // SAFETY: as c_walk; the batch array holds `items.len()` elements.
+    unsafe {
+        let mut r = std::ptr::null_mut();
+        assert_eq!(
+            ffi::cbor_reader_new(data.as_ptr().cast(), data.len(), std::ptr::null(), &mut r),
+            0
+        );
+        let mut n = 0usize;
+        while ffi::cbor_reader_next_batch(r, items.as_mut_ptr(), items.len(), &mut n)
+            == ffi::CBOR_FAST_OK
+        {
+            for it in &items[..n] {
+                sum += it.depth as usize + it.size;
+            }
+        }
+        ffi::cbor_reader_free(r);
+    }
+    sum
+}
+
 /// The same through the safe Reader. (Consuming fields, not black_box(item):
 /// forcing whole items through memory would measure store-forwarding stalls
 /// of the benchmark itself.)
@@ -84,8 +109,8 @@ fn main() {
         "libcbor_fast {major}.{minor}.{patch}; MB/s of input (1 MB = 10^6 bytes), median of 7 rounds"
     );
     println!(
-        "{:<18} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
-        "file", "C walk", "Reader", "Document", "decode", "encode", "doc enc"
+        "{:<18} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9} {:>9}",
+        "file", "C walk", "C batch", "Reader", "Document", "decode", "encode", "doc enc"
     );
     for path in files {
         let data = std::fs::read(&path).unwrap();
@@ -93,9 +118,13 @@ fn main() {
         let value = decode(&data).unwrap();
         let doc = Document::parse(&data).unwrap();
         assert_eq!(c_walk(&data), rust_walk(&data));
+        assert_eq!(c_walk(&data), c_walk_batch(&data));
 
         let c = time(|| {
             black_box(c_walk(black_box(&data)));
+        });
+        let c_batch = time(|| {
+            black_box(c_walk_batch(black_box(&data)));
         });
         let reader = time(|| {
             black_box(rust_walk(black_box(&data)));
@@ -113,9 +142,10 @@ fn main() {
             black_box(doc.encode(false).unwrap());
         });
         println!(
-            "{:<18} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>9.0}",
+            "{:<18} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>9.0} {:>9.0}",
             path.file_name().unwrap().to_string_lossy(),
             mb / c,
+            mb / c_batch,
             mb / reader,
             mb / parse,
             mb / dec,

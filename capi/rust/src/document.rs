@@ -11,7 +11,19 @@ use crate::value::Value;
 /// Nesting limit the library applies unless told otherwise.
 pub const DEFAULT_MAX_DEPTH: u32 = 512;
 
-/// Options for [`decode_with`], [`Document::parse_with`] and [`Sequence::with_options`].
+/// Options for [`decode_with`], [`Document::parse_with`], [`Sequence::with_options`]
+/// and [`Reader::with_options`](crate::Reader::with_options).
+///
+/// A plain struct with public fields, and a builder over them; the limits
+/// are `0` for "no limit", as in the C API:
+///
+/// ```
+/// use cbor_fast::{DecodeOptions, Status, decode_with};
+/// let opts = DecodeOptions::default().reject_duplicate_keys(true).max_string_length(1024);
+/// // {"a": 1, "a": 2}: the second key, at offset 4, is refused.
+/// let err = decode_with(&[0xa2, 0x61, b'a', 0x01, 0x61, b'a', 0x02], &opts).unwrap_err();
+/// assert_eq!((err.status, err.offset), (Status::DuplicateKey, 4));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DecodeOptions {
     /// Most open containers and tags at once (`0` means the default, 512).
@@ -25,15 +37,105 @@ pub struct DecodeOptions {
     /// every `&str`/`String` this crate hands out is checked with
     /// `std::str::from_utf8`, so safety never rests on the C validator.
     pub validate_utf8: bool,
+    /// Refuse a map key equal by value to an earlier key of the same map
+    /// ([`Status::DuplicateKey`] at the second key's head). Off by default.
+    pub reject_duplicate_keys: bool,
+    /// Require RFC 8949 core deterministic encoding (section 4.2.1):
+    /// [`Status::NotPreferred`], [`Status::IndefiniteLength`],
+    /// [`Status::UnsortedKeys`] or [`Status::DuplicateKey`] at the offending
+    /// head or key. Off by default.
+    pub deterministic: bool,
+    /// Most bytes in one string, chunk or joined indefinite string
+    /// ([`Status::StringTooLong`]); 0: no limit.
+    pub max_string_length: u64,
+    /// Most items of one array or pairs of one map
+    /// ([`Status::ContainerTooLarge`]); 0: no limit.
+    pub max_container_items: u64,
+    /// Most data items (keys, values, tags, chunks) of one document, or for a
+    /// reader since its start ([`Status::TooManyItems`]); 0: no limit.
+    pub max_items: u64,
+    /// Most bytes the library may hold at once to decode a document (node
+    /// array, joined strings, tables: [`Status::MemoryBudget`]); 0: no limit.
+    /// Not a [`Reader`](crate::Reader) option: a reader builds no document.
+    pub max_memory: u64,
 }
 
 impl Default for DecodeOptions {
     fn default() -> DecodeOptions {
-        DecodeOptions { max_depth: DEFAULT_MAX_DEPTH, exact: true, validate_utf8: true }
+        DecodeOptions {
+            max_depth: DEFAULT_MAX_DEPTH,
+            exact: true,
+            validate_utf8: true,
+            reject_duplicate_keys: false,
+            deterministic: false,
+            max_string_length: 0,
+            max_container_items: 0,
+            max_items: 0,
+            max_memory: 0,
+        }
     }
 }
 
 impl DecodeOptions {
+    /// The defaults (same as `Default`), to start a builder chain.
+    pub fn new() -> DecodeOptions {
+        DecodeOptions::default()
+    }
+
+    /// Sets [`max_depth`](DecodeOptions#structfield.max_depth).
+    pub fn max_depth(mut self, depth: u32) -> DecodeOptions {
+        self.max_depth = depth;
+        self
+    }
+
+    /// Sets [`exact`](DecodeOptions#structfield.exact).
+    pub fn exact(mut self, on: bool) -> DecodeOptions {
+        self.exact = on;
+        self
+    }
+
+    /// Sets [`validate_utf8`](DecodeOptions#structfield.validate_utf8).
+    pub fn validate_utf8(mut self, on: bool) -> DecodeOptions {
+        self.validate_utf8 = on;
+        self
+    }
+
+    /// Sets [`reject_duplicate_keys`](DecodeOptions#structfield.reject_duplicate_keys).
+    pub fn reject_duplicate_keys(mut self, on: bool) -> DecodeOptions {
+        self.reject_duplicate_keys = on;
+        self
+    }
+
+    /// Sets [`deterministic`](DecodeOptions#structfield.deterministic).
+    pub fn deterministic(mut self, on: bool) -> DecodeOptions {
+        self.deterministic = on;
+        self
+    }
+
+    /// Sets [`max_string_length`](DecodeOptions#structfield.max_string_length).
+    pub fn max_string_length(mut self, bytes: u64) -> DecodeOptions {
+        self.max_string_length = bytes;
+        self
+    }
+
+    /// Sets [`max_container_items`](DecodeOptions#structfield.max_container_items).
+    pub fn max_container_items(mut self, entries: u64) -> DecodeOptions {
+        self.max_container_items = entries;
+        self
+    }
+
+    /// Sets [`max_items`](DecodeOptions#structfield.max_items).
+    pub fn max_items(mut self, items: u64) -> DecodeOptions {
+        self.max_items = items;
+        self
+    }
+
+    /// Sets [`max_memory`](DecodeOptions#structfield.max_memory).
+    pub fn max_memory(mut self, bytes: u64) -> DecodeOptions {
+        self.max_memory = bytes;
+        self
+    }
+
     fn flags(&self) -> u32 {
         let mut f = ffi::CBOR_FAST_DECODE_NONE;
         if self.exact {
@@ -42,12 +144,22 @@ impl DecodeOptions {
         if self.validate_utf8 {
             f |= ffi::CBOR_FAST_DECODE_VALIDATE_UTF8;
         }
+        if self.reject_duplicate_keys {
+            f |= ffi::CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS;
+        }
+        if self.deterministic {
+            f |= ffi::CBOR_FAST_DECODE_DETERMINISTIC;
+        }
         f
     }
 
     fn to_c(self) -> ffi::cbor_fast_decode_options {
         ffi::cbor_fast_decode_options {
             max_depth: self.max_depth,
+            max_string_length: self.max_string_length,
+            max_container_items: self.max_container_items,
+            max_items: self.max_items,
+            max_memory: self.max_memory,
             ..ffi::cbor_fast_decode_options::INIT
         }
     }

@@ -34,9 +34,23 @@ pub enum Status {
     MapMissingValue,
     InvalidUtf8,
     TrailingBytes,
+    /// A head or float longer than needed (deterministic encoding).
+    NotPreferred,
+    /// An indefinite-length item (deterministic encoding).
+    IndefiniteLength,
+    /// Map keys out of bytewise order (deterministic encoding).
+    UnsortedKeys,
+    /// A map key equal to an earlier key of the same map.
+    DuplicateKey,
     Depth,
     OutOfMemory,
     TooManyItems,
+    /// An array or map with more entries than allowed.
+    ContainerTooLarge,
+    /// A string, chunk or joined string longer than allowed.
+    StringTooLong,
+    /// Decoding would hold more memory than the budget.
+    MemoryBudget,
     Internal,
     Unknown,
 }
@@ -67,9 +81,16 @@ impl Status {
             ffi::CBOR_FAST_ERR_MAP_MISSING_VALUE => Status::MapMissingValue,
             ffi::CBOR_FAST_ERR_INVALID_UTF8 => Status::InvalidUtf8,
             ffi::CBOR_FAST_ERR_TRAILING_BYTES => Status::TrailingBytes,
+            ffi::CBOR_FAST_ERR_NOT_PREFERRED => Status::NotPreferred,
+            ffi::CBOR_FAST_ERR_INDEFINITE_LENGTH => Status::IndefiniteLength,
+            ffi::CBOR_FAST_ERR_UNSORTED_KEYS => Status::UnsortedKeys,
+            ffi::CBOR_FAST_ERR_DUPLICATE_KEY => Status::DuplicateKey,
             ffi::CBOR_FAST_ERR_DEPTH => Status::Depth,
             ffi::CBOR_FAST_ERR_OUT_OF_MEMORY => Status::OutOfMemory,
             ffi::CBOR_FAST_ERR_TOO_MANY_ITEMS => Status::TooManyItems,
+            ffi::CBOR_FAST_ERR_CONTAINER_TOO_LARGE => Status::ContainerTooLarge,
+            ffi::CBOR_FAST_ERR_STRING_TOO_LONG => Status::StringTooLong,
+            ffi::CBOR_FAST_ERR_MEMORY_BUDGET => Status::MemoryBudget,
             ffi::CBOR_FAST_ERR_INTERNAL => Status::Internal,
             _ => Status::Unknown,
         }
@@ -99,9 +120,16 @@ impl Status {
             Status::MapMissingValue => ffi::CBOR_FAST_ERR_MAP_MISSING_VALUE,
             Status::InvalidUtf8 => ffi::CBOR_FAST_ERR_INVALID_UTF8,
             Status::TrailingBytes => ffi::CBOR_FAST_ERR_TRAILING_BYTES,
+            Status::NotPreferred => ffi::CBOR_FAST_ERR_NOT_PREFERRED,
+            Status::IndefiniteLength => ffi::CBOR_FAST_ERR_INDEFINITE_LENGTH,
+            Status::UnsortedKeys => ffi::CBOR_FAST_ERR_UNSORTED_KEYS,
+            Status::DuplicateKey => ffi::CBOR_FAST_ERR_DUPLICATE_KEY,
             Status::Depth => ffi::CBOR_FAST_ERR_DEPTH,
             Status::OutOfMemory => ffi::CBOR_FAST_ERR_OUT_OF_MEMORY,
             Status::TooManyItems => ffi::CBOR_FAST_ERR_TOO_MANY_ITEMS,
+            Status::ContainerTooLarge => ffi::CBOR_FAST_ERR_CONTAINER_TOO_LARGE,
+            Status::StringTooLong => ffi::CBOR_FAST_ERR_STRING_TOO_LONG,
+            Status::MemoryBudget => ffi::CBOR_FAST_ERR_MEMORY_BUDGET,
             Status::Internal => ffi::CBOR_FAST_ERR_INTERNAL,
             Status::Unknown => -1,
         }
@@ -224,9 +252,16 @@ mod tests {
             Status::MapMissingValue,
             Status::InvalidUtf8,
             Status::TrailingBytes,
+            Status::NotPreferred,
+            Status::IndefiniteLength,
+            Status::UnsortedKeys,
+            Status::DuplicateKey,
             Status::Depth,
             Status::OutOfMemory,
             Status::TooManyItems,
+            Status::ContainerTooLarge,
+            Status::StringTooLong,
+            Status::MemoryBudget,
             Status::Internal,
         ];
         for s in all {

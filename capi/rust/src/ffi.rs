@@ -45,10 +45,17 @@ pub const CBOR_FAST_ERR_MAP_MISSING_VALUE: cbor_fast_status = 107;
 
 pub const CBOR_FAST_ERR_INVALID_UTF8: cbor_fast_status = 200;
 pub const CBOR_FAST_ERR_TRAILING_BYTES: cbor_fast_status = 201;
+pub const CBOR_FAST_ERR_NOT_PREFERRED: cbor_fast_status = 202;
+pub const CBOR_FAST_ERR_INDEFINITE_LENGTH: cbor_fast_status = 203;
+pub const CBOR_FAST_ERR_UNSORTED_KEYS: cbor_fast_status = 204;
+pub const CBOR_FAST_ERR_DUPLICATE_KEY: cbor_fast_status = 205;
 
 pub const CBOR_FAST_ERR_DEPTH: cbor_fast_status = 300;
 pub const CBOR_FAST_ERR_OUT_OF_MEMORY: cbor_fast_status = 301;
 pub const CBOR_FAST_ERR_TOO_MANY_ITEMS: cbor_fast_status = 302;
+pub const CBOR_FAST_ERR_CONTAINER_TOO_LARGE: cbor_fast_status = 303;
+pub const CBOR_FAST_ERR_STRING_TOO_LONG: cbor_fast_status = 304;
+pub const CBOR_FAST_ERR_MEMORY_BUDGET: cbor_fast_status = 305;
 pub const CBOR_FAST_ERR_INTERNAL: cbor_fast_status = 399;
 
 #[repr(C)]
@@ -174,6 +181,11 @@ pub type cbor_fast_option = u32;
 
 pub const CBOR_FAST_OPT_MAX_DEPTH: cbor_fast_option = 1;
 pub const CBOR_FAST_OPT_VALIDATE_UTF8: cbor_fast_option = 2;
+pub const CBOR_FAST_OPT_MAX_STRING_LENGTH: cbor_fast_option = 3;
+pub const CBOR_FAST_OPT_MAX_CONTAINER_ITEMS: cbor_fast_option = 4;
+pub const CBOR_FAST_OPT_MAX_ITEMS: cbor_fast_option = 5;
+pub const CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS: cbor_fast_option = 6;
+pub const CBOR_FAST_OPT_DETERMINISTIC: cbor_fast_option = 7;
 
 // ---- writer -------------------------------------------------------------------
 
@@ -186,13 +198,20 @@ pub const CBOR_FAST_DECODE_NONE: u32 = 0;
 pub const CBOR_FAST_DECODE_EXACT: u32 = 1;
 pub const CBOR_FAST_DECODE_COPY_STRINGS: u32 = 2;
 pub const CBOR_FAST_DECODE_VALIDATE_UTF8: u32 = 4;
+pub const CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS: u32 = 8;
+pub const CBOR_FAST_DECODE_DETERMINISTIC: u32 = 16;
 
+/// The 0.2 layout (the limits after `alloc` are new in 0.2; 0 = no limit).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct cbor_fast_decode_options {
     pub struct_size: u32,
     pub max_depth: u32,
     pub alloc: *const cbor_fast_allocator,
+    pub max_string_length: u64,
+    pub max_container_items: u64,
+    pub max_items: u64,
+    pub max_memory: u64,
 }
 
 impl cbor_fast_decode_options {
@@ -201,6 +220,10 @@ impl cbor_fast_decode_options {
         struct_size: std::mem::size_of::<cbor_fast_decode_options>() as u32,
         max_depth: 0,
         alloc: std::ptr::null(),
+        max_string_length: 0,
+        max_container_items: 0,
+        max_items: 0,
+        max_memory: 0,
     };
 }
 
@@ -237,6 +260,12 @@ unsafe extern "C" {
     pub fn cbor_reader_next(
         reader: *mut cbor_reader,
         item: *mut cbor_fast_item,
+    ) -> cbor_fast_status;
+    pub fn cbor_reader_next_batch(
+        reader: *mut cbor_reader,
+        items: *mut cbor_fast_item,
+        capacity: usize,
+        count: *mut usize,
     ) -> cbor_fast_status;
     pub fn cbor_reader_skip(reader: *mut cbor_reader) -> cbor_fast_status;
     pub fn cbor_reader_skip_to_end(reader: *mut cbor_reader) -> cbor_fast_status;
@@ -540,7 +569,11 @@ mod layout {
     fn options_and_allocator_layout() {
         assert_eq!(offset_of!(cbor_fast_decode_options, max_depth), 4);
         assert_eq!(offset_of!(cbor_fast_decode_options, alloc), 8);
-        assert_eq!(size_of::<cbor_fast_decode_options>(), 16);
+        assert_eq!(offset_of!(cbor_fast_decode_options, max_string_length), 16);
+        assert_eq!(offset_of!(cbor_fast_decode_options, max_container_items), 24);
+        assert_eq!(offset_of!(cbor_fast_decode_options, max_items), 32);
+        assert_eq!(offset_of!(cbor_fast_decode_options, max_memory), 40);
+        assert_eq!(size_of::<cbor_fast_decode_options>(), 48);
         assert_eq!(offset_of!(cbor_fast_allocator, realloc), 8);
         assert_eq!(offset_of!(cbor_fast_allocator, free), 16);
         assert_eq!(offset_of!(cbor_fast_allocator, context), 24);

@@ -162,6 +162,84 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// A reader over `data` with the checks and limits of `options`:
+    /// `max_depth` (0: 512), `reject_duplicate_keys`, `deterministic`,
+    /// `max_string_length`, `max_container_items` and `max_items` (0: no
+    /// limit; `max_items` counts from the start of the input). `exact` and
+    /// `validate_utf8` do not apply (text is always checked in Rust, see
+    /// above); a non-zero `max_memory` is [`Status::InvalidArgument`], since
+    /// a reader builds no document to bound.
+    ///
+    /// ```
+    /// use cbor_fast::{DecodeOptions, Reader, Status};
+    /// // [1, 2, 3] with at most 2 entries per array: refused at its head.
+    /// let mut r = Reader::with_options(&[0x83, 1, 2, 3], &DecodeOptions::new().max_container_items(2))
+    ///     .unwrap();
+    /// let err = r.next_item().unwrap_err();
+    /// assert_eq!((err.status, err.offset), (Status::ContainerTooLarge, 0));
+    /// ```
+    pub fn with_options(
+        data: &'a [u8],
+        options: &crate::DecodeOptions,
+    ) -> Result<Reader<'a>, Error> {
+        if options.max_memory != 0 {
+            return Err(Error::new(Status::InvalidArgument, 0));
+        }
+        let mut r = Reader::new(data)?;
+        if options.max_depth != 0 {
+            r.set_max_depth(options.max_depth)?;
+        }
+        r.set_reject_duplicate_keys(options.reject_duplicate_keys)?;
+        r.set_deterministic(options.deterministic)?;
+        if options.max_string_length != 0 {
+            r.set_max_string_length(options.max_string_length)?;
+        }
+        if options.max_container_items != 0 {
+            r.set_max_container_items(options.max_container_items)?;
+        }
+        if options.max_items != 0 {
+            r.set_max_items(options.max_items)?;
+        }
+        Ok(r)
+    }
+
+    fn set(&mut self, option: ffi::cbor_fast_option, value: u64) -> Result<(), Error> {
+        // SAFETY: live handle.
+        let code = unsafe { ffi::cbor_reader_set(self.raw.as_ptr(), option, value) };
+        crate::error::check(code, self.offset())
+    }
+
+    /// Refuse a map key equal by value to an earlier key of the same map
+    /// ([`Status::DuplicateKey`] at the second key's head).
+    pub fn set_reject_duplicate_keys(&mut self, on: bool) -> Result<(), Error> {
+        self.set(ffi::CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, u64::from(on))
+    }
+
+    /// Require RFC 8949 core deterministic encoding ([`Status::NotPreferred`],
+    /// [`Status::IndefiniteLength`], [`Status::UnsortedKeys`],
+    /// [`Status::DuplicateKey`]).
+    pub fn set_deterministic(&mut self, on: bool) -> Result<(), Error> {
+        self.set(ffi::CBOR_FAST_OPT_DETERMINISTIC, u64::from(on))
+    }
+
+    /// Longest string, chunk or joined string in bytes (default unlimited):
+    /// more is [`Status::StringTooLong`] at the string's head.
+    pub fn set_max_string_length(&mut self, bytes: u64) -> Result<(), Error> {
+        self.set(ffi::CBOR_FAST_OPT_MAX_STRING_LENGTH, bytes)
+    }
+
+    /// Most items of one array or pairs of one map (default unlimited): more
+    /// is [`Status::ContainerTooLarge`] at the container's head.
+    pub fn set_max_container_items(&mut self, entries: u64) -> Result<(), Error> {
+        self.set(ffi::CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, entries)
+    }
+
+    /// Most data items since the start (default unlimited): the next one is
+    /// [`Status::TooManyItems`].
+    pub fn set_max_items(&mut self, items: u64) -> Result<(), Error> {
+        self.set(ffi::CBOR_FAST_OPT_MAX_ITEMS, items)
+    }
+
     /// Most open containers and tags at once (default 512); deeper input fails
     /// with [`Status::Depth`].
     pub fn set_max_depth(&mut self, depth: u32) -> Result<(), Error> {

@@ -1,0 +1,261 @@
+"""Strict checks (duplicate keys, deterministic encoding), the decode limits,
+and the batched reader (cbor_reader_next_batch) against one item per call.
+
+Every expected status and offset below is read off the bytes in the comment
+next to it, not taken from a run of the code.
+"""
+
+import ctypes
+import os
+import unittest
+
+from support import CORPUS_FILES, corpus_dir, h
+
+from cbor_fast import CBORDecodeError, ItemType, Reader, _capi, iter_sequence, loads
+
+# {"a": 1, "a": 2}: a2 | 61 61 | 01 | 61 61 (the second key, offset 4) | 02
+DUPLICATE = h("a2 6161 01 6161 02")
+# {2: 0, 1: 0}: a2 | 02 | 00 | 01 (offset 3, sorts before 02) | 00
+UNSORTED = h("a2 02 00 01 00")
+# 5 in a two-byte head (18 05) where one byte (05) is enough: offset 0
+NOT_PREFERRED = h("1805")
+# [_ 1]: an indefinite-length array, head at 0
+INDEFINITE = h("9f 01 ff")
+# A 10-byte text string: head 6a at 0, content 1..10
+TEN_BYTES = h("6a") + b"0123456789"
+# [1, 2, 3]: 83 at 0, items at 1, 2, 3
+THREE = h("83 01 02 03")
+# An array of 100000 uints 1: 9a 00 01 86 a0 and 100000 bytes 01
+MANY_INTS = h("9a 00 01 86 a0") + b"\x01" * 100000
+
+
+class Strict(unittest.TestCase):
+    def fails(self, status, offset, fn, *args, **kwargs):
+        with self.assertRaises(CBORDecodeError) as cm:
+            fn(*args, **kwargs)
+        self.assertEqual((cm.exception.status, cm.exception.offset), (status, offset))
+        self.assertEqual(cm.exception.code, _capi.STATUS_CODE_BY_NAME[status])
+        return cm.exception
+
+    def reader_fails(self, data, status, offset, items_before, **options):
+        """The Reader hands out `items_before` items, then raises at `offset`."""
+        seen = []
+        with Reader(data, **options) as r:
+            with self.assertRaises(CBORDecodeError) as cm:
+                for item in r:
+                    seen.append(item.offset)
+        self.assertEqual((cm.exception.status, cm.exception.offset), (status, offset))
+        self.assertEqual(len(seen), items_before)
+
+    def test_duplicate_key(self):
+        self.assertEqual(loads(DUPLICATE), {"a": 2})  # off by default: last wins
+        self.fails("duplicate_key", 4, loads, DUPLICATE, reject_duplicate_keys=True)
+        self.fails("duplicate_key", 4, loads, DUPLICATE, deterministic=True)
+        # map, "a", 1 come out first; the second key is the error.
+        self.reader_fails(DUPLICATE, "duplicate_key", 4, 3, reject_duplicate_keys=True)
+        seq = iter_sequence(h("01") + DUPLICATE, reject_duplicate_keys=True)
+        self.assertEqual(next(seq), 1)
+        err = self.fails("duplicate_key", 5, next, seq)
+        self.assertEqual(err.item_offset, 1)
+        # Equal by value: 1 and 18 01 are one key. a2 01 00 | 18 01 (offset 3) | 00
+        self.fails("duplicate_key", 3, loads, h("a2 01 00 1801 00"), reject_duplicate_keys=True)
+        # Distinct keys pass.
+        self.assertEqual(loads(h("a2 6161 01 6162 02"), reject_duplicate_keys=True),
+                         {"a": 1, "b": 2})
+
+    def test_deterministic(self):
+        self.assertEqual(loads(UNSORTED), {2: 0, 1: 0})
+        self.fails("unsorted_map_keys", 3, loads, UNSORTED, deterministic=True)
+        self.fails("non_preferred_encoding", 0, loads, NOT_PREFERRED, deterministic=True)
+        self.fails("indefinite_length", 0, loads, INDEFINITE, deterministic=True)
+        # A float64 that fits a half: fb 3ff0000000000000 (1.0) at 0
+        self.fails("non_preferred_encoding", 0, loads, h("fb 3ff0000000000000"),
+                   deterministic=True)
+        self.reader_fails(UNSORTED, "unsorted_map_keys", 3, 3, deterministic=True)
+        self.reader_fails(h("82 01 1805"), "non_preferred_encoding", 2, 2, deterministic=True)
+        seq = iter_sequence(h("00") + UNSORTED, deterministic=True)
+        self.assertEqual(next(seq), 0)
+        self.fails("unsorted_map_keys", 4, next, seq)
+        # Sorted, shortest: passes.
+        self.assertEqual(loads(h("a2 01 00 02 00"), deterministic=True), {1: 0, 2: 0})
+        self.assertEqual(loads(h("05"), deterministic=True), 5)
+
+    def test_max_string_length(self):
+        self.fails("string_too_long", 0, loads, TEN_BYTES, max_string_length=9)
+        self.assertEqual(loads(TEN_BYTES, max_string_length=10), "0123456789")
+        self.reader_fails(TEN_BYTES, "string_too_long", 0, 0, max_string_length=9)
+        self.fails("string_too_long", 0, list, iter_sequence(TEN_BYTES, max_string_length=9))
+        # Joined: (_ "01234" "56789") 7f | 65 at 1 | 65 at 7 (crosses 9) | ff
+        joined = h("7f 65") + b"01234" + h("65") + b"56789" + h("ff")
+        self.fails("string_too_long", 7, loads, joined, max_string_length=9)
+        self.assertEqual(loads(joined, max_string_length=10), "0123456789")
+
+    def test_max_container_items(self):
+        self.fails("container_too_large", 0, loads, THREE, max_container_items=2)
+        self.assertEqual(loads(THREE, max_container_items=3), [1, 2, 3])
+        self.reader_fails(THREE, "container_too_large", 0, 0, max_container_items=2)
+        # {1: 2, 3: 4} has 2 pairs: a2 at 0
+        self.fails("container_too_large", 0, loads, h("a2 01 02 03 04"), max_container_items=1)
+
+    def test_max_items(self):
+        # [1, 2, 3] is 4 data items; the 4th (03) is at offset 3.
+        self.fails("too_many_items", 3, loads, THREE, max_items=3)
+        self.assertEqual(loads(THREE, max_items=4), [1, 2, 3])
+        self.reader_fails(THREE, "too_many_items", 3, 3, max_items=3)
+        # Per item in a sequence: 01 | 83 01 02 03 (4 items at 1, the 4th at 4)
+        seq = iter_sequence(h("01") + THREE, max_items=3)
+        self.assertEqual(next(seq), 1)
+        self.fails("too_many_items", 4, next, seq)
+
+    def test_max_memory(self):
+        # 100001 nodes cannot fit 64 KiB, whatever a node costs.
+        err = self.fails_status("memory_budget_exceeded", loads, MANY_INTS, max_memory=65536)
+        self.assertLess(err.offset, len(MANY_INTS))
+        self.assertEqual(loads(MANY_INTS, max_memory=64 << 20), [1] * 100000)
+        with self.assertRaises(CBORDecodeError) as cm:
+            list(iter_sequence(h("00") + MANY_INTS, max_memory=65536))
+        self.assertEqual((cm.exception.status, cm.exception.item_offset),
+                         ("memory_budget_exceeded", 1))
+        self.assertEqual(list(iter_sequence(h("00") + THREE + THREE, max_memory=65536)),
+                         [0, [1, 2, 3], [1, 2, 3]])
+
+    def fails_status(self, status, fn, *args, **kwargs):
+        with self.assertRaises(CBORDecodeError) as cm:
+            fn(*args, **kwargs)
+        self.assertEqual(cm.exception.status, status)
+        return cm.exception
+
+    def test_bad_arguments(self):
+        for name in ("max_string_length", "max_container_items", "max_items", "max_memory"):
+            for bad in (0, -1, 2 ** 64, True, 1.5):
+                with self.subTest(name=name, value=bad):
+                    with self.assertRaises(ValueError):
+                        loads(THREE, **{name: bad})
+        with self.assertRaises(TypeError):
+            Reader(THREE, max_memory=100)  # not a reader option
+
+
+def single_step(data):
+    """Every item as (type, flags, depth, offset, head_size, value, size) and
+    the reader's offset and depth after it, one cbor_reader_next per item."""
+    rd = ctypes.c_void_p()
+    assert _capi.lib.cbor_reader_new(data, len(data), None, ctypes.byref(rd)) == 0
+    item = _capi.Item()
+    item.struct_size = ctypes.sizeof(_capi.Item)
+    out = []
+    try:
+        while _capi.reader_next(rd, ctypes.byref(item)) == 0:
+            out.append(((item.type, item.flags, item.depth, item.offset, item.head_size,
+                         item.value, item.size),
+                        (_capi.lib.cbor_reader_offset(rd), _capi.lib.cbor_reader_depth(rd))))
+    finally:
+        _capi.lib.cbor_reader_free(rd)
+    return out
+
+
+def batched(data):
+    """The same through the batched Reader (offset/depth from its properties)."""
+    out = []
+    with Reader(data) as r:
+        for it in r:
+            if it.type in (ItemType.BYTES, ItemType.TEXT) and not it.indefinite:
+                value, size = len(it.value), len(it.value)
+            elif it.type == ItemType.NEGATIVE:
+                value, size = -1 - it.value, 0
+            elif it.type == ItemType.BOOL:
+                value, size = 21 if it.value else 20, 0
+            elif it.type in (ItemType.NULL, ItemType.UNDEFINED):
+                value, size = 22 if it.type == ItemType.NULL else 23, 0
+            elif it.type == ItemType.FLOAT or it.value is None:
+                value, size = None, 0
+            else:
+                value, size = it.value, 0
+            out.append(((int(it.type), it.flags, it.depth, it.offset, it.head_size, value, size),
+                        (r.offset, r.depth)))
+    return out
+
+
+def comparable(single):
+    # Floats, indefinite counts and END have no value in an Item: drop the raw one.
+    out = []
+    for rec, pos in single:
+        t, flags, depth, offset, head_size, value, size = rec
+        if t == _capi.TYPE_FLOAT or t == _capi.TYPE_END or \
+                (t in (_capi.TYPE_ARRAY, _capi.TYPE_MAP, _capi.TYPE_BYTES, _capi.TYPE_TEXT) and
+                 flags & _capi.ITEM_INDEFINITE):
+            value = None
+        out.append(((t, flags, depth, offset, head_size, value, size), pos))
+    return out
+
+
+@unittest.skipUnless(os.path.isdir(corpus_dir()), "corpus directory not found")
+class BatchEqualsSingle(unittest.TestCase):
+    def test_corpus_items_offsets_and_positions(self):
+        for name in CORPUS_FILES:
+            with self.subTest(name):
+                with open(os.path.join(corpus_dir(), name), "rb") as f:
+                    data = f.read()
+                single = comparable(single_step(data))
+                self.assertGreater(len(single), 1000)
+                self.assertEqual(batched(data), single)
+
+
+class BatchedPositions(unittest.TestCase):
+    # [ (_ h'61' h'62'), 24(5), [1, [2]], 7 ] then a second top-level 8:
+    # 84 at 0 | 5f at 1 | 41 61 at 2 | 41 62 at 4 | ff at 6 | d8 18 at 7 | 05 at 9 |
+    # 82 at 10 | 01 at 11 | 81 at 12 | 02 at 13 | END(def) at 14 | END at 14 |
+    # 07 at 14 | END at 15 | 08 at 15
+    DATA = h("84 5f 4161 4162 ff d818 05 82 01 81 02 07 08")
+
+    def test_join_with_chunks_buffered(self):
+        with Reader(self.DATA) as r:
+            next(r)
+            start = next(r)
+            self.assertTrue(start.indefinite)
+            self.assertEqual(r.offset, 2)
+            self.assertEqual(bytes(r.join()), b"ab")
+            self.assertEqual(r.offset, 7)
+            self.assertEqual(next(r).offset, 7)  # the tag comes next
+            with self.assertRaises(ValueError):
+                r.join()
+
+    def test_skip_and_skip_to_end_with_items_buffered(self):
+        with Reader(self.DATA) as r:
+            next(r)  # the outer array
+            self.assertTrue(r.skip())  # the indefinite string with its chunks and END
+            self.assertEqual((r.offset, r.depth), (7, 1))
+            self.assertTrue(r.skip())  # the tag and its content
+            self.assertEqual(r.offset, 10)
+            next(r)  # [1, [2]]
+            next(r)  # 1
+            self.assertEqual(r.depth, 2)
+            r.skip_to_end()  # [2] and the END of [1, [2]]
+            self.assertEqual((r.offset, r.depth), (14, 1))
+            self.assertEqual(next(r).value, 7)
+            self.assertFalse(r.skip())  # the END of the outer array is next
+            self.assertEqual(next(r).type, ItemType.END)
+            self.assertEqual((r.offset, r.depth), (15, 0))
+            with self.assertRaises(CBORDecodeError) as cm:
+                r.finish()  # 08 is left
+            self.assertEqual((cm.exception.status, cm.exception.offset), ("trailing_bytes", 15))
+            self.assertEqual(next(r).value, 8)
+            r.finish()
+
+    def test_skip_to_end_of_a_tag(self):
+        # d8 18 at 0 | 82 at 2 | 01 | 02 | END at 5 | then 03 at 5
+        with Reader(h("d818 82 01 02 03")) as r:
+            self.assertEqual(next(r).type, ItemType.TAG)
+            self.assertEqual(r.depth, 1)
+            r.skip_to_end()  # the tag's content, [1, 2]
+            self.assertEqual((r.offset, r.depth), (5, 0))
+            self.assertEqual(next(r).value, 3)
+
+    def test_finish_with_a_container_open_and_input_left(self):
+        with Reader(h("82 01 02")) as r:
+            next(r)
+            with self.assertRaises(ValueError):
+                r.finish()
+
+
+if __name__ == "__main__":
+    unittest.main()
