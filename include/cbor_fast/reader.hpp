@@ -15,6 +15,7 @@
 namespace cbor_fast {
 namespace detail {
 class key_checker;
+struct reader_steps;
 }  // namespace detail
 
 inline namespace v1 {
@@ -143,6 +144,7 @@ class reader {
   status next_special(item& out) noexcept;
   status head_special(item& out, const uint8_t* p, size_t off) noexcept;
   status read_item(item& out) noexcept;
+  friend struct detail::reader_steps;  ///< read_item()'s per-initial-byte steps (reader.cpp)
   status push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept;
   status check_utf8(const item& text) noexcept;
   status next_strict(item& out) noexcept;
@@ -169,7 +171,11 @@ class reader {
   frame* top_ = &root_;           ///< innermost open frame (root_ at the top level)
   frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = 0;         ///< frames allocated in stack_
+  uint32_t push_room_ = 0;        ///< min(capacity_, options_.max_depth): push_definite()'s bound
   bool strict_ = false;           ///< duplicate-key or deterministic checks are on
+  /// Why next() cannot take its inline path (slow_* bits in reader.cpp): a
+  /// sticky error, strict checks, or an open indefinite string. One test for all.
+  uint8_t slow_ = 0;
   detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
 };
 

@@ -23,6 +23,11 @@ namespace {
 // Strings last, so one compare tells "inside an indefinite string".
 enum frame_kind : uint8_t { k_root = 0, k_array = 1, k_map = 2, k_tag = 3, k_bytes = 4, k_text = 5 };
 
+// The bits of reader::slow_: each sends next() off its inline path.
+constexpr uint8_t slow_error = 1;   // a sticky error
+constexpr uint8_t slow_strict = 2;  // duplicate-key or deterministic checks
+constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite string
+
 constexpr uint32_t k_initial_frames = 16;
 // Start value of an indefinite frame's countdown: even, so parity counts pairs,
 // and out of reach (every item takes at least one byte of input).
@@ -45,6 +50,7 @@ reader::reader(const uint8_t* data, size_t size, const reader_options& options) 
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
+  slow_ = strict_ ? slow_strict : 0;
   root_ = frame{k_open_ended, k_root, false};
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
@@ -62,11 +68,14 @@ reader::reader(reader&& other) noexcept
       root_(other.root_),
       stack_(std::exchange(other.stack_, nullptr)),
       capacity_(std::exchange(other.capacity_, 0u)),
+      push_room_(std::exchange(other.push_room_, 0u)),
       strict_(other.strict_),
+      slow_(other.slow_),
       keys_(std::exchange(other.keys_, nullptr)) {
   top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
   other.depth_ = 0;
   other.top_ = &other.root_;
+  other.slow_ &= uint8_t(~slow_chunks);
 }
 
 reader& reader::operator=(reader&& other) noexcept {
@@ -85,10 +94,13 @@ reader& reader::operator=(reader&& other) noexcept {
     root_ = other.root_;
     stack_ = std::exchange(other.stack_, nullptr);
     capacity_ = std::exchange(other.capacity_, 0u);
+    push_room_ = std::exchange(other.push_room_, 0u);
     strict_ = other.strict_;
+    slow_ = other.slow_;
     keys_ = std::exchange(other.keys_, nullptr);
     top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
     other.top_ = &other.root_;
+    other.slow_ &= uint8_t(~slow_chunks);
   }
   return *this;
 }
@@ -112,8 +124,10 @@ status reader::set_options(const reader_options& options) noexcept {
   const allocator* alloc = options_.alloc;
   options_ = options;
   options_.alloc = alloc;
+  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
   // Maps opened from now on are checked; those already open are not.
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
+  slow_ = uint8_t((slow_ & ~slow_strict) | (strict_ ? slow_strict : 0));
   return status::ok;
 }
 
@@ -127,12 +141,14 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   items_left_ = options_.max_items;
   item_start_ = 0;
   error_ = error_info{};
+  slow_ = strict_ ? slow_strict : 0;
   if (keys_ != nullptr) keys_->clear();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
 CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
   error_.code = s;
+  slow_ |= slow_error;
   error_.offset = offset;
   error_.depth = depth_;
   // At the top level the failing head starts its own item.
@@ -155,6 +171,7 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
     if (p == nullptr) return fail(status::out_of_memory, head_offset);
     stack_ = static_cast<frame*>(p);
     capacity_ = uint32_t(want);
+    push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
   }
   if (indefinite && kind <= k_map) {
     // Count down from the entry limit instead of "forever": reaching zero
@@ -167,12 +184,18 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   }
   top_ = &stack_[depth_++];
   *top_ = frame{left, kind, indefinite};
+  // Chunks never push, so this frame stays innermost until its break.
+  if (kind >= k_bytes) slow_ |= slow_chunks;
   return status::ok;
 }
 
 // The common case of push(), inline: a definite level with room on the stack.
 inline status reader::push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept {
-  if (CBOR_FAST_LIKELY(depth_ < capacity_ && depth_ < options_.max_depth && depth_ != 0)) {
+  // One compare for depth_ != 0 (the top level, where push() notes where the
+  // item starts) and depth_ < push_room_: push_room_ >= depth_ >= 1 whenever
+  // depth_ >= 1 (the stack holds depth_ frames, and max_depth never drops
+  // below depth_), so neither side wraps except depth_ - 1 at the top level.
+  if (CBOR_FAST_LIKELY(depth_ - 1u < push_room_ - 1u)) {
     top_ = &stack_[depth_++];
     *top_ = frame{left, kind, false};
     return status::ok;
@@ -214,18 +237,16 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
     if (*pos_ == 0xff) return head_special(out, pos_, offset());
     return fail(top_->left == 0 ? status::container_too_large : status::too_many_items, offset());
   }
-  if (top_->kind >= k_bytes && *pos_ != 0xff) {
-    // Inside an indefinite-length string only definite chunks of its own type
-    // may appear, and their total counts against max_string_length.
-    if ((*pos_ >> 5) != (top_->kind == k_bytes ? 2u : 3u))
-      return fail(status::chunk_type_mismatch, offset());
-    const status s = read_item(out);
-    if (s != status::ok) return s;
-    if (out.arg > joined_left_) return fail(status::string_too_long, out.offset);
-    joined_left_ -= out.arg;
-    return s;
-  }
-  return read_item(out);
+  // Inside an indefinite-length string only definite chunks of its own type
+  // may appear, and their total counts against max_string_length.
+  const bool chunk = top_->kind >= k_bytes && *pos_ != 0xff;
+  if (chunk && (*pos_ >> 5) != (top_->kind == k_bytes ? 2u : 3u))
+    return fail(status::chunk_type_mismatch, offset());
+  const status s = read_item(out);
+  if (s != status::ok || !chunk) return s;
+  if (out.arg > joined_left_) return fail(status::string_too_long, out.offset);
+  joined_left_ -= out.arg;
+  return s;
 }
 
 // Heads with additional information 28..31: reserved values, the break, and
@@ -240,6 +261,8 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
     if (parent->kind == k_map && (parent->left & 1) != 0)
       return fail(status::map_missing_value, off);
     pop();
+    // Whatever closed, the frame below cannot be a string: strings hold no frames.
+    slow_ &= uint8_t(~slow_chunks);
     pos_ = p + 1;
     set_end(out, depth_, off, true);
     return status::ok;
@@ -272,20 +295,8 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
 // line so the plain path keeps no registers alive across the call.
 CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
   const size_t size = size_t(text.arg);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  if (size <= 16 && size_t(end_ - text.u.data) >= 16) {
-    // Most keys and short values: one masked 16-byte ASCII test, no call. The
-    // load may cover bytes past the string but never past the input.
-    uint64_t lo, hi;
-    std::memcpy(&lo, text.u.data, 8);
-    std::memcpy(&hi, text.u.data + 8, 8);
-    const uint64_t lo_mask = size >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * size)) - 1;
-    const uint64_t hi_mask = size >= 16  ? ~uint64_t(0)
-                             : size <= 8 ? 0
-                                         : (uint64_t(1) << (8 * (size - 8))) - 1;
-    if ((((lo & lo_mask) | (hi & hi_mask)) & 0x8080808080808080u) == 0) return status::ok;
-  }
-#endif
+  // Most keys and short values pass the inline ASCII test, with no call.
+  if (detail::utf8_quick_ascii(text.u.data, size, end_)) return status::ok;
   const size_t bad = detail::utf8_validate(text.u.data, size);
   if (CBOR_FAST_UNLIKELY(bad != size)) {
     fail(status::invalid_utf8, text.offset + text.head_size + bad);
@@ -294,14 +305,6 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
     return error_.code;
   }
   return status::ok;
-}
-
-status reader::next(item& out) noexcept {
-  const frame* const parent = top_;
-  if (CBOR_FAST_UNLIKELY(error_.code != status::ok || parent->left == 0 || pos_ == end_ ||
-                         items_left_ == 0 || parent->kind >= k_bytes || strict_))
-    return strict_ ? next_strict(out) : next_special(out);
-  return read_item(out);
 }
 
 // Deterministic mode: the item just read must have its shortest head (or
@@ -387,106 +390,160 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
   return status::ok;
 }
 
+}  // namespace v1
+
+namespace detail {
+// read_item() in steps: one function per kind of initial byte, reached through
+// a 256-entry table (one load and an indirect jump instead of branches on the
+// major type and the additional information). Each step knows its item type
+// and argument size at compile time, and needs only a few registers.
+struct reader_steps {
+  using step = status (*)(reader& r, item& out, const uint8_t* p, reader::frame* parent) noexcept;
+
+  // The argument of the head at p: inline below 24, else big-endian after the initial byte.
+  template <unsigned ArgBytes>
+  static uint64_t head_arg(const uint8_t* p) noexcept {
+    if constexpr (ArgBytes == 0) return *p & 0x1fu;
+    else if constexpr (ArgBytes == 1) return p[1];
+    else if constexpr (ArgBytes == 2) return load_be16(p + 1);
+    else if constexpr (ArgBytes == 4) return load_be32(p + 1);
+    else return load_be64(p + 1);
+  }
+
+  // A head of type Type with an ArgBytes-long argument at p == r.pos_ !=
+  // r.end_, inside parent == r.top_ (the checks of next() are done).
+  template <item_type Type, unsigned ArgBytes>
+  static status read(reader& r, item& out, const uint8_t* p, reader::frame* parent) noexcept {
+    constexpr size_t head_size = 1 + ArgBytes;
+    const uint8_t* const end = r.end_;
+    const size_t off = size_t(p - r.begin_);
+    if (ArgBytes != 0 && CBOR_FAST_UNLIKELY(size_t(end - p) < head_size))
+      return r.fail(status::truncated, off);
+    const uint64_t arg = head_arg<ArgBytes>(p);
+    const uint8_t* const content = p + head_size;
+    // Read the members before writing *out: its byte-sized fields may alias anything.
+    const uint32_t depth = r.depth_;
+    const uint64_t items_left = r.items_left_;
+
+    out.type = Type;
+    out.flags = 0;
+    out.head_size = uint8_t(head_size);
+    out.width = Type == item_type::floating ? uint8_t(ArgBytes) : uint8_t(0);
+    out.depth = depth;
+    out.offset = off;
+    out.arg = arg;
+    // Every item completes one item of its parent (containers count when they open).
+    --parent->left;
+    r.items_left_ = items_left - 1;
+
+    if constexpr (Type == item_type::byte_string || Type == item_type::text_string) {
+      // pos_ and u.data are written once, after the checks (a failure leaves
+      // them as for any other head).
+      if (CBOR_FAST_UNLIKELY(arg > r.options_.max_string_length || arg > size_t(end - content))) {
+        out.u.data = nullptr;
+        r.pos_ = content;
+        return r.fail(arg > r.options_.max_string_length ? status::string_too_long
+                                                         : status::truncated,
+                      off);
+      }
+      out.u.data = content;
+      r.pos_ = content + arg;
+      if (Type == item_type::text_string && r.options_.validate_utf8) return r.check_utf8(out);
+      return status::ok;
+    } else {
+      out.u.data = nullptr;
+      r.pos_ = content;
+      if constexpr (Type == item_type::array) {
+        if (arg > r.options_.max_container_items) return r.fail(status::container_too_large, off);
+        // Every item takes at least one byte: a count the input cannot hold is
+        // rejected here, before anyone sizes an allocation by it.
+        if (arg > size_t(end - content)) return r.fail(status::truncated, off);
+        return r.push_definite(k_array, arg, off);
+      } else if constexpr (Type == item_type::map) {
+        if (arg > r.options_.max_container_items) return r.fail(status::container_too_large, off);
+        if (arg > size_t(end - content) / 2) return r.fail(status::truncated, off);
+        return r.push_definite(k_map, arg * 2, off);
+      } else if constexpr (Type == item_type::tag) {
+        return r.push_definite(k_tag, 1, off);
+      } else if constexpr (Type == item_type::floating) {
+        if constexpr (ArgBytes == 8) out.u.dbl = bits_to_double(arg);
+        else if constexpr (ArgBytes == 4) out.u.dbl = single_to_double(uint32_t(arg));
+        else out.u.dbl = half_to_double(uint16_t(arg));
+      } else if constexpr (Type == item_type::simple && ArgBytes == 1) {
+        // One-byte simple values 0..31 are not well-formed.
+        if (arg < 32) return r.fail(status::bad_simple_value, off);
+      }
+      return status::ok;
+    }
+  }
+
+  // Additional information 28..31: reserved values, indefinite lengths, break.
+  static status special(reader& r, item& out, const uint8_t* p, reader::frame*) noexcept {
+    return r.head_special(out, p, size_t(p - r.begin_));
+  }
+
+  template <item_type Type>
+  static constexpr step by_size(unsigned ai) noexcept {
+    return ai < 24    ? &read<Type, 0>
+           : ai == 24 ? &read<Type, 1>
+           : ai == 25 ? &read<Type, 2>
+           : ai == 26 ? &read<Type, 4>
+                      : &read<Type, 8>;
+  }
+
+  static constexpr step for_byte(unsigned ib) noexcept {
+    const unsigned ai = ib & 0x1f;
+    if (ai >= 28) return &special;
+    switch (ib >> 5) {
+      case 0: return by_size<item_type::unsigned_int>(ai);
+      case 1: return by_size<item_type::negative_int>(ai);
+      case 2: return by_size<item_type::byte_string>(ai);
+      case 3: return by_size<item_type::text_string>(ai);
+      case 4: return by_size<item_type::array>(ai);
+      case 5: return by_size<item_type::map>(ai);
+      case 6: return by_size<item_type::tag>(ai);
+      default:
+        if (ai < 20) return &read<item_type::simple, 0>;
+        if (ai < 22) return &read<item_type::boolean, 0>;
+        if (ai == 22) return &read<item_type::null, 0>;
+        if (ai == 23) return &read<item_type::undefined, 0>;
+        if (ai == 24) return &read<item_type::simple, 1>;
+        return by_size<item_type::floating>(ai);
+    }
+  }
+
+  struct table {
+    step at[256];
+    constexpr table() noexcept : at() {
+      for (unsigned i = 0; i < 256; ++i) at[i] = for_byte(i);
+    }
+  };
+};
+}  // namespace detail
+
+inline namespace v1 {
+namespace {
+constexpr detail::reader_steps::table k_steps;
+}  // namespace
+
 // Reads the item at pos_: the caller has checked that one may start here
 // (no error, room in the parent, input left, inside no indefinite string).
 inline status reader::read_item(item& out) noexcept {
+  return k_steps.at[*pos_](*this, out, pos_, top_);
+}
+
+status reader::next(item& out) noexcept {
   frame* const parent = top_;
   const uint8_t* const p = pos_;
-  const uint8_t ib = *p;
-  const unsigned ai = ib & 0x1fu;
-  const unsigned major = ib >> 5;
-
-  // The head's argument: inline below 24, else 1, 2, 4 or 8 big-endian bytes.
-  uint64_t arg;
-  size_t head_size;
-  if (ai < 24) {
-    arg = ai;
-    head_size = 1;
-  } else if (ai < 28) {
-    const unsigned n = 1u << (ai - 24);
-    head_size = 1 + n;
-    if (CBOR_FAST_LIKELY(size_t(end_ - p) >= 9)) {
-      // One unaligned 8-byte load serves every width.
-      arg = detail::load_be64(p + 1) >> (64 - 8 * n);
-    } else {
-      // Near the end of the input, where an 8-byte load would overrun.
-      if (size_t(end_ - p) < head_size) return fail(status::truncated, size_t(p - begin_));
-      arg = 0;
-      for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | p[i];
-    }
-  } else {
-    return head_special(out, p, size_t(p - begin_));
+  if (CBOR_FAST_LIKELY(slow_ == 0 && parent->left != 0 && items_left_ != 0 && p != end_))
+    return k_steps.at[*p](*this, out, p, parent);  // read_item()
+  if (slow_ == 0 && parent->left == 0 && !parent->indefinite && parent->kind != k_tag) {
+    // A definite array or map has all its items: report its end (as next_special would).
+    pop();
+    set_end(out, depth_, offset(), false);
+    return status::ok;
   }
-  const uint8_t* const content = p + head_size;
-  const size_t off = size_t(p - begin_);
-
-  out.flags = 0;
-  out.head_size = uint8_t(head_size);
-  out.width = 0;
-  out.depth = depth_;
-  out.offset = off;
-  out.arg = arg;
-  out.u.data = nullptr;
-  // Every item completes one item of its parent (containers count when they open).
-  --parent->left;
-  --items_left_;
-  pos_ = content;
-
-  switch (major) {
-    case 0: out.type = item_type::unsigned_int; return status::ok;
-    case 1: out.type = item_type::negative_int; return status::ok;
-
-    case 2:
-    case 3:
-      out.type = major == 2 ? item_type::byte_string : item_type::text_string;
-      if (arg > options_.max_string_length) return fail(status::string_too_long, off);
-      if (arg > size_t(end_ - content)) return fail(status::truncated, off);
-      out.u.data = content;
-      pos_ = content + arg;
-      if (major == 3 && options_.validate_utf8) return check_utf8(out);
-      return status::ok;
-
-    case 4:
-      out.type = item_type::array;
-      if (arg > options_.max_container_items) return fail(status::container_too_large, off);
-      // Every item takes at least one byte: a count the input cannot hold is
-      // rejected here, before anyone sizes an allocation by it.
-      if (arg > size_t(end_ - content)) return fail(status::truncated, off);
-      return push_definite(k_array, arg, off);
-
-    case 5:
-      out.type = item_type::map;
-      if (arg > options_.max_container_items) return fail(status::container_too_large, off);
-      if (arg > size_t(end_ - content) / 2) return fail(status::truncated, off);
-      return push_definite(k_map, arg * 2, off);
-
-    case 6:
-      out.type = item_type::tag;
-      return push_definite(k_tag, 1, off);
-
-    default:  // major 7
-      if (ai >= 25) {
-        out.type = item_type::floating;
-        out.width = uint8_t(head_size - 1);
-        out.u.dbl = ai == 27   ? detail::bits_to_double(arg)
-                    : ai == 26 ? detail::single_to_double(uint32_t(arg))
-                               : detail::half_to_double(uint16_t(arg));
-        return status::ok;
-      }
-      if (ai < 20) {
-        out.type = item_type::simple;
-      } else if (ai < 22) {
-        out.type = item_type::boolean;
-      } else if (ai == 22) {
-        out.type = item_type::null;
-      } else if (ai == 23) {
-        out.type = item_type::undefined;
-      } else {  // 24: one-byte simple value, 32..255 only
-        if (arg < 32) return fail(status::bad_simple_value, off);
-        out.type = item_type::simple;
-      }
-      return status::ok;
-  }
+  return strict_ ? next_strict(out) : next_special(out);
 }
 
 namespace {
@@ -566,7 +623,7 @@ bool reader::fast_skip() noexcept {
       case s_bytes:
       case s_text:
         if (arg > max_string || arg > size_t(end - q)) return false;
-        if (e.kind == s_text && utf8 && detail::utf8_validate(q, size_t(arg)) != size_t(arg))
+        if (e.kind == s_text && utf8 && !detail::utf8_is_valid(q, size_t(arg), end))
           return false;
         p = q + arg;
         break;
