@@ -287,7 +287,8 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
  * calls of cbor_reader_next() would, in one call: for bindings where each
  * call across the language boundary is expensive (Python ctypes, cgo).
  * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
- * the rest of the elements' struct_size fields are not read.
+ * the other elements' struct_size fields are not read but set to it, so
+ * each element may be passed on alone (e.g. to cbor_reader_join()).
  * Stops early at the end of the input or at an error: the items read before
  * it are delivered with CBOR_FAST_OK, and the next call returns the end or
  * the (sticky) error with *count 0. Since 0.2.

@@ -1,5 +1,6 @@
 // C API: cbor_reader_* shims over cbor_fast::reader.
 #include <cstdint>
+#include <cstring>
 #include <new>
 
 #include "cbor_fast.h"
@@ -116,20 +117,27 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
 
 namespace {
 /// The C item from a C++ one (every field: the 0.1 layout is the whole struct).
+///
+/// Each select tests the type only (cmov, not a chain of branches): the reader
+/// leaves item::u null (all bits zero) unless the item is a float (u.dbl) or a
+/// definite string (u.data), and gives an indefinite string start arg 0, so
+/// float_value and data are u's bits or zero, and size is arg or zero.
 inline void to_c_item(const cbor_fast::item& it, cbor_fast_item* item) noexcept {
-  const bool string = (it.type == cbor_fast::item_type::byte_string ||
-                       it.type == cbor_fast::item_type::text_string) &&
-                      !it.is_indefinite();
+  const auto type = static_cast<uint8_t>(it.type);
   const bool floating = it.type == cbor_fast::item_type::floating;
-  item->type = static_cast<cbor_fast_type>(it.type);
+  const bool string = uint8_t(type - uint8_t(cbor_fast::item_type::byte_string)) < 2;
+  uint64_t u;
+  std::memcpy(&u, &it.u, sizeof u);
+  const uint64_t float_bits = floating ? u : 0;
+  item->type = static_cast<cbor_fast_type>(type);
   item->flags = it.flags;
   item->depth = it.depth;
   item->offset = it.offset;
   item->head_size = it.head_size;
   item->float_width = it.width;
   item->value = it.arg;
-  item->float_value = floating ? it.u.dbl : 0.0;
-  item->data = string ? it.u.data : nullptr;
+  std::memcpy(&item->float_value, &float_bits, sizeof float_bits);
+  item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(floating ? 0 : u));
   item->size = string ? static_cast<size_t>(it.arg) : 0;
 }
 }  // namespace
@@ -160,7 +168,10 @@ cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* ite
   size_t n = 0;
   cbor_fast::status s = cbor_fast::status::ok;
   while (n < capacity && (s = reader->reader.next(it)) == cbor_fast::status::ok) {
-    to_c_item(it, reinterpret_cast<cbor_fast_item*>(out + n * stride));
+    auto* element = reinterpret_cast<cbor_fast_item*>(out + n * stride);
+    to_c_item(it, element);
+    // Each element is then a complete item on its own (for cbor_reader_join).
+    element->struct_size = items->struct_size;
     ++n;
   }
   *count = n;

@@ -62,6 +62,7 @@ static void compare_batches(const uint8_t* in, size_t size, size_t capacity) {
       break;
     }
     CHECK(count >= 1 && count <= capacity);
+    CHECK_EQ_UINT(got[count - 1].struct_size, sizeof(cbor_fast_item)); /* set on every element */
     for (i = 0; i < count && total + i < want; ++i) CHECK(same_item(&got[i], &expected[total + i]));
     total += count;
   }
