@@ -793,6 +793,9 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
     ro.deterministic = (options.flags & decode_deterministic) != 0;
     ro.max_string_length = options.max_string_length;
     ro.max_container_items = options.max_container_items;
+    // The node limit is the reader's item limit too, so the one that trips
+    // first on a head (the count, or the head's own checks) is the reader's.
+    ro.max_items = limit;
     ro.alloc = &alloc;
     reader r(begin, size, ro);
     doc_builder b{out, alloc, error};
