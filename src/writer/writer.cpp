@@ -350,6 +350,9 @@ void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
   }
   quick_ = !indefinite ? count : kind == k_major_array ? k_unlimited : 0;
   stack_[depth_++] = frame{quick_, kind, indefinite, false};
+  // The head may have failed on its way out (a sink): then the error is
+  // sticky and every later call must take the slow path that reports it.
+  if (error_ != status::ok) quick_ = 0;
 }
 
 // ---- scalars -----------------------------------------------------------------

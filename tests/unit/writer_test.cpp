@@ -1691,6 +1691,30 @@ TEST(WriterSink, FailureIsSticky) {
     EXPECT_EQ(to_hex(r.data), "01020304");
   }
   {
+    // Found by fuzzing: a container head whose flush fails opened the
+    // container with a fresh item count, and the next item took the inline
+    // path and reported ok.
+    SCOPED_TRACE("fails while opening a container");
+    sink_record r;
+    r.fail_at = 1;
+    writer w(record_sink, &r, 16);  // room for a whole head again after the flush
+    for (uint64_t i = 1; i <= 16; ++i) EXPECT_OK(w.write_uint(i));  // chunk 1 is full
+    EXPECT_STATUS(w.begin_array(3), sink_failed);                  // its flush is refused
+    EXPECT_STATUS(w.write_uint(5), sink_failed);
+    EXPECT_STATUS(w.begin_map(1), sink_failed);
+    EXPECT_STATUS(w.end(), sink_failed);
+    EXPECT_EQ(r.calls, 1);
+  }
+  {
+    SCOPED_TRACE("fails while opening an indefinite array");
+    sink_record r;
+    r.fail_at = 1;
+    writer w(record_sink, &r, 16);
+    for (uint64_t i = 1; i <= 16; ++i) EXPECT_OK(w.write_uint(i));
+    EXPECT_STATUS(w.begin_array_indefinite(), sink_failed);
+    EXPECT_STATUS(w.write_uint(5), sink_failed);
+  }
+  {
     SCOPED_TRACE("fails on finish");
     sink_record r;
     r.fail_at = 1;
