@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of the fuzz targets: tests/fuzz/corpus/<target>/seed-*.
 
-Seeds are RFC 8949 Appendix A vectors, not-well-formed examples grouped as in
+Seeds are RFC 8949 Appendix A vectors, strict-check cases (duplicate keys,
+deterministic encoding) for reader and capi_limits, not-well-formed examples grouped as in
 Appendix F, UTF-8 cases, a few slices of the benchmark corpus (complete items
 of a few KB and one cut-off prefix per file), and writer programs. Every CBOR
 target reads a configuration byte first (tests/fuzz/fuzz_util.hpp), so each
 vector is written behind a few configuration bytes; writer_fuzz reads a mode
-byte and a program (tests/fuzz/writer_fuzz.cpp).
+byte and a program (tests/fuzz/writer_fuzz.cpp); capi_limits_fuzz a flags
+byte, a limit mask and limit bytes (tests/fuzz/capi_limits_fuzz.cpp).
 
 Files named crash-* (regression inputs from fuzzing) are never touched.
 
@@ -76,6 +78,22 @@ EXTRA = [
     ("simple-32", "f820"), ("double-snan", "fb7ff0000000000001"), ("single-snan", "fa7f800001"),
     ("half-snan", "f97c01"), ("half-nan-payload", "f97e55"), ("single-subnormal", "fa00000001"),
     ("map-nested", "a2a10102810304a0"),
+]
+
+# Cases for the strict checks (duplicate keys, core deterministic encoding):
+# keys equal by value in different encodings, order by encoded bytes.
+STRICT = [
+    ("dup-int-long-head", "a2010018010a"), ("dup-half-double", "a2f93c0000fb3ff000000000000001"),
+    ("dup-def-indef-text", "a262616200" "7f61616162ff01"), ("dup-array-key", "a28201020082010201"),
+    ("dup-map-key", "a2a1010200a1010201"), ("dup-nan", "a2f97e0000f97e0001"),
+    ("zero-signs", "a2f9000000f9800001"), ("dup-far", "a3010002000100"),
+    ("dup-nested", "a101a20100010a"), ("dup-tag-key", "a2c1010ac10114"),
+    ("sorted-length", "a217001818006161016162f6"), ("unsorted-bytewise", "a26161001801f6"),
+    ("unsorted-pair", "a2020001f6"), ("sorted-nested", "a201a1010002a0"),
+    ("not-preferred-float", "a1fa3fc0000000"), ("not-preferred-len", "5801ff"),
+    ("indef-key", "a17f6161ff00"), ("big-map", "b8200000010002000300040005000600070008000900"
+     "0a000b000c000d000e000f00100011001200130014001500160017001818001819001900181a00181b00"
+     "181c00181d00181e00181f00"),
 ]
 
 # ---- not well-formed, grouped by cause (RFC 8949 Appendix F.1) -----------------
@@ -288,7 +306,7 @@ def seeds(shared_dir):
     malformed = [(f"{cause}-{i}", h(x)) for cause, cases in MALFORMED for i, x in enumerate(cases)]
     bad_utf8 = [(n, h(x)) for n, x in BAD_UTF8]
     slices = corpus_slices(shared_dir)
-    out = {t: {} for t in CBOR_TARGETS + ["writer"]}
+    out = {t: {} for t in CBOR_TARGETS + ["writer", "capi_limits"]}
 
     for t in CBOR_TARGETS:
         files = out[t]
@@ -319,6 +337,56 @@ def seeds(shared_dir):
     r["seed-limit-array"] = config_byte(a=True) + bytes([31 | 2 << 5]) + h("83010203")
     r["seed-limit-indef-map"] = config_byte(a=True) + bytes([31 | 1 << 5]) + h("bf01020304ff")
     r["seed-limit-items"] = config_byte(b=True) + bytes([3]) + h("8301820203")
+
+    # reader: the strict marker 0x1c and byte S (1 duplicate keys, 2 deterministic).
+    strict_vectors = [(n, h(x)) for n, x in STRICT] + [
+        (n, h(dict(APPENDIX_A + EXTRA)[n])) for n in [
+            "map-int", "map-text", "map-5", "map-repeated-keys", "map-int-keys", "map-nested",
+            "indef-map", "array-map", "double-1.1", "half-1", "single-100000", "long-head-uint",
+            "long-head-array", "tag1-epoch-float"]]
+    for n, x in strict_vectors:
+        for flag, label in [(1, "dup"), (2, "det"), (3, "both")]:
+            r[f"seed-strict-{label}-{n}"] = config_byte() + bytes([0x1c, flag]) + x
+    r["seed-strict-utf8-dup"] = config_byte(utf8=True) + bytes([0x1c, 1]) + h("a262c32800" "62c32801")
+    r["seed-strict-limits"] = config_byte(a=True) + bytes([31 | 2 << 5]) + bytes([0x1c, 3]) + h(
+        "a3010002000300")
+    r["seed-strict-lone-marker"] = config_byte() + h("1c")
+
+    # capi_limits: flags F, limit mask M, limit bytes, CBOR (capi_limits_fuzz.cpp).
+    c = out["capi_limits"]
+    U, D, T, C, E, SEQ = 1, 2, 4, 8, 16, 32
+    cases = [
+        ("plain-map", U, 0, [], "a26161016162820203"),
+        ("dup", D, 0, [], "a2010018010a"),
+        ("dup-indef-text", D | C, 0, [], "a262616200" "7f61616162ff01"),
+        ("det-ok", T, 0, [], "a3010002000300"),
+        ("det-unsorted", T, 0, [], "a2020001f6"),
+        ("det-float", T, 0, [], "fb3ff8000000000000"),
+        ("det-indef", T | E, 0, [], "9f01ff"),
+        ("all-flags", U | D | T | C | E, 0, [], "a2616100616201"),
+        ("depth-2", 0, 1, [2], "8301820203820405"),
+        ("depth-1-tags", 0, 1, [1], "c1c2f6"),
+        ("string-4", 0, 2, [4], "6568656c6c6f"),
+        ("joined-4", 0, 2, [4], "7f63616263636465ff"),
+        ("container-2", 0, 4, [2], "83010203"),
+        ("container-indef-1", 0, 4, [1], "bf01020304ff"),
+        ("items-3", 0, 8, [3], "8301820203"),
+        ("items-chunks", 0, 8, [3], "5f41014102ff"),
+        ("memory-tiny", 0, 16, [1], "83010203"),
+        ("memory-small", C, 16, [6], "8463616263646566676841424344"),
+        ("memory-dup-map", D, 16, [12], "a4010002000300040005"),
+        ("old-layout", 0, 32 | 2 | 1, [4, 1], "6568656c6c6f"),
+        ("exact-trailing", E, 0, [], "0102"),
+        ("seq-docs", SEQ, 8, [2], "01820203a10102f6"),
+        ("seq-strict", D | T | SEQ, 0, [], "a10102a2010002000a"),
+        ("seq-limits", U, 2 | 4, [3, 2], "6161636162638201028301020361ff"),
+        ("seq-memory", SEQ, 16, [5], "0183170000180006a2a0a0a001f5"),
+        ("everything", U | D | C, 31, [3, 4, 2, 6, 9], "a2616101616282a0a0"),
+    ]
+    for n, f, m, limits, x in cases:
+        c[f"seed-{n}"] = bytes([f, m] + limits) + h(x)
+    for n, x in [("map-5", "map-5"), ("indef-map", "indef-map"), ("floats", "half-65504")]:
+        c[f"seed-a-{n}"] = bytes([0, 0]) + h(dict(APPENDIX_A + EXTRA)[x])
 
     # sequences: several items in a row, then garbage at the end of some.
     seq = out["sequence"]

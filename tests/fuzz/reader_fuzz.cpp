@@ -4,16 +4,33 @@
 // then runs skip(), skip_to_end()/read_joined() and reset() passes that must
 // end with the same status at the same offsets.
 //
+// With a strict check on (reject_duplicate_keys, deterministic) two oracles
+// from strict_model.hpp judge the reader: a reference pass with the checks
+// off predicts the first violation (a non-shortest head or float, an
+// indefinite length, a key not above the previous one, a key whose preferred
+// re-encoding equals an earlier key's in the same map, compared naively) and
+// the reader must report exactly that (status, offset, and the next() call
+// that reports it); an accepted deterministic input must be its own
+// preferred re-encoding, through the harness model and through cbor_decode +
+// cbor_encode(CBOR_FAST_ENCODE_PREFERRED).
+//
 // Input: configuration byte (fuzz_util.hpp; depth code 31 means max_depth 0;
 // a: a limits byte L follows, max_string_length = L % 32 and
 // max_container_items = L / 32; b: a byte follows that is max_items), then
-// the CBOR sequence.
+// optionally the strict marker 0x1c and a strict byte S (bit 0
+// reject_duplicate_keys, bit 1 deterministic), then the CBOR sequence. 0x1c
+// (reserved additional information) can only start a malformed sequence, so
+// seeds written before the marker existed keep their meaning; a lone 0x1c
+// stays CBOR.
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "capi_util.hpp"
 #include "cbor_fast/reader.hpp"
 #include "fuzz_util.hpp"
+#include "strict_model.hpp"
 
 using cbor_fast::item;
 using cbor_fast::item_type;
@@ -44,6 +61,7 @@ size_t head_size_of(uint8_t ai) {
 struct walk_result {
   status final = status::ok;  ///< end or the error
   cbor_fast::error_info error;
+  size_t fail_at = 0;  ///< offset where the failing next() started
   std::vector<size_t> top_starts;  ///< offset of each top-level item
   std::vector<size_t> top_ends;    ///< offset after each complete top-level item
   std::map<size_t, size_t> close_at;       ///< container/string head -> offset after its end
@@ -104,7 +122,10 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
       FUZZ_CHECK(cbor_fast::is_error(s));
       const cbor_fast::error_info e = r.error();
       FUZZ_CHECK(e.code == s);
-      FUZZ_CHECK(e.offset >= before && e.offset <= size);
+      // A key is judged once complete: duplicate and order errors may name
+      // a key head before this call.
+      const bool key_error = s == status::duplicate_key || s == status::unsorted_map_keys;
+      FUZZ_CHECK((key_error || e.offset >= before) && e.offset <= size);
       FUZZ_CHECK(e.item_offset == (stack.empty() ? before : top_start));
       // Sticky.
       FUZZ_CHECK(r.next(it) == s && r.skip() == s && r.finish() == s);
@@ -170,7 +191,12 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
           uint64_t arg = 0;
           size_t hs = 0;
           FUZZ_CHECK(e.offset == before && definite_head(data, size, before, major, arg, hs));
-          FUZZ_CHECK((major == 2 || major == 3) && arg > opts.max_string_length);
+          FUZZ_CHECK(major == 2 || major == 3);
+          if (arg > opts.max_string_length) break;
+          // Or a complete chunk taking its indefinite string's joined length
+          // over the limit.
+          FUZZ_CHECK(in_string && arg <= size - before - hs);
+          FUZZ_CHECK(arg > opts.max_string_length - joining.back().size());
           break;
         }
         case status::container_too_large: {
@@ -191,11 +217,31 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
         case status::too_many_items:
           FUZZ_CHECK(e.offset == before && have && ib != 0xff && items == opts.max_items);
           break;
+        case status::non_preferred_encoding: {
+          FUZZ_CHECK(opts.deterministic && e.offset == before && have && !in_string);
+          const size_t hs = head_size_of(ib & 31);
+          FUZZ_CHECK(hs != 0 && size - before >= hs && !head_is_shortest(data + before));
+          break;
+        }
+        case status::indefinite_length:
+          FUZZ_CHECK(opts.deterministic && e.offset == before && have && (ib & 31) == 31);
+          FUZZ_CHECK((ib >> 5) >= 2 && (ib >> 5) <= 5);
+          break;
+        case status::unsorted_map_keys:
+          FUZZ_CHECK(opts.deterministic && !stack.empty() && stack.back().major == 5);
+          FUZZ_CHECK(e.offset >= stack.back().offset && e.offset <= before);
+          break;
+        case status::duplicate_key:
+          FUZZ_CHECK((opts.deterministic || opts.reject_duplicate_keys) && !stack.empty() &&
+                     stack.back().major == 5);
+          FUZZ_CHECK(e.offset > stack.back().offset && e.offset <= before);
+          break;
         default:
           FUZZ_FAIL("unexpected status from next()");
       }
       res.final = s;
       res.error = e;
+      res.fail_at = before;
       return res;
     }
 
@@ -232,6 +278,9 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
       const uint64_t arg = ai < 24 || ai == 31 ? ai : load_be(data + before + 1, hs - 1);
       FUZZ_CHECK(it.depth == stack.size());
       FUZZ_CHECK(++items <= opts.max_items);
+      // Deterministic mode lets no indefinite or non-shortest head through
+      // (chunks cannot occur: their string failed at its head).
+      if (opts.deterministic) FUZZ_CHECK(ai != 31 && head_is_shortest(data + before));
       if (stack.empty()) top_start = before;
       const bool chunk = !stack.empty() && (stack.back().major == 2 || stack.back().major == 3);
       if (chunk) FUZZ_CHECK(major == stack.back().major && ai != 31);
@@ -260,7 +309,10 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
             FUZZ_CHECK(it.bytes().data == data + before + hs);
             if (major == 3 && opts.validate_utf8)
               FUZZ_CHECK(first_invalid_utf8(it.bytes().data, it.bytes().size) == it.bytes().size);
-            if (chunk) joining.back().append(it.text());
+            if (chunk) {
+              joining.back().append(it.text());
+              FUZZ_CHECK(joining.back().size() <= opts.max_string_length);
+            }
           } else {
             FUZZ_CHECK(it.arg == 0);
           }
@@ -402,6 +454,190 @@ void mixed_pass(reader& r, const walk_result& w, uint64_t max_string_length) {
   }
 }
 
+// ---- the strict checks ---------------------------------------------------------
+
+/// A violation the strict reader may report: the next() starting at `detect`
+/// fails with `code` at `offset`.
+struct violation {
+  size_t detect;
+  status code;
+  size_t offset;
+};
+
+/// Maps with at most this many keys are checked for duplicates pairwise;
+/// larger ones through a sorted set (both on the canonical forms).
+constexpr size_t k_naive_keys = 64;
+
+/// The first violations (all those at the smallest detect offset) of a
+/// reader with `strict` options, predicted from a pass with the strict checks
+/// off (`base`, whose walk is w0): the strict reader must fail with one of
+/// them, or give w0's result when there is none. Keys are complete at their
+/// last byte; a key of one item is judged by the next() that would return it,
+/// a longer one by the next() that would return its value.
+std::vector<violation> predict_strict(const uint8_t* data, size_t size,
+                                      const cbor_fast::reader_options& base,
+                                      const cbor_fast::reader_options& strict,
+                                      const walk_result& w0) {
+  struct open_frame {
+    uint8_t kind;  ///< 0 array, 1 map, 2 tag, 3 indefinite string
+    uint64_t completed = 0;
+    size_t key_start = 0;
+    bool key_single = false;
+    bool has_prev = false;
+    std::string prev_raw;
+    std::vector<std::string> keys;  ///< canonical forms, while few
+    std::set<std::string> key_set;  ///< canonical forms, once many
+  };
+  const bool dedup = strict.reject_duplicate_keys;
+  const bool det = strict.deterministic;
+  std::vector<violation> found;
+  size_t best = SIZE_MAX;
+  auto add = [&](size_t detect, status code, size_t offset) {
+    if (detect < best) {
+      found.clear();
+      best = detect;
+    }
+    if (detect == best) found.push_back({detect, code, offset});
+  };
+
+  reader r(data, size, base);
+  std::vector<open_frame> stack;
+  item it;
+  for (;;) {
+    const size_t before = r.offset();
+    if (before > best) break;
+    const status s = r.next(it);
+    if (s != status::ok) {
+      FUZZ_CHECK(s == w0.final);
+      if (s != status::end) add(before, s, r.error().offset);
+      break;
+    }
+    const size_t after = r.offset();
+    bool complete = false;
+    if (it.type == item_type::end) {
+      FUZZ_CHECK(!stack.empty() && stack.back().kind != 2);
+      stack.pop_back();
+      complete = true;
+    } else if (!stack.empty() && stack.back().kind == 3) {
+      continue;  // a chunk
+    } else {
+      const bool opens = it.type == item_type::array || it.type == item_type::map ||
+                         it.type == item_type::tag || it.is_indefinite();
+      if (det) {
+        if (it.is_indefinite()) add(before, status::indefinite_length, before);
+        if (!head_is_shortest(data + before)) add(before, status::non_preferred_encoding, before);
+      }
+      if (!stack.empty() && stack.back().kind == 1 && stack.back().completed % 2 == 0) {
+        stack.back().key_start = before;
+        stack.back().key_single = !opens;
+      }
+      if (opens) {
+        open_frame f;
+        f.kind = it.type == item_type::array ? 0
+                 : it.type == item_type::map ? 1
+                 : it.type == item_type::tag ? 2
+                                             : 3;
+        stack.push_back(std::move(f));
+      } else {
+        complete = true;
+      }
+    }
+    while (complete && !stack.empty()) {
+      open_frame& f = stack.back();
+      if (f.kind == 2) {
+        stack.pop_back();
+        continue;
+      }
+      complete = false;
+      if (f.kind != 1 || f.completed++ % 2 != 0) break;
+      // A key just completed: [key_start, after).
+      const size_t start = f.key_start;
+      const size_t detect = f.key_single ? start : after;
+      const std::string raw(reinterpret_cast<const char*>(data + start), after - start);
+      std::string canon;
+      size_t pos = start;
+      FUZZ_CHECK(canonical_item(data, after, pos, canon) && pos == after);
+      if (det && f.has_prev) {
+        const int c = compare_bytes(raw, f.prev_raw);
+        if (c < 0) add(detect, status::unsorted_map_keys, start);
+        if (c == 0) add(detect, status::duplicate_key, start);
+      }
+      if (dedup) {
+        bool dup = false;
+        if (f.keys.size() < k_naive_keys && f.key_set.empty()) {
+          for (const std::string& k : f.keys) dup = dup || k == canon;
+          f.keys.push_back(canon);
+        } else {
+          if (f.key_set.empty()) f.key_set.insert(f.keys.begin(), f.keys.end());
+          dup = !f.key_set.insert(canon).second;
+        }
+        if (dup) add(detect, status::duplicate_key, start);
+      }
+      f.prev_raw = raw;
+      f.has_prev = true;
+    }
+  }
+  return found;
+}
+
+/// The strict walk `w` against the prediction.
+void check_strict(const walk_result& w, const walk_result& w0,
+                  const std::vector<violation>& expected, const uint8_t* data, size_t size) {
+  if (expected.empty()) {
+    FUZZ_CHECK(w.final == w0.final);
+    if (w.final != status::end) {
+      FUZZ_CHECK(w.error.offset == w0.error.offset && w.fail_at == w0.fail_at);
+    }
+    return;
+  }
+  bool match = false;
+  for (const violation& v : expected)
+    match = match || (w.final == v.code && w.error.offset == v.offset && w.fail_at == v.detect);
+  if (!match) {
+    std::fprintf(stderr, "strict reader: status %d offset %zu at next() from %zu; expected one of:\n",
+                 int(w.final), w.error.offset, w.fail_at);
+    for (const violation& v : expected)
+      std::fprintf(stderr, "  status %d offset %zu at next() from %zu\n", int(v.code), v.offset,
+                   v.detect);
+    std::fprintf(stderr, "input %s\n", hex(data, size).c_str());
+    FUZZ_FAIL("strict reader differs from the model");
+  }
+}
+
+/// One top-level item through cbor_decode and cbor_encode(PREFERRED).
+std::string library_preferred(const uint8_t* p, size_t n) {
+  cbor_doc* doc = nullptr;
+  cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+  FUZZ_CHECK(cbor_decode(p, n, CBOR_FAST_DECODE_EXACT, &o, &doc, nullptr) == CBOR_FAST_OK);
+  const std::vector<uint8_t> out = encode_doc(doc, CBOR_FAST_ENCODE_PREFERRED);
+  cbor_doc_free(doc);
+  return std::string(out.begin(), out.end());
+}
+
+/// Every complete top-level item of the unchecked walk: the harness's
+/// preferred form equals the library's. With deterministic on and the input
+/// accepted, both equal the input.
+void check_preferred(const uint8_t* data, const walk_result& w0, bool accepted) {
+  for (size_t i = 0; i < w0.top_starts.size(); ++i) {
+    const size_t start = w0.top_starts[i];
+    const size_t end = w0.top_ends[i];
+    std::string model;
+    size_t pos = start;
+    FUZZ_CHECK(canonical_item(data, end, pos, model) && pos == end);
+    const std::string lib = library_preferred(data + start, end - start);
+    if (model != lib) {
+      std::fprintf(stderr, "item at %zu: model %s\n", start,
+                   hex(reinterpret_cast<const uint8_t*>(model.data()), model.size()).c_str());
+      std::fprintf(stderr, "  library %s\n",
+                   hex(reinterpret_cast<const uint8_t*>(lib.data()), lib.size()).c_str());
+      FUZZ_FAIL("preferred re-encoding: model and library differ");
+    }
+    if (accepted) {
+      FUZZ_CHECK(lib.size() == end - start && std::memcmp(lib.data(), data + start, lib.size()) == 0);
+    }
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
@@ -422,8 +658,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
     ++data;
     --size;
   }
+  if (size >= 2 && data[0] == 0x1c) {
+    opts.reject_duplicate_keys = (data[1] & 1) != 0;
+    opts.deterministic = (data[1] & 2) != 0;
+    data += 2;
+    size -= 2;
+  }
 
   const walk_result w = walk(data, size, opts);
+  if (opts.reject_duplicate_keys || opts.deterministic) {
+    cbor_fast::reader_options base = opts;
+    base.reject_duplicate_keys = false;
+    base.deterministic = false;
+    const walk_result w0 = walk(data, size, base);
+    check_strict(w, w0, predict_strict(data, size, base, opts, w0), data, size);
+    if (opts.deterministic) check_preferred(data, w0, w.final == status::end);
+  }
 
   reader r(data, size, opts);
   skip_pass(r, w);

@@ -3,23 +3,28 @@
 #
 #   tests/fuzz/run_long.sh TARGET [SECONDS]      (default 3600)
 #
-# TARGET is reader, diag, document, sequence, differential or writer. Builds
-# TARGET_fuzz with the `fuzz` preset (build/fuzz; clang-14 + libfuzzer-14-dev,
-# see cmake/install-deps.sh), then fuzzes with FUZZ_WORKERS parallel jobs
-# (default 2, one per core of a 2-core machine; use 1 on a shared machine).
-#   corpus, kept and grown across runs:  build/fuzz-corpus/TARGET/
+# TARGET is reader, diag, document, sequence, differential, writer or
+# capi_limits. Builds TARGET_fuzz with the `fuzz` preset (clang-14 +
+# libfuzzer-14-dev, see cmake/install-deps.sh), then fuzzes with FUZZ_WORKERS
+# parallel jobs (default 2, one per core of a 2-core machine; use 1 on a
+# shared machine, with FUZZ_NICE=10 to yield to builds).
+#   build directory:                     $CBOR_FAST_FUZZ_BUILD (build/fuzz)
+#   corpus, kept and grown across runs:  $CBOR_FAST_FUZZ_OUT/corpus/TARGET/
+#   findings and logs:                   $CBOR_FAST_FUZZ_OUT/artifacts/TARGET/
 #   seeds, read but never written:       tests/fuzz/corpus/TARGET/
-#   findings and job logs:               build/fuzz-artifacts/TARGET/
+# (CBOR_FAST_FUZZ_OUT unset: build/fuzz-corpus/ and build/fuzz-artifacts/.)
 # Each finding (crash, leak, timeout, out-of-memory) is copied into
 # tests/fuzz/corpus/TARGET/crash-<kind>-<hash> as a regression seed that
 # ctest replays from then on (fuzz.replay.TARGET): fix the bug, commit the
-# file. The script exits 1 when there was a finding.
+# file. The script exits 1 when there was a finding. At the end it prints one
+# summary line: seconds, executions, cov, ft, corpus files, findings.
 #
 # Extra libFuzzer flags may follow in FUZZ_FLAGS, e.g. FUZZ_FLAGS="-max_len=16384".
+# CBOR_FAST_FUZZ_KNOWN (capi_limits_fuzz.cpp) lets known library issues through.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
-  sed -n '2,20p' "$0" >&2
+  sed -n '2,26p' "$0" >&2
   exit 2
 fi
 target=$1
@@ -28,8 +33,14 @@ workers=${FUZZ_WORKERS:-2}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${CBOR_FAST_FUZZ_BUILD:-$root/build/fuzz}
 seeds=$root/tests/fuzz/corpus/$target
-corpus=$root/build/fuzz-corpus/$target
-artifacts=$root/build/fuzz-artifacts/$target
+if [ -n "${CBOR_FAST_FUZZ_OUT:-}" ]; then
+  corpus=$CBOR_FAST_FUZZ_OUT/corpus/$target
+  artifacts=$CBOR_FAST_FUZZ_OUT/artifacts/$target
+else
+  corpus=$root/build/fuzz-corpus/$target
+  artifacts=$root/build/fuzz-artifacts/$target
+fi
+nice_level=${FUZZ_NICE:-0}
 
 if [ ! -f "$root/tests/fuzz/${target}_fuzz.cpp" ]; then
   echo "run_long: no target '$target' (tests/fuzz/${target}_fuzz.cpp)" >&2
@@ -50,8 +61,32 @@ if [ "$workers" -gt 1 ]; then
   # Independent jobs sharing the corpus directory; logs go to fuzz-N.log.
   flags+=(-jobs="$workers" -workers="$workers")
 fi
+log=$artifacts/run-$(date +%Y%m%d-%H%M%S).log
+started=$(date +%s)
 # shellcheck disable=SC2086
-(cd "$artifacts" && "$bin" "${flags[@]}" ${FUZZ_FLAGS:-} "$corpus" "$seeds") || true
+(cd "$artifacts" && nice -n "$nice_level" "$bin" "${flags[@]}" ${FUZZ_FLAGS:-} "$corpus" "$seeds") \
+  > "$log" 2>&1 || true
+elapsed=$(( $(date +%s) - started ))
+# With jobs the statistics are in the workers' logs (fuzz-N.log).
+logs=("$log")
+if [ "$workers" -gt 1 ]; then
+  for i in $(seq 0 $((workers - 1))); do logs+=("$artifacts/fuzz-$i.log"); done
+fi
+execs=0
+cov=?
+ft=?
+for l in "${logs[@]}"; do
+  [ -f "$l" ] || continue
+  n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$l" | tail -n 1)
+  [ -n "$n" ] || n=$(grep -E '^#[0-9]+' "$l" | tail -n 1 | sed 's/^#\([0-9]*\).*/\1/')
+  execs=$((execs + ${n:-0}))
+  last=$(grep -E '^#[0-9]+.* cov: ' "$l" | tail -n 1)
+  if [ -n "$last" ]; then
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<< "$last")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<< "$last")
+  fi
+done
+tail -n 15 "$log"
 
 found=0
 while IFS= read -r -d '' f; do
@@ -69,7 +104,10 @@ while IFS= read -r -d '' f; do
 done < <(find "$artifacts" -maxdepth 1 -type f \( -name 'crash-*' -o -name 'leak-*' \
            -o -name 'timeout-*' -o -name 'oom-*' \) -newer "$stamp" -print0)
 
-echo "run_long: corpus $(find "$corpus" -type f | wc -l) files in ${corpus#"$root"/}"
+files=$(find "$corpus" -type f | wc -l)
+echo "run_long: corpus $files files in ${corpus#"$root"/}; log $log"
+echo "run_long: summary: target $target seconds $elapsed execs $execs cov $cov ft $ft" \
+     "corpus $files findings $found"
 if [ $found -ne 0 ]; then
   echo "run_long: findings copied to ${seeds#"$root"/}/ (replayed by ctest: fuzz.replay.$target)."
   echo "run_long: reproduce with: $bin FILE   (or build/dev/tests/fuzz/${target}_replay FILE)"
