@@ -20,7 +20,6 @@
 # summary line: seconds, executions, cov, ft, corpus files, findings.
 #
 # Extra libFuzzer flags may follow in FUZZ_FLAGS, e.g. FUZZ_FLAGS="-max_len=16384".
-# CBOR_FAST_FUZZ_KNOWN (capi_limits_fuzz.cpp) lets known library issues through.
 set -euo pipefail
 
 if [ $# -lt 1 ] || [ $# -gt 2 ]; then
