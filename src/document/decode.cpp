@@ -292,8 +292,8 @@ struct doc_builder {
       // Within the memory budget, grow by what it allows rather than fail at
       // a doubling the document may not need; the first guess takes at most
       // a quarter, leaving room for stacks, copies and key tables.
-      const uint64_t more =
-          budget->left() / (doc.capacity_ == 0 ? 4 : 1) / sizeof(doc_node);
+      const uint64_t more = budget->left() / sizeof(doc_node);
+      if (doc.capacity_ == 0 && want > more / 4) want = more / 4 != 0 ? more / 4 : 1;
       if (want > doc.capacity_ + more) want = doc.capacity_ + more;
       if (want <= doc.capacity_) budget->refuse();
     }
