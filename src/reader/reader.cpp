@@ -312,15 +312,7 @@ CBOR_FAST_NOINLINE status reader::check_utf8(const item& text) noexcept {
 CBOR_FAST_NOINLINE status reader::check_preferred(const item& it) noexcept {
   if (it.type == item_type::end) return status::ok;
   if (it.is_indefinite()) return fail(status::indefinite_length, it.offset);
-  if (it.type == item_type::floating) {
-    uint64_t bits;
-    if (detail::shortest_float(it.u.dbl, &bits) != it.width)
-      return fail(status::non_preferred_encoding, it.offset);
-    return status::ok;
-  }
-  const uint64_t a = it.arg;
-  const unsigned shortest = a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3 : a <= 0xffffffffu ? 5 : 9;
-  if (it.head_size != shortest) return fail(status::non_preferred_encoding, it.offset);
+  if (!detail::is_preferred(it)) return fail(status::non_preferred_encoding, it.offset);
   return status::ok;
 }
 
@@ -365,17 +357,7 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
     if (depth_ == level) {
       // A single item: its bytes are its canonical form unless its head or
       // float width is longer than needed.
-      bool canonical;
-      if (options_.deterministic) {
-        canonical = true;
-      } else if (out.type == item_type::floating) {
-        uint64_t bits;
-        canonical = detail::shortest_float(out.u.dbl, &bits) == out.width;
-      } else {
-        const uint64_t a = out.arg;
-        canonical = out.head_size == (a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3
-                                                 : a <= 0xffffffffu ? 5 : 9);
-      }
+      const bool canonical = options_.deterministic || detail::is_preferred(out);
       if (end_key(offset(), canonical) != status::ok) return error_.code;
     }
   }

@@ -105,10 +105,6 @@ const hash_key& process_hash_key() noexcept {
   return key;
 }
 
-inline size_t shortest_head_size(uint64_t arg) noexcept {
-  return arg < 24 ? 1 : arg <= 0xff ? 2 : arg <= 0xffff ? 3 : arg <= 0xffffffffu ? 5 : 9;
-}
-
 /// Writes the shortest head of (major, arg) at out; returns its size.
 size_t write_head(uint8_t* out, unsigned major, uint64_t arg) noexcept {
   const uint8_t mt = uint8_t(major << 5);
@@ -151,6 +147,15 @@ unsigned shortest_float(double value, uint64_t* bits) noexcept {
   }
   *bits = d;
   return 8;
+}
+
+bool is_preferred(const item& it) noexcept {
+  if (it.type == item_type::floating) {
+    uint64_t bits;
+    return shortest_float(it.u.dbl, &bits) == it.width;
+  }
+  const uint64_t a = it.arg;
+  return it.head_size == (a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3 : a <= 0xffffffffu ? 5 : 9);
 }
 
 key_checker::key_checker(const allocator& alloc) noexcept

@@ -10,6 +10,7 @@
 
 #include "cbor_fast/allocator.hpp"
 #include "cbor_fast/error.hpp"
+#include "cbor_fast/item.hpp"
 
 namespace cbor_fast {
 namespace detail {
@@ -148,6 +149,10 @@ class key_checker {
   pod_vector<uint32_t> buckets_;  ///< newest entry per bucket; size is a power of two
   pod_vector<uint8_t> arena_;     ///< canonical forms of keys whose bytes are not
 };
+
+/// True when the item's head has its shortest form: the shortest argument
+/// encoding, or for a float the shortest width that holds it exactly.
+bool is_preferred(const item& it) noexcept;
 
 /// The width (2, 4 or 8) of the shortest float that holds `value` exactly,
 /// NaN payloads included; *bits receives its encoding at that width.
