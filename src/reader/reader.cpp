@@ -18,10 +18,14 @@
 namespace cbor_fast {
 inline namespace v1 {
 
+constexpr uint8_t k_root = detail::frame_root;
+constexpr uint8_t k_array = detail::frame_array;
+constexpr uint8_t k_map = detail::frame_map;
+constexpr uint8_t k_tag = detail::frame_tag;
+constexpr uint8_t k_bytes = detail::frame_bytes;
+constexpr uint8_t k_text = detail::frame_text;
+
 namespace {
-// What a frame holds open.
-// Strings last, so one compare tells "inside an indefinite string".
-enum frame_kind : uint8_t { k_root = 0, k_array = 1, k_map = 2, k_tag = 3, k_bytes = 4, k_text = 5 };
 
 // The bits of reader::slow_: each sends next() off its inline path.
 constexpr uint8_t slow_error = 1;   // a sticky error
@@ -375,6 +379,12 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
 }  // namespace v1
 
 namespace detail {
+double widen_half(uint16_t bits) noexcept { return half_to_double(bits); }
+double widen_single(uint32_t bits) noexcept { return single_to_double(bits); }
+bool text_is_utf8(const uint8_t* data, size_t size, const uint8_t* readable_end) noexcept {
+  return utf8_is_valid(data, size, readable_end);
+}
+
 // read_item() in steps: one function per kind of initial byte, reached through
 // a 256-entry table (one load and an indirect jump instead of branches on the
 // major type and the additional information). Each step knows its item type

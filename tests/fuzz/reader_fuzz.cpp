@@ -2,7 +2,8 @@
 // against the raw bytes with a model of its own (nesting, counts, heads,
 // strings, floats, UTF-8), checks every error against the bytes it blames,
 // then runs skip(), skip_to_end()/read_joined() and reset() passes that must
-// end with the same status at the same offsets.
+// end with the same status at the same offsets, and visit() and
+// visit_items() passes that must deliver next()'s items field for field.
 //
 // With a strict check on (reject_duplicate_keys, deterministic) two oracles
 // from strict_model.hpp judge the reader: a reference pass with the checks
@@ -22,6 +23,7 @@
 // (reserved additional information) can only start a malformed sequence, so
 // seeds written before the marker existed keep their meaning; a lone 0x1c
 // stays CBOR.
+#include <cstring>
 #include <map>
 #include <set>
 #include <string>
@@ -640,6 +642,64 @@ void check_preferred(const uint8_t* data, const walk_result& w0, bool accepted) 
 
 }  // namespace
 
+/// The items a pass saw and how it ended (a repeated call must repeat the end).
+struct item_trace {
+  std::vector<item> items;
+  status final = status::ok;
+  cbor_fast::error_info error;
+  size_t offset = 0;
+  uint64_t count = 0;
+};
+
+bool same_item(const item& a, const item& b) {
+  return a.type == b.type && a.flags == b.flags && a.head_size == b.head_size &&
+         a.width == b.width && a.depth == b.depth && a.offset == b.offset && a.arg == b.arg &&
+         std::memcmp(&a.u, &b.u, sizeof a.u) == 0;
+}
+
+/// visit() over every top-level item, and visit_items() in batches of `batch`,
+/// against a next() loop: the same items, status, error and position.
+void visit_pass(const uint8_t* data, size_t size, const cbor_fast::reader_options& opts,
+                size_t batch) {
+  auto finish = [](item_trace& t, reader& r, status s) {
+    t.final = s;
+    t.error = r.error();
+    t.offset = r.offset();
+    t.count = r.items();
+  };
+  item_trace want;
+  {
+    reader r(data, size, opts);
+    item it;
+    status s;
+    while ((s = r.next(it)) == status::ok) want.items.push_back(it);
+    finish(want, r, s);
+  }
+  for (int way = 0; way < 2; ++way) {
+    item_trace got;
+    reader r(data, size, opts);
+    auto v = [&got](const item& it) noexcept { got.items.push_back(it); };
+    size_t n = 0;
+    auto step = [&] {
+      return way == 0 ? r.visit(v) : r.visit_items(v, batch, &n);
+    };
+    status s;
+    while ((s = step()) == status::ok) {
+    }
+    finish(got, r, s);
+    const size_t seen = got.items.size();
+    FUZZ_CHECK(step() == s && got.items.size() == seen);  // sticky, and nothing more
+    FUZZ_CHECK(got.items.size() == want.items.size());
+    for (size_t i = 0; i < want.items.size(); ++i)
+      FUZZ_CHECK(same_item(got.items[i], want.items[i]));
+    FUZZ_CHECK(got.final == want.final && got.error.code == want.error.code &&
+               got.error.offset == want.error.offset &&
+               got.error.item_offset == want.error.item_offset &&
+               got.error.depth == want.error.depth && got.offset == want.offset &&
+               got.count == want.count);
+  }
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   const uint8_t* data = input;
   size_t size = input_size;
@@ -684,5 +744,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
 
   reader m(data, size, opts);
   mixed_pass(m, w, opts.max_string_length);
+
+  visit_pass(data, size, opts, size % 7 + 1);
   return 0;
 }

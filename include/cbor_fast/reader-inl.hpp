@@ -1,0 +1,379 @@
+// libcbor_fast: reader::visit() and reader::visit_items(), inline so the
+// visitor inlines into the loop. Included by reader.hpp; not for direct use.
+#ifndef CBOR_FAST_READER_INL_HPP
+#define CBOR_FAST_READER_INL_HPP
+
+#include <cstring>
+#include <utility>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define CBOR_FAST_VISIT_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define CBOR_FAST_VISIT_UNLIKELY(x) (x)
+#endif
+
+namespace cbor_fast {
+namespace detail {
+
+/// Which inline step the visit loop takes for an initial byte. Major types 0-6
+/// have one step per argument size (0, 1, 2, 4 or 8 bytes after the initial
+/// byte), so every step knows its item type and head size at compile time.
+enum visit_step : uint8_t {
+  vs_uint = 0,        // + size index 0..4
+  vs_negative = 5,
+  vs_bytes = 10,
+  vs_text = 15,
+  vs_array = 20,
+  vs_map = 25,
+  vs_tag = 30,
+  vs_simple = 35,     // simple values 0..19
+  vs_false,
+  vs_true,
+  vs_null,
+  vs_undefined,
+  vs_simple8,         // 0xf8: one-byte simple value, 32..255 only
+  vs_half,
+  vs_single,
+  vs_double,
+  vs_other,           // additional information 28..31: reserved, indefinite, break
+};
+
+constexpr uint8_t classify_for_visit(unsigned ib) noexcept {
+  const unsigned major = ib >> 5;
+  const unsigned ai = ib & 0x1f;
+  if (ai >= 28) return vs_other;
+  const unsigned size_index = ai < 24 ? 0 : ai - 23;  // 0, then 1..4 for 1, 2, 4, 8 bytes
+  if (major < 7) return uint8_t(major * 5 + size_index);
+  if (ai < 20) return vs_simple;
+  if (ai <= 23) return uint8_t(vs_false + (ai - 20));
+  return uint8_t(vs_simple8 + (ai - 24));
+}
+
+struct visit_table {
+  uint8_t step[256];
+  constexpr visit_table() noexcept : step() {
+    for (unsigned i = 0; i < 256; ++i) step[i] = classify_for_visit(i);
+  }
+};
+inline constexpr visit_table k_visit_table{};
+
+/// The big-endian argument of N = 1, 2, 4 or 8 bytes at p (8 bytes readable).
+template <unsigned N>
+inline uint64_t load_argument(const uint8_t* p) noexcept {
+  uint64_t v;
+  std::memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#elif defined(__GNUC__) || defined(__clang__)
+  v = __builtin_bswap64(v);
+#else
+  uint64_t r = 0;
+  for (unsigned i = 0; i < 8; ++i) r = (r << 8) | p[i];
+  v = r;
+#endif
+  return v >> (64 - 8 * N);
+}
+
+/// An initial byte's item type and argument size, as a type (for the visit loop).
+template <item_type Type, unsigned ArgBytes>
+struct head_form {
+  static constexpr item_type type = Type;
+  static constexpr unsigned arg_bytes = ArgBytes;
+};
+
+/// Exact widening of half and single floats (NaN payloads kept), out of line.
+double widen_half(uint16_t bits) noexcept;
+double widen_single(uint32_t bits) noexcept;
+/// Whole-string UTF-8 check (RFC 3629); `readable_end` bounds any over-read.
+bool text_is_utf8(const uint8_t* data, size_t size, const uint8_t* readable_end) noexcept;
+
+}  // namespace detail
+
+inline namespace v1 {
+
+template <class Visitor>
+status reader::visit(Visitor&& v) {
+  static_assert(noexcept(v(std::declval<const item&>())),
+                "reader::visit: the visitor must be noexcept");
+  if (error_.code != status::ok) return error_.code;
+  pop_finished_tags();
+  // As skip(): at the end of the enclosing container there is no item to visit.
+  if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
+  if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
+  return drive<true>(v, 0, nullptr);
+}
+
+template <class Visitor>
+status reader::visit_items(Visitor&& v, size_t max_items, size_t* delivered) {
+  static_assert(noexcept(v(std::declval<const item&>())),
+                "reader::visit_items: the visitor must be noexcept");
+  *delivered = 0;
+  if (max_items == 0) return error_.code;
+  return drive<false>(v, max_items, delivered);
+}
+
+// The loop behind visit() (WholeItem: until the item that starts at the
+// current depth is complete) and visit_items() (until max_items were delivered).
+//
+// Common heads are read inline, with the reader's state in locals and the
+// innermost level's count in a register; anything else (indefinite lengths,
+// breaks, limits, strict checks, malformed or truncated input, a full stack,
+// the last 8 bytes of input) goes through next(), which gives the exact
+// status and offset.
+//
+// Two things are never tested per item. The end of input and max_items: the
+// inline path runs only while p < fast_end, which leaves 9 bytes for any head
+// and, as every item takes at least one byte, cannot pass max_items. And in
+// WholeItem mode the level the visit started at: there `left` is 1 (the one
+// item wanted), so finishing it is just one more way to complete a level.
+template <bool WholeItem, class Visitor>
+status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
+  const uint8_t* p = pos_;
+  const uint8_t* fast_end = p;  // the inline path runs while p < fast_end
+  uint64_t items_left = items_left_;
+  frame* top = top_;
+  uint32_t depth = depth_;
+  const uint32_t base = depth_;
+  // Items due in the innermost level (its frame's count is stale meanwhile).
+  uint64_t left = WholeItem ? 1 : top_->left;
+  size_t count = 0;  // visit_items(): items delivered
+
+  auto refresh = [&]() noexcept {
+    const size_t room = size_t(end_ - p);
+    size_t n = room > 8 ? room - 8 : 0;
+    if (items_left < n) n = size_t(items_left);
+    if (slow_ != 0) n = 0;
+    fast_end = p + n;
+  };
+  // The locals back into the reader. The level a visit started at keeps its
+  // real count in its frame (taken when the item is).
+  auto store = [&]() noexcept {
+    pos_ = p;
+    items_left_ = items_left;
+    depth_ = depth;
+    top_ = top;
+    if (!WholeItem || depth != base) top->left = left;
+  };
+  auto done = [&](status st) noexcept {
+    store();
+    if constexpr (!WholeItem) *delivered = count;
+    return st;
+  };
+  auto pop_level = [&]() noexcept {
+    --depth;
+    top = depth != 0 ? &stack_[depth - 1] : &root_;
+  };
+  // The head at p read into `it`, with p < fast_end (so all nine bytes a
+  // head may need are there, and max_items cannot run out). Checks first:
+  // anything unusual returns false with nothing taken, for next() to report
+  // or handle. Then it takes the item; the caller delivers it.
+  auto read_head = [&](auto form, item& it) noexcept {
+    constexpr item_type type = decltype(form)::type;
+    constexpr unsigned arg_bytes = decltype(form)::arg_bytes;
+    uint64_t arg;
+    if constexpr (arg_bytes == 0) {
+      arg = *p & 0x1fu;
+    } else {
+      arg = detail::load_argument<arg_bytes>(p + 1);
+    }
+    const uint8_t* after = p + 1 + arg_bytes;  // where the next head starts
+    it.type = type;
+    it.head_size = uint8_t(1 + arg_bytes);
+    it.depth = depth;
+    it.offset = size_t(p - begin_);
+    it.arg = arg;
+    if constexpr (type == item_type::array || type == item_type::map ||
+                  type == item_type::tag) {
+      uint64_t children = 1;
+      uint8_t kind = detail::frame_tag;
+      if constexpr (type != item_type::tag) {
+        // Every item takes a byte, so a count the input cannot hold never
+        // reaches an allocation (next() reports it).
+        if (arg > options_.max_container_items) return false;
+        const size_t room = size_t(end_ - after);
+        if (type == item_type::array ? arg > room : arg > room / 2) return false;
+        children = type == item_type::array ? arg : arg * 2;
+        kind = type == item_type::array ? detail::frame_array : detail::frame_map;
+      }
+      // Room on the stack, and not the top level (where push() notes where
+      // the item starts): as push_definite().
+      if (CBOR_FAST_VISIT_UNLIKELY(depth - 1u >= push_room_ - 1u)) return false;
+      p = after;
+      --items_left;
+      if (WholeItem && depth == base) {
+        --top->left;  // the visited item, taken from its level for real
+      } else {
+        top->left = left - 1;
+      }
+      top = &stack_[depth++];
+      top->kind = kind;
+      top->indefinite = false;
+      left = children;
+    } else {
+      if constexpr (type == item_type::byte_string || type == item_type::text_string) {
+        if (arg > options_.max_string_length || arg > size_t(end_ - after)) return false;
+        if (type == item_type::text_string && options_.validate_utf8 &&
+            !detail::text_is_utf8(after, size_t(arg), end_))
+          return false;
+        it.u.data = after;
+        after += arg;
+      } else if constexpr (type == item_type::simple && arg_bytes == 1) {
+        if (arg < 32) return false;  // not well-formed: next() reports it
+      } else if constexpr (type == item_type::floating) {
+        it.width = uint8_t(arg_bytes);
+        if constexpr (arg_bytes == 2) it.u.dbl = detail::widen_half(uint16_t(arg));
+        else if constexpr (arg_bytes == 4) it.u.dbl = detail::widen_single(uint32_t(arg));
+        else std::memcpy(&it.u.dbl, &arg, sizeof arg);
+      }
+      p = after;
+      --items_left;
+      --left;
+    }
+    return true;
+  };
+
+  refresh();
+  // A level already full: a definite one to close first (visit_items() may
+  // have stopped right after its last item); an indefinite one at its entry
+  // limit, where only a break may follow; or either after an error or with
+  // strict checks on, which next() handles.
+  if (top->left == 0) {
+    if (WholeItem || top->indefinite || slow_ != 0) goto general;
+    goto close;
+  }
+
+  for (;;) {
+    if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
+    {
+      // One call of the visitor for every inline item, so it inlines once.
+      item it;
+      bool taken;
+      using T = item_type;
+      const uint8_t step = detail::k_visit_table.step[*p];
+      switch (step) {
+        case detail::vs_uint + 0: taken = read_head(detail::head_form<T::unsigned_int, 0>{}, it); break;
+        case detail::vs_uint + 1: taken = read_head(detail::head_form<T::unsigned_int, 1>{}, it); break;
+        case detail::vs_uint + 2: taken = read_head(detail::head_form<T::unsigned_int, 2>{}, it); break;
+        case detail::vs_uint + 3: taken = read_head(detail::head_form<T::unsigned_int, 4>{}, it); break;
+        case detail::vs_uint + 4: taken = read_head(detail::head_form<T::unsigned_int, 8>{}, it); break;
+        case detail::vs_negative + 0: taken = read_head(detail::head_form<T::negative_int, 0>{}, it); break;
+        case detail::vs_negative + 1: taken = read_head(detail::head_form<T::negative_int, 1>{}, it); break;
+        case detail::vs_negative + 2: taken = read_head(detail::head_form<T::negative_int, 2>{}, it); break;
+        case detail::vs_negative + 3: taken = read_head(detail::head_form<T::negative_int, 4>{}, it); break;
+        case detail::vs_negative + 4: taken = read_head(detail::head_form<T::negative_int, 8>{}, it); break;
+        case detail::vs_bytes + 0: taken = read_head(detail::head_form<T::byte_string, 0>{}, it); break;
+        case detail::vs_bytes + 1: taken = read_head(detail::head_form<T::byte_string, 1>{}, it); break;
+        case detail::vs_bytes + 2: taken = read_head(detail::head_form<T::byte_string, 2>{}, it); break;
+        case detail::vs_bytes + 3: taken = read_head(detail::head_form<T::byte_string, 4>{}, it); break;
+        case detail::vs_bytes + 4: taken = read_head(detail::head_form<T::byte_string, 8>{}, it); break;
+        case detail::vs_text + 0: taken = read_head(detail::head_form<T::text_string, 0>{}, it); break;
+        case detail::vs_text + 1: taken = read_head(detail::head_form<T::text_string, 1>{}, it); break;
+        case detail::vs_text + 2: taken = read_head(detail::head_form<T::text_string, 2>{}, it); break;
+        case detail::vs_text + 3: taken = read_head(detail::head_form<T::text_string, 4>{}, it); break;
+        case detail::vs_text + 4: taken = read_head(detail::head_form<T::text_string, 8>{}, it); break;
+        case detail::vs_array + 0: taken = read_head(detail::head_form<T::array, 0>{}, it); break;
+        case detail::vs_array + 1: taken = read_head(detail::head_form<T::array, 1>{}, it); break;
+        case detail::vs_array + 2: taken = read_head(detail::head_form<T::array, 2>{}, it); break;
+        case detail::vs_array + 3: taken = read_head(detail::head_form<T::array, 4>{}, it); break;
+        case detail::vs_array + 4: taken = read_head(detail::head_form<T::array, 8>{}, it); break;
+        case detail::vs_map + 0: taken = read_head(detail::head_form<T::map, 0>{}, it); break;
+        case detail::vs_map + 1: taken = read_head(detail::head_form<T::map, 1>{}, it); break;
+        case detail::vs_map + 2: taken = read_head(detail::head_form<T::map, 2>{}, it); break;
+        case detail::vs_map + 3: taken = read_head(detail::head_form<T::map, 4>{}, it); break;
+        case detail::vs_map + 4: taken = read_head(detail::head_form<T::map, 8>{}, it); break;
+        case detail::vs_tag + 0: taken = read_head(detail::head_form<T::tag, 0>{}, it); break;
+        case detail::vs_tag + 1: taken = read_head(detail::head_form<T::tag, 1>{}, it); break;
+        case detail::vs_tag + 2: taken = read_head(detail::head_form<T::tag, 2>{}, it); break;
+        case detail::vs_tag + 3: taken = read_head(detail::head_form<T::tag, 4>{}, it); break;
+        case detail::vs_tag + 4: taken = read_head(detail::head_form<T::tag, 8>{}, it); break;
+        case detail::vs_simple: taken = read_head(detail::head_form<T::simple, 0>{}, it); break;
+        case detail::vs_false:
+        case detail::vs_true: taken = read_head(detail::head_form<T::boolean, 0>{}, it); break;
+        case detail::vs_null: taken = read_head(detail::head_form<T::null, 0>{}, it); break;
+        case detail::vs_undefined: taken = read_head(detail::head_form<T::undefined, 0>{}, it); break;
+        case detail::vs_simple8: taken = read_head(detail::head_form<T::simple, 1>{}, it); break;
+        case detail::vs_half: taken = read_head(detail::head_form<T::floating, 2>{}, it); break;
+        case detail::vs_single: taken = read_head(detail::head_form<T::floating, 4>{}, it); break;
+        case detail::vs_double: taken = read_head(detail::head_form<T::floating, 8>{}, it); break;
+        case detail::vs_other: taken = false; break;
+#if defined(__GNUC__) || defined(__clang__)
+        default: __builtin_unreachable();  // the table holds nothing else
+#endif
+      }
+      if (!taken) goto general;
+      v(static_cast<const item&>(it));
+      if constexpr (!WholeItem) {
+        if (++count == max_items) return done(status::ok);
+      }
+      if (left != 0) continue;  // else the level is complete ([] and {} at once)
+    }
+  close:
+    // The innermost level has all its items: close it, and every level
+    // that completes with it.
+    for (;;) {
+      if (WholeItem && depth == base) {
+        --top->left;  // a scalar was the visited item
+        return done(status::ok);
+      }
+      if (top->kind == detail::frame_tag) {
+        pop_level();  // a tag closes silently once its one item is complete
+      } else if (top->indefinite) {
+        goto general;  // at its entry limit: only a break may follow
+      } else {
+        pop_level();
+        item it;
+        it.type = item_type::end;
+        it.depth = depth;
+        it.offset = size_t(p - begin_);
+        v(static_cast<const item&>(it));
+        if constexpr (!WholeItem) {
+          if (++count == max_items) {
+            left = top->left;
+            return done(status::ok);
+          }
+        }
+      }
+      if (WholeItem && depth == base) return done(status::ok);
+      left = top->left;
+      if (left != 0) break;
+    }
+    continue;
+
+  general:
+    // One item the general way.
+    {
+      store();
+      item it;
+      const status st = next(it);
+      p = pos_;
+      items_left = items_left_;
+      depth = depth_;
+      top = top_;
+      if (st != status::ok) {
+        if constexpr (!WholeItem) *delivered = count;
+        return st;
+      }
+      if constexpr (WholeItem) {
+        // Tags completed by this item are closed (next() pops them lazily).
+        while (top->left == 0 && top->kind == detail::frame_tag) pop_level();
+      }
+      left = top->left;
+      refresh();
+      v(static_cast<const item&>(it));
+      if constexpr (WholeItem) {
+        if (depth <= base) return done(status::ok);
+      } else {
+        if (++count == max_items) return done(status::ok);
+      }
+      // A level completed by this item closes inline only on the plain path:
+      // after an error or with strict checks, next() reports (and tracks) ends.
+      if (left == 0 && slow_ == 0) goto close;
+    }
+  }
+}
+
+}  // namespace v1
+}  // namespace cbor_fast
+
+#undef CBOR_FAST_VISIT_UNLIKELY
+
+#endif  // CBOR_FAST_READER_INL_HPP
