@@ -162,18 +162,19 @@ cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* ite
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   // The caller's element size; never smaller than the struct this library
   // fills (item_size_ok), so each element is written within its own bytes.
-  const size_t stride = items->struct_size == 0 ? k_item_size : items->struct_size;
-  auto* out = reinterpret_cast<unsigned char*>(items);
-  cbor_fast::item it;
+  const uint32_t struct_size = items->struct_size;
+  const size_t stride = struct_size == 0 ? k_item_size : struct_size;
+  unsigned char* out = reinterpret_cast<unsigned char*>(items);
   size_t n = 0;
-  cbor_fast::status s = cbor_fast::status::ok;
-  while (n < capacity && (s = reader->reader.next(it)) == cbor_fast::status::ok) {
-    auto* element = reinterpret_cast<cbor_fast_item*>(out + n * stride);
-    to_c_item(it, element);
-    // Each element is then a complete item on its own (for cbor_reader_join).
-    element->struct_size = items->struct_size;
-    ++n;
-  }
+  const cbor_fast::status s = reader->reader.visit_items(
+      [&out, stride, struct_size](const cbor_fast::item& it) noexcept {
+        auto* element = reinterpret_cast<cbor_fast_item*>(out);
+        to_c_item(it, element);
+        // Each element is then a complete item on its own (for cbor_reader_join).
+        element->struct_size = struct_size;
+        out += stride;
+      },
+      capacity, &n);
   *count = n;
   // Items before an end or an error are delivered first; the reader's
   // error is sticky and the end repeats, so the next call reports them.
