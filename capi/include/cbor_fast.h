@@ -425,6 +425,16 @@ CBOR_FAST_API cbor_fast_status cbor_writer_simple(cbor_writer* writer, uint8_t v
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
                                                  cbor_fast_float_width width);
+/**
+ * Float that is half precision already, given as its IEEE 754 binary16 bits:
+ * written as they are (0xf9 and two bytes), no width search. Since 0.3.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_float16(cbor_writer* writer, uint16_t bits);
+/**
+ * Float that is single precision already: written as it is (0xfa and four
+ * bytes, NaN payloads kept), no width search. Since 0.3.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_float32(cbor_writer* writer, float value);
 /** Array of `count` items; close with cbor_writer_end(). */
 CBOR_FAST_API cbor_fast_status cbor_writer_array(cbor_writer* writer, uint64_t count);
 CBOR_FAST_API cbor_fast_status cbor_writer_array_indefinite(cbor_writer* writer);

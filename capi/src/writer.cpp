@@ -140,6 +140,14 @@ cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
       writer, writer->writer.write_float(value, static_cast<cbor_fast::float_width>(width)));
 }
 
+cbor_fast_status cbor_writer_float16(cbor_writer* writer, uint16_t bits) {
+  CBOR_FAST_WRITER_CALL(writer, writer->writer.write_float16(bits));
+}
+
+cbor_fast_status cbor_writer_float32(cbor_writer* writer, float value) {
+  CBOR_FAST_WRITER_CALL(writer, writer->writer.write_float32(value));
+}
+
 cbor_fast_status cbor_writer_array(cbor_writer* writer, uint64_t count) {
   CBOR_FAST_WRITER_CALL(writer, writer->writer.begin_array(count));
 }

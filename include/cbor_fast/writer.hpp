@@ -85,6 +85,23 @@ class writer {
   status write_simple(uint8_t v) noexcept;
   /// A float: the shortest exact width, or the forced one (rounding to nearest even).
   status write_float(double v, float_width width = float_width::shortest) noexcept;
+  /// A float that is a binary16 already, given as its bits (C++17 has no half
+  /// type): written as they are, 0xf9 and two bytes, with no width search.
+  status write_float16(uint16_t bits) noexcept { return write_float_bits(2, bits); }
+  /// A float that is a binary32 already: 0xfa and its four bytes as they are
+  /// (NaN payloads kept), with no width search.
+  status write_float32(float v) noexcept {
+    uint32_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return write_float_bits(4, bits);
+  }
+  /// A binary64: 0xfb and its eight bytes as they are; the same as
+  /// write_float(v, float_width::double_).
+  status write_float64(double v) noexcept {
+    uint64_t bits;
+    std::memcpy(&bits, &v, sizeof bits);
+    return write_float_bits(8, bits);
+  }
 
   // ---- containers ----
   status begin_array(uint64_t count) noexcept;
@@ -170,6 +187,9 @@ class writer {
   status write_string_slow(uint8_t major, const void* data, size_t size) noexcept;
   status write_simple_slow(uint8_t v) noexcept;
   status write_float_slow(double v, float_width width) noexcept;
+  /// A float of `bytes` = 2, 4 or 8 bytes on the wire, from its bits.
+  status write_float_bits(unsigned bytes, uint64_t bits) noexcept;
+  status write_float_bits_slow(unsigned bytes, uint64_t bits) noexcept;
   status begin_slow(uint8_t major, uint64_t arg, uint64_t items) noexcept;
   status end_slow() noexcept;
 
@@ -335,6 +355,19 @@ inline status writer::write_float(double v, float_width width) noexcept {
   } else {
     return write_float_slow(v, width);
   }
+  --quick_;
+  return status::ok;
+}
+
+inline status writer::write_float_bits(unsigned bytes, uint64_t bits) noexcept {
+  if (quick_ == 0 || !head_room()) return write_float_bits_slow(bytes, bits);
+  uint8_t* p = pos_;
+  // 0xf9, 0xfa, 0xfb for 2, 4, 8 bytes (bytes is a constant after inlining).
+  p[0] = bytes == 2 ? 0xf9 : bytes == 4 ? 0xfa : 0xfb;
+  if (bytes == 2) put_be<2>(p + 1, bits);
+  else if (bytes == 4) put_be<4>(p + 1, bits);
+  else put_be<8>(p + 1, bits);
+  pos_ = p + 1 + bytes;
   --quick_;
   return status::ok;
 }

@@ -434,6 +434,19 @@ status writer::write_float_slow(double v, float_width width) noexcept {
   return result();
 }
 
+status writer::write_float_bits_slow(unsigned bytes, uint64_t bits) noexcept {
+  if (error_ != status::ok) return error_;
+  uint8_t out[k_max_head];
+  out[0] = bytes == 2 ? 0xf9 : bytes == 4 ? 0xfa : 0xfb;
+  if (bytes == 2) detail::store_be16(out + 1, uint16_t(bits));
+  else if (bytes == 4) detail::store_be32(out + 1, uint32_t(bits));
+  else detail::store_be64(out + 1, bits);
+  if (status s = before_item(k_major_simple, false); s != status::ok) return s;
+  put(out, 1 + bytes);
+  after_item();
+  return result();
+}
+
 // ---- containers --------------------------------------------------------------
 
 status writer::begin_slow(uint8_t major, uint64_t arg, uint64_t items) noexcept {

@@ -1220,6 +1220,28 @@ static void test_writer_floats(void) {
   cbor_writer_free(w);
 }
 
+/* cbor_writer_float16/32: the bits as given, never narrowed; NULL refused. */
+static void test_writer_typed_floats(void) {
+  cbor_writer* w = NULL;
+  uint32_t nan_bits = 0x7fc00001u;
+  float nan_payload;
+  memcpy(&nan_payload, &nan_bits, sizeof nan_payload);
+  CHECK_WRITES(cbor_writer_float16(w, 0x3c00), "\xf9\x3c\x00");
+  CHECK_WRITES(cbor_writer_float16(w, 0x0001), "\xf9\x00\x01");
+  CHECK_WRITES(cbor_writer_float16(w, 0x7e01), "\xf9\x7e\x01");
+  CHECK_WRITES(cbor_writer_float32(w, 1.5f), "\xfa\x3f\xc0\x00\x00");
+  CHECK_WRITES(cbor_writer_float32(w, -0.0f), "\xfa\x80\x00\x00\x00");
+  CHECK_WRITES(cbor_writer_float32(w, nan_payload), "\xfa\x7f\xc0\x00\x01");
+  CHECK_STATUS(cbor_writer_float16(NULL, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_float32(NULL, 0.0f), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  /* One item each toward a definite count. */
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_array(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_float32(w, 1.0f), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_float16(w, 0), CBOR_FAST_ERR_WRITER_COUNT);
+  cbor_writer_free(w);
+}
+
 static void test_writer_containers(void) {
   cbor_writer* w = NULL;
   int i;
@@ -1718,6 +1740,7 @@ int main(void) {
   RUN_TEST(test_writer_integers);
   RUN_TEST(test_writer_strings_and_simple);
   RUN_TEST(test_writer_floats);
+  RUN_TEST(test_writer_typed_floats);
   RUN_TEST(test_writer_containers);
   RUN_TEST(test_writer_structure_errors);
   RUN_TEST(test_writer_growable_finish);

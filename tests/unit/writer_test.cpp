@@ -1264,6 +1264,75 @@ TEST(WriterFloat, NarrowsExactlyAgreesWithTheRoundTrip) {
   }
 }
 
+// write_float16/32/64: the caller's bits at the caller's width, never narrowed
+// or widened (a single that fits a half stays a single), NaN payloads and
+// subnormals as given. Through every destination (encode() covers the
+// inline path and the slow one: caller buffer of exact size, 1-byte sinks).
+TEST(WriterFloat, TypedWidthsWriteTheBitsAsGiven) {
+  struct row {
+    const char* name;
+    write_fn fn;
+    const char* hex;
+  };
+  auto f32 = [](uint32_t bits) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  };
+  const std::vector<row> rows = {
+      {"half 1.0", [](writer& w) { EXPECT_OK(w.write_float16(0x3c00)); }, "f93c00"},
+      {"half smallest subnormal", [](writer& w) { EXPECT_OK(w.write_float16(0x0001)); }, "f90001"},
+      {"half -inf", [](writer& w) { EXPECT_OK(w.write_float16(0xfc00)); }, "f9fc00"},
+      {"half NaN with payload", [](writer& w) { EXPECT_OK(w.write_float16(0x7e01)); }, "f97e01"},
+      {"single 1.5 (fits a half)", [](writer& w) { EXPECT_OK(w.write_float32(1.5f)); },
+       "fa3fc00000"},
+      {"single -0.0", [](writer& w) { EXPECT_OK(w.write_float32(-0.0f)); }, "fa80000000"},
+      {"single smallest subnormal",
+       [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x00000001))); }, "fa00000001"},
+      {"single largest", [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x7f7fffff))); },
+       "fa7f7fffff"},
+      {"single NaN with payload",
+       [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x7fc00001))); }, "fa7fc00001"},
+      {"double 1.0 (fits a half)", [](writer& w) { EXPECT_OK(w.write_float64(1.0)); },
+       "fb3ff0000000000000"},
+      {"double NaN with payload",
+       [](writer& w) { EXPECT_OK(w.write_float64(from_bits(0x7ff8000000000001))); },
+       "fb7ff8000000000001"},
+      {"one item each in a definite array",
+       [](writer& w) {
+         EXPECT_OK(w.begin_array(3));
+         EXPECT_OK(w.write_float16(0x3c00));
+         EXPECT_OK(w.write_float32(2.0f));
+         EXPECT_OK(w.write_float64(3.0));
+         EXPECT_OK(w.end());
+       },
+       "83 f93c00 fa40000000 fb4008000000000000"},
+      {"tag content", [](writer& w) {
+         EXPECT_OK(w.write_tag(1));
+         EXPECT_OK(w.write_float64(1363896240.5));
+       },
+       "c1 fb41d452d9ec200000"},
+  };
+  for (const row& r : rows) EXPECT_EQ(encode(r.fn), norm(r.hex)) << r.name;
+}
+
+TEST(WriterFloat, TypedWidthsKeepTheStructuralChecks) {
+  writer w;
+  EXPECT_OK(w.begin_array(1));
+  EXPECT_OK(w.write_float32(1.0f));
+  EXPECT_STATUS(w.write_float16(0x3c00), writer_count_mismatch);
+  EXPECT_STATUS(w.write_float64(1.0), writer_count_mismatch);  // sticky
+
+  uint8_t small[4];
+  writer f(small, sizeof small);
+  EXPECT_STATUS(f.write_float32(1.0f), buffer_too_small);
+  EXPECT_EQ(f.size(), 5u);  // counting goes on
+
+  writer chunk;
+  EXPECT_OK(chunk.begin_bytes_indefinite());
+  EXPECT_STATUS(chunk.write_float16(0), writer_bad_chunk);
+}
+
 TEST(WriterErrors, EveryStructuralErrorIsReportedAndSticky) {
   struct row {
     const char* name;

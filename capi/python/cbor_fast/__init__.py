@@ -37,7 +37,7 @@ from ._encoder import dumps
 from ._types import (CBORDecodeError, CBOREncodeError, CBOREncodeTypeError, FrozenDict, Simple,
                      Tag, undefined)
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["loads", "dumps", "iter_sequence", "Reader", "Item", "ItemType", "Tag", "Simple",
            "undefined", "FrozenDict", "CBORDecodeError", "CBOREncodeError",
