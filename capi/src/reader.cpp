@@ -145,13 +145,14 @@ inline void to_c_item(const cbor_fast::item& it, cbor_fast_item* item) noexcept 
 cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   if (reader == nullptr || item == nullptr || !item_size_ok(item))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  // The hot path: one C++ next() (noexcept) and a field copy. *item is only
-  // written on success, so a failed call leaves the caller's last item intact.
-  cbor_fast::item it;
-  const cbor_fast::status s = reader->reader.next(it);
-  if (s != cbor_fast::status::ok) return to_c(s);
-  to_c_item(it, item);
-  return CBOR_FAST_OK;
+  // The hot path: the reader's inline step for one item, converting straight
+  // into the C struct (the visitor inlines, so no C++ item is stored and
+  // reloaded). *item is only written on success, so a failed call leaves the
+  // caller's last item intact.
+  size_t n = 0;
+  const cbor_fast::status s = reader->reader.visit_items(
+      [item](const cbor_fast::item& it) noexcept { to_c_item(it, item); }, 1, &n);
+  return n == 1 ? CBOR_FAST_OK : to_c(s);
 }
 
 cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,

@@ -108,7 +108,183 @@ status reader::visit_items(Visitor&& v, size_t max_items, size_t* delivered) {
                 "reader::visit_items: the visitor must be noexcept");
   *delivered = 0;
   if (max_items == 0) return error_.code;
+  // One item (a binding's per-item call): no loop to set up.
+  if (max_items == 1) return visit_one(v, delivered);
   return drive<false>(v, max_items, delivered);
+}
+
+// visit_items(v, 1): one head inline when the plain path allows it (no error
+// or strict checks, room in the innermost level and the item budget, nine
+// bytes of input), else next().
+template <class Visitor>
+status reader::visit_one(Visitor& v, size_t* delivered) {
+  const uint8_t* p = pos_;
+  uint64_t items_left = items_left_;
+  uint64_t left = top_->left;
+  frame* top = top_;
+  uint32_t depth = depth_;
+  *delivered = 1;
+  if (slow_ == 0 && left == 0 && !top->indefinite && top->kind != detail::frame_tag) {
+    // A definite array or map has all its items: its end item (as next()).
+    pop();
+    item it;
+    it.type = item_type::end;
+    it.depth = depth_;
+    it.offset = size_t(p - begin_);
+    v(static_cast<const item&>(it));
+    return status::ok;
+  }
+  if (slow_ == 0 && left != 0 && items_left != 0 && end_ - p > 8) {
+    item it;
+    if (take_head<false>(cursor{p, items_left, left, top, depth, 0}, it)) {
+      pos_ = p;
+      items_left_ = items_left;
+      depth_ = depth;
+      top_ = top;
+      top->left = left;
+      v(static_cast<const item&>(it));
+      return status::ok;
+    }
+  }
+  // A separate item: the one above never has its address taken, so it stays
+  // in registers with its type known.
+  item it;
+  const status s = next(it);
+  if (s != status::ok) {
+    *delivered = 0;
+    return s;
+  }
+  v(static_cast<const item&>(it));
+  return status::ok;
+}
+
+// The head at c.p read into `it`, with c.p < fast_end (so all nine bytes a
+// head may need are there, and max_items cannot run out). Checks first:
+// anything unusual returns false with nothing taken, for next() to report or
+// handle. Then it takes the item; the caller delivers it.
+template <bool WholeItem, class Form>
+inline bool reader::read_head(const cursor& c, item& it) noexcept {
+  constexpr item_type type = Form::type;
+  constexpr unsigned arg_bytes = Form::arg_bytes;
+  uint64_t arg;
+  if constexpr (arg_bytes == 0) {
+    arg = *c.p & 0x1fu;
+  } else {
+    arg = detail::load_argument<arg_bytes>(c.p + 1);
+  }
+  const uint8_t* after = c.p + 1 + arg_bytes;  // where the next head starts
+  it.type = type;
+  it.head_size = uint8_t(1 + arg_bytes);
+  it.depth = c.depth;
+  it.offset = size_t(c.p - begin_);
+  it.arg = arg;
+  if constexpr (type == item_type::array || type == item_type::map ||
+                type == item_type::tag) {
+    uint64_t children = 1;
+    uint8_t kind = detail::frame_tag;
+    if constexpr (type != item_type::tag) {
+      // Every item takes a byte, so a count the input cannot hold never
+      // reaches an allocation (next() reports it).
+      if (arg > options_.max_container_items) return false;
+      const size_t room = size_t(end_ - after);
+      if (type == item_type::array ? arg > room : arg > room / 2) return false;
+      children = type == item_type::array ? arg : arg * 2;
+      kind = type == item_type::array ? detail::frame_array : detail::frame_map;
+    }
+    // Room on the stack, and not the top level (where push() notes where
+    // the item starts): as push_definite().
+    if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_room_ - 1u)) return false;
+    c.p = after;
+    --c.items_left;
+    if (WholeItem && c.depth == c.base) {
+      --c.top->left;  // the visited item, taken from its level for real
+    } else {
+      c.top->left = c.left - 1;
+    }
+    c.top = &stack_[c.depth++];
+    c.top->kind = kind;
+    c.top->indefinite = false;
+    c.left = children;
+  } else {
+    if constexpr (type == item_type::byte_string || type == item_type::text_string) {
+      if (arg > options_.max_string_length || arg > size_t(end_ - after)) return false;
+      if (type == item_type::text_string && options_.validate_utf8 &&
+          !detail::text_is_utf8(after, size_t(arg), end_))
+        return false;
+      it.u.data = after;
+      after += arg;
+    } else if constexpr (type == item_type::simple && arg_bytes == 1) {
+      if (arg < 32) return false;  // not well-formed: next() reports it
+    } else if constexpr (type == item_type::floating) {
+      it.width = uint8_t(arg_bytes);
+      if constexpr (arg_bytes == 2) it.u.dbl = detail::widen_half(uint16_t(arg));
+      else if constexpr (arg_bytes == 4) it.u.dbl = detail::widen_single(uint32_t(arg));
+      else std::memcpy(&it.u.dbl, &arg, sizeof arg);
+    }
+    c.p = after;
+    --c.items_left;
+    --c.left;
+  }
+  return true;
+}
+
+// One step per initial byte (detail::k_visit_table): read_head() with the
+// item type and argument size as constants.
+template <bool WholeItem>
+inline bool reader::take_head(const cursor& c, item& it) noexcept {
+  using T = item_type;
+  using detail::head_form;
+  switch (detail::k_visit_table.step[*c.p]) {
+    case detail::vs_uint + 0: return read_head<WholeItem, head_form<T::unsigned_int, 0>>(c, it);
+    case detail::vs_uint + 1: return read_head<WholeItem, head_form<T::unsigned_int, 1>>(c, it);
+    case detail::vs_uint + 2: return read_head<WholeItem, head_form<T::unsigned_int, 2>>(c, it);
+    case detail::vs_uint + 3: return read_head<WholeItem, head_form<T::unsigned_int, 4>>(c, it);
+    case detail::vs_uint + 4: return read_head<WholeItem, head_form<T::unsigned_int, 8>>(c, it);
+    case detail::vs_negative + 0: return read_head<WholeItem, head_form<T::negative_int, 0>>(c, it);
+    case detail::vs_negative + 1: return read_head<WholeItem, head_form<T::negative_int, 1>>(c, it);
+    case detail::vs_negative + 2: return read_head<WholeItem, head_form<T::negative_int, 2>>(c, it);
+    case detail::vs_negative + 3: return read_head<WholeItem, head_form<T::negative_int, 4>>(c, it);
+    case detail::vs_negative + 4: return read_head<WholeItem, head_form<T::negative_int, 8>>(c, it);
+    case detail::vs_bytes + 0: return read_head<WholeItem, head_form<T::byte_string, 0>>(c, it);
+    case detail::vs_bytes + 1: return read_head<WholeItem, head_form<T::byte_string, 1>>(c, it);
+    case detail::vs_bytes + 2: return read_head<WholeItem, head_form<T::byte_string, 2>>(c, it);
+    case detail::vs_bytes + 3: return read_head<WholeItem, head_form<T::byte_string, 4>>(c, it);
+    case detail::vs_bytes + 4: return read_head<WholeItem, head_form<T::byte_string, 8>>(c, it);
+    case detail::vs_text + 0: return read_head<WholeItem, head_form<T::text_string, 0>>(c, it);
+    case detail::vs_text + 1: return read_head<WholeItem, head_form<T::text_string, 1>>(c, it);
+    case detail::vs_text + 2: return read_head<WholeItem, head_form<T::text_string, 2>>(c, it);
+    case detail::vs_text + 3: return read_head<WholeItem, head_form<T::text_string, 4>>(c, it);
+    case detail::vs_text + 4: return read_head<WholeItem, head_form<T::text_string, 8>>(c, it);
+    case detail::vs_array + 0: return read_head<WholeItem, head_form<T::array, 0>>(c, it);
+    case detail::vs_array + 1: return read_head<WholeItem, head_form<T::array, 1>>(c, it);
+    case detail::vs_array + 2: return read_head<WholeItem, head_form<T::array, 2>>(c, it);
+    case detail::vs_array + 3: return read_head<WholeItem, head_form<T::array, 4>>(c, it);
+    case detail::vs_array + 4: return read_head<WholeItem, head_form<T::array, 8>>(c, it);
+    case detail::vs_map + 0: return read_head<WholeItem, head_form<T::map, 0>>(c, it);
+    case detail::vs_map + 1: return read_head<WholeItem, head_form<T::map, 1>>(c, it);
+    case detail::vs_map + 2: return read_head<WholeItem, head_form<T::map, 2>>(c, it);
+    case detail::vs_map + 3: return read_head<WholeItem, head_form<T::map, 4>>(c, it);
+    case detail::vs_map + 4: return read_head<WholeItem, head_form<T::map, 8>>(c, it);
+    case detail::vs_tag + 0: return read_head<WholeItem, head_form<T::tag, 0>>(c, it);
+    case detail::vs_tag + 1: return read_head<WholeItem, head_form<T::tag, 1>>(c, it);
+    case detail::vs_tag + 2: return read_head<WholeItem, head_form<T::tag, 2>>(c, it);
+    case detail::vs_tag + 3: return read_head<WholeItem, head_form<T::tag, 4>>(c, it);
+    case detail::vs_tag + 4: return read_head<WholeItem, head_form<T::tag, 8>>(c, it);
+    case detail::vs_simple: return read_head<WholeItem, head_form<T::simple, 0>>(c, it);
+    case detail::vs_false:
+    case detail::vs_true: return read_head<WholeItem, head_form<T::boolean, 0>>(c, it);
+    case detail::vs_null: return read_head<WholeItem, head_form<T::null, 0>>(c, it);
+    case detail::vs_undefined: return read_head<WholeItem, head_form<T::undefined, 0>>(c, it);
+    case detail::vs_simple8: return read_head<WholeItem, head_form<T::simple, 1>>(c, it);
+    case detail::vs_half: return read_head<WholeItem, head_form<T::floating, 2>>(c, it);
+    case detail::vs_single: return read_head<WholeItem, head_form<T::floating, 4>>(c, it);
+    case detail::vs_double: return read_head<WholeItem, head_form<T::floating, 8>>(c, it);
+    case detail::vs_other: return false;
+#if defined(__GNUC__) || defined(__clang__)
+    default: __builtin_unreachable();  // the table holds nothing else
+#endif
+  }
+  return false;
 }
 
 // The loop behind visit() (WholeItem: until the item that starts at the
@@ -162,75 +338,8 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     --depth;
     top = depth != 0 ? &stack_[depth - 1] : &root_;
   };
-  // The head at p read into `it`, with p < fast_end (so all nine bytes a
-  // head may need are there, and max_items cannot run out). Checks first:
-  // anything unusual returns false with nothing taken, for next() to report
-  // or handle. Then it takes the item; the caller delivers it.
-  auto read_head = [&](auto form, item& it) noexcept {
-    constexpr item_type type = decltype(form)::type;
-    constexpr unsigned arg_bytes = decltype(form)::arg_bytes;
-    uint64_t arg;
-    if constexpr (arg_bytes == 0) {
-      arg = *p & 0x1fu;
-    } else {
-      arg = detail::load_argument<arg_bytes>(p + 1);
-    }
-    const uint8_t* after = p + 1 + arg_bytes;  // where the next head starts
-    it.type = type;
-    it.head_size = uint8_t(1 + arg_bytes);
-    it.depth = depth;
-    it.offset = size_t(p - begin_);
-    it.arg = arg;
-    if constexpr (type == item_type::array || type == item_type::map ||
-                  type == item_type::tag) {
-      uint64_t children = 1;
-      uint8_t kind = detail::frame_tag;
-      if constexpr (type != item_type::tag) {
-        // Every item takes a byte, so a count the input cannot hold never
-        // reaches an allocation (next() reports it).
-        if (arg > options_.max_container_items) return false;
-        const size_t room = size_t(end_ - after);
-        if (type == item_type::array ? arg > room : arg > room / 2) return false;
-        children = type == item_type::array ? arg : arg * 2;
-        kind = type == item_type::array ? detail::frame_array : detail::frame_map;
-      }
-      // Room on the stack, and not the top level (where push() notes where
-      // the item starts): as push_definite().
-      if (CBOR_FAST_VISIT_UNLIKELY(depth - 1u >= push_room_ - 1u)) return false;
-      p = after;
-      --items_left;
-      if (WholeItem && depth == base) {
-        --top->left;  // the visited item, taken from its level for real
-      } else {
-        top->left = left - 1;
-      }
-      top = &stack_[depth++];
-      top->kind = kind;
-      top->indefinite = false;
-      left = children;
-    } else {
-      if constexpr (type == item_type::byte_string || type == item_type::text_string) {
-        if (arg > options_.max_string_length || arg > size_t(end_ - after)) return false;
-        if (type == item_type::text_string && options_.validate_utf8 &&
-            !detail::text_is_utf8(after, size_t(arg), end_))
-          return false;
-        it.u.data = after;
-        after += arg;
-      } else if constexpr (type == item_type::simple && arg_bytes == 1) {
-        if (arg < 32) return false;  // not well-formed: next() reports it
-      } else if constexpr (type == item_type::floating) {
-        it.width = uint8_t(arg_bytes);
-        if constexpr (arg_bytes == 2) it.u.dbl = detail::widen_half(uint16_t(arg));
-        else if constexpr (arg_bytes == 4) it.u.dbl = detail::widen_single(uint32_t(arg));
-        else std::memcpy(&it.u.dbl, &arg, sizeof arg);
-      }
-      p = after;
-      --items_left;
-      --left;
-    }
-    return true;
-  };
 
+  const cursor c{p, items_left, left, top, depth, base};
   refresh();
   // A level already full: a definite one to close first (visit_items() may
   // have stopped right after its last item); an indefinite one at its entry
@@ -246,60 +355,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     {
       // One call of the visitor for every inline item, so it inlines once.
       item it;
-      bool taken;
-      using T = item_type;
-      const uint8_t step = detail::k_visit_table.step[*p];
-      switch (step) {
-        case detail::vs_uint + 0: taken = read_head(detail::head_form<T::unsigned_int, 0>{}, it); break;
-        case detail::vs_uint + 1: taken = read_head(detail::head_form<T::unsigned_int, 1>{}, it); break;
-        case detail::vs_uint + 2: taken = read_head(detail::head_form<T::unsigned_int, 2>{}, it); break;
-        case detail::vs_uint + 3: taken = read_head(detail::head_form<T::unsigned_int, 4>{}, it); break;
-        case detail::vs_uint + 4: taken = read_head(detail::head_form<T::unsigned_int, 8>{}, it); break;
-        case detail::vs_negative + 0: taken = read_head(detail::head_form<T::negative_int, 0>{}, it); break;
-        case detail::vs_negative + 1: taken = read_head(detail::head_form<T::negative_int, 1>{}, it); break;
-        case detail::vs_negative + 2: taken = read_head(detail::head_form<T::negative_int, 2>{}, it); break;
-        case detail::vs_negative + 3: taken = read_head(detail::head_form<T::negative_int, 4>{}, it); break;
-        case detail::vs_negative + 4: taken = read_head(detail::head_form<T::negative_int, 8>{}, it); break;
-        case detail::vs_bytes + 0: taken = read_head(detail::head_form<T::byte_string, 0>{}, it); break;
-        case detail::vs_bytes + 1: taken = read_head(detail::head_form<T::byte_string, 1>{}, it); break;
-        case detail::vs_bytes + 2: taken = read_head(detail::head_form<T::byte_string, 2>{}, it); break;
-        case detail::vs_bytes + 3: taken = read_head(detail::head_form<T::byte_string, 4>{}, it); break;
-        case detail::vs_bytes + 4: taken = read_head(detail::head_form<T::byte_string, 8>{}, it); break;
-        case detail::vs_text + 0: taken = read_head(detail::head_form<T::text_string, 0>{}, it); break;
-        case detail::vs_text + 1: taken = read_head(detail::head_form<T::text_string, 1>{}, it); break;
-        case detail::vs_text + 2: taken = read_head(detail::head_form<T::text_string, 2>{}, it); break;
-        case detail::vs_text + 3: taken = read_head(detail::head_form<T::text_string, 4>{}, it); break;
-        case detail::vs_text + 4: taken = read_head(detail::head_form<T::text_string, 8>{}, it); break;
-        case detail::vs_array + 0: taken = read_head(detail::head_form<T::array, 0>{}, it); break;
-        case detail::vs_array + 1: taken = read_head(detail::head_form<T::array, 1>{}, it); break;
-        case detail::vs_array + 2: taken = read_head(detail::head_form<T::array, 2>{}, it); break;
-        case detail::vs_array + 3: taken = read_head(detail::head_form<T::array, 4>{}, it); break;
-        case detail::vs_array + 4: taken = read_head(detail::head_form<T::array, 8>{}, it); break;
-        case detail::vs_map + 0: taken = read_head(detail::head_form<T::map, 0>{}, it); break;
-        case detail::vs_map + 1: taken = read_head(detail::head_form<T::map, 1>{}, it); break;
-        case detail::vs_map + 2: taken = read_head(detail::head_form<T::map, 2>{}, it); break;
-        case detail::vs_map + 3: taken = read_head(detail::head_form<T::map, 4>{}, it); break;
-        case detail::vs_map + 4: taken = read_head(detail::head_form<T::map, 8>{}, it); break;
-        case detail::vs_tag + 0: taken = read_head(detail::head_form<T::tag, 0>{}, it); break;
-        case detail::vs_tag + 1: taken = read_head(detail::head_form<T::tag, 1>{}, it); break;
-        case detail::vs_tag + 2: taken = read_head(detail::head_form<T::tag, 2>{}, it); break;
-        case detail::vs_tag + 3: taken = read_head(detail::head_form<T::tag, 4>{}, it); break;
-        case detail::vs_tag + 4: taken = read_head(detail::head_form<T::tag, 8>{}, it); break;
-        case detail::vs_simple: taken = read_head(detail::head_form<T::simple, 0>{}, it); break;
-        case detail::vs_false:
-        case detail::vs_true: taken = read_head(detail::head_form<T::boolean, 0>{}, it); break;
-        case detail::vs_null: taken = read_head(detail::head_form<T::null, 0>{}, it); break;
-        case detail::vs_undefined: taken = read_head(detail::head_form<T::undefined, 0>{}, it); break;
-        case detail::vs_simple8: taken = read_head(detail::head_form<T::simple, 1>{}, it); break;
-        case detail::vs_half: taken = read_head(detail::head_form<T::floating, 2>{}, it); break;
-        case detail::vs_single: taken = read_head(detail::head_form<T::floating, 4>{}, it); break;
-        case detail::vs_double: taken = read_head(detail::head_form<T::floating, 8>{}, it); break;
-        case detail::vs_other: taken = false; break;
-#if defined(__GNUC__) || defined(__clang__)
-        default: __builtin_unreachable();  // the table holds nothing else
-#endif
-      }
-      if (!taken) goto general;
+      if (!take_head<WholeItem>(c, it)) goto general;
       v(static_cast<const item&>(it));
       if constexpr (!WholeItem) {
         if (++count == max_items) return done(status::ok);
@@ -375,5 +431,6 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
 }  // namespace cbor_fast
 
 #undef CBOR_FAST_VISIT_UNLIKELY
+#undef CBOR_FAST_VISIT_INLINE
 
 #endif  // CBOR_FAST_READER_INL_HPP

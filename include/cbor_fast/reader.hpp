@@ -28,6 +28,12 @@ enum frame_kind : uint8_t {
 };
 }  // namespace detail
 
+#if defined(__GNUC__) || defined(__clang__)
+#define CBOR_FAST_VISIT_INLINE __attribute__((always_inline))
+#else
+#define CBOR_FAST_VISIT_INLINE
+#endif
+
 inline namespace v1 {
 
 /// Runtime limits and checks of a reader. Defaults are safe for hostile input.
@@ -168,8 +174,25 @@ class reader {
     uint8_t kind;  // frame_kind in reader.cpp
     bool indefinite;
   };
+  /// The visit loop's state, as references to its locals.
+  struct cursor {
+    const uint8_t*& p;
+    uint64_t& items_left;
+    uint64_t& left;  ///< items due in the innermost level
+    frame*& top;
+    uint32_t& depth;
+    uint32_t base;  ///< visit(): the depth the visited item starts at
+  };
   template <bool WholeItem, class Visitor>
   status drive(Visitor& v, size_t max_items, size_t* delivered);
+  template <class Visitor>
+  status visit_one(Visitor& v, size_t* delivered);
+  // Always inlined (the macro is reader-inl.hpp's): the visit loop is fast
+  // only when each step's item type is a constant where the visitor sees it.
+  template <bool WholeItem>
+  CBOR_FAST_VISIT_INLINE bool take_head(const cursor& c, item& it) noexcept;
+  template <bool WholeItem, class Form>
+  CBOR_FAST_VISIT_INLINE bool read_head(const cursor& c, item& it) noexcept;
   status fail(status s, size_t offset) noexcept;
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
   status next_special(item& out) noexcept;
