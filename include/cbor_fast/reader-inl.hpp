@@ -95,7 +95,7 @@ status reader::visit(Visitor&& v) {
   static_assert(noexcept(v(std::declval<const item&>())),
                 "reader::visit: the visitor must be noexcept");
   if (error_.code != status::ok) return error_.code;
-  pop_finished_tags();
+  if (top_->left == 0 && top_->kind == detail::frame_tag) pop_finished_tags();
   // As skip(): at the end of the enclosing container there is no item to visit.
   if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
