@@ -10,7 +10,9 @@
 // A decoded document is walked (every node, every scalar) against the C++
 // reader's item stream, encoded, decoded again and compared. cbor_seq over the
 // whole input, with the same options and flags, must agree item by item and on
-// the first error with a fresh reader per item.
+// the first error with a fresh reader per item. cbor_reader_next_batch, with a
+// capacity taken from the input, must hand out the items of cbor_reader_next
+// field for field and end with the same status, error and position.
 //
 // Input: flags byte F (bit 0 VALIDATE_UTF8, 1 REJECT_DUPLICATE_KEYS,
 // 2 DETERMINISTIC, 3 COPY_STRINGS, 4 EXACT, 5 cbor_seq_next_doc on even items
@@ -387,6 +389,59 @@ void check_sequence(const uint8_t* data, size_t size, const setup& s) {
 
 }  // namespace
 
+/// The whole input through cbor_reader_next, then through cbor_reader_next_batch
+/// in batches of `capacity`: the same items (every field), the same final
+/// status (repeated by a further call), error and offset.
+void check_batch(const uint8_t* data, size_t size, const setup& s, size_t capacity) {
+  struct run {
+    std::vector<cbor_fast_item> items;
+    cbor_fast_status status = CBOR_FAST_OK;
+    cbor_fast_error error = CBOR_FAST_ERROR_INIT;
+    size_t offset = 0;
+  };
+  auto finish = [](run& out, cbor_reader* r, cbor_fast_status st) {
+    out.status = st;
+    if (st != CBOR_FAST_END) FUZZ_CHECK(cbor_reader_error(r, &out.error) == st);
+    out.offset = cbor_reader_offset(r);
+  };
+  run single;
+  {
+    cbor_reader* r = nullptr;
+    FUZZ_CHECK(cbor_reader_new(data, size, nullptr, &r) == CBOR_FAST_OK);
+    configure(r, s);
+    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+    cbor_fast_status st;
+    while ((st = cbor_reader_next(r, &it)) == CBOR_FAST_OK) single.items.push_back(it);
+    finish(single, r, st);
+    cbor_reader_free(r);
+  }
+  run batched;
+  {
+    cbor_reader* r = nullptr;
+    FUZZ_CHECK(cbor_reader_new(data, size, nullptr, &r) == CBOR_FAST_OK);
+    configure(r, s);
+    std::vector<cbor_fast_item> buffer(capacity);
+    buffer[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
+    cbor_fast_status st;
+    size_t n = 0;
+    while ((st = cbor_reader_next_batch(r, buffer.data(), capacity, &n)) == CBOR_FAST_OK) {
+      FUZZ_CHECK(n >= 1 && n <= capacity);
+      batched.items.insert(batched.items.end(), buffer.begin(), buffer.begin() + long(n));
+    }
+    FUZZ_CHECK(n == 0);
+    finish(batched, r, st);
+    FUZZ_CHECK(cbor_reader_next_batch(r, buffer.data(), capacity, &n) == st && n == 0);
+    cbor_reader_free(r);
+  }
+  FUZZ_CHECK(batched.items.size() == single.items.size());
+  for (size_t i = 0; i < single.items.size(); ++i)
+    FUZZ_CHECK(std::memcmp(&batched.items[i], &single.items[i], sizeof(cbor_fast_item)) == 0);
+  FUZZ_CHECK(batched.status == single.status && batched.offset == single.offset &&
+             batched.error.offset == single.error.offset &&
+             batched.error.item_offset == single.error.item_offset &&
+             batched.error.depth == single.error.depth);
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   const uint8_t* data = input;
   size_t size = input_size;
@@ -419,5 +474,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
 
   check_decode(in, size, s);
   check_sequence(in, size, s);
+  check_batch(in, size, s, size % 5 + 1);
   return 0;
 }
