@@ -8,9 +8,7 @@
 #include <sstream>
 #include <utility>
 
-#ifdef CBOR_FAST_BENCH_DOCUMENT
 #include "cbor_fast.h"
-#endif
 
 namespace cbor_fast_bench {
 
@@ -433,6 +431,35 @@ std::vector<input> make_all_inputs(const std::string& corpus_dir) {
 
 // ---- libcbor_fast reference operations -----------------------------------------
 
+namespace {
+/// What walk() does with one item (both the pull and the visitor loop use it).
+inline void fold(checksum& c, const item& it) noexcept {
+  switch (it.type) {
+    case item_type::unsigned_int: c.on_uint(it.value()); break;
+    case item_type::negative_int: c.on_negative(it.value()); break;
+    case item_type::byte_string:
+    case item_type::text_string:
+      if (it.is_indefinite()) {
+        c.on_container(0);
+      } else {
+        const cbor_fast::byte_view b = it.bytes();
+        c.on_string(b.data, b.size);
+      }
+      break;
+    case item_type::array:
+    case item_type::map: c.on_container(it.is_indefinite() ? 0 : it.count()); break;
+    case item_type::tag: c.on_tag(it.tag_number()); break;
+    case item_type::boolean: c.on_bool(it.boolean_value()); break;
+    case item_type::floating: c.on_float(it.float_value()); break;
+    case item_type::null:
+    case item_type::undefined:
+    case item_type::simple: c.on_simple(); break;
+    case item_type::end:
+    case item_type::none: break;
+  }
+}
+}  // namespace
+
 checksum walk(const uint8_t* data, size_t size, bool validate_utf8, status* st) noexcept {
   cbor_fast::reader_options options;
   options.validate_utf8 = validate_utf8;
@@ -440,32 +467,73 @@ checksum walk(const uint8_t* data, size_t size, bool validate_utf8, status* st) 
   checksum c;
   item it;
   status s;
-  while ((s = r.next(it)) == status::ok) {
-    switch (it.type) {
-      case item_type::unsigned_int: c.on_uint(it.value()); break;
-      case item_type::negative_int: c.on_negative(it.value()); break;
-      case item_type::byte_string:
-      case item_type::text_string:
-        if (it.is_indefinite()) {
-          c.on_container(0);
-        } else {
-          const cbor_fast::byte_view b = it.bytes();
-          c.on_string(b.data, b.size);
-        }
-        break;
-      case item_type::array:
-      case item_type::map: c.on_container(it.is_indefinite() ? 0 : it.count()); break;
-      case item_type::tag: c.on_tag(it.tag_number()); break;
-      case item_type::boolean: c.on_bool(it.boolean_value()); break;
-      case item_type::floating: c.on_float(it.float_value()); break;
-      case item_type::null:
-      case item_type::undefined:
-      case item_type::simple: c.on_simple(); break;
-      case item_type::end:
-      case item_type::none: break;
-    }
+  while ((s = r.next(it)) == status::ok) fold(c, it);
+  *st = s == status::end ? status::ok : s;
+  return c;
+}
+
+checksum walk_visit(const uint8_t* data, size_t size, bool validate_utf8, status* st) noexcept {
+  cbor_fast::reader_options options;
+  options.validate_utf8 = validate_utf8;
+  cbor_fast::reader r(data, size, options);
+  // A local sum (returned by copy, not as the return slot) can stay in registers.
+  checksum c;
+  status s;
+  while ((s = r.visit([&c](const item& it) noexcept { fold(c, it); })) == status::ok) {
   }
   *st = s == status::end ? status::ok : s;
+  return checksum(c);
+}
+
+namespace {
+/// What walk_capi() does with one C item.
+inline void fold_c(checksum& c, const cbor_fast_item& it) noexcept {
+  switch (it.type) {
+    case CBOR_FAST_TYPE_UINT: c.on_uint(it.value); break;
+    case CBOR_FAST_TYPE_NEGATIVE: c.on_negative(it.value); break;
+    case CBOR_FAST_TYPE_BYTES:
+    case CBOR_FAST_TYPE_TEXT:
+      if ((it.flags & CBOR_FAST_ITEM_INDEFINITE) != 0)
+        c.on_container(0);
+      else
+        c.on_string(it.data, it.size);
+      break;
+    case CBOR_FAST_TYPE_ARRAY:
+    case CBOR_FAST_TYPE_MAP:
+      c.on_container((it.flags & CBOR_FAST_ITEM_INDEFINITE) != 0 ? 0 : it.value);
+      break;
+    case CBOR_FAST_TYPE_TAG: c.on_tag(it.value); break;
+    case CBOR_FAST_TYPE_BOOL: c.on_bool(it.value == 21); break;
+    case CBOR_FAST_TYPE_FLOAT: c.on_float(it.float_value); break;
+    case CBOR_FAST_TYPE_NULL:
+    case CBOR_FAST_TYPE_UNDEFINED:
+    case CBOR_FAST_TYPE_SIMPLE: c.on_simple(); break;
+    default: break;
+  }
+}
+}  // namespace
+
+checksum walk_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept {
+  checksum c;
+  cbor_reader* r = nullptr;
+  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) {
+    *ok = false;
+    return c;
+  }
+  cbor_fast_status s;
+  // The loop a C caller writes for each call: the same shape as walk()'s.
+  if (batch) {
+    cbor_fast_item items[256];
+    items[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
+    size_t count;
+    while ((s = cbor_reader_next_batch(r, items, 256, &count)) == CBOR_FAST_OK)
+      for (size_t i = 0; i < count; ++i) fold_c(c, items[i]);
+  } else {
+    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) fold_c(c, it);
+  }
+  cbor_reader_free(r);
+  *ok = s == CBOR_FAST_END;
   return c;
 }
 
@@ -504,7 +572,6 @@ tape record(const uint8_t* data, size_t size) {
 }
 
 status replay(const tape& t, cbor_fast::writer& w) noexcept {
-  using cbor_fast::float_width;
   for (const item& it : t) {
     status s = status::ok;
     switch (it.type) {
@@ -527,7 +594,13 @@ status replay(const tape& t, cbor_fast::writer& w) noexcept {
       case item_type::null: s = w.write_null(); break;
       case item_type::undefined: s = w.write_undefined(); break;
       case item_type::simple: s = w.write_simple(it.simple_value()); break;
-      case item_type::floating: s = w.write_float(it.float_value(), float_width(it.width)); break;
+      case item_type::floating:
+        // The typed calls, as for data held as half bits, float or double
+        // (libcbor's cbor_encode_half/single/double get the same values).
+        s = it.width == 2   ? w.write_float16(uint16_t(it.float_bits()))
+            : it.width == 4 ? w.write_float32(float(it.float_value()))
+                            : w.write_float64(it.float_value());
+        break;
       case item_type::end: s = w.end(); break;
       case item_type::none: break;
     }

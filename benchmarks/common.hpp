@@ -95,6 +95,12 @@ std::vector<input> make_all_inputs(const std::string& corpus_dir);
 /// view. *st receives ok or the reader's error.
 checksum walk(const uint8_t* data, size_t size, bool validate_utf8,
               cbor_fast::status* st) noexcept;
+/// walk() through reader::visit(): the same items, delivered to an inlined visitor.
+checksum walk_visit(const uint8_t* data, size_t size, bool validate_utf8,
+                    cbor_fast::status* st) noexcept;
+/// walk() through the C API's opaque reader: one cbor_reader_next() per item,
+/// or cbor_reader_next_batch() 256 items at a time. *ok: the input was read to its end.
+checksum walk_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept;
 /// Well-formedness only: skip() over every top-level item. ok or the error.
 cbor_fast::status validate(const uint8_t* data, size_t size, bool validate_utf8) noexcept;
 /// Offsets of each top-level item, then `size` (aborts on malformed input).

@@ -13,54 +13,6 @@ namespace cbor_fast_bench {
 
 using cbor_fast::status;
 
-namespace {
-/// walk() through the C API's opaque reader: one cbor_reader_next() per item,
-/// or cbor_reader_next_batch() 256 items at a time.
-checksum walk_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept {
-  checksum c;
-  cbor_reader* r = nullptr;
-  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) {
-    *ok = false;
-    return c;
-  }
-  cbor_fast_item items[256];
-  items[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
-  cbor_fast_status s;
-  for (;;) {
-    size_t count = 1;
-    s = batch ? cbor_reader_next_batch(r, items, 256, &count) : cbor_reader_next(r, items);
-    if (s != CBOR_FAST_OK) break;
-    for (size_t i = 0; i < count; ++i) {
-      const cbor_fast_item& it = items[i];
-      switch (it.type) {
-        case CBOR_FAST_TYPE_UINT: c.on_uint(it.value); break;
-        case CBOR_FAST_TYPE_NEGATIVE: c.on_negative(it.value); break;
-        case CBOR_FAST_TYPE_BYTES:
-        case CBOR_FAST_TYPE_TEXT:
-          if ((it.flags & CBOR_FAST_ITEM_INDEFINITE) != 0)
-            c.on_container(0);
-          else
-            c.on_string(it.data, it.size);
-          break;
-        case CBOR_FAST_TYPE_ARRAY:
-        case CBOR_FAST_TYPE_MAP:
-          c.on_container((it.flags & CBOR_FAST_ITEM_INDEFINITE) != 0 ? 0 : it.value);
-          break;
-        case CBOR_FAST_TYPE_TAG: c.on_tag(it.value); break;
-        case CBOR_FAST_TYPE_BOOL: c.on_bool(it.value == 21); break;
-        case CBOR_FAST_TYPE_FLOAT: c.on_float(it.float_value); break;
-        case CBOR_FAST_TYPE_NULL:
-        case CBOR_FAST_TYPE_UNDEFINED:
-        case CBOR_FAST_TYPE_SIMPLE: c.on_simple(); break;
-        default: break;
-      }
-    }
-  }
-  cbor_reader_free(r);
-  *ok = s == CBOR_FAST_END;
-  return c;
-}
-}  // namespace
 
 void register_scan(const std::vector<input>& inputs) {
   for (const input& in : inputs) {
@@ -87,6 +39,18 @@ void register_scan(const std::vector<input>& inputs) {
         [p, n](none) {
           status st;
           checksum c = walk(p, n, false, &st);
+          benchmark::DoNotOptimize(c);
+          benchmark::DoNotOptimize(st);
+        });
+    add("walk", "cbor_fast_visit", in, no_setup,
+        [&in, p, n](none) {
+          status st;
+          const checksum c = walk_visit(p, n, false, &st);
+          expect_sum("walk/cbor_fast_visit", in, c, st == status::ok);
+        },
+        [p, n](none) {
+          status st;
+          checksum c = walk_visit(p, n, false, &st);
           benchmark::DoNotOptimize(c);
           benchmark::DoNotOptimize(st);
         });

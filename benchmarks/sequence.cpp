@@ -41,6 +41,17 @@ void register_sequence(const std::vector<input>& inputs) {
           checksum c = walk(p, n, false, &st);
           benchmark::DoNotOptimize(c);
         });
+    add("seq_walk", "cbor_fast_visit", in, no_setup,
+        [&in, p, n](none) {
+          status st;
+          const checksum c = walk_visit(p, n, false, &st);
+          expect_sum("seq_walk/cbor_fast_visit", in, c, st == status::ok);
+        },
+        [p, n](none) {
+          status st;
+          checksum c = walk_visit(p, n, false, &st);
+          benchmark::DoNotOptimize(c);
+        });
     add("seq_validate", "cbor_fast", in, no_setup,
         [&in, p, n, docs](none) {
           cbor_fast::reader r(p, n);

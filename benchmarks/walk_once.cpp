@@ -37,7 +37,7 @@ uint64_t fold(const checksum& c) {
 }
 
 const char* const k_ops =
-    "walk walk_utf8 validate validate_utf8 encode"
+    "walk walk_utf8 walk_visit walk_capi walk_capi_batch validate validate_utf8 encode"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
 #endif
@@ -77,6 +77,19 @@ int main(int argc, char** argv) {
       status st;
       const checksum c = walk(p, n, utf8, &st);
       return st == status::ok ? fold(c) : 0;
+    };
+  } else if (op == "walk_visit") {
+    body = [=] {
+      status st;
+      const checksum c = walk_visit(p, n, false, &st);
+      return st == status::ok ? fold(c) : 0;
+    };
+  } else if (op == "walk_capi" || op == "walk_capi_batch") {
+    const bool batch = op == "walk_capi_batch";
+    body = [=] {
+      bool ok;
+      const checksum c = walk_capi(p, n, batch, &ok);
+      return ok ? fold(c) : 0;
     };
   } else if (op == "validate" || op == "validate_utf8") {
     const bool utf8 = op == "validate_utf8";
