@@ -329,6 +329,29 @@ TEST(reader_visit, random_and_damaged_documents_match_next) {
   EXPECT_GT(errors, 300u);
 }
 
+TEST(reader_visit, deep_nesting_grows_the_stack_and_stops_at_max_depth) {
+  // 20,000 nested one-item arrays around a 0 (definite arrays need no
+  // closing bytes). The visit loop pushes frames inline until the stack is
+  // full, next() grows it (16, 32, ... frames), and the loop goes on.
+  const size_t levels = 20000;
+  bytes in(levels, 0x81);
+  in.push_back(0x00);
+  in.insert(in.end(), 16, 0x00);  // more top-level items after it
+  reader_options deep;
+  deep.max_depth = uint32_t(levels);
+  check_all_ways(in, deep, "20000 levels allowed");
+  const trace t = by_visit(in, deep);
+  EXPECT_EQ(t.final, status::end);
+  EXPECT_EQ(t.items.size(), 2 * levels + 1 + 16);  // starts, the 0, ends, the 16 zeros
+  EXPECT_EQ(t.items[levels].depth, levels);
+
+  // The default limit: depth_exceeded at the 513th array head, at every way.
+  const trace capped = by_visit(in, {});
+  EXPECT_EQ(capped.final, status::depth_exceeded);
+  EXPECT_EQ(capped.error.offset, 512u);
+  check_all_ways(in, {}, "default max_depth");
+}
+
 // ---- rules of their own -------------------------------------------------------
 
 TEST(reader_visit, one_complete_item_per_call) {
