@@ -3,6 +3,7 @@ package cborfast
 import (
 	"encoding/hex"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"os"
@@ -157,5 +158,24 @@ func checkNoLeaks(t *testing.T, before int64) {
 	t.Helper()
 	if n := atomic.LoadInt64(&liveHandles); n != before {
 		t.Errorf("live C handles: %d, want %d", n, before)
+	}
+}
+
+// readAllItems reads every item of in with one Next call each (the reference
+// the batched reads are compared with) and closes the reader.
+func readAllItems(t *testing.T, in []byte) []Item {
+	t.Helper()
+	var items []Item
+	r := NewReader(in)
+	defer r.Close()
+	for {
+		it, err := r.Next()
+		if err == io.EOF {
+			return items
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, it)
 	}
 }

@@ -233,19 +233,7 @@ func TestReaderDataIsCallersMemory(t *testing.T) {
 func TestReaderNextBatch(t *testing.T) {
 	before := liveHandles
 	in := unhex(t, readerInput)
-	var want []Item
-	r := NewReader(in)
-	for {
-		it, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		want = append(want, it)
-	}
-	r.Close()
+	want := readAllItems(t, in)
 	if len(want) != 13 {
 		t.Fatalf("%d items", len(want))
 	}
@@ -277,7 +265,7 @@ func TestReaderNextBatch(t *testing.T) {
 		}
 	}
 	// Join applies to the last item of a batch: here the indefinite string.
-	r = NewReader(in)
+	r := NewReader(in)
 	buf := make([]Item, 9)
 	if n, err := r.NextBatch(buf); n != 9 || err != nil || buf[8].Type != TypeBytes || !buf[8].Indefinite {
 		t.Fatalf("NextBatch: %d %v %+v", n, err, buf[8])

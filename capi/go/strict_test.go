@@ -175,19 +175,7 @@ func TestNextBatchEqualsNextOnCorpus(t *testing.T) {
 	before := liveHandles
 	for _, name := range []string{"twitter", "citm_catalog", "canada"} {
 		in := readCorpus(t, name)
-		var want []Item
-		r := NewReader(in)
-		for {
-			it, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			want = append(want, it)
-		}
-		r.Close()
+		want := readAllItems(t, in)
 		for _, size := range []int{7, 256, 1000} {
 			got := make([]Item, 0, len(want))
 			buf := make([]Item, size)
