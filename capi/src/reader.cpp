@@ -5,6 +5,7 @@
 
 #include "cbor_fast.h"
 #include "handles.hpp"
+#include "internal/compiler.hpp"
 
 using cbor_fast::detail::fill_error;
 using cbor_fast::detail::to_c;
@@ -122,7 +123,8 @@ namespace {
 /// leaves item::u null (all bits zero) unless the item is a float (u.dbl) or a
 /// definite string (u.data), and gives an indefinite string start arg 0, so
 /// float_value and data are u's bits or zero, and size is arg or zero.
-inline void to_c_item(const cbor_fast::item& it, cbor_fast_item* item) noexcept {
+CBOR_FAST_ALWAYS_INLINE inline void to_c_item(const cbor_fast::item& it,
+                                              cbor_fast_item* item) noexcept {
   const auto type = static_cast<uint8_t>(it.type);
   const bool floating = it.type == cbor_fast::item_type::floating;
   const bool string = uint8_t(type - uint8_t(cbor_fast::item_type::byte_string)) < 2;
@@ -142,17 +144,34 @@ inline void to_c_item(const cbor_fast::item& it, cbor_fast_item* item) noexcept 
 }
 }  // namespace
 
+namespace {
+/// A visitor that fills one C item, always inlined (into each step of
+/// visit_plain(), where the item's type and head size are constants).
+struct c_item_out {
+  cbor_fast_item* item;
+  CBOR_FAST_ALWAYS_INLINE void operator()(const cbor_fast::item& it) const noexcept {
+    to_c_item(it, item);
+  }
+};
+
+/// cbor_reader_next() for every item visit_plain() leaves: next(), out of line
+/// so the common path saves no registers and sets up no frame.
+CBOR_FAST_NOINLINE cbor_fast_status next_general(cbor_reader* reader, cbor_fast_item* item) {
+  size_t n = 0;
+  const cbor_fast::status s = reader->reader.visit_items(c_item_out{item}, 1, &n);
+  return n == 1 ? CBOR_FAST_OK : to_c(s);
+}
+}  // namespace
+
 cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   if (reader == nullptr || item == nullptr || !item_size_ok(item))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   // The hot path: the reader's inline step for one item, converting straight
   // into the C struct (the visitor inlines, so no C++ item is stored and
-  // reloaded). *item is only written on success, so a failed call leaves the
-  // caller's last item intact.
-  size_t n = 0;
-  const cbor_fast::status s = reader->reader.visit_items(
-      [item](const cbor_fast::item& it) noexcept { to_c_item(it, item); }, 1, &n);
-  return n == 1 ? CBOR_FAST_OK : to_c(s);
+  // reloaded), and a tail call for the rest. *item is only written on
+  // success, so a failed call leaves the caller's last item intact.
+  if (reader->reader.visit_plain(c_item_out{item})) return CBOR_FAST_OK;
+  return next_general(reader, item);
 }
 
 cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,

@@ -113,18 +113,18 @@ status reader::visit_items(Visitor&& v, size_t max_items, size_t* delivered) {
   return drive<false>(v, max_items, delivered);
 }
 
-// visit_items(v, 1): one head inline when the plain path allows it (no error
-// or strict checks, room in the innermost level and the item budget, nine
-// bytes of input), else next().
+// One head inline when the plain path allows it (no error or strict checks,
+// room in the innermost level and the item budget, nine bytes of input), with
+// the state in locals until the item is taken.
 template <class Visitor>
-status reader::visit_one(Visitor& v, size_t* delivered) {
+inline bool reader::visit_plain(Visitor&& v) noexcept {
+  static_assert(noexcept(v(std::declval<const item&>())),
+                "reader::visit_plain: the visitor must be noexcept");
   const uint8_t* p = pos_;
-  uint64_t items_left = items_left_;
-  uint64_t left = top_->left;
   frame* top = top_;
-  uint32_t depth = depth_;
-  *delivered = 1;
-  if (slow_ == 0 && left == 0 && !top->indefinite && top->kind != detail::frame_tag) {
+  uint64_t left = top->left;
+  if (left == 0) {
+    if (slow_ != 0 || top->indefinite || top->kind == detail::frame_tag) return false;
     // A definite array or map has all its items: its end item (as next()).
     pop();
     item it;
@@ -132,22 +132,39 @@ status reader::visit_one(Visitor& v, size_t* delivered) {
     it.depth = depth_;
     it.offset = size_t(p - begin_);
     v(static_cast<const item&>(it));
-    return status::ok;
+    return true;
   }
-  if (slow_ == 0 && left != 0 && items_left != 0 && end_ - p > 8) {
-    item it;
-    if (take_head<false>(cursor{p, items_left, left, top, depth, 0}, it)) {
-      pos_ = p;
-      items_left_ = items_left;
-      depth_ = depth;
-      top_ = top;
-      top->left = left;
-      v(static_cast<const item&>(it));
-      return status::ok;
+  if (p >= plain_end_) {
+    note_plain_end();  // next() may have left a slow stretch since
+    if (p >= plain_end_) return false;
+  }
+  item it;
+  // Delivered in each step, so the visitor sees the type and head size as
+  // constants (one visitor call after the switch would merge the steps into
+  // one tail with all of them in registers). The item budget and the depth
+  // are the reader's own (steps change them only once the item is taken):
+  // fewer registers, so a wrapper saves none.
+  // (A class, not a lambda: GCC and Clang place a lambda's attributes apart.)
+  struct deliver {
+    reader& r;
+    Visitor& v;
+    CBOR_FAST_VISIT_INLINE void operator()(const cursor& c, const item& taken) const noexcept {
+      r.pos_ = c.p;
+      r.top_ = c.top;
+      c.top->left = c.left;
+      v(taken);
     }
-  }
-  // A separate item: the one above never has its address taken, so it stays
-  // in registers with its type known.
+  } taken{*this, v};
+  return take_head<false, true>(cursor{p, items_left_, left, top, depth_, 0}, it, taken);
+}
+
+// visit_items(v, 1): visit_plain(), else next().
+template <class Visitor>
+status reader::visit_one(Visitor& v, size_t* delivered) {
+  *delivered = 1;
+  if (visit_plain(v)) return status::ok;
+  // A separate item: the one in visit_plain() never has its address taken,
+  // so it stays in registers with its type known.
   item it;
   const status s = next(it);
   if (s != status::ok) {
@@ -162,8 +179,8 @@ status reader::visit_one(Visitor& v, size_t* delivered) {
 // head may need are there, and max_items cannot run out). Checks first:
 // anything unusual returns false with nothing taken, for next() to report or
 // handle. Then it takes the item; the caller delivers it.
-template <bool WholeItem, class Form>
-inline bool reader::read_head(const cursor& c, item& it) noexcept {
+template <bool WholeItem, bool NoCalls, class Form, class Taken>
+inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept {
   constexpr item_type type = Form::type;
   constexpr unsigned arg_bytes = Form::arg_bytes;
   uint64_t arg;
@@ -209,7 +226,7 @@ inline bool reader::read_head(const cursor& c, item& it) noexcept {
     if constexpr (type == item_type::byte_string || type == item_type::text_string) {
       if (arg > options_.max_string_length || arg > size_t(end_ - after)) return false;
       if (type == item_type::text_string && options_.validate_utf8 &&
-          !detail::text_is_utf8(after, size_t(arg), end_))
+          (NoCalls || !detail::text_is_utf8(after, size_t(arg), end_)))
         return false;
       it.u.data = after;
       after += arg;
@@ -217,73 +234,93 @@ inline bool reader::read_head(const cursor& c, item& it) noexcept {
       if (arg < 32) return false;  // not well-formed: next() reports it
     } else if constexpr (type == item_type::floating) {
       it.width = uint8_t(arg_bytes);
-      if constexpr (arg_bytes == 2) it.u.dbl = detail::widen_half(uint16_t(arg));
-      else if constexpr (arg_bytes == 4) it.u.dbl = detail::widen_single(uint32_t(arg));
-      else std::memcpy(&it.u.dbl, &arg, sizeof arg);
+      if constexpr (arg_bytes == 8) {
+        std::memcpy(&it.u.dbl, &arg, sizeof arg);
+      } else if constexpr (NoCalls) {
+        // A normal number widens by moving its fields; zeros, subnormals,
+        // infinities and NaNs take the general path.
+        constexpr unsigned mant_bits = arg_bytes == 2 ? 10 : 23;
+        constexpr uint64_t exp_max = arg_bytes == 2 ? 0x1f : 0xff;
+        constexpr uint64_t rebias = arg_bytes == 2 ? 1023 - 15 : 1023 - 127;
+        const uint64_t exp = (arg >> mant_bits) & exp_max;
+        if (exp - 1 >= exp_max - 1) return false;
+        const uint64_t bits = ((arg >> (8 * arg_bytes - 1)) << 63) |
+                              ((exp + rebias) << 52) |
+                              ((arg & ((uint64_t(1) << mant_bits) - 1)) << (52 - mant_bits));
+        std::memcpy(&it.u.dbl, &bits, sizeof bits);
+      } else if constexpr (arg_bytes == 2) {
+        it.u.dbl = detail::widen_half(uint16_t(arg));
+      } else {
+        it.u.dbl = detail::widen_single(uint32_t(arg));
+      }
     }
     c.p = after;
     --c.items_left;
     --c.left;
   }
+  taken(c, static_cast<const item&>(it));
   return true;
 }
 
 // One step per initial byte (detail::k_visit_table): read_head() with the
 // item type and argument size as constants.
-template <bool WholeItem>
-inline bool reader::take_head(const cursor& c, item& it) noexcept {
+template <bool WholeItem, bool NoCalls, class Taken>
+inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept {
   using T = item_type;
   using detail::head_form;
+#define CBOR_FAST_VISIT_STEP(type, arg_bytes) \
+  return read_head<WholeItem, NoCalls, head_form<T::type, arg_bytes>>(c, it, taken)
   switch (detail::k_visit_table.step[*c.p]) {
-    case detail::vs_uint + 0: return read_head<WholeItem, head_form<T::unsigned_int, 0>>(c, it);
-    case detail::vs_uint + 1: return read_head<WholeItem, head_form<T::unsigned_int, 1>>(c, it);
-    case detail::vs_uint + 2: return read_head<WholeItem, head_form<T::unsigned_int, 2>>(c, it);
-    case detail::vs_uint + 3: return read_head<WholeItem, head_form<T::unsigned_int, 4>>(c, it);
-    case detail::vs_uint + 4: return read_head<WholeItem, head_form<T::unsigned_int, 8>>(c, it);
-    case detail::vs_negative + 0: return read_head<WholeItem, head_form<T::negative_int, 0>>(c, it);
-    case detail::vs_negative + 1: return read_head<WholeItem, head_form<T::negative_int, 1>>(c, it);
-    case detail::vs_negative + 2: return read_head<WholeItem, head_form<T::negative_int, 2>>(c, it);
-    case detail::vs_negative + 3: return read_head<WholeItem, head_form<T::negative_int, 4>>(c, it);
-    case detail::vs_negative + 4: return read_head<WholeItem, head_form<T::negative_int, 8>>(c, it);
-    case detail::vs_bytes + 0: return read_head<WholeItem, head_form<T::byte_string, 0>>(c, it);
-    case detail::vs_bytes + 1: return read_head<WholeItem, head_form<T::byte_string, 1>>(c, it);
-    case detail::vs_bytes + 2: return read_head<WholeItem, head_form<T::byte_string, 2>>(c, it);
-    case detail::vs_bytes + 3: return read_head<WholeItem, head_form<T::byte_string, 4>>(c, it);
-    case detail::vs_bytes + 4: return read_head<WholeItem, head_form<T::byte_string, 8>>(c, it);
-    case detail::vs_text + 0: return read_head<WholeItem, head_form<T::text_string, 0>>(c, it);
-    case detail::vs_text + 1: return read_head<WholeItem, head_form<T::text_string, 1>>(c, it);
-    case detail::vs_text + 2: return read_head<WholeItem, head_form<T::text_string, 2>>(c, it);
-    case detail::vs_text + 3: return read_head<WholeItem, head_form<T::text_string, 4>>(c, it);
-    case detail::vs_text + 4: return read_head<WholeItem, head_form<T::text_string, 8>>(c, it);
-    case detail::vs_array + 0: return read_head<WholeItem, head_form<T::array, 0>>(c, it);
-    case detail::vs_array + 1: return read_head<WholeItem, head_form<T::array, 1>>(c, it);
-    case detail::vs_array + 2: return read_head<WholeItem, head_form<T::array, 2>>(c, it);
-    case detail::vs_array + 3: return read_head<WholeItem, head_form<T::array, 4>>(c, it);
-    case detail::vs_array + 4: return read_head<WholeItem, head_form<T::array, 8>>(c, it);
-    case detail::vs_map + 0: return read_head<WholeItem, head_form<T::map, 0>>(c, it);
-    case detail::vs_map + 1: return read_head<WholeItem, head_form<T::map, 1>>(c, it);
-    case detail::vs_map + 2: return read_head<WholeItem, head_form<T::map, 2>>(c, it);
-    case detail::vs_map + 3: return read_head<WholeItem, head_form<T::map, 4>>(c, it);
-    case detail::vs_map + 4: return read_head<WholeItem, head_form<T::map, 8>>(c, it);
-    case detail::vs_tag + 0: return read_head<WholeItem, head_form<T::tag, 0>>(c, it);
-    case detail::vs_tag + 1: return read_head<WholeItem, head_form<T::tag, 1>>(c, it);
-    case detail::vs_tag + 2: return read_head<WholeItem, head_form<T::tag, 2>>(c, it);
-    case detail::vs_tag + 3: return read_head<WholeItem, head_form<T::tag, 4>>(c, it);
-    case detail::vs_tag + 4: return read_head<WholeItem, head_form<T::tag, 8>>(c, it);
-    case detail::vs_simple: return read_head<WholeItem, head_form<T::simple, 0>>(c, it);
+    case detail::vs_uint + 0: CBOR_FAST_VISIT_STEP(unsigned_int, 0);
+    case detail::vs_uint + 1: CBOR_FAST_VISIT_STEP(unsigned_int, 1);
+    case detail::vs_uint + 2: CBOR_FAST_VISIT_STEP(unsigned_int, 2);
+    case detail::vs_uint + 3: CBOR_FAST_VISIT_STEP(unsigned_int, 4);
+    case detail::vs_uint + 4: CBOR_FAST_VISIT_STEP(unsigned_int, 8);
+    case detail::vs_negative + 0: CBOR_FAST_VISIT_STEP(negative_int, 0);
+    case detail::vs_negative + 1: CBOR_FAST_VISIT_STEP(negative_int, 1);
+    case detail::vs_negative + 2: CBOR_FAST_VISIT_STEP(negative_int, 2);
+    case detail::vs_negative + 3: CBOR_FAST_VISIT_STEP(negative_int, 4);
+    case detail::vs_negative + 4: CBOR_FAST_VISIT_STEP(negative_int, 8);
+    case detail::vs_bytes + 0: CBOR_FAST_VISIT_STEP(byte_string, 0);
+    case detail::vs_bytes + 1: CBOR_FAST_VISIT_STEP(byte_string, 1);
+    case detail::vs_bytes + 2: CBOR_FAST_VISIT_STEP(byte_string, 2);
+    case detail::vs_bytes + 3: CBOR_FAST_VISIT_STEP(byte_string, 4);
+    case detail::vs_bytes + 4: CBOR_FAST_VISIT_STEP(byte_string, 8);
+    case detail::vs_text + 0: CBOR_FAST_VISIT_STEP(text_string, 0);
+    case detail::vs_text + 1: CBOR_FAST_VISIT_STEP(text_string, 1);
+    case detail::vs_text + 2: CBOR_FAST_VISIT_STEP(text_string, 2);
+    case detail::vs_text + 3: CBOR_FAST_VISIT_STEP(text_string, 4);
+    case detail::vs_text + 4: CBOR_FAST_VISIT_STEP(text_string, 8);
+    case detail::vs_array + 0: CBOR_FAST_VISIT_STEP(array, 0);
+    case detail::vs_array + 1: CBOR_FAST_VISIT_STEP(array, 1);
+    case detail::vs_array + 2: CBOR_FAST_VISIT_STEP(array, 2);
+    case detail::vs_array + 3: CBOR_FAST_VISIT_STEP(array, 4);
+    case detail::vs_array + 4: CBOR_FAST_VISIT_STEP(array, 8);
+    case detail::vs_map + 0: CBOR_FAST_VISIT_STEP(map, 0);
+    case detail::vs_map + 1: CBOR_FAST_VISIT_STEP(map, 1);
+    case detail::vs_map + 2: CBOR_FAST_VISIT_STEP(map, 2);
+    case detail::vs_map + 3: CBOR_FAST_VISIT_STEP(map, 4);
+    case detail::vs_map + 4: CBOR_FAST_VISIT_STEP(map, 8);
+    case detail::vs_tag + 0: CBOR_FAST_VISIT_STEP(tag, 0);
+    case detail::vs_tag + 1: CBOR_FAST_VISIT_STEP(tag, 1);
+    case detail::vs_tag + 2: CBOR_FAST_VISIT_STEP(tag, 2);
+    case detail::vs_tag + 3: CBOR_FAST_VISIT_STEP(tag, 4);
+    case detail::vs_tag + 4: CBOR_FAST_VISIT_STEP(tag, 8);
+    case detail::vs_simple: CBOR_FAST_VISIT_STEP(simple, 0);
     case detail::vs_false:
-    case detail::vs_true: return read_head<WholeItem, head_form<T::boolean, 0>>(c, it);
-    case detail::vs_null: return read_head<WholeItem, head_form<T::null, 0>>(c, it);
-    case detail::vs_undefined: return read_head<WholeItem, head_form<T::undefined, 0>>(c, it);
-    case detail::vs_simple8: return read_head<WholeItem, head_form<T::simple, 1>>(c, it);
-    case detail::vs_half: return read_head<WholeItem, head_form<T::floating, 2>>(c, it);
-    case detail::vs_single: return read_head<WholeItem, head_form<T::floating, 4>>(c, it);
-    case detail::vs_double: return read_head<WholeItem, head_form<T::floating, 8>>(c, it);
+    case detail::vs_true: CBOR_FAST_VISIT_STEP(boolean, 0);
+    case detail::vs_null: CBOR_FAST_VISIT_STEP(null, 0);
+    case detail::vs_undefined: CBOR_FAST_VISIT_STEP(undefined, 0);
+    case detail::vs_simple8: CBOR_FAST_VISIT_STEP(simple, 1);
+    case detail::vs_half: CBOR_FAST_VISIT_STEP(floating, 2);
+    case detail::vs_single: CBOR_FAST_VISIT_STEP(floating, 4);
+    case detail::vs_double: CBOR_FAST_VISIT_STEP(floating, 8);
     case detail::vs_other: return false;
 #if defined(__GNUC__) || defined(__clang__)
     default: __builtin_unreachable();  // the table holds nothing else
 #endif
   }
+#undef CBOR_FAST_VISIT_STEP
   return false;
 }
 
@@ -340,6 +377,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   };
 
   const cursor c{p, items_left, left, top, depth, base};
+  auto nothing = [](const cursor&, const item&) noexcept {};  // v is called once, below
   refresh();
   // A level already full: a definite one to close first (visit_items() may
   // have stopped right after its last item); an indefinite one at its entry
@@ -355,7 +393,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     {
       // One call of the visitor for every inline item, so it inlines once.
       item it;
-      if (!take_head<WholeItem>(c, it)) goto general;
+      if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
       v(static_cast<const item&>(it));
       if constexpr (!WholeItem) {
         if (++count == max_items) return done(status::ok);

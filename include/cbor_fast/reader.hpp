@@ -135,6 +135,16 @@ class reader {
   template <class Visitor>
   status visit_items(Visitor&& v, size_t max_items, size_t* delivered);
 
+  /// The fast half of visit_items(v, 1): when the next item is a common head
+  /// on the plain path (no error, no strict checks, room in its level, the
+  /// item budget and the stack, nine bytes of input, a normal or double
+  /// float, text not validated), delivers it to `v` and returns true. Else
+  /// returns false with nothing read or changed: visit_items() or next()
+  /// then handles or reports it. Inline and calling nothing but `v`, so a
+  /// wrapper's fast path needs no stack frame (cbor_reader_next is one).
+  template <class Visitor>
+  CBOR_FAST_VISIT_INLINE bool visit_plain(Visitor&& v) noexcept;
+
   /// Passes over the rest of the innermost open container (or indefinite
   /// string), including its end item. invalid_state at the top level.
   status skip_to_end() noexcept;
@@ -189,10 +199,14 @@ class reader {
   status visit_one(Visitor& v, size_t* delivered);
   // Always inlined (the macro is reader-inl.hpp's): the visit loop is fast
   // only when each step's item type is a constant where the visitor sees it.
-  template <bool WholeItem>
-  CBOR_FAST_VISIT_INLINE bool take_head(const cursor& c, item& it) noexcept;
-  template <bool WholeItem, class Form>
-  CBOR_FAST_VISIT_INLINE bool read_head(const cursor& c, item& it) noexcept;
+  // NoCalls (visit_plain): steps that would call out (half and single floats
+  // that are not normal numbers, text to validate) return false instead.
+  // `taken(c, it)` runs in each step once the item is taken, where its type and
+  // head size are constants.
+  template <bool WholeItem, bool NoCalls, class Taken>
+  CBOR_FAST_VISIT_INLINE bool take_head(const cursor& c, item& it, Taken& taken) noexcept;
+  template <bool WholeItem, bool NoCalls, class Form, class Taken>
+  CBOR_FAST_VISIT_INLINE bool read_head(const cursor& c, item& it, Taken& taken) noexcept;
   status fail(status s, size_t offset) noexcept;
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
   status next_special(item& out) noexcept;
@@ -231,6 +245,17 @@ class reader {
   /// sticky error, strict checks, or an open indefinite string. One test for all.
   uint8_t slow_ = 0;
   detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
+  /// visit_plain() reads a head only at pos_ < plain_end_: then slow_ is 0,
+  /// nine bytes are left and the item budget is not spent. Set by
+  /// note_plain_end(), or to begin_ whenever slow_ gains a bit. It stays
+  /// true as items are read: each takes a byte and at most one of the budget.
+  const uint8_t* plain_end_ = nullptr;
+  void note_plain_end() noexcept {
+    const size_t room = size_t(end_ - pos_);
+    size_t n = room > 8 ? room - 8 : 0;
+    if (items_left_ < n) n = size_t(items_left_);
+    plain_end_ = slow_ != 0 ? begin_ : pos_ + n;
+  }
 };
 
 }  // namespace v1

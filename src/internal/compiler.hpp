@@ -7,11 +7,13 @@
 #define CBOR_FAST_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #define CBOR_FAST_NOINLINE __attribute__((noinline))
 #define CBOR_FAST_COLD __attribute__((noinline, cold))
+#define CBOR_FAST_ALWAYS_INLINE __attribute__((always_inline))
 #else
 #define CBOR_FAST_LIKELY(x) (x)
 #define CBOR_FAST_UNLIKELY(x) (x)
 #define CBOR_FAST_NOINLINE
 #define CBOR_FAST_COLD
+#define CBOR_FAST_ALWAYS_INLINE
 #endif
 
 #endif  // CBOR_FAST_INTERNAL_COMPILER_HPP

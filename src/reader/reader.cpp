@@ -56,6 +56,7 @@ reader::reader(const uint8_t* data, size_t size, const reader_options& options) 
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
   slow_ = strict_ ? slow_strict : 0;
   root_ = frame{k_open_ended, k_root, false};
+  note_plain_end();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
@@ -75,7 +76,8 @@ reader::reader(reader&& other) noexcept
       push_room_(std::exchange(other.push_room_, 0u)),
       strict_(other.strict_),
       slow_(other.slow_),
-      keys_(std::exchange(other.keys_, nullptr)) {
+      keys_(std::exchange(other.keys_, nullptr)),
+      plain_end_(other.plain_end_) {
   top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
   other.depth_ = 0;
   other.top_ = &other.root_;
@@ -102,6 +104,7 @@ reader& reader::operator=(reader&& other) noexcept {
     strict_ = other.strict_;
     slow_ = other.slow_;
     keys_ = std::exchange(other.keys_, nullptr);
+    plain_end_ = other.plain_end_;
     top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
     other.top_ = &other.root_;
     other.slow_ &= uint8_t(~slow_chunks);
@@ -132,6 +135,7 @@ status reader::set_options(const reader_options& options) noexcept {
   // Maps opened from now on are checked; those already open are not.
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
   slow_ = uint8_t((slow_ & ~slow_strict) | (strict_ ? slow_strict : 0));
+  note_plain_end();
   return status::ok;
 }
 
@@ -147,12 +151,14 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   error_ = error_info{};
   slow_ = strict_ ? slow_strict : 0;
   if (keys_ != nullptr) keys_->clear();
+  note_plain_end();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
 CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
   error_.code = s;
   slow_ |= slow_error;
+  plain_end_ = begin_;
   error_.offset = offset;
   error_.depth = depth_;
   // At the top level the failing head starts its own item.
@@ -189,7 +195,10 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   top_ = &stack_[depth_++];
   *top_ = frame{left, kind, indefinite};
   // Chunks never push, so this frame stays innermost until its break.
-  if (kind >= k_bytes) slow_ |= slow_chunks;
+  if (kind >= k_bytes) {
+    slow_ |= slow_chunks;
+    plain_end_ = begin_;
+  }
   return status::ok;
 }
 

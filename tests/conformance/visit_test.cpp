@@ -106,6 +106,36 @@ trace by_visit_items(const bytes& in, const reader_options& o, size_t batch) {
   return t;
 }
 
+/// visit_plain(), with next() wherever it declines; a decline must leave the
+/// reader exactly as it was.
+trace by_plain(const bytes& in, const reader_options& o) {
+  reader r(in.data(), in.size(), o);
+  trace t;
+  item it;
+  status s;
+  auto v = [&t](const item& seen) noexcept { t.items.push_back(seen); };
+  for (;;) {
+    const size_t offset = r.offset(), seen = t.items.size();
+    const uint32_t depth = r.depth();
+    const uint64_t count = r.items();
+    if (r.visit_plain(v)) {
+      EXPECT_EQ(t.items.size(), seen + 1) << "one item per visit_plain()";
+      continue;
+    }
+    EXPECT_EQ(t.items.size(), seen) << "declined, yet delivered";
+    EXPECT_EQ(r.offset(), offset) << "declined, yet moved";
+    EXPECT_EQ(r.depth(), depth) << "declined, yet changed the depth";
+    EXPECT_EQ(r.items(), count) << "declined, yet counted";
+    if ((s = r.next(it)) != status::ok) break;
+    t.items.push_back(it);
+  }
+  finish(t, r, s, [&] {
+    EXPECT_FALSE(r.visit_plain(v)) << "visit_plain() after the end or an error";
+    return r.next(it);
+  });
+  return t;
+}
+
 void expect_same(const trace& want, const trace& got, const std::string& what) {
   ASSERT_EQ(want.items.size(), got.items.size()) << what;
   for (size_t i = 0; i < want.items.size(); ++i)
@@ -124,6 +154,7 @@ void expect_same(const trace& want, const trace& got, const std::string& what) {
 void check_all_ways(const bytes& in, const reader_options& o, const std::string& what) {
   const trace want = by_next(in, o);
   expect_same(want, by_visit(in, o), what + " [visit]");
+  expect_same(want, by_plain(in, o), what + " [visit_plain]");
   for (size_t batch : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(256)})
     expect_same(want, by_visit_items(in, o, batch),
                 what + " [visit_items " + std::to_string(batch) + "]");
@@ -179,6 +210,12 @@ const named rows[] = {
     {"simple_values",
      "e0 f3 f4 f5 f6 f7 f820 f8ff"},
     {"floats", "f93c00 f97c00 f9fe00 fa47c35000 fa7f800000 fb3ff199999999999a fb7ff8000000000000"},
+    // Halves and singles of every class: normal ones widen inline, zeros,
+    // subnormals, infinities and NaNs (payloads kept) the general way.
+    {"floats_of_every_class",
+     "f90000 f98000 f90001 f983ff f90400 f97bff f9c000 f97c00 f9fc00 f97e01 f9fd00 "
+     "fa00000000 fa80000000 fa00000001 fa807fffff fa00800000 fa7f7fffff fac0400000 "
+     "fa7f800000 faff800000 fa7fc00001 faff800001 00 00 00 00 00 00 00 00"},
     {"nested", "83 01 82 02 83 03 84 04 05 06 07 a1 61 6b 80 c1 a0 81 c2 41 00"},
     {"tag_closes_levels", "82 c1 c2 c3 01 81 c4 82 c5 02 c6 03"},
     {"indefinite_mixed",
@@ -322,6 +359,7 @@ TEST(reader_visit, random_and_damaged_documents_match_next) {
     const trace want = by_next(in, o);
     if (want.final != status::end) ++errors;
     expect_same(want, by_visit(in, o), what + " [visit]");
+  expect_same(want, by_plain(in, o), what + " [visit_plain]");
     expect_same(want, by_visit_items(in, o, size_t(rng() % 5) + 1), what + " [visit_items]");
     if (HasFailure()) return;
   }
@@ -495,3 +533,84 @@ TEST(reader_visit, boundary_values_reach_the_visitor) {
 }
 
 }  // namespace
+
+// visit_plain() keeps its own bound on where it may read (the reader's
+// plain_end_); every change of options, input or state must move that bound.
+TEST(reader_visit, visit_plain_follows_a_lowered_item_budget) {
+  // 20 small ints, then padding: far from the end, so only the budget stops it.
+  bytes in(40, 0x00);
+  for (uint8_t i = 0; i < 20; ++i) in[i] = i;
+  reader r(in.data(), in.size());
+  std::vector<uint64_t> seen;
+  auto v = [&seen](const item& it) noexcept { seen.push_back(it.arg); };
+  ASSERT_TRUE(r.visit_plain(v));
+  ASSERT_TRUE(r.visit_plain(v));
+  reader_options o;
+  o.max_items = 3;  // two used: one more
+  ASSERT_EQ(r.set_options(o), status::ok);
+  ASSERT_TRUE(r.visit_plain(v));
+  EXPECT_EQ(seen, (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_EQ(r.offset(), 3u);
+  item it;
+  EXPECT_EQ(r.next(it), status::too_many_items);
+  EXPECT_EQ(r.error().offset, 3u);
+  EXPECT_FALSE(r.visit_plain(v));
+  // Raised again: the error stays (errors are sticky), and so does the decline.
+  o.max_items = UINT64_MAX;
+  ASSERT_EQ(r.set_options(o), status::ok);
+  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_EQ(seen.size(), 3u);
+  // reset() clears the error and starts over on the new input.
+  r.reset(in.data() + 10, 20);
+  ASSERT_TRUE(r.visit_plain(v));
+  EXPECT_EQ(seen.back(), 10u);
+  EXPECT_EQ(r.items(), 1u);
+}
+
+TEST(reader_visit, visit_plain_declines_where_next_must_check) {
+  // ["ab", "c" in two chunks, 5], then padding.
+  const bytes in = from_hex("83 62 6162 7f 61 63 ff 05 00 00 00 00 00 00 00 00 00 00");
+  reader r(in.data(), in.size());
+  std::vector<item_type> seen;
+  auto v = [&seen](const item& it) noexcept { seen.push_back(it.type); };
+  item it;
+  EXPECT_FALSE(r.visit_plain(v));  // a top-level container: next() notes where it starts
+  ASSERT_EQ(r.next(it), status::ok);
+  reader_options o;
+  o.validate_utf8 = true;  // from now on, text is validated by next()
+  ASSERT_EQ(r.set_options(o), status::ok);
+  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_EQ(r.offset(), 1u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::text_string);
+  o.validate_utf8 = false;
+  ASSERT_EQ(r.set_options(o), status::ok);
+  EXPECT_FALSE(r.visit_plain(v));  // an indefinite string's start: next()'s
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(r.depth(), 2u);
+  EXPECT_FALSE(r.visit_plain(v));  // its chunk: next() counts it against the string
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_FALSE(r.visit_plain(v));  // its break
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  seen.clear();
+  ASSERT_TRUE(r.visit_plain(v));  // 5: inline again once the string is closed
+  ASSERT_TRUE(r.visit_plain(v));  // the array's end
+  EXPECT_EQ(seen, (std::vector<item_type>{item_type::unsigned_int, item_type::end}));
+  // The last 8 bytes (from offset 11) are next()'s, where it checks the
+  // length of every head.
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(r.visit_plain(v));
+  EXPECT_EQ(r.offset(), 11u);
+  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_EQ(r.offset(), 11u);
+  // An error: declined from then on, even where the inline path could read.
+  const bytes bad = from_hex("82 1c 00 00 00 00 00 00 00 00 00 00 00 00");
+  r.reset(bad.data(), bad.size());
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_FALSE(r.visit_plain(v));  // reserved additional information: next()'s
+  EXPECT_EQ(r.next(it), status::reserved_additional_info);
+  EXPECT_EQ(r.error().offset, 1u);
+  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_EQ(r.offset(), 1u);
+}

@@ -675,13 +675,23 @@ void visit_pass(const uint8_t* data, size_t size, const cbor_fast::reader_option
     while ((s = r.next(it)) == status::ok) want.items.push_back(it);
     finish(want, r, s);
   }
-  for (int way = 0; way < 2; ++way) {
+  for (int way = 0; way < 3; ++way) {
     item_trace got;
     reader r(data, size, opts);
     auto v = [&got](const item& it) noexcept { got.items.push_back(it); };
     size_t n = 0;
     auto step = [&] {
-      return way == 0 ? r.visit(v) : r.visit_items(v, batch, &n);
+      if (way == 0) return r.visit(v);
+      if (way == 1) return r.visit_items(v, batch, &n);
+      // visit_plain(), and next() where it declines (leaving all as it was).
+      const size_t offset = r.offset();
+      const uint64_t count = r.items();
+      if (r.visit_plain(v)) return status::ok;
+      FUZZ_CHECK(r.offset() == offset && r.items() == count);
+      item it;
+      const status st = r.next(it);
+      if (st == status::ok) got.items.push_back(it);
+      return st;
     };
     status s;
     while ((s = step()) == status::ok) {
