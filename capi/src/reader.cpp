@@ -154,12 +154,14 @@ struct c_item_out {
   }
 };
 
-/// cbor_reader_next() for every item visit_plain() leaves: next(), out of line
-/// so the common path saves no registers and sets up no frame.
+/// cbor_reader_next() for every item visit_plain() declines: next(), out of
+/// line so the common path saves no registers and sets up no frame.
 CBOR_FAST_NOINLINE cbor_fast_status next_general(cbor_reader* reader, cbor_fast_item* item) {
-  size_t n = 0;
-  const cbor_fast::status s = reader->reader.visit_items(c_item_out{item}, 1, &n);
-  return n == 1 ? CBOR_FAST_OK : to_c(s);
+  cbor_fast::item it;
+  const cbor_fast::status s = reader->reader.next(it);
+  if (s != cbor_fast::status::ok) return to_c(s);
+  to_c_item(it, item);
+  return CBOR_FAST_OK;
 }
 }  // namespace
 

@@ -50,7 +50,8 @@ inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noe
 }  // namespace
 
 reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
-    : begin_(data), pos_(data), end_(data + size), options_(options) {
+    // Null data with a size is refused below; end_ stays a valid pointer.
+    : begin_(data), pos_(data), end_(data != nullptr ? data + size : data), options_(options) {
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
@@ -142,7 +143,7 @@ status reader::set_options(const reader_options& options) noexcept {
 void reader::reset(const uint8_t* data, size_t size) noexcept {
   begin_ = data;
   pos_ = data;
-  end_ = data + size;
+  end_ = data != nullptr ? data + size : data;  // null with a size is refused below
   depth_ = 0;
   top_ = &root_;
   root_.left = k_open_ended;

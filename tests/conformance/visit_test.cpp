@@ -359,7 +359,7 @@ TEST(reader_visit, random_and_damaged_documents_match_next) {
     const trace want = by_next(in, o);
     if (want.final != status::end) ++errors;
     expect_same(want, by_visit(in, o), what + " [visit]");
-  expect_same(want, by_plain(in, o), what + " [visit_plain]");
+    expect_same(want, by_plain(in, o), what + " [visit_plain]");
     expect_same(want, by_visit_items(in, o, size_t(rng() % 5) + 1), what + " [visit_items]");
     if (HasFailure()) return;
   }
@@ -532,8 +532,6 @@ TEST(reader_visit, boundary_values_reach_the_visitor) {
   EXPECT_TRUE(std::isinf(floats[1]));
 }
 
-}  // namespace
-
 // visit_plain() keeps its own bound on where it may read (the reader's
 // plain_end_); every change of options, input or state must move that bound.
 TEST(reader_visit, visit_plain_follows_a_lowered_item_budget) {
@@ -614,3 +612,5 @@ TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   EXPECT_FALSE(r.visit_plain(v));
   EXPECT_EQ(r.offset(), 1u);
 }
+
+}  // namespace
