@@ -855,6 +855,45 @@ static void test_reader_limits(void) {
   cbor_reader_free(r);
 }
 
+/* Options changed between items, far from the end of the input, where
+ * cbor_reader_next reads items inline: each change must reach that path. */
+static void test_reader_options_mid_stream(void) {
+  uint8_t data[40] = {0};
+  cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  cbor_reader* r;
+  uint8_t i;
+  for (i = 0; i < 20; ++i) data[i] = i; /* 0, 1, ... 19, then zeros */
+  r = open_reader(data, sizeof data);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 3), CBOR_FAST_OK); /* one more */
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_EQ_UINT(it.value, 2);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_TOO_MANY_ITEMS);
+  CHECK_EQ_UINT(it.value, 2); /* a failed call leaves the item as it was */
+  CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_TOO_MANY_ITEMS);
+  CHECK_EQ_UINT(e.offset, 3);
+  CHECK_EQ_UINT(cbor_reader_offset(r), 3);
+
+  /* Duplicate keys rejected from the second map on: its repeated key is
+   * found, though the first map was read inline. [{1: 2}, {1: 2, 1: 3}] */
+  {
+    static const uint8_t maps[] = {0x82, 0xa1, 0x01, 0x02, 0xa2, 0x01, 0x02, 0x01, 0x03,
+                                   0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00};
+    CHECK_STATUS(cbor_reader_reset(r, maps, sizeof maps), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, UINT64_MAX), CBOR_FAST_OK);
+    for (i = 0; i < 5; ++i) CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+    CHECK_EQ_UINT(it.type, CBOR_FAST_TYPE_END);
+    CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1), CBOR_FAST_OK);
+    for (i = 0; i < 3; ++i) CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_DUPLICATE_KEY);
+    CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_DUPLICATE_KEY);
+    CHECK_EQ_UINT(e.offset, 7);
+  }
+  cbor_reader_free(r);
+}
+
 static void test_reader_options(void) {
   static const uint8_t bad_text[] = {0x62, 0xc3, 0x28}; /* "\xc3(" */
   static const uint8_t two_deep[] = {0x81, 0x81, 0x00};
@@ -1730,6 +1769,7 @@ int main(void) {
   RUN_TEST(test_reader_errors);
   RUN_TEST(test_reader_error_struct);
   RUN_TEST(test_reader_options);
+  RUN_TEST(test_reader_options_mid_stream);
   RUN_TEST(test_reader_limits);
   RUN_TEST(test_reader_default_depth_boundary);
   RUN_TEST(test_reader_finish);
