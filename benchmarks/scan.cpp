@@ -30,44 +30,13 @@ void register_scan(const std::vector<input>& inputs) {
 
     if (in.group == "sequence") continue;  // sequence.cpp reads those
 
-    add("walk", "cbor_fast", in, no_setup,
-        [&in, p, n](none) {
-          status st;
-          const checksum c = walk(p, n, false, &st);
-          expect_sum("walk/cbor_fast", in, c, st == status::ok);
-        },
-        [p, n](none) {
-          status st;
-          checksum c = walk(p, n, false, &st);
-          benchmark::DoNotOptimize(c);
-          benchmark::DoNotOptimize(st);
-        });
-    add("walk", "cbor_fast_visit", in, no_setup,
-        [&in, p, n](none) {
-          status st;
-          const checksum c = walk_visit(p, n, false, &st);
-          expect_sum("walk/cbor_fast_visit", in, c, st == status::ok);
-        },
-        [p, n](none) {
-          status st;
-          checksum c = walk_visit(p, n, false, &st);
-          benchmark::DoNotOptimize(c);
-          benchmark::DoNotOptimize(st);
-        });
+    add_walk("walk", "cbor_fast", in, walk_plain);
+    add_walk("walk", "cbor_fast_visit", in, walk_visitor);
     for (const bool batch : {false, true}) {
       const std::string impl = batch ? "cbor_fast_capi_batch" : "cbor_fast_capi";
-      add("walk", impl, in, no_setup,
-          [&in, p, n, batch, impl](none) {
-            bool ok;
-            const checksum c = walk_capi(p, n, batch, &ok);
-            expect_sum("walk/" + impl, in, c, ok);
-          },
-          [p, n, batch](none) {
-            bool ok;
-            checksum c = walk_capi(p, n, batch, &ok);
-            benchmark::DoNotOptimize(c);
-            benchmark::DoNotOptimize(ok);
-          });
+      add_walk("walk", impl, in, [batch](const uint8_t* data, size_t size, bool* ok) noexcept {
+        return walk_capi(data, size, batch, ok);
+      });
     }
     add("validate", "cbor_fast", in, no_setup,
         [&in, p, n](none) {
@@ -92,18 +61,7 @@ void register_scan(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     if (in.peers & peer_libcbor) {
-      add("walk", "libcbor", in, no_setup,
-          [&in, p, n](none) {
-            bool ok;
-            const checksum c = libcbor::walk(p, n, &ok);
-            expect_sum("walk/libcbor", in, c, ok);
-          },
-          [p, n](none) {
-            bool ok;
-            checksum c = libcbor::walk(p, n, &ok);
-            benchmark::DoNotOptimize(c);
-            benchmark::DoNotOptimize(ok);
-          });
+      add_walk("walk", "libcbor", in, libcbor::walk);
       add("validate", "libcbor", in, no_setup,
           [&in, p, n](none) {
             if (!libcbor::validate(p, n)) die("validate/libcbor/" + in.name + " failed");
@@ -117,18 +75,7 @@ void register_scan(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_NLOHMANN
     if (in.peers & peer_nlohmann) {
-      add("walk", "nlohmann", in, no_setup,
-          [&in, p, n](none) {
-            bool ok;
-            const checksum c = nlohmann_json::sax_walk(p, n, &ok);
-            expect_sum("walk/nlohmann", in, c, ok);
-          },
-          [p, n](none) {
-            bool ok;
-            checksum c = nlohmann_json::sax_walk(p, n, &ok);
-            benchmark::DoNotOptimize(c);
-            benchmark::DoNotOptimize(ok);
-          });
+      add_walk("walk", "nlohmann", in, nlohmann_json::sax_walk);
       add("validate", "nlohmann", in, no_setup,
           [&in, p, n](none) {
             if (!nlohmann_json::sax_validate(p, n)) die("validate/nlohmann/" + in.name + " failed");

@@ -30,28 +30,8 @@ void register_sequence(const std::vector<input>& inputs) {
     const std::vector<size_t>* bounds = &in.docs;
     (void)bounds;
 
-    add("seq_walk", "cbor_fast", in, no_setup,
-        [&in, p, n](none) {
-          status st;
-          const checksum c = walk(p, n, false, &st);
-          expect_sum("seq_walk/cbor_fast", in, c, st == status::ok);
-        },
-        [p, n](none) {
-          status st;
-          checksum c = walk(p, n, false, &st);
-          benchmark::DoNotOptimize(c);
-        });
-    add("seq_walk", "cbor_fast_visit", in, no_setup,
-        [&in, p, n](none) {
-          status st;
-          const checksum c = walk_visit(p, n, false, &st);
-          expect_sum("seq_walk/cbor_fast_visit", in, c, st == status::ok);
-        },
-        [p, n](none) {
-          status st;
-          checksum c = walk_visit(p, n, false, &st);
-          benchmark::DoNotOptimize(c);
-        });
+    add_walk("seq_walk", "cbor_fast", in, walk_plain);
+    add_walk("seq_walk", "cbor_fast_visit", in, walk_visitor);
     add("seq_validate", "cbor_fast", in, no_setup,
         [&in, p, n, docs](none) {
           cbor_fast::reader r(p, n);
@@ -122,17 +102,7 @@ void register_sequence(const std::vector<input>& inputs) {
 #endif
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
-    add("seq_walk", "libcbor", in, no_setup,
-        [&in, p, n](none) {
-          bool ok;
-          const checksum c = libcbor::walk(p, n, &ok);
-          expect_sum("seq_walk/libcbor", in, c, ok);
-        },
-        [p, n](none) {
-          bool ok;
-          checksum c = libcbor::walk(p, n, &ok);
-          benchmark::DoNotOptimize(c);
-        });
+    add_walk("seq_walk", "libcbor", in, libcbor::walk);
     add("seq_validate", "libcbor", in, no_setup,
         [&in, p, n](none) {
           if (!libcbor::validate(p, n)) die("seq_validate/libcbor/" + in.name + " failed");

@@ -68,6 +68,41 @@ void add(const std::string& op, const std::string& impl, const input& in, Setup 
 struct none {};
 inline none no_setup() { return {}; }
 
+/// Registers a walk over the whole input: `walker(data, size, &ok)` returns
+/// the checksum of what it read; it is checked once against the input's, then
+/// timed.
+template <typename Walker>
+void add_walk(const std::string& op, const std::string& impl, const input& in, Walker walker) {
+  const uint8_t* p = in.bytes.data();
+  const size_t n = in.bytes.size();
+  add(op, impl, in, no_setup,
+      [&in, p, n, walker, what = op + "/" + impl](none) {
+        bool ok;
+        const checksum c = walker(p, n, &ok);
+        expect_sum(what, in, c, ok);
+      },
+      [p, n, walker](none) {
+        bool ok;
+        checksum c = walker(p, n, &ok);
+        benchmark::DoNotOptimize(c);
+        benchmark::DoNotOptimize(ok);
+      });
+}
+
+/// walk() and walk_visit() as walkers for add_walk().
+inline checksum walk_plain(const uint8_t* data, size_t size, bool* ok) noexcept {
+  cbor_fast::status st;
+  const checksum c = walk(data, size, false, &st);
+  *ok = st == cbor_fast::status::ok;
+  return c;
+}
+inline checksum walk_visitor(const uint8_t* data, size_t size, bool* ok) noexcept {
+  cbor_fast::status st;
+  const checksum c = walk_visit(data, size, false, &st);
+  *ok = st == cbor_fast::status::ok;
+  return c;
+}
+
 }  // namespace cbor_fast_bench
 
 #endif  // CBOR_FAST_BENCH_SUITE_HPP

@@ -142,9 +142,7 @@ CBOR_FAST_ALWAYS_INLINE inline void to_c_item(const cbor_fast::item& it,
   item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(floating ? 0 : u));
   item->size = string ? static_cast<size_t>(it.arg) : 0;
 }
-}  // namespace
 
-namespace {
 /// A visitor that fills one C item, always inlined (into each step of
 /// visit_plain(), where the item's type and head size are constants).
 struct c_item_out {
