@@ -15,37 +15,45 @@
 namespace cbor_fast {
 namespace detail {
 
-/// Which inline step the visit loop takes for an initial byte. Major types 0-6
-/// have one step per argument size (0, 1, 2, 4 or 8 bytes after the initial
-/// byte), so every step knows its item type and head size at compile time.
+/// The visit loop's inline steps, one per item type and argument size (0, 1,
+/// 2, 4 or 8 bytes after the initial byte), as X(name, item type, argument
+/// bytes), so every step knows both at compile time. visit_step, the switch in
+/// take_head() and drive()'s jump table all follow this order.
+#define CBOR_FAST_VISIT_STEPS(X)                                                      \
+  X(uint0, unsigned_int, 0) X(uint1, unsigned_int, 1) X(uint2, unsigned_int, 2)       \
+  X(uint4, unsigned_int, 4) X(uint8, unsigned_int, 8)                                 \
+  X(neg0, negative_int, 0) X(neg1, negative_int, 1) X(neg2, negative_int, 2)          \
+  X(neg4, negative_int, 4) X(neg8, negative_int, 8)                                   \
+  X(bytes0, byte_string, 0) X(bytes1, byte_string, 1) X(bytes2, byte_string, 2)       \
+  X(bytes4, byte_string, 4) X(bytes8, byte_string, 8)                                 \
+  X(text0, text_string, 0) X(text1, text_string, 1) X(text2, text_string, 2)          \
+  X(text4, text_string, 4) X(text8, text_string, 8)                                   \
+  X(array0, array, 0) X(array1, array, 1) X(array2, array, 2)                         \
+  X(array4, array, 4) X(array8, array, 8)                                             \
+  X(map0, map, 0) X(map1, map, 1) X(map2, map, 2) X(map4, map, 4) X(map8, map, 8)     \
+  X(tag0, tag, 0) X(tag1, tag, 1) X(tag2, tag, 2) X(tag4, tag, 4) X(tag8, tag, 8)     \
+  X(simple, simple, 0)   /* simple values 0..19 */                                    \
+  X(false_, boolean, 0) X(true_, boolean, 0) X(null, null, 0) X(undefined, undefined, 0) \
+  X(simple8, simple, 1)  /* 0xf8: one-byte simple value, 32..255 only */              \
+  X(half, floating, 2) X(single, floating, 4) X(double_, floating, 8)
+
+/// Which inline step the visit loop takes for an initial byte.
 enum visit_step : uint8_t {
-  vs_uint = 0,        // + size index 0..4
-  vs_negative = 5,
-  vs_bytes = 10,
-  vs_text = 15,
-  vs_array = 20,
-  vs_map = 25,
-  vs_tag = 30,
-  vs_simple = 35,     // simple values 0..19
-  vs_false,
-  vs_true,
-  vs_null,
-  vs_undefined,
-  vs_simple8,         // 0xf8: one-byte simple value, 32..255 only
-  vs_half,
-  vs_single,
-  vs_double,
-  vs_other,           // additional information 28..31: reserved, indefinite, break
+#define CBOR_FAST_VISIT_ENUM(name, type, arg_bytes) vs_##name,
+  CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ENUM)
+#undef CBOR_FAST_VISIT_ENUM
+  vs_other,  // additional information 28..31: reserved, indefinite, break
 };
+static_assert(vs_simple == 35 && vs_other == 44, "visit_step: five steps for each of majors 0-6");
 
 constexpr uint8_t classify_for_visit(unsigned ib) noexcept {
   const unsigned major = ib >> 5;
   const unsigned ai = ib & 0x1f;
   if (ai >= 28) return vs_other;
   const unsigned size_index = ai < 24 ? 0 : ai - 23;  // 0, then 1..4 for 1, 2, 4, 8 bytes
-  if (major < 7) return uint8_t(major * 5 + size_index);
+  if (major < 7) return uint8_t(vs_uint0 + major * 5 + size_index);
   if (ai < 20) return vs_simple;
-  if (ai <= 23) return uint8_t(vs_false + (ai - 20));
+  if (ai <= 23) return uint8_t(vs_false_ + (ai - 20));
   return uint8_t(vs_simple8 + (ai - 24));
 }
 
@@ -56,6 +64,18 @@ struct visit_table {
   }
 };
 inline constexpr visit_table k_visit_table{};
+
+// drive() jumps straight from the table to its step with GCC's and Clang's
+// labels as values: a switch's jump table costs three more instructions per
+// item in position-independent code. Define CBOR_FAST_VISIT_GOTO=0 for the
+// portable switch.
+#ifndef CBOR_FAST_VISIT_GOTO
+#if defined(__GNUC__) || defined(__clang__)
+#define CBOR_FAST_VISIT_GOTO 1
+#else
+#define CBOR_FAST_VISIT_GOTO 0
+#endif
+#endif
 
 /// The big-endian argument of N = 1, 2, 4 or 8 bytes at p (8 bytes readable).
 template <unsigned N>
@@ -218,7 +238,9 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
     } else {
       c.top->left = c.left - 1;
     }
-    c.top = &stack_[c.depth++];
+    // The fast path is never at the top level, so the new frame follows top.
+    ++c.top;
+    ++c.depth;
     c.top->kind = kind;
     c.top->indefinite = false;
     c.left = children;
@@ -266,61 +288,17 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
 // item type and argument size as constants.
 template <bool WholeItem, bool NoCalls, class Taken>
 inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept {
-  using T = item_type;
-  using detail::head_form;
-#define CBOR_FAST_VISIT_STEP(type, arg_bytes) \
-  return read_head<WholeItem, NoCalls, head_form<T::type, arg_bytes>>(c, it, taken)
   switch (detail::k_visit_table.step[*c.p]) {
-    case detail::vs_uint + 0: CBOR_FAST_VISIT_STEP(unsigned_int, 0);
-    case detail::vs_uint + 1: CBOR_FAST_VISIT_STEP(unsigned_int, 1);
-    case detail::vs_uint + 2: CBOR_FAST_VISIT_STEP(unsigned_int, 2);
-    case detail::vs_uint + 3: CBOR_FAST_VISIT_STEP(unsigned_int, 4);
-    case detail::vs_uint + 4: CBOR_FAST_VISIT_STEP(unsigned_int, 8);
-    case detail::vs_negative + 0: CBOR_FAST_VISIT_STEP(negative_int, 0);
-    case detail::vs_negative + 1: CBOR_FAST_VISIT_STEP(negative_int, 1);
-    case detail::vs_negative + 2: CBOR_FAST_VISIT_STEP(negative_int, 2);
-    case detail::vs_negative + 3: CBOR_FAST_VISIT_STEP(negative_int, 4);
-    case detail::vs_negative + 4: CBOR_FAST_VISIT_STEP(negative_int, 8);
-    case detail::vs_bytes + 0: CBOR_FAST_VISIT_STEP(byte_string, 0);
-    case detail::vs_bytes + 1: CBOR_FAST_VISIT_STEP(byte_string, 1);
-    case detail::vs_bytes + 2: CBOR_FAST_VISIT_STEP(byte_string, 2);
-    case detail::vs_bytes + 3: CBOR_FAST_VISIT_STEP(byte_string, 4);
-    case detail::vs_bytes + 4: CBOR_FAST_VISIT_STEP(byte_string, 8);
-    case detail::vs_text + 0: CBOR_FAST_VISIT_STEP(text_string, 0);
-    case detail::vs_text + 1: CBOR_FAST_VISIT_STEP(text_string, 1);
-    case detail::vs_text + 2: CBOR_FAST_VISIT_STEP(text_string, 2);
-    case detail::vs_text + 3: CBOR_FAST_VISIT_STEP(text_string, 4);
-    case detail::vs_text + 4: CBOR_FAST_VISIT_STEP(text_string, 8);
-    case detail::vs_array + 0: CBOR_FAST_VISIT_STEP(array, 0);
-    case detail::vs_array + 1: CBOR_FAST_VISIT_STEP(array, 1);
-    case detail::vs_array + 2: CBOR_FAST_VISIT_STEP(array, 2);
-    case detail::vs_array + 3: CBOR_FAST_VISIT_STEP(array, 4);
-    case detail::vs_array + 4: CBOR_FAST_VISIT_STEP(array, 8);
-    case detail::vs_map + 0: CBOR_FAST_VISIT_STEP(map, 0);
-    case detail::vs_map + 1: CBOR_FAST_VISIT_STEP(map, 1);
-    case detail::vs_map + 2: CBOR_FAST_VISIT_STEP(map, 2);
-    case detail::vs_map + 3: CBOR_FAST_VISIT_STEP(map, 4);
-    case detail::vs_map + 4: CBOR_FAST_VISIT_STEP(map, 8);
-    case detail::vs_tag + 0: CBOR_FAST_VISIT_STEP(tag, 0);
-    case detail::vs_tag + 1: CBOR_FAST_VISIT_STEP(tag, 1);
-    case detail::vs_tag + 2: CBOR_FAST_VISIT_STEP(tag, 2);
-    case detail::vs_tag + 3: CBOR_FAST_VISIT_STEP(tag, 4);
-    case detail::vs_tag + 4: CBOR_FAST_VISIT_STEP(tag, 8);
-    case detail::vs_simple: CBOR_FAST_VISIT_STEP(simple, 0);
-    case detail::vs_false:
-    case detail::vs_true: CBOR_FAST_VISIT_STEP(boolean, 0);
-    case detail::vs_null: CBOR_FAST_VISIT_STEP(null, 0);
-    case detail::vs_undefined: CBOR_FAST_VISIT_STEP(undefined, 0);
-    case detail::vs_simple8: CBOR_FAST_VISIT_STEP(simple, 1);
-    case detail::vs_half: CBOR_FAST_VISIT_STEP(floating, 2);
-    case detail::vs_single: CBOR_FAST_VISIT_STEP(floating, 4);
-    case detail::vs_double: CBOR_FAST_VISIT_STEP(floating, 8);
+#define CBOR_FAST_VISIT_CASE(name, type, arg_bytes) \
+  case detail::vs_##name:                           \
+    return read_head<WholeItem, NoCalls, detail::head_form<item_type::type, arg_bytes>>(c, it, taken);
+    CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_CASE)
+#undef CBOR_FAST_VISIT_CASE
     case detail::vs_other: return false;
 #if defined(__GNUC__) || defined(__clang__)
     default: __builtin_unreachable();  // the table holds nothing else
 #endif
   }
-#undef CBOR_FAST_VISIT_STEP
   return false;
 }
 
@@ -338,6 +316,15 @@ inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept 
 // and, as every item takes at least one byte, cannot pass max_items. And in
 // WholeItem mode the level the visit started at: there `left` is 1 (the one
 // item wanted), so finishing it is just one more way to complete a level.
+#if CBOR_FAST_VISIT_GOTO
+// Labels as values are an extension, used on purpose: no warning in users'
+// -Wpedantic builds.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic"
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wgnu-label-as-value"
+#endif
+#endif
 template <bool WholeItem, class Visitor>
 status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   const uint8_t* p = pos_;
@@ -373,7 +360,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   };
   auto pop_level = [&]() noexcept {
     --depth;
-    top = depth != 0 ? &stack_[depth - 1] : &root_;
+    top = depth != 0 ? top - 1 : &root_;
   };
 
   const cursor c{p, items_left, left, top, depth, base};
@@ -393,21 +380,41 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     {
       // One call of the visitor for every inline item, so it inlines once.
       item it;
+#if CBOR_FAST_VISIT_GOTO
+      static const void* const steps[] = {
+#define CBOR_FAST_VISIT_ADDRESS(name, type, arg_bytes) &&step_##name,
+          CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ADDRESS)
+#undef CBOR_FAST_VISIT_ADDRESS
+          &&step_other};
+      goto* steps[detail::k_visit_table.step[*p]];
+#define CBOR_FAST_VISIT_LABEL(name, type, arg_bytes)                                    \
+  step_##name:                                                                          \
+  if (read_head<WholeItem, false, detail::head_form<item_type::type, arg_bytes>>(c, it, \
+                                                                                 nothing)) \
+    goto taken;                                                                         \
+  goto general;
+      CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_LABEL)
+#undef CBOR_FAST_VISIT_LABEL
+    step_other:
+      goto general;
+    taken:
+#else
       if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
+#endif
       v(static_cast<const item&>(it));
       if constexpr (!WholeItem) {
         if (++count == max_items) return done(status::ok);
       }
       if (left != 0) continue;  // else the level is complete ([] and {} at once)
+      if (WholeItem && depth == base) {
+        --top->left;  // a scalar was the visited item
+        return done(status::ok);
+      }
     }
   close:
     // The innermost level has all its items: close it, and every level
     // that completes with it.
     for (;;) {
-      if (WholeItem && depth == base) {
-        --top->left;  // a scalar was the visited item
-        return done(status::ok);
-      }
       if (top->kind == detail::frame_tag) {
         pop_level();  // a tag closes silently once its one item is complete
       } else if (top->indefinite) {
@@ -465,10 +472,15 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   }
 }
 
+#if CBOR_FAST_VISIT_GOTO
+#pragma GCC diagnostic pop
+#endif
+
 }  // namespace v1
 }  // namespace cbor_fast
 
 #undef CBOR_FAST_VISIT_UNLIKELY
 #undef CBOR_FAST_VISIT_INLINE
+#undef CBOR_FAST_VISIT_STEPS
 
 #endif  // CBOR_FAST_READER_INL_HPP

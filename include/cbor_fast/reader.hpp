@@ -223,7 +223,7 @@ class reader {
   void pop_finished_tags() noexcept;
   void pop() noexcept {
     --depth_;
-    top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
+    top_ = depth_ != 0 ? top_ - 1 : &root_;
   }
 
   const uint8_t* begin_;
