@@ -175,7 +175,7 @@ inline bool reader::visit_plain(Visitor&& v) noexcept {
       v(taken);
     }
   } taken{*this, v};
-  return take_head<false, true>(cursor{p, items_left_, left, top, depth_, 0}, it, taken);
+  return take_head<false, true>(cursor{p, items_left_, left, top, depth_, 0, p}, it, taken);
 }
 
 // visit_items(v, 1): visit_plain(), else next().
@@ -222,9 +222,11 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
     if constexpr (type != item_type::tag) {
       // Every item takes a byte, so a count the input cannot hold never
       // reaches an allocation (next() reports it).
-      if (arg > options_.max_container_items) return false;
-      const size_t room = size_t(end_ - after);
-      if (type == item_type::array ? arg > room : arg > room / 2) return false;
+      if (arg_bytes != 0 || c.p >= c.short_end) {
+        if (arg > options_.max_container_items) return false;
+        const size_t room = size_t(end_ - after);
+        if (type == item_type::array ? arg > room : arg > room / 2) return false;
+      }
       children = type == item_type::array ? arg : arg * 2;
       kind = type == item_type::array ? detail::frame_array : detail::frame_map;
     }
@@ -246,7 +248,9 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
     c.left = children;
   } else {
     if constexpr (type == item_type::byte_string || type == item_type::text_string) {
-      if (arg > options_.max_string_length || arg > size_t(end_ - after)) return false;
+      if ((arg_bytes != 0 || c.p >= c.short_end) &&
+          (arg > options_.max_string_length || arg > size_t(end_ - after)))
+        return false;
       if (type == item_type::text_string && options_.validate_utf8 &&
           (NoCalls || !detail::text_is_utf8(after, size_t(arg), end_)))
         return false;
@@ -363,7 +367,12 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     top = depth != 0 ? top - 1 : &root_;
   };
 
-  const cursor c{p, items_left, left, top, depth, base};
+  const uint8_t* const short_end =
+      size_t(end_ - p) > 47 && options_.max_string_length >= 23 &&
+              options_.max_container_items >= 23
+          ? end_ - 47
+          : p;
+  const cursor c{p, items_left, left, top, depth, base, short_end};
   auto nothing = [](const cursor&, const item&) noexcept {};  // v is called once, below
   refresh();
   // A level already full: a definite one to close first (visit_items() may

@@ -192,6 +192,11 @@ class reader {
     frame*& top;
     uint32_t& depth;
     uint32_t base;  ///< visit(): the depth the visited item starts at
+    /// Before it, a head with its argument in the initial byte (a string of
+    /// at most 23 bytes, a container of at most 23 entries) passes the limits
+    /// and fits the input untested: 47 bytes are left, and max_string_length
+    /// and max_container_items are at least 23.
+    const uint8_t* short_end;
   };
   template <bool WholeItem, class Visitor>
   status drive(Visitor& v, size_t max_items, size_t* delivered);

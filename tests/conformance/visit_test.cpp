@@ -247,14 +247,32 @@ const named rows[] = {
     {"sibling_maps", "84 a1 01 00 a1 01 00 a2 01 a1 01 00 02 00 bf 01 00 ff"},
     {"sibling_maps_duplicate_in_last", "83 a1 01 00 a1 01 00 a2 01 00 01 00"},
     {"error_then_end_of_array", "82 01 1805"},
+    // Heads with the argument in the initial byte (at most 23) above the
+    // small limits of the option sets, and past the end of the input.
+    {"short_heads_over_small_limits",
+     "85 64 61626364 83 01 02 03 a3 01 01 02 02 03 03 6b 68656c6c6f20776f726c64 44 00010203"},
+    {"short_string_past_end",
+     "82 01 77 0102030405060708090a0b0c0d0e0f101112131415"},
+    {"short_array_past_end", "82 01 97 0102030405060708090a0b0c0d0e0f101112131415"},
+    {"short_map_past_end",
+     "82 01 b7 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627"
+     "28292a2b"},
 };
 
 TEST(reader_visit, named_rows_match_next_under_every_option_set) {
   const std::vector<reader_options> sets = option_sets();
   for (const named& row : rows) {
-    const bytes in = from_hex(row.hex);
-    for (size_t k = 0; k < sets.size(); ++k)
-      check_all_ways(in, sets[k], std::string(row.name) + " options#" + std::to_string(k));
+    bytes in = from_hex(row.hex);
+    // As written: near the end of the input, where the visit loop tests every
+    // head against the limits and the input left. Then followed by 48 zero
+    // bytes, where a head with its argument in the initial byte skips those
+    // tests when the limits allow (and must still stop where they do not).
+    for (const char* where : {"", " +48"}) {
+      if (*where != '\0') in.insert(in.end(), 48, 0x00);
+      for (size_t k = 0; k < sets.size(); ++k)
+        check_all_ways(in, sets[k],
+                       std::string(row.name) + where + " options#" + std::to_string(k));
+    }
   }
 }
 
