@@ -98,6 +98,10 @@ template <item_type Type, unsigned ArgBytes>
 struct head_form {
   static constexpr item_type type = Type;
   static constexpr unsigned arg_bytes = ArgBytes;
+  /// visit() takes [] or {} with this head (count in the initial byte) without
+  /// opening a level, and delivers its end at once.
+  static constexpr bool opens_no_level_when_empty =
+      ArgBytes == 0 && (Type == item_type::array || Type == item_type::map);
 };
 
 /// Exact widening of half and single floats (NaN payloads kept), out of line.
@@ -217,6 +221,18 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
   it.arg = arg;
   if constexpr (type == item_type::array || type == item_type::map ||
                 type == item_type::tag) {
+    if constexpr (WholeItem && Form::opens_no_level_when_empty) {
+      if (arg == 0) {
+        // visit(): an empty array or map opens no level (drive() delivers its
+        // end right after it), but is as deep as one that does.
+        if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_room_ - 1u)) return false;
+        c.p = after;
+        --c.items_left;
+        --c.left;
+        taken(c, static_cast<const item&>(it));
+        return true;
+      }
+    }
     uint64_t children = 1;
     uint8_t kind = detail::frame_tag;
     if constexpr (type != item_type::tag) {
@@ -366,6 +382,14 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     --depth;
     top = depth != 0 ? top - 1 : &root_;
   };
+  // The end of a level that closes here (and, in visit(), of [] or {}).
+  auto deliver_end = [&]() noexcept {
+    item end;
+    end.type = item_type::end;
+    end.depth = depth;
+    end.offset = size_t(p - begin_);
+    v(static_cast<const item&>(end));
+  };
 
   const uint8_t* const short_end =
       size_t(end_ - p) > 47 && options_.max_string_length >= 23 &&
@@ -386,39 +410,64 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
 
   for (;;) {
     if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
+#if CBOR_FAST_VISIT_GOTO
     {
       // One call of the visitor for every inline item, so it inlines once.
-      item it;
-#if CBOR_FAST_VISIT_GOTO
+      // After it, the next item's step is found right there: an item costs
+      // two taken branches, not four through the loop's head.
       static const void* const steps[] = {
 #define CBOR_FAST_VISIT_ADDRESS(name, type, arg_bytes) &&step_##name,
           CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ADDRESS)
 #undef CBOR_FAST_VISIT_ADDRESS
           &&step_other};
+      item it;
       goto* steps[detail::k_visit_table.step[*p]];
-#define CBOR_FAST_VISIT_LABEL(name, type, arg_bytes)                                    \
-  step_##name:                                                                          \
-  if (read_head<WholeItem, false, detail::head_form<item_type::type, arg_bytes>>(c, it, \
-                                                                                 nothing)) \
-    goto taken;                                                                         \
-  goto general;
+#define CBOR_FAST_VISIT_LABEL(name, type, arg_bytes)                                \
+  step_##name : {                                                                 \
+    using form = detail::head_form<item_type::type, arg_bytes>;                   \
+    it = item();                                                                  \
+    if (!read_head<WholeItem, false, form>(c, it, nothing)) goto general;         \
+    if (WholeItem && form::opens_no_level_when_empty && it.arg == 0) goto taken_empty; \
+    goto taken;                                                                   \
+  }
       CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_LABEL)
 #undef CBOR_FAST_VISIT_LABEL
     step_other:
       goto general;
+    taken_empty:
+      v(static_cast<const item&>(it));
+      deliver_end();
+      goto next_item;
     taken:
-#else
-      if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
-#endif
       v(static_cast<const item&>(it));
       if constexpr (!WholeItem) {
         if (++count == max_items) return done(status::ok);
       }
-      if (left != 0) continue;  // else the level is complete ([] and {} at once)
-      if (WholeItem && depth == base) {
-        --top->left;  // a scalar was the visited item
-        return done(status::ok);
+    next_item:
+      if (left == 0) goto level_complete;
+      if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
+      goto* steps[detail::k_visit_table.step[*p]];
+    }
+#else
+    {
+      // One call of the visitor for every inline item, so it inlines once.
+      item it;
+      if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
+      v(static_cast<const item&>(it));
+      if (WholeItem && it.head_size == 1 && it.arg == 0 &&
+          (it.type == item_type::array || it.type == item_type::map))
+        deliver_end();
+      if constexpr (!WholeItem) {
+        if (++count == max_items) return done(status::ok);
       }
+      if (left != 0) continue;
+      goto level_complete;
+    }
+#endif
+  level_complete:
+    if (WholeItem && depth == base) {
+      --top->left;  // a scalar (or [] or {}) was the visited item
+      return done(status::ok);
     }
   close:
     // The innermost level has all its items: close it, and every level
@@ -430,11 +479,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
         goto general;  // at its entry limit: only a break may follow
       } else {
         pop_level();
-        item it;
-        it.type = item_type::end;
-        it.depth = depth;
-        it.offset = size_t(p - begin_);
-        v(static_cast<const item&>(it));
+        deliver_end();
         if constexpr (!WholeItem) {
           if (++count == max_items) {
             left = top->left;

@@ -247,6 +247,10 @@ const named rows[] = {
     {"sibling_maps", "84 a1 01 00 a1 01 00 a2 01 a1 01 00 02 00 bf 01 00 ff"},
     {"sibling_maps_duplicate_in_last", "83 a1 01 00 a1 01 00 a2 01 00 01 00"},
     {"error_then_end_of_array", "82 01 1805"},
+    // Empty arrays and maps (visit() opens no level for them) at every place:
+    // in arrays and maps, under a tag, as the last item of a level, nested.
+    {"empty_containers", "86 80 a0 a2 80 a0 a0 80 c1 80 81 81 80 82 a0 81 80"},
+    {"empty_containers_deep", "81 81 81 81 80 81 81 81 81 a0"},
     // Heads with the argument in the initial byte (at most 23) above the
     // small limits of the option sets, and past the end of the input.
     {"short_heads_over_small_limits",
@@ -459,6 +463,37 @@ TEST(reader_visit, values_of_a_map_mixed_with_next) {
   EXPECT_EQ(it.type, item_type::end);
   EXPECT_EQ(it.offset, in.size());
   EXPECT_EQ(r.next(it), status::end);
+}
+
+TEST(reader_visit, empty_containers_visited_as_whole_items) {
+  // {"a": [], "b": {}, "c": [[], {}]} and 48 bytes of zeros, so the values are
+  // far from the end of the input: keys by next(), values by visit().
+  bytes in = from_hex("a3 6161 80 6162 a0 6163 82 80 a0");
+  const size_t doc_size = in.size();
+  in.insert(in.end(), 48, 0x00);
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  std::vector<std::string> values;
+  auto v = [&values](const item& x) noexcept {
+    values.push_back(std::to_string(int(x.type)) + ":" + std::to_string(x.arg) + "@" +
+                     std::to_string(x.depth) + "+" + std::to_string(x.offset));
+  };
+  for (const char* key : {"a", "b", "c"}) {
+    ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(it.text(), key);
+    ASSERT_EQ(r.visit(v), status::ok) << key;
+    EXPECT_EQ(r.depth(), 1u) << key;
+  }
+  EXPECT_EQ(values, (std::vector<std::string>{"5:0@1+3", "13:0@1+4", "6:0@1+6", "13:0@1+7",
+                                              "5:2@1+9", "5:0@2+10", "13:0@2+11",
+                                              "6:0@2+11", "13:0@2+12", "13:0@1+12"}));
+  EXPECT_EQ(r.items(), 9u);
+  EXPECT_EQ(r.offset(), doc_size);
+  EXPECT_EQ(r.visit(v), status::invalid_state);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  EXPECT_EQ(it.offset, doc_size);
 }
 
 TEST(reader_visit, invalid_state_before_a_break_and_after_an_error) {
