@@ -336,6 +336,11 @@ inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept 
 // and, as every item takes at least one byte, cannot pass max_items. And in
 // WholeItem mode the level the visit started at: there `left` is 1 (the one
 // item wanted), so finishing it is just one more way to complete a level.
+// Before short_end, a string or container head with its argument in the
+// initial byte needs no limit or room test either (cursor::short_end).
+//
+// In WholeItem mode an empty array or map opens no level: its end item is
+// delivered right after it (JSON-like data has many [] and {}).
 #if CBOR_FAST_VISIT_GOTO
 // Labels as values are an extension, used on purpose: no warning in users'
 // -Wpedantic builds.
@@ -420,7 +425,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
           CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ADDRESS)
 #undef CBOR_FAST_VISIT_ADDRESS
           &&step_other};
-      item it;
+      item it;  // reset by each step, as a fresh item in next()
       goto* steps[detail::k_visit_table.step[*p]];
 #define CBOR_FAST_VISIT_LABEL(name, type, arg_bytes)                                \
   step_##name : {                                                                 \
