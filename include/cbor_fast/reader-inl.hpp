@@ -17,8 +17,8 @@ namespace detail {
 
 /// The visit loop's inline steps, one per item type and argument size (0, 1,
 /// 2, 4 or 8 bytes after the initial byte), as X(name, item type, argument
-/// bytes), so every step knows both at compile time. visit_step, the switch in
-/// take_head() and drive()'s jump table all follow this order.
+/// bytes), so every step knows both at compile time. visit_step and the switch
+/// in take_head() follow this order.
 #define CBOR_FAST_VISIT_STEPS(X)                                                      \
   X(uint0, unsigned_int, 0) X(uint1, unsigned_int, 1) X(uint2, unsigned_int, 2)       \
   X(uint4, unsigned_int, 4) X(uint8, unsigned_int, 8)                                 \
@@ -64,18 +64,6 @@ struct visit_table {
   }
 };
 inline constexpr visit_table k_visit_table{};
-
-// drive() jumps straight from the table to its step with GCC's and Clang's
-// labels as values: a switch's jump table costs three more instructions per
-// item in position-independent code. Define CBOR_FAST_VISIT_GOTO=0 for the
-// portable switch.
-#ifndef CBOR_FAST_VISIT_GOTO
-#if defined(__GNUC__) || defined(__clang__)
-#define CBOR_FAST_VISIT_GOTO 1
-#else
-#define CBOR_FAST_VISIT_GOTO 0
-#endif
-#endif
 
 /// The big-endian argument of N = 1, 2, 4 or 8 bytes at p (8 bytes readable).
 template <unsigned N>
@@ -341,15 +329,6 @@ inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept 
 //
 // In WholeItem mode an empty array or map opens no level: its end item is
 // delivered right after it (JSON-like data has many [] and {}).
-#if CBOR_FAST_VISIT_GOTO
-// Labels as values are an extension, used on purpose: no warning in users'
-// -Wpedantic builds.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpedantic"
-#if defined(__clang__)
-#pragma clang diagnostic ignored "-Wgnu-label-as-value"
-#endif
-#endif
 template <bool WholeItem, class Visitor>
 status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   const uint8_t* p = pos_;
@@ -415,60 +394,22 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
 
   for (;;) {
     if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
-#if CBOR_FAST_VISIT_GOTO
-    {
-      // One call of the visitor for every inline item, so it inlines once.
-      // After it, the next item's step is found right there: an item costs
-      // two taken branches, not four through the loop's head.
-      static const void* const steps[] = {
-#define CBOR_FAST_VISIT_ADDRESS(name, type, arg_bytes) &&step_##name,
-          CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ADDRESS)
-#undef CBOR_FAST_VISIT_ADDRESS
-          &&step_other};
-      item it;  // reset by each step, as a fresh item in next()
-      goto* steps[detail::k_visit_table.step[*p]];
-#define CBOR_FAST_VISIT_LABEL(name, type, arg_bytes)                                \
-  step_##name : {                                                                 \
-    using form = detail::head_form<item_type::type, arg_bytes>;                   \
-    it = item();                                                                  \
-    if (!read_head<WholeItem, false, form>(c, it, nothing)) goto general;         \
-    if (WholeItem && form::opens_no_level_when_empty && it.arg == 0) goto taken_empty; \
-    goto taken;                                                                   \
-  }
-      CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_LABEL)
-#undef CBOR_FAST_VISIT_LABEL
-    step_other:
-      goto general;
-    taken_empty:
-      v(static_cast<const item&>(it));
-      deliver_end();
-      goto next_item;
-    taken:
-      v(static_cast<const item&>(it));
-      if constexpr (!WholeItem) {
-        if (++count == max_items) return done(status::ok);
-      }
-    next_item:
-      if (left == 0) goto level_complete;
-      if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
-      goto* steps[detail::k_visit_table.step[*p]];
-    }
-#else
     {
       // One call of the visitor for every inline item, so it inlines once.
       item it;
       if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
       v(static_cast<const item&>(it));
+      // visit(): [] or {} opened no level (read_head()); its end follows.
       if (WholeItem && it.head_size == 1 && it.arg == 0 &&
           (it.type == item_type::array || it.type == item_type::map))
         deliver_end();
       if constexpr (!WholeItem) {
         if (++count == max_items) return done(status::ok);
       }
-      if (left != 0) continue;
-      goto level_complete;
+      if (left == 0) goto level_complete;
     }
-#endif
+    continue;
+
   level_complete:
     if (WholeItem && depth == base) {
       --top->left;  // a scalar (or [] or {}) was the visited item
@@ -530,10 +471,6 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     }
   }
 }
-
-#if CBOR_FAST_VISIT_GOTO
-#pragma GCC diagnostic pop
-#endif
 
 }  // namespace v1
 }  // namespace cbor_fast

@@ -124,10 +124,7 @@ class reader {
   /// been delivered. Two to three times as fast as a next() loop: the item is
   /// built inline with its type a constant, so a visitor that switches on
   /// item::type folds into the reader's own dispatch. The visitor must be
-  /// noexcept (a static_assert checks) and must not use this reader. With GCC
-  /// and Clang the loop jumps to each item's step through a table of label
-  /// addresses; define CBOR_FAST_VISIT_GOTO to 0 (in every translation unit of
-  /// the program) for the portable switch.
+  /// noexcept (a static_assert checks) and must not use this reader.
   template <class Visitor>
   status visit(Visitor&& v);
 
