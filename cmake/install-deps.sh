@@ -10,12 +10,14 @@ set -eu
 # abigail-tools: abidw/abidiff for the C ABI baseline test (tests/abi);
 # libcbor-dev: the install test that links libcbor and libcbor_fast together.
 # golang-go: the Go binding's tests (capi/go, cgo; Go 1.19 on Debian 12).
-# clang-14, libfuzzer-14-dev: the fuzz preset and the fuzz.bounded test (tests/fuzz).
+# clang-14, libfuzzer-14-dev, libclang-rt-14-dev: the fuzz preset and the
+# fuzz.bounded test (tests/fuzz; the sanitizer and libFuzzer runtimes are in
+# libclang-rt-14-dev on current Debian 12 images).
 # python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
 # differential test's reference and installs for /usr/bin/python3).
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
-abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2 valgrind"
+abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2 valgrind"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
