@@ -95,8 +95,8 @@ int main(int argc, char** argv) {
   } else if (op == "walk_visit_bound") {
     body = [=] {
       bool ok;
-      const uint64_t items = tiny_visit(p, n, &ok);
-      return ok ? items : 0;
+      const uint64_t count = tiny_visit(p, n, &ok);
+      return ok ? count : 0;
     };
   } else if (op == "walk_capi" || op == "walk_capi_batch") {
     const bool batch = op == "walk_capi_batch";
