@@ -301,6 +301,15 @@ std::vector<input> make_kind_inputs() {
   v.push_back(nested("map_int_24_255", peer_libcbor, 225, 24, 255, 34, int_key_map));
   v.push_back(nested("map_int_256_65535", peer_libcbor, 2, 256, 65535, 35, int_key_map));
   v.push_back(nested("map_int_100k", peer_libcbor, 1, 100000, 100000, 36, int_key_map));
+  // Deep nesting: 500 arrays of one, around a small integer.
+  {
+    input in;
+    in.name = "nested_500";
+    in.group = "kind";
+    in.bytes.assign(500, 0x81);
+    in.bytes.push_back(0x01);
+    v.push_back(std::move(in));
+  }
   return v;
 }
 

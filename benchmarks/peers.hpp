@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common.hpp"
+#include "realistic.hpp"
 
 namespace cbor_fast_bench {
 
@@ -21,6 +22,8 @@ checksum walk(const uint8_t* data, size_t size, bool* ok) noexcept;
 /// cbor_stream_decode() with libcbor's empty callbacks: its only check of a
 /// buffer that builds nothing (it checks heads, not nesting).
 bool validate(const uint8_t* data, size_t size) noexcept;
+/// cbor_stream_decode() with callbacks folding the realistic consumer's hash.
+realistic_hash realistic_walk(const uint8_t* data, size_t size, bool* ok) noexcept;
 /// cbor_load() of the first item and cbor_decref(): the document round trip.
 bool load_and_free(const uint8_t* data, size_t size) noexcept;
 /// cbor_load(); nullptr on failure. Free with release().
@@ -46,6 +49,8 @@ namespace nlohmann_json {
 checksum sax_walk(const uint8_t* data, size_t size, bool* ok);
 /// sax_parse with a handler that accepts everything: nlohmann's well-formedness check.
 bool sax_validate(const uint8_t* data, size_t size);
+/// sax_parse with a handler folding the realistic consumer's hash.
+realistic_hash realistic_walk(const uint8_t* data, size_t size, bool* ok);
 /// json::from_cbor() and destruction.
 bool decode_and_free(const uint8_t* data, size_t size);
 /// A decoded json value, opaque here.

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "peers.hpp"
+#include "realistic.hpp"
 
 namespace cbor_fast_bench {
 namespace libcbor {
@@ -120,6 +121,49 @@ void fold_item(const cbor_item_t* it, checksum& c) {
 }
 
 }  // namespace
+
+namespace {
+realistic_hash& hash(void* context) { return *static_cast<realistic_hash*>(context); }
+
+// The realistic consumer's folds (realistic.hpp), one per libcbor callback:
+// the same numbers as the C++ consumer gets from an item.
+cbor_callbacks make_realistic_callbacks() {
+  cbor_callbacks cb = cbor_empty_callbacks;
+  cb.uint8 = [](void* c, uint8_t v) { hash(c).mix(1, v); };
+  cb.uint16 = [](void* c, uint16_t v) { hash(c).mix(1, v); };
+  cb.uint32 = [](void* c, uint32_t v) { hash(c).mix(1, v); };
+  cb.uint64 = [](void* c, uint64_t v) { hash(c).mix(1, v); };
+  cb.negint8 = [](void* c, uint8_t v) { hash(c).mix(2, v); };
+  cb.negint16 = [](void* c, uint16_t v) { hash(c).mix(2, v); };
+  cb.negint32 = [](void* c, uint32_t v) { hash(c).mix(2, v); };
+  cb.negint64 = [](void* c, uint64_t v) { hash(c).mix(2, v); };
+  cb.byte_string = [](void* c, cbor_data p, size_t n) { hash(c).string(3, p, n); };
+  cb.byte_string_start = [](void* c) { hash(c).string(3, nullptr, 0); };
+  cb.string = [](void* c, cbor_data p, size_t n) { hash(c).string(4, p, n); };
+  cb.string_start = [](void* c) { hash(c).string(4, nullptr, 0); };
+  cb.array_start = [](void* c, size_t n) { hash(c).mix(5, n); };
+  cb.indef_array_start = [](void* c) { hash(c).mix(5, 0); };
+  cb.map_start = [](void* c, size_t n) { hash(c).mix(6, n); };
+  cb.indef_map_start = [](void* c) { hash(c).mix(6, 0); };
+  cb.tag = [](void* c, uint64_t t) { hash(c).mix(7, t); };
+  cb.float2 = [](void* c, float f) { hash(c).floating(double(f)); };
+  cb.float4 = [](void* c, float f) { hash(c).floating(double(f)); };
+  cb.float8 = [](void* c, double d) { hash(c).floating(d); };
+  cb.undefined = [](void* c) { hash(c).mix(11, 0); };
+  cb.null = [](void* c) { hash(c).mix(10, 0); };
+  cb.boolean = [](void* c, bool b) { hash(c).mix(9, b ? 1 : 0); };
+  cb.indef_break = [](void*) {};
+  return cb;
+}
+
+const cbor_callbacks realistic_callbacks = make_realistic_callbacks();
+}  // namespace
+
+realistic_hash realistic_walk(const uint8_t* data, size_t size, bool* ok) noexcept {
+  realistic_hash h;
+  *ok = stream(data, size, &realistic_callbacks, &h);
+  return h;
+}
 
 checksum walk(const uint8_t* data, size_t size, bool* ok) noexcept {
   checksum c;

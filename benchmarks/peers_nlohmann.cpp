@@ -6,6 +6,7 @@
 #include <string>
 
 #include "peers.hpp"
+#include "realistic.hpp"
 
 namespace cbor_fast_bench {
 namespace nlohmann_json {
@@ -37,6 +38,29 @@ struct fold_sax {
   bool key(std::string& s) { return sum.on_string(s.data(), s.size()), true; }
   bool end_object() { return true; }
   bool start_array(std::size_t n) { return sum.on_container(definite(n)), true; }
+  bool end_array() { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
+    return false;
+  }
+};
+
+// The realistic consumer's folds (realistic.hpp). Integers of major type 1
+// arrive as int64_t v = -1 - n, so n = ~v; keys are text strings.
+struct realistic_sax {
+  realistic_hash h;
+  bool null() { return h.mix(10, 0), true; }
+  bool boolean(bool b) { return h.mix(9, b ? 1 : 0), true; }
+  bool number_integer(json::number_integer_t v) {
+    return v < 0 ? h.mix(2, ~uint64_t(v)) : h.mix(1, uint64_t(v)), true;
+  }
+  bool number_unsigned(json::number_unsigned_t v) { return h.mix(1, v), true; }
+  bool number_float(json::number_float_t v, const std::string&) { return h.floating(v), true; }
+  bool string(std::string& s) { return h.string(4, s.data(), s.size()), true; }
+  bool binary(json::binary_t& b) { return h.string(3, b.data(), b.size()), true; }
+  bool start_object(std::size_t n) { return h.mix(6, definite(n)), true; }
+  bool key(std::string& s) { return h.string(4, s.data(), s.size()), true; }
+  bool end_object() { return true; }
+  bool start_array(std::size_t n) { return h.mix(5, definite(n)), true; }
   bool end_array() { return true; }
   bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) {
     return false;
@@ -99,6 +123,12 @@ checksum sax_walk(const uint8_t* data, size_t size, bool* ok) {
   fold_sax sax;
   *ok = json::sax_parse(data, data + size, &sax, json::input_format_t::cbor);
   return sax.sum;
+}
+
+realistic_hash realistic_walk(const uint8_t* data, size_t size, bool* ok) {
+  realistic_sax sax;
+  *ok = json::sax_parse(data, data + size, &sax, json::input_format_t::cbor);
+  return sax.h;
 }
 
 bool sax_validate(const uint8_t* data, size_t size) {

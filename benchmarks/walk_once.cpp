@@ -15,6 +15,7 @@
 
 #include "common.hpp"
 #include "peers.hpp"
+#include "realistic.hpp"
 
 #ifdef CBOR_FAST_BENCH_DOCUMENT
 #include "cbor_fast.h"
@@ -37,7 +38,8 @@ uint64_t fold(const checksum& c) {
 }
 
 const char* const k_ops =
-    "walk walk_utf8 walk_visit walk_capi walk_capi_batch validate validate_utf8 encode"
+    "walk walk_utf8 walk_visit walk_visit_bound walk_capi walk_capi_batch validate validate_utf8"
+    " validate_strict encode"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
 #endif
@@ -71,25 +73,48 @@ int main(int argc, char** argv) {
   std::function<uint64_t()> body;
   std::function<void()> cleanup = [] {};
 
-  if (op == "walk" || op == "walk_utf8") {
-    const bool utf8 = op == "walk_utf8";
+  // The walk rows use the realistic consumer (realistic.hpp), as in the suite.
+  if (op == "walk") {
+    body = [=] {
+      bool ok;
+      const realistic_hash h = realistic_next(p, n, &ok);
+      return ok ? h.h : 0;
+    };
+  } else if (op == "walk_utf8") {
     body = [=] {
       status st;
-      const checksum c = walk(p, n, utf8, &st);
+      const checksum c = walk(p, n, true, &st);
       return st == status::ok ? fold(c) : 0;
     };
   } else if (op == "walk_visit") {
     body = [=] {
-      status st;
-      const checksum c = walk_visit(p, n, false, &st);
-      return st == status::ok ? fold(c) : 0;
+      bool ok;
+      const realistic_hash h = realistic_visit(p, n, &ok);
+      return ok ? h.h : 0;
+    };
+  } else if (op == "walk_visit_bound") {
+    body = [=] {
+      bool ok;
+      const uint64_t count = tiny_visit(p, n, &ok);
+      return ok ? count : 0;
     };
   } else if (op == "walk_capi" || op == "walk_capi_batch") {
     const bool batch = op == "walk_capi_batch";
     body = [=] {
       bool ok;
-      const checksum c = walk_capi(p, n, batch, &ok);
-      return ok ? fold(c) : 0;
+      const realistic_hash h = realistic_capi(p, n, batch, &ok);
+      return ok ? h.h : 0;
+    };
+  } else if (op == "validate_strict") {
+    // skip() with the duplicate-key check (the strict path's map bookkeeping).
+    body = [=] {
+      cbor_fast::reader_options o;
+      o.reject_duplicate_keys = true;
+      cbor_fast::reader r(p, n, o);
+      status st;
+      while ((st = r.skip()) == status::ok) {
+      }
+      return st == status::end ? uint64_t(1) : 0;
     };
   } else if (op == "validate" || op == "validate_utf8") {
     const bool utf8 = op == "validate_utf8";
@@ -133,8 +158,8 @@ int main(int argc, char** argv) {
   } else if (op == "libcbor_walk") {
     body = [=] {
       bool ok;
-      const checksum c = libcbor::walk(p, n, &ok);
-      return ok ? fold(c) : 0;
+      const realistic_hash h = libcbor::realistic_walk(p, n, &ok);
+      return ok ? h.h : 0;
     };
   } else if (op == "libcbor_validate") {
     body = [=] { return libcbor::validate(p, n) ? uint64_t(1) : 0; };
@@ -156,8 +181,8 @@ int main(int argc, char** argv) {
   } else if (op == "nlohmann_walk") {
     body = [=] {
       bool ok;
-      const checksum c = nlohmann_json::sax_walk(p, n, &ok);
-      return ok ? fold(c) : 0;
+      const realistic_hash h = nlohmann_json::realistic_walk(p, n, &ok);
+      return ok ? h.h : 0;
     };
   } else if (op == "nlohmann_validate") {
     body = [=] { return nlohmann_json::sax_validate(p, n) ? uint64_t(1) : 0; };

@@ -143,8 +143,8 @@ CBOR_FAST_ALWAYS_INLINE inline void to_c_item(const cbor_fast::item& it,
   item->size = string ? static_cast<size_t>(it.arg) : 0;
 }
 
-/// A visitor that fills one C item, always inlined (into each step of
-/// visit_plain(), where the item's type and head size are constants).
+/// A visitor that fills one C item, always inlined (into each step of the
+/// reader's plain path, where the item's type and head size are constants).
 struct c_item_out {
   cbor_fast_item* item;
   CBOR_FAST_ALWAYS_INLINE void operator()(const cbor_fast::item& it) const noexcept {
@@ -152,11 +152,12 @@ struct c_item_out {
   }
 };
 
-/// cbor_reader_next() for every item visit_plain() declines: next(), out of
-/// line so the common path saves no registers and sets up no frame.
+/// cbor_reader_next() for every item the plain path declines: next()'s
+/// general part, out of line so the common path saves no registers and sets
+/// up no frame.
 CBOR_FAST_NOINLINE cbor_fast_status next_general(cbor_reader* reader, cbor_fast_item* item) {
   cbor_fast::item it;
-  const cbor_fast::status s = reader->reader.next(it);
+  const cbor_fast::status s = cbor_fast::detail::reader_access::next_general(reader->reader, it);
   if (s != cbor_fast::status::ok) return to_c(s);
   to_c_item(it, item);
   return CBOR_FAST_OK;
@@ -170,7 +171,8 @@ cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   // into the C struct (the visitor inlines, so no C++ item is stored and
   // reloaded), and a tail call for the rest. *item is only written on
   // success, so a failed call leaves the caller's last item intact.
-  if (reader->reader.visit_plain(c_item_out{item})) return CBOR_FAST_OK;
+  if (cbor_fast::detail::reader_access::visit_plain(reader->reader, c_item_out{item}))
+    return CBOR_FAST_OK;
   return next_general(reader, item);
 }
 

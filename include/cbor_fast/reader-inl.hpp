@@ -6,6 +6,8 @@
 #include <cstring>
 #include <utility>
 
+#include "cbor_fast/detail/head.hpp"
+
 #if defined(__GNUC__) || defined(__clang__)
 #define CBOR_FAST_VISIT_UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
@@ -14,72 +16,6 @@
 
 namespace cbor_fast {
 namespace detail {
-
-/// The visit loop's inline steps, one per item type and argument size (0, 1,
-/// 2, 4 or 8 bytes after the initial byte), as X(name, item type, argument
-/// bytes), so every step knows both at compile time. visit_step and the switch
-/// in take_head() follow this order.
-#define CBOR_FAST_VISIT_STEPS(X)                                                      \
-  X(uint0, unsigned_int, 0) X(uint1, unsigned_int, 1) X(uint2, unsigned_int, 2)       \
-  X(uint4, unsigned_int, 4) X(uint8, unsigned_int, 8)                                 \
-  X(neg0, negative_int, 0) X(neg1, negative_int, 1) X(neg2, negative_int, 2)          \
-  X(neg4, negative_int, 4) X(neg8, negative_int, 8)                                   \
-  X(bytes0, byte_string, 0) X(bytes1, byte_string, 1) X(bytes2, byte_string, 2)       \
-  X(bytes4, byte_string, 4) X(bytes8, byte_string, 8)                                 \
-  X(text0, text_string, 0) X(text1, text_string, 1) X(text2, text_string, 2)          \
-  X(text4, text_string, 4) X(text8, text_string, 8)                                   \
-  X(array0, array, 0) X(array1, array, 1) X(array2, array, 2)                         \
-  X(array4, array, 4) X(array8, array, 8)                                             \
-  X(map0, map, 0) X(map1, map, 1) X(map2, map, 2) X(map4, map, 4) X(map8, map, 8)     \
-  X(tag0, tag, 0) X(tag1, tag, 1) X(tag2, tag, 2) X(tag4, tag, 4) X(tag8, tag, 8)     \
-  X(simple, simple, 0)   /* simple values 0..19 */                                    \
-  X(false_, boolean, 0) X(true_, boolean, 0) X(null, null, 0) X(undefined, undefined, 0) \
-  X(simple8, simple, 1)  /* 0xf8: one-byte simple value, 32..255 only */              \
-  X(half, floating, 2) X(single, floating, 4) X(double_, floating, 8)
-
-/// Which inline step the visit loop takes for an initial byte.
-enum visit_step : uint8_t {
-#define CBOR_FAST_VISIT_ENUM(name, type, arg_bytes) vs_##name,
-  CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_ENUM)
-#undef CBOR_FAST_VISIT_ENUM
-  vs_other,  // additional information 28..31: reserved, indefinite, break
-};
-static_assert(vs_simple == 35 && vs_other == 44, "visit_step: five steps for each of majors 0-6");
-
-constexpr uint8_t classify_for_visit(unsigned ib) noexcept {
-  const unsigned major = ib >> 5;
-  const unsigned ai = ib & 0x1f;
-  if (ai >= 28) return vs_other;
-  const unsigned size_index = ai < 24 ? 0 : ai - 23;  // 0, then 1..4 for 1, 2, 4, 8 bytes
-  if (major < 7) return uint8_t(vs_uint0 + major * 5 + size_index);
-  if (ai < 20) return vs_simple;
-  if (ai <= 23) return uint8_t(vs_false_ + (ai - 20));
-  return uint8_t(vs_simple8 + (ai - 24));
-}
-
-struct visit_table {
-  uint8_t step[256];
-  constexpr visit_table() noexcept : step() {
-    for (unsigned i = 0; i < 256; ++i) step[i] = classify_for_visit(i);
-  }
-};
-inline constexpr visit_table k_visit_table{};
-
-/// The big-endian argument of N = 1, 2, 4 or 8 bytes at p (8 bytes readable).
-template <unsigned N>
-inline uint64_t load_argument(const uint8_t* p) noexcept {
-  uint64_t v;
-  std::memcpy(&v, p, sizeof v);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#elif defined(__GNUC__) || defined(__clang__)
-  v = __builtin_bswap64(v);
-#else
-  uint64_t r = 0;
-  for (unsigned i = 0; i < 8; ++i) r = (r << 8) | p[i];
-  v = r;
-#endif
-  return v >> (64 - 8 * N);
-}
 
 /// An initial byte's item type and argument size, as a type (for the visit loop).
 template <item_type Type, unsigned ArgBytes>
@@ -101,6 +37,25 @@ bool text_is_utf8(const uint8_t* data, size_t size, const uint8_t* readable_end)
 }  // namespace detail
 
 inline namespace v1 {
+
+// Construction and destruction inline: a reader per small document costs
+// no calls but the allocator lookup (none when options.alloc is set).
+inline reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
+    // Null data with a size is refused below; end_ stays a valid pointer.
+    : begin_(data), pos_(data), end_(data != nullptr ? data + size : data), options_(options) {
+  if (options_.alloc == nullptr) options_.alloc = &default_allocator();
+  items_left_ = options_.max_items;
+  strict_ = options_.reject_duplicate_keys || options_.deterministic;
+  slow_ = strict_ ? uint8_t(2) : uint8_t(0);  // slow_strict (reader.cpp)
+  root_ = frame{uint64_t(1) << 63, detail::frame_root, false};  // never completes
+  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
+  note_plain_end();
+  if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
+}
+
+inline reader::~reader() {
+  if (stack_ != inline_frames_ || keys_ != nullptr) release_storage();
+}
 
 template <class Visitor>
 status reader::visit(Visitor&& v) {
@@ -128,10 +83,8 @@ status reader::visit_items(Visitor&& v, size_t max_items, size_t* delivered) {
 // One head inline when the plain path allows it (no error or strict checks,
 // room in the innermost level and the item budget, nine bytes of input), with
 // the state in locals until the item is taken.
-template <class Visitor>
-inline bool reader::visit_plain(Visitor&& v) noexcept {
-  static_assert(noexcept(v(std::declval<const item&>())),
-                "reader::visit_plain: the visitor must be noexcept");
+template <bool NoCalls, class Visitor>
+inline bool reader::take_plain(Visitor&& v) noexcept {
   const uint8_t* p = pos_;
   frame* top = top_;
   uint64_t left = top->left;
@@ -167,18 +120,40 @@ inline bool reader::visit_plain(Visitor&& v) noexcept {
       v(taken);
     }
   } taken{*this, v};
-  return take_head<false, true>(cursor{p, items_left_, left, top, depth_, 0, p}, it, taken);
+  return take_head<false, NoCalls>(cursor{p, items_left_, left, top, depth_, 0, p}, it, taken);
 }
 
-// visit_items(v, 1): visit_plain(), else next().
+// The inline half of next(): take_plain() copying the item out.
+inline status reader::next(item& out) noexcept {
+  // Field by field: a whole-struct copy reads the item's bytes back as wide
+  // words right after they were stored one field at a time (a store
+  // forwarding stall per item); fields move as registers.
+  struct copy_out {
+    item& o;
+    CBOR_FAST_VISIT_INLINE void operator()(const item& it) const noexcept {
+      o.type = it.type;
+      o.flags = it.flags;
+      o.head_size = it.head_size;
+      o.width = it.width;
+      o.depth = it.depth;
+      o.offset = it.offset;
+      o.arg = it.arg;
+      o.u = it.u;
+    }
+  };
+  if (take_plain<false>(copy_out{out})) return status::ok;
+  return next_general(out);
+}
+
+// visit_items(v, 1): take_plain(), else next_general().
 template <class Visitor>
 status reader::visit_one(Visitor& v, size_t* delivered) {
   *delivered = 1;
-  if (visit_plain(v)) return status::ok;
-  // A separate item: the one in visit_plain() never has its address taken,
+  if (take_plain<true>(v)) return status::ok;
+  // A separate item: the one in take_plain() never has its address taken,
   // so it stays in registers with its type known.
   item it;
-  const status s = next(it);
+  const status s = next_general(it);
   if (s != status::ok) {
     *delivered = 0;
     return s;
@@ -292,17 +267,17 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
   return true;
 }
 
-// One step per initial byte (detail::k_visit_table): read_head() with the
-// item type and argument size as constants.
+// One step per initial byte (detail::k_heads, the one head table):
+// read_head() with the item type and argument size as constants.
 template <bool WholeItem, bool NoCalls, class Taken>
 inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept {
-  switch (detail::k_visit_table.step[*c.p]) {
+  switch (detail::k_heads[*c.p].step) {
 #define CBOR_FAST_VISIT_CASE(name, type, arg_bytes) \
-  case detail::vs_##name:                           \
+  case detail::hs_##name:                           \
     return read_head<WholeItem, NoCalls, detail::head_form<item_type::type, arg_bytes>>(c, it, taken);
-    CBOR_FAST_VISIT_STEPS(CBOR_FAST_VISIT_CASE)
+    CBOR_FAST_HEAD_STEPS(CBOR_FAST_VISIT_CASE)
 #undef CBOR_FAST_VISIT_CASE
-    case detail::vs_other: return false;
+    case detail::hs_other: return false;
 #if defined(__GNUC__) || defined(__clang__)
     default: __builtin_unreachable();  // the table holds nothing else
 #endif
@@ -444,7 +419,7 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     {
       store();
       item it;
-      const status st = next(it);
+      const status st = next_general(it);
       p = pos_;
       items_left = items_left_;
       depth = depth_;
@@ -473,10 +448,26 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
 }
 
 }  // namespace v1
+
+namespace detail {
+/// The C shims' per-item hooks (capi/src/reader.cpp): not public API.
+struct reader_access {
+  /// take_plain() with steps that never call out, so a wrapper's fast path
+  /// needs no stack frame.
+  template <class Visitor>
+  CBOR_FAST_VISIT_INLINE static bool visit_plain(reader& r, Visitor&& v) noexcept {
+    static_assert(noexcept(v(std::declval<const item&>())),
+                  "reader_access::visit_plain: the visitor must be noexcept");
+    return r.take_plain<true>(v);
+  }
+  /// What next() does when take_plain() declines.
+  static status next_general(reader& r, item& out) noexcept { return r.next_general(out); }
+};
+}  // namespace detail
 }  // namespace cbor_fast
 
 #undef CBOR_FAST_VISIT_UNLIKELY
 #undef CBOR_FAST_VISIT_INLINE
-#undef CBOR_FAST_VISIT_STEPS
+#undef CBOR_FAST_VISIT_FLATTEN
 
 #endif  // CBOR_FAST_READER_INL_HPP

@@ -16,6 +16,7 @@ namespace cbor_fast {
 namespace detail {
 class key_checker;
 struct reader_steps;
+struct reader_access;
 /// What a reader frame holds open. Strings last, so one compare tells
 /// "inside an indefinite string".
 enum frame_kind : uint8_t {
@@ -32,6 +33,13 @@ enum frame_kind : uint8_t {
 #define CBOR_FAST_VISIT_INLINE __attribute__((always_inline))
 #else
 #define CBOR_FAST_VISIT_INLINE
+#endif
+// The visit loop inlines everything it calls whose body it sees (the
+// visitor and the steps); out-of-line calls stay calls.
+#if defined(__GNUC__) && !defined(__clang__)
+#define CBOR_FAST_VISIT_FLATTEN __attribute__((flatten))
+#else
+#define CBOR_FAST_VISIT_FLATTEN
 #endif
 
 inline namespace v1 {
@@ -84,7 +92,7 @@ struct reader_options {
 /// Errors are sticky: after the first failure every call returns it.
 class reader {
  public:
-  reader(const uint8_t* data, size_t size, const reader_options& options = {}) noexcept;
+  inline reader(const uint8_t* data, size_t size, const reader_options& options = {}) noexcept;
   reader(const void* data, size_t size, const reader_options& options = {}) noexcept
       : reader(static_cast<const uint8_t*>(data), size, options) {}
   explicit reader(std::string_view input, const reader_options& options = {}) noexcept
@@ -97,7 +105,7 @@ class reader {
   reader& operator=(const reader&) = delete;
   reader(reader&& other) noexcept;
   reader& operator=(reader&& other) noexcept;
-  ~reader();
+  inline ~reader();
 
   /// Changes the limits and checks mid-stream (the allocator stays the one
   /// given at construction; new container limits apply to containers opened
@@ -109,8 +117,10 @@ class reader {
   void reset(const uint8_t* data, size_t size) noexcept;
 
   /// Reads the next item into *out. Returns ok, end (the input is exhausted at
-  /// the top level: not an error), or the sticky error.
-  status next(item& out) noexcept;
+  /// the top level: not an error), or the sticky error. Common heads are read
+  /// inline (reader-inl.hpp), so a `while (r.next(it) == status::ok)` loop
+  /// can keep the item in registers; the rest is out of line.
+  CBOR_FAST_VISIT_INLINE inline status next(item& out) noexcept;
 
   /// Passes over the next complete item: a scalar, or a container, tag or
   /// indefinite string with everything inside it. Returns ok, end or an error.
@@ -121,10 +131,11 @@ class reader {
   /// order with the same fields, end items included. Returns ok, end (nothing
   /// was left at the top level), invalid_state (at the end of the enclosing
   /// container, as skip()), or the sticky error; items before an error have
-  /// been delivered. Two to three times as fast as a next() loop: the item is
-  /// built inline with its type a constant, so a visitor that switches on
-  /// item::type folds into the reader's own dispatch. The visitor must be
-  /// noexcept (a static_assert checks) and must not use this reader.
+  /// been delivered. The item is built inline with its type a constant, and
+  /// the library forces the visitor inline into each step (the driving loop
+  /// is flattened), so a visitor that switches on item::type folds into the
+  /// reader's own dispatch. The visitor must be noexcept (a static_assert
+  /// checks) and must not use this reader.
   template <class Visitor>
   status visit(Visitor&& v);
 
@@ -134,16 +145,6 @@ class reader {
   /// delivered, else the status next() gave (end or the sticky error).
   template <class Visitor>
   status visit_items(Visitor&& v, size_t max_items, size_t* delivered);
-
-  /// The fast half of visit_items(v, 1): when the next item is a common head
-  /// on the plain path (no error, no strict checks, room in its level, the
-  /// item budget and the stack, nine bytes of input, a normal or double
-  /// float, text not validated), delivers it to `v` and returns true. Else
-  /// returns false with nothing read or changed: visit_items() or next()
-  /// then handles or reports it. Inline and calling nothing but `v`, so a
-  /// wrapper's fast path needs no stack frame (cbor_reader_next is one).
-  template <class Visitor>
-  CBOR_FAST_VISIT_INLINE bool visit_plain(Visitor&& v) noexcept;
 
   /// Passes over the rest of the innermost open container (or indefinite
   /// string), including its end item. invalid_state at the top level.
@@ -199,7 +200,18 @@ class reader {
     const uint8_t* short_end;
   };
   template <bool WholeItem, class Visitor>
-  status drive(Visitor& v, size_t max_items, size_t* delivered);
+  CBOR_FAST_VISIT_FLATTEN status drive(Visitor& v, size_t max_items, size_t* delivered);
+  /// One common head inline on the plain path (no error or strict checks,
+  /// room in the innermost level, the item budget and the stack, nine bytes
+  /// of input): delivers it to `v` and returns true. Else returns false with
+  /// nothing read or changed, for next_general() to handle or report.
+  /// NoCalls: also false where a step would call out (half and single floats
+  /// that are not normal numbers, text to validate).
+  template <bool NoCalls, class Visitor>
+  CBOR_FAST_VISIT_INLINE bool take_plain(Visitor&& v) noexcept;
+  /// next() for everything take_plain() declines (out of line).
+  status next_general(item& out) noexcept;
+  friend struct detail::reader_access;  ///< the C shims' per-item path (reader-inl.hpp)
   template <class Visitor>
   status visit_one(Visitor& v, size_t* delivered);
   // Always inlined (the macro is reader-inl.hpp's): the visit loop is fast
@@ -224,6 +236,11 @@ class reader {
   status check_preferred(const item& it) noexcept;
   status end_key(size_t end, bool raw_canonical) noexcept;
   void release_keys() noexcept;
+  /// The destructor's rare half: a heap stack or key tables to free.
+  void release_storage() noexcept;
+  /// Takes other's frames (copied when they are its inline ones); other
+  /// keeps, or gets back, its inline frames.
+  void take_stack(reader& other) noexcept;
   bool fast_skip() noexcept;
   void pop_finished_tags() noexcept;
   void pop() noexcept {
@@ -242,15 +259,19 @@ class reader {
   error_info error_;
   frame root_;                    ///< the top level: never completes, never pops
   frame* top_ = &root_;           ///< innermost open frame (root_ at the top level)
-  frame* stack_ = nullptr;        ///< open frames [0, depth_); grown on demand, never recursion
-  uint32_t capacity_ = 0;         ///< frames allocated in stack_
+  /// Frames held in the reader itself: no allocation until nesting passes
+  /// this depth (small documents), and the stack is on the heap beyond.
+  static constexpr uint32_t k_inline_frames = 8;
+  frame* stack_ = inline_frames_; ///< open frames [0, depth_); grown on demand, never recursion
+  uint32_t capacity_ = k_inline_frames;  ///< frames in stack_
   uint32_t push_room_ = 0;        ///< min(capacity_, options_.max_depth): push_definite()'s bound
   bool strict_ = false;           ///< duplicate-key or deterministic checks are on
   /// Why next() cannot take its inline path (slow_* bits in reader.cpp): a
   /// sticky error, strict checks, or an open indefinite string. One test for all.
   uint8_t slow_ = 0;
   detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
-  /// visit_plain() reads a head only at pos_ < plain_end_: then slow_ is 0,
+  frame inline_frames_[k_inline_frames];  ///< stack_ until it grows
+  /// take_plain() reads a head only at pos_ < plain_end_: then slow_ is 0,
   /// nine bytes are left and the item budget is not spent. Set by
   /// note_plain_end(), or to begin_ whenever slow_ gains a bit. It stays
   /// true as items are read: each takes a byte and at most one of the budget.

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <utility>
 
+#include "cbor_fast/detail/head.hpp"
 #include "cbor_fast/document.hpp"
 #include "document/decode.hpp"
 #include "document/memory.hpp"
@@ -133,55 +134,19 @@ inline uint64_t pointer_bits(const uint8_t* p) noexcept {
   return bits;
 }
 
-/// What the fused decoder needs to know about an initial byte.
-enum initial_kind : uint8_t {
-  k_bail,     ///< reserved additional information, indefinite length or break
-  k_scalar,   ///< integers, simple values below 24, floats: the node is head + argument
-  k_simple8,  ///< simple value in the next byte (must be 32 or more)
-  k_string,   ///< definite byte or text string
-  k_array,
-  k_map,
-  k_tag,
-};
-struct initial_byte {
-  uint64_t head;      ///< node_head() of the node (type, flags, float width)
-  uint8_t kind;       ///< initial_kind
-  uint8_t arg_bytes;  ///< bytes of the argument after the initial byte: 0, 1, 2, 4 or 8
-};
-
-constexpr initial_byte classify(unsigned ib) noexcept {
-  const unsigned major = ib >> 5;
-  const unsigned ai = ib & 0x1f;
-  if (ai >= 28) return {0, k_bail, 0};
-  const uint8_t arg_bytes = uint8_t(ai < 24 ? 0u : 1u << (ai - 24));
-  constexpr uint8_t tree = flag_tree;
-  switch (major) {
-    case 0: return {node_head(uint8_t(item_type::unsigned_int), 0, 0, 0, 0), k_scalar, arg_bytes};
-    case 1: return {node_head(uint8_t(item_type::negative_int), 0, 0, 0, 0), k_scalar, arg_bytes};
-    case 2: return {node_head(uint8_t(item_type::byte_string), 0, 0, 0, 0), k_string, arg_bytes};
-    case 3: return {node_head(uint8_t(item_type::text_string), 0, 0, 0, 0), k_string, arg_bytes};
-    case 4: return {node_head(uint8_t(item_type::array), tree, 0, 0, 0), k_array, arg_bytes};
-    case 5: return {node_head(uint8_t(item_type::map), tree, 0, 0, 0), k_map, arg_bytes};
-    case 6: return {node_head(uint8_t(item_type::tag), tree, 0, 0, 0), k_tag, arg_bytes};
-    default: break;
-  }
-  if (ai == 20 || ai == 21) return {node_head(uint8_t(item_type::boolean), 0, 0, 0, 0), k_scalar, 0};
-  if (ai == 22) return {node_head(uint8_t(item_type::null), 0, 0, 0, 0), k_scalar, 0};
-  if (ai == 23) return {node_head(uint8_t(item_type::undefined), 0, 0, 0, 0), k_scalar, 0};
-  if (ai < 24) return {node_head(uint8_t(item_type::simple), 0, 0, 0, 0), k_scalar, 0};
-  if (ai == 24) return {node_head(uint8_t(item_type::simple), 0, 0, 0, 0), k_simple8, 1};
-  // 25, 26, 27: half, single, double; the width is the argument's size.
-  return {node_head(uint8_t(item_type::floating), 0, arg_bytes, 0, 0), k_scalar, arg_bytes};
+// Heads: the one head table (cbor_fast/detail/head.hpp). Its entries open
+// with a node's first four bytes (type, flags, float width, 0), so a node's
+// head is one load; arrays, maps and tags carry the subtree flag already.
+static_assert(detail::k_head_level == flag_tree, "head table: level bit = node subtree flag");
+inline uint64_t entry_head(const detail::head_entry& e) noexcept {
+  uint32_t first;
+  std::memcpy(&first, &e, sizeof first);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  return uint64_t(first) << 32;
+#else
+  return first;
+#endif
 }
-
-struct initial_byte_table {
-  initial_byte entries[256];
-  constexpr initial_byte_table() noexcept : entries() {
-    for (unsigned i = 0; i < 256; ++i) entries[i] = classify(i);
-  }
-  constexpr const initial_byte& operator[](uint8_t ib) const noexcept { return entries[ib]; }
-};
-constexpr initial_byte_table k_initial_bytes;
 
 /// An open container, tag or indefinite string.
 struct open_frame {
@@ -380,30 +345,23 @@ struct doc_builder {
     for (;;) {
       const size_t off = size_t(p - begin);
       uint8_t ib;
-      initial_byte e;
+      const detail::head_entry* e;  // fields load as bytes (not one word and shifts)
       uint64_t arg;
       const uint8_t* q;  // just past the head
       if (end - p > 8) {
         // Nine readable bytes (the usual case): any head fits, and its
         // argument is one load shifted down to its width.
         ib = *p;
-        e = k_initial_bytes[ib];
-        arg = e.arg_bytes == 0 ? uint64_t(ib & 0x1f)
-                               : load_be64(p + 1) >> (64 - 8 * e.arg_bytes);
-        q = p + 1 + e.arg_bytes;
+        e = &detail::k_heads[ib];
+        arg = e->arg_bytes == 0 ? uint64_t(ib & 0x1f) : detail::load_argument_n(p + 1, e->arg_bytes);
+        q = p + 1 + e->arg_bytes;
       } else {
         if (p == end) return bail();
         ib = *p;
-        e = k_initial_bytes[ib];
-        if (size_t(end - p) <= e.arg_bytes) return bail();
-        switch (e.arg_bytes) {
-          case 1: arg = p[1]; break;
-          case 2: arg = load_be16(p + 1); break;
-          case 4: arg = load_be32(p + 1); break;
-          case 8: arg = load_be64(p + 1); break;
-          default: arg = ib & 0x1f; break;
-        }
-        q = p + 1 + e.arg_bytes;
+        e = &detail::k_heads[ib];
+        if (size_t(end - p) <= e->arg_bytes) return bail();
+        arg = e->arg_bytes == 0 ? uint64_t(ib & 0x1f) : detail::load_argument_short(p + 1, e->arg_bytes);
+        q = p + 1 + e->arg_bytes;
       }
 
       if (used >= room) {
@@ -416,19 +374,21 @@ struct doc_builder {
       const uint32_t index = used++;
       cur.last = index;
       uint64_t children;  // containers and tags: direct children to come
-      switch (e.kind) {
-        case k_scalar:
-          store_node(nodes + index, e.head, arg, off);
+      const uint64_t head = entry_head(*e);
+      switch (e->kind) {
+        case detail::hk_scalar:
+          store_node(nodes + index, head, arg, off);
           p = q;
           goto complete;
-        case k_simple8:
+        case detail::hk_simple8:
           if (arg < 32) return bail();
-          store_node(nodes + index, e.head, arg, off);
+          store_node(nodes + index, head, arg, off);
           p = q;
           goto complete;
-        case k_string: {
+        case detail::hk_bytes:
+        case detail::hk_text: {
           if (arg > uint64_t(end - q) || arg > max_string) return bail();
-          if (validate && e.head == node_head(uint8_t(item_type::text_string), 0, 0, 0, 0) &&
+          if (validate && e->kind == detail::hk_text &&
               !utf8_is_valid(q, size_t(arg), end))
             return bail();
           const uint8_t* data = q;
@@ -443,22 +403,22 @@ struct doc_builder {
             }
           }
           store_node(nodes + index,
-                     e.head | node_head(0, 0, uint8_t(uint64_t(off) >> 32),
+                     head | node_head(0, 0, uint8_t(uint64_t(off) >> 32),
                                         uint8_t(uint64_t(off) >> 40), uint32_t(off)),
                      arg, pointer_bits(data));
           p = q + arg;
           goto complete;
         }
-        case k_array:
+        case detail::hk_array:
           // Each item takes a byte at least: larger counts are the reader's to reject.
           if (arg > uint64_t(end - q) || arg > max_entries) return bail();
           children = arg;
           break;
-        case k_map:
+        case detail::hk_map:
           if (arg > uint64_t(end - q) / 2 || arg > max_entries) return bail();
           children = 2 * arg;
           break;
-        case k_tag:
+        case detail::hk_tag:
           children = 1;
           break;
         default:
@@ -468,10 +428,10 @@ struct doc_builder {
       if (depth >= max_depth) return bail();
       p = q;
       if (children == 0) {
-        store_node(nodes + index, e.head | node_head(0, flag_flat, 0, 0, 1), arg, off);
+        store_node(nodes + index, head | node_head(0, flag_flat, 0, 0, 1), arg, off);
         goto complete;
       }
-      store_node(nodes + index, e.head, arg, off);
+      store_node(nodes + index, head, arg, off);
       if (depth != 0 && !outer.push(cur)) return oom(off);
       cur = frame{index, k_no_child, children};
       ++depth;

@@ -32,7 +32,9 @@ constexpr uint8_t slow_error = 1;   // a sticky error
 constexpr uint8_t slow_strict = 2;  // duplicate-key or deterministic checks
 constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite string
 
-constexpr uint32_t k_initial_frames = 16;
+// The first heap stack (past the reader's inline frames): 1 KiB, then four
+// times as many frames each time, so deep nesting grows in few steps.
+constexpr uint32_t k_initial_frames = 64;
 // Start value of an indefinite frame's countdown: even, so parity counts pairs,
 // and out of reach (every item takes at least one byte of input).
 constexpr uint64_t k_open_ended = uint64_t(1) << 63;
@@ -49,16 +51,21 @@ inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noe
 }
 }  // namespace
 
-reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
-    // Null data with a size is refused below; end_ stays a valid pointer.
-    : begin_(data), pos_(data), end_(data != nullptr ? data + size : data), options_(options) {
-  if (options_.alloc == nullptr) options_.alloc = &default_allocator();
-  items_left_ = options_.max_items;
-  strict_ = options_.reject_duplicate_keys || options_.deterministic;
-  slow_ = strict_ ? slow_strict : 0;
-  root_ = frame{k_open_ended, k_root, false};
-  note_plain_end();
-  if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
+static_assert(slow_strict == 2, "the inline constructor sets slow_strict as 2");
+static_assert(k_open_ended == uint64_t(1) << 63, "the inline constructor opens root_ so");
+
+void reader::take_stack(reader& other) noexcept {
+  if (other.stack_ == other.inline_frames_) {
+    std::memcpy(inline_frames_, other.inline_frames_, sizeof inline_frames_);
+    stack_ = inline_frames_;
+    capacity_ = k_inline_frames;
+  } else {
+    stack_ = std::exchange(other.stack_, other.inline_frames_);
+    capacity_ = std::exchange(other.capacity_, k_inline_frames);
+  }
+  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
+  other.push_room_ =
+      other.capacity_ < other.options_.max_depth ? other.capacity_ : other.options_.max_depth;
 }
 
 reader::reader(reader&& other) noexcept
@@ -72,13 +79,11 @@ reader::reader(reader&& other) noexcept
       item_start_(other.item_start_),
       error_(other.error_),
       root_(other.root_),
-      stack_(std::exchange(other.stack_, nullptr)),
-      capacity_(std::exchange(other.capacity_, 0u)),
-      push_room_(std::exchange(other.push_room_, 0u)),
       strict_(other.strict_),
       slow_(other.slow_),
       keys_(std::exchange(other.keys_, nullptr)),
       plain_end_(other.plain_end_) {
+  take_stack(other);
   top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
   other.depth_ = 0;
   other.top_ = &other.root_;
@@ -87,7 +92,10 @@ reader::reader(reader&& other) noexcept
 
 reader& reader::operator=(reader&& other) noexcept {
   if (this != &other) {
-    if (stack_) options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+    if (stack_ != inline_frames_)
+      options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+    stack_ = inline_frames_;
+    capacity_ = k_inline_frames;
     release_keys();
     begin_ = other.begin_;
     pos_ = other.pos_;
@@ -99,9 +107,7 @@ reader& reader::operator=(reader&& other) noexcept {
     item_start_ = other.item_start_;
     error_ = other.error_;
     root_ = other.root_;
-    stack_ = std::exchange(other.stack_, nullptr);
-    capacity_ = std::exchange(other.capacity_, 0u);
-    push_room_ = std::exchange(other.push_room_, 0u);
+    take_stack(other);
     strict_ = other.strict_;
     slow_ = other.slow_;
     keys_ = std::exchange(other.keys_, nullptr);
@@ -113,8 +119,11 @@ reader& reader::operator=(reader&& other) noexcept {
   return *this;
 }
 
-reader::~reader() {
-  if (stack_) options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+void reader::release_storage() noexcept {
+  if (stack_ != inline_frames_)
+    options_.alloc->free(options_.alloc->context, stack_, capacity_ * sizeof(frame));
+  stack_ = inline_frames_;
+  capacity_ = k_inline_frames;
   release_keys();
 }
 
@@ -172,13 +181,19 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   if (depth_ == 0) item_start_ = head_offset;
   if (depth_ >= options_.max_depth) return fail(status::depth_exceeded, head_offset);
   if (depth_ == capacity_) {
-    // Grow geometrically, but never past max_depth frames.
-    uint64_t want = capacity_ ? uint64_t(capacity_) * 2 : k_initial_frames;
+    // Grow geometrically, but never past max_depth frames. The first growth
+    // leaves the inline frames (copied over).
+    uint64_t want = uint64_t(capacity_) * 4 > k_initial_frames ? uint64_t(capacity_) * 4
+                                                               : k_initial_frames;
     if (want > options_.max_depth) want = options_.max_depth;
     const allocator& a = *options_.alloc;
-    void* p = stack_ ? a.realloc(a.context, stack_, capacity_ * sizeof(frame),
-                                 size_t(want) * sizeof(frame))
-                     : a.malloc(a.context, size_t(want) * sizeof(frame));
+    void* p;
+    if (stack_ == inline_frames_) {
+      p = a.malloc(a.context, size_t(want) * sizeof(frame));
+      if (p != nullptr) std::memcpy(p, inline_frames_, depth_ * sizeof(frame));
+    } else {
+      p = a.realloc(a.context, stack_, capacity_ * sizeof(frame), size_t(want) * sizeof(frame));
+    }
     if (p == nullptr) return fail(status::out_of_memory, head_offset);
     stack_ = static_cast<frame*>(p);
     capacity_ = uint32_t(want);
@@ -395,10 +410,10 @@ bool text_is_utf8(const uint8_t* data, size_t size, const uint8_t* readable_end)
   return utf8_is_valid(data, size, readable_end);
 }
 
-// read_item() in steps: one function per kind of initial byte, reached through
-// a 256-entry table (one load and an indirect jump instead of branches on the
-// major type and the additional information). Each step knows its item type
-// and argument size at compile time, and needs only a few registers.
+// read_item() in steps: one function per head_step, reached through the one
+// head table (detail::k_heads: two loads and an indirect jump instead of
+// branches on the major type and the additional information). Each step knows
+// its item type and argument size at compile time, and needs only a few registers.
 struct reader_steps {
   using step = status (*)(reader& r, item& out, const uint8_t* p, reader::frame* parent) noexcept;
 
@@ -484,41 +499,14 @@ struct reader_steps {
     return r.head_special(out, p, size_t(p - r.begin_));
   }
 
-  template <item_type Type>
-  static constexpr step by_size(unsigned ai) noexcept {
-    return ai < 24    ? &read<Type, 0>
-           : ai == 24 ? &read<Type, 1>
-           : ai == 25 ? &read<Type, 2>
-           : ai == 26 ? &read<Type, 4>
-                      : &read<Type, 8>;
-  }
-
-  static constexpr step for_byte(unsigned ib) noexcept {
-    const unsigned ai = ib & 0x1f;
-    if (ai >= 28) return &special;
-    switch (ib >> 5) {
-      case 0: return by_size<item_type::unsigned_int>(ai);
-      case 1: return by_size<item_type::negative_int>(ai);
-      case 2: return by_size<item_type::byte_string>(ai);
-      case 3: return by_size<item_type::text_string>(ai);
-      case 4: return by_size<item_type::array>(ai);
-      case 5: return by_size<item_type::map>(ai);
-      case 6: return by_size<item_type::tag>(ai);
-      default:
-        if (ai < 20) return &read<item_type::simple, 0>;
-        if (ai < 22) return &read<item_type::boolean, 0>;
-        if (ai == 22) return &read<item_type::null, 0>;
-        if (ai == 23) return &read<item_type::undefined, 0>;
-        if (ai == 24) return &read<item_type::simple, 1>;
-        return by_size<item_type::floating>(ai);
-    }
-  }
-
+  /// One step per head_step (the one head table, detail::k_heads, maps an
+  /// initial byte to its step).
   struct table {
-    step at[256];
-    constexpr table() noexcept : at() {
-      for (unsigned i = 0; i < 256; ++i) at[i] = for_byte(i);
-    }
+    step at[hs_count] = {
+#define CBOR_FAST_READER_STEP(name, type, arg_bytes) &read<item_type::type, arg_bytes>,
+        CBOR_FAST_HEAD_STEPS(CBOR_FAST_READER_STEP)
+#undef CBOR_FAST_READER_STEP
+        &special};
   };
 };
 }  // namespace detail
@@ -531,14 +519,16 @@ constexpr detail::reader_steps::table k_steps;
 // Reads the item at pos_: the caller has checked that one may start here
 // (no error, room in the parent, input left, inside no indefinite string).
 inline status reader::read_item(item& out) noexcept {
-  return k_steps.at[*pos_](*this, out, pos_, top_);
+  return k_steps.at[detail::k_heads[*pos_].step](*this, out, pos_, top_);
 }
 
-status reader::next(item& out) noexcept {
+status reader::next_general(item& out) noexcept {
   frame* const parent = top_;
   const uint8_t* const p = pos_;
   if (CBOR_FAST_LIKELY(slow_ == 0 && parent->left != 0 && items_left_ != 0 && p != end_))
-    return k_steps.at[*p](*this, out, p, parent);  // read_item()
+    return k_steps.at[detail::k_heads[*p].step](*this, out, p, parent);  // read_item()
+  // The end of a top-level sequence (a small document's second call).
+  if (p == end_ && depth_ == 0 && slow_ == 0) return status::end;
   if (slow_ == 0 && parent->left == 0 && !parent->indefinite && parent->kind != k_tag) {
     // A definite array or map has all its items: report its end (as next_special would).
     pop();
@@ -549,43 +539,17 @@ status reader::next(item& out) noexcept {
 }
 
 namespace {
-// What skip's fused loop needs to know about an initial byte.
-enum skip_kind : uint8_t { s_other, s_scalar, s_simple8, s_bytes, s_text, s_array, s_map, s_tag };
-struct skip_entry {
-  uint8_t kind;       // skip_kind
-  uint8_t arg_bytes;  // 0, 1, 2, 4 or 8
-};
-constexpr skip_entry classify_for_skip(unsigned ib) noexcept {
-  const unsigned major = ib >> 5;
-  const unsigned ai = ib & 0x1f;
-  if (ai >= 28) return {s_other, 0};  // reserved, indefinite, break: the general path
-  const uint8_t n = uint8_t(ai < 24 ? 0u : 1u << (ai - 24));
-  switch (major) {
-    case 0:
-    case 1: return {s_scalar, n};
-    case 2: return {s_bytes, n};
-    case 3: return {s_text, n};
-    case 4: return {s_array, n};
-    case 5: return {s_map, n};
-    case 6: return {s_tag, n};
-    default: return {ai == 24 ? s_simple8 : s_scalar, n};
-  }
-}
-struct skip_table {
-  skip_entry entries[256];
-  constexpr skip_table() noexcept : entries() {
-    for (unsigned i = 0; i < 256; ++i) entries[i] = classify_for_skip(i);
-  }
-};
-constexpr skip_table k_skip;
-constexpr unsigned k_fast_skip_levels = 64;
+// Levels fast_skip() tracks in its own array (4 KiB of stack, no recursion):
+// the default max_depth, so deep documents never fall back and start over.
+constexpr unsigned k_fast_skip_levels = 512;
 }  // namespace
 
 // Passes over one complete item made of definite-length parts only, checking
 // what next() checks, in one tight loop that fills no items. At anything else
-// (indefinite lengths, malformed or truncated input, a limit reached, nesting
-// beyond 64 levels) it returns false having changed nothing, and skip() takes
-// the general path, which reports the exact status and offset.
+// (indefinite lengths, malformed or truncated input, a limit reached, more
+// than 512 levels open, the default max_depth) it returns false having changed
+// nothing, and skip() takes the general path, which reports the exact status
+// and offset.
 bool reader::fast_skip() noexcept {
   // Chunks of an indefinite string, and key checks, take the general path.
   if (top_->kind >= k_bytes || strict_) return false;
@@ -602,41 +566,42 @@ bool reader::fast_skip() noexcept {
   for (;;) {
     if (p == end) return false;
     const uint8_t ib = *p;
-    const skip_entry e = k_skip.entries[ib];
+    // By reference: the fields load as bytes (a copy of the whole entry
+    // would be one load plus shifts).
+    const detail::head_entry& e = detail::k_heads[ib];
     const size_t avail = size_t(end - p);
     uint64_t arg;
     if (e.arg_bytes == 0) {
       arg = ib & 0x1fu;
     } else if (avail >= 9) {
-      arg = detail::load_be64(p + 1) >> (64 - 8 * e.arg_bytes);
+      arg = detail::load_argument_n(p + 1, e.arg_bytes);
     } else {
       if (avail <= e.arg_bytes) return false;
-      arg = 0;
-      for (unsigned i = 1; i <= e.arg_bytes; ++i) arg = (arg << 8) | p[i];
+      arg = detail::load_argument_short(p + 1, e.arg_bytes);
     }
     const uint8_t* const q = p + 1 + e.arg_bytes;
     ++items;
     switch (e.kind) {
-      case s_scalar: p = q; break;
-      case s_simple8:
+      case detail::hk_scalar: p = q; break;
+      case detail::hk_simple8:
         if (arg < 32) return false;
         p = q;
         break;
-      case s_bytes:
-      case s_text:
+      case detail::hk_bytes:
+      case detail::hk_text:
         if (arg > max_string || arg > size_t(end - q)) return false;
-        if (e.kind == s_text && utf8 && !detail::utf8_is_valid(q, size_t(arg), end))
+        if (e.kind == detail::hk_text && utf8 && !detail::utf8_is_valid(q, size_t(arg), end))
           return false;
         p = q + arg;
         break;
-      case s_array:
-      case s_map:
-      case s_tag: {
+      case detail::hk_array:
+      case detail::hk_map:
+      case detail::hk_tag: {
         uint64_t children = 1;
-        if (e.kind != s_tag) {
+        if (e.kind != detail::hk_tag) {
           if (arg > max_entries) return false;
-          if (e.kind == s_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2) return false;
-          children = e.kind == s_array ? arg : 2 * arg;
+          if (e.kind == detail::hk_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2) return false;
+          children = e.kind == detail::hk_array ? arg : 2 * arg;
         }
         // The general path opens a level even for [] and {}.
         if (depth >= levels || depth == k_fast_skip_levels) return false;
@@ -671,12 +636,12 @@ status reader::skip() noexcept {
   if (pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
   const uint32_t target = depth_;
   item it;
-  status s = next(it);
+  status s = next_general(it);
   if (s != status::ok) return s;
   for (;;) {
     pop_finished_tags();
     if (depth_ <= target) return status::ok;
-    s = next(it);
+    s = next_general(it);
     if (s != status::ok) return s;
   }
 }
@@ -688,7 +653,7 @@ status reader::skip_to_end() noexcept {
   const uint32_t target = depth_ - 1;
   item it;
   for (;;) {
-    status s = next(it);
+    status s = next_general(it);
     if (s != status::ok) return s;
     pop_finished_tags();
     if (depth_ <= target) return status::ok;
@@ -710,7 +675,7 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
     item chunk;
     uint64_t total = 0;
     for (;;) {
-      status s = next(chunk);
+      status s = next_general(chunk);
       if (s != status::ok) return s;
       if (chunk.type == item_type::end) return status::ok;
       total += chunk.arg;  // each chunk fits the input, so no overflow

@@ -106,30 +106,8 @@ const hash_key& process_hash_key() noexcept {
 }
 
 /// Writes the shortest head of (major, arg) at out; returns its size.
-size_t write_head(uint8_t* out, unsigned major, uint64_t arg) noexcept {
-  const uint8_t mt = uint8_t(major << 5);
-  if (arg < 24) {
-    out[0] = uint8_t(mt | arg);
-    return 1;
-  }
-  if (arg <= 0xff) {
-    out[0] = uint8_t(mt | 24);
-    out[1] = uint8_t(arg);
-    return 2;
-  }
-  if (arg <= 0xffff) {
-    out[0] = uint8_t(mt | 25);
-    store_be16(out + 1, uint16_t(arg));
-    return 3;
-  }
-  if (arg <= 0xffffffffu) {
-    out[0] = uint8_t(mt | 26);
-    store_be32(out + 1, uint32_t(arg));
-    return 5;
-  }
-  out[0] = uint8_t(mt | 27);
-  store_be64(out + 1, arg);
-  return 9;
+inline size_t write_head(uint8_t* out, unsigned major, uint64_t arg) noexcept {
+  return detail::write_shortest_head(out, major, arg);
 }
 }  // namespace
 
@@ -154,8 +132,7 @@ bool is_preferred(const item& it) noexcept {
     uint64_t bits;
     return shortest_float(it.u.dbl, &bits) == it.width;
   }
-  const uint64_t a = it.arg;
-  return it.head_size == (a < 24 ? 1 : a <= 0xff ? 2 : a <= 0xffff ? 3 : a <= 0xffffffffu ? 5 : 9);
+  return it.head_size == detail::shortest_head_size(it.arg);
 }
 
 key_checker::key_checker(const allocator& alloc) noexcept

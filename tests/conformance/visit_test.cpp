@@ -118,7 +118,7 @@ trace by_plain(const bytes& in, const reader_options& o) {
     const size_t offset = r.offset(), seen = t.items.size();
     const uint32_t depth = r.depth();
     const uint64_t count = r.items();
-    if (r.visit_plain(v)) {
+    if (cbor_fast::detail::reader_access::visit_plain(r, v)) {
       EXPECT_EQ(t.items.size(), seen + 1) << "one item per visit_plain()";
       continue;
     }
@@ -130,7 +130,7 @@ trace by_plain(const bytes& in, const reader_options& o) {
     t.items.push_back(it);
   }
   finish(t, r, s, [&] {
-    EXPECT_FALSE(r.visit_plain(v)) << "visit_plain() after the end or an error";
+    EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v)) << "visit_plain() after the end or an error";
     return r.next(it);
   });
   return t;
@@ -594,27 +594,27 @@ TEST(reader_visit, visit_plain_follows_a_lowered_item_budget) {
   reader r(in.data(), in.size());
   std::vector<uint64_t> seen;
   auto v = [&seen](const item& it) noexcept { seen.push_back(it.arg); };
-  ASSERT_TRUE(r.visit_plain(v));
-  ASSERT_TRUE(r.visit_plain(v));
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
   reader_options o;
   o.max_items = 3;  // two used: one more
   ASSERT_EQ(r.set_options(o), status::ok);
-  ASSERT_TRUE(r.visit_plain(v));
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(seen, (std::vector<uint64_t>{0, 1, 2}));
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(r.offset(), 3u);
   item it;
   EXPECT_EQ(r.next(it), status::too_many_items);
   EXPECT_EQ(r.error().offset, 3u);
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   // Raised again: the error stays (errors are sticky), and so does the decline.
   o.max_items = UINT64_MAX;
   ASSERT_EQ(r.set_options(o), status::ok);
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(seen.size(), 3u);
   // reset() clears the error and starts over on the new input.
   r.reset(in.data() + 10, 20);
-  ASSERT_TRUE(r.visit_plain(v));
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(seen.back(), 10u);
   EXPECT_EQ(r.items(), 1u);
 }
@@ -626,43 +626,43 @@ TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   std::vector<item_type> seen;
   auto v = [&seen](const item& it) noexcept { seen.push_back(it.type); };
   item it;
-  EXPECT_FALSE(r.visit_plain(v));  // a top-level container: next() notes where it starts
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // a top-level container: next() notes where it starts
   ASSERT_EQ(r.next(it), status::ok);
   reader_options o;
   o.validate_utf8 = true;  // from now on, text is validated by next()
   ASSERT_EQ(r.set_options(o), status::ok);
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(r.offset(), 1u);
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(it.type, item_type::text_string);
   o.validate_utf8 = false;
   ASSERT_EQ(r.set_options(o), status::ok);
-  EXPECT_FALSE(r.visit_plain(v));  // an indefinite string's start: next()'s
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // an indefinite string's start: next()'s
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(r.depth(), 2u);
-  EXPECT_FALSE(r.visit_plain(v));  // its chunk: next() counts it against the string
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // its chunk: next() counts it against the string
   ASSERT_EQ(r.next(it), status::ok);
-  EXPECT_FALSE(r.visit_plain(v));  // its break
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // its break
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(it.type, item_type::end);
   seen.clear();
-  ASSERT_TRUE(r.visit_plain(v));  // 5: inline again once the string is closed
-  ASSERT_TRUE(r.visit_plain(v));  // the array's end
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));  // 5: inline again once the string is closed
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));  // the array's end
   EXPECT_EQ(seen, (std::vector<item_type>{item_type::unsigned_int, item_type::end}));
   // The last 8 bytes (from offset 11) are next()'s, where it checks the
   // length of every head.
-  for (int i = 0; i < 2; ++i) ASSERT_TRUE(r.visit_plain(v));
+  for (int i = 0; i < 2; ++i) ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(r.offset(), 11u);
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(r.offset(), 11u);
   // An error: declined from then on, even where the inline path could read.
   const bytes bad = from_hex("82 1c 00 00 00 00 00 00 00 00 00 00 00 00");
   r.reset(bad.data(), bad.size());
   ASSERT_EQ(r.next(it), status::ok);
-  EXPECT_FALSE(r.visit_plain(v));  // reserved additional information: next()'s
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // reserved additional information: next()'s
   EXPECT_EQ(r.next(it), status::reserved_additional_info);
   EXPECT_EQ(r.error().offset, 1u);
-  EXPECT_FALSE(r.visit_plain(v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
   EXPECT_EQ(r.offset(), 1u);
 }
 

@@ -686,7 +686,7 @@ void visit_pass(const uint8_t* data, size_t size, const cbor_fast::reader_option
       // visit_plain(), and next() where it declines (leaving all as it was).
       const size_t offset = r.offset();
       const uint64_t count = r.items();
-      if (r.visit_plain(v)) return status::ok;
+      if (cbor_fast::detail::reader_access::visit_plain(r, v)) return status::ok;
       FUZZ_CHECK(r.offset() == offset && r.items() == count);
       item it;
       const status st = r.next(it);

@@ -1,0 +1,131 @@
+// Scenario: the walk rows with the realistic consumer (realistic.hpp), and
+// single-item documents.
+//
+//  walk  every item of the input through the consumer:
+//        cbor_fast              while (r.next(it) == ok) consumer(it)
+//        cbor_fast_visit        r.visit(consumer) per top-level item
+//        cbor_fast_capi         one cbor_reader_next() per item
+//        cbor_fast_capi_batch   cbor_reader_next_batch(), 256 items a call
+//        cbor_fast_visit_bound  visit() with a tiny visitor (an upper bound,
+//                               not what users see; not checked by hash)
+//        libcbor, nlohmann      their streaming interfaces, same consumer
+//  doc   one small document per call, reader construction included:
+//        cbor_fast (a reader on the stack per document), cbor_fast_reset (one
+//        reader, reset() per document), cbor_fast_capi (cbor_reader_new/free
+//        per document), cbor_fast_capi_reset (one handle, cbor_reader_reset),
+//        libcbor (cbor_stream_decode).
+//
+// The rows are registered by scan.cpp. This file is compiled with the
+// project's ordinary flags; nothing in it asks for inlining.
+#include "realistic.hpp"
+
+#include <string>
+#include <vector>
+
+#include "cbor_fast.h"
+
+namespace cbor_fast_bench {
+
+using cbor_fast::item;
+using cbor_fast::item_type;
+using cbor_fast::status;
+
+realistic_hash realistic_next(const uint8_t* data, size_t size, bool* ok) noexcept {
+  realistic_hash h;
+  const realistic_consumer consume{&h};
+  cbor_fast::reader r(data, size);
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) consume(it);
+  *ok = s == status::end;
+  return h;
+}
+
+realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexcept {
+  realistic_hash h;
+  cbor_fast::reader r(data, size);
+  status s;
+  while ((s = r.visit(realistic_consumer{&h})) == status::ok) {
+  }
+  *ok = s == status::end;
+  return h;
+}
+
+namespace {
+/// The consumer for C items: the same switch over the C type numbers.
+inline void consume_c(realistic_hash& h, const cbor_fast_item& it) noexcept {
+  switch (it.type) {
+    case CBOR_FAST_TYPE_UINT: h.mix(1, it.value); break;
+    case CBOR_FAST_TYPE_NEGATIVE: h.mix(2, it.value); break;
+    case CBOR_FAST_TYPE_BYTES: h.string(3, it.data, it.size); break;
+    case CBOR_FAST_TYPE_TEXT: h.string(4, it.data, it.size); break;
+    case CBOR_FAST_TYPE_ARRAY: h.mix(5, it.value); break;
+    case CBOR_FAST_TYPE_MAP: h.mix(6, it.value); break;
+    case CBOR_FAST_TYPE_TAG: h.mix(7, it.value); break;
+    case CBOR_FAST_TYPE_SIMPLE: h.mix(8, it.value); break;
+    case CBOR_FAST_TYPE_BOOL: h.mix(9, it.value == 21 ? 1 : 0); break;
+    case CBOR_FAST_TYPE_NULL: h.mix(10, 0); break;
+    case CBOR_FAST_TYPE_UNDEFINED: h.mix(11, 0); break;
+    case CBOR_FAST_TYPE_FLOAT: h.floating(it.float_value); break;
+    default: break;
+  }
+}
+}  // namespace
+
+realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept {
+  realistic_hash h;
+  cbor_reader* r = nullptr;
+  *ok = false;
+  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) return h;
+  cbor_fast_status s;
+  if (batch) {
+    cbor_fast_item items[256];
+    items[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
+    size_t count;
+    while ((s = cbor_reader_next_batch(r, items, 256, &count)) == CBOR_FAST_OK)
+      for (size_t i = 0; i < count; ++i) consume_c(h, items[i]);
+  } else {
+    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) consume_c(h, it);
+  }
+  cbor_reader_free(r);
+  *ok = s == CBOR_FAST_END;
+  return h;
+}
+
+uint64_t tiny_visit(const uint8_t* data, size_t size, bool* ok) noexcept {
+  cbor_fast::reader r(data, size);
+  uint64_t n = 0;
+  status s;
+  while ((s = r.visit([&n](const item& it) noexcept { n += it.type != item_type::end; })) ==
+         status::ok) {
+  }
+  *ok = s == status::end;
+  return n;
+}
+
+realistic_hash doc_reset(cbor_fast::reader& r, const uint8_t* data, size_t size,
+                         bool* ok) noexcept {
+  realistic_hash h;
+  const realistic_consumer consume{&h};
+  r.reset(data, size);
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) consume(it);
+  *ok = s == status::end;
+  return h;
+}
+
+realistic_hash doc_capi_reset(cbor_reader* r, const uint8_t* data, size_t size,
+                              bool* ok) noexcept {
+  realistic_hash h;
+  *ok = false;
+  if (cbor_reader_reset(r, data, size) != CBOR_FAST_OK) return h;
+  cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+  cbor_fast_status s;
+  while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) consume_c(h, it);
+  *ok = s == CBOR_FAST_END;
+  return h;
+}
+
+}  // namespace cbor_fast_bench
