@@ -21,7 +21,14 @@
  *    CBOR_FAST_ERR_OUT_OF_MEMORY or CBOR_FAST_ERR_INTERNAL.
  *  - Structs passed by pointer start with `uint32_t struct_size`. Set it to
  *    sizeof the struct (the *_INIT macros do); 0 means the layout of version 0.1.
- *    New fields are only ever appended, so old callers keep working.
+ *    New fields are only ever appended, so old callers keep working. Since 0.4
+ *    every entry point checks struct_size before it reads or writes anything
+ *    else: a size below the struct's oldest layout, one that ends inside a
+ *    field, or one above sizeof + 64 bytes gives CBOR_FAST_ERR_INVALID_ARGUMENT
+ *    (input structs from a newer, longer header are accepted only when every
+ *    byte past the fields this version knows is 0).
+ *  - Allocator hooks: a non-NULL cbor_fast_allocator with a NULL malloc,
+ *    realloc or free gives CBOR_FAST_ERR_INVALID_ARGUMENT (since 0.4).
  *  - Every symbol here is available since 0.1 unless marked otherwise.
  *
  * Names: functions are cbor_<object>_<verb> for the objects reader, writer,
@@ -136,8 +143,10 @@ CBOR_FAST_API const char* cbor_fast_version_string(void);
 
 /**
  * Allocation hooks. Passed at creation (NULL means malloc/realloc/free); the
- * handle keeps the pointer, so the struct must outlive every handle made with
- * it. Each hook gets `context`; sizes are passed back to realloc and free. A
+ * handle copies the three hooks and `context`, so the struct itself may go
+ * away after the call (what `context` points to must outlive the handle).
+ * All three hooks must be non-NULL (else CBOR_FAST_ERR_INVALID_ARGUMENT).
+ * Each hook gets `context`; sizes are passed back to realloc and free. A
  * hook returns NULL on failure, which the library reports as
  * CBOR_FAST_ERR_OUT_OF_MEMORY with nothing leaked. Layout frozen.
  */
@@ -289,16 +298,18 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
  * both are fast: single calls cost about as much per item as a batch on the
  * benchmark corpus (within 10 %), so the batch mainly saves the calls.
  * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
- * the other elements' struct_size fields are not read but set to it, so
- * each element may be passed on alone (e.g. to cbor_reader_join()).
+ * it must be 0 or from sizeof(cbor_fast_item) to sizeof + 64, a multiple of
+ * the struct's alignment (since 0.4). The other elements' struct_size fields
+ * are not read but set to it, so each element may be passed on alone (e.g. to
+ * cbor_reader_join()).
  * Stops early at the end of the input or at an error: the items read before
  * it are delivered with CBOR_FAST_OK, and the next call returns the end or
  * the (sticky) error with *count 0. Since 0.2.
  * @param count  receives the number of items written (0 unless CBOR_FAST_OK)
  * @return CBOR_FAST_OK (*count >= 1); CBOR_FAST_END (*count 0);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader, items or count,
- *         capacity 0, or an items[0].struct_size smaller than the 0.1
- *         layout); or the reader's error, as cbor_reader_next().
+ *         capacity 0, or an items[0].struct_size outside the bounds above);
+ *         or the reader's error, as cbor_reader_next().
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
                                                       size_t capacity, size_t* count);
