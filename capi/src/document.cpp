@@ -409,9 +409,7 @@ cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t si
 cbor_mnode* cbor_mdoc_float(cbor_mdoc* doc, double value, cbor_fast_float_width width) {
   if (doc == nullptr) return nullptr;
   // Only the four enumerators are valid; anything else must not reach the cast.
-  if (width != CBOR_FAST_FLOAT_SHORTEST && width != CBOR_FAST_FLOAT_HALF &&
-      width != CBOR_FAST_FLOAT_SINGLE && width != CBOR_FAST_FLOAT_DOUBLE)
-    return nullptr;
+  if (!cbor_fast::detail::float_width_ok(width)) return nullptr;
   return C(doc->doc.make_float(value, static_cast<cbor_fast::float_width>(width)));
 }
 

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <utility>
@@ -40,6 +41,24 @@ inline bool to_allocator(const cbor_fast_allocator* a, allocator* out) noexcept 
   if (a->malloc == nullptr || a->realloc == nullptr || a->free == nullptr) return false;
   *out = allocator{a->malloc, a->realloc, a->free, a->context};
   return true;
+}
+
+/// The number a C caller passed for an enum parameter or field. C lets any
+/// int through, and loading a C++ enum lvalue outside its enumerators' range
+/// is undefined (UBSan: "load of value 16"), so shims compare this instead.
+template <class E>
+inline int enum_value(const E& e) noexcept {
+  static_assert(sizeof(E) == sizeof(int), "C enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+/// True for the four cbor_fast_float_width enumerators.
+inline bool float_width_ok(const cbor_fast_float_width& w) noexcept {
+  const int v = enum_value(w);
+  return v == CBOR_FAST_FLOAT_SHORTEST || v == CBOR_FAST_FLOAT_HALF ||
+         v == CBOR_FAST_FLOAT_SINGLE || v == CBOR_FAST_FLOAT_DOUBLE;
 }
 
 // ---- struct_size: one rule for every struct passed by pointer ---------------

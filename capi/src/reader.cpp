@@ -41,9 +41,7 @@ cbor_fast::item to_cxx(const cbor_fast_item& in) noexcept {
 /// item may hold any number there, and loading an enum lvalue outside the
 /// enumerators' range is undefined in C++.
 bool is_string(const cbor_fast_item& item) noexcept {
-  int t;
-  static_assert(sizeof t == sizeof item.type, "cbor_fast_type is int-sized");
-  std::memcpy(&t, &item.type, sizeof t);
+  const int t = cbor_fast::detail::enum_value(item.type);
   return t == CBOR_FAST_TYPE_BYTES || t == CBOR_FAST_TYPE_TEXT;
 }
 
@@ -81,9 +79,7 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   // A C caller may pass any number: read it as an integer, since loading an
   // enum lvalue outside the enumerators' range is undefined in C++.
-  int opt;
-  static_assert(sizeof opt == sizeof option, "cbor_fast_option is int-sized");
-  std::memcpy(&opt, &option, sizeof opt);
+  const int opt = cbor_fast::detail::enum_value(option);
   return guard([&] {
     cbor_fast::reader_options o = reader->reader.options();
     switch (opt) {

@@ -125,9 +125,7 @@ cbor_fast_status cbor_writer_simple(cbor_writer* writer, uint8_t value) {
 cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
                                    cbor_fast_float_width width) {
   // Only the four enumerators: anything else must not reach the C++ enum.
-  if (width != CBOR_FAST_FLOAT_SHORTEST && width != CBOR_FAST_FLOAT_HALF &&
-      width != CBOR_FAST_FLOAT_SINGLE && width != CBOR_FAST_FLOAT_DOUBLE)
-    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  if (!cbor_fast::detail::float_width_ok(width)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   CBOR_FAST_WRITER_CALL(
       writer, writer->writer.write_float(value, static_cast<cbor_fast::float_width>(width)));
 }
