@@ -194,8 +194,8 @@ static void test_error_struct_size(void) {
   for (i = 0; i < sizeof k_error_sizes / sizeof k_error_sizes[0]; ++i) {
     const size_row* row = &k_error_sizes[i];
     cbor_fast_error* e = &g_error.align;
-    const size_t filled = row->expected == CBOR_FAST_OK ? sizeof(cbor_fast_error)
-                                                        : sizeof e->struct_size;
+    const size_t filled =
+        row->expected == CBOR_FAST_OK ? sizeof(cbor_fast_error) : sizeof e->struct_size;
     cbor_doc* doc = NULL;
     cbor_reader* r = NULL;
     cbor_seq* seq = NULL;
@@ -215,8 +215,7 @@ static void test_error_struct_size(void) {
     check_error_untouched_from(filled);
 
     CHECK_STATUS(cbor_reader_new(truncated, sizeof truncated, NULL, &r), CBOR_FAST_OK);
-    while (cbor_reader_next(r, &it) == CBOR_FAST_OK) {
-    }
+    while (cbor_reader_next(r, &it) == CBOR_FAST_OK) {}
     memset(g_error.bytes, 0x3c, sizeof g_error.bytes);
     e->struct_size = row->size;
     CHECK_STATUS(cbor_reader_error(r, e),
@@ -255,8 +254,7 @@ static const size_row k_options_sizes[] = {
     {"options 8 (max_depth, no alloc)", 8, CBOR_FAST_ERR_INVALID_ARGUMENT},
     {"options 0.1 - 1", OPTIONS_0_1 - 1, CBOR_FAST_ERR_INVALID_ARGUMENT},
     {"options 0.1", OPTIONS_0_1, CBOR_FAST_OK},
-    {"options 0.1 + 4 (inside max_string_length)", OPTIONS_0_1 + 4,
-     CBOR_FAST_ERR_INVALID_ARGUMENT},
+    {"options 0.1 + 4 (inside max_string_length)", OPTIONS_0_1 + 4, CBOR_FAST_ERR_INVALID_ARGUMENT},
     {"options up to max_string_length",
      (uint32_t)offsetof(cbor_fast_decode_options, max_container_items), CBOR_FAST_OK},
     {"options sizeof - 1", OPTIONS_SIZE - 1, CBOR_FAST_ERR_INVALID_ARGUMENT},
@@ -304,8 +302,7 @@ static void test_options_struct_size(void) {
       g_options.bytes[row->size - 1] = 1;
       CHECK_STATUS(cbor_decode(k_input, sizeof k_input, 0, o, &doc, &e),
                    CBOR_FAST_ERR_INVALID_ARGUMENT);
-      CHECK_STATUS(cbor_seq_new(k_input, sizeof k_input, o, &seq),
-                   CBOR_FAST_ERR_INVALID_ARGUMENT);
+      CHECK_STATUS(cbor_seq_new(k_input, sizeof k_input, o, &seq), CBOR_FAST_ERR_INVALID_ARGUMENT);
       CHECK(seq == NULL);
     }
   }
@@ -368,8 +365,8 @@ static int constructor_call(int which, const cbor_fast_allocator* a) {
       break;
     }
   }
-  CHECK_STATUS(st, a->malloc && a->realloc && a->free ? CBOR_FAST_OK
-                                                       : CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(st,
+               a->malloc && a->realloc && a->free ? CBOR_FAST_OK : CBOR_FAST_ERR_INVALID_ARGUMENT);
   return out_null;
 }
 
@@ -417,9 +414,9 @@ static void test_out_of_range_values(void) {
   const uint8_t* data = NULL;
   size_t size = 0;
   static const int bad_options[] = {0, 8, 9, 100, -1, 0x7fffffff};
-  static const cbor_fast_option bool_options[] = {
-      CBOR_FAST_OPT_VALIDATE_UTF8, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS,
-      CBOR_FAST_OPT_DETERMINISTIC};
+  static const cbor_fast_option bool_options[] = {CBOR_FAST_OPT_VALIDATE_UTF8,
+                                                  CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS,
+                                                  CBOR_FAST_OPT_DETERMINISTIC};
   size_t i;
 
   CHECK_STATUS(cbor_reader_new(k_input, sizeof k_input, NULL, &r), CBOR_FAST_OK);
@@ -475,7 +472,8 @@ static void test_out_of_range_values(void) {
   CHECK_STATUS(cbor_writer_reset(w), CBOR_FAST_OK);
   CHECK_STATUS(cbor_writer_float(w, 1.5, (cbor_fast_float_width)1), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_float(w, 1.5, (cbor_fast_float_width)3), CBOR_FAST_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(cbor_writer_float(w, 1.5, (cbor_fast_float_width)16), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_float(w, 1.5, (cbor_fast_float_width)16),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_simple(w, 24), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_simple(w, 31), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_EQ_UINT(cbor_writer_size(w), 0);

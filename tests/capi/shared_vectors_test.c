@@ -40,8 +40,7 @@ static cbor_fast_status walk(const uint8_t* in, size_t n, const cbor_fast_option
   size_t i;
   CHECK_STATUS(cbor_reader_new(in, n, NULL, &r), CBOR_FAST_OK);
   for (i = 0; i < option_count; ++i) CHECK_STATUS(cbor_reader_set(r, options[i], 1), CBOR_FAST_OK);
-  while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {
-  }
+  while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {}
   if (s == CBOR_FAST_END) s = cbor_reader_finish(r);
   CHECK_STATUS(cbor_reader_error(r, &e), s == CBOR_FAST_END ? CBOR_FAST_OK : s);
   *offset = e.offset;
@@ -61,8 +60,8 @@ static void test_appendix_a(void) {
     check_current_ = row->name;
     CHECK_EQ_UINT(n * 2, strlen(row->hex));
     CHECK_STATUS(walk(g_in, n, NULL, 0, &offset), CBOR_FAST_OK);
-    CHECK_STATUS(cbor_decode(g_in, n, CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_VALIDATE_UTF8,
-                             NULL, &doc, &e),
+    CHECK_STATUS(cbor_decode(g_in, n, CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_VALIDATE_UTF8, NULL,
+                             &doc, &e),
                  CBOR_FAST_OK);
     CHECK_EQ_UINT(cbor_doc_encoded_size(doc), n);
     /* As read: float widths and indefinite lengths kept, so every row. */
