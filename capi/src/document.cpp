@@ -87,7 +87,9 @@ struct c_options {
   cbor_fast::allocator alloc;
 };
 
-/// Reads *o into *out. 0 in a limit field means its default. A struct_size is
+/// Reads *o into *out (the one translation of the C options: decode.cpp's
+/// resolve_limits() and reader_options_for() do the rest for documents,
+/// sequences and their readers). 0 in a limit field means its default. A struct_size is
 /// accepted when it is 0 (the 0.1 layout), ends exactly after a field (so no
 /// limit is half covered and silently dropped: 3 or 20 are refused), or is a
 /// newer, longer struct (up to the margin of handles.hpp) whose bytes past
@@ -121,13 +123,14 @@ bool read_options(const cbor_fast_decode_options* o, c_options* out) noexcept {
   covers(size, offsetof(cbor_fast_decode_options, field), sizeof(o->field))
     if (CBOR_FAST_HAS(max_depth)) out->decode.max_depth = o->max_depth;
     if (CBOR_FAST_HAS(alloc)) alloc = o->alloc;
-    if (CBOR_FAST_HAS(max_string_length) && o->max_string_length != 0)
-      out->decode.max_string_length = o->max_string_length;
-    if (CBOR_FAST_HAS(max_container_items) && o->max_container_items != 0)
+    // 0 means the default on both sides (cbor_fast::resolve of decode.cpp
+    // turns it into the limit), the largest value no limit.
+    if (CBOR_FAST_HAS(max_string_length)) out->decode.max_string_length = o->max_string_length;
+    if (CBOR_FAST_HAS(max_container_items))
       out->decode.max_container_items = o->max_container_items;
-    if (CBOR_FAST_HAS(max_items) && o->max_items != 0)
-      out->decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : 0;
-    if (CBOR_FAST_HAS(max_memory) && o->max_memory != 0)
+    if (CBOR_FAST_HAS(max_items))
+      out->decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : UINT32_MAX;
+    if (CBOR_FAST_HAS(max_memory))
       out->decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
 #undef CBOR_FAST_HAS
   }

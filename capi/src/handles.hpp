@@ -78,9 +78,14 @@ constexpr bool struct_size_in_bounds(uint32_t size, size_t oldest, size_t curren
 
 /// cbor_fast_item: 0.1 is the whole struct. The size is also the element
 /// stride of cbor_reader_next_batch(), so it must keep every element aligned.
+/// It is checked on every cbor_reader_next(), so in one compare: rotating
+/// size - sizeof right by 3 keeps a multiple of 8 small and makes any other
+/// value (and any size below sizeof, which wraps) huge.
 constexpr bool item_size_ok(uint32_t size) noexcept {
-  return struct_size_in_bounds(size, sizeof(cbor_fast_item), sizeof(cbor_fast_item)) &&
-         size % alignof(cbor_fast_item) == 0;
+  static_assert(sizeof(cbor_fast_item) % 8 == 0 && alignof(cbor_fast_item) <= 8, "item stride");
+  const uint32_t d = size - uint32_t(sizeof(cbor_fast_item));
+  const uint32_t steps = (d >> 3) | (d << 29);  // rotate right by 3
+  return size == 0 || steps <= k_struct_margin / 8;
 }
 
 /// cbor_fast_error: 0.1 is the whole struct (an output: a longer struct's tail

@@ -82,6 +82,7 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
   const int opt = cbor_fast::detail::enum_value(option);
   return guard([&] {
     cbor_fast::reader_options o = reader->reader.options();
+    // Values are literal, 0 included (see cbor_fast_option in cbor_fast.h).
     switch (opt) {
       case CBOR_FAST_OPT_MAX_DEPTH:
         if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;

@@ -371,7 +371,8 @@ TEST(MemoryBudget, PeakNeverExceedsTheBudget) {
   const bytes in = int_array(100000);  // 100001 nodes of 24 bytes: about 2.4 MB
   using cbor_fast::detail::decode_path;
   for (decode_path path : {decode_path::automatic, decode_path::reader_only}) {
-    for (size_t budget : {size_t(0), size_t(100), size_t(4096), size_t(65536), size_t(1) << 20,
+    // (0 would be the default budget, 32 bytes per input byte: see Defaults below.)
+    for (size_t budget : {size_t(1), size_t(100), size_t(4096), size_t(65536), size_t(1) << 20,
                           size_t(2400000), size_t(2401100), size_t(16) << 20}) {
       SCOPED_TRACE("budget " + std::to_string(budget));
       counting c;
@@ -455,6 +456,82 @@ TEST(MemoryBudget, SequenceAppliesItPerDocument) {
   sequence tight(in.data(), in.size(), o);
   EXPECT_EQ(tight.next_document(d), status::memory_budget_exceeded);
   EXPECT_EQ(tight.error().item_offset, 0u);
+}
+
+}  // namespace
+
+// ---- safe defaults: what 0 means in every limit ----------------------------------
+
+namespace {
+
+TEST(Defaults, ZeroMeansTheDefaultInEveryLimit) {
+  using cbor_fast::detail::resolve_limits;
+  decode_options o;
+  o.max_depth = 0;
+  const auto l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_depth, 512u);
+  EXPECT_EQ(l.max_nodes, uint32_t(1) << 28);
+  EXPECT_EQ(l.max_string_length, UINT64_MAX);
+  EXPECT_EQ(l.max_container_items, UINT64_MAX);
+  EXPECT_EQ(l.max_memory, 32u * 1000u + (size_t(1) << 20));
+  // Empty input: the slack alone.
+  EXPECT_EQ(resolve_limits(o, 0).max_memory, size_t(1) << 20);
+  // A size whose budget would overflow saturates below SIZE_MAX (still a budget).
+  EXPECT_EQ(resolve_limits(o, SIZE_MAX / 8).max_memory, SIZE_MAX - 1);
+}
+
+TEST(Defaults, ExplicitValuesAndTheLargestMeanWhatTheySay) {
+  using cbor_fast::detail::resolve_limits;
+  decode_options o;
+  o.max_depth = 7;
+  o.max_nodes = 9;
+  o.max_string_length = 10;
+  o.max_container_items = 11;
+  o.max_memory = 12;
+  auto l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_depth, 7u);
+  EXPECT_EQ(l.max_nodes, 9u);
+  EXPECT_EQ(l.max_string_length, 10u);
+  EXPECT_EQ(l.max_container_items, 11u);
+  EXPECT_EQ(l.max_memory, 12u);
+  o.max_nodes = UINT32_MAX;  // the hard limit
+  o.max_container_items = UINT64_MAX;
+  o.max_memory = SIZE_MAX;  // no budget
+  l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_nodes, UINT32_MAX - 1);
+  EXPECT_EQ(l.max_container_items, UINT64_MAX);
+  EXPECT_EQ(l.max_memory, SIZE_MAX);
+}
+
+TEST(Defaults, DenseDocumentFitsHostileNestingDoesNot) {
+  // 10^5 one-byte ints: 24 bytes of node per input byte, within 32.
+  const bytes ints = int_array(100000);
+  counting c;
+  {
+    document d(&c.hooks);
+    EXPECT_EQ(cbor_fast::decode(ints.data(), ints.size(), d), status::ok);
+    EXPECT_EQ(d.node_count(), 100001u);
+  }
+  EXPECT_LE(c.peak, 32 * ints.size() + (size_t(1) << 20));
+  // 10^5 nested {0: ...} with duplicate-key checks: more than 32 bytes a byte.
+  bytes maps;
+  for (int i = 0; i < 100000; ++i) {
+    maps.push_back(0xa1);
+    maps.push_back(0x00);
+  }
+  maps.push_back(0x00);
+  decode_options o;
+  o.max_depth = 200000;
+  o.flags = cbor_fast::decode_reject_duplicate_keys;
+  counting m;
+  document d(&m.hooks);
+  error_info e;
+  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e),
+            status::memory_budget_exceeded);
+  EXPECT_LE(m.peak, 32 * maps.size() + (size_t(1) << 20));
+  o.max_memory = SIZE_MAX;
+  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e), status::ok);
+  EXPECT_GT(m.peak, 32 * maps.size() + (size_t(1) << 20));
 }
 
 }  // namespace
