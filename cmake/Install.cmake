@@ -32,7 +32,7 @@ install(FILES
 # Never into include/cbor/ and never as cbor.h: libcbor and TinyCBOR own those.
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/include/cbor_fast"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
-  FILES_MATCHING PATTERN "*.hpp")
+  FILES_MATCHING PATTERN "*.hpp" PATTERN "*.def")
 install(FILES "${PROJECT_BINARY_DIR}/include/cbor_fast/version.hpp"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}/cbor_fast")
 

@@ -21,7 +21,14 @@
  *    CBOR_FAST_ERR_OUT_OF_MEMORY or CBOR_FAST_ERR_INTERNAL.
  *  - Structs passed by pointer start with `uint32_t struct_size`. Set it to
  *    sizeof the struct (the *_INIT macros do); 0 means the layout of version 0.1.
- *    New fields are only ever appended, so old callers keep working.
+ *    New fields are only ever appended, so old callers keep working. Since 0.4
+ *    every entry point checks struct_size before it reads or writes anything
+ *    else: a size below the struct's oldest layout, one that ends inside a
+ *    field, or one above sizeof + 64 bytes gives CBOR_FAST_ERR_INVALID_ARGUMENT
+ *    (input structs from a newer, longer header are accepted only when every
+ *    byte past the fields this version knows is 0).
+ *  - Allocator hooks: a non-NULL cbor_fast_allocator with a NULL malloc,
+ *    realloc or free gives CBOR_FAST_ERR_INVALID_ARGUMENT (since 0.4).
  *  - Every symbol here is available since 0.1 unless marked otherwise.
  *
  * Names: functions are cbor_<object>_<verb> for the objects reader, writer,
@@ -136,8 +143,10 @@ CBOR_FAST_API const char* cbor_fast_version_string(void);
 
 /**
  * Allocation hooks. Passed at creation (NULL means malloc/realloc/free); the
- * handle keeps the pointer, so the struct must outlive every handle made with
- * it. Each hook gets `context`; sizes are passed back to realloc and free. A
+ * handle copies the three hooks and `context`, so the struct itself may go
+ * away after the call (what `context` points to must outlive the handle).
+ * All three hooks must be non-NULL (else CBOR_FAST_ERR_INVALID_ARGUMENT).
+ * Each hook gets `context`; sizes are passed back to realloc and free. A
  * hook returns NULL on failure, which the library reports as
  * CBOR_FAST_ERR_OUT_OF_MEMORY with nothing leaked. Layout frozen.
  */
@@ -212,7 +221,16 @@ typedef struct cbor_fast_item {
 /** Opaque pull reader over a borrowed buffer. */
 typedef struct cbor_reader cbor_reader;
 
-/** Options for cbor_reader_set(). */
+/**
+ * Options for cbor_reader_set(). What 0 means, everywhere (since 0.4, the one
+ * rule): a 0 *field* of an options struct (cbor_fast_decode_options, and the
+ * bindings' option structs) selects that limit's default, so a zeroed struct
+ * is the defaults; a value passed to cbor_reader_set() is taken as it is, 0
+ * included (CBOR_FAST_OPT_MAX_DEPTH 0: scalars only), as since 0.1, which
+ * callers rely on. Each reader limit's default is also its largest value
+ * except CBOR_FAST_OPT_MAX_DEPTH (512). A reader holds no memory per item, so
+ * it has no memory budget.
+ */
 typedef enum cbor_fast_option {
   /** Maximum nesting depth, 0 .. UINT32_MAX (default 512). No recursion at any depth. */
   CBOR_FAST_OPT_MAX_DEPTH = 1,
@@ -289,16 +307,18 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
  * both are fast: single calls cost about as much per item as a batch on the
  * benchmark corpus (within 10 %), so the batch mainly saves the calls.
  * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
- * the other elements' struct_size fields are not read but set to it, so
- * each element may be passed on alone (e.g. to cbor_reader_join()).
+ * it must be 0 or from sizeof(cbor_fast_item) to sizeof + 64, a multiple of
+ * the struct's alignment (since 0.4). The other elements' struct_size fields
+ * are not read but set to it, so each element may be passed on alone (e.g. to
+ * cbor_reader_join()).
  * Stops early at the end of the input or at an error: the items read before
  * it are delivered with CBOR_FAST_OK, and the next call returns the end or
  * the (sticky) error with *count 0. Since 0.2.
  * @param count  receives the number of items written (0 unless CBOR_FAST_OK)
  * @return CBOR_FAST_OK (*count >= 1); CBOR_FAST_END (*count 0);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader, items or count,
- *         capacity 0, or an items[0].struct_size smaller than the 0.1
- *         layout); or the reader's error, as cbor_reader_next().
+ *         capacity 0, or an items[0].struct_size outside the bounds above);
+ *         or the reader's error, as cbor_reader_next().
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
                                                       size_t capacity, size_t* count);
@@ -493,6 +513,15 @@ typedef struct cbor_node cbor_node;
  * Limits for decoding. Initialise with CBOR_FAST_DECODE_OPTIONS_INIT; 0 fields
  * mean default. Each limit gives its own status at the offset of the item that
  * exceeds it, the same status and offset as a reader with the same limits.
+ *
+ * Safe defaults for untrusted input (since 0.4): a document may hold at most
+ * CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE (32) times its input size plus
+ * CBOR_FAST_DEFAULT_MEMORY_SLACK (1 MiB) and 2^28 items, and nest 512 deep
+ * (a definite array or map counting more entries than bytes are left fails
+ * at its head, so entries per container need no default). No normal document comes near: the benchmark
+ * corpus decodes within 9 times its size, a document of one-byte integers
+ * (the densest there is) within 24 times. Lift a limit by setting its field;
+ * its type's maximum (UINT64_MAX) means no limit but the input's own bound.
  */
 typedef struct cbor_fast_decode_options {
   uint32_t struct_size;  /**< sizeof(cbor_fast_decode_options), or 0 (= the 0.1 layout) */
@@ -506,18 +535,25 @@ typedef struct cbor_fast_decode_options {
    *  (CBOR_FAST_ERR_CONTAINER_TOO_LARGE). */
   uint64_t max_container_items;
   /** Most data items in one document, counting keys, values, tags and
-   *  indefinite-string chunks; 0: the hard limit UINT32_MAX - 1
+   *  indefinite-string chunks; 0: the default 2^28 (before 0.4: the hard
+   *  limit), UINT32_MAX or more: the hard limit UINT32_MAX - 1
    *  (CBOR_FAST_ERR_TOO_MANY_ITEMS). */
   uint64_t max_items;
   /** Most bytes the decoder may hold at once through the allocator: the node
    *  array, copied and joined strings, the nesting and duplicate-key tables
    *  (for cbor_seq_next_doc: what the sequence's reader adds while it decodes
-   *  that item); not the fixed-size document handle itself. 0: no limit beyond
-   *  the input's own bound of one 24-byte node per input byte plus string
-   *  copies (CBOR_FAST_ERR_MEMORY_BUDGET). */
+   *  that item); not the fixed-size document handle itself. 0: the default,
+   *  32 times the input size (for a sequence: the input left at the item)
+   *  plus 1 MiB (before 0.4: no limit). UINT64_MAX: no budget, only the
+   *  input's own bound of one 24-byte node per input byte plus string copies
+   *  and nesting tables (CBOR_FAST_ERR_MEMORY_BUDGET). */
   uint64_t max_memory;
 } cbor_fast_decode_options;
 #define CBOR_FAST_DECODE_OPTIONS_INIT {sizeof(cbor_fast_decode_options), 0, NULL, 0, 0, 0, 0}
+/** The default memory budget: this many bytes per input byte, plus the slack below. Since 0.4. */
+#define CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE 32u
+/** The default memory budget's fixed part, in bytes. Since 0.4. */
+#define CBOR_FAST_DEFAULT_MEMORY_SLACK 1048576u
 
 /**
  * Decodes the first data item of data[0, size) into a document. Without
@@ -790,6 +826,29 @@ CBOR_FAST_API cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size
 CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out);
 /** The sticky error (code, offset, item_offset = start of the bad item). */
 CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
+
+/* ========================================================================== */
+/* Status spellings (since 0.4)                                               */
+/* ========================================================================== */
+
+/*
+ * One spelling policy for C and C++: every status is also
+ * CBOR_FAST_ERR_<its C++ name in capitals> (cbor_fast::status::depth_exceeded
+ * is CBOR_FAST_ERR_DEPTH_EXCEEDED). Where the 0.1 enumerator is shorter, the
+ * full spelling is this alias of it; new codes use the full spelling only.
+ * The one table of codes is cbor_fast/status.def; the test capi.status_table
+ * checks this header against it, aliases included.
+ */
+#define CBOR_FAST_ERR_WRITER_COUNT_MISMATCH CBOR_FAST_ERR_WRITER_COUNT
+#define CBOR_FAST_ERR_RESERVED_ADDITIONAL_INFO CBOR_FAST_ERR_RESERVED_AI
+#define CBOR_FAST_ERR_BAD_SIMPLE_VALUE CBOR_FAST_ERR_BAD_SIMPLE
+#define CBOR_FAST_ERR_CHUNK_TYPE_MISMATCH CBOR_FAST_ERR_CHUNK_TYPE
+#define CBOR_FAST_ERR_NESTED_INDEFINITE_CHUNK CBOR_FAST_ERR_NESTED_CHUNK
+#define CBOR_FAST_ERR_NON_PREFERRED_ENCODING CBOR_FAST_ERR_NOT_PREFERRED
+#define CBOR_FAST_ERR_UNSORTED_MAP_KEYS CBOR_FAST_ERR_UNSORTED_KEYS
+#define CBOR_FAST_ERR_DEPTH_EXCEEDED CBOR_FAST_ERR_DEPTH
+#define CBOR_FAST_ERR_MEMORY_BUDGET_EXCEEDED CBOR_FAST_ERR_MEMORY_BUDGET
+#define CBOR_FAST_ERR_INTERNAL_ERROR CBOR_FAST_ERR_INTERNAL
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -5,6 +5,7 @@
 
 #include "cbor_fast.h"
 #include "cbor_fast/allocator.hpp"
+#include "cbor_fast/document.hpp"
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/item.hpp"
 #include "handles.hpp"
@@ -14,43 +15,14 @@ namespace detail {
 namespace {
 
 // ---- status codes: the C enumerators are the C++ values ---------------------
-#define CBOR_FAST_SAME_STATUS(c, cxx) \
-  static_assert(int(c) == int(status::cxx), #c " must equal status::" #cxx)
-CBOR_FAST_SAME_STATUS(CBOR_FAST_OK, ok);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_END, end);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INVALID_ARGUMENT, invalid_argument);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INVALID_STATE, invalid_state);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_BUFFER_TOO_SMALL, buffer_too_small);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_WRITER_UNCLOSED, writer_unclosed);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_WRITER_COUNT, writer_count_mismatch);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_WRITER_NO_CONTAINER, writer_no_container);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_WRITER_BAD_CHUNK, writer_bad_chunk);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_WRITER_ODD_MAP, writer_odd_map);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_SINK_FAILED, sink_failed);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_TYPE_MISMATCH, type_mismatch);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_OUT_OF_RANGE, out_of_range);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_TRUNCATED, truncated);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_RESERVED_AI, reserved_additional_info);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED, indefinite_not_allowed);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_BAD_SIMPLE, bad_simple_value);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_CHUNK_TYPE, chunk_type_mismatch);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_NESTED_CHUNK, nested_indefinite_chunk);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_UNEXPECTED_BREAK, unexpected_break);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_MAP_MISSING_VALUE, map_missing_value);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INVALID_UTF8, invalid_utf8);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_TRAILING_BYTES, trailing_bytes);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_NOT_PREFERRED, non_preferred_encoding);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INDEFINITE_LENGTH, indefinite_length);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_UNSORTED_KEYS, unsorted_map_keys);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_DUPLICATE_KEY, duplicate_key);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_DEPTH, depth_exceeded);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_OUT_OF_MEMORY, out_of_memory);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_TOO_MANY_ITEMS, too_many_items);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_CONTAINER_TOO_LARGE, container_too_large);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_STRING_TOO_LONG, string_too_long);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_MEMORY_BUDGET, memory_budget_exceeded);
-CBOR_FAST_SAME_STATUS(CBOR_FAST_ERR_INTERNAL, internal_error);
-#undef CBOR_FAST_SAME_STATUS
+// One assert per row of cbor_fast/status.def: the C enumerator it names
+// exists with the row's value. The test capi.status_table checks the other
+// direction (cbor_fast.h declares no code the table lacks, and every alias).
+#define CBOR_FAST_STATUS(name, code, c_name, message)                              \
+  static_assert(int(CBOR_FAST_##c_name) == (code) && int(status::name) == (code), \
+                "CBOR_FAST_" #c_name " must equal status::" #name);
+#include "cbor_fast/status.def"
+#undef CBOR_FAST_STATUS
 
 // ---- item types, flags and float widths -------------------------------------
 #define CBOR_FAST_SAME_TYPE(c, cxx) \
@@ -77,6 +49,11 @@ static_assert(int(CBOR_FAST_FLOAT_SHORTEST) == int(float_width::shortest), "floa
 static_assert(int(CBOR_FAST_FLOAT_HALF) == int(float_width::half), "float widths");
 static_assert(int(CBOR_FAST_FLOAT_SINGLE) == int(float_width::single), "float widths");
 static_assert(int(CBOR_FAST_FLOAT_DOUBLE) == int(float_width::double_), "float widths");
+
+// ---- the default limits of cbor_fast.h are the C++ ones ----------------------
+static_assert(CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE == default_memory_per_input_byte,
+              "default memory budget");
+static_assert(CBOR_FAST_DEFAULT_MEMORY_SLACK == default_memory_slack, "default memory slack");
 
 // ---- the allocator hooks: one layout seen from both languages ----------------
 static_assert(std::is_standard_layout<cbor_fast_allocator>::value &&

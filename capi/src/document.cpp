@@ -35,7 +35,9 @@ struct cbor_seq {
 };
 
 using cbor_fast::detail::delete_handle;
+using cbor_fast::detail::error_ok;
 using cbor_fast::detail::fill_error;
+using cbor_fast::detail::guard;
 using cbor_fast::detail::new_handle;
 using cbor_fast::detail::to_allocator;
 using cbor_fast::detail::to_c;
@@ -58,6 +60,7 @@ constexpr uint32_t k_decode_flags =
     CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS | CBOR_FAST_DECODE_VALIDATE_UTF8 |
     CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC;
 static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
+constexpr uint32_t k_encode_flags = CBOR_FAST_ENCODE_PREFERRED;
 
 inline node N(const cbor_node* n) noexcept {
   return node(reinterpret_cast<const cbor_fast::detail::doc_node*>(n));
@@ -76,31 +79,62 @@ constexpr size_t k_decode_options_size_0_1 =
 /// True when a caller's struct of `size` bytes holds the field at [offset, offset + n).
 constexpr bool covers(size_t size, size_t offset, size_t n) noexcept { return offset + n <= size; }
 
-/// The fields of a caller's cbor_fast_decode_options that its struct_size
-/// covers (0: the 0.1 layout); the rest keep their defaults. 0 means the
-/// default in every limit field.
+/// The caller's cbor_fast_decode_options, read once for cbor_decode() and
+/// cbor_seq_new(): the decode options, the allocator hooks (copied), and
+/// whether the struct could be read at all.
 struct c_options {
   cbor_fast::decode_options decode;
-  const cbor_fast_allocator* alloc = nullptr;
+  cbor_fast::allocator alloc;
 };
-c_options read_options(const cbor_fast_decode_options* o) noexcept {
-  c_options out;
-  if (o == nullptr) return out;
-  const size_t size = o->struct_size == 0 ? k_decode_options_size_0_1 : o->struct_size;
+
+/// Reads *o into *out (the one translation of the C options: decode.cpp's
+/// resolve_limits() and reader_options_for() do the rest for documents,
+/// sequences and their readers). 0 in a limit field means its default. A struct_size is
+/// accepted when it is 0 (the 0.1 layout), ends exactly after a field (so no
+/// limit is half covered and silently dropped: 3 or 20 are refused), or is a
+/// newer, longer struct (up to the margin of handles.hpp) whose bytes past
+/// this version's fields are all zero; a non-zero byte there is an option
+/// this library does not know, and ignoring it could drop a limit the caller
+/// asked for. False for a refused struct or NULL allocator hooks.
+bool read_options(const cbor_fast_decode_options* o, c_options* out) noexcept {
+  const cbor_fast_allocator* alloc = nullptr;
+  if (o != nullptr) {
+    const size_t size = o->struct_size == 0 ? k_decode_options_size_0_1 : o->struct_size;
+    if (!cbor_fast::detail::struct_size_in_bounds(o->struct_size, k_decode_options_size_0_1,
+                                                  sizeof(cbor_fast_decode_options)))
+      return false;
+    // The sizes that end a field: the 0.1 layout, then one per appended field.
+    constexpr size_t k_ends[] = {
+        k_decode_options_size_0_1,
+        offsetof(cbor_fast_decode_options, max_container_items),
+        offsetof(cbor_fast_decode_options, max_items),
+        offsetof(cbor_fast_decode_options, max_memory),
+        sizeof(cbor_fast_decode_options),
+    };
+    bool on_field_end = size >= sizeof(cbor_fast_decode_options);
+    for (const size_t end : k_ends) on_field_end = on_field_end || size == end;
+    if (!on_field_end) return false;
+    if (size > sizeof(cbor_fast_decode_options)) {
+      const auto* tail = reinterpret_cast<const unsigned char*>(o) + sizeof(cbor_fast_decode_options);
+      for (size_t i = 0; i < size - sizeof(cbor_fast_decode_options); ++i)
+        if (tail[i] != 0) return false;
+    }
 #define CBOR_FAST_HAS(field) \
   covers(size, offsetof(cbor_fast_decode_options, field), sizeof(o->field))
-  if (CBOR_FAST_HAS(max_depth)) out.decode.max_depth = o->max_depth;
-  if (CBOR_FAST_HAS(alloc)) out.alloc = o->alloc;
-  if (CBOR_FAST_HAS(max_string_length) && o->max_string_length != 0)
-    out.decode.max_string_length = o->max_string_length;
-  if (CBOR_FAST_HAS(max_container_items) && o->max_container_items != 0)
-    out.decode.max_container_items = o->max_container_items;
-  if (CBOR_FAST_HAS(max_items) && o->max_items != 0)
-    out.decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : 0;
-  if (CBOR_FAST_HAS(max_memory) && o->max_memory != 0)
-    out.decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
+    if (CBOR_FAST_HAS(max_depth)) out->decode.max_depth = o->max_depth;
+    if (CBOR_FAST_HAS(alloc)) alloc = o->alloc;
+    // 0 means the default on both sides (cbor_fast::resolve of decode.cpp
+    // turns it into the limit), the largest value no limit.
+    if (CBOR_FAST_HAS(max_string_length)) out->decode.max_string_length = o->max_string_length;
+    if (CBOR_FAST_HAS(max_container_items))
+      out->decode.max_container_items = o->max_container_items;
+    if (CBOR_FAST_HAS(max_items))
+      out->decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : UINT32_MAX;
+    if (CBOR_FAST_HAS(max_memory))
+      out->decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
 #undef CBOR_FAST_HAS
-  return out;
+  }
+  return to_allocator(alloc, &out->alloc);
 }
 
 template <class T>
@@ -126,21 +160,27 @@ inline cbor_fast_status mget_scalar(const cbor_mnode* n, T* out,
 cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
                              const cbor_fast_decode_options* options, cbor_doc** out,
                              cbor_fast_error* error) {
+  // A struct_size no version has: refused, nothing written.
+  if (!error_ok(error)) {
+    if (out != nullptr) *out = nullptr;
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
   if (out == nullptr) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   }
   *out = nullptr;
-  try {
-    const c_options o = read_options(options);
+  // Checked before allocating, so a bad call never reaches the hooks.
+  c_options o;
+  if ((data == nullptr && size != 0) || (flags & ~k_decode_flags) != 0 ||
+      !read_options(options, &o)) {
+    fill_error(error, status::invalid_argument);
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
+  return guard(error, [&] {
     cbor_fast::decode_options d = o.decode;
     d.flags = flags;
-    // Checked before allocating, so a bad call never reaches the hooks.
-    if ((data == nullptr && size != 0) || (flags & ~k_decode_flags) != 0) {
-      fill_error(error, status::invalid_argument);
-      return CBOR_FAST_ERR_INVALID_ARGUMENT;
-    }
-    cbor_doc* doc = new_handle<cbor_doc>(to_allocator(o.alloc));
+    cbor_doc* doc = new_handle<cbor_doc>(o.alloc);
     if (doc == nullptr) {
       fill_error(error, status::out_of_memory);
       return CBOR_FAST_ERR_OUT_OF_MEMORY;
@@ -154,13 +194,7 @@ cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
     }
     *out = doc;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    fill_error(error, status::out_of_memory);
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    fill_error(error, status::internal_error);
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 void cbor_doc_free(cbor_doc* doc) {
@@ -180,14 +214,9 @@ size_t cbor_doc_node_count(const cbor_doc* doc) {
 }
 
 cbor_fast_status cbor_encode(const cbor_doc* doc, uint32_t flags, cbor_writer* writer) {
-  if (doc == nullptr || writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    return to_c(cbor_fast::encode(doc->doc, writer->writer, flags));
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  if (doc == nullptr || writer == nullptr || (flags & ~k_encode_flags) != 0)
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] { return to_c(cbor_fast::encode(doc->doc, writer->writer, flags)); });
 }
 
 // ---- node navigation: pure lookups, nothing can throw ---------------------------
@@ -318,16 +347,14 @@ const cbor_node* cbor_node_next(const cbor_node* n) { return C(N(n).next_sibling
 cbor_fast_status cbor_mdoc_new(const cbor_fast_allocator* alloc, cbor_mdoc** out) {
   if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *out = nullptr;
-  try {
-    cbor_mdoc* doc = new_handle<cbor_mdoc>(to_allocator(alloc));
+  cbor_fast::allocator a;
+  if (!to_allocator(alloc, &a)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
+    cbor_mdoc* doc = new_handle<cbor_mdoc>(a);
     if (doc == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     *out = doc;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 void cbor_mdoc_free(cbor_mdoc* doc) {
@@ -338,9 +365,10 @@ cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc, const cbor_fast_allocator
                                   cbor_mdoc** out) {
   if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *out = nullptr;
-  if (doc == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    cbor_mdoc* m = new_handle<cbor_mdoc>(to_allocator(alloc));
+  cbor_fast::allocator a;
+  if (doc == nullptr || !to_allocator(alloc, &a)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
+    cbor_mdoc* m = new_handle<cbor_mdoc>(a);
     if (m == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     const status s = cbor_fast::to_mutable(doc->doc, m->doc);
     if (s != status::ok) {
@@ -349,11 +377,7 @@ cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc, const cbor_fast_allocator
     }
     *out = m;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 cbor_mnode* cbor_mdoc_root(const cbor_mdoc* doc) {
@@ -388,9 +412,7 @@ cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t si
 cbor_mnode* cbor_mdoc_float(cbor_mdoc* doc, double value, cbor_fast_float_width width) {
   if (doc == nullptr) return nullptr;
   // Only the four enumerators are valid; anything else must not reach the cast.
-  if (width != CBOR_FAST_FLOAT_SHORTEST && width != CBOR_FAST_FLOAT_HALF &&
-      width != CBOR_FAST_FLOAT_SINGLE && width != CBOR_FAST_FLOAT_DOUBLE)
-    return nullptr;
+  if (!cbor_fast::detail::float_width_ok(width)) return nullptr;
   return C(doc->doc.make_float(value, static_cast<cbor_fast::float_width>(width)));
 }
 
@@ -536,13 +558,7 @@ cbor_mnode* cbor_mnode_map_find(const cbor_mnode* n, const char* key, size_t key
 
 cbor_fast_status cbor_mdoc_encode(const cbor_mdoc* doc, cbor_writer* writer) {
   if (doc == nullptr || writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    return to_c(cbor_fast::encode(doc->doc, writer->writer));
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  return guard([&] { return to_c(cbor_fast::encode(doc->doc, writer->writer)); });
 }
 
 // ========================================================================== //
@@ -553,19 +569,15 @@ cbor_fast_status cbor_seq_new(const void* data, size_t size,
                               const cbor_fast_decode_options* options, cbor_seq** out) {
   if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *out = nullptr;
-  if (data == nullptr && size != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    const c_options o = read_options(options);
-    const cbor_fast::decode_options& d = o.decode;
-    cbor_seq* seq = new_handle<cbor_seq>(to_allocator(o.alloc), data, size, d);
+  c_options o;
+  if ((data == nullptr && size != 0) || !read_options(options, &o))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
+    cbor_seq* seq = new_handle<cbor_seq>(o.alloc, data, size, o.decode);
     if (seq == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     *out = seq;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 void cbor_seq_free(cbor_seq* seq) {
@@ -573,8 +585,8 @@ void cbor_seq_free(cbor_seq* seq) {
 }
 
 cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size_t* offset, size_t* length) {
-  if (seq == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
+  if (seq == nullptr || (flags & ~k_decode_flags) != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
     size_t off = 0;
     size_t len = 0;
     const status s = seq->seq.next(off, len, flags);
@@ -583,18 +595,14 @@ cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size_t* offset, si
       if (length != nullptr) *length = len;
     }
     return to_c(s);
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out) {
   if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *out = nullptr;
   if (seq == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
+  return guard([&] {
     // A sticky error or bad flags come back before anything is allocated.
     if (seq->seq.error().code != status::ok) return to_c(seq->seq.error().code);
     if ((flags & ~k_decode_flags) != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -607,14 +615,12 @@ cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out
     }
     *out = doc;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error) {
+  // A struct_size no version has: refused, nothing written.
+  if (!error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (seq == nullptr) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;

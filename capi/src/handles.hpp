@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <new>
 #include <string>
 #include <utility>
@@ -28,10 +29,109 @@ namespace detail {
 /// The C status for a C++ one (same numbers: static_asserts in common.cpp).
 constexpr cbor_fast_status to_c(status s) noexcept { return static_cast<cbor_fast_status>(s); }
 
-/// The hooks behind a C allocator pointer; NULL means the C library's heap.
-inline allocator to_allocator(const cbor_fast_allocator* a) noexcept {
-  if (a == nullptr) return default_allocator();
-  return allocator{a->malloc, a->realloc, a->free, a->context};
+/// The hooks behind a C allocator pointer into *out; NULL means the C
+/// library's heap. False (and *out untouched) when a hook is NULL: the library
+/// would call through address 0, so the caller gets INVALID_ARGUMENT instead.
+/// The struct is copied: the caller's may go away after the call.
+inline bool to_allocator(const cbor_fast_allocator* a, allocator* out) noexcept {
+  if (a == nullptr) {
+    *out = default_allocator();
+    return true;
+  }
+  if (a->malloc == nullptr || a->realloc == nullptr || a->free == nullptr) return false;
+  *out = allocator{a->malloc, a->realloc, a->free, a->context};
+  return true;
+}
+
+/// The number a C caller passed for an enum parameter or field. C lets any
+/// int through, and loading a C++ enum lvalue outside its enumerators' range
+/// is undefined (UBSan: "load of value 16"), so shims compare this instead.
+template <class E>
+inline int enum_value(const E& e) noexcept {
+  static_assert(sizeof(E) == sizeof(int), "C enums are int-sized");
+  int v;
+  std::memcpy(&v, &e, sizeof v);
+  return v;
+}
+
+/// True for the four cbor_fast_float_width enumerators.
+inline bool float_width_ok(const cbor_fast_float_width& w) noexcept {
+  const int v = enum_value(w);
+  return v == CBOR_FAST_FLOAT_SHORTEST || v == CBOR_FAST_FLOAT_HALF ||
+         v == CBOR_FAST_FLOAT_SINGLE || v == CBOR_FAST_FLOAT_DOUBLE;
+}
+
+// ---- struct_size: one rule for every struct passed by pointer ---------------
+//
+// 0 stands for the 0.1 layout. Otherwise the size must be at least the oldest
+// layout and at most sizeof + k_struct_margin (a struct from a newer header
+// with up to eight appended 64-bit fields); 0x10000 or 0xffffffff is no
+// version's struct and is refused before anything is read or written.
+
+/// Room past sizeof for fields a newer header appends.
+constexpr size_t k_struct_margin = 64;
+
+/// True when a caller's struct_size lies within [oldest, current + margin].
+constexpr bool struct_size_in_bounds(uint32_t size, size_t oldest, size_t current) noexcept {
+  return size == 0 || (size >= oldest && size <= current + k_struct_margin);
+}
+
+/// cbor_fast_item: 0.1 is the whole struct. The size is also the element
+/// stride of cbor_reader_next_batch(), so it must keep every element aligned.
+/// It is checked on every cbor_reader_next(), so in one compare: rotating
+/// size - sizeof right by 3 keeps a multiple of 8 small and makes any other
+/// value (and any size below sizeof, which wraps) huge.
+constexpr bool item_size_ok(uint32_t size) noexcept {
+  static_assert(sizeof(cbor_fast_item) % 8 == 0 && alignof(cbor_fast_item) <= 8, "item stride");
+  const uint32_t d = size - uint32_t(sizeof(cbor_fast_item));
+  const uint32_t steps = (d >> 3) | (d << 29);  // rotate right by 3
+  return size == 0 || steps <= k_struct_margin / 8;
+}
+
+/// cbor_fast_error: 0.1 is the whole struct (an output: a longer struct's tail
+/// is left untouched).
+constexpr bool error_size_ok(uint32_t size) noexcept {
+  return struct_size_in_bounds(size, sizeof(cbor_fast_error), sizeof(cbor_fast_error));
+}
+/// Same for an optional error pointer (NULL is fine).
+inline bool error_ok(const cbor_fast_error* e) noexcept {
+  return e == nullptr || error_size_ok(e->struct_size);
+}
+
+// ---- the one guard of the C shims -------------------------------------------
+//
+// Every shim that calls into code which may throw runs its body through
+// guard(): std::bad_alloc becomes CBOR_FAST_ERR_OUT_OF_MEMORY, anything else
+// CBOR_FAST_ERR_INTERNAL, so no exception crosses the C boundary. The body is
+// a lambda returning cbor_fast_status; it inlines, so the guard costs nothing
+// on the path that does not throw.
+
+template <class F>
+inline cbor_fast_status guard(F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    return CBOR_FAST_ERR_INTERNAL;
+  }
+}
+
+void fill_error(cbor_fast_error* out, status code) noexcept;
+
+/// guard() for calls with an error out-parameter: an exception's status is
+/// also written to *error (NULL allowed).
+template <class F>
+inline cbor_fast_status guard(cbor_fast_error* error, F&& body) noexcept {
+  try {
+    return body();
+  } catch (const std::bad_alloc&) {
+    fill_error(error, status::out_of_memory);
+    return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  } catch (...) {
+    fill_error(error, status::internal_error);
+    return CBOR_FAST_ERR_INTERNAL;
+  }
 }
 
 /// Allocates sizeof(T) through `a` and constructs T(a, args...) there (T keeps

@@ -7,18 +7,21 @@
 #include "handles.hpp"
 #include "internal/compiler.hpp"
 
+using cbor_fast::detail::error_ok;
 using cbor_fast::detail::fill_error;
+using cbor_fast::detail::guard;
 using cbor_fast::detail::to_c;
 
 namespace {
 
 constexpr uint32_t k_item_size = sizeof(cbor_fast_item);
 
-/// A cbor_fast_item the caller may pass: struct_size 0 (the 0.1 layout) or at
-/// least 0.1's size. Only 0.1 exists yet, so every accepted struct holds every
-/// field; when one is appended, shorter callers get a field-wise copy.
+/// A cbor_fast_item the caller may pass: struct_size 0 (the 0.1 layout) or
+/// from 0.1's size to sizeof + the margin, a multiple of the alignment (the
+/// rule of handles.hpp). Only 0.1 exists yet, so every accepted struct holds
+/// every field; when one is appended, shorter callers get a field-wise copy.
 inline bool item_size_ok(const cbor_fast_item* item) noexcept {
-  return item->struct_size == 0 || item->struct_size >= k_item_size;
+  return cbor_fast::detail::item_size_ok(item->struct_size);
 }
 
 /// The C++ item a C item came from (for cbor_reader_join).
@@ -34,7 +37,11 @@ cbor_fast::item to_cxx(const cbor_fast_item& in) noexcept {
   return out;
 }
 
-bool is_string(cbor_fast_type t) noexcept {
+/// True for a BYTES or TEXT item. The type is read as an integer: a caller's
+/// item may hold any number there, and loading an enum lvalue outside the
+/// enumerators' range is undefined in C++.
+bool is_string(const cbor_fast_item& item) noexcept {
+  const int t = cbor_fast::detail::enum_value(item.type);
   return t == CBOR_FAST_TYPE_BYTES || t == CBOR_FAST_TYPE_TEXT;
 }
 
@@ -44,18 +51,15 @@ cbor_fast_status cbor_reader_new(const void* data, size_t size, const cbor_fast_
                                  cbor_reader** out) {
   if (out == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *out = nullptr;
-  if (data == nullptr && size != 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    const cbor_fast::allocator a = cbor_fast::detail::to_allocator(alloc);
+  cbor_fast::allocator a;
+  if ((data == nullptr && size != 0) || !cbor_fast::detail::to_allocator(alloc, &a))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
     cbor_reader* r = cbor_fast::detail::new_handle<cbor_reader>(a, data, size);
     if (r == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     *out = r;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 void cbor_reader_free(cbor_reader* reader) {
@@ -64,22 +68,22 @@ void cbor_reader_free(cbor_reader* reader) {
 
 cbor_fast_status cbor_reader_reset(cbor_reader* reader, const void* data, size_t size) {
   if (reader == nullptr || (data == nullptr && size != 0)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
+  return guard([&] {
     reader->reader.reset(static_cast<const uint8_t*>(data), size);
     reader->joined.clear();  // keeps its capacity, like the reader keeps its stack
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, uint64_t value) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
+  // A C caller may pass any number: read it as an integer, since loading an
+  // enum lvalue outside the enumerators' range is undefined in C++.
+  const int opt = cbor_fast::detail::enum_value(option);
+  return guard([&] {
     cbor_fast::reader_options o = reader->reader.options();
-    switch (option) {
+    // Values are literal, 0 included (see cbor_fast_option in cbor_fast.h).
+    switch (opt) {
       case CBOR_FAST_OPT_MAX_DEPTH:
         if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;
         o.max_depth = static_cast<uint32_t>(value);
@@ -109,11 +113,7 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
         return CBOR_FAST_ERR_INVALID_ARGUMENT;
     }
     return to_c(reader->reader.set_options(o));
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 namespace {
@@ -206,24 +206,12 @@ cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* ite
 
 cbor_fast_status cbor_reader_skip(cbor_reader* reader) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    return to_c(reader->reader.skip());
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  return guard([&] { return to_c(reader->reader.skip()); });
 }
 
 cbor_fast_status cbor_reader_skip_to_end(cbor_reader* reader) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    return to_c(reader->reader.skip_to_end());
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  return guard([&] { return to_c(reader->reader.skip_to_end()); });
 }
 
 cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* item,
@@ -233,10 +221,10 @@ cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* ite
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   *data = nullptr;
   *size = 0;
-  try {
+  return guard([&] {
     const cbor_fast::status sticky = reader->reader.error().code;
     if (sticky != cbor_fast::status::ok) return to_c(sticky);
-    if (!is_string(item->type)) return CBOR_FAST_ERR_INVALID_STATE;
+    if (!is_string(*item)) return CBOR_FAST_ERR_INVALID_STATE;
     if ((item->flags & CBOR_FAST_ITEM_INDEFINITE) == 0) {
       // A definite string is already contiguous in the input: no copy.
       *data = item->data;
@@ -249,22 +237,12 @@ cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* ite
     *data = reinterpret_cast<const uint8_t*>(reader->joined.data());
     *size = reader->joined.size();
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 cbor_fast_status cbor_reader_finish(cbor_reader* reader) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
-    return to_c(reader->reader.finish());
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  return guard([&] { return to_c(reader->reader.finish()); });
 }
 
 size_t cbor_reader_offset(const cbor_reader* reader) {
@@ -276,6 +254,8 @@ uint32_t cbor_reader_depth(const cbor_reader* reader) {
 }
 
 cbor_fast_status cbor_reader_error(const cbor_reader* reader, cbor_fast_error* error) {
+  // A struct_size no version has: refused, nothing written.
+  if (!error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (reader == nullptr) {
     fill_error(error, cbor_fast::status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;

@@ -6,6 +6,7 @@
 #include "cbor_fast.h"
 #include "handles.hpp"
 
+using cbor_fast::detail::guard;
 using cbor_fast::detail::to_c;
 
 namespace {
@@ -18,8 +19,9 @@ constexpr size_t k_default_chunk = 4096;
 template <class... Args>
 cbor_fast_status make_writer(const cbor_fast_allocator* alloc, cbor_writer** out,
                              Args&&... args) {
-  try {
-    const cbor_fast::allocator a = cbor_fast::detail::to_allocator(alloc);
+  cbor_fast::allocator a;
+  if (!cbor_fast::detail::to_allocator(alloc, &a)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
     cbor_writer* w = cbor_fast::detail::new_handle<cbor_writer>(a, std::forward<Args>(args)...);
     if (w == nullptr) return CBOR_FAST_ERR_OUT_OF_MEMORY;
     const cbor_fast::status s = w->writer.error();
@@ -29,28 +31,18 @@ cbor_fast_status make_writer(const cbor_fast_allocator* alloc, cbor_writer** out
     }
     *out = w;
     return CBOR_FAST_OK;
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 }  // namespace
 
 // Every item call has the same shape: NULL check, one C++ call, status mapped.
-// The C++ writer is noexcept, but the try keeps the promise that nothing
+// The C++ writer is noexcept, but the guard keeps the promise that nothing
 // throws through C even if that ever changes.
-#define CBOR_FAST_WRITER_CALL(writer, expr)           \
-  do {                                                \
+#define CBOR_FAST_WRITER_CALL(writer, expr)                         \
+  do {                                                              \
     if ((writer) == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT; \
-    try {                                             \
-      return to_c(expr);                              \
-    } catch (const std::bad_alloc&) {                 \
-      return CBOR_FAST_ERR_OUT_OF_MEMORY;             \
-    } catch (...) {                                   \
-      return CBOR_FAST_ERR_INTERNAL;                  \
-    }                                                 \
+    return guard([&] { return to_c(expr); });                       \
   } while (0)
 
 cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc, cbor_writer** out) {
@@ -133,9 +125,7 @@ cbor_fast_status cbor_writer_simple(cbor_writer* writer, uint8_t value) {
 cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
                                    cbor_fast_float_width width) {
   // Only the four enumerators: anything else must not reach the C++ enum.
-  if (width != CBOR_FAST_FLOAT_SHORTEST && width != CBOR_FAST_FLOAT_HALF &&
-      width != CBOR_FAST_FLOAT_SINGLE && width != CBOR_FAST_FLOAT_DOUBLE)
-    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  if (!cbor_fast::detail::float_width_ok(width)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   CBOR_FAST_WRITER_CALL(
       writer, writer->writer.write_float(value, static_cast<cbor_fast::float_width>(width)));
 }
@@ -180,18 +170,14 @@ cbor_fast_status cbor_writer_finish(cbor_writer* writer, const uint8_t** data, s
   if (data != nullptr) *data = nullptr;
   if (size != nullptr) *size = 0;
   if (writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  try {
+  return guard([&] {
     const cbor_fast::status s = writer->writer.finish();
     // On any failure *size still tells the bytes produced (or needed).
     if (size != nullptr) *size = writer->writer.size();
     if (s == cbor_fast::status::ok && data != nullptr && writer->mode != cbor_writer::kind::sink)
       *data = writer->writer.data();
     return to_c(s);
-  } catch (const std::bad_alloc&) {
-    return CBOR_FAST_ERR_OUT_OF_MEMORY;
-  } catch (...) {
-    return CBOR_FAST_ERR_INTERNAL;
-  }
+  });
 }
 
 size_t cbor_writer_size(const cbor_writer* writer) {

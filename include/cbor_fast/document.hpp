@@ -101,25 +101,53 @@ enum encode_flags : uint32_t {
   encode_preferred = 1,
 };
 
-/// Limits and behaviour of decode().
+/// Safe defaults for untrusted input (since 0.4), what 0 selects in every
+/// limit of decode_options (and of cbor_fast_decode_options in C). There is
+/// no default limit of entries per container: a definite count above the
+/// bytes left fails at its head (truncated), and an indefinite container is
+/// held to the node limit and the memory budget; a default there would make
+/// documents report length bombs differently from readers. No normal
+/// document reaches them: the benchmark corpus decodes within 9 times its size
+/// (twitter 1.6-2.9x, citm_catalog 4.5-8.7x, canada 3.8x, with and without
+/// copies and strict checks) and a document of one-byte integers, the densest
+/// there is, needs 24x. Each is lifted by setting the field, up to its type's
+/// maximum for no limit beyond the input's own bound.
+///
+/// Memory budget: default_memory_per_input_byte times the input size plus
+/// default_memory_slack, counted in the input left at the item's start for a
+/// sequence.
+inline constexpr uint64_t default_memory_per_input_byte = 32;
+inline constexpr size_t default_memory_slack = size_t(1) << 20;
+/// Most nodes of one document: 2^28 (6 GiB of nodes).
+inline constexpr uint32_t default_max_nodes = uint32_t(1) << 28;
+/// Nesting limit of documents and readers.
+inline constexpr uint32_t default_max_depth = 512;
+
+/// Limits and behaviour of decode(). In every limit 0 means the default
+/// above, the same rule as the C API's; the largest value of the field means
+/// no limit but the input's (and the hard limit of UINT32_MAX - 1 nodes).
 struct decode_options {
   uint32_t flags = decode_none;  ///< decode_flags
   /// Nesting limit (containers, tags, indefinite strings); 0 means 512, like the C API.
-  uint32_t max_depth = 512;
+  uint32_t max_depth = default_max_depth;
   /// Most nodes (data items plus indefinite-string chunks) a document may hold;
-  /// 0 means the hard limit UINT32_MAX - 1. Exceeding it gives too_many_items.
+  /// 0 means default_max_nodes, UINT32_MAX the hard limit UINT32_MAX - 1.
+  /// Exceeding it gives too_many_items. (Before 0.4, 0 meant the hard limit.)
   uint32_t max_nodes = 0;
   /// Longest string or chunk, and longest joined indefinite string, in bytes
-  /// (string_too_long at the head that exceeds it).
+  /// (string_too_long at the head that exceeds it). 0: no limit (the default).
   uint64_t max_string_length = UINT64_MAX;
-  /// Most entries in one array (items) or map (pairs) (container_too_large).
+  /// Most entries in one array (items) or map (pairs) (container_too_large);
+  /// 0: no limit (the default; see above).
   uint64_t max_container_items = UINT64_MAX;
   /// Most bytes the decoder may hold at once through its allocator: the node
   /// array, copied and joined strings, and the nesting and duplicate-key
   /// tables while decoding (memory_budget_exceeded at the item being added).
-  /// The default bounds memory by the input alone: at most one 24-byte node
-  /// per input byte, plus copies of the strings when asked for.
-  size_t max_memory = SIZE_MAX;
+  /// 0 (the default): default_memory_per_input_byte times the input size plus
+  /// default_memory_slack. SIZE_MAX: no budget, memory bounded by the input
+  /// alone (one 24-byte node per input byte, string copies, and the nesting
+  /// and key tables, which for hostile nesting reach 50-85 times the input).
+  size_t max_memory = 0;
 };
 
 

@@ -77,7 +77,8 @@ void print_usage(std::FILE* to) {
              "                           each document (check: 1 or more) (default: no limit)\n"
              "check only:\n"
              "  --max-memory N           most bytes the decoder may hold at once: nodes,\n"
-             "                           joined strings, stacks, key tables (default: no limit)\n"
+             "                           joined strings, stacks, key tables (default: 32 times\n"
+             "                           the input size plus 1 MiB)\n"
              "  --sequence               accept a CBOR sequence instead of exactly one item\n"
              "\n"
              "N is a decimal number; '--option=N' works too.\n"
@@ -131,7 +132,7 @@ struct cli_args {
   uint64_t max_string_length = UINT64_MAX;
   uint64_t max_container_items = UINT64_MAX;
   uint64_t max_items = UINT64_MAX;
-  size_t max_memory = SIZE_MAX;  ///< check only
+  size_t max_memory = 0;         ///< check only; 0: the library's default budget
   bool sequence = false;         ///< check only
   std::string file = CBOR_FAST_EXAMPLE_PATH;
 };
@@ -217,8 +218,8 @@ int run_check(const cli_args& args) {
   if (args.deterministic) flags |= cbor_fast::decode_deterministic;
   options.flags = flags | (args.sequence ? 0u : uint32_t{cbor_fast::decode_exact});
   options.max_depth = args.max_depth;  // never 0 here: the decoder reads 0 as 512
-  // A document holds at most UINT32_MAX - 1 nodes; 0 asks for that hard limit.
-  options.max_nodes = args.max_items < UINT32_MAX - 1 ? uint32_t(args.max_items) : 0;
+  // A document holds at most UINT32_MAX - 1 nodes; UINT32_MAX asks for that hard limit.
+  options.max_nodes = args.max_items < UINT32_MAX - 1 ? uint32_t(args.max_items) : UINT32_MAX;
   options.max_string_length = args.max_string_length;
   options.max_container_items = args.max_container_items;
   options.max_memory = args.max_memory;

@@ -651,7 +651,6 @@ namespace {
 constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
                                     decode_reject_duplicate_keys | decode_deterministic;
 constexpr uint32_t k_strict_flags = decode_reject_duplicate_keys | decode_deterministic;
-constexpr uint32_t k_default_depth = 512;
 
 status early_failure(status s, error_info* error, size_t offset = 0) noexcept {
   if (error != nullptr) *error = error_info{s, offset, offset, 0};
@@ -665,6 +664,42 @@ status budget_status(status s, const memory_budget* budget, error_info* error) n
   return status::memory_budget_exceeded;
 }
 }  // namespace
+
+resolved_limits resolve_limits(const decode_options& options, size_t input_size) noexcept {
+  resolved_limits l;
+  l.max_depth = options.max_depth != 0 ? options.max_depth : default_max_depth;
+  l.max_nodes = options.max_nodes == 0 ? default_max_nodes
+                : options.max_nodes > k_max_nodes ? k_max_nodes
+                                                  : options.max_nodes;
+  l.max_string_length = options.max_string_length != 0 ? options.max_string_length : UINT64_MAX;
+  l.max_container_items = options.max_container_items != 0 ? options.max_container_items : UINT64_MAX;
+  if (options.max_memory != 0) {
+    l.max_memory = options.max_memory;
+  } else {
+    // default_memory_per_input_byte * size + slack, saturating.
+    const size_t per_byte = size_t(default_memory_per_input_byte);
+    l.max_memory = input_size > (SIZE_MAX - default_memory_slack) / per_byte
+                       ? SIZE_MAX - 1
+                       : input_size * per_byte + default_memory_slack;
+  }
+  return l;
+}
+
+reader_options reader_options_for(const resolved_limits& limits, uint32_t flags,
+                                  const allocator* alloc) noexcept {
+  reader_options ro;
+  ro.max_depth = limits.max_depth;
+  ro.validate_utf8 = (flags & decode_validate_utf8) != 0;
+  ro.reject_duplicate_keys = (flags & decode_reject_duplicate_keys) != 0;
+  ro.deterministic = (flags & decode_deterministic) != 0;
+  ro.max_string_length = limits.max_string_length;
+  ro.max_container_items = limits.max_container_items;
+  // The node limit is the reader's item limit too, so the one that trips
+  // first on a head (the count, or the head's own checks) is the reader's.
+  ro.max_items = limits.max_nodes;
+  ro.alloc = alloc;
+  return ro;
+}
 
 status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* error,
                           uint32_t max_nodes, memory_budget* reader_budget) noexcept {
@@ -682,7 +717,9 @@ status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* 
   const bool limited = reader_budget != nullptr && reader_budget->limit != SIZE_MAX;
   doc_builder b{out, limited ? budget.hooks : out.get_allocator(), error};
   b.start_budget(limited ? &budget : nullptr);
-  const uint32_t limit = max_nodes == 0 || max_nodes > k_max_nodes ? k_max_nodes : max_nodes;
+  decode_options o;
+  o.max_nodes = max_nodes;
+  const uint32_t limit = resolve_limits(o, 0).max_nodes;
   return budget_status(b.run(r, flags, limit), b.budget, error);
 }
 
@@ -708,16 +745,15 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
   if (data == nullptr && size != 0) return early_failure(status::invalid_argument, error);
   if ((options.flags & ~k_decode_flags) != 0) return early_failure(status::invalid_argument, error);
   if (uint64_t(size) > k_max_input) return early_failure(status::too_many_items, error);
-  const uint32_t max_depth = options.max_depth != 0 ? options.max_depth : k_default_depth;
-  const uint32_t limit = options.max_nodes == 0 || options.max_nodes > k_max_nodes
-                             ? k_max_nodes
-                             : options.max_nodes;
+  const resolved_limits limits = resolve_limits(options, size);
+  const uint32_t max_depth = limits.max_depth;
+  const uint32_t limit = limits.max_nodes;
   const auto* begin = static_cast<const uint8_t*>(data);
   // Every allocation of this decode, the reader's included, goes through the
   // budget when there is one.
   memory_budget budget(&out.get_allocator());
-  budget.arm(options.max_memory);
-  const bool limited = options.max_memory != SIZE_MAX;
+  budget.arm(limits.max_memory);
+  const bool limited = limits.max_memory != SIZE_MAX;
   const allocator& alloc = limited ? budget.hooks : out.get_allocator();
   size_t consumed;
   status s = status::ok;
@@ -728,9 +764,9 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
   if (fused) {
     doc_builder b{out, alloc, error};
     b.start_budget(limited ? &budget : nullptr);
-    b.max_string = options.max_string_length;
+    b.max_string = limits.max_string_length;
     switch (b.fast(begin, begin + size, options.flags, max_depth, limit,
-                   options.max_container_items)) {
+                   limits.max_container_items)) {
       case doc_builder::fast_outcome::done:
         done = true;
         break;
@@ -746,18 +782,7 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
   if (done) {
     consumed = out.encoded_size();
   } else {
-    reader_options ro;
-    ro.max_depth = max_depth;
-    ro.validate_utf8 = (options.flags & decode_validate_utf8) != 0;
-    ro.reject_duplicate_keys = (options.flags & decode_reject_duplicate_keys) != 0;
-    ro.deterministic = (options.flags & decode_deterministic) != 0;
-    ro.max_string_length = options.max_string_length;
-    ro.max_container_items = options.max_container_items;
-    // The node limit is the reader's item limit too, so the one that trips
-    // first on a head (the count, or the head's own checks) is the reader's.
-    ro.max_items = limit;
-    ro.alloc = &alloc;
-    reader r(begin, size, ro);
+    reader r(begin, size, reader_options_for(limits, options.flags, &alloc));
     doc_builder b{out, alloc, error};
     b.start_budget(limited ? &budget : nullptr);
     s = budget_status(b.run(r, options.flags, limit), b.budget, error);

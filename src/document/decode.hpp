@@ -16,6 +16,23 @@ enum class decode_path {
   fast_only,    ///< only the fused decoder: invalid_state where it would decline
 };
 
+/// The limits of a decode_options with every 0 replaced by its default and
+/// the memory budget computed for an input of `input_size` bytes: the one
+/// place where decode(), sequences and the C API's options become limits.
+struct resolved_limits {
+  uint32_t max_depth;
+  uint32_t max_nodes;  ///< at most the hard limit UINT32_MAX - 1
+  uint64_t max_string_length;
+  uint64_t max_container_items;
+  size_t max_memory;   ///< SIZE_MAX: no budget
+};
+resolved_limits resolve_limits(const decode_options& options, size_t input_size) noexcept;
+
+/// The reader options that check what a document decode checks: the
+/// resolved limits and the strict flags of `flags` (decode_flags).
+reader_options reader_options_for(const resolved_limits& limits, uint32_t flags,
+                                  const allocator* alloc) noexcept;
+
 /// decode(reader&) with the document limits a sequence applies to each item
 /// (the reader's options carry the rest).
 /// reader_budget (optional): the budget the reader allocates through, armed

@@ -10,13 +10,12 @@ namespace {
 constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
                                     decode_reject_duplicate_keys | decode_deterministic;
 
+/// The sequence's reader: the limits of every item (no strict flags yet,
+/// prepare() sets them per call; no item limit, max_nodes_ is per item).
 reader_options sequence_reader_options(const decode_options& options,
                                        const allocator* alloc) noexcept {
-  reader_options ro;
-  ro.max_depth = options.max_depth != 0 ? options.max_depth : 512;
-  ro.max_string_length = options.max_string_length;
-  ro.max_container_items = options.max_container_items;
-  ro.alloc = alloc;
+  reader_options ro = detail::reader_options_for(detail::resolve_limits(options, 0), 0, alloc);
+  ro.max_items = UINT64_MAX;
   return ro;
 }
 }  // namespace
@@ -25,7 +24,7 @@ sequence::sequence(const void* data, size_t size, const decode_options& options,
                    const allocator* alloc) noexcept
     : budget_(alloc),
       reader_(data, size, sequence_reader_options(options, &budget_.hooks)),
-      max_nodes_(options.max_nodes),
+      max_nodes_(detail::resolve_limits(options, 0).max_nodes),
       max_memory_(options.max_memory) {
   if (data == nullptr && size != 0) error_ = error_info{status::invalid_argument, 0, 0, 0};
 }
@@ -48,7 +47,7 @@ status sequence::prepare(uint32_t flags) noexcept {
   ro.deterministic = (flags & decode_deterministic) != 0;
   // max_nodes counts the items of each top-level item, whether it becomes a
   // document or is only checked.
-  if (max_nodes_ != 0) ro.max_items = reader_.items() + max_nodes_;
+  ro.max_items = reader_.items() + max_nodes_;
   // Between items the reader is at depth 0, so any max_depth is accepted.
   return reader_.set_options(ro);
 }
@@ -73,7 +72,10 @@ status sequence::next_document(document& out, uint32_t flags) noexcept {
   const size_t start = reader_.offset();
   error_info where;
   // Growth of the reader's stack and key tables during this item counts too.
-  budget_.arm(max_memory_);
+  // The default budget scales with the input left: what this item can span.
+  decode_options limits;
+  limits.max_memory = max_memory_;
+  budget_.arm(detail::resolve_limits(limits, reader_.input().size - start).max_memory);
   const status s =
       detail::decode_from_reader(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_,
                                  &budget_);

@@ -154,11 +154,13 @@ static void test_decode_statuses(void) {
   o.max_depth = 0;
   CHECK_STATUS(cbor_decode(g_in, g_in_size, 0, &o, &doc, &e), CBOR_FAST_OK);
   cbor_doc_free(doc);
-  /* An options struct of size 4 (older, shorter) has no max_depth: defaults apply. */
+  /* An options struct of size 4 is shorter than any layout: refused, not read
+   * with its max_depth silently dropped. */
   o.struct_size = 4;
   o.max_depth = 1;
-  CHECK_STATUS(cbor_decode(g_in, g_in_size, 0, &o, &doc, &e), CBOR_FAST_OK);
-  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(g_in, g_in_size, 0, &o, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK(doc == NULL);
+  CHECK_STATUS(e.code, CBOR_FAST_ERR_INVALID_ARGUMENT);
   /* struct_size 0 means the whole 0.1 layout. */
   o.struct_size = 0;
   CHECK_STATUS(cbor_decode(g_in, g_in_size, 0, &o, &doc, &e), CBOR_FAST_ERR_DEPTH);
@@ -173,17 +175,23 @@ static void test_decode_statuses(void) {
 static void test_error_struct_size(void) {
   cbor_doc* doc = NULL;
   cbor_fast_error e;
-  /* A caller that only knows struct_size and code: nothing past them is written. */
+  /* A struct_size shorter than the 0.1 layout (here: struct_size and code
+   * only) is no version's struct: refused before decoding, nothing written. */
   memset(&e, 0xab, sizeof e);
   e.struct_size = (uint32_t)(offsetof(cbor_fast_error, code) + sizeof e.code);
-  CHECK_STATUS(dec("83 01", 0, &doc, &e), CBOR_FAST_ERR_TRUNCATED);
-  CHECK_STATUS(e.code, CBOR_FAST_ERR_TRUNCATED);
+  CHECK_STATUS(dec("83 01", 0, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK(doc == NULL);
   {
     cbor_fast_error pattern;
     memset(&pattern, 0xab, sizeof pattern);
-    CHECK(memcmp(&e.offset, &pattern.offset, sizeof e.offset) == 0);
-    CHECK(memcmp(&e.message, &pattern.message, sizeof e.message) == 0);
+    pattern.struct_size = e.struct_size;
+    CHECK(memcmp(&e, &pattern, sizeof e) == 0);
   }
+  /* Far past any layout (0x10000, 0xffffffff): refused as well. */
+  e.struct_size = 0x10000u;
+  CHECK_STATUS(dec("83 01", 0, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  e.struct_size = 0xffffffffu;
+  CHECK_STATUS(dec("83 01", 0, &doc, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
   /* struct_size 0: the whole 0.1 layout. */
   memset(&e, 0, sizeof e);
   CHECK_STATUS(dec("82 1801", 0, &doc, &e), CBOR_FAST_ERR_TRUNCATED);

@@ -424,9 +424,11 @@ case $case_name in
     expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 1
     run_hex 8101 check --max-memory=48
     expect_ok_line 'ok: 1 item, 2 nodes, 2 bytes\n'
-    # Nothing at all: the first item cannot be stored.
-    run_hex 00 check --max-memory 0
+    # One byte: the first item cannot be stored (0 would be the default budget).
+    run_hex 00 check --max-memory 1
     expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 0
+    run_hex 00 check --max-memory 0
+    expect_ok_line 'ok: 1 item, 1 node, 1 byte\n'
     # The budget is per document of a sequence: 0, 0 are one node each.
     run_hex 0000 check --sequence --max-memory 24
     expect_ok_line 'ok: 2 items, 2 nodes, 2 bytes\n'

@@ -1,5 +1,6 @@
 // RFC 8949 Appendix A ("Examples of Encoded CBOR Data Items"): every row of
-// the table, transcribed from the RFC text, checked three ways:
+// the table, from tests/vectors/appendix_a.json (the one copy every suite
+// reads), checked three ways:
 //  - decoding: the exact item stream (values, raw negative n, float wire bits
 //    and width, string contents, structure, tags, simple values), with the
 //    structural checks of stream_checker;
@@ -34,9 +35,12 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "conformance/test_util.hpp"
+#include "shared_vectors.h"
 
 namespace {
 
@@ -107,128 +111,141 @@ std::string resolve_u_escapes(const std::string& s) {
   return out;
 }
 
-// The table in RFC order. trace strings: see tracer in test_util.hpp.
-const row rows[] = {
-    {"uint_0", "00", "0", "0", "00"},
-    {"uint_1", "01", "1", "1", "01"},
-    {"uint_10", "0a", "10", "10", "0a"},
-    {"uint_23", "17", "23", "23", "17"},
-    {"uint_24", "1818", "24", "24", "1818"},
-    {"uint_25", "1819", "25", "25", "1819"},
-    {"uint_100", "1864", "100", "100", "1864"},
-    {"uint_1000", "1903e8", "1000", "1000", "1903e8"},
-    {"uint_1000000", "1a000f4240", "1000000", "1000000", "1a000f4240"},
-    {"uint_1000000000000", "1b000000e8d4a51000", "1000000000000", "1000000000000",
-     "1b000000e8d4a51000"},
-    {"uint_max", "1bffffffffffffffff", "18446744073709551615", "18446744073709551615",
-     "1bffffffffffffffff"},
-    {"bignum_2_64", "c249010000000000000000", "tag2 h'010000000000000000'",
-     "2(h'010000000000000000')", "c249010000000000000000"},
-    {"nint_min", "3bffffffffffffffff", "-18446744073709551616", "-18446744073709551616",
-     "3bffffffffffffffff"},
-    {"neg_bignum_2_64", "c349010000000000000000", "tag3 h'010000000000000000'",
-     "3(h'010000000000000000')", "c349010000000000000000"},
-    {"nint_1", "20", "-1", "-1", "20"},
-    {"nint_10", "29", "-10", "-10", "29"},
-    {"nint_100", "3863", "-100", "-100", "3863"},
-    {"nint_1000", "3903e7", "-1000", "-1000", "3903e7"},
-    {"half_zero", "f90000", "f2:0000", "0.0", "f90000"},
-    {"half_neg_zero", "f98000", "f2:8000", "-0.0", "f98000"},
-    {"half_one", "f93c00", "f2:3c00", "1.0", "f93c00"},
-    {"double_1_1", "fb3ff199999999999a", "f8:3ff199999999999a", "1.1", "fb3ff199999999999a"},
-    {"half_1_5", "f93e00", "f2:3e00", "1.5", "f93e00"},
-    {"half_max", "f97bff", "f2:7bff", "65504.0", "f97bff"},
-    {"single_100000", "fa47c35000", "f4:47c35000", "100000.0", "fa47c35000"},
-    {"single_max", "fa7f7fffff", "f4:7f7fffff", "3.4028234663852886e+38", "fa7f7fffff"},
-    {"double_1e300", "fb7e37e43c8800759c", "f8:7e37e43c8800759c", "1.0e+300",
-     "fb7e37e43c8800759c"},
-    {"half_min_subnormal", "f90001", "f2:0001", "5.960464477539063e-8", "f90001"},
-    {"half_min_normal", "f90400", "f2:0400", "0.00006103515625", "f90400"},
-    {"half_neg_4", "f9c400", "f2:c400", "-4.0", "f9c400"},
-    {"double_neg_4_1", "fbc010666666666666", "f8:c010666666666666", "-4.1",
-     "fbc010666666666666"},
-    {"half_infinity", "f97c00", "f2:7c00", "Infinity", "f97c00"},
-    {"half_nan", "f97e00", "f2:7e00", "NaN", "f97e00"},
-    {"half_neg_infinity", "f9fc00", "f2:fc00", "-Infinity", "f9fc00"},
-    {"single_infinity", "fa7f800000", "f4:7f800000", "Infinity", "f97c00"},
-    {"single_nan", "fa7fc00000", "f4:7fc00000", "NaN", "f97e00"},
-    {"single_neg_infinity", "faff800000", "f4:ff800000", "-Infinity", "f9fc00"},
-    {"double_infinity", "fb7ff0000000000000", "f8:7ff0000000000000", "Infinity", "f97c00"},
-    {"double_nan", "fb7ff8000000000000", "f8:7ff8000000000000", "NaN", "f97e00"},
-    {"double_neg_infinity", "fbfff0000000000000", "f8:fff0000000000000", "-Infinity",
-     "f9fc00"},
-    {"false", "f4", "false", "false", "f4"},
-    {"true", "f5", "true", "true", "f5"},
-    {"null", "f6", "null", "null", "f6"},
-    {"undefined", "f7", "undefined", "undefined", "f7"},
-    {"simple_16", "f0", "simple(16)", "simple(16)", "f0"},
-    {"simple_255", "f8ff", "simple(255)", "simple(255)", "f8ff"},
-    {"tag0_date_string", "c074323031332d30332d32315432303a 30343a30305a",
-     "tag0 \"2013-03-21T20:04:00Z\"", "0(\"2013-03-21T20:04:00Z\")",
-     "c074323031332d30332d32315432303a30343a30305a"},
-    {"tag1_epoch_int", "c11a514b67b0", "tag1 1363896240", "1(1363896240)", "c11a514b67b0"},
-    {"tag1_epoch_float", "c1fb41d452d9ec200000", "tag1 f8:41d452d9ec200000",
-     "1(1363896240.5)", "c1fb41d452d9ec200000"},
-    {"tag23_base16", "d74401020304", "tag23 h'01020304'", "23(h'01020304')", "d74401020304"},
-    {"tag24_embedded", "d818456449455446", "tag24 h'6449455446'", "24(h'6449455446')",
-     "d818456449455446"},
-    {"tag32_uri", "d82076687474703a2f2f7777772e6578 616d706c652e636f6d",
-     "tag32 \"http://www.example.com\"", "32(\"http://www.example.com\")",
-     "d82076687474703a2f2f7777772e6578616d706c652e636f6d"},
-    {"bytes_empty", "40", "h''", "h''", "40"},
-    {"bytes_4", "4401020304", "h'01020304'", "h'01020304'", "4401020304"},
-    {"text_empty", "60", "\"\"", "\"\"", "60"},
-    {"text_a", "6161", "\"a\"", "\"a\"", "6161"},
-    {"text_ietf", "6449455446", "\"IETF\"", "\"IETF\"", "6449455446"},
-    {"text_quote_backslash", "62225c", "\"\\\"\\\\\"", "\"\\\"\\\\\"", "62225c"},
-    {"text_u00fc", "62c3bc", "\"\\xc3\\xbc\"", "\"\\u00fc\"", "62c3bc"},
-    {"text_u6c34", "63e6b0b4", "\"\\xe6\\xb0\\xb4\"", "\"\\u6c34\"", "63e6b0b4"},
-    {"text_u10151", "64f0908591", "\"\\xf0\\x90\\x85\\x91\"", "\"\\ud800\\udd51\"",
-     "64f0908591"},
-    {"array_empty", "80", "[0 ]", "[]", "80"},
-    {"array_123", "83010203", "[3 1 2 3 ]", "[1, 2, 3]", "83010203"},
-    {"array_nested", "8301820203820405", "[3 1 [2 2 3 ] [2 4 5 ] ]", "[1, [2, 3], [4, 5]]",
-     "8301820203820405"},
-    {"array_25", "98190102030405060708090a0b0c0d0e 0f101112131415161718181819",
-     "[25 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 ]",
-     "[1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, "
-     "24, 25]",
-     "98190102030405060708090a0b0c0d0e0f101112131415161718181819"},
-    {"map_empty", "a0", "{0 }", "{}", "a0"},
-    {"map_int", "a201020304", "{2 1 2 3 4 }", "{1: 2, 3: 4}", "a201020304"},
-    {"map_text_keys", "a26161016162820203", "{2 \"a\" 1 \"b\" [2 2 3 ] }",
-     "{\"a\": 1, \"b\": [2, 3]}", "a26161016162820203"},
-    {"array_with_map", "826161a161626163", "[2 \"a\" {1 \"b\" \"c\" } ]",
-     "[\"a\", {\"b\": \"c\"}]", "826161a161626163"},
-    {"map_5", "a5616161416162614261636143616461 4461656145",
-     "{5 \"a\" \"A\" \"b\" \"B\" \"c\" \"C\" \"d\" \"D\" \"e\" \"E\" }",
-     "{\"a\": \"A\", \"b\": \"B\", \"c\": \"C\", \"d\": \"D\", \"e\": \"E\"}",
-     "a56161614161626142616361436164614461656145"},
-    {"indef_bytes", "5f42010243030405ff", "(_h h'0102' h'030405' )",
-     "(_ h'0102', h'030405')", nullptr},
-    {"indef_text", "7f657374726561646d696e67ff", "(_s \"strea\" \"ming\" )",
-     "(_ \"strea\", \"ming\")", nullptr},
-    {"indef_array_empty", "9fff", "[_ ]", "[_ ]", nullptr},
-    {"indef_array_nested_indef", "9f018202039f0405ffff", "[_ 1 [2 2 3 ] [_ 4 5 ] ]",
-     "[_ 1, [2, 3], [_ 4, 5]]", nullptr},
-    {"indef_array_outer", "9f01820203820405ff", "[_ 1 [2 2 3 ] [2 4 5 ] ]",
-     "[_ 1, [2, 3], [4, 5]]", nullptr},
-    {"indef_array_last", "83018202039f0405ff", "[3 1 [2 2 3 ] [_ 4 5 ] ]",
-     "[1, [2, 3], [_ 4, 5]]", nullptr},
-    {"indef_array_middle", "83019f0203ff820405", "[3 1 [_ 2 3 ] [2 4 5 ] ]",
-     "[1, [_ 2, 3], [4, 5]]", nullptr},
-    {"indef_array_25", "9f0102030405060708090a0b0c0d0e0f 101112131415161718181819ff",
-     "[_ 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 ]",
-     "[_ 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, "
-     "24, 25]",
-     nullptr},
-    {"indef_map", "bf61610161629f0203ffff", "{_ \"a\" 1 \"b\" [_ 2 3 ] }",
-     "{_ \"a\": 1, \"b\": [_ 2, 3]}", nullptr},
-    {"indef_map_in_array", "826161bf61626163ff", "[2 \"a\" {_ \"b\" \"c\" } ]",
-     "[\"a\", {_ \"b\": \"c\"}]", nullptr},
-    {"indef_map_fun", "bf6346756ef563416d7421ff", "{_ \"Fun\" true \"Amt\" -2 }",
-     "{_ \"Fun\": true, \"Amt\": -2}", nullptr},
+// What the C++ reader and writer must make of each row of
+// tests/vectors/appendix_a.json (which holds the hex, the RFC diagnostic
+// notation and whether the row is preferred): the item stream (tracer format,
+// test_util.hpp), keyed by the row name. Every row of the file must have one
+// here and the other way round (checked by appendix_a.every_row_has_a_trace).
+struct trace_row {
+  const char* name;
+  const char* trace;
 };
+const trace_row traces[] = {
+    {"uint_0", "0"},
+    {"uint_1", "1"},
+    {"uint_10", "10"},
+    {"uint_23", "23"},
+    {"uint_24", "24"},
+    {"uint_25", "25"},
+    {"uint_100", "100"},
+    {"uint_1000", "1000"},
+    {"uint_1000000", "1000000"},
+    {"uint_1000000000000", "1000000000000"},
+    {"uint_max", "18446744073709551615"},
+    {"bignum_2_64", "tag2 h'010000000000000000'"},
+    {"nint_min", "-18446744073709551616"},
+    {"neg_bignum_2_64", "tag3 h'010000000000000000'"},
+    {"nint_1", "-1"},
+    {"nint_10", "-10"},
+    {"nint_100", "-100"},
+    {"nint_1000", "-1000"},
+    {"half_zero", "f2:0000"},
+    {"half_neg_zero", "f2:8000"},
+    {"half_one", "f2:3c00"},
+    {"double_1_1", "f8:3ff199999999999a"},
+    {"half_1_5", "f2:3e00"},
+    {"half_max", "f2:7bff"},
+    {"single_100000", "f4:47c35000"},
+    {"single_max", "f4:7f7fffff"},
+    {"double_1e300", "f8:7e37e43c8800759c"},
+    {"half_min_subnormal", "f2:0001"},
+    {"half_min_normal", "f2:0400"},
+    {"half_neg_4", "f2:c400"},
+    {"double_neg_4_1", "f8:c010666666666666"},
+    {"half_infinity", "f2:7c00"},
+    {"half_nan", "f2:7e00"},
+    {"half_neg_infinity", "f2:fc00"},
+    {"single_infinity", "f4:7f800000"},
+    {"single_nan", "f4:7fc00000"},
+    {"single_neg_infinity", "f4:ff800000"},
+    {"double_infinity", "f8:7ff0000000000000"},
+    {"double_nan", "f8:7ff8000000000000"},
+    {"double_neg_infinity", "f8:fff0000000000000"},
+    {"false", "false"},
+    {"true", "true"},
+    {"null", "null"},
+    {"undefined", "undefined"},
+    {"simple_16", "simple(16)"},
+    {"simple_255", "simple(255)"},
+    {"tag0_date_string", "tag0 \"2013-03-21T20:04:00Z\""},
+    {"tag1_epoch_int", "tag1 1363896240"},
+    {"tag1_epoch_float", "tag1 f8:41d452d9ec200000"},
+    {"tag23_base16", "tag23 h'01020304'"},
+    {"tag24_embedded", "tag24 h'6449455446'"},
+    {"tag32_uri", "tag32 \"http://www.example.com\""},
+    {"bytes_empty", "h''"},
+    {"bytes_4", "h'01020304'"},
+    {"text_empty", "\"\""},
+    {"text_a", "\"a\""},
+    {"text_ietf", "\"IETF\""},
+    {"text_quote_backslash", "\"\\\"\\\\\""},
+    {"text_u00fc", "\"\\xc3\\xbc\""},
+    {"text_u6c34", "\"\\xe6\\xb0\\xb4\""},
+    {"text_u10151", "\"\\xf0\\x90\\x85\\x91\""},
+    {"array_empty", "[0 ]"},
+    {"array_123", "[3 1 2 3 ]"},
+    {"array_nested", "[3 1 [2 2 3 ] [2 4 5 ] ]"},
+    {"array_25", "[25 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 ]"},
+    {"map_empty", "{0 }"},
+    {"map_int", "{2 1 2 3 4 }"},
+    {"map_text_keys", "{2 \"a\" 1 \"b\" [2 2 3 ] }"},
+    {"array_with_map", "[2 \"a\" {1 \"b\" \"c\" } ]"},
+    {"map_5", "{5 \"a\" \"A\" \"b\" \"B\" \"c\" \"C\" \"d\" \"D\" \"e\" \"E\" }"},
+    {"indef_bytes", "(_h h'0102' h'030405' )"},
+    {"indef_text", "(_s \"strea\" \"ming\" )"},
+    {"indef_array_empty", "[_ ]"},
+    {"indef_array_nested_indef", "[_ 1 [2 2 3 ] [_ 4 5 ] ]"},
+    {"indef_array_outer", "[_ 1 [2 2 3 ] [2 4 5 ] ]"},
+    {"indef_array_last", "[3 1 [2 2 3 ] [_ 4 5 ] ]"},
+    {"indef_array_middle", "[3 1 [_ 2 3 ] [2 4 5 ] ]"},
+    {"indef_array_25", "[_ 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 ]"},
+    {"indef_map", "{_ \"a\" 1 \"b\" [_ 2 3 ] }"},
+    {"indef_map_in_array", "[2 \"a\" {_ \"b\" \"c\" } ]"},
+    {"indef_map_fun", "{_ \"Fun\" true \"Amt\" -2 }"},
+};
+
+/// The preferred serialization of the six non-preferred float rows (roundtrip
+/// false in the file, but not indefinite): the half-precision form.
+const trace_row preferred_overrides[] = {
+    {"single_infinity", "f97c00"},
+    {"single_nan", "f97e00"},
+    {"single_neg_infinity", "f9fc00"},
+    {"double_infinity", "f97c00"},
+    {"double_nan", "f97e00"},
+    {"double_neg_infinity", "f9fc00"},
+};
+
+const char* find_in(const trace_row* table, size_t n, const char* name) {
+  for (size_t i = 0; i < n; ++i)
+    if (std::string(table[i].name) == name) return table[i].trace;
+  return nullptr;
+}
+
+/// The rows: the shared file joined with the traces above.
+std::vector<row> make_rows() {
+  std::vector<row> out;
+  for (const shared_appendix_a& a : k_shared_appendix_a) {
+    const char* trace = find_in(traces, std::size(traces), a.name);
+    const char* preferred = a.roundtrip ? a.hex
+                                        : find_in(preferred_overrides,
+                                                  std::size(preferred_overrides), a.name);
+    out.push_back(row{a.name, a.hex, trace != nullptr ? trace : "(no trace in appendix_a_test.cpp)",
+                      a.diag, preferred});
+  }
+  return out;
+}
+const std::vector<row> rows = make_rows();
+
+TEST(appendix_a_table, every_row_has_a_trace) {
+  ASSERT_EQ(std::size(k_shared_appendix_a), std::size(traces));
+  for (const shared_appendix_a& a : k_shared_appendix_a) {
+    SCOPED_TRACE(a.name);
+    EXPECT_NE(find_in(traces, std::size(traces), a.name), nullptr);
+  }
+  // Exactly the six Infinity/NaN rows of single and double width are
+  // non-preferred and not indefinite.
+  EXPECT_EQ(std::size(preferred_overrides), 6u);
+}
 
 /// Names the row in gtest messages instead of dumping its bytes.
 void PrintTo(const row& r, std::ostream* os) { *os << r.name << " " << r.hex; }

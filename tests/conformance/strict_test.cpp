@@ -16,6 +16,7 @@
 #include "cbor_fast/document.hpp"
 #include "conformance/test_util.hpp"
 #include "document/decode.hpp"
+#include "shared_vectors.h"
 
 namespace {
 
@@ -120,41 +121,20 @@ struct row {
 
 // ---- duplicate keys ----------------------------------------------------------------
 
-const row k_duplicates[] = {
-    {"text keys", "A2 6161 00 6161 01", status::duplicate_key, 4},
-    {"int keys, second one non-preferred", "A2 01 00 1801 00", status::duplicate_key, 3},
-    {"int keys, 8-byte head", "A2 1B0000000000000001 00 01 00", status::duplicate_key, 11},
-    {"negative ints", "A2 20 00 3800 00", status::duplicate_key, 3},
-    {"half and double 1.0", "A2 F93C00 00 FB3FF0000000000000 00", status::duplicate_key, 5},
-    {"single and half 1.0", "A2 FA3F800000 00 F93C00 00", status::duplicate_key, 7},
-    {"quiet NaN as half and double", "A2 F97E00 00 FB7FF8000000000000 00", status::duplicate_key, 5},
-    {"definite and indefinite text", "A2 626162 00 7F 6161 6162 FF 00", status::duplicate_key, 5},
-    {"indefinite and definite bytes", "A2 5F 4161 4162 FF 00 426162 00", status::duplicate_key, 8},
-    {"array keys", "A2 820102 00 820102 00", status::duplicate_key, 5},
-    {"array keys, indefinite and long heads", "A2 820102 00 9F 01 1802 FF 00", status::duplicate_key, 5},
-    {"arrays holding floats of two widths",
-     "A2 82 F93C00 01 00 9F FB3FF0000000000000 1801 FF 00", status::duplicate_key, 7},
-    {"map keys", "A2 A10102 00 A10102 00", status::duplicate_key, 5},
-    {"tagged keys", "A2 C101 00 C101 00", status::duplicate_key, 4},
-    {"tag numbers non-preferred", "A2 C101 00 D80101 00", status::duplicate_key, 4},
-    {"empty strings", "A2 60 00 60 00", status::duplicate_key, 3},
-    {"simple values", "A2 F4 00 F4 00", status::duplicate_key, 3},
-    {"indefinite map", "BF 01 00 01 00 FF", status::duplicate_key, 3},
-    {"nested map", "A1 6161 A2 01 00 01 00", status::duplicate_key, 6},
-    {"outer key after a nested map", "A2 01 A1 01 00 01 00", status::duplicate_key, 5},
-    {"third key repeats the first", "A3 01 00 02 00 01 00", status::duplicate_key, 5},
-    // Not duplicates.
-    {"1 and -1", "A2 01 00 20 00", status::ok, 0},
-    {"1 and 1.0", "A2 01 00 F93C00 00", status::ok, 0},
-    {"0.0 and -0.0", "A2 F90000 00 F98000 00", status::ok, 0},
-    {"text and bytes", "A2 6161 00 4161 00", status::ok, 0},
-    {"different tags", "A2 C101 00 C201 00", status::ok, 0},
-    {"tag and its content", "A2 C101 00 01 00", status::ok, 0},
-    {"[1, 2] and [1] 2", "A2 820102 00 8101 00", status::ok, 0},
-    {"same key in inner and outer map", "A2 6161 A1 6161 00 6162 00", status::ok, 0},
-    {"same keys in sibling maps", "82 A1 01 00 A1 01 00", status::ok, 0},
-    {"key equals a value", "A2 01 02 02 01", status::ok, 0},
-};
+/// The rows of tests/vectors/strict.json whose only check is `check`
+/// (SHARED_CHECK_*): duplicate keys or deterministic encoding.
+std::vector<row> rows_with(uint32_t check) {
+  std::vector<row> out;
+  for (const shared_strict& r : k_shared_strict)
+    if (r.checks == check)
+      out.push_back(row{r.name, r.hex, static_cast<status>(r.status), r.offset});
+  return out;
+}
+
+// Keys equal by value whatever their encoding, and pairs that are not equal
+// ("duplicate_keys/..." rows of tests/vectors/strict.json).
+const std::vector<row> k_duplicates = rows_with(SHARED_CHECK_DUPLICATE_KEYS);
+
 
 TEST(DuplicateKeys, TableThroughEveryEntryPoint) {
   reader_options o;
@@ -256,58 +236,10 @@ TEST(DuplicateKeys, MovedReaderKeepsItsKeys) {
 
 // ---- core deterministic encoding ----------------------------------------------------
 
-const row k_deterministic[] = {
-    // Accepted.
-    {"0", "00", status::ok, 0},
-    {"23", "17", status::ok, 0},
-    {"24", "1818", status::ok, 0},
-    {"255 / 256", "82 18FF 190100", status::ok, 0},
-    {"65535 / 65536", "82 19FFFF 1A00010000", status::ok, 0},
-    {"2^32", "1B0000000100000000", status::ok, 0},
-    {"-2^64", "3BFFFFFFFFFFFFFFFF", status::ok, 0},
-    {"1.0 as half", "F93C00", status::ok, 0},
-    {"100000.0 as single", "FA47C35000", status::ok, 0},
-    {"1.1 as double", "FB3FF199999999999A", status::ok, 0},
-    {"NaN as half", "F97E00", status::ok, 0},
-    {"simple 255", "F8FF", status::ok, 0},
-    {"sorted int keys", "A2 0A 00 20 00", status::ok, 0},
-    {"shorter text first", "A2 6162 00 626161 00", status::ok, 0},
-    {"[] before [1]", "A2 80 00 8101 00", status::ok, 0},
-    {"RFC example", "A2 01 02 03 04", status::ok, 0},
-    // Heads longer than needed.
-    {"5 in two bytes", "1805", status::non_preferred_encoding, 0},
-    {"255 in three bytes", "1900FF", status::non_preferred_encoding, 0},
-    {"65535 in five bytes", "1A0000FFFF", status::non_preferred_encoding, 0},
-    {"2^32-1 in nine bytes", "1B00000000FFFFFFFF", status::non_preferred_encoding, 0},
-    {"-1 in two bytes", "3800", status::non_preferred_encoding, 0},
-    {"string length", "5801 00", status::non_preferred_encoding, 0},
-    {"text length", "7800", status::non_preferred_encoding, 0},
-    {"array count", "9800", status::non_preferred_encoding, 0},
-    {"map count", "B800", status::non_preferred_encoding, 0},
-    {"tag number", "D801 00", status::non_preferred_encoding, 0},
-    {"inside an array", "82 00 1801", status::non_preferred_encoding, 2},
-    // Floats wider than needed.
-    {"1.0 as double", "FB3FF0000000000000", status::non_preferred_encoding, 0},
-    {"1.0 as single", "FA3F800000", status::non_preferred_encoding, 0},
-    {"NaN as single", "FA7FC00000", status::non_preferred_encoding, 0},
-    {"NaN as double", "FB7FF8000000000000", status::non_preferred_encoding, 0},
-    {"100000.0 as double", "FB40F86A0000000000", status::non_preferred_encoding, 0},
-    // Indefinite lengths.
-    {"indefinite bytes", "5F FF", status::indefinite_length, 0},
-    {"indefinite text", "7F 6161 FF", status::indefinite_length, 0},
-    {"indefinite array", "9F FF", status::indefinite_length, 0},
-    {"indefinite map", "BF FF", status::indefinite_length, 0},
-    {"nested indefinite", "81 9F FF", status::indefinite_length, 1},
-    // Key order and equal keys.
-    {"2 before 1", "A2 02 00 01 00", status::unsorted_map_keys, 3},
-    {"text before int", "A2 6161 00 01 00", status::unsorted_map_keys, 4},
-    {"-1 (0x20) before 10 (0x0a)", "A2 20 00 0A 00", status::unsorted_map_keys, 3},
-    {"longer text first", "A2 626161 00 6162 00", status::unsorted_map_keys, 5},
-    {"[1] before []", "A2 8101 00 80 00", status::unsorted_map_keys, 4},
-    {"in a nested map", "A1 01 A2 02 00 01 00", status::unsorted_map_keys, 5},
-    {"equal keys", "A2 01 00 01 00", status::duplicate_key, 3},
-    {"third key equals the second", "A3 01 00 02 00 02 00", status::duplicate_key, 5},
-};
+// Shortest heads and floats, definite lengths, bytewise key order
+// ("deterministic/..." rows of tests/vectors/strict.json).
+const std::vector<row> k_deterministic = rows_with(SHARED_CHECK_DETERMINISTIC);
+
 
 TEST(Deterministic, TableThroughEveryEntryPoint) {
   reader_options o;
@@ -439,7 +371,8 @@ TEST(MemoryBudget, PeakNeverExceedsTheBudget) {
   const bytes in = int_array(100000);  // 100001 nodes of 24 bytes: about 2.4 MB
   using cbor_fast::detail::decode_path;
   for (decode_path path : {decode_path::automatic, decode_path::reader_only}) {
-    for (size_t budget : {size_t(0), size_t(100), size_t(4096), size_t(65536), size_t(1) << 20,
+    // (0 would be the default budget, 32 bytes per input byte: see Defaults below.)
+    for (size_t budget : {size_t(1), size_t(100), size_t(4096), size_t(65536), size_t(1) << 20,
                           size_t(2400000), size_t(2401100), size_t(16) << 20}) {
       SCOPED_TRACE("budget " + std::to_string(budget));
       counting c;
@@ -523,6 +456,82 @@ TEST(MemoryBudget, SequenceAppliesItPerDocument) {
   sequence tight(in.data(), in.size(), o);
   EXPECT_EQ(tight.next_document(d), status::memory_budget_exceeded);
   EXPECT_EQ(tight.error().item_offset, 0u);
+}
+
+}  // namespace
+
+// ---- safe defaults: what 0 means in every limit ----------------------------------
+
+namespace {
+
+TEST(Defaults, ZeroMeansTheDefaultInEveryLimit) {
+  using cbor_fast::detail::resolve_limits;
+  decode_options o;
+  o.max_depth = 0;
+  const auto l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_depth, 512u);
+  EXPECT_EQ(l.max_nodes, uint32_t(1) << 28);
+  EXPECT_EQ(l.max_string_length, UINT64_MAX);
+  EXPECT_EQ(l.max_container_items, UINT64_MAX);
+  EXPECT_EQ(l.max_memory, 32u * 1000u + (size_t(1) << 20));
+  // Empty input: the slack alone.
+  EXPECT_EQ(resolve_limits(o, 0).max_memory, size_t(1) << 20);
+  // A size whose budget would overflow saturates below SIZE_MAX (still a budget).
+  EXPECT_EQ(resolve_limits(o, SIZE_MAX / 8).max_memory, SIZE_MAX - 1);
+}
+
+TEST(Defaults, ExplicitValuesAndTheLargestMeanWhatTheySay) {
+  using cbor_fast::detail::resolve_limits;
+  decode_options o;
+  o.max_depth = 7;
+  o.max_nodes = 9;
+  o.max_string_length = 10;
+  o.max_container_items = 11;
+  o.max_memory = 12;
+  auto l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_depth, 7u);
+  EXPECT_EQ(l.max_nodes, 9u);
+  EXPECT_EQ(l.max_string_length, 10u);
+  EXPECT_EQ(l.max_container_items, 11u);
+  EXPECT_EQ(l.max_memory, 12u);
+  o.max_nodes = UINT32_MAX;  // the hard limit
+  o.max_container_items = UINT64_MAX;
+  o.max_memory = SIZE_MAX;  // no budget
+  l = resolve_limits(o, 1000);
+  EXPECT_EQ(l.max_nodes, UINT32_MAX - 1);
+  EXPECT_EQ(l.max_container_items, UINT64_MAX);
+  EXPECT_EQ(l.max_memory, SIZE_MAX);
+}
+
+TEST(Defaults, DenseDocumentFitsHostileNestingDoesNot) {
+  // 10^5 one-byte ints: 24 bytes of node per input byte, within 32.
+  const bytes ints = int_array(100000);
+  counting c;
+  {
+    document d(&c.hooks);
+    EXPECT_EQ(cbor_fast::decode(ints.data(), ints.size(), d), status::ok);
+    EXPECT_EQ(d.node_count(), 100001u);
+  }
+  EXPECT_LE(c.peak, 32 * ints.size() + (size_t(1) << 20));
+  // 10^5 nested {0: ...} with duplicate-key checks: more than 32 bytes a byte.
+  bytes maps;
+  for (int i = 0; i < 100000; ++i) {
+    maps.push_back(0xa1);
+    maps.push_back(0x00);
+  }
+  maps.push_back(0x00);
+  decode_options o;
+  o.max_depth = 200000;
+  o.flags = cbor_fast::decode_reject_duplicate_keys;
+  counting m;
+  document d(&m.hooks);
+  error_info e;
+  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e),
+            status::memory_budget_exceeded);
+  EXPECT_LE(m.peak, 32 * maps.size() + (size_t(1) << 20));
+  o.max_memory = SIZE_MAX;
+  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e), status::ok);
+  EXPECT_GT(m.peak, 32 * maps.size() + (size_t(1) << 20));
 }
 
 }  // namespace

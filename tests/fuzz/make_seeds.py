@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Writes the seed corpus of the fuzz targets: tests/fuzz/corpus/<target>/seed-*.
 
-Seeds are RFC 8949 Appendix A vectors, strict-check cases (duplicate keys,
+Seeds are RFC 8949 Appendix A vectors (tests/vectors/appendix_a.json, like the
+not-well-formed and strict cases of tests/vectors/), strict-check cases (duplicate keys,
 deterministic encoding) for reader and capi_limits, not-well-formed examples grouped as in
 Appendix F, UTF-8 cases, a few slices of the benchmark corpus (complete items
 of a few KB and one cut-off prefix per file), and writer programs. Every CBOR
@@ -16,6 +17,7 @@ Files named crash-* (regression inputs from fuzzing) are never touched.
   make_seeds.py --check    exit 1 if the committed seeds differ from what this writes
 """
 import argparse
+import json
 import os
 import sys
 
@@ -24,46 +26,23 @@ CORPUS = os.path.join(HERE, "corpus")
 DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
 CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential"]
 
-# ---- RFC 8949 Appendix A ------------------------------------------------------
+# ---- the shared vectors (tests/vectors/*.json) ---------------------------------
 
-APPENDIX_A = [
-    ("uint-0", "00"), ("uint-1", "01"), ("uint-10", "0a"), ("uint-23", "17"),
-    ("uint-24", "1818"), ("uint-25", "1819"), ("uint-100", "1864"), ("uint-1000", "1903e8"),
-    ("uint-1000000", "1a000f4240"), ("uint-1e12", "1b000000e8d4a51000"),
-    ("uint-max", "1bffffffffffffffff"), ("bignum-2e64", "c249010000000000000000"),
-    ("nint-min", "3bffffffffffffffff"), ("nbignum", "c349010000000000000000"),
-    ("nint-1", "20"), ("nint-10", "29"), ("nint-100", "3863"), ("nint-1000", "3903e7"),
-    ("half-0", "f90000"), ("half-neg0", "f98000"), ("half-1", "f93c00"),
-    ("double-1.1", "fb3ff199999999999a"), ("half-1.5", "f93e00"), ("half-65504", "f97bff"),
-    ("single-100000", "fa47c35000"), ("single-max", "fa7f7fffff"),
-    ("double-1e300", "fb7e37e43c8800759c"), ("half-subnormal", "f90001"),
-    ("half-min-normal", "f90400"), ("half-neg4", "f9c400"), ("double-neg4.1", "fbc010666666666666"),
-    ("half-inf", "f97c00"), ("half-nan", "f97e00"), ("half-neg-inf", "f9fc00"),
-    ("single-inf", "fa7f800000"), ("single-nan", "fa7fc00000"), ("single-neg-inf", "faff800000"),
-    ("double-inf", "fb7ff0000000000000"), ("double-nan", "fb7ff8000000000000"),
-    ("double-neg-inf", "fbfff0000000000000"),
-    ("false", "f4"), ("true", "f5"), ("null", "f6"), ("undefined", "f7"),
-    ("simple-16", "f0"), ("simple-255", "f8ff"),
-    ("tag0-datetime", "c074323031332d30332d32315432303a30343a30305a"),
-    ("tag1-epoch", "c11a514b67b0"), ("tag1-epoch-float", "c1fb41d452d9ec200000"),
-    ("tag23", "d74401020304"), ("tag24", "d818456449455446"),
-    ("tag32-uri", "d82076687474703a2f2f7777772e6578616d706c652e636f6d"),
-    ("bytes-empty", "40"), ("bytes-4", "4401020304"), ("text-empty", "60"), ("text-a", "6161"),
-    ("text-ietf", "6449455446"), ("text-escapes", "62225c"), ("text-u00fc", "62c3bc"),
-    ("text-u6c34", "63e6b0b4"), ("text-u10151", "64f0908591"),
-    ("array-empty", "80"), ("array-3", "83010203"), ("array-nested", "8301820203820405"),
-    ("array-25", "98190102030405060708090a0b0c0d0e0f101112131415161718181819"),
-    ("map-empty", "a0"), ("map-int", "a201020304"), ("map-text", "a26161016162820203"),
-    ("array-map", "826161a161626163"),
-    ("map-5", "a56161614161626142616361436164614461656145"),
-    ("indef-bytes", "5f42010243030405ff"), ("indef-text", "7f657374726561646d696e67ff"),
-    ("indef-array-empty", "9fff"), ("indef-nested-1", "9f018202039f0405ffff"),
-    ("indef-nested-2", "9f01820203820405ff"), ("indef-nested-3", "83018202039f0405ff"),
-    ("indef-nested-4", "83019f0203ff820405"),
-    ("indef-array-25", "9f0102030405060708090a0b0c0d0e0f101112131415161718181819ff"),
-    ("indef-map", "bf61610161629f0203ffff"), ("indef-map-in-array", "826161bf61626163ff"),
-    ("indef-map-fun", "bf6346756ef563416d7421ff"),
-]
+VECTORS = os.path.normpath(os.path.join(HERE, "..", "vectors"))
+
+
+def load_vectors(name):
+    with open(os.path.join(VECTORS, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def seed_name(name):
+    """A vector name as part of a file name: "break_in_definite/array_1" -> "break-in-definite-array-1"."""
+    return "".join(c if c.isalnum() or c == "." else "-" for c in name.replace("_", "-")).strip("-")
+
+
+# RFC 8949 Appendix A, in the RFC's order.
+APPENDIX_A = [(seed_name(r["name"]), r["hex"]) for r in load_vectors("appendix_a.json")]
 
 # Beyond Appendix A: non-shortest heads, more nesting, bignum tags over
 # indefinite strings, empty indefinite strings, repeated map keys.
@@ -96,36 +75,27 @@ STRICT = [
      "181c00181d00181e00181f00"),
 ]
 
-# ---- not well-formed, grouped by cause (RFC 8949 Appendix F.1) -----------------
+# ---- not well-formed, grouped by cause (tests/vectors/malformed.json, whose names are
+# "<cause>/<case>"), plus a few inputs the shared file does not hold ------------
 
-MALFORMED = [
-    ("eoi-head", ["18", "19", "1a", "1b", "1901", "1a0102", "1b01020304050607", "38", "58",
-                  "78", "98", "9a01ff00", "b8", "d8", "f8", "f900", "fa0000", "fb000000"]),
-    ("short-string", ["41", "61", "5affffffff00", "5bffffffffffffffff010203", "7affffffff00",
-                      "7b7fffffffffffffff010203"]),
-    ("missing-items", ["81", "818181818181818181", "8200", "a1", "a20102", "a100", "a2000000",
-                       "9bffffffffffffffff00", "bb7fffffffffffffff00"]),
-    ("tag-no-content", ["c0", "d8ffc0"]),
-    ("no-break", ["5f4100", "7f6100", "9f", "9f0102", "bf", "bf01020102", "819f", "9f8000",
-                  "9f9f9f9f9fffffffff", "9f819f819f9fffffff"]),
-    ("reserved-ai", ["1c", "1d", "1e", "3c", "3d", "3e", "5c", "5d", "5e", "7c", "7d", "7e",
-                     "9c", "9d", "9e", "bc", "bd", "be", "dc", "dd", "de", "fc", "fd", "fe"]),
-    ("bad-simple", ["f800", "f801", "f818", "f81f"]),
-    ("chunk-type", ["5f00ff", "5f21ff", "5f6100ff", "5f80ff", "5fa0ff", "5fc000ff", "5fe0ff",
-                    "7f4100ff"]),
-    ("nested-chunk", ["5f5f4100ffff", "7f7f6100ffff"]),
-    ("break-outside", ["ff", "81ff", "8200ff", "a1ff", "a1ff00", "a100ff", "a20000ff", "9f81ff",
-                       "9f829f819f9fffffffff"]),
-    ("map-missing-value", ["bf00ff", "bf000000ff"]),
-    ("indefinite-not-allowed", ["1f", "3f", "df"]),
-]
+def malformed_groups():
+    groups = {}
+    for r in load_vectors("malformed.json"):
+        cause = seed_name(r["name"].split("/")[0])
+        groups.setdefault(cause, []).append(r["hex"])
+    groups.setdefault("missing-items", []).extend(["9bffffffffffffffff00", "bb7fffffffffffffff00"])
+    groups.setdefault("tag-without-content", []).append("d8ffc0")
+    return list(groups.items())
 
-# Text strings that are well-formed but not valid UTF-8 (strict mode rejects them).
-BAD_UTF8 = [
-    ("lone-ff", "61ff"), ("bad-continuation", "62c328"), ("surrogate", "63eda080"),
-    ("overlong", "62c0af"), ("above-10ffff", "64f4908080"), ("cut-sequence", "62e6b0"),
-    ("in-chunk", "7f6161 61ff ff"), ("late", "6c68656c6c6f20776f726c64e2"),
-    ("split-across-chunks", "7f61c361bcff"), ("in-map-key", "a162c328f6"),
+
+MALFORMED = malformed_groups()
+
+# Text strings that are well-formed but not valid UTF-8 (strict mode rejects them):
+# the "utf8/..." rows of tests/vectors/strict.json, plus a few more.
+STRICT_VECTORS = load_vectors("strict.json")
+BAD_UTF8 = [(seed_name(r["name"][len("utf8/"):]), r["hex"]) for r in STRICT_VECTORS
+            if r["checks"] == ["utf8"]] + [
+    ("in-chunk", "7f616161ffff"), ("late", "6c68656c6c6f20776f726c64e2"), ("in-map-key", "a162c328f6"),
 ]
 
 
@@ -319,12 +289,12 @@ def seeds(shared_dir):
         for n, x in slices:
             files[f"seed-corpus-{n}"] = config_byte(utf8=True) + x
         # Limits: depth 2 and 1 on nested vectors.
-        for n in ["array-nested", "indef-nested-1", "deep-tags", "map-nested"]:
+        for n in ["array-nested", "indef-array-nested-indef", "deep-tags", "map-nested"]:
             x = dict(APPENDIX_A + EXTRA)[n]
             files[f"seed-depth2-{n}"] = config_byte(depth_code=2) + h(x)
             files[f"seed-depth1-{n}"] = config_byte(depth_code=1) + h(x)
         # The target switches on, for each target's own meaning.
-        for n in ["map-5", "indef-map", "indef-text", "tag1-epoch"]:
+        for n in ["map-5", "indef-map", "indef-text", "tag1-epoch-int"]:
             x = h(dict(APPENDIX_A + EXTRA)[n])
             files[f"seed-switch-a-{n}"] = config_byte(a=True) + (b"\x23" if t == "reader" else b"") + x
             files[f"seed-switch-b-{n}"] = config_byte(b=True) + (b"\x05" if t == "reader" else b"") + x
@@ -341,12 +311,17 @@ def seeds(shared_dir):
     # reader: the strict marker 0x1c and byte S (1 duplicate keys, 2 deterministic).
     strict_vectors = [(n, h(x)) for n, x in STRICT] + [
         (n, h(dict(APPENDIX_A + EXTRA)[n])) for n in [
-            "map-int", "map-text", "map-5", "map-repeated-keys", "map-int-keys", "map-nested",
-            "indef-map", "array-map", "double-1.1", "half-1", "single-100000", "long-head-uint",
+            "map-int", "map-text-keys", "map-5", "map-repeated-keys", "map-int-keys", "map-nested",
+            "indef-map", "array-with-map", "double-1-1", "half-one", "single-100000", "long-head-uint",
             "long-head-array", "tag1-epoch-float"]]
     for n, x in strict_vectors:
         for flag, label in [(1, "dup"), (2, "det"), (3, "both")]:
             r[f"seed-strict-{label}-{n}"] = config_byte() + bytes([0x1c, flag]) + x
+    # The shared strict rows, each with its own check.
+    for v in STRICT_VECTORS:
+        flag = {"duplicate_keys": 1, "deterministic": 2}.get(v["checks"][0]) if len(v["checks"]) == 1 else None
+        if flag is not None:
+            r[f"seed-shared-{seed_name(v['name'])}"] = config_byte() + bytes([0x1c, flag]) + h(v["hex"])
     r["seed-strict-utf8-dup"] = config_byte(utf8=True) + bytes([0x1c, 1]) + h("a262c32800" "62c32801")
     r["seed-strict-limits"] = config_byte(a=True) + bytes([31 | 2 << 5]) + bytes([0x1c, 3]) + h(
         "a3010002000300")
@@ -385,7 +360,7 @@ def seeds(shared_dir):
     ]
     for n, f, m, limits, x in cases:
         c[f"seed-{n}"] = bytes([f, m] + limits) + h(x)
-    for n, x in [("map-5", "map-5"), ("indef-map", "indef-map"), ("floats", "half-65504")]:
+    for n, x in [("map-5", "map-5"), ("indef-map", "indef-map"), ("floats", "half-max")]:
         c[f"seed-a-{n}"] = bytes([0, 0]) + h(dict(APPENDIX_A + EXTRA)[x])
 
     # sequences: several items in a row, then garbage at the end of some.

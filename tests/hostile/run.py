@@ -199,6 +199,15 @@ def run_table(rows, a):
             else:
                 got = f"{status} {offset}"
                 passed = status == r["status"] and offset_matches(r["offset"], offset)
+            # Without an explicit --max-memory every entry point stays within
+            # a small multiple of its input: the default budget of documents
+            # (32 bytes per input byte + 1 MiB), the input itself and the
+            # program's own pages (rss_base_mib).
+            size = os.path.getsize(cmd[-1])
+            bound_kib = a.rss_base_mib * 1024 + a.rss_per_input_byte * size // 1024
+            if passed and "--max-memory" not in r["options"] and rss > bound_kib:
+                passed = False
+                got += f" but peak RSS {rss / 1024:.1f} MiB > {bound_kib / 1024:.1f} MiB"
             results[i].append((name, r["name"], want, got, passed, seconds, rss, " ".join(cmd)))
     return [x for row_results in results for x in row_results]
 
@@ -213,6 +222,10 @@ def main():
     p.add_argument("--timeout", type=int, default=60, help="CPU seconds per run (ulimit -t)")
     p.add_argument("--jobs", type=int, default=2, help="runs at a time")
     p.add_argument("--only", help="regular expression: run the matching rows only")
+    p.add_argument("--rss-per-input-byte", type=int, default=40,
+                   help="peak RSS bound per input byte of a run without --max-memory")
+    p.add_argument("--rss-base-mib", type=int, default=24,
+                   help="peak RSS bound's fixed part (the program and the driver's pages)")
     a = p.parse_args()
 
     if a.ceiling_mib >= 1024:

@@ -38,6 +38,7 @@ MiB = 1 << 20
 
 ALL = ("reader", "capi", "check", "diag")
 DECODERS = ("capi", "check")  # what has a memory budget: the document decoder
+READERS = ("reader", "diag")  # the pull reader: no document, a few bytes a level
 
 
 # ---- CBOR spelled by hand (RFC 8949 section 3) ----------------------------------
@@ -103,6 +104,24 @@ def ok(name, group, data, options=(), engines=ALL, why=""):
 # max_depth = N allows N open levels (containers, tags, indefinite strings):
 # opening level N + 1 fails with depth_exceeded at the offset of that head.
 
+def deep(name, g, data, status, offset, options, why="", budget_stops=False):
+    """A row whose max_depth lets 10^6 levels through. The readers hold a few
+    bytes a level; a document holds a node and more, so for the decoders the
+    row runs twice: with the budget lifted (--max-memory 256 MiB: the row's
+    own result), and, where it stops them (budget_stops), under the default
+    budget of 32 bytes per input byte + 1 MiB: memory_budget_exceeded
+    somewhere past the middle of the input, never a larger footprint."""
+    row(name, g, data, status, offset, options, READERS, why)
+    row(name + ".lifted", g, data, status, offset, options + ["--max-memory", str(256 * MiB)],
+        DECODERS, why)
+    if budget_stops:
+        row(name + ".default_budget", g, data, "memory_budget_exceeded", (len(data) // 2, len(data)),
+            options, DECODERS, "the default budget: " + why)
+    else:
+        row(name + ".default_budget", g, data, status, offset, options, DECODERS,
+            "within the default budget: " + why)
+
+
 def depth_group():
     g = "depth"
     bombs = {
@@ -118,24 +137,27 @@ def depth_group():
         # The 513th head, the first over the default, starts at 512 levels in.
         row(f"depth.{name}.default", g, data, "depth_exceeded", DEFAULT_DEPTH * len(level),
             why="10^6 levels, default max_depth 512: the 513th head")
-        ok(f"depth.{name}.deep", g, data, DEEP,
-           why="10^6 levels under max_depth 2000000: no recursion, bounded memory")
+        # Under two bytes a level costs a document more than the default 32 bytes a byte.
+        deep(f"depth.{name}.deep", g, data, "ok", len(data), DEEP,
+             "10^6 levels under max_depth 2000000: no recursion, bounded memory",
+             budget_stops=len(data) < 2 * N)
     # Exactly at the limit and one level short of it.
     arrays = b"\x81" * N + b"\x00"
-    ok("depth.array.at_limit", g, arrays, ["--max-depth", str(N)])
-    row("depth.array.one_short", g, arrays, "depth_exceeded", N - 1, ["--max-depth", str(N - 1)],
-        why="the 10^6-th head opens level 10^6 + 1 of a limit of 10^6 - 1")
+    deep("depth.array.at_limit", g, arrays, "ok", len(arrays), ["--max-depth", str(N)],
+         budget_stops=True)
+    deep("depth.array.one_short", g, arrays, "depth_exceeded", N - 1, ["--max-depth", str(N - 1)],
+         "the 10^6-th head opens level 10^6 + 1 of a limit of 10^6 - 1", budget_stops=True)
     # Unterminated: each array declares one item and the last has no byte left
     # for it (a count above the bytes left fails at once, at the head).
-    row("depth.array.unterminated", g, b"\x81" * N, "truncated", N - 1, DEEP,
-        why="the last [ at N-1 declares 1 item with 0 bytes left")
-    row("depth.map.unterminated", g, b"\xa1\x01" * N, "truncated", 2 * N - 2, DEEP,
-        why="the last map at 2N-2 declares 1 pair with 1 byte left")
+    deep("depth.array.unterminated", g, b"\x81" * N, "truncated", N - 1, DEEP,
+         "the last [ at N-1 declares 1 item with 0 bytes left", budget_stops=True)
+    deep("depth.map.unterminated", g, b"\xa1\x01" * N, "truncated", 2 * N - 2, DEEP,
+         "the last map at 2N-2 declares 1 pair with 1 byte left", budget_stops=True)
     # Tags and indefinite arrays declare nothing: they run into the end of the input.
-    row("depth.tag.unterminated", g, b"\xc1" * N, "truncated", N, DEEP,
-        why="a tag without content at the end of the input")
-    row("depth.indef_array.unterminated", g, b"\x9f" * N, "truncated", N, DEEP,
-        why="10^6 open indefinite arrays at the end of the input")
+    deep("depth.tag.unterminated", g, b"\xc1" * N, "truncated", N, DEEP,
+         "a tag without content at the end of the input", budget_stops=True)
+    deep("depth.indef_array.unterminated", g, b"\x9f" * N, "truncated", N, DEEP,
+         "10^6 open indefinite arrays at the end of the input", budget_stops=True)
     # Mixed levels: [ {1: 1( ... per 4 bytes, three levels each.
     unit, unit_heads = b"\x81\xa1\x01\xc1", (0, 1, 3)  # offsets of the level-opening heads
     data = unit * (N // 4) + b"\x00"
@@ -143,7 +165,7 @@ def depth_group():
     offset = (level // 3) * len(unit) + unit_heads[level % 3]
     row("depth.mixed.default", g, data, "depth_exceeded", offset,
         why="array, map and tag levels in turn: the 513th opening head")
-    ok("depth.mixed.deep", g, data, DEEP)
+    deep("depth.mixed.deep", g, data, "ok", len(data), DEEP, budget_stops=True)
     # An indefinite string takes a level too: 511 arrays + 1 string fit in 512.
     ok("depth.string_level.512", g, b"\x81" * 511 + b"\x5f\x40\xff")
     row("depth.string_level.513", g, b"\x81" * 512 + b"\x5f\x40\xff", "depth_exceeded", 512,

@@ -1,0 +1,88 @@
+"""The shared test vectors (tests/vectors/*.json) through the public API:
+loads() of every RFC 8949 Appendix A row (its JSON value where the file gives
+one, dumps() back to the same bytes where the row is preferred), the status
+code and offset of every not-well-formed row, and every strict row with its
+checks on. Status names in the files are the C enumerators; their numbers
+come from cbor_fast.h itself."""
+
+import json
+import math
+import os
+import re
+import unittest
+
+from support import canon
+
+from cbor_fast import CBORDecodeError, dumps, loads
+
+_ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+_VECTORS = os.path.join(_ROOT, "tests", "vectors")
+_HEADER = os.path.join(_ROOT, "capi", "include", "cbor_fast.h")
+
+
+def _load(name):
+    with open(os.path.join(_VECTORS, name), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def _status_codes():
+    with open(_HEADER, encoding="utf-8") as f:
+        text = f.read()
+    return {m.group(1): int(m.group(2)) for m in re.finditer(r"\b(CBOR_FAST_\w+) = (\d+)", text)}
+
+
+CODES = _status_codes()
+CHECK_KEYWORDS = {"utf8": "strict_utf8", "duplicate_keys": "reject_duplicate_keys",
+                  "deterministic": "deterministic"}
+
+
+class SharedVectors(unittest.TestCase):
+    def test_appendix_a(self):
+        rows = _load("appendix_a.json")
+        self.assertGreaterEqual(len(rows), 80)
+        for row in rows:
+            with self.subTest(row["name"]):
+                data = bytes.fromhex(row["hex"])
+                value = loads(data, strict_utf8=True)
+                if "decoded" in row:
+                    self.assertEqual(canon(value), canon(row["decoded"]))
+                if row["roundtrip"]:
+                    self.assertEqual(dumps(value).hex(), row["hex"])
+                elif isinstance(value, float) and not math.isnan(value):
+                    # Infinities at single/double width: dumps writes them as halves.
+                    self.assertEqual(len(dumps(value)), 3)
+
+    def test_malformed(self):
+        rows = _load("malformed.json")
+        self.assertGreaterEqual(len(rows), 90)
+        for row in rows:
+            with self.subTest(row["name"]):
+                with self.assertRaises(CBORDecodeError) as cm:
+                    loads(bytes.fromhex(row["hex"]))
+                self.assertEqual((cm.exception.code, cm.exception.offset),
+                                 (CODES[row["status"]], row["offset"]))
+
+    def test_strict(self):
+        rows = _load("strict.json")
+        self.assertGreaterEqual(len(rows), 100)
+        for row in rows:
+            with self.subTest(row["name"]):
+                data = bytes.fromhex(row["hex"])
+                options = {CHECK_KEYWORDS[c]: True for c in row["checks"]}
+                if row["status"] == "CBOR_FAST_OK":
+                    loads(data, **options)
+                else:
+                    with self.assertRaises(CBORDecodeError) as cm:
+                        loads(data, **options)
+                    self.assertEqual((cm.exception.code, cm.exception.offset),
+                                     (CODES[row["status"]], row["offset"]))
+                # Without the checks every row is well-formed.
+                loads(data)
+
+    def test_header_codes_found(self):
+        self.assertEqual(CODES["CBOR_FAST_ERR_TRUNCATED"], 100)
+        self.assertEqual(CODES["CBOR_FAST_OK"], 0)
+
+
+if __name__ == "__main__":
+    unittest.main()
