@@ -48,8 +48,9 @@
 // Hooks for other types, found by ADL in the type's namespace:
 //   cbor_fast::status cbor_fast_encode(cbor_fast::writer& w, const T& v);
 //   cbor_fast::status cbor_fast_decode(cbor_fast::reader& r, T& v);
-// (decode reads exactly one item; a failure's offset is the reader's sticky
-// error offset, or the item's start). Or specialise cbor_fast::adapter<T>
+// (encode writes exactly one item and goes on past buffer_too_small, as the
+// writer keeps counting; decode reads exactly one item, and a failure's
+// offset is the reader's sticky error offset, or the item's start). Or specialise cbor_fast::adapter<T>
 // with the same two functions as static members (types in other namespaces).
 #ifndef CBOR_FAST_MAPPING_HPP
 #define CBOR_FAST_MAPPING_HPP
