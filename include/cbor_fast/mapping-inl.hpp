@@ -115,8 +115,21 @@ struct decode_ctx {
   bool reject_unknown;
   status code = status::ok;
   size_t offset = 0;
-  std::vector<path_step> path;  // empty (no allocation) unless an error unwinds
+  /// The path, innermost step first, filled as an error unwinds: a fixed
+  /// array, so failing allocates nothing either (steps past it are dropped
+  /// and the path starts with "...").
+  static constexpr size_t max_steps = 32;
+  path_step steps[max_steps];
+  size_t step_count = 0;
+  bool steps_dropped = false;
 
+  void add_step(const path_step& st) noexcept {
+    if (step_count == max_steps) {
+      steps_dropped = true;
+      return;
+    }
+    steps[step_count++] = st;
+  }
   status fail(status s, size_t at) {
     if (code == status::ok) {
       code = s;
@@ -144,10 +157,10 @@ struct decode_ctx {
     const size_t at = r.offset();
     return at < in.size && in.data[at] == 0xf6;
   }
-  void add_member(const char* name, size_t size) {
-    path.push_back(path_step{path_step::member, std::string_view(name, size), 0});
+  void add_member(const char* name, size_t size) noexcept {
+    add_step(path_step{path_step::member, std::string_view(name, size), 0});
   }
-  void add_index(size_t i) { path.push_back(path_step{path_step::index, {}, uint64_t(i)}); }
+  void add_index(size_t i) noexcept { add_step(path_step{path_step::index, {}, uint64_t(i)}); }
   /// Skips the rest of an item whose head `it` was just read.
   status skip_rest(const item& it) {
     const bool open = it.type == item_type::array || it.type == item_type::map ||
@@ -333,12 +346,12 @@ status decode_std_array(decode_ctx& c, std::array<E, N>& out) {
 template <class K>
 void add_key_step(decode_ctx& c, const K& key) {
   if constexpr (std::is_integral<K>::value && !std::is_same<K, bool>::value) {
-    c.path.push_back(path_step{path_step::int_key, {}, uint64_t(key)});
-    if (std::is_signed<K>::value && key < 0) c.path.back().name = "-";
+    const bool negative = std::is_signed<K>::value && key < 0;
+    c.add_step(path_step{path_step::int_key, negative ? "-" : "", uint64_t(key)});
   } else if constexpr (std::is_convertible<const K&, std::string_view>::value) {
-    c.path.push_back(path_step{path_step::text_key, std::string_view(key), 0});
+    c.add_step(path_step{path_step::text_key, std::string_view(key), 0});
   } else {
-    c.path.push_back(path_step{path_step::text_key, "?", 0});
+    c.add_step(path_step{path_step::text_key, "?", 0});
   }
 }
 
@@ -564,7 +577,7 @@ status decode_struct(decode_ctx& c, T& out) {
       if (index == N) {
         if (c.reject_unknown) {
           if (key.type == item_type::text_string && !key.is_indefinite()) {
-            c.path.push_back(path_step{path_step::member, key.text(), 0});
+            c.add_step(path_step{path_step::member, key.text(), 0});
           } else if (int64_t k; key.get_int64(&k)) {
             add_key_step(c, k);
           }
@@ -814,13 +827,14 @@ struct inline_stack {
 };
 
 /// The path of a failure, outermost step first.
-inline std::string format_path(const std::vector<path_step>& steps) {
-  std::string out;
-  for (size_t k = steps.size(); k-- > 0;) {
+inline std::string format_path(const decode_ctx& c) {
+  std::string out = c.steps_dropped ? "..." : "";
+  const path_step* steps = c.steps;
+  for (size_t k = c.step_count; k-- > 0;) {
     const path_step& st = steps[k];
     switch (st.kind) {
       case path_step::member:
-        if (!out.empty()) out += '.';
+        if (!out.empty() && out != "...") out += '.';
         out.append(st.name.data(), st.name.size());
         break;
       case path_step::index:
@@ -867,7 +881,7 @@ status run_decode(reader& r, T& out, const mapping_options& options, error_info*
     path->clear();
     if (s != status::ok) {
       try {
-        *path = format_path(c.path);
+        *path = format_path(c);
       } catch (const std::bad_alloc&) {
       }
     }
