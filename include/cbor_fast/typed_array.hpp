@@ -87,8 +87,24 @@ uint64_t typed_array_tag(typed_element element, bool little_endian) noexcept;
 /// offset when the tag holds anything else (an indefinite string too) or a
 /// length that is not a multiple of the element size; or the reader's error.
 status read_typed_array(reader& r, typed_array& out) noexcept;
-/// The same for a document node (offsets are the node's): type_mismatch for any other node.
+/// The same for a document node: type_mismatch for any other node. A node
+/// keeps its head's offset only, so data_offset is the byte string's offset
+/// plus the size of a shortest head (an indefinite string: joined, its head + 1).
 status read_typed_array(node n, typed_array& out) noexcept;
+
+/// Document nodes: an array of numbers (any head or float width; a tag 41 in
+/// front allowed) or a typed array, into out[0, capacity); *count gets the
+/// element count. Returns ok; type_mismatch (another node: *err's offset is
+/// the node's; an element of another type: the element's); out_of_range (an
+/// element that does not fit, at its offset); buffer_too_small (*count is
+/// the count needed, nothing written); invalid_argument (count null, or out
+/// null with capacity > 0). err (optional) gets the code and offset.
+status read_array(node n, uint64_t* out, size_t capacity, size_t* count,
+                  error_info* err = nullptr) noexcept;
+status read_array(node n, int64_t* out, size_t capacity, size_t* count,
+                  error_info* err = nullptr) noexcept;
+status read_array(node n, double* out, size_t capacity, size_t* count,
+                  error_info* err = nullptr) noexcept;
 
 /// Writes tag + byte string with the elements of data[0, count) in host byte
 /// order (one memcpy into the writer). T: uint8_t .. uint64_t, int8_t ..

@@ -269,8 +269,16 @@ status read_typed_array(node n, typed_array& out) noexcept {
     return status::type_mismatch;
   info.bytes = b;
   info.offset = n.offset();
-  // A node knows its head's offset, not its content's: the byte string's head.
-  info.data_offset = content.offset();
+  // A node knows its head's offset, not its content's: the content follows
+  // a shortest head (what every encoder writes; a longer one is not seen).
+  const size_t len = b.size;
+  const size_t head = content.is_indefinite() ? 1
+                      : len < 24              ? 1
+                      : len <= 0xff           ? 2
+                      : len <= 0xffff         ? 3
+                      : len <= 0xffffffffu    ? 5
+                                              : 9;
+  info.data_offset = content.offset() + head;
   out = info;
   return status::ok;
 }
