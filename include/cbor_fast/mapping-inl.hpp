@@ -918,12 +918,26 @@ inline status to_cbor(const T& value, writer& w) {
 
 template <class T>
 inline std::vector<uint8_t> to_cbor(const T& value) {
-  writer w;
-  if (to_cbor(value, w) != status::ok) return {};
-  const status s = w.finish();
+  // One allocation: a first pass into a buffer on the stack; if the item is
+  // larger, that pass has counted its size and a second one fills the vector.
+  uint8_t local[512];
+  detail::inline_stack stack(nullptr);  // the writer's container stack, on the C++ stack too
+  writer first(local, sizeof local, &stack.hooks);
+  status s = to_cbor(value, first);
+  if (s == status::ok) s = first.finish();
+  if (s == status::ok) return std::vector<uint8_t>(local, local + first.size());
+  if (s != status::buffer_too_small) {
+    if (s == status::out_of_memory) throw std::bad_alloc();
+    return {};
+  }
+  std::vector<uint8_t> out(first.size());
+  detail::inline_stack stack2(nullptr);
+  writer second(out.data(), out.size(), &stack2.hooks);
+  s = to_cbor(value, second);
+  if (s == status::ok) s = second.finish();
   if (s == status::out_of_memory) throw std::bad_alloc();
-  if (s != status::ok) return {};
-  return std::vector<uint8_t>(w.data(), w.data() + w.size());
+  if (s != status::ok || second.size() != out.size()) return {};
+  return out;
 }
 
 template <class T>

@@ -112,8 +112,10 @@ struct adapter;
 /// for a full caller buffer, after counting the whole item).
 template <class T>
 status to_cbor(const T& value, writer& w);
-/// The encoding of `value` (preferred serialization); empty only if a hook
-/// failed (a valid encoding is never empty). Throws std::bad_alloc.
+/// The encoding of `value` (preferred serialization), in one allocation
+/// (items over 512 bytes are encoded twice: once to count, once to fill);
+/// empty only if a hook failed (a valid encoding is never empty). Throws
+/// std::bad_alloc.
 template <class T>
 std::vector<uint8_t> to_cbor(const T& value);
 

@@ -208,6 +208,7 @@ struct bulk_reader {
       const bool checked = size_t(end - p) < 9;
       const size_t stop = i + stretch;
       for (; i < stop; ++i) {
+        if (checked && p == end) goto slow;  // the input ends before this element
         const uint8_t b = *p;
         if (checked) {
           const unsigned ai = b & 0x1f;

@@ -142,6 +142,7 @@ TEST(BulkRead, ElementErrorsAreStickyAtTheElement) {
       {"nested array", "82 01 8100", status::type_mismatch, 2},
       {"reserved ai", "82 01 1c", status::reserved_additional_info, 2},
       {"truncated element", "82 01 19 01", status::truncated, 2},
+      {"input ends before an element", "83 00 1a80f7fc7d", status::truncated, 7},
       {"truncated array", "83 01 02", status::truncated, 0},
       {"count past the input", "9b 0000000100000000 00", status::truncated, 0},
       {"break in a definite array", "82 01 ff", status::unexpected_break, 2},
@@ -467,6 +468,33 @@ TEST(TypedArray, MultiDimensional) {
   ASSERT_EQ(h.end(), status::ok);
   ASSERT_EQ(h.finish(), status::ok);
   EXPECT_EQ(to_hex(h.to_vector()), "d829" "81" "f93800");
+}
+
+}  // namespace
+
+namespace {
+
+TEST(TypedArray, DiagShowsTheElements) {
+  // 69: uint16 LE [1, 2]; 72: sint8 [-1, 127]; 84: float16 LE [1.5]; 64 with an empty string.
+  const bytes in = from_hex("84" "d845" "4401000200" "d848" "42ff7f" "d854" "42003e" "d84040");
+  reader r(in.data(), in.size());
+  std::string out;
+  cbor_fast::diag_options opt;
+  opt.typed_array_values = true;
+  ASSERT_EQ(cbor_fast::diag_next(r, out, opt), status::ok);
+  EXPECT_EQ(out,
+            "[69(h'01000200' / [1, 2] /), 72(h'ff7f' / [-1, 127] /), 84(h'003e' / [1.5] /), "
+            "64(h'' / [] /)]");
+  // Off by default; a tag that is no typed array, or a bad length, gets no comment.
+  const bytes plain = from_hex("82" "d845" "4401000200" "d845" "43010203");
+  reader r2(plain.data(), plain.size());
+  out.clear();
+  ASSERT_EQ(cbor_fast::diag_next(r2, out), status::ok);
+  EXPECT_EQ(out, "[69(h'01000200'), 69(h'010203')]");
+  reader r3(plain.data(), plain.size());
+  out.clear();
+  ASSERT_EQ(cbor_fast::diag_next(r3, out, opt), status::ok);
+  EXPECT_EQ(out, "[69(h'01000200' / [1, 2] /), 69(h'010203')]");
 }
 
 }  // namespace
