@@ -13,6 +13,10 @@
 #include <new>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "cbor_fast/reader.hpp"
 #include "internal/float16.hpp"
 #include "reader/typed_convert.hpp"
@@ -202,7 +206,65 @@ struct bulk_reader {
     size_t i = 0;
     const size_t count = size_t(n);
     while (i < count) {
+#if defined(__SSE2__)
+      if constexpr (!std::is_same<T, double>::value) {
+        // Sixteen integers 0..23 (one byte each) at a time: widened to 64 bits.
+        const __m128i k23 = _mm_set1_epi8(23);
+        const __m128i z = _mm_setzero_si128();
+        while (count - i >= 16 && size_t(end - p) >= 16) {
+          const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+          if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(v, k23), k23)) != 0xffff) break;
+          const __m128i lo = _mm_unpacklo_epi8(v, z);
+          const __m128i hi = _mm_unpackhi_epi8(v, z);
+          const __m128i w[4] = {_mm_unpacklo_epi16(lo, z), _mm_unpackhi_epi16(lo, z),
+                                _mm_unpacklo_epi16(hi, z), _mm_unpackhi_epi16(hi, z)};
+          __m128i* o = reinterpret_cast<__m128i*>(slot + i);
+          for (int k = 0; k < 4; ++k) {
+            _mm_storeu_si128(o + 2 * k, _mm_unpacklo_epi32(w[k], z));
+            _mm_storeu_si128(o + 2 * k + 1, _mm_unpackhi_epi32(w[k], z));
+          }
+          p += 16;
+          i += 16;
+        }
+        if (i == count) break;
+      }
+#endif
+      // A run of elements with the same head as this one (same width): one
+      // compare, one load and one store each, for as many as surely fit.
+      if (size_t(end - p) >= 9) {
+        const uint8_t b0 = *p;
+        size_t m = size_t(end - p) / 9;
+        if (m > count - i) m = count - i;
+        size_t k = 0;
+        if constexpr (std::is_same<T, double>::value) {
+          if (b0 == 0xfb) {
+            for (; k < m && *p == 0xfb; ++k, p += 9) slot[i + k] = bits_to_double(load_argument<8>(p + 1));
+          } else if (b0 == 0xfa) {
+            for (; k < m && *p == 0xfa; ++k, p += 5)
+              slot[i + k] = single_to_double(uint32_t(load_be(p + 1, 4)));
+          }
+        } else {
+          if (b0 == 0x1a) {
+            // Four at a time while all four heads match (one test for them).
+            for (; k + 4 <= m && ((p[0] ^ 0x1a) | (p[5] ^ 0x1a) | (p[10] ^ 0x1a) | (p[15] ^ 0x1a)) == 0;
+                 k += 4, p += 20) {
+              slot[i + k] = T(load_be(p + 1, 4));
+              slot[i + k + 1] = T(load_be(p + 6, 4));
+              slot[i + k + 2] = T(load_be(p + 11, 4));
+              slot[i + k + 3] = T(load_be(p + 16, 4));
+            }
+            for (; k < m && *p == 0x1a; ++k, p += 5) slot[i + k] = T(load_be(p + 1, 4));
+          } else if (b0 == 0x19) {
+            for (; k < m && *p == 0x19; ++k, p += 3) slot[i + k] = T(uint64_t(p[1]) << 8 | p[2]);
+          } else if (b0 == 0x18) {
+            for (; k < m && *p == 0x18; ++k, p += 2) slot[i + k] = T(p[1]);
+          }
+        }
+        i += k;
+        if (i == count) break;
+      }
       size_t stretch = size_t(end - p) / 9;
+      if (stretch > 64) stretch = 64;  // then a look for another run
       if (stretch > count - i) stretch = count - i;
       if (stretch == 0) stretch = 1;  // the last few bytes: each element bounds-checked
       const bool checked = size_t(end - p) < 9;

@@ -498,3 +498,41 @@ TEST(TypedArray, DiagShowsTheElements) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BulkRead, RunsOfSmallIntegers) {
+  // Runs of one-byte integers (read sixteen at a time) broken by wider heads,
+  // a 24 (the first value that is not one byte) and a text element at the end.
+  for (size_t count : {size_t(15), size_t(16), size_t(17), size_t(100), size_t(1000)}) {
+    SCOPED_TRACE(count);
+    std::vector<uint64_t> want;
+    cbor_fast::writer w;
+    ASSERT_EQ(w.begin_array(count), status::ok);
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t v = i % 37 == 36 ? 24 : i % 53 == 52 ? 70000 : i % 24;
+      want.push_back(v);
+      w.write_uint(v);
+    }
+    ASSERT_EQ(w.end(), status::ok);
+    ASSERT_EQ(w.finish(), status::ok);
+    reader r(w.data(), w.size());
+    std::vector<uint64_t> got;
+    ASSERT_EQ(r.read_array(got), status::ok);
+    EXPECT_EQ(got, want);
+    reader rs(w.data(), w.size());
+    std::vector<int64_t> got_signed;
+    ASSERT_EQ(rs.read_array(got_signed), status::ok);
+    EXPECT_EQ(got_signed.back(), int64_t(want.back()));
+  }
+  // A text string after 31 small integers: the mismatch at its offset.
+  bytes in = from_hex("98 20");
+  for (int i = 0; i < 31; ++i) in.push_back(uint8_t(i % 24));
+  in.push_back(0x60);
+  reader r(in.data(), in.size());
+  std::vector<uint64_t> v;
+  EXPECT_EQ(r.read_array(v), status::type_mismatch);
+  EXPECT_EQ(r.error().offset, 33u);
+}
+
+}  // namespace
