@@ -492,12 +492,45 @@ template <class FL, size_t... I>
 size_t find_name(const FL& fl, std::string_view key, std::index_sequence<I...>) noexcept {
   size_t found = FL::size;
   (void)((std::get<I>(fl.fields).name_size == key.size() &&
-                  std::memcmp(std::get<I>(fl.fields).name, key.data(), key.size()) == 0
+                  std::memcmp(std::get<I>(fl.fields).name, key.data(),
+                              std::get<I>(fl.fields).name_size) == 0
               ? (found = I, true)
               : false) ||
          ...);
   return found;
 }
+/// Member I, matched by its key at key_offset: duplicate_key if seen, else decoded.
+template <size_t I, class T, class FL, class Seen>
+status take_member(decode_ctx& c, T& out, const FL& fl, Seen& seen, size_t key_offset) {
+  if (seen.test(I)) {
+    c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size);
+    return c.fail(status::duplicate_key, key_offset);
+  }
+  seen.set(I);
+  return decode_member<I>(c, out, fl);
+}
+
+/// The member named `key`, matched and decoded in one pass over the names
+/// (their lengths are constants, so each compare is a few loads). false: no such member.
+template <class T, class FL, class Seen, size_t... I>
+bool decode_named(decode_ctx& c, T& out, const FL& fl, Seen& seen, std::string_view key,
+                  size_t key_offset, status& s, std::index_sequence<I...>) {
+  return ((std::get<I>(fl.fields).name_size == key.size() &&
+                   std::memcmp(std::get<I>(fl.fields).name, key.data(),
+                               std::get<I>(fl.fields).name_size) == 0
+               ? (s = take_member<I>(c, out, fl, seen, key_offset), true)
+               : false) ||
+          ...);
+}
+template <class T, class FL, class Seen, size_t... I>
+bool decode_keyed(decode_ctx& c, T& out, const FL& fl, Seen& seen, int64_t key,
+                  size_t key_offset, status& s, std::index_sequence<I...>) {
+  return ((std::get<I>(fl.fields).key == key
+               ? (s = take_member<I>(c, out, fl, seen, key_offset), true)
+               : false) ||
+          ...);
+}
+
 template <class FL, size_t... I>
 size_t find_key(const FL& fl, int64_t key, std::index_sequence<I...>) noexcept {
   size_t found = FL::size;
@@ -558,7 +591,7 @@ status decode_struct(decode_ctx& c, T& out) {
       item key;
       s = c.next(key);
       if (s != status::ok) return s;
-      size_t index = N;
+      bool matched = false;
       if constexpr (std::is_same<L, layout_names>::value) {
         if (key.type == item_type::text_string) {
           std::string_view text = key.text();
@@ -568,34 +601,28 @@ status decode_struct(decode_ctx& c, T& out) {
             if (s != status::ok) return c.reader_failed(s);
             text = joined;
           }
-          index = find_name(fl, text, seq{});
+          matched = decode_named(c, out, fl, seen, text, key.offset, s, seq{});
         }
       } else {
         int64_t k;
-        if (key.get_int64(&k)) index = find_key(fl, k, seq{});
+        if (key.get_int64(&k)) matched = decode_keyed(c, out, fl, seen, k, key.offset, s, seq{});
       }
-      if (index == N) {
-        if (c.reject_unknown) {
-          if (key.type == item_type::text_string && !key.is_indefinite()) {
-            c.add_step(path_step{path_step::member, key.text(), 0});
-          } else if (int64_t k; key.get_int64(&k)) {
-            add_key_step(c, k);
-          }
-          return c.fail(status::type_mismatch, key.offset);
-        }
-        s = c.skip_rest(key);
+      if (matched) {
         if (s != status::ok) return s;
-        s = c.r.skip();
-        if (s != status::ok) return c.reader_failed(s);
         continue;
       }
-      if (seen.test(index)) {
-        add_member_name(c, fl, index, seq{});
-        return c.fail(status::duplicate_key, key.offset);
+      if (c.reject_unknown) {
+        if (key.type == item_type::text_string && !key.is_indefinite()) {
+          c.add_step(path_step{path_step::member, key.text(), 0});
+        } else if (int64_t k; key.get_int64(&k)) {
+          add_key_step(c, k);
+        }
+        return c.fail(status::type_mismatch, key.offset);
       }
-      seen.set(index);
-      s = decode_member_at(c, out, fl, index, seq{});
+      s = c.skip_rest(key);
       if (s != status::ok) return s;
+      s = c.r.skip();
+      if (s != status::ok) return c.reader_failed(s);
     }
   }
   s = c.expect_end();

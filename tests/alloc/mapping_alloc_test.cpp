@@ -13,6 +13,11 @@ size_t g_news = 0;  // operator new calls while counting
 bool g_counting = false;
 }  // namespace
 
+// The replacements pair malloc with free; GCC cannot see that once inlined.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
 void* operator new(size_t size) {
   if (g_counting) ++g_news;
   void* p = std::malloc(size != 0 ? size : 1);
