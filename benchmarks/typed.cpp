@@ -721,8 +721,22 @@ namespace {
 int run_ops(const std::string& name, long n) {
   const auto& in = record_bytes();
   uint64_t sink = 0;
+  std::vector<uint64_t> out(k_bulk);
+  const std::vector<uint8_t>* bulk = name.rfind("small_", 0) == 0 ? &small_ints() : &u32s();
   for (long i = 0; i < n; ++i) {
-    if (name == "mapping") {
+    if (name == "small_read_array" || name == "u32_read_array") {
+      cbor_fast::reader r(bulk->data(), bulk->size());
+      size_t got = 0;
+      sink += r.read_array(out.data(), out.size(), &got) == status::ok ? got : 0;
+    } else if (name == "small_visit" || name == "u32_visit") {
+      cbor_fast::reader r(bulk->data(), bulk->size());
+      size_t got = 0;
+      uint64_t* dst = out.data();
+      r.visit([&](const cbor_fast::item& it) noexcept {
+        if (it.type == cbor_fast::item_type::unsigned_int) dst[got++] = it.value();
+      });
+      sink += got;
+    } else if (name == "mapping") {
       rec::record r;
       sink += cbor_fast::from_cbor(in.data(), in.size(), r) == status::ok ? r.id : 0;
     } else if (name == "mapping_borrowed") {
