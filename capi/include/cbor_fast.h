@@ -849,6 +849,147 @@ CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_err
 #define CBOR_FAST_ERR_DEPTH_EXCEEDED CBOR_FAST_ERR_DEPTH
 #define CBOR_FAST_ERR_MEMORY_BUDGET_EXCEEDED CBOR_FAST_ERR_MEMORY_BUDGET
 #define CBOR_FAST_ERR_INTERNAL_ERROR CBOR_FAST_ERR_INTERNAL
+/* Bulk number arrays and RFC 8746 typed arrays (since 0.4)                   */
+/* ========================================================================== */
+
+/**
+ * Reads the next item, an array of unsigned integers (any head width per
+ * element; a tag 41 in front allowed) or an RFC 8746 typed array (tags
+ * 64..87 over a byte string), into out[0, capacity) in one call. Since 0.4.
+ * @param reader    the reader
+ * @param out       receives the elements; may be NULL only if capacity is 0
+ * @param capacity  elements out can hold
+ * @param count     receives the element count (on CBOR_FAST_ERR_BUFFER_TOO_SMALL:
+ *                  the count needed); must not be NULL
+ * @return CBOR_FAST_OK; CBOR_FAST_END (no item left at the top level);
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (reader or count NULL, out NULL with capacity > 0);
+ *         CBOR_FAST_ERR_INVALID_STATE (the enclosing container has no item left);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH: the next item is no such array, and
+ *         nothing was read (the reader is where it was); or, sticky, at the
+ *         offset of the first element of another type (cbor_reader_error());
+ *         CBOR_FAST_ERR_OUT_OF_RANGE: sticky, at the first element that does not
+ *         fit (a negative integer here); CBOR_FAST_ERR_BUFFER_TOO_SMALL: a
+ *         definite array or typed array longer than capacity, nothing read (an
+ *         indefinite array: sticky, at the first element that does not fit);
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; or the reader's own errors (not
+ *         well-formed input, limits, strict checks) with their offsets.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_read_uint64_array(cbor_reader* reader, uint64_t* out,
+                                                             size_t capacity, size_t* count);
+/** As cbor_reader_read_uint64_array(), for integers from -2^63 to 2^63-1 (others:
+ *  CBOR_FAST_ERR_OUT_OF_RANGE). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_reader_read_int64_array(cbor_reader* reader, int64_t* out,
+                                                            size_t capacity, size_t* count);
+/** As cbor_reader_read_uint64_array(), for floats of any width (half, single,
+ *  double; typed float16..float128, float128 rounded to nearest) and integers
+ *  that a double holds exactly (others: CBOR_FAST_ERR_OUT_OF_RANGE). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_reader_read_double_array(cbor_reader* reader, double* out,
+                                                             size_t capacity, size_t* count);
+
+/**
+ * The same on a document node: an array of numbers (a tag 41 in front
+ * allowed) or a typed array. Nothing is sticky. Since 0.4.
+ * @param node   the node; NULL gives CBOR_FAST_ERR_INVALID_ARGUMENT
+ * @param error  optional: code and offset (of the node, or of the failing element)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_TYPE_MISMATCH;
+ *         CBOR_FAST_ERR_OUT_OF_RANGE; CBOR_FAST_ERR_BUFFER_TOO_SMALL (*count = the
+ *         count needed, nothing written).
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_read_uint64_array(const cbor_node* node, uint64_t* out,
+                                                           size_t capacity, size_t* count,
+                                                           cbor_fast_error* error);
+/** As cbor_node_read_uint64_array(), for int64_t. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_read_int64_array(const cbor_node* node, int64_t* out,
+                                                          size_t capacity, size_t* count,
+                                                          cbor_fast_error* error);
+/** As cbor_node_read_uint64_array(), for double. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_read_double_array(const cbor_node* node, double* out,
+                                                           size_t capacity, size_t* count,
+                                                           cbor_fast_error* error);
+
+/** Element types of RFC 8746 typed arrays (cbor_fast_typed_array.element). Since 0.4. */
+#define CBOR_FAST_TYPED_UINT8 1u
+#define CBOR_FAST_TYPED_UINT8_CLAMPED 2u
+#define CBOR_FAST_TYPED_UINT16 3u
+#define CBOR_FAST_TYPED_UINT32 4u
+#define CBOR_FAST_TYPED_UINT64 5u
+#define CBOR_FAST_TYPED_SINT8 6u
+#define CBOR_FAST_TYPED_SINT16 7u
+#define CBOR_FAST_TYPED_SINT32 8u
+#define CBOR_FAST_TYPED_SINT64 9u
+#define CBOR_FAST_TYPED_FLOAT16 10u
+#define CBOR_FAST_TYPED_FLOAT32 11u
+#define CBOR_FAST_TYPED_FLOAT64 12u
+#define CBOR_FAST_TYPED_FLOAT128 13u
+
+/**
+ * A typed array read from the input: the tag decoded and the elements as a
+ * view into the reader's (or document's) input, valid as long as it. Since 0.4.
+ */
+typedef struct cbor_fast_typed_array {
+  uint32_t struct_size;   /**< sizeof(cbor_fast_typed_array) */
+  uint32_t element;       /**< CBOR_FAST_TYPED_* */
+  uint64_t tag;           /**< 64..87 */
+  uint32_t element_size;  /**< bytes per element: 1, 2, 4, 8 or 16 */
+  uint32_t little_endian; /**< 1: elements are little endian; 0: big endian (or single bytes) */
+  const uint8_t* data;    /**< the elements, count * element_size bytes; not necessarily aligned */
+  size_t count;           /**< number of elements */
+  size_t offset;          /**< offset of the tag's head */
+  size_t data_offset;     /**< offset of data[0] */
+} cbor_fast_typed_array;
+#define CBOR_FAST_TYPED_ARRAY_INIT {sizeof(cbor_fast_typed_array), 0, 0, 0, 0, NULL, 0, 0, 0}
+
+/**
+ * Reads the next item as a typed array (tag 64..87 over a definite byte
+ * string whose length is a multiple of the element size). Since 0.4.
+ * @param out  struct_size set (CBOR_FAST_TYPED_ARRAY_INIT); filled on success
+ * @return CBOR_FAST_OK; CBOR_FAST_END; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, or
+ *         struct_size smaller than this layout); CBOR_FAST_ERR_INVALID_STATE;
+ *         CBOR_FAST_ERR_TYPE_MISMATCH: not such a tag (nothing read), or,
+ *         sticky at the byte string's offset, bad content; or the reader's errors.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_read_typed_array(cbor_reader* reader,
+                                                            cbor_fast_typed_array* out);
+/** The same for a document node (CBOR_FAST_ERR_TYPE_MISMATCH for other nodes;
+ *  data_offset assumes the byte string has a shortest head). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_read_typed_array(const cbor_node* node,
+                                                          cbor_fast_typed_array* out);
+/**
+ * Converts every element of a typed array into out[0, capacity): integers
+ * range-checked; floats only into double. Since 0.4.
+ * @param bad_index  optional: the index of the failing element
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, bad struct);
+ *         CBOR_FAST_ERR_BUFFER_TOO_SMALL (count > capacity, nothing written);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH (floats into integers); CBOR_FAST_ERR_OUT_OF_RANGE.
+ */
+CBOR_FAST_API cbor_fast_status cbor_typed_array_copy_uint64(const cbor_fast_typed_array* array,
+                                                            uint64_t* out, size_t capacity,
+                                                            size_t* bad_index);
+/** As cbor_typed_array_copy_uint64(), for int64_t. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_typed_array_copy_int64(const cbor_fast_typed_array* array,
+                                                           int64_t* out, size_t capacity,
+                                                           size_t* bad_index);
+/** As cbor_typed_array_copy_uint64(), for double. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_typed_array_copy_double(const cbor_fast_typed_array* array,
+                                                            double* out, size_t capacity,
+                                                            size_t* bad_index);
+/**
+ * Writes a typed array: the tag for element and byte order, then a byte
+ * string of count elements copied from data as they are (data must already
+ * be in that byte order: the host's, for a memcpy-speed write of a C array).
+ * Since 0.4.
+ * @param element        CBOR_FAST_TYPED_*
+ * @param little_endian  1 or 0 (ignored for single bytes)
+ * @param data           count * element size bytes; may be NULL only if count is 0
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL writer, bad element,
+ *         NULL data with count > 0, a size that overflows); or the writer's status.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_write_typed_array(cbor_writer* writer, uint32_t element,
+                                                             int little_endian, const void* data,
+                                                             size_t count);
+/** 1 when this host is little endian (the byte order for cbor_writer_write_typed_array()
+ *  of a C array), else 0. Since 0.4. */
+CBOR_FAST_API int cbor_host_is_little_endian(void);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -7,7 +7,9 @@
 #include "cbor_fast/document.hpp"
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/item.hpp"
+#include "cbor_fast/mapping.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/typed_array.hpp"
 #include "cbor_fast/version.hpp"
 #include "cbor_fast/writer.hpp"
 

@@ -16,6 +16,10 @@ struct diag_options {
   /// Append encoding indicators to floats (_1 half, _2 single, _3 double),
   /// RFC 8949 section 8.1. Off: floats print as in Appendix A ("1.5").
   bool float_width_indicators = false;
+  /// After the byte string of an RFC 8746 typed array (tags 64..87), a
+  /// comment with its elements as numbers: 69(h'01000200' / [1, 2] /).
+  /// Since 0.4.
+  bool typed_array_values = false;
 };
 
 /// Prints the next complete data item of `r` in diagnostic notation, appending

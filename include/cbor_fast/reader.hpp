@@ -17,6 +17,7 @@ namespace detail {
 class key_checker;
 struct reader_steps;
 struct reader_access;
+struct bulk_reader;
 /// What a reader frame holds open. Strings last, so one compare tells
 /// "inside an indefinite string".
 enum frame_kind : uint8_t {
@@ -156,6 +157,23 @@ class reader {
   /// read is appended too. invalid_state for any other item.
   status read_joined(const item& start, std::string& out) noexcept;
 
+  // ---- bulk arrays of numbers (bulk.hpp has the details; src/reader/bulk.cpp) ----
+  /// Reads the next item, an array of integers (or floats, for double) with
+  /// any head or float width per element, or an RFC 8746 typed array (tags
+  /// 64..87), into out[0, capacity); *count gets the element count. ok, end,
+  /// invalid_state (no item here), type_mismatch when the item is no such
+  /// array (nothing read), buffer_too_small with *count = the elements needed
+  /// (nothing read; an indefinite array: sticky, at the first extra element),
+  /// or a sticky type_mismatch / out_of_range at the first bad element's offset.
+  status read_array(uint64_t* out, size_t capacity, size_t* count) noexcept;
+  status read_array(int64_t* out, size_t capacity, size_t* count) noexcept;
+  status read_array(double* out, size_t capacity, size_t* count) noexcept;
+  /// The same into a vector (replacing its content; reserved once from the
+  /// declared count, which the input bytes bound). out_of_memory if it cannot grow.
+  status read_array(std::vector<uint64_t>& out) noexcept;
+  status read_array(std::vector<int64_t>& out) noexcept;
+  status read_array(std::vector<double>& out) noexcept;
+
   /// Final check of a sequence: ok when all input was consumed and no
   /// container is open; truncated with the offset otherwise (or the sticky error).
   status finish() noexcept;
@@ -230,6 +248,7 @@ class reader {
   status head_special(item& out, const uint8_t* p, size_t off) noexcept;
   status read_item(item& out) noexcept;
   friend struct detail::reader_steps;  ///< read_item()'s per-initial-byte steps (reader.cpp)
+  friend struct detail::bulk_reader;   ///< read_array() (bulk.cpp)
   status push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept;
   status check_utf8(const item& text) noexcept;
   status next_strict(item& out) noexcept;

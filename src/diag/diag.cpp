@@ -2,6 +2,7 @@
 // stream. The reader accepts nesting far deeper than any call stack, so the
 // printer keeps its own small stack of open containers instead of recursing.
 #include "cbor_fast/diag.hpp"
+#include "cbor_fast/typed_array.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -20,6 +21,7 @@ enum class open_kind : uint8_t { array, map, byte_chunks, text_chunks, tag };
 struct open_frame {
   uint64_t printed;  ///< children printed so far; a map counts keys and values
   open_kind kind;
+  uint64_t tag = 0;  ///< tags: the tag number
 };
 
 constexpr char k_hex_digits[] = "0123456789abcdef";
@@ -142,6 +144,48 @@ void append_width_indicator(uint8_t width, std::string& out) {
   }
 }
 
+/// The elements of a typed array as an EDN comment: " / [1, 2.5] /" (nothing
+/// for other tags or a length that is not a multiple of the element size).
+void append_typed_values(uint64_t tag, byte_view bytes, std::string& out) {
+  typed_array a;
+  if (!typed_array_from_tag(tag, a) || bytes.size % a.element_size != 0) return;
+  const bool is_float = a.element >= typed_element::float16;
+  const bool is_signed = a.element >= typed_element::sint8 && !is_float;
+  out += " / [";
+  const size_t n = bytes.size / a.element_size;
+  constexpr size_t chunk = 64;
+  for (size_t i = 0; i < n; i += chunk) {
+    typed_array part = a;
+    const size_t k = n - i < chunk ? n - i : chunk;
+    part.bytes = byte_view{bytes.data + i * a.element_size, k * a.element_size};
+    uint64_t u[chunk];
+    int64_t v[chunk];
+    double d[chunk];
+    if (is_float) {
+      part.copy_to(d, chunk);
+    } else if (is_signed) {
+      part.copy_to(v, chunk);
+    } else {
+      part.copy_to(u, chunk);
+    }
+    for (size_t j = 0; j < k; ++j) {
+      if (i + j != 0) out += ", ";
+      if (is_float) {
+        diag_append_float(d[j], out);
+      } else if (is_signed) {
+        if (v[j] < 0) {
+          append_negative(uint64_t(-1 - v[j]), out);
+        } else {
+          append_uint(uint64_t(v[j]), out);
+        }
+      } else {
+        append_uint(u[j], out);
+      }
+    }
+  }
+  out += "] /";
+}
+
 status print_item(reader& r, std::string& out, const diag_options& options) {
   std::vector<open_frame> stack;  // allocates only once something nests
   item it;
@@ -170,6 +214,9 @@ status print_item(reader& r, std::string& out, const diag_options& options) {
             complete = false;
           } else {
             append_bytes(it.bytes(), out);
+            if (options.typed_array_values && !stack.empty() &&
+                stack.back().kind == open_kind::tag)
+              append_typed_values(stack.back().tag, it.bytes(), out);
           }
           break;
         case item_type::text_string:
@@ -193,7 +240,7 @@ status print_item(reader& r, std::string& out, const diag_options& options) {
         case item_type::tag:
           append_uint(it.tag_number(), out);
           out += '(';
-          stack.push_back({0, open_kind::tag});
+          stack.push_back({0, open_kind::tag, it.tag_number()});
           complete = false;
           break;
         case item_type::simple:

@@ -24,7 +24,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
-CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential"]
+CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping"]
 
 # ---- the shared vectors (tests/vectors/*.json) ---------------------------------
 
@@ -268,6 +268,61 @@ def writer_programs():
     return out
 
 
+# ---- mapping_fuzz: records of its nested struct ------------------------------------
+
+def enc(v):
+    """A minimal CBOR encoder (shortest heads) for the mapping seeds."""
+    def head(major, n):
+        if n < 24:
+            return bytes([major << 5 | n])
+        for ai, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+            if n < 1 << (8 * size):
+                return bytes([major << 5 | ai]) + n.to_bytes(size, "big")
+        raise ValueError(n)
+    if isinstance(v, bool):
+        return b"\xf5" if v else b"\xf4"
+    if v is None:
+        return b"\xf6"
+    if isinstance(v, int):
+        return head(0, v) if v >= 0 else head(1, -1 - v)
+    if isinstance(v, float):
+        import struct
+        return b"\xfb" + struct.pack(">d", v)
+    if isinstance(v, bytes):
+        return head(2, len(v)) + v
+    if isinstance(v, str):
+        b = v.encode()
+        return head(3, len(b)) + b
+    if isinstance(v, list):
+        return head(4, len(v)) + b"".join(enc(x) for x in v)
+    if isinstance(v, dict):
+        return head(5, len(v)) + b"".join(enc(k) + enc(x) for k, x in v.items())
+    raise TypeError(v)
+
+
+def mapping_records():
+    leaf = {"name": "n", "n": -3, "w": 0.5, "raw": b"\x01\x02"}
+    full = {"id": 2**64 - 1, "title": "t", "leaves": [leaf, {"name": "", "n": 7, "raw": b""}],
+            "ns": [0, -1, 2**63 - 1, -2**63], "xs": [1.5, -0.0, 3], "counts": {"a": 1, "b": 2**32 - 1},
+            "p": [255, -7], "ks": [{1: 1}, {1: 65535, -1: "k"}], "v": [1, 2], "flag": True,
+            "f": 0.25, "blob": b"\xff", "by_id": {-1: leaf}, "grid": [[1, -128], [], [127]]}
+    out = [("full", enc(full)), ("leaf", enc(leaf)), ("pair", enc([1, 2]))]
+    text_variant = dict(full, v="text")
+    out.append(("variant-text", enc(text_variant)))
+    out.append(("variant-int", enc(dict(full, v=-5))))
+    missing = dict(full)
+    del missing["title"]
+    out.append(("missing-title", enc(missing)))
+    out.append(("unknown-key", enc(dict(full, extra=[{"x": 1}]))))
+    out.append(("out-of-range", enc(dict(full, p=[256, 0]))))
+    out.append(("typed-xs", enc(full).replace(enc([1.5, -0.0, 3]),
+                                            h("d85658" "18") + h("000000000000f83f" "0000000000000080"
+                                                                 "0000000000000840"))))
+    out.append(("bulk-ints", enc([0, 23, 24, 255, 256, 2**32, 2**63 - 1, -2**63, -1])))
+    out.append(("bulk-bad", enc([1, "x", 2])))
+    return out
+
+
 # ---- the corpus -------------------------------------------------------------------
 
 def seeds(shared_dir):
@@ -375,6 +430,9 @@ def seeds(shared_dir):
 
     for n, x in writer_programs():
         out["writer"][f"seed-{n}"] = x
+    for n, x in mapping_records():
+        out["mapping"][f"seed-record-{n}"] = config_byte() + x
+        out["mapping"][f"seed-record-strict-{n}"] = config_byte(utf8=True, a=True) + x
     return out
 
 

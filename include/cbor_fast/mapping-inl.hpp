@@ -1,0 +1,996 @@
+// libcbor_fast: the bodies of mapping.hpp. Included by it; not for direct use.
+#ifndef CBOR_FAST_MAPPING_INL_HPP
+#define CBOR_FAST_MAPPING_INL_HPP
+
+namespace cbor_fast {
+namespace detail {
+
+struct layout_names {};
+struct layout_keys {};
+struct layout_array {};
+
+/// One member: its name (for maps by name, and for error paths), its integer
+/// key (layout_keys) and the pointer to it.
+template <class C, class M>
+struct field {
+  const char* name;
+  size_t name_size;
+  int64_t key;
+  M C::*member;
+  using type = M;
+};
+template <class C, class M>
+constexpr field<C, M> make_field(const char* name, size_t name_size, int64_t key,
+                                 M C::*member) noexcept {
+  return field<C, M>{name, name_size, key, member};
+}
+template <class Layout, class... F>
+struct field_list {
+  using layout = Layout;
+  static constexpr size_t size = sizeof...(F);
+  std::tuple<F...> fields;
+};
+template <class Layout, class... F>
+constexpr field_list<Layout, F...> make_fields(F... f) noexcept {
+  return field_list<Layout, F...>{std::tuple<F...>(f...)};
+}
+
+// ---- type traits --------------------------------------------------------------
+
+template <class T>
+struct dependent_false : std::false_type {};
+
+template <class T, class = void>
+struct has_fields : std::false_type {};
+template <class T>
+struct has_fields<T, std::void_t<decltype(cbor_fast_fields(static_cast<const T*>(nullptr)))>>
+    : std::true_type {};
+
+template <class T, class = void>
+struct has_adapter : std::false_type {};
+template <class T>
+struct has_adapter<T, std::void_t<decltype(adapter<T>::decode(std::declval<reader&>(),
+                                                              std::declval<T&>()))>>
+    : std::true_type {};
+
+template <class T, class = void>
+struct has_decode_hook : std::false_type {};
+template <class T>
+struct has_decode_hook<T, std::void_t<decltype(cbor_fast_decode(std::declval<reader&>(),
+                                                                std::declval<T&>()))>>
+    : std::true_type {};
+template <class T, class = void>
+struct has_encode_hook : std::false_type {};
+template <class T>
+struct has_encode_hook<T, std::void_t<decltype(cbor_fast_encode(std::declval<writer&>(),
+                                                                std::declval<const T&>()))>>
+    : std::true_type {};
+
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+template <class T>
+struct is_vector : std::false_type {};
+template <class T, class A>
+struct is_vector<std::vector<T, A>> : std::true_type {};
+template <class T>
+struct is_byte_vector : std::false_type {};
+template <class A>
+struct is_byte_vector<std::vector<uint8_t, A>> : std::true_type {};
+template <class T>
+struct is_std_array : std::false_type {};
+template <class T, size_t N>
+struct is_std_array<std::array<T, N>> : std::true_type {};
+template <class T>
+struct is_map_like : std::false_type {};
+template <class K, class V, class C, class A>
+struct is_map_like<std::map<K, V, C, A>> : std::true_type {};
+template <class K, class V, class H, class E, class A>
+struct is_map_like<std::unordered_map<K, V, H, E, A>> : std::true_type {};
+template <class T>
+struct is_variant : std::false_type {};
+template <class... T>
+struct is_variant<std::variant<T...>> : std::true_type {};
+
+template <class T>
+constexpr bool is_bulk_number =
+    std::is_same<T, uint64_t>::value || std::is_same<T, int64_t>::value ||
+    std::is_same<T, double>::value;
+
+// ---- decoding -------------------------------------------------------------------
+
+/// One step of a member path, innermost first while an error unwinds.
+struct path_step {
+  enum kind_t : uint8_t { member, index, text_key, int_key } kind;
+  std::string_view name;  ///< member: the name; text_key: the key
+  uint64_t number;        ///< index, or the int key's bits
+};
+
+/// What decoding needs besides the value: the reader, the options and the
+/// first failure (the path is built only once something failed).
+struct decode_ctx {
+  decode_ctx(reader& rd, bool reject) noexcept : r(rd), reject_unknown(reject) {}
+  reader& r;
+  bool reject_unknown;
+  status code = status::ok;
+  size_t offset = 0;
+  /// The path, innermost step first, filled as an error unwinds: a fixed
+  /// array, so failing allocates nothing either (steps past it are dropped
+  /// and the path starts with "...").
+  static constexpr size_t max_steps = 32;
+  path_step steps[max_steps];
+  size_t step_count = 0;
+  bool steps_dropped = false;
+
+  void add_step(const path_step& st) noexcept {
+    if (step_count == max_steps) {
+      steps_dropped = true;
+      return;
+    }
+    steps[step_count++] = st;
+  }
+  status fail(status s, size_t at) {
+    if (code == status::ok) {
+      code = s;
+      offset = at;
+    }
+    return s;
+  }
+  /// A failure the reader reported (its sticky error holds the offset).
+  status reader_failed(status s) {
+    const error_info& e = r.error();
+    return fail(s, e.code != status::ok ? e.offset : r.offset());
+  }
+  status next(item& it) {
+    const status s = r.next(it);
+    return s == status::ok ? s : reader_failed(s);
+  }
+  /// The next byte when it is the initial byte of a break (indefinite containers).
+  bool at_break() const noexcept {
+    const byte_view in = r.input();
+    const size_t at = r.offset();
+    return at < in.size && in.data[at] == 0xff;
+  }
+  bool next_is_null() const noexcept {
+    const byte_view in = r.input();
+    const size_t at = r.offset();
+    return at < in.size && in.data[at] == 0xf6;
+  }
+  void add_member(const char* name, size_t size) noexcept {
+    add_step(path_step{path_step::member, std::string_view(name, size), 0});
+  }
+  void add_index(size_t i) noexcept { add_step(path_step{path_step::index, {}, uint64_t(i)}); }
+  /// Skips the rest of an item whose head `it` was just read.
+  status skip_rest(const item& it) {
+    const bool open = it.type == item_type::array || it.type == item_type::map ||
+                      it.type == item_type::tag ||
+                      ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
+                       it.is_indefinite());
+    if (!open) return status::ok;
+    const status s = r.skip_to_end();
+    return s == status::ok ? s : reader_failed(s);
+  }
+  /// Reads the end item of a container whose elements were all read.
+  status expect_end() {
+    item e;
+    const status s = next(e);
+    if (s != status::ok) return s;
+    if (e.type != item_type::end) return fail(status::type_mismatch, e.offset);
+    return status::ok;
+  }
+};
+
+template <class T>
+status decode_value(decode_ctx& c, T& out);
+
+inline status type_error(decode_ctx& c, const item& it) {
+  return c.fail(status::type_mismatch, it.offset);
+}
+
+template <class I>
+status decode_integer(decode_ctx& c, I& out) {
+  item it;
+  const status s = c.next(it);
+  if (s != status::ok) return s;
+  using L = std::numeric_limits<I>;
+  if (it.type == item_type::unsigned_int) {
+    if (it.value() > uint64_t(L::max())) return c.fail(status::out_of_range, it.offset);
+    out = I(it.value());
+    return status::ok;
+  }
+  if (it.type == item_type::negative_int) {
+    if constexpr (std::is_unsigned<I>::value) {
+      return c.fail(status::out_of_range, it.offset);
+    } else {
+      // -1 - n >= min  <=>  n <= -(min + 1) = max
+      if (it.value() > uint64_t(L::max())) return c.fail(status::out_of_range, it.offset);
+      out = I(-1 - int64_t(it.value()));
+      return status::ok;
+    }
+  }
+  return type_error(c, it);
+}
+
+template <class F>
+status decode_float(decode_ctx& c, F& out) {
+  item it;
+  const status s = c.next(it);
+  if (s != status::ok) return s;
+  double d;
+  if (it.type == item_type::floating) {
+    d = it.float_value();
+    if constexpr (sizeof(F) < sizeof(double)) {
+      // A double narrows only when exact (NaN and infinities included).
+      if (it.width == 8 && d == d && F(d) != d) return c.fail(status::out_of_range, it.offset);
+    }
+  } else if (it.type == item_type::unsigned_int || it.type == item_type::negative_int) {
+    const uint64_t n = it.value();
+    d = it.type == item_type::unsigned_int ? double(n) : -1.0 - double(n);
+    // Exact only if the magnitude converts back (2^64 is past uint64_t).
+    const double mag = it.type == item_type::unsigned_int ? d : -1.0 - d;
+    if (mag >= 18446744073709551616.0 || uint64_t(mag) != n || double(F(d)) != d)
+      return c.fail(status::out_of_range, it.offset);
+  } else {
+    return type_error(c, it);
+  }
+  out = F(d);
+  return status::ok;
+}
+
+/// Definite or indefinite text into std::string; definite text into a view.
+inline status decode_text(decode_ctx& c, std::string& out) {
+  item it;
+  status s = c.next(it);
+  if (s != status::ok) return s;
+  if (it.type != item_type::text_string) return type_error(c, it);
+  if (!it.is_indefinite()) {
+    out.assign(it.text().data(), it.text().size());
+    return status::ok;
+  }
+  out.clear();
+  s = c.r.read_joined(it, out);
+  return s == status::ok ? s : c.reader_failed(s);
+}
+
+/// A borrowed view of a definite string of one major type (indefinite
+/// strings have no single place in the input: type_mismatch).
+inline status decode_view(decode_ctx& c, item_type want, item& it) {
+  const status s = c.next(it);
+  if (s != status::ok) return s;
+  if (it.type != want || it.is_indefinite()) return type_error(c, it);
+  return status::ok;
+}
+
+template <class A>
+status decode_byte_vector(decode_ctx& c, std::vector<uint8_t, A>& out) {
+  item it;
+  status s = c.next(it);
+  if (s != status::ok) return s;
+  if (it.type != item_type::byte_string) return type_error(c, it);
+  if (!it.is_indefinite()) {
+    out.assign(it.bytes().begin(), it.bytes().end());
+    return status::ok;
+  }
+  out.clear();
+  for (;;) {
+    item chunk;
+    s = c.next(chunk);
+    if (s != status::ok) return s;
+    if (chunk.type == item_type::end) return status::ok;
+    out.insert(out.end(), chunk.bytes().begin(), chunk.bytes().end());
+  }
+}
+
+template <class V>
+status decode_vector(decode_ctx& c, V& out) {
+  using E = typename V::value_type;
+  if constexpr (is_bulk_number<E> && std::is_same<V, std::vector<E>>::value) {
+    const size_t at = c.r.offset();
+    const status s = c.r.read_array(out);
+    if (s == status::ok) return s;
+    // Not an array: nothing was read, the error is ours. Inside it: the
+    // reader's sticky error has the element's offset.
+    return c.r.error().code != status::ok ? c.reader_failed(s) : c.fail(s, at);
+  } else {
+    item it;
+    status s = c.next(it);
+    if (s != status::ok) return s;
+    if (it.type != item_type::array) return type_error(c, it);
+    out.clear();
+    if (!it.is_indefinite()) {
+      // The reader has checked that the input can hold this many items.
+      const size_t n = size_t(it.count());
+      out.reserve(n);
+      for (size_t i = 0; i < n; ++i) {
+        out.emplace_back();
+        s = decode_value(c, out.back());
+        if (s != status::ok) {
+          c.add_index(i);
+          return s;
+        }
+      }
+    } else {
+      for (size_t i = 0; !c.at_break(); ++i) {
+        out.emplace_back();
+        s = decode_value(c, out.back());
+        if (s != status::ok) {
+          c.add_index(i);
+          return s;
+        }
+      }
+    }
+    return c.expect_end();
+  }
+}
+
+template <class E, size_t N>
+status decode_std_array(decode_ctx& c, std::array<E, N>& out) {
+  item it;
+  status s = c.next(it);
+  if (s != status::ok) return s;
+  if (it.type != item_type::array || (!it.is_indefinite() && it.count() != N))
+    return type_error(c, it);
+  for (size_t i = 0; i < N; ++i) {
+    if (it.is_indefinite() && c.at_break()) return type_error(c, it);
+    s = decode_value(c, out[i]);
+    if (s != status::ok) {
+      c.add_index(i);
+      return s;
+    }
+  }
+  if (it.is_indefinite() && !c.at_break()) return type_error(c, it);
+  return c.expect_end();
+}
+
+template <class K>
+void add_key_step(decode_ctx& c, const K& key) {
+  if constexpr (std::is_integral<K>::value && !std::is_same<K, bool>::value) {
+    const bool negative = std::is_signed<K>::value && key < 0;
+    c.add_step(path_step{path_step::int_key, negative ? "-" : "", uint64_t(key)});
+  } else if constexpr (std::is_convertible<const K&, std::string_view>::value) {
+    c.add_step(path_step{path_step::text_key, std::string_view(key), 0});
+  } else {
+    c.add_step(path_step{path_step::text_key, "?", 0});
+  }
+}
+
+template <class M>
+status decode_map(decode_ctx& c, M& out) {
+  using K = typename M::key_type;
+  item it;
+  status s = c.next(it);
+  if (s != status::ok) return s;
+  if (it.type != item_type::map) return type_error(c, it);
+  out.clear();
+  const bool definite = !it.is_indefinite();
+  const uint64_t pairs = it.count();
+  for (uint64_t i = 0; definite ? i < pairs : !c.at_break(); ++i) {
+    const size_t key_at = c.r.offset();
+    K key{};
+    s = decode_value(c, key);
+    if (s != status::ok) return s;
+    auto placed = out.try_emplace(std::move(key));
+    if (!placed.second) {
+      add_key_step(c, placed.first->first);
+      return c.fail(status::duplicate_key, key_at);
+    }
+    s = decode_value(c, placed.first->second);
+    if (s != status::ok) {
+      // The path may point into the key (a string_view key): copy it now.
+      add_key_step(c, placed.first->first);
+      return s;
+    }
+  }
+  return c.expect_end();
+}
+
+/// Major types an alternative of a variant accepts (bit n: major type n;
+/// bit 8: null; bit 9: anything).
+template <class T>
+constexpr unsigned accepted_majors() noexcept {
+  if constexpr (has_adapter<T>::value || has_decode_hook<T>::value) {
+    return 0x3ff;
+  } else if constexpr (has_fields<T>::value) {
+    using L = typename decltype(cbor_fast_fields(static_cast<const T*>(nullptr)))::layout;
+    return std::is_same<L, layout_array>::value ? 1u << 4 : 1u << 5;
+  } else if constexpr (is_optional<T>::value) {
+    return accepted_majors<typename T::value_type>() | 0x100;
+  } else if constexpr (std::is_same<T, std::monostate>::value) {
+    return 0x100;
+  } else if constexpr (std::is_same<T, bool>::value) {
+    return 1u << 7;
+  } else if constexpr (std::is_integral<T>::value || std::is_enum<T>::value) {
+    return 3u;
+  } else if constexpr (std::is_floating_point<T>::value) {
+    return 1u << 7;
+  } else if constexpr (std::is_same<T, std::string>::value ||
+                       std::is_same<T, std::string_view>::value) {
+    return 1u << 3;
+  } else if constexpr (std::is_same<T, byte_view>::value ||
+                       std::is_same<T, std::vector<uint8_t>>::value) {
+    return 1u << 2;
+  } else if constexpr (is_vector<T>::value) {
+    return (1u << 4) | (is_bulk_number<typename T::value_type> ? 1u << 6 : 0u);
+  } else if constexpr (is_std_array<T>::value) {
+    return 1u << 4;
+  } else if constexpr (is_map_like<T>::value) {
+    return 1u << 5;
+  } else {
+    return 0;
+  }
+}
+
+template <size_t I, class V>
+status decode_variant_from(decode_ctx& c, V& out, unsigned major, bool is_null) {
+  if constexpr (I == std::variant_size<V>::value) {
+    (void)out;
+    (void)major;
+    (void)is_null;
+    item it;
+    const status s = c.next(it);
+    if (s != status::ok) return s;
+    return type_error(c, it);
+  } else {
+    using A = std::variant_alternative_t<I, V>;
+    constexpr unsigned mask = accepted_majors<A>();
+    // null goes only to an optional, std::monostate or a hook.
+    const bool takes =
+        (mask & 0x200) != 0 || (is_null ? (mask & 0x100) != 0 : (mask >> major & 1) != 0);
+    if (takes) return decode_value(c, out.template emplace<I>());
+    return decode_variant_from<I + 1>(c, out, major, is_null);
+  }
+}
+
+template <class V>
+status decode_variant(decode_ctx& c, V& out) {
+  const byte_view in = c.r.input();
+  const size_t at = c.r.offset();
+  if (at >= in.size) {
+    item it;
+    return c.next(it);  // end or truncated, from the reader
+  }
+  const uint8_t ib = in.data[at];
+  return decode_variant_from<0>(c, out, unsigned(ib >> 5), ib == 0xf6);
+}
+
+// ---- structs ----
+
+template <size_t Words>
+struct seen_bits {
+  uint64_t w[Words] = {};
+  bool test(size_t i) const noexcept { return (w[i / 64] >> (i % 64) & 1) != 0; }
+  void set(size_t i) noexcept { w[i / 64] |= uint64_t(1) << (i % 64); }
+};
+
+/// Decodes member I into out (the key or position was matched).
+template <size_t I, class T, class FL>
+status decode_member(decode_ctx& c, T& out, const FL& fl) {
+  const auto& f = std::get<I>(fl.fields);
+  const status s = decode_value(c, out.*(f.member));
+  if (s != status::ok) c.add_member(f.name, f.name_size);
+  return s;
+}
+
+template <class T, class FL, size_t... I>
+status decode_member_at(decode_ctx& c, T& out, const FL& fl, size_t index,
+                        std::index_sequence<I...>) {
+  status s = status::ok;
+  (void)((index == I ? (s = decode_member<I>(c, out, fl), true) : false) || ...);
+  return s;
+}
+
+template <class FL, size_t... I>
+void add_member_name(decode_ctx& c, const FL& fl, size_t index, std::index_sequence<I...>) {
+  (void)((index == I ? (c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size),
+                        true)
+                     : false) ||
+         ...);
+}
+
+template <class FL, size_t... I>
+size_t find_name(const FL& fl, std::string_view key, std::index_sequence<I...>) noexcept {
+  size_t found = FL::size;
+  (void)((std::get<I>(fl.fields).name_size == key.size() &&
+                  std::memcmp(std::get<I>(fl.fields).name, key.data(),
+                              std::get<I>(fl.fields).name_size) == 0
+              ? (found = I, true)
+              : false) ||
+         ...);
+  return found;
+}
+/// Member I, matched by its key at key_offset: duplicate_key if seen, else decoded.
+template <size_t I, class T, class FL, class Seen>
+status take_member(decode_ctx& c, T& out, const FL& fl, Seen& seen, size_t key_offset) {
+  if (seen.test(I)) {
+    c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size);
+    return c.fail(status::duplicate_key, key_offset);
+  }
+  seen.set(I);
+  return decode_member<I>(c, out, fl);
+}
+
+/// The member named `key`, matched and decoded in one pass over the names
+/// (their lengths are constants, so each compare is a few loads). false: no such member.
+template <class T, class FL, class Seen, size_t... I>
+bool decode_named(decode_ctx& c, T& out, const FL& fl, Seen& seen, std::string_view key,
+                  size_t key_offset, status& s, std::index_sequence<I...>) {
+  return ((std::get<I>(fl.fields).name_size == key.size() &&
+                   std::memcmp(std::get<I>(fl.fields).name, key.data(),
+                               std::get<I>(fl.fields).name_size) == 0
+               ? (s = take_member<I>(c, out, fl, seen, key_offset), true)
+               : false) ||
+          ...);
+}
+template <class T, class FL, class Seen, size_t... I>
+bool decode_keyed(decode_ctx& c, T& out, const FL& fl, Seen& seen, int64_t key,
+                  size_t key_offset, status& s, std::index_sequence<I...>) {
+  return ((std::get<I>(fl.fields).key == key
+               ? (s = take_member<I>(c, out, fl, seen, key_offset), true)
+               : false) ||
+          ...);
+}
+
+template <class FL, size_t... I>
+size_t find_key(const FL& fl, int64_t key, std::index_sequence<I...>) noexcept {
+  size_t found = FL::size;
+  (void)((std::get<I>(fl.fields).key == key ? (found = I, true) : false) || ...);
+  return found;
+}
+
+/// After the members present were read: empty optionals for the missing
+/// optional ones, an error naming the first missing one that is not.
+template <class T, class FL, size_t... I>
+status finish_members(decode_ctx& c, T& out, const FL& fl, const seen_bits<(FL::size + 63) / 64>& seen,
+                      size_t head_offset, std::index_sequence<I...>) {
+  status s = status::ok;
+  (void)((seen.test(I) ? false
+          : is_optional<typename std::tuple_element_t<I, decltype(fl.fields)>::type>::value
+              ? ((out.*(std::get<I>(fl.fields).member)) = {}, false)
+              : (c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size),
+                 s = c.fail(status::type_mismatch, head_offset), true)) ||
+         ...);
+  return s;
+}
+
+template <class T>
+status decode_struct(decode_ctx& c, T& out) {
+  constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
+  using FL = std::remove_const_t<decltype(fl)>;
+  using L = typename FL::layout;
+  constexpr size_t N = FL::size;
+  using seq = std::make_index_sequence<N>;
+  seen_bits<(N + 63) / 64> seen;
+  item head;
+  status s = c.next(head);
+  if (s != status::ok) return s;
+  const bool definite = !head.is_indefinite();
+  if constexpr (std::is_same<L, layout_array>::value) {
+    if (head.type != item_type::array) return type_error(c, head);
+    const uint64_t n = head.count();
+    for (size_t i = 0; definite ? i < n : !c.at_break(); ++i) {
+      if (i < N) {
+        s = decode_member_at(c, out, fl, i, seq{});
+        if (s != status::ok) return s;
+        seen.set(i);
+        continue;
+      }
+      const size_t at = c.r.offset();
+      if (c.reject_unknown) {
+        c.add_index(i);
+        return c.fail(status::type_mismatch, at);
+      }
+      s = c.r.skip();
+      if (s != status::ok) return c.reader_failed(s);
+    }
+  } else {
+    if (head.type != item_type::map) return type_error(c, head);
+    const uint64_t pairs = head.count();
+    std::string joined;  // an indefinite-length key (rare: allocates only then)
+    for (uint64_t i = 0; definite ? i < pairs : !c.at_break(); ++i) {
+      item key;
+      s = c.next(key);
+      if (s != status::ok) return s;
+      bool matched = false;
+      if constexpr (std::is_same<L, layout_names>::value) {
+        if (key.type == item_type::text_string) {
+          std::string_view text = key.text();
+          if (key.is_indefinite()) {
+            joined.clear();
+            s = c.r.read_joined(key, joined);
+            if (s != status::ok) return c.reader_failed(s);
+            text = joined;
+          }
+          matched = decode_named(c, out, fl, seen, text, key.offset, s, seq{});
+        }
+      } else {
+        int64_t k;
+        if (key.get_int64(&k)) matched = decode_keyed(c, out, fl, seen, k, key.offset, s, seq{});
+      }
+      if (matched) {
+        if (s != status::ok) return s;
+        continue;
+      }
+      if (c.reject_unknown) {
+        if (key.type == item_type::text_string && !key.is_indefinite()) {
+          c.add_step(path_step{path_step::member, key.text(), 0});
+        } else if (int64_t k; key.get_int64(&k)) {
+          add_key_step(c, k);
+        }
+        return c.fail(status::type_mismatch, key.offset);
+      }
+      s = c.skip_rest(key);
+      if (s != status::ok) return s;
+      s = c.r.skip();
+      if (s != status::ok) return c.reader_failed(s);
+    }
+  }
+  s = c.expect_end();
+  if (s != status::ok) return s;
+  return finish_members(c, out, fl, seen, head.offset, seq{});
+}
+
+template <class T>
+status decode_value(decode_ctx& c, T& out) {
+  if constexpr (has_adapter<T>::value || has_decode_hook<T>::value) {
+    const size_t at = c.r.offset();
+    status s;
+    if constexpr (has_adapter<T>::value) {
+      s = adapter<T>::decode(c.r, out);
+    } else {
+      s = cbor_fast_decode(c.r, out);
+    }
+    if (s == status::ok) return s;
+    return c.r.error().code != status::ok ? c.reader_failed(s) : c.fail(s, at);
+  } else if constexpr (has_fields<T>::value) {
+    return decode_struct(c, out);
+  } else if constexpr (is_optional<T>::value) {
+    if (c.next_is_null()) {
+      item it;
+      const status s = c.next(it);
+      if (s == status::ok) out.reset();
+      return s;
+    }
+    if (!out.has_value()) out.emplace();
+    return decode_value(c, *out);
+  } else if constexpr (std::is_same<T, std::monostate>::value) {
+    item it;
+    const status s = c.next(it);
+    if (s != status::ok) return s;
+    return it.type == item_type::null ? status::ok : type_error(c, it);
+  } else if constexpr (std::is_same<T, bool>::value) {
+    item it;
+    const status s = c.next(it);
+    if (s != status::ok) return s;
+    if (it.type != item_type::boolean) return type_error(c, it);
+    out = it.boolean_value();
+    return status::ok;
+  } else if constexpr (std::is_enum<T>::value) {
+    std::underlying_type_t<T> v{};
+    const status s = decode_value(c, v);
+    if (s == status::ok) out = T(v);
+    return s;
+  } else if constexpr (std::is_integral<T>::value) {
+    return decode_integer(c, out);
+  } else if constexpr (std::is_floating_point<T>::value) {
+    static_assert(sizeof(T) <= sizeof(double), "long double is not mapped");
+    return decode_float(c, out);
+  } else if constexpr (std::is_same<T, std::string>::value) {
+    return decode_text(c, out);
+  } else if constexpr (std::is_same<T, std::string_view>::value) {
+    item it;
+    const status s = decode_view(c, item_type::text_string, it);
+    if (s == status::ok) out = it.text();
+    return s;
+  } else if constexpr (std::is_same<T, byte_view>::value) {
+    item it;
+    const status s = decode_view(c, item_type::byte_string, it);
+    if (s == status::ok) out = it.bytes();
+    return s;
+  } else if constexpr (is_byte_vector<T>::value) {
+    return decode_byte_vector(c, out);
+  } else if constexpr (is_vector<T>::value) {
+    return decode_vector(c, out);
+  } else if constexpr (is_std_array<T>::value) {
+    return decode_std_array(c, out);
+  } else if constexpr (is_map_like<T>::value) {
+    return decode_map(c, out);
+  } else if constexpr (is_variant<T>::value) {
+    return decode_variant(c, out);
+  } else {
+    static_assert(dependent_false<T>::value,
+                  "cbor_fast: no mapping for this type; declare CBOR_FAST_FIELDS for it, "
+                  "or a cbor_fast_encode/cbor_fast_decode hook, or a cbor_fast::adapter");
+    return status::internal_error;
+  }
+}
+
+// ---- encoding -------------------------------------------------------------------
+
+/// A writer status that lets encoding go on (a full caller buffer keeps counting).
+inline bool go_on(status s) noexcept { return s == status::ok || s == status::buffer_too_small; }
+
+template <class T>
+status encode_value(writer& w, const T& v);
+
+template <class T>
+bool present(const T& v) noexcept {
+  if constexpr (is_optional<T>::value) {
+    return v.has_value();
+  } else {
+    (void)v;
+    return true;
+  }
+}
+
+template <class T, class FL, size_t... I>
+status encode_struct(writer& w, const T& v, const FL& fl, std::index_sequence<I...>) {
+  using L = typename FL::layout;
+  status s;
+  if constexpr (std::is_same<L, layout_array>::value) {
+    s = w.begin_array(FL::size);
+  } else {
+    const size_t count = (size_t(0) + ... + (present(v.*(std::get<I>(fl.fields).member)) ? 1 : 0));
+    s = w.begin_map(count);
+  }
+  if (!go_on(s)) return s;
+  auto one = [&](const auto& f) {
+    const auto& m = v.*(f.member);
+    if constexpr (!std::is_same<L, layout_array>::value) {
+      if (!present(m)) return true;
+      s = std::is_same<L, layout_keys>::value ? w.write_int(f.key)
+                                              : w.write_text(std::string_view(f.name, f.name_size));
+      if (!go_on(s)) return false;
+    }
+    s = encode_value(w, m);
+    return go_on(s);
+  };
+  if (!(one(std::get<I>(fl.fields)) && ...)) return s;
+  return w.end();
+}
+
+template <class T>
+status encode_value(writer& w, const T& v) {
+  if constexpr (has_adapter<T>::value) {
+    return adapter<T>::encode(w, v);
+  } else if constexpr (has_encode_hook<T>::value) {
+    return cbor_fast_encode(w, v);
+  } else if constexpr (has_fields<T>::value) {
+    constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
+    return encode_struct(w, v, fl, std::make_index_sequence<decltype(fl)::size>{});
+  } else if constexpr (is_optional<T>::value) {
+    return v.has_value() ? encode_value(w, *v) : w.write_null();
+  } else if constexpr (std::is_same<T, std::monostate>::value) {
+    return w.write_null();
+  } else if constexpr (std::is_same<T, bool>::value) {
+    return w.write_bool(v);
+  } else if constexpr (std::is_enum<T>::value) {
+    return encode_value(w, static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (std::is_integral<T>::value && std::is_unsigned<T>::value) {
+    return w.write_uint(uint64_t(v));
+  } else if constexpr (std::is_integral<T>::value) {
+    return w.write_int(int64_t(v));
+  } else if constexpr (std::is_floating_point<T>::value) {
+    static_assert(sizeof(T) <= sizeof(double), "long double is not mapped");
+    return w.write_float(double(v));
+  } else if constexpr (std::is_same<T, std::string>::value ||
+                       std::is_same<T, std::string_view>::value) {
+    return w.write_text(std::string_view(v));
+  } else if constexpr (std::is_same<T, byte_view>::value) {
+    return w.write_bytes(v.data != nullptr ? static_cast<const void*>(v.data) : "", v.size);
+  } else if constexpr (is_byte_vector<T>::value) {
+    return w.write_bytes(v.empty() ? static_cast<const void*>("") : v.data(), v.size());
+  } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+    status s = w.begin_array(v.size());
+    if (!go_on(s)) return s;
+    for (const auto& e : v) {
+      s = encode_value(w, e);
+      if (!go_on(s)) return s;
+    }
+    return w.end();
+  } else if constexpr (is_map_like<T>::value) {
+    status s = w.begin_map(v.size());
+    if (!go_on(s)) return s;
+    for (const auto& kv : v) {
+      s = encode_value(w, kv.first);
+      if (!go_on(s)) return s;
+      s = encode_value(w, kv.second);
+      if (!go_on(s)) return s;
+    }
+    return w.end();
+  } else if constexpr (is_variant<T>::value) {
+    return std::visit([&w](const auto& alt) { return encode_value(w, alt); }, v);
+  } else {
+    static_assert(dependent_false<T>::value,
+                  "cbor_fast: no mapping for this type; declare CBOR_FAST_FIELDS for it, "
+                  "or a cbor_fast_encode/cbor_fast_decode hook, or a cbor_fast::adapter");
+    return status::internal_error;
+  }
+}
+
+// ---- entry points -----------------------------------------------------------------
+
+/// The reader's nesting stack in a buffer on the C++ stack (from_cbor's own
+/// reader), the fallback allocator beyond it.
+struct inline_stack {
+  static constexpr size_t bytes = 1024;
+  alignas(16) unsigned char buf[bytes];
+  bool used = false;
+  const allocator* fallback;
+  allocator hooks;
+
+  explicit inline_stack(const allocator* fb) noexcept
+      : fallback(fb != nullptr ? fb : &default_allocator()),
+        hooks{&do_malloc, &do_realloc, &do_free, this} {}
+  inline_stack(const inline_stack&) = delete;
+  inline_stack& operator=(const inline_stack&) = delete;
+
+  static void* do_malloc(void* ctx, size_t size) {
+    auto* self = static_cast<inline_stack*>(ctx);
+    if (!self->used && size <= bytes) {
+      self->used = true;
+      return self->buf;
+    }
+    return self->fallback->malloc(self->fallback->context, size);
+  }
+  static void* do_realloc(void* ctx, void* p, size_t old_size, size_t new_size) {
+    auto* self = static_cast<inline_stack*>(ctx);
+    if (p != self->buf) return self->fallback->realloc(self->fallback->context, p, old_size, new_size);
+    if (new_size <= bytes) return p;
+    void* q = self->fallback->malloc(self->fallback->context, new_size);
+    if (q == nullptr) return nullptr;
+    std::memcpy(q, self->buf, old_size);
+    self->used = false;
+    return q;
+  }
+  static void do_free(void* ctx, void* p, size_t size) {
+    auto* self = static_cast<inline_stack*>(ctx);
+    if (p == self->buf) {
+      self->used = false;
+      return;
+    }
+    self->fallback->free(self->fallback->context, p, size);
+  }
+};
+
+/// The path of a failure, outermost step first.
+inline std::string format_path(const decode_ctx& c) {
+  std::string out = c.steps_dropped ? "..." : "";
+  const path_step* steps = c.steps;
+  for (size_t k = c.step_count; k-- > 0;) {
+    const path_step& st = steps[k];
+    switch (st.kind) {
+      case path_step::member:
+        if (!out.empty() && out != "...") out += '.';
+        out.append(st.name.data(), st.name.size());
+        break;
+      case path_step::index:
+        out += '[';
+        out += std::to_string(st.number);
+        out += ']';
+        break;
+      case path_step::text_key:
+        out += "[\"";
+        out.append(st.name.data(), st.name.size());
+        out += "\"]";
+        break;
+      case path_step::int_key:
+        out += '[';
+        out += st.name == "-" ? std::to_string(int64_t(st.number)) : std::to_string(st.number);
+        out += ']';
+        break;
+    }
+  }
+  return out;
+}
+
+template <class T>
+status run_decode(reader& r, T& out, const mapping_options& options, error_info* err,
+                  std::string* path) {
+  decode_ctx c(r, options.reject_unknown_keys);
+  const size_t start = r.offset();
+  status s;
+  try {
+    s = decode_value(c, out);
+  } catch (const std::bad_alloc&) {
+    s = c.fail(status::out_of_memory, r.offset());
+  }
+  if (s != status::ok && err != nullptr) {
+    const error_info& re = r.error();
+    err->code = s;
+    err->offset = c.code != status::ok ? c.offset : re.offset;
+    err->item_offset = re.code != status::ok ? re.item_offset : start;
+    err->depth = re.code != status::ok ? re.depth : r.depth();
+  } else if (err != nullptr) {
+    *static_cast<error_info*>(err) = error_info{};
+  }
+  if (path != nullptr) {
+    path->clear();
+    if (s != status::ok) {
+      try {
+        *path = format_path(c);
+      } catch (const std::bad_alloc&) {
+      }
+    }
+  }
+  return s;
+}
+
+template <class T>
+status decode_buffer(const uint8_t* data, size_t size, T& out, const mapping_options& options,
+                     error_info* err, std::string* path) {
+  if (data == nullptr && size != 0) {
+    if (err != nullptr) *err = error_info{status::invalid_argument, 0, 0, 0};
+    return status::invalid_argument;
+  }
+  inline_stack stack(options.reader.alloc);
+  reader_options ro = options.reader;
+  ro.alloc = &stack.hooks;
+  reader r(data, size, ro);
+  const status s = run_decode(r, out, options, err, path);
+  if (s != status::ok || options.allow_trailing_bytes || r.offset() == size) return s;
+  if (err != nullptr) *err = error_info{status::trailing_bytes, r.offset(), r.offset(), 0};
+  return status::trailing_bytes;
+}
+
+}  // namespace detail
+
+inline namespace v1 {
+
+template <class T>
+inline status to_cbor(const T& value, writer& w) {
+  const status s = detail::encode_value(w, value);
+  return s == status::ok ? w.error() : s;
+}
+
+template <class T>
+inline std::vector<uint8_t> to_cbor(const T& value) {
+  // One allocation: a first pass into a buffer on the stack; if the item is
+  // larger, that pass has counted its size and a second one fills the vector.
+  uint8_t local[512];
+  detail::inline_stack stack(nullptr);  // the writer's container stack, on the C++ stack too
+  writer first(local, sizeof local, &stack.hooks);
+  status s = to_cbor(value, first);
+  if (s == status::ok) s = first.finish();
+  if (s == status::ok) return std::vector<uint8_t>(local, local + first.size());
+  if (s != status::buffer_too_small) {
+    if (s == status::out_of_memory) throw std::bad_alloc();
+    return {};
+  }
+  std::vector<uint8_t> out(first.size());
+  detail::inline_stack stack2(nullptr);
+  writer second(out.data(), out.size(), &stack2.hooks);
+  s = to_cbor(value, second);
+  if (s == status::ok) s = second.finish();
+  if (s == status::out_of_memory) throw std::bad_alloc();
+  if (s != status::ok || second.size() != out.size()) return {};
+  return out;
+}
+
+template <class T>
+inline status from_cbor(const uint8_t* data, size_t size, T& out, error_info* err) {
+  return detail::decode_buffer(data, size, out, mapping_options{}, err, nullptr);
+}
+template <class T>
+inline status from_cbor(const uint8_t* data, size_t size, T& out, const mapping_options& options,
+                        error_info* err) {
+  return detail::decode_buffer(data, size, out, options, err, nullptr);
+}
+template <class T>
+inline status from_cbor(const uint8_t* data, size_t size, T& out, mapping_error& err,
+                        const mapping_options& options) {
+  return detail::decode_buffer(data, size, out, options, &err, &err.path);
+}
+template <class T>
+inline status from_cbor(reader& r, T& out, error_info* err, const mapping_options& options) {
+  return detail::run_decode(r, out, options, err, nullptr);
+}
+template <class T>
+inline status from_cbor(reader& r, T& out, mapping_error& err, const mapping_options& options) {
+  return detail::run_decode(r, out, options, &err, &err.path);
+}
+
+}  // namespace v1
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_MAPPING_INL_HPP

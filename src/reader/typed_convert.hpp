@@ -1,0 +1,71 @@
+// Internal to src/reader: what bulk.cpp and typed_array.cpp share.
+#ifndef CBOR_FAST_READER_TYPED_CONVERT_HPP
+#define CBOR_FAST_READER_TYPED_CONVERT_HPP
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cbor_fast/reader.hpp"
+#include "cbor_fast/typed_array.hpp"
+
+namespace cbor_fast {
+namespace detail {
+
+/// The head at the reader's position, read without consuming anything.
+struct peeked_head {
+  uint8_t major = 0;
+  uint8_t ai = 0;
+  bool complete = false;  ///< a definite head (ai < 28) whose argument bytes are all there
+  uint64_t arg = 0;
+  size_t size = 0;        ///< head bytes when complete
+  size_t offset = 0;
+};
+
+/// ok with the head of the next item; end (top level, no input left);
+/// invalid_state (the enclosing container has all its items, or a break is
+/// next); the sticky error; truncated (sticky, from next()) when input ends
+/// inside a container.
+status peek_next(reader& r, peeked_head& out) noexcept;
+/// Makes `s` the reader's sticky error at `offset`; returns s.
+status bulk_fail(reader& r, status s, size_t offset) noexcept;
+
+/// An integer into T (uint64_t, int64_t or double), range-checked: ok or out_of_range.
+template <class T>
+inline status convert_int(uint64_t v, T& out) noexcept {
+  if constexpr (std::is_same<T, uint64_t>::value) {
+    out = v;
+  } else if constexpr (std::is_same<T, int64_t>::value) {
+    if (v > uint64_t(INT64_MAX)) return status::out_of_range;
+    out = int64_t(v);
+  } else {
+    const double d = double(v);
+    // Exact when it converts back (2^64 itself is out of uint64_t's range).
+    if (d >= 18446744073709551616.0 || uint64_t(d) != v) return status::out_of_range;
+    out = d;
+  }
+  return status::ok;
+}
+template <class T>
+inline status convert_int(int64_t v, T& out) noexcept {
+  if constexpr (std::is_same<T, uint64_t>::value) {
+    if (v < 0) return status::out_of_range;
+    out = uint64_t(v);
+  } else if constexpr (std::is_same<T, int64_t>::value) {
+    out = v;
+  } else {
+    const double d = double(v);
+    if (d >= 9223372036854775808.0 || int64_t(d) != v) return status::out_of_range;
+    out = d;
+  }
+  return status::ok;
+}
+
+template <class T>
+status typed_convert(const typed_array& a, T* out, size_t capacity, size_t* bad) noexcept;
+double float128_to_double(const uint8_t* p, bool little) noexcept;
+
+}  // namespace detail
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_READER_TYPED_CONVERT_HPP

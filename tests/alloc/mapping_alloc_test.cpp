@@ -1,0 +1,161 @@
+// Heap allocations of from_cbor(), counted by replacing the global operator
+// new (every form) and by a counting allocator behind the reader's stack.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <new>
+
+#include "cbor_fast/mapping.hpp"
+#include "conformance/test_util.hpp"
+
+namespace {
+size_t g_news = 0;  // operator new calls while counting
+bool g_counting = false;
+}  // namespace
+
+// The replacements pair malloc with free; GCC cannot see that once inlined.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+
+void* operator new(size_t size) {
+  if (g_counting) ++g_news;
+  void* p = std::malloc(size != 0 ? size : 1);
+  if (p == nullptr) throw std::bad_alloc();
+  return p;
+}
+void* operator new[](size_t size) { return operator new(size); }
+void* operator new(size_t size, const std::nothrow_t&) noexcept {
+  if (g_counting) ++g_news;
+  return std::malloc(size != 0 ? size : 1);
+}
+void* operator new[](size_t size, const std::nothrow_t& t) noexcept { return operator new(size, t); }
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete[](void* p) noexcept { std::free(p); }
+void operator delete(void* p, size_t) noexcept { std::free(p); }
+void operator delete[](void* p, size_t) noexcept { std::free(p); }
+
+namespace alloctest {
+
+struct sub {
+  std::string_view name;
+  int64_t value = 0;
+  cbor_fast::byte_view raw;
+};
+CBOR_FAST_FIELDS(sub, name, value, raw)
+
+struct borrowed {
+  uint64_t id = 0;
+  int32_t delta = 0;
+  std::string_view title;
+  cbor_fast::byte_view payload;
+  sub head;
+  std::array<sub, 4> subs;
+  std::optional<double> score;
+  std::variant<int64_t, std::string_view> tag;
+  bool ok = false;
+};
+CBOR_FAST_FIELDS(borrowed, id, delta, title, payload, head, subs, score, tag, ok)
+
+struct owning {
+  std::string_view title;
+  std::vector<sub> subs;
+  std::vector<uint64_t> ids;
+};
+CBOR_FAST_FIELDS(owning, title, subs, ids)
+
+}  // namespace alloctest
+
+namespace {
+
+using alloctest::borrowed;
+using alloctest::owning;
+using alloctest::sub;
+using cbor_fast::status;
+
+size_t g_reader_allocs = 0;
+void* count_malloc(void*, size_t size) {
+  ++g_reader_allocs;
+  return std::malloc(size);
+}
+void* count_realloc(void*, void* p, size_t, size_t size) {
+  ++g_reader_allocs;
+  return std::realloc(p, size);
+}
+void count_free(void*, void* p, size_t) { std::free(p); }
+const cbor_fast::allocator k_counting{&count_malloc, &count_realloc, &count_free, nullptr};
+
+template <class T>
+size_t allocations_of_decode(const std::vector<uint8_t>& in, T& out, status want = status::ok) {
+  cbor_fast::mapping_options opt;
+  opt.reader.alloc = &k_counting;  // used only past from_cbor's own 1 KiB stack buffer
+  g_reader_allocs = 0;
+  g_news = 0;
+  g_counting = true;
+  const status s = cbor_fast::from_cbor(in.data(), in.size(), out, opt);
+  g_counting = false;
+  EXPECT_EQ(s, want);
+  return g_news + g_reader_allocs;
+}
+
+TEST(MappingAllocations, BorrowedStructDecodesWithNoAllocation) {
+  borrowed b;
+  b.id = uint64_t(1) << 40;
+  b.delta = -5;
+  b.title = "a title that is longer than any small-string buffer";
+  static const uint8_t payload[3] = {1, 2, 3};
+  b.payload = {payload, 3};
+  b.head = sub{"head", 1, {payload, 1}};
+  for (size_t i = 0; i < 4; ++i) b.subs[i] = sub{"s", int64_t(i), {payload, 2}};
+  b.score = 0.5;
+  b.tag = std::string_view("borrowed");
+  b.ok = true;
+  const std::vector<uint8_t> in = cbor_fast::to_cbor(b);
+  borrowed out;
+  EXPECT_EQ(allocations_of_decode(in, out), 0u);
+  EXPECT_EQ(out.title, b.title);
+  EXPECT_EQ(out.subs[3].value, 3);
+  EXPECT_EQ(std::get<std::string_view>(out.tag), "borrowed");
+  EXPECT_EQ(cbor_fast::to_cbor(out), in);
+}
+
+TEST(MappingAllocations, OnePerContainer) {
+  owning o;
+  o.title = "t";
+  for (int i = 0; i < 8; ++i) o.subs.push_back(sub{"n", i, {}});
+  for (uint64_t i = 0; i < 1000; ++i) o.ids.push_back(i * 1000003);
+  const std::vector<uint8_t> in = cbor_fast::to_cbor(o);
+  owning out;
+  EXPECT_EQ(allocations_of_decode(in, out), 2u);  // subs and ids, each reserved once
+  EXPECT_EQ(out.subs.size(), 8u);
+  EXPECT_EQ(out.ids[999], 999u * 1000003);
+  // Decoding again into the same object reuses the vectors' storage.
+  EXPECT_EQ(allocations_of_decode(in, out), 0u);
+}
+
+TEST(MappingAllocations, LengthBombAllocatesNothing) {
+  // {"title": "", "subs": <2^32 items declared>, ...}
+  owning out;
+  const auto in = cbor_fast_test::from_hex("a3" "657469746c65" "60" "6473756273" "9b0000000100000000");
+  EXPECT_EQ(allocations_of_decode(in, out, status::truncated), 0u);
+  const auto ids =
+      cbor_fast_test::from_hex("a3" "657469746c65" "60" "6473756273" "80" "63696473" "9affffffff" "00");
+  EXPECT_EQ(allocations_of_decode(ids, out, status::truncated), 0u);
+}
+
+TEST(MappingAllocations, InputDeeperThanTheTypeStopsAtTheType) {
+  // 40 nested arrays read as a vector of vectors of vectors of int.
+  std::vector<uint8_t> in;
+  in.insert(in.end(), 40, 0x81);
+  in.push_back(0x01);
+  std::vector<std::vector<std::vector<int>>> v3;  // shallower than the input: a mismatch
+  cbor_fast::error_info err;
+  g_news = 0;
+  g_counting = true;
+  EXPECT_EQ(cbor_fast::from_cbor(in.data(), in.size(), v3, &err), status::type_mismatch);
+  g_counting = false;
+  EXPECT_EQ(err.offset, 3u);
+  EXPECT_EQ(g_news, 3u);  // one reserve per vector level reached
+}
+
+}  // namespace

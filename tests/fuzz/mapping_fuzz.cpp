@@ -1,0 +1,166 @@
+// mapping_fuzz: decodes the input into a nested mapped struct (every member
+// kind mapping.hpp supports, all three layouts) and checks:
+//  - a failure is an error status with an offset inside the input, the same
+//    through the (data, size) and the reader overloads;
+//  - a success re-encodes to bytes that decode again (with no limits) and
+//    re-encode to the same bytes;
+//  - reader::read_array() on the input agrees with a next() loop model
+//    (status, offset of the failing element, values).
+//
+// Input: the configuration byte (fuzz_util.hpp: utf8, depth; a: reject
+// unknown keys; b: allow trailing bytes), then the CBOR input.
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cbor_fast/mapping.hpp"
+#include "fuzz_util.hpp"
+
+namespace fuzzmap {
+
+struct leaf {
+  std::string_view name;
+  int32_t n = 0;
+  std::optional<double> w;
+  cbor_fast::byte_view raw;
+};
+CBOR_FAST_FIELDS(leaf, name, n, w, raw)
+
+struct pair {
+  uint8_t a = 0;
+  int64_t b = 0;
+};
+CBOR_FAST_FIELDS_ARRAY(pair, a, b)
+
+struct keyed {
+  uint16_t k1 = 0;
+  std::optional<std::string> k2;
+};
+CBOR_FAST_FIELDS_KEYS(keyed, (1, k1), (-1, k2))
+
+struct root {
+  uint64_t id = 0;
+  std::string title;
+  std::vector<leaf> leaves;
+  std::vector<int64_t> ns;
+  std::vector<double> xs;
+  std::map<std::string, uint32_t> counts;
+  std::optional<pair> p;
+  std::array<keyed, 2> ks;
+  std::variant<int64_t, std::string, std::vector<uint64_t>> v;
+  bool flag = false;
+  float f = 0;
+  std::vector<uint8_t> blob;
+  std::map<int16_t, leaf> by_id;
+  std::vector<std::vector<int8_t>> grid;
+};
+CBOR_FAST_FIELDS(root, id, title, leaves, ns, xs, counts, p, ks, v, flag, f, blob, by_id, grid)
+
+}  // namespace fuzzmap
+
+namespace {
+
+using cbor_fast::item;
+using cbor_fast::item_type;
+using cbor_fast::reader;
+using cbor_fast::status;
+
+template <class T>
+void check_decode(const uint8_t* data, size_t size, const cbor_fast::mapping_options& opt) {
+  T out;
+  cbor_fast::mapping_error err;
+  const status s = cbor_fast::from_cbor(data, size, out, err, opt);
+  if (s != status::ok) {
+    FUZZ_CHECK(s == status::end || cbor_fast::is_error(s));
+    FUZZ_CHECK(err.code == s);
+    FUZZ_CHECK(err.offset <= size);
+    if (s != status::trailing_bytes) {
+      // The reader overload fails the same way.
+      reader r(data, size, opt.reader);
+      T again;
+      cbor_fast::error_info info;
+      FUZZ_CHECK(cbor_fast::from_cbor(r, again, &info, opt) == s);
+      FUZZ_CHECK(info.offset == err.offset);
+    }
+    return;
+  }
+  const std::vector<uint8_t> enc = cbor_fast::to_cbor(out);
+  FUZZ_CHECK(!enc.empty());
+  cbor_fast::mapping_options back_opt;
+  back_opt.reader = cbor_fast_fuzz::unlimited();
+  T back;
+  FUZZ_CHECK(cbor_fast::from_cbor(enc.data(), enc.size(), back, back_opt) == status::ok);
+  FUZZ_CHECK(cbor_fast::to_cbor(back) == enc);
+}
+
+/// read_array(std::vector<int64_t>) against a next() loop, for an input that starts with an array.
+void check_bulk(const uint8_t* data, size_t size, const cbor_fast::reader_options& ro) {
+  if (size == 0 || (data[0] >> 5) != 4) return;
+  reader a(data, size, ro);
+  std::vector<int64_t> got;
+  const status sa = a.read_array(got);
+
+  reader b(data, size, ro);
+  std::vector<int64_t> want;
+  status sb = status::ok;
+  size_t at = 0;
+  item h;
+  sb = b.next(h);
+  if (sb != status::ok) {
+    at = b.error().offset;
+  } else {
+    for (;;) {
+      item e;
+      sb = b.next(e);
+      if (sb != status::ok) {
+        at = b.error().offset;
+        break;
+      }
+      if (e.type == item_type::end) break;
+      int64_t v;
+      if (e.type == item_type::unsigned_int || e.type == item_type::negative_int) {
+        if (!e.get_int64(&v)) {
+          sb = status::out_of_range;
+          at = e.offset;
+          break;
+        }
+        want.push_back(v);
+      } else {
+        sb = status::type_mismatch;
+        at = e.offset;
+        break;
+      }
+    }
+  }
+  FUZZ_CHECK(sa == sb);
+  if (sa == status::ok) {
+    FUZZ_CHECK(got == want);
+    FUZZ_CHECK(a.offset() == b.offset());
+    FUZZ_CHECK(a.items() == b.items());
+    // Both readers go on the same way.
+    item x, y;
+    const status nx = a.next(x);
+    const status ny = b.next(y);
+    FUZZ_CHECK(nx == ny);
+    if (nx == status::ok) FUZZ_CHECK(x.offset == y.offset && x.type == y.type);
+  } else {
+    FUZZ_CHECK(a.error().offset == at);
+  }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const cbor_fast_fuzz::config cfg = cbor_fast_fuzz::take_config(data, size);
+  cbor_fast::mapping_options opt;
+  opt.reader.validate_utf8 = cfg.utf8;
+  opt.reader.max_depth = cfg.max_depth;
+  opt.reject_unknown_keys = cfg.a;
+  opt.allow_trailing_bytes = cfg.b;
+  check_decode<fuzzmap::root>(data, size, opt);
+  check_decode<fuzzmap::leaf>(data, size, opt);
+  check_decode<fuzzmap::pair>(data, size, opt);
+  check_bulk(data, size, opt.reader);
+  return 0;
+}
