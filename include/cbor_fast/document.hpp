@@ -99,6 +99,25 @@ enum encode_flags : uint32_t {
   /// Preferred serialization: shortest floats, definite lengths, joined strings.
   /// Without it a decoded document keeps its float widths and indefinite forms.
   encode_preferred = 1,
+  /// RFC 8949 4.2.1 core deterministic encoding: map entries sorted by the
+  /// bytewise lexicographic order of their encoded keys, shortest heads,
+  /// definite lengths, floats at the shortest width that holds them exactly
+  /// (NaN payloads, infinities and -0.0 kept: f97e00 stays f97e00, a NaN with
+  /// a payload keeps it), bignums in preferred form (RFC 8949 3.4.3: no
+  /// leading zero bytes; one that fits 64 bits becomes a plain integer).
+  /// Duplicate keys (equal canonical encodings) give duplicate_key. Since 0.4.
+  encode_canonical = 2,
+  /// RFC 8949 4.2.3 length-first order (RFC 7049 3.9 canonical CBOR): shorter
+  /// encoded key first, then bytewise; otherwise as encode_canonical, except
+  /// that every NaN is written as f97e00 (RFC 7049 3.9). Byte-identical to
+  /// Python cbor2's canonical=True. Since 0.4.
+  encode_length_first = 4,
+  /// CTAP2 canonical CBOR (FIDO CTAP 2.x, "CTAP2 canonical CBOR encoding form"):
+  /// keys sorted by major type, then length, then bytewise; shortest heads,
+  /// definite lengths; floats keep the width they have (the spec leaves their
+  /// representation unchanged); no tags: a bignum that fits 64 bits becomes an
+  /// integer, any other tag gives invalid_argument at its offset. Since 0.4.
+  encode_ctap2 = 8,
 };
 
 /// Limits and behaviour of decode().
@@ -339,6 +358,23 @@ status encode(node n, writer& w, uint32_t flags = encode_none) noexcept;
 /// The root; invalid_argument for an empty document. Deep nesting takes its
 /// stack from the document's allocator.
 status encode(const document& doc, writer& w, uint32_t flags = encode_none) noexcept;
+/// As encode(n, w, flags), with *error (optional) saying where a canonical
+/// encoding failed: the later of two duplicate keys (duplicate_key), or a tag
+/// refused by encode_ctap2 (invalid_argument). At most one of encode_canonical,
+/// encode_length_first and encode_ctap2 may be set. Canonical forms sort every
+/// map in O(n log n) (one linear check for a map already in order) and need
+/// 4 bytes per node plus 8 per map pair of scratch memory. Since 0.4.
+status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept;
+/// Re-encodes the first item of data[0, size) in the canonical form `flags`
+/// asks for (one of encode_canonical, encode_length_first, encode_ctap2) to w,
+/// whatever the writer's destination: decoded with `options` (so strict checks
+/// and limits apply; decode_exact refuses trailing bytes), then encoded as
+/// encode(node, w, flags, error). Returns ok; invalid_argument (no canonical
+/// flag, two of them, unknown flags; a tag under encode_ctap2); every decode
+/// status with its offset; duplicate_key with the later key's offset; the
+/// writer's errors. Since 0.4.
+status canonicalize(const void* data, size_t size, writer& w, uint32_t flags = encode_canonical,
+                    const decode_options& options = {}, error_info* error = nullptr) noexcept;
 
 // ==========================================================================
 // mutable documents
@@ -490,6 +526,12 @@ status to_mutable(const document& doc, mutable_document& out) noexcept;
 status encode(const mutable_node* n, writer& w) noexcept;
 /// Writes the root; invalid_argument when there is none.
 status encode(const mutable_document& doc, writer& w) noexcept;
+/// With encode flags (encode_canonical, encode_length_first, encode_ctap2 for
+/// a canonical form; encode_preferred is what the two-argument forms do). The
+/// canonical forms encode the tree, decode those bytes and re-encode them
+/// sorted, so they take about three times as long as a plain encode. Since 0.4.
+status encode(const mutable_node* n, writer& w, uint32_t flags) noexcept;
+status encode(const mutable_document& doc, writer& w, uint32_t flags) noexcept;
 
 // ==========================================================================
 // sequence: the top-level items of a CBOR sequence
