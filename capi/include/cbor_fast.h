@@ -791,6 +791,81 @@ CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, 
 /** The sticky error (code, offset, item_offset = start of the bad item). */
 CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
 
+/* ========================================================================== */
+/* Canonical encoding, tags as values, editing mutable documents (since 0.4)  */
+/* ========================================================================== */
+
+/*
+ * Canonical forms, as cbor_encode() flags (at most one of the three; each
+ * implies CBOR_FAST_ENCODE_PREFERRED). Every form writes shortest heads and
+ * definite lengths, joins indefinite strings, and writes a bignum (tag 2/3)
+ * in preferred form (RFC 8949 3.4.3): no leading zero bytes, and a plain
+ * integer when it fits 64 bits. Map entries are sorted by their keys'
+ * canonical encodings in O(n log n) per map (a map already in order costs one
+ * linear pass); two keys with equal canonical encodings (1 and 0x1801, half
+ * and double of one value, maps that differ only in entry order) give
+ * CBOR_FAST_ERR_DUPLICATE_KEY. Scratch memory: 4 bytes per node plus 8 per
+ * map pair, from the document's allocator.
+ */
+/**
+ * RFC 8949 4.2.1 core deterministic: keys in bytewise lexicographic order of
+ * their encodings; floats at the shortest width that holds the value exactly,
+ * NaN payloads, infinities and -0.0 kept (f97e00 stays, a NaN with a payload
+ * keeps it at the shortest width holding it). Output passes
+ * CBOR_FAST_DECODE_DETERMINISTIC. Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_CANONICAL 2u
+/**
+ * RFC 8949 4.2.3 length-first (RFC 7049 3.9 "canonical CBOR"): shorter key
+ * encoding first, then bytewise; floats as CANONICAL except that every NaN is
+ * written f97e00. Byte-identical to Python cbor2's dumps(canonical=True)
+ * (tests/vectors/canonical.json). Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_LENGTH_FIRST 4u
+/**
+ * CTAP2 canonical CBOR (FIDO CTAP 2.x): keys by major type, then length, then
+ * bytewise; floats keep their width; no tags: a bignum that fits 64 bits is
+ * written as an integer, any other tag gives CBOR_FAST_ERR_INVALID_ARGUMENT.
+ * Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_CTAP2 8u
+
+/**
+ * Re-encodes the first item of data[0, size) canonically into a writer (any
+ * destination: owned buffer, caller buffer, sink). The input is decoded as
+ * cbor_decode(data, size, decode_flags, options) would (strict checks, limits,
+ * the allocator), then written with encode_flags. Nothing is kept: the input
+ * only needs to live for the call.
+ * @param data          input; NULL only with size 0
+ * @param encode_flags  exactly one of CBOR_FAST_ENCODE_CANONICAL, _LENGTH_FIRST,
+ *                      _CTAP2 (CBOR_FAST_ENCODE_PREFERRED may be added)
+ * @param decode_flags  CBOR_FAST_DECODE_* flags except COPY_STRINGS (e.g. EXACT to
+ *                      refuse trailing bytes)
+ * @param options       limits and allocator, or NULL for the defaults
+ * @param writer        destination; must not be NULL
+ * @param error         optional: code and offset (for a duplicate key, the later key)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL writer, bad flags,
+ *         a tag under CTAP2 with its offset); every cbor_decode() status;
+ *         CBOR_FAST_ERR_DUPLICATE_KEY; CBOR_FAST_ERR_OUT_OF_MEMORY; what the
+ *         writer returns (CBOR_FAST_ERR_BUFFER_TOO_SMALL: cbor_writer_size()
+ *         tells the size needed). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_canonicalize(const void* data, size_t size,
+                                                 uint32_t encode_flags, uint32_t decode_flags,
+                                                 const cbor_fast_decode_options* options,
+                                                 cbor_writer* writer, cbor_fast_error* error);
+/**
+ * cbor_mdoc_encode() with cbor_encode() flags: 0 or CBOR_FAST_ENCODE_PREFERRED
+ * is cbor_mdoc_encode(); a canonical flag encodes, decodes and re-encodes the
+ * tree sorted (about three times the work of a plain encode).
+ * @return as cbor_mdoc_encode(), plus CBOR_FAST_ERR_INVALID_ARGUMENT for bad
+ *         flags and CBOR_FAST_ERR_DUPLICATE_KEY. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags,
+                                                      cbor_writer* writer);
+
+/* @@ENC_MORE@@ */
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

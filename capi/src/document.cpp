@@ -14,17 +14,7 @@
 #include "cbor_fast/document.hpp"
 #include "handles.hpp"
 
-struct cbor_doc {
-  cbor_fast::allocator alloc;
-  cbor_fast::document doc;
-  explicit cbor_doc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
-};
-
-struct cbor_mdoc {
-  cbor_fast::allocator alloc;
-  cbor_fast::mutable_document doc;
-  explicit cbor_mdoc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
-};
+#include "document_handles.hpp"  // cbor_doc, cbor_mdoc
 
 struct cbor_seq {
   cbor_fast::allocator alloc;

@@ -1,0 +1,145 @@
+/*
+ * The 0.4 additions of the "canonical encoding, tags as values, editing
+ * mutable documents" section of cbor_fast.h, from C.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cbor_fast.h"
+#include "check.h"
+
+/* Canonicalises in[0, n) into a fresh owned writer; out gets the bytes. */
+static cbor_fast_status canon(const uint8_t* in, size_t n, uint32_t flags, uint8_t* out,
+                              size_t* out_size, cbor_fast_error* err) {
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  cbor_fast_status s;
+  if (cbor_writer_new(NULL, &w) != CBOR_FAST_OK) return CBOR_FAST_ERR_OUT_OF_MEMORY;
+  s = cbor_canonicalize(in, n, flags, 0, NULL, w, err);
+  if (s == CBOR_FAST_OK) s = cbor_writer_finish(w, &data, &size);
+  if (s == CBOR_FAST_OK) {
+    memcpy(out, data, size);
+    *out_size = size;
+  }
+  cbor_writer_free(w);
+  return s;
+}
+
+static void test_canonical_forms(void) {
+  /* {"": 1, 100: 2, -1: 3} */
+  static const uint8_t in[] = {0xa3, 0x60, 0x01, 0x18, 0x64, 0x02, 0x20, 0x03};
+  static const uint8_t core[] = {0xa3, 0x18, 0x64, 0x02, 0x20, 0x03, 0x60, 0x01};
+  static const uint8_t lf[] = {0xa3, 0x20, 0x03, 0x60, 0x01, 0x18, 0x64, 0x02};
+  static const uint8_t ctap[] = {0xa3, 0x18, 0x64, 0x02, 0x20, 0x03, 0x60, 0x01};
+  uint8_t out[64];
+  size_t n = 0;
+  CHECK_STATUS(canon(in, sizeof in, CBOR_FAST_ENCODE_CANONICAL, out, &n, NULL), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(out, n, core, sizeof core);
+  CHECK_STATUS(canon(in, sizeof in, CBOR_FAST_ENCODE_LENGTH_FIRST, out, &n, NULL), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(out, n, lf, sizeof lf);
+  CHECK_STATUS(canon(in, sizeof in, CBOR_FAST_ENCODE_CTAP2, out, &n, NULL), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(out, n, ctap, sizeof ctap);
+}
+
+static void test_canonical_errors(void) {
+  /* {1: 0, 0x1801: 1}: one key twice; the later one is at offset 3. */
+  static const uint8_t dup[] = {0xa2, 0x01, 0x00, 0x18, 0x01, 0x01};
+  /* [1, 1("x")]: CTAP2 has no tags; the tag is at offset 2. */
+  static const uint8_t tagged[] = {0x82, 0x01, 0xc1, 0x61, 0x78};
+  static const uint8_t two[] = {0xa0, 0xa0};
+  cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+  uint8_t out[64];
+  size_t n = 0;
+  cbor_writer* w = NULL;
+  CHECK_STATUS(canon(dup, sizeof dup, CBOR_FAST_ENCODE_CANONICAL, out, &n, &err),
+               CBOR_FAST_ERR_DUPLICATE_KEY);
+  CHECK_EQ_UINT(err.offset, 3);
+  CHECK_STATUS(err.code, CBOR_FAST_ERR_DUPLICATE_KEY);
+  CHECK_STATUS(canon(tagged, sizeof tagged, CBOR_FAST_ENCODE_CTAP2, out, &n, &err),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_EQ_UINT(err.offset, 2);
+  CHECK_STATUS(canon(tagged, sizeof tagged, CBOR_FAST_ENCODE_CANONICAL, out, &n, &err),
+               CBOR_FAST_OK);
+  CHECK_STATUS(canon(two, sizeof two, 0, out, &n, &err), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(canon(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL | CBOR_FAST_ENCODE_CTAP2, out,
+                     &n, &err),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_canonicalize(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL, 0, NULL, NULL, &err),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_canonicalize(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL,
+                                 CBOR_FAST_DECODE_EXACT, NULL, w, &err),
+               CBOR_FAST_ERR_TRAILING_BYTES);
+  CHECK_EQ_UINT(err.offset, 1);
+  CHECK_STATUS(cbor_canonicalize(NULL, 3, CBOR_FAST_ENCODE_CANONICAL, 0, NULL, w, &err),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  cbor_writer_free(w);
+}
+
+static void test_canonical_buffer_and_encode(void) {
+  /* {"b": 1, "a": 2} */
+  static const uint8_t in[] = {0xa2, 0x61, 0x62, 0x01, 0x61, 0x61, 0x02};
+  static const uint8_t want[] = {0xa2, 0x61, 0x61, 0x02, 0x61, 0x62, 0x01};
+  uint8_t buf[7];
+  uint8_t small[3];
+  cbor_writer* w = NULL;
+  cbor_doc* doc = NULL;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  CHECK_STATUS(cbor_writer_new_buffer(buf, sizeof buf, NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_canonicalize(in, sizeof in, CBOR_FAST_ENCODE_CANONICAL, 0, NULL, w, NULL),
+               CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, want, sizeof want);
+  cbor_writer_free(w);
+  /* Too small: the size needed is reported. */
+  CHECK_STATUS(cbor_writer_new_buffer(small, sizeof small, NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_canonicalize(in, sizeof in, CBOR_FAST_ENCODE_CANONICAL, 0, NULL, w, NULL),
+               CBOR_FAST_ERR_BUFFER_TOO_SMALL);
+  CHECK_EQ_UINT(cbor_writer_size(w), 7);
+  cbor_writer_free(w);
+  /* cbor_encode() with the flag. */
+  CHECK_STATUS(cbor_decode(in, sizeof in, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_encode(doc, CBOR_FAST_ENCODE_LENGTH_FIRST, w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, want, sizeof want);
+  cbor_writer_free(w);
+  cbor_doc_free(doc);
+}
+
+static void test_mdoc_encode_flags(void) {
+  static const uint8_t want[] = {0xa2, 0x01, 0xf5, 0x61, 0x61, 0xf6};
+  cbor_mdoc* m = NULL;
+  cbor_mnode* map;
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  CHECK_STATUS(cbor_mdoc_new(NULL, &m), CBOR_FAST_OK);
+  map = cbor_mdoc_map(m);
+  CHECK_STATUS(cbor_mnode_map_put(map, cbor_mdoc_text(m, "a", 1), cbor_mdoc_null(m)), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mnode_map_put(map, cbor_mdoc_uint(m, 1), cbor_mdoc_bool(m, 1)), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mdoc_set_root(m, map), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mdoc_encode_flags(m, CBOR_FAST_ENCODE_CANONICAL, w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, want, sizeof want);
+  CHECK_STATUS(cbor_mdoc_encode_flags(NULL, CBOR_FAST_ENCODE_CANONICAL, w),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_mdoc_encode_flags(m, 64, w), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  cbor_writer_free(w);
+  cbor_mdoc_free(m);
+}
+
+/* @@ENC_TESTS@@ */
+
+int main(void) {
+  RUN_TEST(test_canonical_forms);
+  RUN_TEST(test_canonical_errors);
+  RUN_TEST(test_canonical_buffer_and_encode);
+  RUN_TEST(test_mdoc_encode_flags);
+  /* @@ENC_RUN@@ */
+  return check_summary();
+}
