@@ -143,10 +143,31 @@ const row k_duplicates[] = {
     {"nested map", "A1 6161 A2 01 00 01 00", status::duplicate_key, 6},
     {"outer key after a nested map", "A2 01 A1 01 00 01 00", status::duplicate_key, 5},
     {"third key repeats the first", "A3 01 00 02 00 01 00", status::duplicate_key, 5},
+    // Equal in the data model (RFC 8949 5.6): maps are unordered, float keys
+    // are equal when their values are (0.0 and -0.0, every NaN), and a bignum
+    // equals the integer of the same value (3.4.3). Since 0.4.
+    {"maps as keys, entries in another order", "A2 A2 01 02 03 04 00 A2 03 04 01 02 01",
+     status::duplicate_key, 7},
+    {"maps in maps as keys", "A2 A1 A2 02 00 01 00 00 00 A1 A2 01 00 02 00 00 01",
+     status::duplicate_key, 9},
+    {"0.0 and -0.0", "A2 F90000 00 F98000 00", status::duplicate_key, 5},
+    {"-0.0 as double and 0.0", "A2 FB8000000000000000 00 F90000 01", status::duplicate_key, 11},
+    {"NaNs with different payloads", "A2 F97E00 00 FB7FF8000000000001 01", status::duplicate_key, 5},
+    {"NaN and negative NaN", "A2 F97E00 00 F9FE00 01", status::duplicate_key, 5},
+    {"maps with 0.0 and -0.0 keys as keys", "A2 A1 F98000 01 00 A1 F90000 01 01",
+     status::duplicate_key, 7},
+    {"bignum 1 and 1", "A2 C24101 00 01 01", status::duplicate_key, 5},
+    {"bignums with and without a leading zero", "A2 C2420001 00 C24101 01", status::duplicate_key, 6},
+    {"bignum -1 (empty magnitude) and -1", "A2 C340 00 20 01", status::duplicate_key, 4},
+    {"bignum 2^64 with a leading zero", "A2 C249010000000000000000 00 C24A00010000000000000000 01",
+     status::duplicate_key, 13},
     // Not duplicates.
+    {"arrays with elements in another order", "A2 820102 00 820201 01", status::ok, 0},
+    {"2^64 and 2^64 - 1", "A2 C249010000000000000000 00 1BFFFFFFFFFFFFFFFF 01", status::ok, 0},
+    {"NaN and infinity", "A2 F97E00 00 F97C00 01", status::ok, 0},
+    {"bignum 1 and negative bignum 1", "A2 C24101 00 C34101 01", status::ok, 0},
     {"1 and -1", "A2 01 00 20 00", status::ok, 0},
     {"1 and 1.0", "A2 01 00 F93C00 00", status::ok, 0},
-    {"0.0 and -0.0", "A2 F90000 00 F98000 00", status::ok, 0},
     {"text and bytes", "A2 6161 00 4161 00", status::ok, 0},
     {"different tags", "A2 C101 00 C201 00", status::ok, 0},
     {"tag and its content", "A2 C101 00 01 00", status::ok, 0},
@@ -307,6 +328,14 @@ const row k_deterministic[] = {
     {"in a nested map", "A1 01 A2 02 00 01 00", status::unsorted_map_keys, 5},
     {"equal keys", "A2 01 00 01 00", status::duplicate_key, 3},
     {"third key equals the second", "A3 01 00 02 00 02 00", status::duplicate_key, 5},
+    // Bignums in preferred form (RFC 8949 3.4.3): since 0.4.
+    {"bignum 1", "C24101", status::non_preferred_encoding, 0},
+    {"bignum 0 (empty)", "C240", status::non_preferred_encoding, 0},
+    {"bignum 2^64 - 1 (8 bytes)", "C248FFFFFFFFFFFFFFFF", status::non_preferred_encoding, 0},
+    {"negative bignum in an array", "82 00 C34101", status::non_preferred_encoding, 2},
+    {"bignum with a leading zero", "C24A00010000000000000000", status::non_preferred_encoding, 0},
+    {"bignum 2^64", "C249010000000000000000", status::ok, 0},
+    {"other tag over a short byte string", "C44101", status::ok, 0},
 };
 
 TEST(Deterministic, TableThroughEveryEntryPoint) {
@@ -327,6 +356,34 @@ TEST(Deterministic, WithDuplicateCheckToo) {
     SCOPED_TRACE(r.name);
     expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
   }
+}
+
+TEST(Deterministic, WithDuplicateCheckFloatKeysByValue) {
+  // 0.0 and -0.0 are in bytewise order and distinct bytes: deterministic
+  // alone accepts them, the duplicate check (data-model equality) does not.
+  const bytes in = from_hex("A2 F90000 00 F98000 01");
+  reader_options o;
+  o.deterministic = true;
+  expect_everywhere(in, o, status::ok, 0);
+  o.reject_duplicate_keys = true;
+  expect_everywhere(in, o, status::duplicate_key, 5);
+  expect_everywhere(from_hex("A2 F97E00 00 F9FE00 01"), o, status::duplicate_key, 5);
+}
+
+TEST(DuplicateKeys, DeeplyNestedMapKeysStayLinear) {
+  // One key: 300 nested maps {0: {0: ... {0: 0}}} whose innermost pair is
+  // out of order twice over; then the same key sorted: a duplicate.
+  auto nested = [](bool sorted) {
+    std::string h;
+    for (int i = 0; i < 300; ++i) h += "A1 00 ";
+    h += sorted ? "A2 01 00 02 00" : "A2 02 00 01 00";
+    return h;
+  };
+  const bytes first = from_hex(nested(false));
+  const bytes in = from_hex("A2 " + nested(false) + " 00 " + nested(true) + " 01");
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  expect_everywhere(in, o, status::duplicate_key, 1 + first.size() + 1);
 }
 
 TEST(Deterministic, PreferredWriterOutputPasses) {
