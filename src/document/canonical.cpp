@@ -17,6 +17,7 @@
 
 #include "cbor_fast/document.hpp"
 #include "document/memory.hpp"
+#include "internal/compiler.hpp"
 #include "internal/endian.hpp"
 #include "internal/float16.hpp"
 #include "reader/strict.hpp"
@@ -30,33 +31,6 @@ static_assert(k_canonical_encode_flags == (encode_canonical | encode_length_firs
               "canonical flags");
 
 enum class order : uint8_t { bytewise, length_first, ctap2 };
-
-/// Shortest head of (major, arg) at out; its size.
-size_t head_bytes(uint8_t* out, unsigned major, uint64_t arg) noexcept {
-  const auto mt = uint8_t(major << 5);
-  if (arg < 24) {
-    out[0] = uint8_t(mt | arg);
-    return 1;
-  }
-  if (arg <= 0xff) {
-    out[0] = uint8_t(mt | 24);
-    out[1] = uint8_t(arg);
-    return 2;
-  }
-  if (arg <= 0xffff) {
-    out[0] = uint8_t(mt | 25);
-    store_be16(out + 1, uint16_t(arg));
-    return 3;
-  }
-  if (arg <= 0xffffffffu) {
-    out[0] = uint8_t(mt | 26);
-    store_be32(out + 1, uint32_t(arg));
-    return 5;
-  }
-  out[0] = uint8_t(mt | 27);
-  store_be64(out + 1, arg);
-  return 9;
-}
 
 /// One key as its canonical encoding: head[0, head_len) then data[0, size).
 struct key_ref {
@@ -74,11 +48,55 @@ inline uint8_t byte_at(const key_ref& k, size_t i) noexcept {
   return i < k.head_len ? k.head[i] : k.data[i - k.head_len];
 }
 
+/// k.prefix from its bytes, one at a time (floats and complex keys).
 void set_prefix(key_ref& k) noexcept {
   uint64_t p = 0;
   const size_t n = k.total < 8 ? k.total : 8;
   for (size_t i = 0; i < n; ++i) p |= uint64_t(byte_at(k, i)) << (56 - 8 * i);
   k.prefix = p;
+}
+
+/// A head and its content as key_ref, the prefix computed in registers (bytes
+/// just stored one by one and loaded back as a word would stall the load).
+CBOR_FAST_ALWAYS_INLINE inline void set_head_key(key_ref& k, unsigned major, uint64_t arg,
+                                                 const uint8_t* data, size_t size) noexcept {
+  const uint64_t mt = uint64_t(major) << 61;
+  uint64_t be;  // the head, left-aligned
+  unsigned len;
+  if (arg < 24) {
+    be = mt | arg << 56;
+    len = 1;
+  } else if (arg <= 0xff) {
+    be = mt | uint64_t(24) << 56 | arg << 48;
+    len = 2;
+  } else if (arg <= 0xffff) {
+    be = mt | uint64_t(25) << 56 | arg << 40;
+    len = 3;
+  } else if (arg <= 0xffffffffu) {
+    be = mt | uint64_t(26) << 56 | arg << 24;
+    len = 5;
+  } else {
+    be = mt | uint64_t(27) << 56 | arg >> 8;
+    len = 9;
+    k.head[8] = uint8_t(arg);
+  }
+  store_be64(k.head, be);
+  k.head_len = uint8_t(len);
+  k.data = data;
+  k.size = size;
+  k.total = len + size;
+  if (len >= 8 || size == 0) {
+    k.prefix = be;
+    return;
+  }
+  uint64_t d;
+  if (size >= 8) {
+    d = load_be64(data);
+  } else {
+    d = 0;
+    for (size_t i = 0; i < size; ++i) d |= uint64_t(data[i]) << (56 - 8 * i);
+  }
+  k.prefix = be | d >> (8 * len);
 }
 
 /// Bytewise comparison of two encodings (-1, 0, 1). No well-formed encoding
@@ -112,11 +130,18 @@ int compare_keys(const key_ref& a, const key_ref& b, order o) noexcept {
 
 /// Where each map's sorted pairs are: per node of the subtree, the index of
 /// its first key in `sorted` (maps only).
+struct sort_entry {
+  uint64_t prefix;
+  uint32_t rank;
+  uint32_t index;  ///< into the map's key_refs
+};
+
 struct canonical_state {
-  canonical_state(const allocator& a) noexcept : slot(a), sorted(a), keys(a) {}
+  canonical_state(const allocator& a) noexcept : slot(a), sorted(a), keys(a), entries(a) {}
   pod_vector<uint32_t> slot;
   pod_vector<const doc_node*> sorted;
   pod_vector<key_ref> keys;
+  pod_vector<sort_entry> entries;
 };
 
 inline status set_error(error_info* error, status s, size_t offset) noexcept {
@@ -160,8 +185,7 @@ class canonical_encoder {
         break;
       }
     if (!any_map) return status::ok;
-    if (!st_.slot.reserve(n)) return status::out_of_memory;
-    for (size_t i = 0; i < n; ++i) st_.slot.push_back(0);  // reserved
+    if (st_.slot.extend(n) == nullptr) return status::out_of_memory;  // maps' entries only are read
     for (size_t i = n; i-- > 0;) {
       const doc_node* p = root_ + i;
       if (p->type != uint8_t(item_type::map) || (p->flags & flag_chunk) != 0 || p->arg == 0)
@@ -174,30 +198,34 @@ class canonical_encoder {
   /// The canonical form of one key into k (see key_ref).
   status describe_key(const doc_node* c, key_ref& k) noexcept {
     k.key = c;
-    k.data = nullptr;
-    k.size = 0;
-    k.head_len = 0;
     k.scratch = SIZE_MAX;
     switch (item_type(c->type)) {
       case item_type::unsigned_int:
-        k.head_len = uint8_t(head_bytes(k.head, 0, c->arg));
-        break;
+        set_head_key(k, 0, c->arg, nullptr, 0);
+        return status::ok;
       case item_type::negative_int:
-        k.head_len = uint8_t(head_bytes(k.head, 1, c->arg));
-        break;
+        set_head_key(k, 1, c->arg, nullptr, 0);
+        return status::ok;
       case item_type::simple:
       case item_type::boolean:
       case item_type::null:
       case item_type::undefined:
-        k.head_len = uint8_t(head_bytes(k.head, 7, c->arg));
-        break;
+        set_head_key(k, 7, c->arg, nullptr, 0);
+        return status::ok;
       case item_type::byte_string:
+        set_head_key(k, 2, c->arg, c->u.data, size_t(c->arg));
+        return status::ok;
       case item_type::text_string:
-        k.head_len = uint8_t(head_bytes(k.head, c->type == uint8_t(item_type::text_string) ? 3 : 2,
-                                        c->arg));
-        k.data = c->u.data;
-        k.size = size_t(c->arg);
+        set_head_key(k, 3, c->arg, c->u.data, size_t(c->arg));
+        return status::ok;
+      default:
         break;
+    }
+    k.data = nullptr;
+    k.size = 0;
+    k.head_len = 0;
+    k.prefix = 0;  // set once the scratch bytes are final
+    switch (item_type(c->type)) {
       case item_type::floating: {
         writer tmp(k.head, sizeof k.head, &alloc_);
         if (status s = write_float(tmp, c); s != status::ok) return s;
@@ -214,46 +242,80 @@ class canonical_encoder {
       }
     }
     k.total = k.head_len + k.size;
+    slow_keys_ = true;
     return status::ok;
+  }
+
+  /// The leading sort criterion of a key in the current order, saturated.
+  uint32_t rank_of(const key_ref& k) const noexcept {
+    if (order_ == order::length_first) return k.total < UINT32_MAX ? uint32_t(k.total) : UINT32_MAX;
+    if (order_ == order::ctap2) {
+      constexpr uint32_t max_len = (uint32_t(1) << 29) - 1;
+      const uint32_t len = k.total < max_len ? uint32_t(k.total) : max_len;
+      return uint32_t(k.prefix >> 61) << 29 | len;
+    }
+    return 0;
   }
 
   status sort_map(const doc_node* p, uint32_t& slot) noexcept {
     st_.keys.clear();
+    st_.entries.clear();
     scratch_.clear();
-    if (!st_.keys.reserve(size_t(p->arg))) return status::out_of_memory;
+    const size_t count = size_t(p->arg);
+    // Filled in place: a key_ref built on the stack and copied in would be
+    // read back wide right after its bytes were stored narrow.
+    key_ref* const slots = st_.keys.extend(count);
+    // Sorted as 16-byte entries (rank, prefix, index): the order's leading
+    // criterion saturated to 32 bits, then the first 8 bytes; only ties look
+    // at the whole keys.
+    sort_entry* const ents = st_.entries.extend(count);
+    if (slots == nullptr || ents == nullptr) return status::out_of_memory;
+    const bool flat = (p->flags & flag_flat) != 0;
     const doc_node* c = p + 1;
-    for (uint64_t i = 0; i < p->arg; ++i) {
-      key_ref k;
-      if (status s = describe_key(c, k); s != status::ok) return s;
-      st_.keys.push_back(k);  // reserved
-      c = after(after(c));
+    for (size_t i = 0; i < count; ++i) {
+      if (status s = describe_key(c, slots[i]); s != status::ok) return s;
+      ents[i] = sort_entry{slots[i].prefix, rank_of(slots[i]), uint32_t(i)};
+      c = flat ? c + 2 : after(after(c));
     }
     // Scratch bytes are final now: point the complex keys at them.
-    for (size_t i = 0; i < st_.keys.size(); ++i) {
-      key_ref& k = st_.keys[i];
-      if (k.scratch != SIZE_MAX) k.data = scratch_.data() + k.scratch;
-      set_prefix(k);
+    if (slow_keys_) {
+      for (size_t i = 0; i < count; ++i) {
+        key_ref& k = slots[i];
+        if (k.scratch != SIZE_MAX) k.data = scratch_.data() + k.scratch;
+        set_prefix(k);
+        ents[i] = sort_entry{k.prefix, rank_of(k), uint32_t(i)};
+      }
+      slow_keys_ = false;
     }
-    key_ref* const b = st_.keys.data();
-    key_ref* const e = b + st_.keys.size();
+    const key_ref* const keys = slots;
     const order o = order_;
+    const auto cmp = [keys, o](const sort_entry& x, const sort_entry& y) {
+      if (x.rank != y.rank) return x.rank < y.rank ? -1 : 1;
+      if (x.prefix != y.prefix) return x.prefix < y.prefix ? -1 : 1;
+      return compare_keys(keys[x.index], keys[y.index], o);
+    };
     bool in_order = true;
-    for (key_ref* k = b + 1; k < e; ++k)
-      if (compare_keys(k[-1], *k, o) >= 0) {
+    for (size_t i = 1; i < count; ++i)
+      if (cmp(ents[i - 1], ents[i]) >= 0) {
         in_order = false;
         break;
       }
-    if (!in_order)
-      std::sort(b, e, [o](const key_ref& x, const key_ref& y) { return compare_keys(x, y, o) < 0; });
-    for (key_ref* k = b + 1; k < e; ++k)
-      if (compare_keys(k[-1], *k, o) == 0) {
-        const size_t o1 = size_t(node_offset(k[-1].key)), o2 = size_t(node_offset(k->key));
-        return set_error(error_, status::duplicate_key, o1 > o2 ? o1 : o2);
-      }
-    if (st_.sorted.size() > UINT32_MAX - st_.keys.size()) return status::out_of_memory;
+    if (!in_order) {
+      std::sort(ents, ents + count,
+                [&cmp](const sort_entry& x, const sort_entry& y) { return cmp(x, y) < 0; });
+      for (size_t i = 1; i < count; ++i)
+        if (cmp(ents[i - 1], ents[i]) == 0) {
+          const size_t o1 = size_t(node_offset(keys[ents[i - 1].index].key));
+          const size_t o2 = size_t(node_offset(keys[ents[i].index].key));
+          return set_error(error_, status::duplicate_key, o1 > o2 ? o1 : o2);
+        }
+    }
+    if (st_.sorted.size() > UINT32_MAX - count) return status::out_of_memory;
     slot = uint32_t(st_.sorted.size());
-    if (!st_.sorted.reserve(st_.sorted.size() + st_.keys.size())) return status::out_of_memory;
-    for (key_ref* k = b; k < e; ++k) st_.sorted.push_back(k->key);
+    const doc_node** out = st_.sorted.extend(count);
+    if (out == nullptr) return status::out_of_memory;
+    for (size_t i = 0; i < count; ++i) out[i] = keys[ents[i].index].key;
+    st_.entries.clear();
     return status::ok;
   }
 
@@ -274,11 +336,9 @@ class canonical_encoder {
   /// Pass 2: n and everything under it, maps in sorted order.
   status emit(const doc_node* n, writer& w) noexcept {
     struct frame {
-      const doc_node* next;         ///< arrays: next item
-      const doc_node* const* keys;  ///< maps: next sorted key
-      uint64_t left;                ///< arrays: items still due; maps: pairs still due
-      bool is_map;
-      bool value_due;               ///< maps: the value of keys[-1] comes next
+      const doc_node* const* keys;  ///< maps: next sorted key; arrays: null
+      const doc_node* next;         ///< arrays: next item; maps: the last key taken
+      uint64_t left;                ///< children still due (a map's keys and values apart)
     };
     small_stack<frame, 32> stack(alloc_);
     status result = status::ok;
@@ -304,8 +364,7 @@ class canonical_encoder {
           break;
         case item_type::map:
           s = w.begin_map(p->arg);
-          f.is_map = true;
-          f.left = p->arg;
+          f.left = 2 * p->arg;
           f.keys = p->arg != 0 ? st_.sorted.data() + st_.slot[size_t(p - root_)] : nullptr;
           opened = true;
           break;
@@ -339,26 +398,22 @@ class canonical_encoder {
       for (;;) {
         if (stack.empty()) return result;
         frame& t = stack.top();
-        if (t.is_map) {
-          if (t.value_due) {
-            t.value_due = false;
-            p = after(t.keys[-1]);
-            --t.left;
-            break;
-          }
-          if (t.left != 0) {
-            p = *t.keys++;
-            t.value_due = true;
-            break;
-          }
-        } else if (t.left != 0) {
+        if (t.left == 0) {
+          stack.pop();
+          if (!keep_going(w.end(), result)) return result;
+          continue;
+        }
+        --t.left;
+        if (t.keys == nullptr) {  // array
           p = t.next;
           t.next = after(p);
-          --t.left;
-          break;
+        } else if ((t.left & 1) != 0) {  // map: a key (an odd count is left after it)
+          p = *t.keys++;
+          t.next = p;
+        } else {  // map: the value of the last key
+          p = after(t.next);
         }
-        stack.pop();
-        if (!keep_going(w.end(), result)) return result;
+        break;
       }
     }
   }
@@ -375,6 +430,7 @@ class canonical_encoder {
   const allocator& alloc_;
   canonical_state st_;
   pod_vector<uint8_t> scratch_{alloc_};
+  bool slow_keys_ = false;  ///< the current map has float or complex keys (prefix still to set)
   error_info* error_;
 };
 

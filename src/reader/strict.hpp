@@ -56,6 +56,14 @@ class pod_vector {
     size_ += n;
     return true;
   }
+  /// n more values, left uninitialised for the caller to fill: their first
+  /// one, or nullptr when memory runs out (nothing changes then).
+  T* extend(size_t n) noexcept {
+    if (n > SIZE_MAX - size_ || !reserve(size_ + n)) return nullptr;
+    T* p = data_ + size_;
+    size_ += n;
+    return p;
+  }
   /// Shrinks (never grows) to n values.
   void truncate(size_t n) noexcept { size_ = n < size_ ? n : size_; }
   void clear() noexcept { size_ = 0; }
