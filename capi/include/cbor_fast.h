@@ -864,6 +864,72 @@ CBOR_FAST_API cbor_fast_status cbor_canonicalize(const void* data, size_t size,
 CBOR_FAST_API cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags,
                                                       cbor_writer* writer);
 
+/* ---- mutable nodes: the rest of the cbor_node_* getters, iteration, removal ---- */
+
+/** 1 if the ARRAY or MAP is set to encode with indefinite length, else 0 (also for NULL). Since 0.4. */
+CBOR_FAST_API int cbor_mnode_is_indefinite(const cbor_mnode* node);
+/**
+ * As cbor_node_get_int_raw(): UINT or NEGATIVE, the full range.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL argument);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH (outs untouched). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_int_raw(const cbor_mnode* node, uint64_t* raw,
+                                                      int* negative);
+/**
+ * As cbor_node_get_bignum(): UINT/NEGATIVE (*magnitude NULL, *size 0) or tag
+ * 2/3 over a byte string (*raw 0, the magnitude a view into the document,
+ * valid until the document is freed).
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL argument);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_bignum(const cbor_mnode* node, uint64_t* raw,
+                                                     const uint8_t** magnitude, size_t* size,
+                                                     int* negative);
+/** FLOAT: the width it will be written with (0 = shortest, 2, 4, 8); 0 for other nodes and NULL. Since 0.4. */
+CBOR_FAST_API uint32_t cbor_mnode_float_width(const cbor_mnode* node);
+/** SIMPLE, BOOL, NULL, UNDEFINED: the simple value number (as cbor_node_get_simple). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_simple(const cbor_mnode* node, uint8_t* out);
+/** MAP: value of the first pair whose key is the integer `key`; NULL if none or not a map. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_map_find_int(const cbor_mnode* node, int64_t key);
+/** First child of an ARRAY, MAP (its first key) or TAG (its content); NULL if none. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_child(const cbor_mnode* node);
+/**
+ * The next sibling in the same ARRAY or MAP (a map alternates key, value), in
+ * O(1); NULL after the last, for a tag's content, the root, a detached node
+ * and NULL. Since 0.4.
+ */
+CBOR_FAST_API cbor_mnode* cbor_mnode_next(const cbor_mnode* node);
+/** The container or tag holding the node; NULL for the root, detached nodes and NULL. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_parent(const cbor_mnode* node);
+/**
+ * Position among the parent's children: an array item's index; in a map
+ * 2 * pair for a key, 2 * pair + 1 for a value; 0 for a tag's content, the
+ * root, detached nodes and NULL. Since 0.4.
+ */
+CBOR_FAST_API size_t cbor_mnode_index(const cbor_mnode* node);
+
+/*
+ * Removal. The removed nodes are detached, stay owned by the document (valid
+ * until cbor_mdoc_free) and may be placed again. Later entries move down,
+ * keeping their order (O(entries after it)). Removing while iterating: by
+ * index, do not advance after removing entry i (entry i is now the next one)
+ * or iterate from the end; by cbor_mnode_child/cbor_mnode_next, fetch the next
+ * sibling before removing the current node (a detached node has none). Each
+ * returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL node, or NULL key
+ * with key_size > 0); CBOR_FAST_ERR_TYPE_MISMATCH (not an ARRAY / not a MAP);
+ * CBOR_FAST_ERR_OUT_OF_RANGE (index past the end, or no pair with that key).
+ * Since 0.4.
+ */
+/** ARRAY: removes item `index`. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_array_remove(cbor_mnode* array, size_t index);
+/** MAP: removes pair `index` (key and value). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_at(cbor_mnode* map, size_t index);
+/** MAP: removes the first pair whose key is the text string key[0, key_size). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove(cbor_mnode* map, const char* key,
+                                                     size_t key_size);
+/** MAP: removes the first pair whose key is the integer `key` (UINT or NEGATIVE). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_t key);
+
 /* @@ENC_MORE@@ */
 
 #ifdef __cplusplus

@@ -415,6 +415,43 @@ class mutable_node {
   mutable_node* map_value(size_t index) const noexcept;
   /// map: value of the first pair with text key `key`; nullptr if none.
   mutable_node* find(std::string_view key) const noexcept;
+  /// map: value of the first pair whose key is the integer `key`; nullptr if none. Since 0.4.
+  mutable_node* find_int(int64_t key) const noexcept;
+  /// As node::get_bignum (the magnitude view lives in the document). Since 0.4.
+  status get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) const noexcept;
+  /// floating: the bits it will be written with (at its width; shortest by default). Since 0.4.
+  status get_float_bits(uint64_t& out) const noexcept;
+  /// First child of an array, map (its first key) or tag (its content); nullptr if none. Since 0.4.
+  mutable_node* first_child() const noexcept;
+  /// Next sibling in the same array or map (maps alternate key, value);
+  /// nullptr after the last, for a tag's content, the root or a detached node. O(1). Since 0.4.
+  mutable_node* next_sibling() const noexcept;
+  /// The container or tag holding this node; nullptr for the root and detached nodes. Since 0.4.
+  mutable_node* parent() const noexcept;
+  /// Position among the parent's children: an array item's index; in a map
+  /// 2 * pair for a key and 2 * pair + 1 for a value; 0 for a tag's content,
+  /// the root and detached nodes. Since 0.4.
+  size_t index() const noexcept { return parent_ != nullptr ? index_ : 0; }
+
+  // Removal (since 0.4). The removed nodes are detached: they stay valid
+  // (owned by the document until it is cleared) and may be placed again.
+  // Later entries move down one place (two for a map pair), keeping their
+  // order: O(entries after the removed one). While iterating:
+  //  - by index: after removing entry i, entry i holds the next one (do not
+  //    advance), or iterate from the end;
+  //  - by first_child()/next_sibling(): take the next sibling before removing
+  //    a node (a detached node has none);
+  //  - node pointers stay valid; only indices of later entries change.
+  // Each returns ok; type_mismatch (not an array / not a map); out_of_range
+  // (index past the end, or no pair with that key).
+  /// array: removes item i.
+  status remove_at(size_t index) noexcept;
+  /// map: removes pair i.
+  status map_remove_at(size_t index) noexcept;
+  /// map: removes the first pair whose key is the text string `key`.
+  status map_remove(std::string_view key) noexcept;
+  /// map: removes the first pair whose key is the integer `key` (major type 0 or 1).
+  status map_remove_int(int64_t key) noexcept;
 
   // Building. Each returns ok; invalid_argument (null node, a node of another
   // document, one already placed, or one that would contain its container);
@@ -441,7 +478,10 @@ class mutable_node {
 
   status check_new_child(const mutable_node* item, item_type want) const noexcept;
   status reserve_children(size_t extra) noexcept;
-  void adopt(mutable_node* item) noexcept;
+  void adopt(mutable_node* item, size_t index) noexcept;
+  void erase_children(size_t first, size_t n) noexcept;
+  size_t find_int_index(int64_t key) const noexcept;   ///< children index of the key, or SIZE_MAX
+  size_t find_text_index(std::string_view key) const noexcept;
 
   detail::mdoc_core* owner_ = nullptr;
   mutable_node* parent_ = nullptr;    ///< container or tag holding it (not for the root)
@@ -458,6 +498,7 @@ class mutable_node {
   } u_ = {nullptr};
   size_t count_ = 0;                  ///< arrays/maps: used entries of children
   size_t capacity_ = 0;               ///< arrays/maps: allocated entries of children
+  size_t index_ = 0;                  ///< position in the parent's children (0 for a tag's content)
 };
 
 /// A tree built in code (or deep-copied from a document), encoded with

@@ -133,6 +133,89 @@ static void test_mdoc_encode_flags(void) {
   cbor_mdoc_free(m);
 }
 
+static void test_mnode_edit(void) {
+  /* {1: "a", -1: "b", "k": [10, 11, 12]} */
+  static const uint8_t in[] = {0xa3, 0x01, 0x61, 0x61, 0x20, 0x61, 0x62, 0x61,
+                               0x6b, 0x83, 0x0a, 0x0b, 0x0c};
+  static const uint8_t after_remove[] = {0xa2, 0x01, 0x61, 0x61, 0x61, 0x6b, 0x81, 0x0c};
+  static const uint8_t big[] = {0xc3, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+  cbor_doc* doc = NULL;
+  cbor_mdoc* m = NULL;
+  cbor_mnode *root, *arr, *v, *c;
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  const uint8_t* mag = NULL;
+  size_t size = 0;
+  uint64_t raw = 0;
+  int neg = 0;
+  uint8_t simple = 0;
+  CHECK_STATUS(cbor_decode(in, sizeof in, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_doc_to_mdoc(doc, NULL, &m), CBOR_FAST_OK);
+  cbor_doc_free(doc);
+  root = cbor_mdoc_root(m);
+  v = cbor_mnode_map_find_int(root, -1);
+  CHECK(v != NULL);
+  CHECK_STATUS(cbor_mnode_get_text(v, (const char**)&data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, "b", 1);
+  CHECK(cbor_mnode_map_find_int(root, 2) == NULL);
+  CHECK(cbor_mnode_map_find_int(NULL, 1) == NULL);
+  CHECK_EQ_UINT(cbor_mnode_index(v), 3);
+  CHECK(cbor_mnode_parent(v) == root);
+  /* Iteration: key 1, "a", key -1, ... */
+  c = cbor_mnode_child(root);
+  CHECK_STATUS(cbor_mnode_get_int_raw(c, &raw, &neg), CBOR_FAST_OK);
+  CHECK_EQ_UINT(raw, 1);
+  CHECK_EQ_INT(neg, 0);
+  c = cbor_mnode_next(cbor_mnode_next(c));
+  CHECK_STATUS(cbor_mnode_get_int_raw(c, &raw, &neg), CBOR_FAST_OK);
+  CHECK_EQ_UINT(raw, 0);
+  CHECK_EQ_INT(neg, 1);
+  CHECK_STATUS(cbor_mnode_get_int_raw(v, &raw, &neg), CBOR_FAST_ERR_TYPE_MISMATCH);
+  CHECK_STATUS(cbor_mnode_get_int_raw(c, NULL, &neg), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  /* Removal. */
+  CHECK_STATUS(cbor_mnode_map_remove_int(root, -1), CBOR_FAST_OK);
+  CHECK(cbor_mnode_parent(v) == NULL);
+  CHECK(cbor_mnode_next(v) == NULL);
+  CHECK_STATUS(cbor_mnode_map_remove_int(root, -1), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_mnode_map_remove(root, "zz", 2), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_mnode_map_remove(root, NULL, 1), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_mnode_map_remove(NULL, "k", 1), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  arr = cbor_mnode_map_find(root, "k", 1);
+  CHECK_STATUS(cbor_mnode_array_remove(arr, 3), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_mnode_array_remove(arr, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mnode_array_remove(arr, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mnode_array_remove(root, 0), CBOR_FAST_ERR_TYPE_MISMATCH);
+  CHECK_STATUS(cbor_mnode_map_remove_at(arr, 0), CBOR_FAST_ERR_TYPE_MISMATCH);
+  CHECK_STATUS(cbor_mnode_map_remove_at(root, 2), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mdoc_encode(m, w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, after_remove, sizeof after_remove);
+  CHECK_STATUS(cbor_mnode_map_remove_at(root, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mnode_map_remove(root, "k", 1), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_mnode_size(root), 0);
+  /* The other getters. */
+  v = cbor_mdoc_bignum(m, big + 2, 9, 1);
+  CHECK_STATUS(cbor_mnode_get_bignum(v, &raw, &mag, &size, &neg), CBOR_FAST_OK);
+  CHECK_EQ_UINT(size, 9);
+  CHECK_EQ_INT(neg, 1);
+  CHECK_EQ_UINT(raw, 0);
+  CHECK_STATUS(cbor_mnode_get_bignum(cbor_mdoc_uint(m, 5), &raw, &mag, &size, &neg), CBOR_FAST_OK);
+  CHECK_EQ_UINT(raw, 5);
+  CHECK(mag == NULL);
+  CHECK_EQ_UINT(cbor_mnode_float_width(cbor_mdoc_float(m, 1.5, CBOR_FAST_FLOAT_SINGLE)), 4);
+  CHECK_EQ_UINT(cbor_mnode_float_width(cbor_mdoc_uint(m, 1)), 0);
+  CHECK_STATUS(cbor_mnode_get_simple(cbor_mdoc_null(m), &simple), CBOR_FAST_OK);
+  CHECK_EQ_UINT(simple, 22);
+  CHECK_STATUS(cbor_mnode_get_simple(cbor_mdoc_uint(m, 1), &simple), CBOR_FAST_ERR_TYPE_MISMATCH);
+  CHECK_EQ_INT(cbor_mnode_is_indefinite(root), 0);
+  CHECK_STATUS(cbor_mnode_set_indefinite(root, 1), CBOR_FAST_OK);
+  CHECK_EQ_INT(cbor_mnode_is_indefinite(root), 1);
+  CHECK_EQ_INT(cbor_mnode_is_indefinite(NULL), 0);
+  cbor_writer_free(w);
+  cbor_mdoc_free(m);
+}
+
 /* @@ENC_TESTS@@ */
 
 int main(void) {
@@ -140,6 +223,7 @@ int main(void) {
   RUN_TEST(test_canonical_errors);
   RUN_TEST(test_canonical_buffer_and_encode);
   RUN_TEST(test_mdoc_encode_flags);
+  RUN_TEST(test_mnode_edit);
   /* @@ENC_RUN@@ */
   return check_summary();
 }
