@@ -8,6 +8,7 @@
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/item.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/tags.hpp"
 #include "cbor_fast/version.hpp"
 #include "cbor_fast/writer.hpp"
 

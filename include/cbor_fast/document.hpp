@@ -28,6 +28,7 @@ namespace cbor_fast {
 namespace detail {
 struct doc_node;
 struct doc_builder;
+struct doc_builder_root;
 struct mdoc_core;
 struct mnode_encoder;
 
@@ -91,6 +92,10 @@ enum decode_flags : uint32_t {
   decode_reject_duplicate_keys = 8,
   /// Require core deterministic encoding (reader_options::deterministic).
   decode_deterministic = 16,
+  /// The root is the item inside any self-described CBOR tags (55799) at the
+  /// top (RFC 8949 3.4.6); the document still holds (and encoded_size() and
+  /// node_count() count) the tags. Since 0.4.
+  decode_skip_self_described = 256,
 };
 
 /// encode() flags. Same values as CBOR_FAST_ENCODE_*.
@@ -292,7 +297,7 @@ class document {
   ~document();
 
   /// The root node; null for an empty document.
-  node root() const noexcept { return node(used_ != 0 ? nodes_ : nullptr); }
+  node root() const noexcept;
   bool empty() const noexcept { return used_ == 0; }
   /// Data items (keys, values, tags and their content; not string chunks).
   size_t node_count() const noexcept { return items_; }
@@ -306,9 +311,11 @@ class document {
 
  private:
   friend struct detail::doc_builder;
+  friend struct detail::doc_builder_root;
   const allocator* alloc_;
   detail::doc_node* nodes_ = nullptr;
   uint32_t used_ = 0;       ///< nodes in use (data items and string chunks)
+  uint32_t root_ = 0;       ///< index of the root node (decode_skip_self_described)
   uint32_t capacity_ = 0;   ///< nodes allocated
   size_t items_ = 0;
   size_t encoded_size_ = 0;
