@@ -930,7 +930,146 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove(cbor_mnode* map, const char
 /** MAP: removes the first pair whose key is the integer `key` (UINT or NEGATIVE). */
 CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_t key);
 
-/* @@ENC_MORE@@ */
+/* ---- tags as values ---- */
+
+/**
+ * cbor_decode() flag: the root is the item inside any self-described CBOR
+ * tags (55799, RFC 8949 3.4.6) at the top; the document still holds and
+ * counts them. For cbor_decode() and cbor_canonicalize(); cbor_seq_next_doc()
+ * refuses it (CBOR_FAST_ERR_INVALID_ARGUMENT). Since 0.4.
+ */
+#define CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED 256u
+
+/**
+ * A point in time: seconds since 1970-01-01T00:00:00Z (negative before),
+ * plus nanoseconds (0..999999999, always added: -0.5 s is seconds -1,
+ * nanoseconds 500000000), plus the UTC offset in minutes (-1439..1439) that
+ * RFC 3339 text was read with or is to be written with (the local time is
+ * seconds + 60 * offset_minutes). POSIX time: no leap seconds (a parsed ":60"
+ * is the second after ":59"). Initialise with CBOR_FAST_TIME_INIT. Since 0.4.
+ */
+typedef struct cbor_fast_time {
+  uint32_t struct_size;    /**< sizeof(cbor_fast_time), or 0 */
+  int32_t offset_minutes;
+  int64_t seconds;
+  uint32_t nanoseconds;
+} cbor_fast_time;
+#define CBOR_FAST_TIME_INIT {sizeof(cbor_fast_time), 0, 0, 0}
+
+/*
+ * Statuses of the tag readers below: CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL
+ * argument, or a bad struct_size); CBOR_FAST_ERR_TYPE_MISMATCH (not the tag,
+ * or its content not of the type, asked for); CBOR_FAST_ERR_OUT_OF_RANGE
+ * (the right type but not a valid value: a bad RFC 3339 string, month 13,
+ * February 29 of a common year, seconds beyond int64, a non-finite epoch, a
+ * UUID that is not 16 bytes), with error->offset (optional) at the offending
+ * input byte; for text content that offset counts the string's head at its
+ * shortest size (exact for preferred serialization).
+ */
+
+/**
+ * Parses RFC 3339 date-time text[0, size) ("1985-04-12T23:20:50.52Z",
+ * "1996-12-19T16:39:57-08:00"): 'T'/'t', 'Z'/'z', 1 to 9 fraction digits,
+ * offsets up to 23:59, seconds up to 60, days checked against the month.
+ * @param error_pos  optional: the first bad character (size when text ends early)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_RANGE. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_time_parse(const char* text, size_t size, cbor_fast_time* out,
+                                               size_t* error_pos);
+/**
+ * Formats t as RFC 3339 at out[0, capacity) (no NUL; 35 bytes always suffice):
+ * the local time of t->offset_minutes, then "Z" (offset 0) or "+HH:MM".
+ * fraction_digits 0..9: that many digits (truncated); -1: as few as keep the
+ * nanoseconds exactly. @return the length; 0 for a NULL argument, a year
+ * outside 0..9999, bad fields or digits, or too little capacity. Since 0.4.
+ */
+CBOR_FAST_API size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out,
+                                      size_t capacity);
+/**
+ * Tag 0 (RFC 3339 text), 1 (epoch seconds: integer, or float whose fraction
+ * becomes nanoseconds, rounded), 100 (days since the epoch) or 1004
+ * (RFC 8943 full-date text): the time (for 100 and 1004 midnight UTC).
+ * Statuses as above. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_time(const cbor_node* node, cbor_fast_time* out,
+                                                  cbor_fast_error* error);
+/** Tag 100 or 1004: days since 1970-01-01. Statuses as above. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_date(const cbor_node* node, int64_t* days,
+                                                  cbor_fast_error* error);
+/**
+ * Tag 4 (decimal fraction, mantissa * 10^exponent) or 5 (bigfloat, mantissa *
+ * 2^exponent) over [exponent, mantissa]: *tag, *exponent (an integer within
+ * int64), and the mantissa as cbor_node_get_bignum() gives it (integer: *raw
+ * and *negative, *magnitude NULL; bignum: the big-endian *magnitude view).
+ * Statuses as above (a 3-element array: OUT_OF_RANGE). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_decimal(const cbor_node* node, uint64_t* tag,
+                                                     int64_t* exponent, uint64_t* raw,
+                                                     const uint8_t** magnitude, size_t* size,
+                                                     int* negative, cbor_fast_error* error);
+/** Tag 37 over 16 bytes: *bytes points at them (in the document). Statuses as above. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_uuid(const cbor_node* node, const uint8_t** bytes,
+                                                  cbor_fast_error* error);
+/**
+ * Tag 24 over a byte string: the embedded encoded item (decode it with
+ * cbor_decode to read it). @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT;
+ * CBOR_FAST_ERR_TYPE_MISMATCH. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_embedded(const cbor_node* node, const uint8_t** data,
+                                                      size_t* size);
+/** The node without any self-described CBOR tags (55799) around it; NULL for NULL. Since 0.4. */
+CBOR_FAST_API const cbor_node* cbor_node_skip_self_described(const cbor_node* node);
+
+/*
+ * Tag writers. Each returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL
+ * writer or pointer, bad struct_size, a value these forms cannot carry:
+ * nothing is written then); or what the writer returns.
+ */
+/** Tag 0 over cbor_time_format(t, fraction_digits) text. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_time_string(cbor_writer* writer, const cbor_fast_time* t,
+                                                       int fraction_digits);
+/**
+ * Tag 1: the integer seconds when nanoseconds is 0, else the float seconds +
+ * nanoseconds / 10^9 (a double: about microsecond precision today). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_time_epoch(cbor_writer* writer, const cbor_fast_time* t);
+/** Tag 100 over the integer days since 1970-01-01 (RFC 8943). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_epoch_days(cbor_writer* writer, int64_t days);
+/** Tag 1004 over "YYYY-MM-DD" (RFC 8943); years 0..9999. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_full_date(cbor_writer* writer, int64_t days);
+/** Tag 4 (tag = 4) or 5 (tag = 5) over [exponent, mantissa]. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_decimal(cbor_writer* writer, uint64_t tag,
+                                                   int64_t exponent, int64_t mantissa);
+/**
+ * As cbor_writer_decimal() with a big-endian mantissa magnitude (negative: the
+ * mantissa is -1 - magnitude), an integer when it fits 64 bits. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_decimal_bignum(cbor_writer* writer, uint64_t tag,
+                                                          int64_t exponent,
+                                                          const uint8_t* magnitude, size_t size,
+                                                          int negative);
+/** Tag 37 over the 16 bytes at uuid. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_uuid(cbor_writer* writer, const uint8_t* uuid);
+/** Tag 55799 (d9 d9f7): the next item is marked as self-described CBOR. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_self_described(cbor_writer* writer);
+/**
+ * Wraps what follows in a byte string until cbor_writer_end_embedded():
+ * with_tag != 0 writes tag 24 (embedded CBOR) first; 0 the bare byte string
+ * (COSE protected headers and Sig_structure: bstr .cbor). Any number of
+ * complete items (none gives h''). The closing call writes the head with the
+ * shortest length, moving the content once. Every destination works: a caller
+ * buffer (an output that fits never overflows on the way; when it does not
+ * fit, cbor_writer_size() is still the exact size needed), the owned buffer,
+ * and a sink, which is not called while a wrap is open (the staging buffer
+ * grows to hold the wrapped bytes). @return as cbor_writer_array(). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_begin_embedded(cbor_writer* writer, int with_tag);
+/**
+ * Closes the innermost cbor_writer_begin_embedded() (cbor_writer_end() does too).
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_STATE (not sticky) when the
+ *         innermost open item is not a wrap; else as cbor_writer_end(). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_end_embedded(cbor_writer* writer);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -46,7 +46,8 @@ static_assert(CBOR_FAST_DECODE_EXACT == cbor_fast::decode_exact &&
               "decode flags must agree");
 constexpr uint32_t k_decode_flags =
     CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS | CBOR_FAST_DECODE_VALIDATE_UTF8 |
-    CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC;
+    CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC |
+    CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED;
 static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
 
 inline node N(const cbor_node* n) noexcept {

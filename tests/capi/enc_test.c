@@ -216,7 +216,175 @@ static void test_mnode_edit(void) {
   cbor_mdoc_free(m);
 }
 
-/* @@ENC_TESTS@@ */
+static void test_time_text(void) {
+  cbor_fast_time t = CBOR_FAST_TIME_INIT;
+  cbor_fast_time bad = CBOR_FAST_TIME_INIT;
+  char out[40];
+  size_t pos = 99;
+  size_t n;
+  static const char ok[] = "1996-12-19T16:39:57-08:00";
+  static const char frac[] = "1969-12-31T23:59:59.5Z";
+  static const char feb[] = "2023-02-29T00:00:00Z";
+  CHECK_STATUS(cbor_time_parse(ok, sizeof ok - 1, &t, &pos), CBOR_FAST_OK);
+  CHECK_EQ_INT(t.seconds, 851042397);
+  CHECK_EQ_INT(t.offset_minutes, -480);
+  n = cbor_time_format(&t, -1, out, sizeof out);
+  CHECK_EQ_BYTES(out, n, ok, sizeof ok - 1);
+  CHECK_EQ_UINT(cbor_time_format(&t, -1, out, 10), 0);  /* too little room */
+  CHECK_STATUS(cbor_time_parse(frac, sizeof frac - 1, &t, &pos), CBOR_FAST_OK);
+  CHECK_EQ_INT(t.seconds, -1);
+  CHECK_EQ_UINT(t.nanoseconds, 500000000u);
+  CHECK_STATUS(cbor_time_parse(feb, sizeof feb - 1, &t, &pos), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_EQ_UINT(pos, 8);
+  CHECK_STATUS(cbor_time_parse(NULL, 3, &t, &pos), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  bad.struct_size = 3;
+  CHECK_STATUS(cbor_time_parse(ok, sizeof ok - 1, &bad, &pos), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_time_parse(ok, sizeof ok - 1, NULL, &pos), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_EQ_UINT(cbor_time_format(NULL, -1, out, sizeof out), 0);
+}
+
+static void test_time_tags(void) {
+  /* 0("2013-03-21T20:04:00Z") and 1(1363896240.5), RFC 8949 Appendix A. */
+  static const uint8_t t0[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '0', '3', '-', '2', '1', 'T',
+                               '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
+  static const uint8_t t1[] = {0xc1, 0xfb, 0x41, 0xd4, 0x52, 0xd9, 0xec, 0x20, 0x00, 0x00};
+  static const uint8_t bad[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '1', '3', '-', '2', '1', 'T',
+                                '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
+  static const uint8_t days[] = {0xd8, 0x64, 0x39, 0x29, 0xb3};
+  static const uint8_t full[] = {0xd9, 0x03, 0xec, 0x6a, '1', '9', '4', '0', '-', '1', '0', '-',
+                                 '0', '9'};
+  cbor_fast_time t = CBOR_FAST_TIME_INIT;
+  cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+  cbor_doc* doc = NULL;
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  int64_t d = 0;
+  CHECK_STATUS(cbor_decode(t0, sizeof t0, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_time(cbor_doc_root(doc), &t, &err), CBOR_FAST_OK);
+  CHECK_EQ_INT(t.seconds, 1363896240);
+  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(t1, sizeof t1, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_time(cbor_doc_root(doc), &t, &err), CBOR_FAST_OK);
+  CHECK_EQ_INT(t.seconds, 1363896240);
+  CHECK_EQ_UINT(t.nanoseconds, 500000000u);
+  CHECK_STATUS(cbor_node_get_date(cbor_doc_root(doc), &d, &err), CBOR_FAST_ERR_TYPE_MISMATCH);
+  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(bad, sizeof bad, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_time(cbor_doc_root(doc), &t, &err), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_EQ_UINT(err.offset, 7);
+  CHECK_STATUS(err.code, CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_node_get_time(NULL, &t, &err), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(days, sizeof days, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_date(cbor_doc_root(doc), &d, NULL), CBOR_FAST_OK);
+  CHECK_EQ_INT(d, -10676);
+  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(full, sizeof full, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_date(cbor_doc_root(doc), &d, NULL), CBOR_FAST_OK);
+  CHECK_EQ_INT(d, -10676);
+  cbor_doc_free(doc);
+  /* Writing the same. */
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  t.seconds = 1363896240;
+  t.nanoseconds = 0;
+  t.offset_minutes = 0;
+  CHECK_STATUS(cbor_writer_time_string(w, &t, -1), CBOR_FAST_OK);
+  t.nanoseconds = 500000000u;
+  CHECK_STATUS(cbor_writer_time_epoch(w, &t), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_epoch_days(w, -10676), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_full_date(w, -10676), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_full_date(w, 2932897), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_time_epoch(NULL, &t), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_time_epoch(w, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_UINT(size, sizeof t0 + sizeof t1 + sizeof days + sizeof full);
+  if (size == sizeof t0 + sizeof t1 + sizeof days + sizeof full) {
+    CHECK_EQ_BYTES(data, sizeof t0, t0, sizeof t0);
+    CHECK_EQ_BYTES(data + sizeof t0, sizeof t1, t1, sizeof t1);
+    CHECK_EQ_BYTES(data + sizeof t0 + sizeof t1, sizeof days, days, sizeof days);
+    CHECK_EQ_BYTES(data + sizeof t0 + sizeof t1 + sizeof days, sizeof full, full, sizeof full);
+  }
+  cbor_writer_free(w);
+}
+
+static void test_other_tags(void) {
+  static const uint8_t dec[] = {0xc4, 0x82, 0x21, 0x19, 0x6a, 0xb3}; /* 273.15 */
+  static const uint8_t id[16] = {0x8e, 0xc1, 0x2f, 0x73, 0x1d, 0x51, 0x4a, 0x4c,
+                                 0x9e, 0x3e, 0x6b, 0x19, 0x2c, 0x46, 0xf1, 0x2b};
+  /* 55799([1, 24(h'01'), 37(h'...'), bstr(<<{1: -7}>>), h'']) */
+  static const uint8_t want[] = {0xd9, 0xd9, 0xf7, 0x85, 0xc5, 0x82, 0x20, 0x03, 0xd8, 0x18, 0x41,
+                                 0x01, 0xd8, 0x25, 0x50, 0x8e, 0xc1, 0x2f, 0x73, 0x1d, 0x51, 0x4a,
+                                 0x4c, 0x9e, 0x3e, 0x6b, 0x19, 0x2c, 0x46, 0xf1, 0x2b, 0x43, 0xa1,
+                                 0x01, 0x26, 0x40};
+  uint8_t buf[sizeof want];
+  cbor_doc* doc = NULL;
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  const uint8_t* mag = NULL;
+  size_t size = 0;
+  uint64_t tag = 0, raw = 0;
+  int64_t exponent = 0;
+  int neg = 0;
+  const cbor_node* root;
+  CHECK_STATUS(cbor_decode(dec, sizeof dec, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_get_decimal(cbor_doc_root(doc), &tag, &exponent, &raw, &mag, &size, &neg,
+                                     NULL),
+               CBOR_FAST_OK);
+  CHECK_EQ_UINT(tag, 4);
+  CHECK_EQ_INT(exponent, -2);
+  CHECK_EQ_UINT(raw, 27315);
+  CHECK(mag == NULL);
+  cbor_doc_free(doc);
+  /* Everything into an exact-size caller buffer. */
+  CHECK_STATUS(cbor_writer_new_buffer(buf, sizeof buf, NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_self_described(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_array(w, 5), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_decimal(w, 5, -1, 3), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uuid(w, id), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_map(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_ERR_INVALID_STATE);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_int(w, -7), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_bytes(w, NULL, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uuid(w, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, want, sizeof want);
+  cbor_writer_free(w);
+  /* Read back: skipping the marker, the UUID, the embedded item. */
+  CHECK_STATUS(cbor_decode(want, sizeof want, CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED, NULL, &doc,
+                           NULL),
+               CBOR_FAST_OK);
+  root = cbor_doc_root(doc);
+  CHECK_EQ_INT(cbor_node_type(root), CBOR_FAST_TYPE_ARRAY);
+  CHECK_STATUS(cbor_node_get_uuid(cbor_node_array_get(root, 2), &mag, NULL), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(mag, 16, id, 16);
+  CHECK_STATUS(cbor_node_get_embedded(cbor_node_array_get(root, 1), &mag, &size), CBOR_FAST_OK);
+  CHECK_EQ_UINT(size, 1);
+  CHECK_STATUS(cbor_node_get_uuid(cbor_node_array_get(root, 1), &mag, NULL),
+               CBOR_FAST_ERR_TYPE_MISMATCH);
+  CHECK_STATUS(cbor_node_get_decimal(cbor_node_array_get(root, 0), &tag, &exponent, &raw, &mag,
+                                     &size, &neg, NULL),
+               CBOR_FAST_OK);
+  CHECK_EQ_UINT(tag, 5);
+  CHECK_EQ_INT(exponent, -1);
+  CHECK_EQ_UINT(raw, 3);
+  cbor_doc_free(doc);
+  CHECK_STATUS(cbor_decode(want, sizeof want, 0, NULL, &doc, NULL), CBOR_FAST_OK);
+  root = cbor_doc_root(doc);
+  CHECK_EQ_INT(cbor_node_type(root), CBOR_FAST_TYPE_TAG);
+  CHECK_EQ_INT(cbor_node_type(cbor_node_skip_self_described(root)), CBOR_FAST_TYPE_ARRAY);
+  CHECK(cbor_node_skip_self_described(NULL) == NULL);
+  cbor_doc_free(doc);
+}
+
 
 int main(void) {
   RUN_TEST(test_canonical_forms);
@@ -224,6 +392,8 @@ int main(void) {
   RUN_TEST(test_canonical_buffer_and_encode);
   RUN_TEST(test_mdoc_encode_flags);
   RUN_TEST(test_mnode_edit);
-  /* @@ENC_RUN@@ */
+  RUN_TEST(test_time_text);
+  RUN_TEST(test_time_tags);
+  RUN_TEST(test_other_tags);
   return check_summary();
 }
