@@ -35,6 +35,7 @@ int main(int argc, char** argv) {
   register_decode(inputs);
   register_encode(inputs);
   register_sequence(inputs);
+  register_canonical(inputs);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

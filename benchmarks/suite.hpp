@@ -24,6 +24,7 @@ void register_scan(const std::vector<input>& inputs);
 void register_decode(const std::vector<input>& inputs);
 void register_encode(const std::vector<input>& inputs);
 void register_sequence(const std::vector<input>& inputs);
+void register_canonical(const std::vector<input>& inputs);
 
 /// Aborts unless `got` equals the input's reference checksum.
 inline void expect_sum(const std::string& what, const input& in, const checksum& got, bool ok) {

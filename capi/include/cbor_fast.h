@@ -990,6 +990,284 @@ CBOR_FAST_API cbor_fast_status cbor_writer_write_typed_array(cbor_writer* writer
 /** 1 when this host is little endian (the byte order for cbor_writer_write_typed_array()
  *  of a C array), else 0. Since 0.4. */
 CBOR_FAST_API int cbor_host_is_little_endian(void);
+/* Canonical encoding, tags as values, editing mutable documents (since 0.4)  */
+/* ========================================================================== */
+
+/*
+ * Canonical forms, as cbor_encode() flags (at most one of the three; each
+ * implies CBOR_FAST_ENCODE_PREFERRED). Every form writes shortest heads and
+ * definite lengths, joins indefinite strings, and writes a bignum (tag 2/3)
+ * in preferred form (RFC 8949 3.4.3): no leading zero bytes, and a plain
+ * integer when it fits 64 bits. Map entries are sorted by their keys'
+ * canonical encodings in O(n log n) per map (a map already in order costs one
+ * linear pass); two keys with equal canonical encodings (1 and 0x1801, half
+ * and double of one value, maps that differ only in entry order) give
+ * CBOR_FAST_ERR_DUPLICATE_KEY. Scratch memory: 4 bytes per node plus 8 per
+ * map pair, from the document's allocator.
+ */
+/**
+ * RFC 8949 4.2.1 core deterministic: keys in bytewise lexicographic order of
+ * their encodings; floats at the shortest width that holds the value exactly,
+ * NaN payloads, infinities and -0.0 kept (f97e00 stays, a NaN with a payload
+ * keeps it at the shortest width holding it). Output passes
+ * CBOR_FAST_DECODE_DETERMINISTIC. Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_CANONICAL 2u
+/**
+ * RFC 8949 4.2.3 length-first (RFC 7049 3.9 "canonical CBOR"): shorter key
+ * encoding first, then bytewise; floats as CANONICAL except that every NaN is
+ * written f97e00. Byte-identical to Python cbor2's dumps(canonical=True)
+ * (tests/vectors/canonical.json). Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_LENGTH_FIRST 4u
+/**
+ * CTAP2 canonical CBOR (FIDO CTAP 2.x): keys by major type, then length, then
+ * bytewise; floats keep their width; no tags: a bignum that fits 64 bits is
+ * written as an integer, any other tag gives CBOR_FAST_ERR_INVALID_ARGUMENT.
+ * Since 0.4.
+ */
+#define CBOR_FAST_ENCODE_CTAP2 8u
+
+/**
+ * Re-encodes the first item of data[0, size) canonically into a writer (any
+ * destination: owned buffer, caller buffer, sink). The input is decoded as
+ * cbor_decode(data, size, decode_flags, options) would (strict checks, limits,
+ * the allocator), then written with encode_flags. Nothing is kept: the input
+ * only needs to live for the call.
+ * @param data          input; NULL only with size 0
+ * @param encode_flags  exactly one of CBOR_FAST_ENCODE_CANONICAL, _LENGTH_FIRST,
+ *                      _CTAP2 (CBOR_FAST_ENCODE_PREFERRED may be added)
+ * @param decode_flags  CBOR_FAST_DECODE_* flags except COPY_STRINGS (e.g. EXACT to
+ *                      refuse trailing bytes)
+ * @param options       limits and allocator, or NULL for the defaults
+ * @param writer        destination; must not be NULL
+ * @param error         optional: code and offset (for a duplicate key, the later key)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL writer, bad flags,
+ *         a tag under CTAP2 with its offset); every cbor_decode() status;
+ *         CBOR_FAST_ERR_DUPLICATE_KEY; CBOR_FAST_ERR_OUT_OF_MEMORY; what the
+ *         writer returns (CBOR_FAST_ERR_BUFFER_TOO_SMALL: cbor_writer_size()
+ *         tells the size needed). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_canonicalize(const void* data, size_t size,
+                                                 uint32_t encode_flags, uint32_t decode_flags,
+                                                 const cbor_fast_decode_options* options,
+                                                 cbor_writer* writer, cbor_fast_error* error);
+/**
+ * cbor_mdoc_encode() with cbor_encode() flags: 0 or CBOR_FAST_ENCODE_PREFERRED
+ * is cbor_mdoc_encode(); a canonical flag encodes, decodes and re-encodes the
+ * tree sorted (about three times the work of a plain encode).
+ * @return as cbor_mdoc_encode(), plus CBOR_FAST_ERR_INVALID_ARGUMENT for bad
+ *         flags and CBOR_FAST_ERR_DUPLICATE_KEY. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags,
+                                                      cbor_writer* writer);
+
+/* ---- mutable nodes: the rest of the cbor_node_* getters, iteration, removal ---- */
+
+/** 1 if the ARRAY or MAP is set to encode with indefinite length, else 0 (also for NULL). Since 0.4. */
+CBOR_FAST_API int cbor_mnode_is_indefinite(const cbor_mnode* node);
+/**
+ * As cbor_node_get_int_raw(): UINT or NEGATIVE, the full range.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL argument);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH (outs untouched). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_int_raw(const cbor_mnode* node, uint64_t* raw,
+                                                      int* negative);
+/**
+ * As cbor_node_get_bignum(): UINT/NEGATIVE (*magnitude NULL, *size 0) or tag
+ * 2/3 over a byte string (*raw 0, the magnitude a view into the document,
+ * valid until the document is freed).
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL argument);
+ *         CBOR_FAST_ERR_TYPE_MISMATCH. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_bignum(const cbor_mnode* node, uint64_t* raw,
+                                                     const uint8_t** magnitude, size_t* size,
+                                                     int* negative);
+/** FLOAT: the width it will be written with (0 = shortest, 2, 4, 8); 0 for other nodes and NULL. Since 0.4. */
+CBOR_FAST_API uint32_t cbor_mnode_float_width(const cbor_mnode* node);
+/** SIMPLE, BOOL, NULL, UNDEFINED: the simple value number (as cbor_node_get_simple). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_get_simple(const cbor_mnode* node, uint8_t* out);
+/** MAP: value of the first pair whose key is the integer `key`; NULL if none or not a map. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_map_find_int(const cbor_mnode* node, int64_t key);
+/** First child of an ARRAY, MAP (its first key) or TAG (its content); NULL if none. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_child(const cbor_mnode* node);
+/**
+ * The next sibling in the same ARRAY or MAP (a map alternates key, value), in
+ * O(1); NULL after the last, for a tag's content, the root, a detached node
+ * and NULL. Since 0.4.
+ */
+CBOR_FAST_API cbor_mnode* cbor_mnode_next(const cbor_mnode* node);
+/** The container or tag holding the node; NULL for the root, detached nodes and NULL. Since 0.4. */
+CBOR_FAST_API cbor_mnode* cbor_mnode_parent(const cbor_mnode* node);
+/**
+ * Position among the parent's children: an array item's index; in a map
+ * 2 * pair for a key, 2 * pair + 1 for a value; 0 for a tag's content, the
+ * root, detached nodes and NULL. Since 0.4.
+ */
+CBOR_FAST_API size_t cbor_mnode_index(const cbor_mnode* node);
+
+/*
+ * Removal. The removed nodes are detached, stay owned by the document (valid
+ * until cbor_mdoc_free) and may be placed again. Later entries move down,
+ * keeping their order (O(entries after it)). Removing while iterating: by
+ * index, do not advance after removing entry i (entry i is now the next one)
+ * or iterate from the end; by cbor_mnode_child/cbor_mnode_next, fetch the next
+ * sibling before removing the current node (a detached node has none). Each
+ * returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL node, or NULL key
+ * with key_size > 0); CBOR_FAST_ERR_TYPE_MISMATCH (not an ARRAY / not a MAP);
+ * CBOR_FAST_ERR_OUT_OF_RANGE (index past the end, or no pair with that key).
+ * Since 0.4.
+ */
+/** ARRAY: removes item `index`. */
+CBOR_FAST_API cbor_fast_status cbor_mnode_array_remove(cbor_mnode* array, size_t index);
+/** MAP: removes pair `index` (key and value). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_at(cbor_mnode* map, size_t index);
+/** MAP: removes the first pair whose key is the text string key[0, key_size). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove(cbor_mnode* map, const char* key,
+                                                     size_t key_size);
+/** MAP: removes the first pair whose key is the integer `key` (UINT or NEGATIVE). */
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_t key);
+
+/* ---- tags as values ---- */
+
+/**
+ * cbor_decode() flag: the root is the item inside any self-described CBOR
+ * tags (55799, RFC 8949 3.4.6) at the top; the document still holds and
+ * counts them. For cbor_decode() and cbor_canonicalize(); cbor_seq_next_doc()
+ * refuses it (CBOR_FAST_ERR_INVALID_ARGUMENT). Since 0.4.
+ */
+#define CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED 256u
+
+/**
+ * A point in time: seconds since 1970-01-01T00:00:00Z (negative before),
+ * plus nanoseconds (0..999999999, always added: -0.5 s is seconds -1,
+ * nanoseconds 500000000), plus the UTC offset in minutes (-1439..1439) that
+ * RFC 3339 text was read with or is to be written with (the local time is
+ * seconds + 60 * offset_minutes). POSIX time: no leap seconds (a parsed ":60"
+ * is the second after ":59"). Initialise with CBOR_FAST_TIME_INIT. Since 0.4.
+ */
+typedef struct cbor_fast_time {
+  uint32_t struct_size;    /**< sizeof(cbor_fast_time), or 0 */
+  int32_t offset_minutes;
+  int64_t seconds;
+  uint32_t nanoseconds;
+} cbor_fast_time;
+#define CBOR_FAST_TIME_INIT {sizeof(cbor_fast_time), 0, 0, 0}
+
+/*
+ * Statuses of the tag readers below: CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL
+ * argument, or a bad struct_size); CBOR_FAST_ERR_TYPE_MISMATCH (not the tag,
+ * or its content not of the type, asked for); CBOR_FAST_ERR_OUT_OF_RANGE
+ * (the right type but not a valid value: a bad RFC 3339 string, month 13,
+ * February 29 of a common year, seconds beyond int64, a non-finite epoch, a
+ * UUID that is not 16 bytes), with error->offset (optional) at the offending
+ * input byte; for text content that offset counts the string's head at its
+ * shortest size (exact for preferred serialization).
+ */
+
+/**
+ * Parses RFC 3339 date-time text[0, size) ("1985-04-12T23:20:50.52Z",
+ * "1996-12-19T16:39:57-08:00"): 'T'/'t', 'Z'/'z', 1 to 9 fraction digits,
+ * offsets up to 23:59, seconds up to 60, days checked against the month.
+ * @param error_pos  optional: the first bad character (size when text ends early)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_RANGE. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_time_parse(const char* text, size_t size, cbor_fast_time* out,
+                                               size_t* error_pos);
+/**
+ * Formats t as RFC 3339 at out[0, capacity) (no NUL; 35 bytes always suffice):
+ * the local time of t->offset_minutes, then "Z" (offset 0) or "+HH:MM".
+ * fraction_digits 0..9: that many digits (truncated); -1: as few as keep the
+ * nanoseconds exactly. @return the length; 0 for a NULL argument, a year
+ * outside 0..9999, bad fields or digits, or too little capacity. Since 0.4.
+ */
+CBOR_FAST_API size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out,
+                                      size_t capacity);
+/**
+ * Tag 0 (RFC 3339 text), 1 (epoch seconds: integer, or float whose fraction
+ * becomes nanoseconds, rounded), 100 (days since the epoch) or 1004
+ * (RFC 8943 full-date text): the time (for 100 and 1004 midnight UTC).
+ * Statuses as above. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_time(const cbor_node* node, cbor_fast_time* out,
+                                                  cbor_fast_error* error);
+/** Tag 100 or 1004: days since 1970-01-01. Statuses as above. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_date(const cbor_node* node, int64_t* days,
+                                                  cbor_fast_error* error);
+/**
+ * Tag 4 (decimal fraction, mantissa * 10^exponent) or 5 (bigfloat, mantissa *
+ * 2^exponent) over [exponent, mantissa]: *tag, *exponent (an integer within
+ * int64), and the mantissa as cbor_node_get_bignum() gives it (integer: *raw
+ * and *negative, *magnitude NULL; bignum: the big-endian *magnitude view).
+ * Statuses as above (a 3-element array: OUT_OF_RANGE). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_decimal(const cbor_node* node, uint64_t* tag,
+                                                     int64_t* exponent, uint64_t* raw,
+                                                     const uint8_t** magnitude, size_t* size,
+                                                     int* negative, cbor_fast_error* error);
+/** Tag 37 over 16 bytes: *bytes points at them (in the document). Statuses as above. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_node_get_uuid(const cbor_node* node, const uint8_t** bytes,
+                                                  cbor_fast_error* error);
+/**
+ * Tag 24 over a byte string: the embedded encoded item (decode it with
+ * cbor_decode to read it). @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT;
+ * CBOR_FAST_ERR_TYPE_MISMATCH. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_node_get_embedded(const cbor_node* node, const uint8_t** data,
+                                                      size_t* size);
+/** The node without any self-described CBOR tags (55799) around it; NULL for NULL. Since 0.4. */
+CBOR_FAST_API const cbor_node* cbor_node_skip_self_described(const cbor_node* node);
+
+/*
+ * Tag writers. Each returns CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL
+ * writer or pointer, bad struct_size, a value these forms cannot carry:
+ * nothing is written then); or what the writer returns.
+ */
+/** Tag 0 over cbor_time_format(t, fraction_digits) text. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_time_string(cbor_writer* writer, const cbor_fast_time* t,
+                                                       int fraction_digits);
+/**
+ * Tag 1: the integer seconds when nanoseconds is 0, else the float seconds +
+ * nanoseconds / 10^9 (a double: about microsecond precision today). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_time_epoch(cbor_writer* writer, const cbor_fast_time* t);
+/** Tag 100 over the integer days since 1970-01-01 (RFC 8943). Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_epoch_days(cbor_writer* writer, int64_t days);
+/** Tag 1004 over "YYYY-MM-DD" (RFC 8943); years 0..9999. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_full_date(cbor_writer* writer, int64_t days);
+/** Tag 4 (tag = 4) or 5 (tag = 5) over [exponent, mantissa]. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_decimal(cbor_writer* writer, uint64_t tag,
+                                                   int64_t exponent, int64_t mantissa);
+/**
+ * As cbor_writer_decimal() with a big-endian mantissa magnitude (negative: the
+ * mantissa is -1 - magnitude), an integer when it fits 64 bits. Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_decimal_bignum(cbor_writer* writer, uint64_t tag,
+                                                          int64_t exponent,
+                                                          const uint8_t* magnitude, size_t size,
+                                                          int negative);
+/** Tag 37 over the 16 bytes at uuid. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_uuid(cbor_writer* writer, const uint8_t* uuid);
+/** Tag 55799 (d9 d9f7): the next item is marked as self-described CBOR. Since 0.4. */
+CBOR_FAST_API cbor_fast_status cbor_writer_self_described(cbor_writer* writer);
+/**
+ * Wraps what follows in a byte string until cbor_writer_end_embedded():
+ * with_tag != 0 writes tag 24 (embedded CBOR) first; 0 the bare byte string
+ * (COSE protected headers and Sig_structure: bstr .cbor). Any number of
+ * complete items (none gives h''). The closing call writes the head with the
+ * shortest length, moving the content once. Every destination works: a caller
+ * buffer (an output that fits never overflows on the way; when it does not
+ * fit, cbor_writer_size() is still the exact size needed), the owned buffer,
+ * and a sink, which is not called while a wrap is open (the staging buffer
+ * grows to hold the wrapped bytes). @return as cbor_writer_array(). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_begin_embedded(cbor_writer* writer, int with_tag);
+/**
+ * Closes the innermost cbor_writer_begin_embedded() (cbor_writer_end() does too).
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_STATE (not sticky) when the
+ *         innermost open item is not a wrap; else as cbor_writer_end(). Since 0.4.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_end_embedded(cbor_writer* writer);
 
 #ifdef __cplusplus
 } /* extern "C" */

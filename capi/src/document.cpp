@@ -14,17 +14,7 @@
 #include "cbor_fast/document.hpp"
 #include "handles.hpp"
 
-struct cbor_doc {
-  cbor_fast::allocator alloc;
-  cbor_fast::document doc;
-  explicit cbor_doc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
-};
-
-struct cbor_mdoc {
-  cbor_fast::allocator alloc;
-  cbor_fast::mutable_document doc;
-  explicit cbor_mdoc(const cbor_fast::allocator& a) noexcept : alloc(a), doc(&alloc) {}
-};
+#include "document_handles.hpp"  // cbor_doc, cbor_mdoc
 
 struct cbor_seq {
   cbor_fast::allocator alloc;
@@ -58,7 +48,8 @@ static_assert(CBOR_FAST_DECODE_EXACT == cbor_fast::decode_exact &&
               "decode flags must agree");
 constexpr uint32_t k_decode_flags =
     CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS | CBOR_FAST_DECODE_VALIDATE_UTF8 |
-    CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC;
+    CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC |
+    CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED;
 static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
 constexpr uint32_t k_encode_flags = CBOR_FAST_ENCODE_PREFERRED;
 

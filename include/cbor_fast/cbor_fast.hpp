@@ -10,6 +10,7 @@
 #include "cbor_fast/mapping.hpp"
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/typed_array.hpp"
+#include "cbor_fast/tags.hpp"
 #include "cbor_fast/version.hpp"
 #include "cbor_fast/writer.hpp"
 

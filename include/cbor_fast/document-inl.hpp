@@ -72,6 +72,10 @@ double float_node_value(const doc_node* n) noexcept;
 
 inline namespace v1 {
 
+inline node document::root() const noexcept {
+  return node(used_ != 0 ? nodes_ + root_ : nullptr);
+}
+
 inline item_type node::type() const noexcept {
   return p_ != nullptr ? item_type(p_->type) : item_type::none;
 }

@@ -28,6 +28,7 @@ namespace cbor_fast {
 namespace detail {
 struct doc_node;
 struct doc_builder;
+struct doc_builder_root;
 struct mdoc_core;
 struct mnode_encoder;
 
@@ -91,6 +92,10 @@ enum decode_flags : uint32_t {
   decode_reject_duplicate_keys = 8,
   /// Require core deterministic encoding (reader_options::deterministic).
   decode_deterministic = 16,
+  /// The root is the item inside any self-described CBOR tags (55799) at the
+  /// top (RFC 8949 3.4.6); the document still holds (and encoded_size() and
+  /// node_count() count) the tags. decode() only: sequences refuse it. Since 0.4.
+  decode_skip_self_described = 256,
 };
 
 /// encode() flags. Same values as CBOR_FAST_ENCODE_*.
@@ -99,6 +104,25 @@ enum encode_flags : uint32_t {
   /// Preferred serialization: shortest floats, definite lengths, joined strings.
   /// Without it a decoded document keeps its float widths and indefinite forms.
   encode_preferred = 1,
+  /// RFC 8949 4.2.1 core deterministic encoding: map entries sorted by the
+  /// bytewise lexicographic order of their encoded keys, shortest heads,
+  /// definite lengths, floats at the shortest width that holds them exactly
+  /// (NaN payloads, infinities and -0.0 kept: f97e00 stays f97e00, a NaN with
+  /// a payload keeps it), bignums in preferred form (RFC 8949 3.4.3: no
+  /// leading zero bytes; one that fits 64 bits becomes a plain integer).
+  /// Duplicate keys (equal canonical encodings) give duplicate_key. Since 0.4.
+  encode_canonical = 2,
+  /// RFC 8949 4.2.3 length-first order (RFC 7049 3.9 canonical CBOR): shorter
+  /// encoded key first, then bytewise; otherwise as encode_canonical, except
+  /// that every NaN is written as f97e00 (RFC 7049 3.9). Byte-identical to
+  /// Python cbor2's canonical=True. Since 0.4.
+  encode_length_first = 4,
+  /// CTAP2 canonical CBOR (FIDO CTAP 2.x, "CTAP2 canonical CBOR encoding form"):
+  /// keys sorted by major type, then length, then bytewise; shortest heads,
+  /// definite lengths; floats keep the width they have (the spec leaves their
+  /// representation unchanged); no tags: a bignum that fits 64 bits becomes an
+  /// integer, any other tag gives invalid_argument at its offset. Since 0.4.
+  encode_ctap2 = 8,
 };
 
 /// Safe defaults for untrusted input (since 0.4), what 0 selects in every
@@ -301,7 +325,7 @@ class document {
   ~document();
 
   /// The root node; null for an empty document.
-  node root() const noexcept { return node(used_ != 0 ? nodes_ : nullptr); }
+  node root() const noexcept;
   bool empty() const noexcept { return used_ == 0; }
   /// Data items (keys, values, tags and their content; not string chunks).
   size_t node_count() const noexcept { return items_; }
@@ -315,9 +339,11 @@ class document {
 
  private:
   friend struct detail::doc_builder;
+  friend struct detail::doc_builder_root;
   const allocator* alloc_;
   detail::doc_node* nodes_ = nullptr;
   uint32_t used_ = 0;       ///< nodes in use (data items and string chunks)
+  uint32_t root_ = 0;       ///< index of the root node (decode_skip_self_described)
   uint32_t capacity_ = 0;   ///< nodes allocated
   size_t items_ = 0;
   size_t encoded_size_ = 0;
@@ -367,6 +393,23 @@ status encode(node n, writer& w, uint32_t flags = encode_none) noexcept;
 /// The root; invalid_argument for an empty document. Deep nesting takes its
 /// stack from the document's allocator.
 status encode(const document& doc, writer& w, uint32_t flags = encode_none) noexcept;
+/// As encode(n, w, flags), with *error (optional) saying where a canonical
+/// encoding failed: the later of two duplicate keys (duplicate_key), or a tag
+/// refused by encode_ctap2 (invalid_argument). At most one of encode_canonical,
+/// encode_length_first and encode_ctap2 may be set. Canonical forms sort every
+/// map in O(n log n) (one linear check for a map already in order) and need
+/// 4 bytes per node plus 8 per map pair of scratch memory. Since 0.4.
+status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept;
+/// Re-encodes the first item of data[0, size) in the canonical form `flags`
+/// asks for (one of encode_canonical, encode_length_first, encode_ctap2) to w,
+/// whatever the writer's destination: decoded with `options` (so strict checks
+/// and limits apply; decode_exact refuses trailing bytes), then encoded as
+/// encode(node, w, flags, error). Returns ok; invalid_argument (no canonical
+/// flag, two of them, unknown flags; a tag under encode_ctap2); every decode
+/// status with its offset; duplicate_key with the later key's offset; the
+/// writer's errors. Since 0.4.
+status canonicalize(const void* data, size_t size, writer& w, uint32_t flags = encode_canonical,
+                    const decode_options& options = {}, error_info* error = nullptr) noexcept;
 
 // ==========================================================================
 // mutable documents
@@ -407,6 +450,43 @@ class mutable_node {
   mutable_node* map_value(size_t index) const noexcept;
   /// map: value of the first pair with text key `key`; nullptr if none.
   mutable_node* find(std::string_view key) const noexcept;
+  /// map: value of the first pair whose key is the integer `key`; nullptr if none. Since 0.4.
+  mutable_node* find_int(int64_t key) const noexcept;
+  /// As node::get_bignum (the magnitude view lives in the document). Since 0.4.
+  status get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) const noexcept;
+  /// floating: the bits it will be written with (at its width; shortest by default). Since 0.4.
+  status get_float_bits(uint64_t& out) const noexcept;
+  /// First child of an array, map (its first key) or tag (its content); nullptr if none. Since 0.4.
+  mutable_node* first_child() const noexcept;
+  /// Next sibling in the same array or map (maps alternate key, value);
+  /// nullptr after the last, for a tag's content, the root or a detached node. O(1). Since 0.4.
+  mutable_node* next_sibling() const noexcept;
+  /// The container or tag holding this node; nullptr for the root and detached nodes. Since 0.4.
+  mutable_node* parent() const noexcept;
+  /// Position among the parent's children: an array item's index; in a map
+  /// 2 * pair for a key and 2 * pair + 1 for a value; 0 for a tag's content,
+  /// the root and detached nodes. Since 0.4.
+  size_t index() const noexcept { return parent_ != nullptr ? index_ : 0; }
+
+  // Removal (since 0.4). The removed nodes are detached: they stay valid
+  // (owned by the document until it is cleared) and may be placed again.
+  // Later entries move down one place (two for a map pair), keeping their
+  // order: O(entries after the removed one). While iterating:
+  //  - by index: after removing entry i, entry i holds the next one (do not
+  //    advance), or iterate from the end;
+  //  - by first_child()/next_sibling(): take the next sibling before removing
+  //    a node (a detached node has none);
+  //  - node pointers stay valid; only indices of later entries change.
+  // Each returns ok; type_mismatch (not an array / not a map); out_of_range
+  // (index past the end, or no pair with that key).
+  /// array: removes item i.
+  status remove_at(size_t index) noexcept;
+  /// map: removes pair i.
+  status map_remove_at(size_t index) noexcept;
+  /// map: removes the first pair whose key is the text string `key`.
+  status map_remove(std::string_view key) noexcept;
+  /// map: removes the first pair whose key is the integer `key` (major type 0 or 1).
+  status map_remove_int(int64_t key) noexcept;
 
   // Building. Each returns ok; invalid_argument (null node, a node of another
   // document, one already placed, or one that would contain its container);
@@ -433,7 +513,10 @@ class mutable_node {
 
   status check_new_child(const mutable_node* item, item_type want) const noexcept;
   status reserve_children(size_t extra) noexcept;
-  void adopt(mutable_node* item) noexcept;
+  void adopt(mutable_node* item, size_t index) noexcept;
+  void erase_children(size_t first, size_t n) noexcept;
+  size_t find_int_index(int64_t key) const noexcept;   ///< children index of the key, or SIZE_MAX
+  size_t find_text_index(std::string_view key) const noexcept;
 
   detail::mdoc_core* owner_ = nullptr;
   mutable_node* parent_ = nullptr;    ///< container or tag holding it (not for the root)
@@ -450,6 +533,7 @@ class mutable_node {
   } u_ = {nullptr};
   size_t count_ = 0;                  ///< arrays/maps: used entries of children
   size_t capacity_ = 0;               ///< arrays/maps: allocated entries of children
+  size_t index_ = 0;                  ///< position in the parent's children (0 for a tag's content)
 };
 
 /// A tree built in code (or deep-copied from a document), encoded with
@@ -518,6 +602,12 @@ status to_mutable(const document& doc, mutable_document& out) noexcept;
 status encode(const mutable_node* n, writer& w) noexcept;
 /// Writes the root; invalid_argument when there is none.
 status encode(const mutable_document& doc, writer& w) noexcept;
+/// With encode flags (encode_canonical, encode_length_first, encode_ctap2 for
+/// a canonical form; encode_preferred is what the two-argument forms do). The
+/// canonical forms encode the tree, decode those bytes and re-encode them
+/// sorted, so they take about three times as long as a plain encode. Since 0.4.
+status encode(const mutable_node* n, writer& w, uint32_t flags) noexcept;
+status encode(const mutable_document& doc, writer& w, uint32_t flags) noexcept;
 
 // ==========================================================================
 // sequence: the top-level items of a CBOR sequence

@@ -116,6 +116,22 @@ class writer {
   /// checks the count for definite ones.
   status end() noexcept;
 
+  /// Wraps what follows in a byte string, up to end_embedded(): with_tag
+  /// writes tag 24 (embedded CBOR, RFC 8949 3.4.5.1) first; without it the
+  /// bare byte string, as COSE's protected headers and Sig_structure need
+  /// (bstr .cbor). Any number of complete items may go in (zero gives h'').
+  /// end_embedded() (or end()) writes the byte string's head with its
+  /// shortest length, moving the content once (a 9-byte head is reserved and
+  /// shrunk; in a caller buffer 1 byte, grown if needed, so output that fits
+  /// the buffer never overflows it on the way). Works for every destination: a caller buffer (overflow is
+  /// counted as usual, the size needed stays exact), the owned buffer, and a
+  /// sink, which is not called while a wrap is open (the staging buffer grows
+  /// to hold the wrapped bytes). Returns as begin_array(). Since 0.4.
+  status begin_embedded(bool with_tag = true) noexcept;
+  /// Closes the innermost begin_embedded(): invalid_state (not sticky) when
+  /// the innermost open item is something else; else as end(). Since 0.4.
+  status end_embedded() noexcept;
+
   /// Checks that everything is closed and flushes a sink. Returns ok, the
   /// sticky error, or buffer_too_small for a full caller buffer.
   /// A sink writer destroyed without finish() drops its staged bytes.
@@ -148,6 +164,7 @@ class writer {
   static constexpr uint8_t k_major_text = 3;
   static constexpr uint8_t k_major_array = 4;
   static constexpr uint8_t k_major_map = 5;
+  static constexpr uint8_t k_kind_wrap = 24;  ///< frame of begin_embedded()
   static constexpr size_t k_max_head = 9;  ///< also the largest float: f9/fa/fb + 8 bytes
   static constexpr uint64_t k_unlimited = UINT64_MAX;
 
@@ -160,8 +177,9 @@ class writer {
     /// "unlimited" for an indefinite array, 0 for an indefinite map or string.
     uint64_t left;
     uint8_t kind;
-    bool indefinite;
+    bool indefinite;  ///< also set for a wrap (so end()'s fast path leaves it alone)
     bool odd;  ///< indefinite map: an odd number of items so far (a value is due)
+    size_t start;  ///< wrap: size() where its reserved 9-byte head starts
   };
 
   /// The low N bytes of v at out, most significant first.
@@ -192,6 +210,10 @@ class writer {
   status write_float_bits_slow(unsigned bytes, uint64_t bits) noexcept;
   status begin_slow(uint8_t major, uint64_t arg, uint64_t items) noexcept;
   status end_slow() noexcept;
+  /// Writes the head of the wrap whose reserved head starts at size() == start.
+  void close_wrap(size_t start) noexcept;
+  /// Head bytes begin_embedded() reserves: 1 in a caller buffer, else 9.
+  size_t wrap_reserve() const noexcept { return mode_ == mode::fixed ? 1 : 9; }
 
   status before_item(uint8_t major, bool is_chunk) noexcept;
   void after_item() noexcept;
@@ -227,6 +249,7 @@ class writer {
   frame* stack_ = nullptr;       ///< open containers [0, depth_), allocated through alloc_
   size_t depth_ = 0;
   size_t open_tags_ = 0;         ///< tag frames among the open ones
+  size_t open_wraps_ = 0;        ///< begin_embedded() frames open: a sink is not flushed meanwhile
   size_t stack_capacity_ = 0;
 };
 
@@ -301,7 +324,7 @@ inline bool writer::quick_open(uint8_t major, uint64_t arg, uint64_t items) noex
   uint8_t* p = pos_;
   pos_ = p + put_head(p, major, arg);
   if (depth_ != 0) stack_[depth_ - 1].left = quick_;  // the parent's count leaves quick_
-  stack_[depth_++] = frame{items, major, false, false};
+  stack_[depth_++] = frame{items, major, false, false, 0};
   quick_ = items;
   return true;
 }

@@ -607,6 +607,7 @@ document::document(document&& other) noexcept
     : alloc_(other.alloc_),
       nodes_(std::exchange(other.nodes_, nullptr)),
       used_(std::exchange(other.used_, 0u)),
+      root_(std::exchange(other.root_, 0u)),
       capacity_(std::exchange(other.capacity_, 0u)),
       items_(std::exchange(other.items_, size_t(0))),
       encoded_size_(std::exchange(other.encoded_size_, size_t(0))),
@@ -618,6 +619,7 @@ document& document::operator=(document&& other) noexcept {
     alloc_ = other.alloc_;
     nodes_ = std::exchange(other.nodes_, nullptr);
     used_ = std::exchange(other.used_, 0u);
+    root_ = std::exchange(other.root_, 0u);
     capacity_ = std::exchange(other.capacity_, 0u);
     items_ = std::exchange(other.items_, size_t(0));
     encoded_size_ = std::exchange(other.encoded_size_, size_t(0));
@@ -630,6 +632,7 @@ document::~document() { release(); }
 
 void document::clear() noexcept {
   used_ = 0;
+  root_ = 0;
   items_ = 0;
   encoded_size_ = 0;
   detail::arena_release(strings_, *alloc_);
@@ -649,7 +652,8 @@ void document::release() noexcept {
 namespace detail {
 namespace {
 constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
-                                    decode_reject_duplicate_keys | decode_deterministic;
+                                    decode_reject_duplicate_keys | decode_deterministic |
+                                    decode_skip_self_described;
 constexpr uint32_t k_strict_flags = decode_reject_duplicate_keys | decode_deterministic;
 
 status early_failure(status s, error_info* error, size_t offset = 0) noexcept {
@@ -700,6 +704,15 @@ reader_options reader_options_for(const resolved_limits& limits, uint32_t flags,
   ro.alloc = alloc;
   return ro;
 }
+/// Friend of document: moves the root inside top-level tags 55799.
+struct doc_builder_root {
+  static void skip(document& d) noexcept {
+    while (d.root_ + 1 < d.used_ && d.nodes_[d.root_].type == uint8_t(item_type::tag) &&
+           d.nodes_[d.root_].arg == 55799)
+      ++d.root_;  // a tag's content is the next node
+  }
+};
+void skip_marker(document& d) noexcept { doc_builder_root::skip(d); }
 
 status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* error,
                           uint32_t max_nodes, memory_budget* reader_budget) noexcept {
@@ -732,7 +745,9 @@ using detail::k_decode_flags;
 
 status decode(reader& r, document& out, uint32_t flags, error_info* error,
               uint32_t max_nodes) noexcept {
-  return detail::decode_from_reader(r, out, flags, error, max_nodes, nullptr);
+  const status s = detail::decode_from_reader(r, out, flags, error, max_nodes, nullptr);
+  if (s == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
+  return s;
 }
 
 }  // namespace v1
@@ -802,7 +817,11 @@ inline namespace v1 {
 
 status decode(const void* data, size_t size, document& out, const decode_options& options,
               error_info* error) noexcept {
-  return detail::decode_buffer(data, size, out, options, error, detail::decode_path::automatic);
+  const status s =
+      detail::decode_buffer(data, size, out, options, error, detail::decode_path::automatic);
+  if (s == status::ok && (options.flags & decode_skip_self_described) != 0)
+    detail::skip_marker(out);
+  return s;
 }
 
 // ---- node lookups that are not inline ------------------------------------------

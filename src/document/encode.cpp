@@ -108,12 +108,16 @@ struct mframe {
 inline namespace v1 {
 
 status encode(node n, writer& w, uint32_t flags) noexcept {
-  if (!n || (flags & ~uint32_t(encode_preferred)) != 0) return status::invalid_argument;
+  if (!n || !detail::valid_encode_flags(flags)) return status::invalid_argument;
+  if ((flags & detail::k_canonical_encode_flags) != 0)
+    return detail::encode_sorted(n.raw(), w, flags, default_allocator(), nullptr);
   return detail::encode_tree(n.raw(), w, flags, default_allocator());
 }
 
 status encode(const document& doc, writer& w, uint32_t flags) noexcept {
-  if (doc.empty() || (flags & ~uint32_t(encode_preferred)) != 0) return status::invalid_argument;
+  if (doc.empty() || !detail::valid_encode_flags(flags)) return status::invalid_argument;
+  if ((flags & detail::k_canonical_encode_flags) != 0)
+    return detail::encode_sorted(doc.root().raw(), w, flags, doc.get_allocator(), nullptr);
   return detail::encode_tree(doc.root().raw(), w, flags, doc.get_allocator());
 }
 

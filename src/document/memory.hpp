@@ -20,6 +20,15 @@ void* arena_allocate(arena& a, const allocator& alloc, size_t n) noexcept;
 /// Frees every chunk; the arena is empty afterwards.
 void arena_release(arena& a, const allocator& alloc) noexcept;
 
+/// encode_canonical | encode_length_first | encode_ctap2.
+constexpr uint32_t k_canonical_encode_flags = 2 | 4 | 8;
+/// Known encode flags with at most one canonical form among them.
+bool valid_encode_flags(uint32_t flags) noexcept;
+/// Canonical encoding of the subtree at root (src/document/canonical.cpp);
+/// error (optional) gets the offset of a duplicate key or a refused tag.
+status encode_sorted(const doc_node* root, writer& w, uint32_t flags, const allocator& alloc,
+                        error_info* error) noexcept;
+
 /// The allocator of the mutable document that owns n.
 const allocator& mdoc_allocator(const mutable_node* n) noexcept;
 

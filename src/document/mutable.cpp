@@ -9,6 +9,8 @@
 
 #include "cbor_fast/document.hpp"
 #include "document/memory.hpp"
+#include "internal/float16.hpp"
+#include "reader/strict.hpp"
 
 namespace cbor_fast {
 namespace detail {
@@ -82,6 +84,7 @@ struct mdoc_core {
     if (n != nullptr) {
       n->u_.content = content;
       content->parent_ = n;
+      content->index_ = 0;
       content->flags_ |= mutable_node::flag_placed;
     }
     return n;
@@ -142,11 +145,13 @@ struct mdoc_core {
         top = m;
       } else {
         mutable_node* c = stack.top().container;
-        if (c->type_ == uint8_t(item_type::tag))
+        if (c->type_ == uint8_t(item_type::tag)) {
           c->u_.content = m;
-        else
+          c->adopt(m, 0);
+        } else {
           c->u_.children[c->count_++] = m;  // reserved above
-        c->adopt(m);
+          c->adopt(m, c->count_ - 1);
+        }
       }
       if (opens) {
         if (!stack.push(frame{m, after(p)})) return status::out_of_memory;
@@ -192,8 +197,9 @@ status mutable_node::reserve_children(size_t extra) noexcept {
   return status::ok;
 }
 
-void mutable_node::adopt(mutable_node* item) noexcept {
+void mutable_node::adopt(mutable_node* item, size_t index) noexcept {
   item->parent_ = this;
+  item->index_ = index;
   item->flags_ |= flag_placed;
 }
 
@@ -217,7 +223,7 @@ status mutable_node::append(mutable_node* item) noexcept {
   if (status s = check_new_child(item, item_type::array); s != status::ok) return s;
   if (status s = reserve_children(1); s != status::ok) return s;
   u_.children[count_++] = item;
-  adopt(item);
+  adopt(item, count_ - 1);
   return status::ok;
 }
 
@@ -228,7 +234,7 @@ status mutable_node::array_set(size_t index, mutable_node* item) noexcept {
   old->parent_ = nullptr;
   old->flags_ &= uint8_t(~flag_placed);
   u_.children[index] = item;
-  adopt(item);
+  adopt(item, index);
   return status::ok;
 }
 
@@ -239,8 +245,8 @@ status mutable_node::map_put(mutable_node* key, mutable_node* value) noexcept {
   if (status s = reserve_children(2); s != status::ok) return s;
   u_.children[count_++] = key;
   u_.children[count_++] = value;
-  adopt(key);
-  adopt(value);
+  adopt(key, count_ - 2);
+  adopt(value, count_ - 1);
   return status::ok;
 }
 
@@ -254,7 +260,7 @@ status mutable_node::map_set(std::string_view key, mutable_node* value) noexcept
       old->parent_ = nullptr;
       old->flags_ &= uint8_t(~flag_placed);
       u_.children[i + 1] = value;
-      adopt(value);
+      adopt(value, i + 1);
       return status::ok;
     }
   }
@@ -265,8 +271,8 @@ status mutable_node::map_set(std::string_view key, mutable_node* value) noexcept
   if (k == nullptr) return status::out_of_memory;
   u_.children[count_++] = k;
   u_.children[count_++] = value;
-  adopt(k);
-  adopt(value);
+  adopt(k, count_ - 2);
+  adopt(value, count_ - 1);
   return status::ok;
 }
 
@@ -381,6 +387,135 @@ mutable_node* mutable_node::find(std::string_view key) const noexcept {
       return u_.children[i + 1];
   }
   return nullptr;
+}
+
+// ---- lookups, iteration and removal (since 0.4) -------------------------------------
+
+namespace {
+bool int_key_matches(const mutable_node* k, uint8_t want_type, uint64_t want_arg) noexcept {
+  return k->type() == item_type(want_type) && [&] {
+    uint64_t raw = 0;
+    bool negative = false;
+    k->get_int_raw(raw, negative);
+    return raw == want_arg;
+  }();
+}
+}  // namespace
+
+size_t mutable_node::find_int_index(int64_t key) const noexcept {
+  const uint8_t want_type = uint8_t(key < 0 ? item_type::negative_int : item_type::unsigned_int);
+  const uint64_t want_arg = key < 0 ? ~uint64_t(key) : uint64_t(key);
+  for (size_t i = 0; i < count_; i += 2)
+    if (int_key_matches(u_.children[i], want_type, want_arg)) return i;
+  return SIZE_MAX;
+}
+
+size_t mutable_node::find_text_index(std::string_view key) const noexcept {
+  for (size_t i = 0; i < count_; i += 2) {
+    const mutable_node* k = u_.children[i];
+    if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
+        (key.empty() || std::memcmp(k->u_.data, key.data(), key.size()) == 0))
+      return i;
+  }
+  return SIZE_MAX;
+}
+
+mutable_node* mutable_node::find_int(int64_t key) const noexcept {
+  if (type_ != uint8_t(item_type::map)) return nullptr;
+  const size_t i = find_int_index(key);
+  return i != SIZE_MAX ? u_.children[i + 1] : nullptr;
+}
+
+mutable_node* mutable_node::first_child() const noexcept {
+  if (type_ == uint8_t(item_type::tag)) return u_.content;
+  if (detail::is_container(type_) && count_ != 0) return u_.children[0];
+  return nullptr;
+}
+
+mutable_node* mutable_node::next_sibling() const noexcept {
+  const mutable_node* p = parent_;
+  if (p == nullptr || !detail::is_container(p->type_) || index_ + 1 >= p->count_) return nullptr;
+  return p->u_.children[index_ + 1];
+}
+
+mutable_node* mutable_node::parent() const noexcept { return parent_; }
+
+status mutable_node::get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) const noexcept {
+  switch (item_type(type_)) {
+    case item_type::unsigned_int:
+    case item_type::negative_int:
+      raw = arg_;
+      magnitude = byte_view{};
+      negative = type_ == uint8_t(item_type::negative_int);
+      return status::ok;
+    case item_type::tag: {
+      const mutable_node* c = u_.content;
+      if ((arg_ != 2 && arg_ != 3) || c->type_ != uint8_t(item_type::byte_string))
+        return status::type_mismatch;
+      raw = 0;
+      magnitude = byte_view{c->u_.data, size_t(c->arg_)};
+      negative = arg_ == 3;
+      return status::ok;
+    }
+    default:
+      return status::type_mismatch;
+  }
+}
+
+status mutable_node::get_float_bits(uint64_t& out) const noexcept {
+  if (type_ != uint8_t(item_type::floating)) return status::type_mismatch;
+  switch (float_width(width_)) {
+    case float_width::half: out = detail::double_to_half(u_.dbl); break;
+    case float_width::single: out = detail::double_to_single(u_.dbl); break;
+    case float_width::double_: out = detail::double_to_bits(u_.dbl); break;
+    default: detail::shortest_float(u_.dbl, &out); break;
+  }
+  return status::ok;
+}
+
+void mutable_node::erase_children(size_t first, size_t n) noexcept {
+  for (size_t i = first; i < first + n; ++i) {
+    mutable_node* old = u_.children[i];
+    old->parent_ = nullptr;
+    old->index_ = 0;
+    old->flags_ &= uint8_t(~flag_placed);
+  }
+  // Later entries move down, in order, and learn their new index.
+  for (size_t i = first + n; i < count_; ++i) {
+    u_.children[i - n] = u_.children[i];
+    u_.children[i - n]->index_ = i - n;
+  }
+  count_ -= n;
+}
+
+status mutable_node::remove_at(size_t index) noexcept {
+  if (type_ != uint8_t(item_type::array)) return status::type_mismatch;
+  if (index >= count_) return status::out_of_range;
+  erase_children(index, 1);
+  return status::ok;
+}
+
+status mutable_node::map_remove_at(size_t index) noexcept {
+  if (type_ != uint8_t(item_type::map)) return status::type_mismatch;
+  if (index >= count_ / 2) return status::out_of_range;
+  erase_children(2 * index, 2);
+  return status::ok;
+}
+
+status mutable_node::map_remove(std::string_view key) noexcept {
+  if (type_ != uint8_t(item_type::map)) return status::type_mismatch;
+  const size_t i = find_text_index(key);
+  if (i == SIZE_MAX) return status::out_of_range;
+  erase_children(i, 2);
+  return status::ok;
+}
+
+status mutable_node::map_remove_int(int64_t key) noexcept {
+  if (type_ != uint8_t(item_type::map)) return status::type_mismatch;
+  const size_t i = find_int_index(key);
+  if (i == SIZE_MAX) return status::out_of_range;
+  erase_children(i, 2);
+  return status::ok;
 }
 
 // ---- mutable_document ------------------------------------------------------------

@@ -342,6 +342,9 @@ CBOR_FAST_NOINLINE status reader::check_preferred(const item& it) noexcept {
   if (it.type == item_type::end) return status::ok;
   if (it.is_indefinite()) return fail(status::indefinite_length, it.offset);
   if (!detail::is_preferred(it)) return fail(status::non_preferred_encoding, it.offset);
+  if (it.type == item_type::tag && (it.arg == 2 || it.arg == 3) &&
+      !detail::bignum_is_preferred(begin_ + it.offset + it.head_size, end_))
+    return fail(status::non_preferred_encoding, it.offset);  // RFC 8949 3.4.3
   return status::ok;
 }
 

@@ -9,6 +9,7 @@
 // the linear check quadratic.
 #include "reader/strict.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -127,6 +128,34 @@ unsigned shortest_float(double value, uint64_t* bits) noexcept {
   return 8;
 }
 
+size_t key_float(double value, uint8_t* out) noexcept {
+  // Data-model equality of float keys: 0.0 and -0.0 are one key, and so are
+  // all NaNs (whatever their sign and payload), as JavaScript's SameValueZero
+  // has it and RFC 8949 5.6.1 allows.
+  if (value != value) value = half_to_double(0x7e00);
+  if (value == 0.0) value = 0.0;
+  uint64_t bits;
+  const unsigned width = shortest_float(value, &bits);
+  out[0] = uint8_t(0xe0 | (width == 2 ? 25 : width == 4 ? 26 : 27));
+  if (width == 2) store_be16(out + 1, uint16_t(bits));
+  else if (width == 4) store_be32(out + 1, uint32_t(bits));
+  else store_be64(out + 1, bits);
+  return 1 + width;
+}
+
+bool bignum_is_preferred(const uint8_t* content, const uint8_t* end) noexcept {
+  if (content == end || (*content >> 5) != 2) return true;  // not a bignum: nothing to say
+  const unsigned ai = *content & 0x1fu;
+  if (ai == 31) return true;  // indefinite: the deterministic check refuses it anyway
+  const unsigned n = ai < 24 ? 0u : ai < 28 ? 1u << (ai - 24) : 0u;
+  if (size_t(end - content) < 1 + size_t(n)) return true;  // truncated: the reader says so
+  uint64_t len = n == 0 ? ai : 0;
+  for (unsigned i = 1; i <= n; ++i) len = (len << 8) | content[i];
+  if (len <= 8) return false;  // fits major type 0 or 1
+  const uint8_t* first = content + 1 + n;
+  return first == end || *first != 0;  // no leading zero byte
+}
+
 bool is_preferred(const item& it) noexcept {
   if (it.type == item_type::floating) {
     uint64_t bits;
@@ -231,10 +260,14 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
     m.has_previous = true;
     m.previous_start = start;
     m.previous_end = end;
-    // Deterministic keys are canonical and strictly increasing: no duplicates.
-    return status::ok;
+    // Deterministic keys are canonical and strictly increasing, so no two are
+    // the same bytes; with duplicate checks on, equal values with distinct
+    // canonical bytes (0.0 and -0.0, two NaNs) are still looked for below.
+    if (!duplicates) return status::ok;
   }
   if (!duplicates) return status::ok;
+  // A float's own bytes are not its key form when it is -0.0 or a NaN.
+  if (raw_canonical && input[start] >= 0xf9 && input[start] <= 0xfb) raw_canonical = false;
   if (raw_canonical) return insert_unique(input, start, size, false);
   const size_t before = arena_.size();
   const status s = canonicalize(input + start, size);
@@ -299,10 +332,15 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     }
   }
 
-  uint8_t* const a = arena_.data();
+  // Second pass: shortest heads, floats in key form, bignums as integers
+  // where they fit (RFC 8949 3.4.3), into `out` (a bignum's integer can be
+  // two bytes longer than the tag and string it replaces).
+  pod_vector<uint8_t> out(alloc_);
+  if (!out.reserve(arena_.size() - base + 16)) return status::out_of_memory;
+  const uint8_t* const a = arena_.data();
   const size_t end = arena_.size();
   size_t in = base;
-  size_t out = base;
+  bool has_map = false;
   while (in < end) {
     const uint8_t ib = a[in];
     const unsigned major = ib >> 5;
@@ -311,35 +349,149 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     uint64_t arg = n == 0 ? ai : 0;
     for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | a[in + i];
     in += 1 + n;
+    uint8_t head[9];
+    size_t h;
     if (major == 7 && ai >= 25) {
       const double v = ai == 25 ? half_to_double(uint16_t(arg))
                        : ai == 26 ? single_to_double(uint32_t(arg))
                                   : bits_to_double(arg);
-      uint64_t bits;
-      const unsigned width = shortest_float(v, &bits);
-      a[out] = uint8_t(0xe0 | (width == 2 ? 25 : width == 4 ? 26 : 27));
-      if (width == 2) store_be16(a + out + 1, uint16_t(bits));
-      else if (width == 4) store_be32(a + out + 1, uint32_t(bits));
-      else store_be64(a + out + 1, bits);
-      out += 1 + width;
+      h = key_float(v, head);
     } else if (major == 7) {
       // Simple values: one shortest form each (ai 24 carries 32..255 only).
-      a[out] = ib;
-      if (ai == 24) a[out + 1] = uint8_t(arg);
-      out += 1 + n;
-    } else {
-      uint8_t head[9];
-      const size_t h = write_head(head, major, arg);
-      std::memcpy(a + out, head, h);
-      out += h;
-      if (major == 2 || major == 3) {
-        std::memmove(a + out, a + in, size_t(arg));
-        in += size_t(arg);
-        out += size_t(arg);
+      head[0] = ib;
+      if (ai == 24) head[1] = uint8_t(arg);
+      h = 1 + n;
+    } else if (major == 6 && (arg == 2 || arg == 3) && in < end && (a[in] >> 5) == 2) {
+      // A bignum: its magnitude without leading zeros; an integer if it fits.
+      const unsigned bai = a[in] & 0x1fu;
+      const unsigned bn = bai < 24 ? 0u : 1u << (bai - 24);
+      uint64_t len = bn == 0 ? bai : 0;
+      for (unsigned i = 1; i <= bn; ++i) len = (len << 8) | a[in + i];
+      const uint8_t* mag = a + in + 1 + bn;
+      in += 1 + bn + size_t(len);
+      while (len != 0 && *mag == 0) {
+        ++mag;
+        --len;
       }
+      if (len <= 8) {
+        uint64_t v = 0;
+        for (uint64_t i = 0; i < len; ++i) v = (v << 8) | mag[i];
+        h = write_head(head, arg == 3 ? 1 : 0, v);
+        if (!out.append(head, h)) return status::out_of_memory;
+        continue;
+      }
+      h = write_head(head, 6, arg);
+      h += write_head(head + h, 2, len);
+      if (!out.append(head, h) || !out.append(mag, size_t(len))) return status::out_of_memory;
+      continue;
+    } else {
+      h = write_head(head, major, arg);
+      if (major == 5 && arg != 0) has_map = true;
+    }
+    if (!out.append(head, h)) return status::out_of_memory;
+    if (major == 2 || major == 3) {
+      if (!out.append(a + in, size_t(arg))) return status::out_of_memory;
+      in += size_t(arg);
     }
   }
-  arena_.truncate(out);
+  if (has_map) {
+    // Maps are unordered in the data model: entries sorted by their key bytes
+    // make equal maps equal bytes.
+    if (status s = sort_nested_maps(out); s != status::ok) return s;
+  }
+  arena_.truncate(base);
+  if (!arena_.append(out.data(), out.size())) return status::out_of_memory;
+  return status::ok;
+}
+
+// One pass finds every map's child boundaries (definite lengths only here);
+// maps are then sorted innermost first (reverse order of their heads), each
+// rewritten once through a scratch copy when not in order already.
+status key_checker::sort_nested_maps(pod_vector<uint8_t>& bytes) noexcept {
+  struct open_item {
+    uint64_t left;     ///< children still due
+    size_t map;        ///< maps: index into maps; else SIZE_MAX
+    size_t child;      ///< maps: children seen
+  };
+  struct map_info {
+    size_t bounds;     ///< index into bounds: 2n + 1 offsets (child starts, then the end)
+    uint64_t pairs;
+  };
+  pod_vector<open_item> stack(alloc_);
+  pod_vector<map_info> maps(alloc_);
+  pod_vector<size_t> bounds(alloc_);
+  const uint8_t* const a = bytes.data();
+  const size_t end = bytes.size();
+  size_t in = 0;
+  while (in < end) {
+    // A child of the innermost open map starts here.
+    if (!stack.empty() && stack.back().map != SIZE_MAX) {
+      open_item& o = stack.back();
+      bounds[maps[o.map].bounds + o.child++] = in;
+    }
+    const uint8_t ib = a[in];
+    const unsigned major = ib >> 5;
+    const unsigned ai = ib & 0x1fu;
+    const unsigned n = ai < 24 ? 0u : 1u << (ai - 24);
+    uint64_t arg = n == 0 ? ai : 0;
+    if (major != 7)
+      for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | a[in + i];
+    in += 1 + n;
+    uint64_t children = 0;
+    size_t map = SIZE_MAX;
+    if (major == 2 || major == 3) {
+      in += size_t(arg);
+    } else if (major == 4) {
+      children = arg;
+    } else if (major == 5) {
+      children = 2 * arg;
+      map = maps.size();
+      const size_t at = bounds.size();
+      for (uint64_t i = 0; i <= children; ++i)
+        if (!bounds.push_back(0)) return status::out_of_memory;
+      if (!maps.push_back(map_info{at, arg})) return status::out_of_memory;
+    } else if (major == 6) {
+      children = 1;
+    }
+    if (children != 0) {
+      if (!stack.push_back(open_item{children, map, 0})) return status::out_of_memory;
+      continue;
+    }
+    // The item is complete: so may be the containers it ends.
+    while (!stack.empty()) {
+      open_item& o = stack.back();
+      if (--o.left != 0) break;
+      if (o.map != SIZE_MAX) bounds[maps[o.map].bounds + 2 * maps[o.map].pairs] = in;
+      stack.pop_back();
+    }
+  }
+  struct pair_ref {
+    size_t key, value, end;
+  };
+  pod_vector<pair_ref> pairs(alloc_);
+  pod_vector<uint8_t> scratch(alloc_);
+  uint8_t* const w = bytes.data();
+  for (size_t m = maps.size(); m-- > 0;) {
+    const map_info& info = maps[m];
+    const size_t* b = bounds.data() + info.bounds;
+    pairs.clear();
+    for (uint64_t i = 0; i < info.pairs; ++i)
+      if (!pairs.push_back(pair_ref{b[2 * i], b[2 * i + 1], b[2 * i + 2]}))
+        return status::out_of_memory;
+    const auto less = [w](const pair_ref& x, const pair_ref& y) {
+      const size_t nx = x.value - x.key, ny = y.value - y.key;
+      const int c = std::memcmp(w + x.key, w + y.key, nx < ny ? nx : ny);
+      return c != 0 ? c < 0 : nx < ny;
+    };
+    pair_ref* const pb = pairs.data();
+    pair_ref* const pe = pb + pairs.size();
+    if (std::is_sorted(pb, pe, less)) continue;
+    std::sort(pb, pe, less);
+    scratch.clear();
+    for (const pair_ref* p = pb; p != pe; ++p)
+      if (!scratch.append(w + p->key, p->end - p->key)) return status::out_of_memory;
+    std::memcpy(w + b[0], scratch.data(), scratch.size());
+  }
   return status::ok;
 }
 

@@ -56,6 +56,14 @@ class pod_vector {
     size_ += n;
     return true;
   }
+  /// n more values, left uninitialised for the caller to fill: their first
+  /// one, or nullptr when memory runs out (nothing changes then).
+  T* extend(size_t n) noexcept {
+    if (n > SIZE_MAX - size_ || !reserve(size_ + n)) return nullptr;
+    T* p = data_ + size_;
+    size_ += n;
+    return p;
+  }
   /// Shrinks (never grows) to n values.
   void truncate(size_t n) noexcept { size_ = n < size_ ? n : size_; }
   void clear() noexcept { size_ = 0; }
@@ -140,8 +148,14 @@ class key_checker {
 
   status insert_unique(const uint8_t* input, size_t offset, size_t size, bool in_arena) noexcept;
   bool rehash(size_t buckets) noexcept;
-  /// Appends the canonical form of the well-formed item data[0, size) to arena_.
+  /// Appends the key form of the well-formed item data[0, size) to arena_:
+  /// canonical heads and lengths, floats as key_float(), bignums as integers
+  /// where they fit, map entries sorted, so that keys equal in the data
+  /// model (RFC 8949 5.6) have equal bytes.
   status canonicalize(const uint8_t* data, size_t size) noexcept;
+  /// Sorts the entries of every map in bytes (definite lengths only) by their
+  /// key bytes, innermost maps first.
+  status sort_nested_maps(pod_vector<uint8_t>& bytes) noexcept;
 
   const allocator& alloc_;
   pod_vector<map_state> maps_;
@@ -153,6 +167,15 @@ class key_checker {
 /// True when the item's head has its shortest form: the shortest argument
 /// encoding, or for a float the shortest width that holds it exactly.
 bool is_preferred(const item& it) noexcept;
+
+/// A float key's form at out (3, 5 or 9 bytes; returns the size): the
+/// shortest width, with -0.0 as 0.0 and every NaN as f97e00.
+size_t key_float(double value, uint8_t* out) noexcept;
+
+/// Deterministic check of a tag 2/3: false when content[0, end) starts with
+/// a byte string that RFC 8949 3.4.3 would not write (8 bytes or fewer, so an
+/// integer; or a leading zero byte).
+bool bignum_is_preferred(const uint8_t* content, const uint8_t* end) noexcept;
 
 /// The width (2, 4 or 8) of the shortest float that holds `value` exactly,
 /// NaN payloads included; *bits receives its encoding at that width.

@@ -123,6 +123,7 @@ void writer::take(writer& other) noexcept {
   stack_ = other.stack_;
   depth_ = other.depth_;
   open_tags_ = other.open_tags_;
+  open_wraps_ = other.open_wraps_;
   stack_capacity_ = other.stack_capacity_;
   // The moved-from writer becomes a fresh owned writer on the same allocator.
   other.quick_ = k_unlimited;
@@ -136,6 +137,7 @@ void writer::take(writer& other) noexcept {
   other.stack_ = nullptr;
   other.depth_ = 0;
   other.open_tags_ = 0;
+  other.open_wraps_ = 0;
   other.stack_capacity_ = 0;
 }
 
@@ -242,6 +244,13 @@ void writer::put_slow(const void* p, size_t n) noexcept {
       flushed_ += n;
       return;
     case mode::sink: {
+      if (open_wraps_ != 0) {
+        // A wrap's head is patched once it closes: keep its bytes staged.
+        if (n > size_t(cap_ - pos_) && !grow(n)) return;
+        std::memcpy(pos_, src, n);
+        pos_ += n;
+        return;
+      }
       const size_t chunk = size_t(cap_ - buf_);
       while (n != 0) {
         if (pos_ == cap_) {
@@ -291,6 +300,7 @@ inline status writer::before_item(uint8_t major, bool is_chunk) noexcept {
     if (!is_chunk || major != f.kind) return fail(status::writer_bad_chunk);
     return status::ok;
   }
+  if (f.kind == k_kind_wrap) return status::ok;  // 2^64 items: not reachable
   f.odd = !f.odd;  // indefinite map: the parity tells whether a value is due
   return status::ok;
 }
@@ -344,12 +354,20 @@ void writer::open(uint8_t kind, bool indefinite, uint64_t count) noexcept {
   if (depth_ != 0) stack_[depth_ - 1].left = quick_;
   if (kind == k_major_tag) {
     quick_ = 0;
-    stack_[depth_++] = frame{1, kind, false, false};
+    stack_[depth_++] = frame{1, kind, false, false, 0};
     ++open_tags_;
     return;
   }
+  if (kind == k_kind_wrap) {
+    // Like the top level: any number of items. count carries the start.
+    quick_ = k_unlimited;
+    stack_[depth_++] = frame{k_unlimited, kind, true, false, size_t(count)};
+    ++open_wraps_;
+    if (error_ != status::ok) quick_ = 0;
+    return;
+  }
   quick_ = !indefinite ? count : kind == k_major_array ? k_unlimited : 0;
-  stack_[depth_++] = frame{quick_, kind, indefinite, false};
+  stack_[depth_++] = frame{quick_, kind, indefinite, false, 0};
   // The head may have failed on its way out (a sink): then the error is
   // sticky and every later call must take the slow path that reports it.
   if (error_ != status::ok) quick_ = 0;
@@ -494,7 +512,10 @@ status writer::end_slow() noexcept {
   const frame f = stack_[depth_ - 1];
   // A tag on top still waits for its item: it promised one and got none.
   if (f.kind == k_major_tag) return fail(status::writer_count_mismatch);
-  if (!f.indefinite) {
+  if (f.kind == k_kind_wrap) {
+    --depth_;
+    close_wrap(f.start);
+  } else if (!f.indefinite) {
     if (quick_ != 0) return fail(status::writer_count_mismatch);  // quick_ holds its count
     --depth_;
   } else {
@@ -505,6 +526,71 @@ status writer::end_slow() noexcept {
   reload_quick();
   after_item();
   return result();
+}
+
+status writer::begin_embedded(bool with_tag) noexcept {
+  if (with_tag) {
+    if (status s = before_item(k_major_tag, false); s != status::ok) return s;
+    head(k_major_tag, 24);
+    open(k_major_tag, false, 1);
+    if (error_ != status::ok) return error_;
+  }
+  if (status s = before_item(k_major_bytes, false); s != status::ok) return s;
+  // The head is reserved before the frame opens (a sink already holds back
+  // from here on, so it stays staged): at its longest where the buffer can
+  // grow, so closing only ever moves the content down; one byte in a caller
+  // buffer, so an output that fits the buffer never overflows it on the way.
+  ++open_wraps_;
+  const size_t start = size();
+  static const uint8_t reserved[9] = {uint8_t(k_major_bytes << 5 | 27)};
+  put(reserved, wrap_reserve());
+  --open_wraps_;
+  open(k_kind_wrap, true, start);
+  return result();
+}
+
+void writer::close_wrap(size_t start) noexcept {
+  const size_t reserved = wrap_reserve();
+  const size_t content = size() - start - reserved;
+  uint8_t h[k_max_head];
+  const size_t hs = put_head(h, k_major_bytes, content);
+  if (!overflow_) {
+    // Every byte since start is still in the buffer (owned and caller buffers
+    // keep everything; a sink flushes nothing while a wrap is open).
+    uint8_t* at = buf_ + (start - flushed_);
+    if (hs <= reserved) {
+      std::memcpy(at, h, hs);
+      if (hs != reserved) std::memmove(at + hs, at + reserved, content);
+      pos_ -= reserved - hs;
+    } else if (size_t(cap_ - pos_) >= hs - reserved) {  // a caller buffer with room
+      std::memmove(at + hs, at + reserved, content);
+      std::memcpy(at, h, hs);
+      pos_ += hs - reserved;
+    } else {
+      // The longer head does not fit: count on, as any overflowing write.
+      overflow_ = true;
+      cap_ = pos_;
+      flushed_ += hs - reserved;
+    }
+  } else {
+    // A full caller buffer: only the count matters.
+    const size_t in_buffer = size_t(pos_ - buf_);
+    const size_t total = size() - reserved + hs;
+    if (total >= in_buffer) {
+      flushed_ = total - in_buffer;
+    } else {
+      pos_ = buf_ + total;
+      cap_ = pos_;
+      flushed_ = 0;
+    }
+  }
+  --open_wraps_;
+}
+
+status writer::end_embedded() noexcept {
+  if (error_ != status::ok) return error_;
+  if (depth_ == 0 || stack_[depth_ - 1].kind != k_kind_wrap) return status::invalid_state;
+  return end_slow();
 }
 
 status writer::finish() noexcept {
@@ -532,6 +618,7 @@ uint8_t* writer::detach(size_t* size, size_t* capacity) noexcept {
   flushed_ = 0;
   depth_ = 0;  // the stack memory stays for the next document
   open_tags_ = 0;
+  open_wraps_ = 0;
   quick_ = k_unlimited;
   error_ = status::ok;
   overflow_ = false;

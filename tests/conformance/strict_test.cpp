@@ -261,6 +261,34 @@ TEST(Deterministic, WithDuplicateCheckToo) {
   }
 }
 
+TEST(Deterministic, WithDuplicateCheckFloatKeysByValue) {
+  // 0.0 and -0.0 are in bytewise order and distinct bytes: deterministic
+  // alone accepts them, the duplicate check (data-model equality) does not.
+  const bytes in = from_hex("A2 F90000 00 F98000 01");
+  reader_options o;
+  o.deterministic = true;
+  expect_everywhere(in, o, status::ok, 0);
+  o.reject_duplicate_keys = true;
+  expect_everywhere(in, o, status::duplicate_key, 5);
+  expect_everywhere(from_hex("A2 F97E00 00 F9FE00 01"), o, status::duplicate_key, 5);
+}
+
+TEST(DuplicateKeys, DeeplyNestedMapKeysStayLinear) {
+  // One key: 300 nested maps {0: {0: ... {0: 0}}} whose innermost pair is
+  // out of order twice over; then the same key sorted: a duplicate.
+  auto nested = [](bool sorted) {
+    std::string h;
+    for (int i = 0; i < 300; ++i) h += "A1 00 ";
+    h += sorted ? "A2 01 00 02 00" : "A2 02 00 01 00";
+    return h;
+  };
+  const bytes first = from_hex(nested(false));
+  const bytes in = from_hex("A2 " + nested(false) + " 00 " + nested(true) + " 01");
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  expect_everywhere(in, o, status::duplicate_key, 1 + first.size() + 1);
+}
+
 TEST(Deterministic, PreferredWriterOutputPasses) {
   // The writer's preferred serialization with keys written in order is deterministic.
   cbor_fast::writer w;

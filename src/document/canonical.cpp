@@ -1,0 +1,509 @@
+// Canonical encoding of documents: map entries sorted by their encoded keys
+// (RFC 8949 4.2.1 bytewise, 4.2.3 length-first, CTAP2), preferred heads,
+// floats and bignums, definite lengths.
+//
+// Two passes over the preorder node array, no recursion:
+//  1. Maps from the last to the first. A map's keys and values come after it
+//     in preorder, so every map nested in one of its keys is sorted before the
+//     map itself. Each key's canonical encoding is taken apart as (head bytes,
+//     content pointer) for strings and scalars (no copy), or written out into
+//     a scratch writer for keys that are containers or tags (their own maps
+//     are sorted already). The pairs are sorted with std::sort (n log n; a
+//     map already in order costs one linear check) and the order is kept as
+//     an array of key nodes per map.
+//  2. Preorder emission to the writer, taking each map's pairs in that order.
+#include <algorithm>
+#include <cstring>
+
+#include "cbor_fast/document.hpp"
+#include "document/memory.hpp"
+#include "internal/compiler.hpp"
+#include "internal/endian.hpp"
+#include "internal/float16.hpp"
+#include "reader/strict.hpp"
+
+namespace cbor_fast {
+namespace detail {
+namespace {
+
+constexpr uint32_t k_canonical_flags = k_canonical_encode_flags;
+static_assert(k_canonical_encode_flags == (encode_canonical | encode_length_first | encode_ctap2),
+              "canonical flags");
+
+enum class order : uint8_t { bytewise, length_first, ctap2 };
+
+/// One key as its canonical encoding: head[0, head_len) then data[0, size).
+struct key_ref {
+  uint64_t prefix;          ///< first 8 encoded bytes, big endian, zero padded
+  size_t total;             ///< head_len + size
+  const uint8_t* data;      ///< content (strings), scratch bytes (containers, tags) or null
+  size_t size;
+  const doc_node* key;      ///< the key node (its value follows it)
+  uint8_t head[9];
+  uint8_t head_len;
+  size_t scratch;           ///< offset of the bytes in the scratch buffer (complex keys), else SIZE_MAX
+};
+
+inline uint8_t byte_at(const key_ref& k, size_t i) noexcept {
+  return i < k.head_len ? k.head[i] : k.data[i - k.head_len];
+}
+
+/// k.prefix from its bytes, one at a time (floats and complex keys).
+void set_prefix(key_ref& k) noexcept {
+  uint64_t p = 0;
+  const size_t n = k.total < 8 ? k.total : 8;
+  for (size_t i = 0; i < n; ++i) p |= uint64_t(byte_at(k, i)) << (56 - 8 * i);
+  k.prefix = p;
+}
+
+/// A head and its content as key_ref, the prefix computed in registers (bytes
+/// just stored one by one and loaded back as a word would stall the load).
+CBOR_FAST_ALWAYS_INLINE inline void set_head_key(key_ref& k, unsigned major, uint64_t arg,
+                                                 const uint8_t* data, size_t size) noexcept {
+  const uint64_t mt = uint64_t(major) << 61;
+  uint64_t be;  // the head, left-aligned
+  unsigned len;
+  if (arg < 24) {
+    be = mt | arg << 56;
+    len = 1;
+  } else if (arg <= 0xff) {
+    be = mt | uint64_t(24) << 56 | arg << 48;
+    len = 2;
+  } else if (arg <= 0xffff) {
+    be = mt | uint64_t(25) << 56 | arg << 40;
+    len = 3;
+  } else if (arg <= 0xffffffffu) {
+    be = mt | uint64_t(26) << 56 | arg << 24;
+    len = 5;
+  } else {
+    be = mt | uint64_t(27) << 56 | arg >> 8;
+    len = 9;
+    k.head[8] = uint8_t(arg);
+  }
+  store_be64(k.head, be);
+  k.head_len = uint8_t(len);
+  k.data = data;
+  k.size = size;
+  k.total = len + size;
+  if (len >= 8 || size == 0) {
+    k.prefix = be;
+    return;
+  }
+  uint64_t d;
+  if (size >= 8) {
+    d = load_be64(data);
+  } else {
+    d = 0;
+    for (size_t i = 0; i < size; ++i) d |= uint64_t(data[i]) << (56 - 8 * i);
+  }
+  k.prefix = be | d >> (8 * len);
+}
+
+/// Bytewise comparison of two encodings (-1, 0, 1). No well-formed encoding
+/// is a proper prefix of another, so the zero-padded prefixes decide unless
+/// they are equal.
+int compare_bytes(const key_ref& a, const key_ref& b) noexcept {
+  if (a.prefix != b.prefix) return a.prefix < b.prefix ? -1 : 1;
+  const size_t n = a.total < b.total ? a.total : b.total;
+  size_t i = 8;
+  // Heads are at most 9 bytes: walk byte by byte until both are in content.
+  for (; i < n && (i < a.head_len || i < b.head_len); ++i) {
+    const uint8_t x = byte_at(a, i), y = byte_at(b, i);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  if (i < n) {
+    const int c = std::memcmp(a.data + (i - a.head_len), b.data + (i - b.head_len), n - i);
+    if (c != 0) return c < 0 ? -1 : 1;
+  }
+  return a.total < b.total ? -1 : a.total > b.total ? 1 : 0;
+}
+
+int compare_keys(const key_ref& a, const key_ref& b, order o) noexcept {
+  if (o == order::ctap2) {
+    // CTAP2: major type first, then length, then bytes.
+    const unsigned ma = unsigned(a.prefix >> 61), mb = unsigned(b.prefix >> 61);
+    if (ma != mb) return ma < mb ? -1 : 1;
+  }
+  if (o != order::bytewise && a.total != b.total) return a.total < b.total ? -1 : 1;
+  return compare_bytes(a, b);
+}
+
+/// Where each map's sorted pairs are: per node of the subtree, the index of
+/// its first key in `sorted` (maps only).
+struct sort_entry {
+  uint64_t prefix;
+  uint32_t rank;
+  uint32_t index;  ///< into the map's key_refs
+};
+
+struct canonical_state {
+  canonical_state(const allocator& a) noexcept : slot(a), sorted(a), keys(a), entries(a) {}
+  pod_vector<uint32_t> slot;
+  pod_vector<const doc_node*> sorted;
+  pod_vector<key_ref> keys;
+  pod_vector<sort_entry> entries;
+};
+
+inline status set_error(error_info* error, status s, size_t offset) noexcept {
+  if (error != nullptr) *error = error_info{s, offset, offset, 0};
+  return s;
+}
+
+/// A tag 2/3 over a byte string: a bignum.
+inline bool is_bignum(const doc_node* p) noexcept {
+  return p->type == uint8_t(item_type::tag) && (p->arg == 2 || p->arg == 3) &&
+         p[1].type == uint8_t(item_type::byte_string);
+}
+
+/// Folds a writer result in: buffer_too_small is remembered and writing goes
+/// on (the writer keeps counting); anything else stops.
+inline bool keep_going(status s, status& result) noexcept {
+  if (s == status::ok) return true;
+  result = s;
+  return s == status::buffer_too_small;
+}
+
+class canonical_encoder {
+ public:
+  canonical_encoder(const doc_node* root, order o, const allocator& alloc,
+                    error_info* error) noexcept
+      : root_(root), stop_(after(root)), order_(o), alloc_(alloc), st_(alloc), error_(error) {}
+
+  status run(writer& w) noexcept {
+    if (status s = sort_maps(); s != status::ok) return s;
+    return emit(root_, w);
+  }
+
+ private:
+  /// Pass 1: every map of the subtree, innermost first.
+  status sort_maps() noexcept {
+    const size_t n = size_t(stop_ - root_);
+    bool any_map = false;
+    for (const doc_node* p = root_; p != stop_; ++p)
+      if (p->type == uint8_t(item_type::map) && (p->flags & flag_chunk) == 0 && p->arg != 0) {
+        any_map = true;
+        break;
+      }
+    if (!any_map) return status::ok;
+    if (st_.slot.extend(n) == nullptr) return status::out_of_memory;  // maps' entries only are read
+    for (size_t i = n; i-- > 0;) {
+      const doc_node* p = root_ + i;
+      if (p->type != uint8_t(item_type::map) || (p->flags & flag_chunk) != 0 || p->arg == 0)
+        continue;
+      if (status s = sort_map(p, st_.slot[i]); s != status::ok) return s;
+    }
+    return status::ok;
+  }
+
+  /// The canonical form of one key into k (see key_ref).
+  status describe_key(const doc_node* c, key_ref& k) noexcept {
+    k.key = c;
+    k.scratch = SIZE_MAX;
+    switch (item_type(c->type)) {
+      case item_type::unsigned_int:
+        set_head_key(k, 0, c->arg, nullptr, 0);
+        return status::ok;
+      case item_type::negative_int:
+        set_head_key(k, 1, c->arg, nullptr, 0);
+        return status::ok;
+      case item_type::simple:
+      case item_type::boolean:
+      case item_type::null:
+      case item_type::undefined:
+        set_head_key(k, 7, c->arg, nullptr, 0);
+        return status::ok;
+      case item_type::byte_string:
+        set_head_key(k, 2, c->arg, c->u.data, size_t(c->arg));
+        return status::ok;
+      case item_type::text_string:
+        set_head_key(k, 3, c->arg, c->u.data, size_t(c->arg));
+        return status::ok;
+      default:
+        break;
+    }
+    k.data = nullptr;
+    k.size = 0;
+    k.head_len = 0;
+    k.prefix = 0;  // set once the scratch bytes are final
+    switch (item_type(c->type)) {
+      case item_type::floating: {
+        writer tmp(k.head, sizeof k.head, &alloc_);
+        if (status s = write_float(tmp, c); s != status::ok) return s;
+        k.head_len = uint8_t(tmp.size());
+        break;
+      }
+      default: {  // arrays, maps, tags: their whole canonical encoding
+        writer tmp(&alloc_);
+        if (status s = emit(c, tmp); s != status::ok) return s;
+        k.scratch = scratch_.size();
+        if (!scratch_.append(tmp.data(), tmp.size())) return status::out_of_memory;
+        k.size = tmp.size();
+        break;
+      }
+    }
+    k.total = k.head_len + k.size;
+    slow_keys_ = true;
+    return status::ok;
+  }
+
+  /// The leading sort criterion of a key in the current order, saturated.
+  uint32_t rank_of(const key_ref& k) const noexcept {
+    if (order_ == order::length_first) return k.total < UINT32_MAX ? uint32_t(k.total) : UINT32_MAX;
+    if (order_ == order::ctap2) {
+      constexpr uint32_t max_len = (uint32_t(1) << 29) - 1;
+      const uint32_t len = k.total < max_len ? uint32_t(k.total) : max_len;
+      return uint32_t(k.prefix >> 61) << 29 | len;
+    }
+    return 0;
+  }
+
+  status sort_map(const doc_node* p, uint32_t& slot) noexcept {
+    st_.keys.clear();
+    st_.entries.clear();
+    scratch_.clear();
+    const size_t count = size_t(p->arg);
+    // Filled in place: a key_ref built on the stack and copied in would be
+    // read back wide right after its bytes were stored narrow.
+    key_ref* const slots = st_.keys.extend(count);
+    // Sorted as 16-byte entries (rank, prefix, index): the order's leading
+    // criterion saturated to 32 bits, then the first 8 bytes; only ties look
+    // at the whole keys.
+    sort_entry* const ents = st_.entries.extend(count);
+    if (slots == nullptr || ents == nullptr) return status::out_of_memory;
+    const bool flat = (p->flags & flag_flat) != 0;
+    const doc_node* c = p + 1;
+    for (size_t i = 0; i < count; ++i) {
+      if (status s = describe_key(c, slots[i]); s != status::ok) return s;
+      ents[i] = sort_entry{slots[i].prefix, rank_of(slots[i]), uint32_t(i)};
+      c = flat ? c + 2 : after(after(c));
+    }
+    // Scratch bytes are final now: point the complex keys at them.
+    if (slow_keys_) {
+      for (size_t i = 0; i < count; ++i) {
+        key_ref& k = slots[i];
+        if (k.scratch != SIZE_MAX) k.data = scratch_.data() + k.scratch;
+        set_prefix(k);
+        ents[i] = sort_entry{k.prefix, rank_of(k), uint32_t(i)};
+      }
+      slow_keys_ = false;
+    }
+    const key_ref* const keys = slots;
+    const order o = order_;
+    const auto cmp = [keys, o](const sort_entry& x, const sort_entry& y) {
+      if (x.rank != y.rank) return x.rank < y.rank ? -1 : 1;
+      if (x.prefix != y.prefix) return x.prefix < y.prefix ? -1 : 1;
+      return compare_keys(keys[x.index], keys[y.index], o);
+    };
+    bool in_order = true;
+    for (size_t i = 1; i < count; ++i)
+      if (cmp(ents[i - 1], ents[i]) >= 0) {
+        in_order = false;
+        break;
+      }
+    if (!in_order) {
+      std::sort(ents, ents + count,
+                [&cmp](const sort_entry& x, const sort_entry& y) { return cmp(x, y) < 0; });
+      for (size_t i = 1; i < count; ++i)
+        if (cmp(ents[i - 1], ents[i]) == 0) {
+          const size_t o1 = size_t(node_offset(keys[ents[i - 1].index].key));
+          const size_t o2 = size_t(node_offset(keys[ents[i].index].key));
+          return set_error(error_, status::duplicate_key, o1 > o2 ? o1 : o2);
+        }
+    }
+    if (st_.sorted.size() > UINT32_MAX - count) return status::out_of_memory;
+    slot = uint32_t(st_.sorted.size());
+    const doc_node** out = st_.sorted.extend(count);
+    if (out == nullptr) return status::out_of_memory;
+    for (size_t i = 0; i < count; ++i) out[i] = keys[ents[i].index].key;
+    st_.entries.clear();
+    return status::ok;
+  }
+
+  status write_float(writer& w, const doc_node* p) noexcept {
+    const double v = p->b0 == 8 ? bits_to_double(p->arg) : float_node_value(p);
+    switch (order_) {
+      case order::ctap2:  // CTAP2: "the representations of floating-point values are not changed"
+        return w.write_float(v, float_width(p->b0));
+      case order::length_first:  // RFC 7049 3.9: every NaN is 0xf97e00
+        if (v != v) return w.write_float16(0x7e00);
+        return w.write_float(v);
+      case order::bytewise:  // preferred: shortest exact width, NaN payloads kept
+        break;
+    }
+    return w.write_float(v);
+  }
+
+  /// Pass 2: n and everything under it, maps in sorted order.
+  status emit(const doc_node* n, writer& w) noexcept {
+    struct frame {
+      const doc_node* const* keys;  ///< maps: next sorted key; arrays: null
+      const doc_node* next;         ///< arrays: next item; maps: the last key taken
+      uint64_t left;                ///< children still due (a map's keys and values apart)
+    };
+    small_stack<frame, 32> stack(alloc_);
+    status result = status::ok;
+    const doc_node* p = n;
+    for (;;) {
+      status s;
+      frame f{};
+      bool opened = false;
+      const doc_node* content = nullptr;  // a tag's content, written next
+      switch (item_type(p->type)) {
+        case item_type::byte_string:
+          s = w.write_bytes(p->u.data, size_t(p->arg));
+          break;
+        case item_type::text_string:
+          s = w.write_text(std::string_view(reinterpret_cast<const char*>(p->u.data),
+                                            size_t(p->arg)));
+          break;
+        case item_type::array:
+          s = w.begin_array(p->arg);
+          f.next = p + 1;
+          f.left = p->arg;
+          opened = true;
+          break;
+        case item_type::map:
+          s = w.begin_map(p->arg);
+          f.left = 2 * p->arg;
+          f.keys = p->arg != 0 ? st_.sorted.data() + st_.slot[size_t(p - root_)] : nullptr;
+          opened = true;
+          break;
+        case item_type::tag:
+          if (is_bignum(p)) {
+            // RFC 8949 3.4.3: no leading zeros, and a plain integer when it fits.
+            if (order_ == order::ctap2 && !fits_64(p + 1))
+              return set_error(error_, status::invalid_argument, size_t(node_offset(p)));
+            s = w.write_bignum(p[1].u.data, size_t(p[1].arg), p->arg == 3);
+            break;
+          }
+          if (order_ == order::ctap2)  // CTAP2 canonical CBOR has no tags
+            return set_error(error_, status::invalid_argument, size_t(node_offset(p)));
+          s = w.write_tag(p->arg);
+          content = p + 1;  // the writer closes the tag after it
+          break;
+        case item_type::floating:
+          s = write_float(w, p);
+          break;
+        case item_type::unsigned_int: s = w.write_uint(p->arg); break;
+        case item_type::negative_int: s = w.write_negative(p->arg); break;
+        default: s = w.write_simple(uint8_t(p->arg)); break;  // simple, bool, null, undefined
+      }
+      if (!keep_going(s, result)) return result;
+      if (content != nullptr) {
+        p = content;
+        continue;
+      }
+      if (opened && !stack.push(f)) return status::out_of_memory;
+      // The next node to write: the innermost open container's next child.
+      for (;;) {
+        if (stack.empty()) return result;
+        frame& t = stack.top();
+        if (t.left == 0) {
+          stack.pop();
+          if (!keep_going(w.end(), result)) return result;
+          continue;
+        }
+        --t.left;
+        if (t.keys == nullptr) {  // array
+          p = t.next;
+          t.next = after(p);
+        } else if ((t.left & 1) != 0) {  // map: a key (an odd count is left after it)
+          p = *t.keys++;
+          t.next = p;
+        } else {  // map: the value of the last key
+          p = after(t.next);
+        }
+        break;
+      }
+    }
+  }
+
+  static bool fits_64(const doc_node* bytes) noexcept {
+    size_t lead = 0;
+    while (lead < bytes->arg && bytes->u.data[lead] == 0) ++lead;
+    return bytes->arg - lead <= 8;
+  }
+
+  const doc_node* root_;
+  const doc_node* stop_;
+  order order_;
+  const allocator& alloc_;
+  canonical_state st_;
+  pod_vector<uint8_t> scratch_{alloc_};
+  bool slow_keys_ = false;  ///< the current map has float or complex keys (prefix still to set)
+  error_info* error_;
+};
+
+}  // namespace
+
+status encode_sorted(const doc_node* root, writer& w, uint32_t flags, const allocator& alloc,
+                        error_info* error) noexcept {
+  const uint32_t mode = flags & k_canonical_flags;
+  const order o = mode == encode_canonical      ? order::bytewise
+                  : mode == encode_length_first ? order::length_first
+                                                : order::ctap2;
+  canonical_encoder e(root, o, alloc, error);
+  const status s = e.run(w);
+  if (s != status::ok && error != nullptr && error->code != s) *error = error_info{s, 0, 0, 0};
+  return s;
+}
+
+bool valid_encode_flags(uint32_t flags) noexcept {
+  if ((flags & ~(uint32_t(encode_preferred) | k_canonical_flags)) != 0) return false;
+  const uint32_t mode = flags & k_canonical_flags;
+  return (mode & (mode - 1)) == 0;  // at most one canonical form
+}
+
+}  // namespace detail
+
+inline namespace v1 {
+
+status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept {
+  if (error != nullptr) *error = error_info{};
+  if (!n || !detail::valid_encode_flags(flags)) {
+    if (error != nullptr) error->code = status::invalid_argument;
+    return status::invalid_argument;
+  }
+  if ((flags & detail::k_canonical_flags) == 0) {
+    const status s = encode(n, w, flags);
+    if (error != nullptr) error->code = s;
+    return s;
+  }
+  return detail::encode_sorted(n.raw(), w, flags, default_allocator(), error);
+}
+
+status canonicalize(const void* data, size_t size, writer& w, uint32_t flags,
+                    const decode_options& options, error_info* error) noexcept {
+  if ((flags & detail::k_canonical_flags) == 0 || !detail::valid_encode_flags(flags)) {
+    if (error != nullptr) *error = error_info{status::invalid_argument, 0, 0, 0};
+    return status::invalid_argument;
+  }
+  document doc;
+  decode_options o = options;
+  o.flags &= ~uint32_t(decode_copy_strings);  // the input outlives this call
+  if (status s = decode(data, size, doc, o, error); s != status::ok) return s;
+  return detail::encode_sorted(doc.root().raw(), w, flags, doc.get_allocator(), error);
+}
+
+status encode(const mutable_node* n, writer& w, uint32_t flags) noexcept {
+  if (n == nullptr || !detail::valid_encode_flags(flags)) return status::invalid_argument;
+  if ((flags & detail::k_canonical_flags) == 0) return encode(n, w);
+  // Plain bytes first, then the buffer's canonical form: mutable trees are
+  // not preorder arrays, and decoding is cheap beside sorting.
+  const allocator& alloc = detail::mdoc_allocator(n);
+  writer plain(&alloc);
+  if (status s = encode(n, plain); s != status::ok) return s;
+  if (status s = plain.finish(); s != status::ok) return s;
+  document doc(&alloc);
+  if (status s = decode(plain.data(), plain.size(), doc); s != status::ok) return s;
+  return detail::encode_sorted(doc.root().raw(), w, flags, alloc, nullptr);
+}
+
+status encode(const mutable_document& doc, writer& w, uint32_t flags) noexcept {
+  const mutable_node* root = doc.root();
+  if (root == nullptr) return status::invalid_argument;
+  return encode(root, w, flags);
+}
+
+}  // namespace v1
+}  // namespace cbor_fast

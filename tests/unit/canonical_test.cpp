@@ -1,0 +1,312 @@
+// Canonical encoding (src/document/canonical.cpp): core deterministic,
+// length-first (against cbor2's canonical=True, tests/vectors/canonical.json)
+// and CTAP2, with bignums and floats in preferred form.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cbor_fast/document.hpp"
+#include "unit/document_test_util.hpp"
+
+namespace cbor_fast {
+namespace {
+
+using doc_test::bytes;
+using doc_test::hex;
+using doc_test::to_hex;
+
+struct result {
+  status code;
+  std::string out;
+  size_t offset;
+};
+
+result canon(const bytes& in, uint32_t flags, const decode_options& o = {}) {
+  writer w;
+  error_info e;
+  const status s = canonicalize(in.data(), in.size(), w, flags, o, &e);
+  return result{s, s == status::ok ? to_hex(w.data(), w.size()) : std::string(), e.offset};
+}
+result canon(const char* h, uint32_t flags) { return canon(hex(h), flags); }
+
+struct vector_row {
+  std::string name, input, length_first, core;
+};
+
+/// The fields of tests/vectors/canonical.json (an array of flat objects whose
+/// values are strings without escapes).
+std::vector<vector_row> load_vectors() {
+  std::ifstream f(CBOR_FAST_SOURCE_DIR "/tests/vectors/canonical.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string text = ss.str();
+  std::vector<vector_row> rows;
+  const auto field = [&](size_t from, const char* name, size_t& end) {
+    const std::string key = std::string("\"") + name + "\": \"";
+    const size_t at = text.find(key, from);
+    if (at == std::string::npos) return std::string();
+    const size_t start = at + key.size();
+    end = text.find('"', start);
+    return text.substr(start, end - start);
+  };
+  size_t pos = 0;
+  for (;;) {
+    size_t end = 0;
+    vector_row r;
+    r.name = field(pos, "name", end);
+    if (r.name.empty()) break;
+    r.input = field(end, "input", end);
+    r.length_first = field(end, "length_first", end);
+    r.core = field(end, "core", end);
+    rows.push_back(r);
+    pos = end;
+  }
+  return rows;
+}
+
+TEST(Canonical, Cbor2VectorTable) {
+  const std::vector<vector_row> rows = load_vectors();
+  ASSERT_EQ(rows.size(), 37u);
+  for (const vector_row& r : rows) {
+    SCOPED_TRACE(r.name);
+    const bytes in = hex(r.input.c_str());
+    const result lf = canon(in, encode_length_first);
+    EXPECT_EQ(lf.code, status::ok);
+    EXPECT_EQ(lf.out, r.length_first);
+    const result core = canon(in, encode_canonical);
+    EXPECT_EQ(core.code, status::ok);
+    EXPECT_EQ(core.out, r.core);
+    // The core form passes the library's own deterministic check, and is a
+    // fixed point of both encoders.
+    const bytes c = hex(r.core.c_str());
+    document d;
+    decode_options strict;
+    strict.flags = decode_deterministic | decode_reject_duplicate_keys | decode_exact;
+    EXPECT_EQ(decode(c.data(), c.size(), d, strict), status::ok);
+    EXPECT_EQ(canon(c, encode_canonical).out, r.core);
+    EXPECT_EQ(canon(hex(r.length_first.c_str()), encode_length_first).out, r.length_first);
+  }
+}
+
+TEST(Canonical, FloatsAndNaN) {
+  // Core: the shortest width that holds the value exactly, NaN payloads kept.
+  EXPECT_EQ(canon("fb7ff8000000000001", encode_canonical).out, "fb7ff8000000000001");
+  EXPECT_EQ(canon("fa7fc00001", encode_canonical).out, "fa7fc00001");
+  EXPECT_EQ(canon("fb7ff8000000000000", encode_canonical).out, "f97e00");
+  EXPECT_EQ(canon("fb8000000000000000", encode_canonical).out, "f98000");
+  EXPECT_EQ(canon("fa47800000", encode_canonical).out, "fa47800000");  // 65536.0
+  EXPECT_EQ(canon("fb3ff0000000000000", encode_canonical).out, "f93c00");
+  // Length-first (RFC 7049 3.9): every NaN is f97e00.
+  EXPECT_EQ(canon("fb7ff8000000000001", encode_length_first).out, "f97e00");
+  EXPECT_EQ(canon("fa7fc00001", encode_length_first).out, "f97e00");
+  EXPECT_EQ(canon("fbfff8000000000000", encode_length_first).out, "f97e00");
+  EXPECT_EQ(canon("fb8000000000000000", encode_length_first).out, "f98000");
+  // CTAP2 keeps every float's width.
+  EXPECT_EQ(canon("fb3ff8000000000000", encode_ctap2).out, "fb3ff8000000000000");
+  EXPECT_EQ(canon("fa3fc00000", encode_ctap2).out, "fa3fc00000");
+}
+
+TEST(Canonical, BignumsInPreferredForm) {
+  EXPECT_EQ(canon("c24101", encode_canonical).out, "01");
+  EXPECT_EQ(canon("c240", encode_canonical).out, "00");
+  EXPECT_EQ(canon("c340", encode_canonical).out, "20");
+  EXPECT_EQ(canon("c243000005", encode_canonical).out, "05");
+  EXPECT_EQ(canon("c24818", encode_canonical).code, status::truncated);
+  // 2^64 - 1 and -2^64 fit major types 0 and 1.
+  EXPECT_EQ(canon("c248ffffffffffffffff", encode_canonical).out, "1bffffffffffffffff");
+  EXPECT_EQ(canon("c348ffffffffffffffff", encode_canonical).out, "3bffffffffffffffff");
+  // 2^64 stays a bignum; leading zeros go.
+  EXPECT_EQ(canon("c24a00010000000000000000", encode_canonical).out,
+            "c249010000000000000000");
+  EXPECT_EQ(canon("c25f4201004700000000000000ff", encode_length_first).out,
+            "c249010000000000000000");
+  // CTAP2: a bignum that fits becomes an integer, any other tag is refused.
+  EXPECT_EQ(canon("c24101", encode_ctap2).out, "01");
+  const result big = canon("8201c249010000000000000000", encode_ctap2);
+  EXPECT_EQ(big.code, status::invalid_argument);
+  EXPECT_EQ(big.offset, 2u);
+  const result tag = canon("a1 6161 c1 1a514b67b0", encode_ctap2);
+  EXPECT_EQ(tag.code, status::invalid_argument);
+  EXPECT_EQ(tag.offset, 3u);
+  // Other tags pass through the other forms, their content canonical.
+  EXPECT_EQ(canon("d8f7a2616201616100", encode_canonical).out, "d8f7a2616100616201");
+}
+
+TEST(Canonical, OrdersDiffer) {
+  // "" (60) vs 100 (1864): length-first puts the shorter first, bytewise and
+  // CTAP2 (major type first) the integer.
+  const char* in = "a2 60 01 1864 02";
+  EXPECT_EQ(canon(in, encode_length_first).out, "a26001186402");
+  EXPECT_EQ(canon(in, encode_canonical).out, "a21864026001");
+  EXPECT_EQ(canon(in, encode_ctap2).out, "a21864026001");
+  // -1 (20) vs 24 (1818): bytewise 1818 < 20; length-first 20 (1 byte) first;
+  // CTAP2 major 0 first.
+  const char* in2 = "a2 20 01 1818 02";
+  EXPECT_EQ(canon(in2, encode_canonical).out, "a21818022001");
+  EXPECT_EQ(canon(in2, encode_length_first).out, "a22001181802");
+  EXPECT_EQ(canon(in2, encode_ctap2).out, "a21818022001");
+  // CTAP2: "a" (6161) vs h'0000' (420000): major 2 before 3 though longer.
+  EXPECT_EQ(canon("a2 6161 01 420000 02", encode_ctap2).out, "a242000002616101");
+  EXPECT_EQ(canon("a2 6161 01 420000 02", encode_length_first).out, "a261610142000002");
+}
+
+TEST(Canonical, IndefiniteAndNonPreferredHeads) {
+  EXPECT_EQ(canon("bf616201616102ff", encode_canonical).out, "a2616102616201");
+  EXPECT_EQ(canon("9f1801190002ff", encode_canonical).out, "820102");
+  EXPECT_EQ(canon("a17f61626161ff1b0000000000000001", encode_canonical).out, "a162626101");
+  EXPECT_EQ(canon("5f4101420203ff", encode_canonical).out, "43010203");
+  EXPECT_EQ(canon("f820", encode_canonical).out, "f820");
+  EXPECT_EQ(canon("f818", encode_canonical).code, status::bad_simple_value);
+  EXPECT_EQ(canon("80", encode_canonical).out, "80");
+  EXPECT_EQ(canon("a0", encode_canonical).out, "a0");
+  EXPECT_EQ(canon("9fff", encode_canonical).out, "80");
+}
+
+TEST(Canonical, ContainersAsKeys) {
+  // {{2: 0, 1: 0}: 1, [2]: 2, [1]: 3}: the key map is sorted first, then the keys.
+  EXPECT_EQ(canon("a3a202000100018102028101 03", encode_canonical).out,
+            "a3810103810202a20100020001");
+  // A map key inside a map key: innermost first.
+  EXPECT_EQ(canon("a1a1a2626262006161000100", encode_canonical).out, "a1a1a2616100626262000100");
+}
+
+TEST(Canonical, DuplicateKeysAfterCanonicalisation) {
+  // 1 and 0x1801 are one key: the later one is reported.
+  const result r = canon("a20100180101", encode_canonical);
+  EXPECT_EQ(r.code, status::duplicate_key);
+  EXPECT_EQ(r.offset, 3u);
+  // Half and double of one value.
+  const result f = canon("a2f93c0000fb3ff000000000000001", encode_length_first);
+  EXPECT_EQ(f.code, status::duplicate_key);
+  EXPECT_EQ(f.offset, 5u);
+  // Maps as keys compare as unordered maps.
+  const result m = canon("a2 a201020304 00 a203040102 01", encode_canonical);
+  EXPECT_EQ(m.code, status::duplicate_key);
+  EXPECT_EQ(m.offset, 7u);
+  // Bignum 1 and integer 1.
+  const result b = canon("a2 c24101 00 01 01", encode_canonical);
+  EXPECT_EQ(b.code, status::duplicate_key);
+  EXPECT_EQ(b.offset, 5u);
+}
+
+TEST(Canonical, BadCalls) {
+  const bytes in = hex("a0");
+  writer w;
+  EXPECT_EQ(canonicalize(in.data(), in.size(), w, encode_none), status::invalid_argument);
+  EXPECT_EQ(canonicalize(in.data(), in.size(), w, encode_canonical | encode_ctap2),
+            status::invalid_argument);
+  EXPECT_EQ(canonicalize(in.data(), in.size(), w, 64), status::invalid_argument);
+  EXPECT_EQ(canonicalize(nullptr, 0, w, encode_canonical), status::end);
+  error_info e;
+  const bytes bad = hex("a1 01");
+  EXPECT_EQ(canonicalize(bad.data(), bad.size(), w, encode_canonical, {}, &e), status::truncated);
+  EXPECT_EQ(e.offset, 0u);  // the decoder's offset: the map that lacks its value
+  decode_options exact;
+  exact.flags = decode_exact;
+  const bytes two = hex("a0 a0");
+  EXPECT_EQ(canonicalize(two.data(), two.size(), w, encode_canonical, exact, &e),
+            status::trailing_bytes);
+  EXPECT_EQ(e.offset, 1u);
+  document d;
+  EXPECT_EQ(encode(d.root(), w, encode_canonical, &e), status::invalid_argument);
+}
+
+TEST(Canonical, FixedBufferAndSink) {
+  const bytes in = hex("a3 63616263 01 61 62 02 61 61 03");
+  // Too small: the writer counts on, so size() is the size needed.
+  uint8_t buf[4];
+  writer small(buf, sizeof buf);
+  EXPECT_EQ(canonicalize(in.data(), in.size(), small, encode_canonical), status::buffer_too_small);
+  EXPECT_EQ(small.size(), 12u);
+  std::string got;
+  writer sink(
+      [](void* ctx, const uint8_t* p, size_t n) {
+        static_cast<std::string*>(ctx)->append(to_hex(p, n));
+        return 0;
+      },
+      &got, 3);
+  EXPECT_EQ(canonicalize(in.data(), in.size(), sink, encode_canonical), status::ok);
+  EXPECT_EQ(sink.finish(), status::ok);
+  EXPECT_EQ(got, "a36161036162026361626301");
+}
+
+TEST(Canonical, DocumentsAndMutableDocuments) {
+  const bytes in = hex("a2 6162 01 6161 02");
+  document d;
+  ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+  writer w;
+  ASSERT_EQ(encode(d, w, encode_canonical), status::ok);
+  EXPECT_EQ(to_hex(w.data(), w.size()), "a2616102616201");
+  // A node inside a document.
+  const bytes nested = hex("82 00 a2 6162 01 6161 02");
+  ASSERT_EQ(decode(nested.data(), nested.size(), d), status::ok);
+  writer w2;
+  ASSERT_EQ(encode(d.root().at(1), w2, encode_length_first, nullptr), status::ok);
+  EXPECT_EQ(to_hex(w2.data(), w2.size()), "a2616102616201");
+
+  mutable_document m;
+  mutable_node* map = m.make_map();
+  ASSERT_EQ(map->map_put(m.make_uint(1000), m.make_text("x")), status::ok);
+  ASSERT_EQ(map->map_put(m.make_int(-1), m.make_float(1.0)), status::ok);
+  ASSERT_EQ(map->map_put(m.make_text("a"), m.make_bool(true)), status::ok);
+  ASSERT_EQ(m.set_root(map), status::ok);
+  writer w3;
+  ASSERT_EQ(encode(m, w3, encode_canonical), status::ok);
+  EXPECT_EQ(to_hex(w3.data(), w3.size()), "a31903e8617820f93c006161f5");
+  writer w4;
+  ASSERT_EQ(encode(m, w4, encode_length_first), status::ok);
+  EXPECT_EQ(to_hex(w4.data(), w4.size()), "a320f93c006161f51903e86178");
+  writer w5;
+  EXPECT_EQ(encode(m, w5, encode_canonical | encode_length_first), status::invalid_argument);
+}
+
+// 100,000 keys in descending order: n log n sorting keeps this well under a
+// second even in the sanitizer build (a quadratic sort would take minutes).
+TEST(Canonical, HundredThousandKeys) {
+  constexpr uint64_t n = 100000;
+  writer in;
+  ASSERT_EQ(in.begin_map(n), status::ok);
+  for (uint64_t i = n; i-- > 0;) {
+    ASSERT_EQ(in.write_uint(i), status::ok);
+    ASSERT_EQ(in.write_uint(i & 7), status::ok);
+  }
+  ASSERT_EQ(in.end(), status::ok);
+  const auto start = std::chrono::steady_clock::now();
+  writer out;
+  ASSERT_EQ(canonicalize(in.data(), in.size(), out, encode_canonical), status::ok);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LT(seconds, 10.0);
+  EXPECT_EQ(out.size(), in.size());
+  document d;
+  decode_options strict;
+  strict.flags = decode_deterministic;
+  ASSERT_EQ(decode(out.data(), out.size(), d, strict), status::ok);
+  EXPECT_EQ(d.root().size(), n);
+  uint64_t k = 0;
+  ASSERT_EQ(d.root().map_key(n - 1).get_uint64(k), status::ok);
+  EXPECT_EQ(k, n - 1);
+  // Text keys, length-first.
+  writer tin;
+  ASSERT_EQ(tin.begin_map(n), status::ok);
+  for (uint64_t i = n; i-- > 0;) {
+    ASSERT_EQ(tin.write_text(std::to_string(i)), status::ok);
+    ASSERT_EQ(tin.write_null(), status::ok);
+  }
+  ASSERT_EQ(tin.end(), status::ok);
+  writer tout;
+  ASSERT_EQ(canonicalize(tin.data(), tin.size(), tout, encode_length_first), status::ok);
+  ASSERT_EQ(decode(tout.data(), tout.size(), d), status::ok);
+  std::string_view first, last;
+  ASSERT_EQ(d.root().map_key(0).get_text(first), status::ok);
+  ASSERT_EQ(d.root().map_key(n - 1).get_text(last), status::ok);
+  EXPECT_EQ(first, "0");
+  EXPECT_EQ(last, "99999");
+}
+
+}  // namespace
+}  // namespace cbor_fast
