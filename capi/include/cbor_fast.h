@@ -87,6 +87,7 @@ typedef enum cbor_fast_status {
   CBOR_FAST_ERR_INDEFINITE_LENGTH = 203, /**< indefinite-length item (deterministic); since 0.2 */
   CBOR_FAST_ERR_UNSORTED_KEYS = 204,    /**< map keys out of bytewise order (deterministic); since 0.2 */
   CBOR_FAST_ERR_DUPLICATE_KEY = 205,    /**< map key equal to an earlier one; since 0.2 */
+  CBOR_FAST_ERR_SYNTAX = 220,           /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
 
   /* limits and memory (300-399) */
   CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */

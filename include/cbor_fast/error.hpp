@@ -48,6 +48,8 @@ enum class status : uint16_t {
   indefinite_length = 203,       ///< an indefinite-length item (deterministic check)
   unsorted_map_keys = 204,       ///< a map key not after the previous one in bytewise order (deterministic)
   duplicate_key = 205,           ///< a map key equal to an earlier key of the same map
+  /// Text input (JSON, diagnostic notation) that does not follow its grammar. Since 0.4.
+  syntax_error = 220,
 
   // ---- limits and memory (300-399) ----
   depth_exceeded = 300,          ///< nesting deeper than the configured maximum

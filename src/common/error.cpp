@@ -50,6 +50,7 @@ constexpr status_text k_texts[] = {
     {status::unsorted_map_keys, "unsorted_map_keys",
      "map keys not in bytewise lexicographic order (deterministic encoding)"},
     {status::duplicate_key, "duplicate_key", "duplicate map key"},
+    {status::syntax_error, "syntax_error", "syntax error in JSON or diagnostic notation text"},
     {status::depth_exceeded, "depth_exceeded", "maximum nesting depth exceeded"},
     {status::out_of_memory, "out_of_memory", "out of memory"},
     {status::too_many_items, "too_many_items", "too many data items"},
