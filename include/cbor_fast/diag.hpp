@@ -5,11 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/text_output.hpp"
-#include "cbor_fast/writer.hpp"
 
 namespace cbor_fast {
 inline namespace v1 {
@@ -56,7 +57,7 @@ struct diag_parse_options {
   bool sequence = false;
 };
 
-/// Parses diagnostic notation and writes the item(s) through `w`:
+/// Parses diagnostic notation and appends the encoded item(s) to *out:
 ///  - integers (decimal, 0x, 0o, 0b, any sign, beyond 64 bits as tag 2/3
 ///    bignums), floats (decimal, exponent, hexadecimal 0x1.8p1, NaN,
 ///    Infinity, -Infinity), each with an optional encoding indicator _0.._3
@@ -73,11 +74,14 @@ struct diag_parse_options {
 ///  - comments: /.../ and # to the end of the line.
 /// Never recurses: nesting is kept on a heap stack bounded by max_depth.
 /// Errors, with the byte offset in the text in *error (may be nullptr):
-/// syntax_error, depth_exceeded, out_of_range (a number or simple value that
-/// does not fit), invalid_utf8 (text strings must be UTF-8), out_of_memory, or
-/// the writer's error. On error the writer holds a partial item.
-status diag_parse(std::string_view text, writer& w, const diag_parse_options& options = {},
-                  error_info* error = nullptr);
+/// syntax_error, depth_exceeded, out_of_range (a number, simple value or
+/// indicator that does not fit), invalid_utf8 (text strings must be UTF-8),
+/// out_of_memory.
+/// syntax_error for an empty text (no item). On error *out is as it was.
+/// Without indicators every head is the shortest and every length definite,
+/// so the output of canonical input is preferred serialization.
+status diag_parse(std::string_view text, std::vector<uint8_t>& out,
+                  const diag_parse_options& options = {}, error_info* error = nullptr);
 
 /// Appends one float in the style of Appendix A: shortest text that round-trips,
 /// "1.0", "1.0e+300", "5.960464477539063e-8", "0.00006103515625", "NaN", "-Infinity".
