@@ -268,11 +268,12 @@ status printer::run(reader& r, const item* first, size_t* bad_offset) {
         case item_type::map: {
           const bool is_array = it.type == item_type::array;
           out_.put(is_array ? '[' : '{');
+          // "[_ 1]" on one line; pretty, the newline does the separating.
           if (it.is_indefinite()) {
-            out_.put("_ ");
+            out_.put(opt_.indent != 0 ? "_" : "_ ");
           } else if (indicators && it.head_size != shortest_head(it.arg)) {
             append_head_indicator(it, out_);
-            out_.put(' ');
+            if (opt_.indent == 0) out_.put(' ');
           }
           stack.push_back({0, is_array ? open_kind::array : open_kind::map});
           ++levels_;

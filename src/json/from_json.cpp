@@ -338,12 +338,12 @@ status converter::walk(od::document& doc) {
     if (l.object) {
       od::field f;
       std::string_view key;
-      if ((e = (*l.oit).get(f)) != simdjson::SUCCESS ||
-          (e = f.unescaped_key().get(key)) != simdjson::SUCCESS)
-        return fail_simdjson(e, doc);
+      if ((e = (*l.oit).get(f)) != simdjson::SUCCESS) return fail_simdjson(e, doc);
+      // The raw name (just after its quote) before unescaping consumes it.
+      const size_t key_at = size_t(f.key().raw() - base_) - 1;
+      if ((e = f.unescaped_key().get(key)) != simdjson::SUCCESS) return fail_simdjson(e, doc);
       events_.push_back({key.size(), key.data(), ev_text, false});
-      if (opt_.reject_duplicate_keys)
-        keys_.push_back({key, size_t(f.key().raw() - base_) - 1});
+      if (opt_.reject_duplicate_keys) keys_.push_back({key, key_at});
       s = value(f.value(), doc);
     } else {
       od::value v;
@@ -419,6 +419,7 @@ status write_bignum_digits(writer& w, std::string_view digits, bool negative) {
 }
 
 status converter::emit(writer& w) const {
+  status full = status::ok;
   for (const event& e : events_) {
     status s;
     switch (e.kind) {
@@ -436,9 +437,13 @@ status converter::emit(writer& w) const {
       case ev_false: s = w.write_bool(false); break;
       default: s = w.write_null(); break;
     }
-    if (s != status::ok) return s;
+    if (s == status::buffer_too_small) {
+      full = s;  // counting goes on (see dom_convert)
+    } else if (s != status::ok) {
+      return s;
+    }
   }
-  return status::ok;
+  return full;
 }
 
 status converter::run(const simdjson::padded_string& padded, std::string_view json, writer& w,
@@ -562,8 +567,18 @@ status dom_convert(dom::parser& parser, const simdjson::padded_string& padded,
     }
     return status::internal_error;
   };
+  // A full caller buffer is not the end: the writer goes on counting, so its
+  // size() tells the bytes needed (reported once everything is written).
+  status full = status::ok;
+  const auto keep_going = [&full](status st) {
+    if (st == status::buffer_too_small) {
+      full = st;
+      return true;
+    }
+    return st == status::ok;
+  };
   status s = value(root);
-  while (s == status::ok && !stack.empty()) {
+  while (keep_going(s) && !stack.empty()) {
     dom_level& l = stack.back();
     if (l.object ? !(l.oit != l.oend) : !(l.ait != l.aend)) {
       stack.pop_back();
@@ -581,9 +596,9 @@ status dom_convert(dom::parser& parser, const simdjson::padded_string& padded,
       el = *l.ait;
       ++l.ait;
     }
-    if (s == status::ok) s = value(el);
+    if (keep_going(s)) s = value(el);
   }
-  return s;
+  return keep_going(s) ? full : s;
 }
 
 }  // namespace
