@@ -76,7 +76,7 @@ void print_usage(std::FILE* to) {
              "           ok: ITEMS items, NODES nodes, BYTES bytes\n"
              "to-json    Print each top-level item as one line of JSON (RFC 8949 6.1: bytes\n"
              "           as base64url, bignums as numbers, NaN and infinities as null, tags\n"
-             "           dropped or, with --keep-tags, {\"tag\":N,\"value\":X}; keys that are\n"
+             "           dropped or, with --keep-tags, {{\"tag\":N,\"value\":X}}; keys that are\n"
              "           not text become the string of their diagnostic notation).\n"
              "from-json  Write the JSON text (with --sequence: one text per line) as CBOR\n"
              "           (RFC 8949 6.2: integers as integers, other numbers as the shortest\n"
