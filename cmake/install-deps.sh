@@ -15,9 +15,10 @@ set -eu
 # differential test's reference and installs for /usr/bin/python3).
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 # libsimdjson-dev: the JSON parser of the library's JSON -> CBOR conversion (src/json).
+# time: GNU time's peak resident size in the CLI's streaming test (tests/cli).
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
 abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2 valgrind
-libsimdjson-dev"
+libsimdjson-dev time"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
