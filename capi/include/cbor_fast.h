@@ -837,7 +837,7 @@ typedef int (*cbor_fast_text_sink_fn)(void* context, const char* data, size_t si
  * tag 21; those tags are dropped); text as JSON strings (invalid UTF-8 gives
  * CBOR_FAST_ERR_INVALID_UTF8); indefinite strings joined; false/true/null as
  * themselves, undefined and other simple values as null; bignums (tag 2/3 over
- * at most 1024 bytes) as numbers, longer or indefinite ones as the RFC's
+ * at most 1786 bytes, enough for 4300 digits) as numbers, longer or indefinite ones as the RFC's
  * base64url string ("~" first for tag 3); other tags dropped (or kept, with
  * CBOR_FAST_JSON_KEEP_TAGS); a map key that is not a text string becomes the
  * JSON string of its diagnostic notation (1 -> "1", h'01' -> "h'01'"). The

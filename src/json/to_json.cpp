@@ -37,7 +37,9 @@ struct frame {
   uint8_t carry[2] = {0, 0};
 };
 
-constexpr size_t k_bignum_max_bytes = 1024;
+/// Bignums up to this size print as numbers: every integer from_json reads
+/// (4300 digits at most, 1786 bytes) comes back as a number.
+constexpr size_t k_bignum_max_bytes = 1786;
 
 constexpr char k_b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

@@ -295,20 +295,24 @@ TEST(cbor_to_json, keep_tags) {
 }
 
 TEST(cbor_to_json, bignum_length_boundary) {
-  // 1024 bytes: a number; 1025: the RFC's base64url string.
-  std::string b1024 = "c25904 00" + std::string(2048, 'f');
-  std::string hex1024;
-  for (char c : b1024)
-    if (c != ' ') hex1024 += c;
-  const std::string n = to_json(hex1024);
+  // 1786 bytes (c2 59 06fa): a number; 1787: the RFC's base64url string.
+  const std::string hex1786 = "c25906fa" + std::string(2 * 1786, 'f');
+  const std::string n = to_json(hex1786);
   ASSERT_FALSE(n.empty());
   EXPECT_TRUE(n[0] >= '1' && n[0] <= '9');
   EXPECT_EQ(n.find('"'), std::string::npos);
-  EXPECT_EQ(n.size(), 2467u);  // 2^8192 - 1 has 2467 digits
-  const std::string hex1025 = "c3590401" + std::string(2050, '0');
-  const std::string s = to_json(hex1025);
+  EXPECT_EQ(n.size(), 4302u);  // 2^14288 - 1 has 4302 digits
+  const std::string hex1787 = "c35906fb01" + std::string(2 * 1786, '0');
+  const std::string s = to_json(hex1787);
   EXPECT_EQ(s.substr(0, 2), "\"~");
-  EXPECT_EQ(s.size(), 2u + 1367u + 1u);  // ceil(1025 * 4 / 3) characters
+  EXPECT_EQ(s.size(), 2u + 2383u + 1u);  // ceil(1787 * 4 / 3) characters
+  // The largest integer json_to_cbor reads (4300 nines) comes back as itself.
+  const std::string nines(4300, '9');
+  cbor_fast::writer w;
+  ASSERT_STATUS(cbor_fast::json_to_cbor(nines, w), status::ok);
+  std::string back;
+  ASSERT_STATUS(cbor_fast::cbor_to_json(w.data(), w.size(), back), status::ok);
+  EXPECT_EQ(back, nines);
 }
 
 TEST(cbor_to_json, errors) {
