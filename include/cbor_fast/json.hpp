@@ -26,8 +26,9 @@ struct to_json_options {
 /// streaming: memory is the reader's stack, one frame per open container and
 /// the output's chunk, whatever the item's size. Never recurses. Rules:
 ///  - integers: decimal, any 64-bit value either sign (down to -2^64);
-///  - floats: shortest text that reads back as the same double ("1.0",
-///    "1.0e+300"); NaN and the infinities: null;
+///  - floats: shortest text that reads back as the same double (std::to_chars:
+///    "1.5", "1e+300", "1e-07"), with ".0" added to integral values ("1.0");
+///    NaN and the infinities: null;
 ///  - byte strings: base64url without padding (RFC 4648 section 5) in a JSON
 ///    string; inside tag 22 base64 with padding, inside tag 23 base16
 ///    (uppercase); tag 21 restores base64url; the innermost of these tags

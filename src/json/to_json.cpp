@@ -51,13 +51,13 @@ struct escape_table {
   char v[256];
   constexpr escape_table() : v() {
     for (int c = 0; c < 0x20; ++c) v[c] = 'u';
-    v['\b'] = 'b';
-    v['\f'] = 'f';
-    v['\n'] = 'n';
-    v['\r'] = 'r';
-    v['\t'] = 't';
-    v['"'] = '"';
-    v['\\'] = '\\';
+    v[int('\b')] = 'b';
+    v[int('\f')] = 'f';
+    v[int('\n')] = 'n';
+    v[int('\r')] = 'r';
+    v[int('\t')] = 't';
+    v[int('"')] = '"';
+    v[int('\\')] = '\\';
   }
 };
 constexpr escape_table k_escape;
@@ -412,8 +412,17 @@ status json_printer::run(size_t* bad_offset) {
             if (v - v != 0 || v != v) {  // NaN or infinite
               out_.put("null");
             } else {
-              char buf[48];
-              out_.put(buf, detail::format_float(v, buf));
+              // The shortest text that reads back as v (std::to_chars: plain
+              // or exponent form, "1e+300"), with ".0" on an integral value so
+              // that it reads back as a float, not an integer.
+              char buf[40];
+              const auto r = std::to_chars(buf, buf + 32, v);
+              size_t n = size_t(r.ptr - buf);
+              if (std::memchr(buf, '.', n) == nullptr && std::memchr(buf, 'e', n) == nullptr) {
+                buf[n++] = '.';
+                buf[n++] = '0';
+              }
+              out_.put(buf, n);
             }
             break;
           }
