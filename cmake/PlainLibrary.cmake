@@ -26,6 +26,7 @@ target_compile_features(cbor_fast_plain_objects PUBLIC cxx_std_17)
 target_compile_definitions(cbor_fast_plain_objects PRIVATE cbor_fast_EXPORTS)
 # Optimised whatever the build type: binding tests and their benchmarks use it.
 target_compile_options(cbor_fast_plain_objects PRIVATE -O2 -Wall -Wextra)
+target_link_libraries(cbor_fast_plain_objects PRIVATE simdjson::simdjson)
 
 add_library(cbor_fast_plain SHARED $<TARGET_OBJECTS:cbor_fast_plain_objects>)
 target_include_directories(cbor_fast_plain
@@ -36,6 +37,7 @@ set_target_properties(cbor_fast_plain PROPERTIES
   VERSION ${PROJECT_VERSION}
   SOVERSION ${PROJECT_VERSION_MAJOR}
   LINK_DEPENDS "${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map")
+target_link_libraries(cbor_fast_plain PRIVATE simdjson::simdjson)
 target_link_options(cbor_fast_plain PRIVATE
   "-Wl,--version-script=${PROJECT_SOURCE_DIR}/cmake/cbor_fast.map" -Wl,-z,defs)
 
@@ -43,6 +45,7 @@ add_library(cbor_fast_plain_static STATIC $<TARGET_OBJECTS:cbor_fast_plain_objec
 target_include_directories(cbor_fast_plain_static
   PUBLIC ${CBOR_FAST_PLAIN_INCLUDE_DIRS} "${PROJECT_SOURCE_DIR}/include")
 target_compile_features(cbor_fast_plain_static PUBLIC cxx_std_17)
+target_link_libraries(cbor_fast_plain_static PRIVATE simdjson::simdjson)
 set_target_properties(cbor_fast_plain_static PROPERTIES
   OUTPUT_NAME cbor_fast
   ARCHIVE_OUTPUT_DIRECTORY "${CBOR_FAST_PLAIN_DIR}/static")

@@ -18,9 +18,11 @@ set -eu
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 # clang-format-14, clang-tidy-14: the format.check test (cmake/check-format.sh) and
 # .clang-tidy (cmake/run-clang-tidy.sh).
-packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
-abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2 valgrind
-clang-format-14 clang-tidy-14"
+# libsimdjson-dev: the JSON parser of the library's JSON -> CBOR conversion (src/json).
+# time: GNU time's peak resident size in the CLI's streaming test (tests/cli).
+packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev abigail-tools
+libcbor-dev golang-go clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2
+valgrind clang-format-14 clang-tidy-14 libsimdjson-dev time"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.

@@ -94,6 +94,7 @@ typedef enum cbor_fast_status {
   CBOR_FAST_ERR_INDEFINITE_LENGTH = 203, /**< indefinite-length item (deterministic); since 0.2 */
   CBOR_FAST_ERR_UNSORTED_KEYS = 204,    /**< map keys out of bytewise order (deterministic); since 0.2 */
   CBOR_FAST_ERR_DUPLICATE_KEY = 205,    /**< map key equal to an earlier one; since 0.2 */
+  CBOR_FAST_ERR_SYNTAX_ERROR = 220,           /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
 
   /* limits and memory (300-399) */
   CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
@@ -1268,6 +1269,149 @@ CBOR_FAST_API cbor_fast_status cbor_writer_begin_embedded(cbor_writer* writer, i
  *         innermost open item is not a wrap; else as cbor_writer_end(). Since 0.4.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_end_embedded(cbor_writer* writer);
+/* JSON and diagnostic notation: text <-> CBOR (since 0.4)                     */
+/* ========================================================================== */
+
+/*
+ * Flags of the CBOR -> JSON calls (cbor_reader_json, cbor_json_from_cbor):
+ * KEEP_TAGS writes tags other than 2, 3 and 21-23 as {"tag":N,"value":X}
+ * instead of dropping them. Flag of cbor_json_to_cbor: REJECT_DUPLICATE_KEYS
+ * refuses an object with two equal member names (CBOR_FAST_ERR_DUPLICATE_KEY
+ * at the second). Since 0.4.
+ */
+#define CBOR_FAST_JSON_NONE 0u
+#define CBOR_FAST_JSON_KEEP_TAGS 1u
+#define CBOR_FAST_JSON_REJECT_DUPLICATE_KEYS 2u
+
+/*
+ * Flags of the diagnostic-notation calls. Output (cbor_reader_diag,
+ * cbor_diag_from_cbor): FLOAT_WIDTHS appends _1/_2/_3 to floats; INDICATORS
+ * appends every encoding indicator (non-shortest heads as _0.._3, float
+ * widths), so that cbor_diag_to_cbor() of the text gives back the same bytes
+ * (NaN payloads aside); PRETTY puts each array element and map entry on its
+ * own line, indented by two spaces per level. Input (cbor_diag_to_cbor):
+ * SEQUENCE accepts several items separated by commas or whitespace (RFC 8742).
+ * Since 0.4.
+ */
+#define CBOR_FAST_DIAG_NONE 0u
+#define CBOR_FAST_DIAG_FLOAT_WIDTHS 1u
+#define CBOR_FAST_DIAG_INDICATORS 2u
+#define CBOR_FAST_DIAG_PRETTY 4u
+#define CBOR_FAST_DIAG_SEQUENCE 8u
+
+/** Receives text output in chunks (not NUL-terminated); returns 0 on success,
+ *  non-zero to stop with CBOR_FAST_ERR_SINK_FAILED. Since 0.4. */
+typedef int (*cbor_fast_text_sink_fn)(void* context, const char* data, size_t size);
+
+/**
+ * Converts the reader's next complete data item to one JSON text (RFC 8949
+ * section 6.1; no newline), streamed to sink in chunks of about 64 KiB: memory
+ * stays bounded whatever the item's size. Rules: integers in decimal (any
+ * 64-bit value of either sign); floats as the shortest text that reads back as
+ * the same double, NaN and infinities as null; byte strings base64url without
+ * padding (base64 inside tag 22, base16 inside tag 23, base64url again inside
+ * tag 21; those tags are dropped); text as JSON strings (invalid UTF-8 gives
+ * CBOR_FAST_ERR_INVALID_UTF8); indefinite strings joined; false/true/null as
+ * themselves, undefined and other simple values as null; bignums (tag 2/3 over
+ * at most 1786 bytes, enough for 4300 digits) as numbers, longer or indefinite ones as the RFC's
+ * base64url string ("~" first for tag 3); other tags dropped (or kept, with
+ * CBOR_FAST_JSON_KEEP_TAGS); a map key that is not a text string becomes the
+ * JSON string of its diagnostic notation (1 -> "1", h'01' -> "h'01'"). The
+ * reader's options apply (limits, strict checks). Never recurses.
+ * @param reader   the reader (NULL: CBOR_FAST_ERR_INVALID_ARGUMENT)
+ * @param flags    CBOR_FAST_JSON_* (unknown bits: CBOR_FAST_ERR_INVALID_ARGUMENT)
+ * @param sink     receives the text (NULL: CBOR_FAST_ERR_INVALID_ARGUMENT)
+ * @param error    receives the status and the byte offset in the CBOR input (may be NULL)
+ * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left at the top level);
+ *         CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_SINK_FAILED;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; or the reader's (sticky) error. On error the
+ *         sink may have received part of the text.
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags,
+                                                cbor_fast_text_sink_fn sink, void* context,
+                                                cbor_fast_error* error);
+/**
+ * Prints the reader's next complete data item in diagnostic notation (RFC 8949
+ * section 8; the style of Appendix A: h'..', [_ ..], 1(..), simple(16)),
+ * streamed to sink as cbor_reader_json() does. Never recurses.
+ * @param flags  CBOR_FAST_DIAG_FLOAT_WIDTHS, _INDICATORS, _PRETTY (others:
+ *               CBOR_FAST_ERR_INVALID_ARGUMENT)
+ * @return as cbor_reader_json() (no CBOR_FAST_ERR_INVALID_UTF8 of its own:
+ *         text is printed as it is unless the reader validates it).
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags,
+                                                cbor_fast_text_sink_fn sink, void* context,
+                                                cbor_fast_error* error);
+/**
+ * Converts exactly one CBOR data item in data[0, size) to JSON text (rules of
+ * cbor_reader_json) in buffer[0, capacity), NUL-terminated when it fits. The
+ * buffer is never overrun: on CBOR_FAST_ERR_BUFFER_TOO_SMALL *length tells the
+ * text's length (call again with capacity > *length).
+ * @param data     input; NULL only with size 0
+ * @param buffer   output; NULL only with capacity 0 (to ask for the length)
+ * @param length   receives the text length without the NUL (may be NULL)
+ * @param error    offset of a failure in the input (may be NULL)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL; CBOR_FAST_ERR_TRUNCATED
+ *         (no item); CBOR_FAST_ERR_TRAILING_BYTES (more after the item);
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_INVALID_UTF8;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; or a not-well-formed error.
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t flags,
+                                                   char* buffer, size_t capacity, size_t* length,
+                                                   cbor_fast_error* error);
+/**
+ * The same for diagnostic notation (flags CBOR_FAST_DIAG_FLOAT_WIDTHS,
+ * _INDICATORS, _PRETTY), one item exactly.
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_diag_from_cbor(const void* data, size_t size, uint32_t flags,
+                                                   char* buffer, size_t capacity, size_t* length,
+                                                   cbor_fast_error* error);
+/**
+ * Parses one JSON text (RFC 8259, by simdjson) and writes it as one CBOR item
+ * (RFC 8949 section 6.2) to writer, preferred serialization, definite lengths:
+ * integers as major type 0/1 (beyond 64 bits as tag 2/3 bignums, up to 4300
+ * digits), other numbers as the shortest float that holds the parsed double
+ * exactly, strings as text, objects as maps in document order. Nothing reaches
+ * the writer unless the whole text is valid.
+ * @param json    the text (need not be NUL-terminated); NULL only with size 0
+ * @param flags   CBOR_FAST_JSON_REJECT_DUPLICATE_KEYS or 0
+ * @param writer  destination (NULL: CBOR_FAST_ERR_INVALID_ARGUMENT)
+ * @param error   receives the status and the byte offset in the JSON text (may be NULL)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_SYNTAX_ERROR; CBOR_FAST_ERR_INVALID_UTF8;
+ *         CBOR_FAST_ERR_DEPTH (more than 1024 levels); CBOR_FAST_ERR_OUT_OF_RANGE
+ *         (a number beyond the double range or a longer integer);
+ *         CBOR_FAST_ERR_DUPLICATE_KEY; CBOR_FAST_ERR_INVALID_ARGUMENT;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; or the writer's error.
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags,
+                                                 cbor_writer* writer, cbor_fast_error* error);
+/**
+ * Parses diagnostic notation (RFC 8949 section 8 and the EDN literals of RFC
+ * 8610 Appendix G: h'', b64'', b32'', h32'', 'text', encoding indicators _0.._3
+ * and _ for indefinite lengths, (_ ..) strings, << >> embedded CBOR, NaN,
+ * Infinity, simple(N), N(..) tags, /comments/ and # comments) into CBOR in
+ * buffer[0, capacity); never overrun: on CBOR_FAST_ERR_BUFFER_TOO_SMALL
+ * *length is the size needed. Without indicators the shortest heads and
+ * floats are written. Nesting beyond 512 levels gives CBOR_FAST_ERR_DEPTH; no
+ * recursion.
+ * @param text    the text; NULL only with size 0
+ * @param flags   CBOR_FAST_DIAG_SEQUENCE or 0
+ * @param buffer  output; NULL only with capacity 0
+ * @param length  receives the encoded size (may be NULL)
+ * @param error   the status and the byte offset in the text (may be NULL)
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL; CBOR_FAST_ERR_SYNTAX_ERROR;
+ *         CBOR_FAST_ERR_OUT_OF_RANGE; CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_DEPTH;
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
+ * @since 0.4
+ */
+CBOR_FAST_API cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags,
+                                                 uint8_t* buffer, size_t capacity, size_t* length,
+                                                 cbor_fast_error* error);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -5,9 +5,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/text_output.hpp"
 
 namespace cbor_fast {
 inline namespace v1 {
@@ -20,6 +23,15 @@ struct diag_options {
   /// comment with its elements as numbers: 69(h'01000200' / [1, 2] /).
   /// Since 0.4.
   bool typed_array_values = false;
+  /// Encoding indicators everywhere (RFC 8949 section 8.1, RFC 8610 G.2), so
+  /// that diag_parse() of the text gives back the same bytes: _0.._3 after an
+  /// integer, a string, a tag number or an array/map opening bracket whose head
+  /// is longer than the shortest one (1_0, "a"_0, 1_1(2), [_0 1]), and a width
+  /// after every float (1.5_1, as float_width_indicators). Since 0.4.
+  bool encoding_indicators = false;
+  /// Pretty printing: each array element and map entry on a line of its own,
+  /// indented by this many spaces per level; 0 prints one line. Since 0.4.
+  unsigned indent = 0;
 };
 
 /// Prints the next complete data item of `r` in diagnostic notation, appending
@@ -35,9 +47,51 @@ struct diag_options {
 /// 1(...), simple(16), false, true, null, undefined.
 status diag_next(reader& r, std::string& out, const diag_options& options = {});
 
+/// The same, streaming into `out`: the text reaches out's destination in
+/// chunks, so memory stays bounded whatever the size of the item. Since 0.4.
+status diag_write(reader& r, text_output& out, const diag_options& options = {});
+
+/// Diagnostic notation (RFC 8949 section 8) and the EDN literals of RFC 8610
+/// Appendix G, parsed into CBOR. Since 0.4.
+struct diag_parse_options {
+  /// Deepest nesting of arrays, maps, tags, indefinite strings and << >>.
+  uint32_t max_depth = 512;
+  /// Accept a sequence of items separated by commas or whitespace (RFC 8742;
+  /// as "cbor-fast from-diag" reads a file). Off: exactly one item.
+  bool sequence = false;
+};
+
+/// Parses diagnostic notation and appends the encoded item(s) to *out:
+///  - integers (decimal, 0x, 0o, 0b, any sign, beyond 64 bits as tag 2/3
+///    bignums), floats (decimal, exponent, hexadecimal 0x1.8p1, NaN,
+///    Infinity, -Infinity), each with an optional encoding indicator _0.._3
+///    (integers: the head's additional information 24..27; floats: _1 half,
+///    _2 single, _3 double); without one the shortest form is written;
+///  - "text" (JSON escapes, \u surrogate pairs), 'text' as bytes, h'hex',
+///    b64'base64 or base64url', b32'...', h32'...' (RFC 4648 base32 / base32hex),
+///    whitespace and /comments/ allowed inside h'' and b64'' literals; adjacent
+///    strings joined with +; (_ "a", "b") and ''_ / ""_ indefinite strings;
+///  - [..] and {..}, [_ ..] and {_ ..} indefinite, [_1 ..] an encoding
+///    indicator on the count; N(item) tags (N_0(..) indicators); << a, b >>
+///    embedded CBOR (a byte string holding the items' encoding);
+///  - false, true, null, undefined, simple(N);
+///  - comments: /.../ and # to the end of the line.
+/// Never recurses: nesting is kept on a heap stack bounded by max_depth.
+/// Errors, with the byte offset in the text in *error (may be nullptr):
+/// syntax_error, depth_exceeded, out_of_range (a number, simple value or
+/// indicator that does not fit), invalid_utf8 (text strings must be UTF-8),
+/// out_of_memory.
+/// syntax_error for an empty text (no item). On error *out is as it was.
+/// Without indicators every head is the shortest and every length definite,
+/// so the output of canonical input is preferred serialization.
+status diag_parse(std::string_view text, std::vector<uint8_t>& out,
+                  const diag_parse_options& options = {}, error_info* error = nullptr);
+
 /// Appends one float in the style of Appendix A: shortest text that round-trips,
 /// "1.0", "1.0e+300", "5.960464477539063e-8", "0.00006103515625", "NaN", "-Infinity".
 void diag_append_float(double value, std::string& out);
+/// The same into a text_output. Since 0.4.
+void diag_append_float(double value, text_output& out);
 
 }  // namespace v1
 }  // namespace cbor_fast

@@ -1,10 +1,17 @@
 // cbor-fast: command-line front end of libcbor_fast.
 //
-//   cbor-fast diag  [LIMITS] [FILE|-]
+//   cbor-fast diag  [--pretty] [--indicators] [LIMITS] [FILE|-]
 //   cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]
+//   cbor-fast to-json [--keep-tags] [LIMITS] [FILE|-]
+//   cbor-fast from-json [--strict] [--sequence] [FILE|-]
+//   cbor-fast from-diag [--strict] [FILE|-]
+//   cbor-fast canonical [--length-first | --ctap2] [LIMITS] [FILE|-]
 //
 // diag prints each top-level item of a CBOR sequence (RFC 8742) as one line
 // of diagnostic notation (RFC 8949 section 8), read with the pull reader.
+// diag, to-json and canonical read their input as a stream (item_stream,
+// stream.hpp): memory is the largest top-level item plus a read block, and
+// the text of each item goes out in 64 KiB chunks as it is printed.
 // check decodes the input into documents with the document decoder (exactly
 // one item, or with --sequence every item of a sequence) and prints one
 // summary line. LIMITS are the reader's checks and limits (--strict,
@@ -28,10 +35,15 @@
 #include <system_error>
 #include <vector>
 
+#include "canonical.hpp"
 #include "cbor_fast/diag.hpp"
 #include "cbor_fast/document.hpp"
+#include "cbor_fast/json.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/text_output.hpp"
 #include "cbor_fast/version.hpp"
+#include "cbor_fast/writer.hpp"
+#include "stream.hpp"
 
 #ifndef CBOR_FAST_EXAMPLE_PATH
 #error "CBOR_FAST_EXAMPLE_PATH must name the bundled example.cbor"
@@ -43,23 +55,46 @@ constexpr int k_exit_ok = 0;
 constexpr int k_exit_malformed = 1;
 constexpr int k_exit_usage = 2;
 
-/// Output is collected and written in blocks of about this size.
-constexpr size_t k_flush_size = size_t{1} << 16;
 
 void print_usage(std::FILE* to) {
   fmt::print(to,
-             "Usage: cbor-fast diag [LIMITS] [FILE|-]\n"
+             "Usage: cbor-fast diag [--pretty] [--indicators] [LIMITS] [FILE|-]\n"
              "       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n"
+             "       cbor-fast to-json [--keep-tags] [LIMITS] [FILE|-]\n"
+             "       cbor-fast from-json [--strict] [--sequence] [FILE|-]\n"
+             "       cbor-fast from-diag [--strict] [FILE|-]\n"
+             "       cbor-fast canonical [--length-first | --ctap2] [LIMITS] [FILE|-]\n"
              "       cbor-fast --help | --version\n"
              "\n"
-             "diag   Print each top-level item of a CBOR sequence (RFC 8742) as one\n"
-             "       line of diagnostic notation (RFC 8949 section 8).\n"
-             "check  Decode the input into a document (exactly one item; with --sequence\n"
-             "       each item of a sequence) and print one line:\n"
-             "       ok: ITEMS items, NODES nodes, BYTES bytes\n"
+             "diag       Print each top-level item of a CBOR sequence (RFC 8742) as one\n"
+             "           line of diagnostic notation (RFC 8949 section 8). --pretty: one\n"
+             "           array element or map entry per line, indented; --indicators:\n"
+             "           encoding indicators (1_0, [_1 ..], 1.5_3) so that from-diag gives\n"
+             "           back the same bytes.\n"
+             "check      Decode the input into a document (exactly one item; with --sequence\n"
+             "           each item of a sequence) and print one line:\n"
+             "           ok: ITEMS items, NODES nodes, BYTES bytes\n"
+             "to-json    Print each top-level item as one line of JSON (RFC 8949 6.1: bytes\n"
+             "           as base64url, bignums as numbers, NaN and infinities as null, tags\n"
+             "           dropped or, with --keep-tags, {{\"tag\":N,\"value\":X}}; keys that are\n"
+             "           not text become the string of their diagnostic notation).\n"
+             "from-json  Write the JSON text (with --sequence: one text per line) as CBOR\n"
+             "           (RFC 8949 6.2: integers as integers, other numbers as the shortest\n"
+             "           exact float) to standard output.\n"
+             "from-diag  Write the diagnostic notation (a sequence of items, separated by\n"
+             "           commas or whitespace) as CBOR to standard output.\n"
+             "canonical  Re-encode each top-level item deterministically: shortest forms,\n"
+             "           definite lengths, map keys sorted bytewise (RFC 8949 4.2.1);\n"
+             "           --length-first: shorter keys first (RFC 8949 4.2.3); --ctap2: the\n"
+             "           CTAP2 order (major type, then length, then bytes).\n"
+             "diag, to-json and canonical read the input as a stream: memory is the\n"
+             "largest top-level item plus 1 MiB, whatever the input's size.\n"
              "\n"
-             "LIMITS (both commands; each failure names its status and byte offset):\n"
-             "  --strict                 reject text strings that are not valid UTF-8\n"
+             "LIMITS (each failure names its status and byte offset):\n"
+             "  --strict                 RFC 8949 validity: reject text strings that are\n"
+             "                           not valid UTF-8 and duplicate map keys (from-json:\n"
+             "                           duplicate member names; from-diag: duplicate keys,\n"
+             "                           at their offset in the CBOR written)\n"
              "  --no-duplicate-keys      reject a map key equal to an earlier key of the\n"
              "                           same map, by value: 1 equals 0x18 0x01 and\n"
              "                           \"ab\" equals (_ \"a\" \"b\")\n"
@@ -87,7 +122,8 @@ void print_usage(std::FILE* to) {
              "  {}\n"
              "\n"
              "Exit status: 0 success, 1 malformed input or a limit exceeded (one line on\n"
-             "stderr: cbor-fast: error: NAME (MESSAGE) at byte offset N), 2 usage or I/O error.\n",
+             "stderr: cbor-fast: error: NAME (MESSAGE) at byte offset N; for from-json and\n"
+             "from-diag N is the offset in the text), 2 usage or I/O error.\n",
              cbor_fast::reader_options{}.max_depth, CBOR_FAST_EXAMPLE_PATH);
 }
 
@@ -116,11 +152,8 @@ bool read_all(std::FILE* f, std::string& out) {
   return std::ferror(f) == 0;
 }
 
-bool write_out(const std::string& text) {
-  return text.empty() || std::fwrite(text.data(), 1, text.size(), stdout) == text.size();
-}
 
-enum class command { diag, check };
+enum class command { diag, check, to_json, from_json, from_diag, canonical };
 
 /// Options of both commands. Limits default to the reader's defaults (none
 /// but the depth), so both commands accept the same inputs by default.
@@ -133,9 +166,14 @@ struct cli_args {
   uint64_t max_container_items = UINT64_MAX;
   uint64_t max_items = UINT64_MAX;
   size_t max_memory = 0;         ///< check only; 0: the library's default budget
-  bool sequence = false;         ///< check only
+  bool sequence = false;         ///< check, from-json
+  bool pretty = false;           ///< diag
+  bool indicators = false;       ///< diag
+  bool keep_tags = false;        ///< to-json
+  cbor_fast_cli::key_order order = cbor_fast_cli::key_order::bytewise;  ///< canonical
   std::string file = CBOR_FAST_EXAMPLE_PATH;
 };
+
 
 /// Reads the input named by args.file into *input; an exit status on failure.
 bool load_input(const cli_args& args, std::string& input, int& exit_status) {
@@ -161,47 +199,169 @@ bool load_input(const cli_args& args, std::string& input, int& exit_status) {
   return true;
 }
 
-int run_diag(const cli_args& args) {
-  std::string input;
-  int exit_status = k_exit_ok;
-  if (!load_input(args, input, exit_status)) return exit_status;
-
+/// The reader's options from the limits (--strict: UTF-8 and duplicate keys).
+cbor_fast::reader_options reader_options_of(const cli_args& args) {
   cbor_fast::reader_options options;
   options.validate_utf8 = args.strict;
-  options.reject_duplicate_keys = args.no_duplicate_keys;
+  options.reject_duplicate_keys = args.no_duplicate_keys || args.strict;
   options.deterministic = args.deterministic;
   options.max_depth = args.max_depth;
   options.max_string_length = args.max_string_length;
   options.max_container_items = args.max_container_items;
   options.max_items = args.max_items;
-  cbor_fast::reader r(std::string_view{input}, options);
+  return options;
+}
 
-  std::string out;
-  cbor_fast::status s;
-  bool write_ok = true;
-  for (;;) {
-    const size_t line_start = out.size();
-    s = cbor_fast::diag_next(r, out);
-    if (s != cbor_fast::status::ok) {
-      // Only whole items reach stdout: drop the partial text of a failed one.
-      out.resize(line_start);
-      break;
-    }
-    out += '\n';
-    if (out.size() >= k_flush_size) {
-      write_ok = write_out(out);
-      out.clear();
-      if (!write_ok) break;
-    }
+int stdout_sink(void*, const char* data, size_t size) {
+  return std::fwrite(data, 1, size, stdout) == size ? 0 : 1;
+}
+int stdout_bytes(void*, const uint8_t* data, size_t size) {
+  return std::fwrite(data, 1, size, stdout) == size ? 0 : 1;
+}
+
+/// An open input: stdin for "-", else the file (closed by the destructor).
+struct input_file {
+  std::FILE* f = nullptr;
+  bool owned = false;
+  ~input_file() {
+    if (owned && f != nullptr) std::fclose(f);
   }
-  write_ok = write_ok && write_out(out) && std::fflush(stdout) == 0;
-  if (!write_ok) return io_error("cannot write to", "standard output", errno);
+};
 
-  if (s == cbor_fast::status::end) return k_exit_ok;
-  // diag_next can also fail on its own (out of memory); then the reader has
-  // no error recorded and its position is the best offset there is.
-  const cbor_fast::error_info& e = r.error();
-  return input_error(s, e.code == s ? e.offset : r.offset());
+bool open_input(const cli_args& args, input_file& in, int& exit_status) {
+  if (args.file == "-") {
+    in.f = stdin;
+    return true;
+  }
+  in.f = std::fopen(args.file.c_str(), "rb");
+  if (in.f == nullptr) {
+    exit_status = io_error("cannot open", args.file, errno);
+    return false;
+  }
+  in.owned = true;
+  return true;
+}
+
+enum class printer { diag, json, canonical };
+
+/// diag, to-json, canonical: each complete top-level item of the stream
+/// printed (or re-encoded) to stdout as it comes.
+int run_streamed(const cli_args& args, printer what) {
+  input_file in;
+  int exit_status = k_exit_ok;
+  if (!open_input(args, in, exit_status)) return exit_status;
+  cbor_fast::reader_options options = reader_options_of(args);
+  // JSON text must be UTF-8: checked before anything of the item is printed.
+  if (what == printer::json) options.validate_utf8 = true;
+  cbor_fast_cli::item_stream stream(in.f, options);
+  cbor_fast::reader_options print_options = options;
+  print_options.max_items = UINT64_MAX;  // counted by the stream
+  cbor_fast::reader r(static_cast<const uint8_t*>(nullptr), 0, print_options);
+  cbor_fast::text_output out(stdout_sink, nullptr);
+  cbor_fast::diag_options dopts;
+  dopts.indent = args.pretty ? 2 : 0;
+  dopts.encoding_indicators = args.indicators;
+  cbor_fast::to_json_options jopts;
+  jopts.keep_tags = args.keep_tags;
+  std::vector<uint8_t> bytes;
+  for (;;) {
+    const uint8_t* data;
+    size_t size, offset;
+    const cbor_fast::status s = stream.next(&data, &size, &offset);
+    if (s == cbor_fast::status::end) break;
+    if (s != cbor_fast::status::ok) {
+      if (out.flush() != cbor_fast::status::ok || std::fflush(stdout) != 0)
+        return io_error("cannot write to", "standard output", errno);
+      if (stream.io_error()) return io_error("cannot read", args.file == "-" ? "standard input" : args.file, errno);
+      return input_error(s, stream.error().offset);
+    }
+    r.reset(data, size);
+    cbor_fast::status ps;
+    if (what == printer::canonical) {
+      bytes.clear();
+      size_t bad = 0;
+      ps = cbor_fast_cli::canonical_next(r, args.order, bytes, &bad);
+      if (ps == cbor_fast::status::duplicate_key) {
+        out.flush();
+        std::fflush(stdout);
+        return input_error(ps, offset + bad);
+      }
+      if (ps == cbor_fast::status::ok) out.put(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+    } else {
+      ps = what == printer::diag ? cbor_fast::diag_write(r, out, dopts)
+                                 : cbor_fast::json_next(r, out, jopts);
+      if (ps == cbor_fast::status::ok) out.put('\n');
+    }
+    if (ps != cbor_fast::status::ok) {
+      if (out.error() != cbor_fast::status::ok)
+        return io_error("cannot write to", "standard output", errno);
+      return input_error(ps, offset + r.offset());
+    }
+    out.maybe_flush();
+  }
+  if (out.flush() != cbor_fast::status::ok || std::fflush(stdout) != 0)
+    return io_error("cannot write to", "standard output", errno);
+  return k_exit_ok;
+}
+
+/// from-json, from-diag: the whole text, then CBOR to stdout.
+int run_from_text(const cli_args& args, command cmd) {
+  std::string input;
+  int exit_status = k_exit_ok;
+  if (!load_input(args, input, exit_status)) return exit_status;
+  std::vector<uint8_t> bytes;
+  if (cmd == command::from_json) {
+    cbor_fast::from_json_options o;
+    o.reject_duplicate_keys = args.strict || args.no_duplicate_keys;
+    o.max_depth = args.max_depth;
+    cbor_fast::writer w(stdout_bytes, nullptr, size_t{1} << 16);
+    size_t start = 0;
+    for (;;) {
+      size_t stop = input.size();
+      if (args.sequence) {
+        stop = input.find('\n', start);
+        if (stop == std::string::npos) stop = input.size();
+      }
+      const std::string_view text(input.data() + start, stop - start);
+      const bool blank = text.find_first_not_of(" \t\r") == std::string_view::npos;
+      if (!(args.sequence && blank)) {
+        cbor_fast::error_info e;
+        const cbor_fast::status s = cbor_fast::json_to_cbor(text, w, o, &e);
+        if (s == cbor_fast::status::sink_failed)
+          return io_error("cannot write to", "standard output", errno);
+        if (s != cbor_fast::status::ok) {
+          w.finish();
+          std::fflush(stdout);
+          return input_error(s, start + e.offset);
+        }
+      }
+      if (stop >= input.size()) break;
+      start = stop + 1;
+    }
+    if (w.finish() != cbor_fast::status::ok || std::fflush(stdout) != 0)
+      return io_error("cannot write to", "standard output", errno);
+    return k_exit_ok;
+  }
+  cbor_fast::diag_parse_options o;
+  o.sequence = true;
+  o.max_depth = args.max_depth;
+  cbor_fast::error_info e;
+  if (input.find_first_not_of(" \t\r\n") == std::string::npos) return k_exit_ok;  // no items
+  const cbor_fast::status s = cbor_fast::diag_parse(input, bytes, o, &e);
+  if (s != cbor_fast::status::ok) return input_error(s, e.offset);
+  if (args.strict || args.no_duplicate_keys) {
+    cbor_fast::reader_options ro = reader_options_of(args);
+    ro.reject_duplicate_keys = true;
+    cbor_fast::reader r(bytes.data(), bytes.size(), ro);
+    cbor_fast::status rs;
+    while ((rs = r.skip()) == cbor_fast::status::ok) {
+    }
+    if (rs != cbor_fast::status::end) return input_error(rs, r.error().offset);
+  }
+  if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())
+    return io_error("cannot write to", "standard output", errno);
+  if (std::fflush(stdout) != 0) return io_error("cannot write to", "standard output", errno);
+  return k_exit_ok;
 }
 
 const char* plural(size_t n) { return n == 1 ? "" : "s"; }
@@ -214,7 +374,7 @@ int run_check(const cli_args& args) {
   cbor_fast::decode_options options;
   uint32_t flags = cbor_fast::decode_none;
   if (args.strict) flags |= cbor_fast::decode_validate_utf8;
-  if (args.no_duplicate_keys) flags |= cbor_fast::decode_reject_duplicate_keys;
+  if (args.no_duplicate_keys || args.strict) flags |= cbor_fast::decode_reject_duplicate_keys;
   if (args.deterministic) flags |= cbor_fast::decode_deterministic;
   options.flags = flags | (args.sequence ? 0u : uint32_t{cbor_fast::decode_exact});
   options.max_depth = args.max_depth;  // never 0 here: the decoder reads 0 as 512
@@ -274,6 +434,7 @@ struct number_option {
 
 int main_command(command cmd, const std::vector<std::string_view>& args) {
   cli_args parsed;
+  if (cmd != command::diag && cmd != command::check) parsed.file = "-";
   bool have_file = false;
   bool options_done = false;
   const number_option numbers[] = {
@@ -313,8 +474,28 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
       continue;
     }
     if (a == "--sequence") {
-      if (cmd != command::check) return usage_error("--sequence is an option of check");
+      if (cmd != command::check && cmd != command::from_json)
+        return usage_error("--sequence is an option of check and from-json");
       parsed.sequence = true;
+      continue;
+    }
+    if (a == "--pretty" || a == "--indicators") {
+      if (cmd != command::diag) return usage_error(fmt::format("{} is an option of diag", a));
+      (a == "--pretty" ? parsed.pretty : parsed.indicators) = true;
+      continue;
+    }
+    if (a == "--keep-tags") {
+      if (cmd != command::to_json) return usage_error("--keep-tags is an option of to-json");
+      parsed.keep_tags = true;
+      continue;
+    }
+    if (a == "--length-first" || a == "--ctap2") {
+      if (cmd != command::canonical)
+        return usage_error(fmt::format("{} is an option of canonical", a));
+      if (parsed.order != cbor_fast_cli::key_order::bytewise)
+        return usage_error("--length-first and --ctap2 exclude each other");
+      parsed.order = a == "--ctap2" ? cbor_fast_cli::key_order::ctap2
+                                    : cbor_fast_cli::key_order::length_first;
       continue;
     }
     const number_option* opt = nullptr;
@@ -353,7 +534,15 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
       parsed.max_memory = size_t(n);
     }
   }
-  return cmd == command::diag ? run_diag(parsed) : run_check(parsed);
+  switch (cmd) {
+    case command::diag: return run_streamed(parsed, printer::diag);
+    case command::to_json: return run_streamed(parsed, printer::json);
+    case command::canonical: return run_streamed(parsed, printer::canonical);
+    case command::from_json:
+    case command::from_diag: return run_from_text(parsed, cmd);
+    case command::check: break;
+  }
+  return run_check(parsed);
 }
 
 int run_main(int argc, char** argv) {
@@ -371,6 +560,10 @@ int run_main(int argc, char** argv) {
   const std::vector<std::string_view> rest(args.begin() + 1, args.end());
   if (name == "diag") return main_command(command::diag, rest);
   if (name == "check") return main_command(command::check, rest);
+  if (name == "to-json") return main_command(command::to_json, rest);
+  if (name == "from-json") return main_command(command::from_json, rest);
+  if (name == "from-diag") return main_command(command::from_diag, rest);
+  if (name == "canonical") return main_command(command::canonical, rest);
   return usage_error(fmt::format("unknown command '{}'", name));
 }
 

@@ -202,6 +202,7 @@ static const status_row k_statuses[] = {
     {CBOR_FAST_ERR_UNSORTED_KEYS, "unsorted_map_keys",
      "map keys not in bytewise lexicographic order (deterministic encoding)", 1, 0},
     {CBOR_FAST_ERR_DUPLICATE_KEY, "duplicate_key", "duplicate map key", 1, 0},
+    {CBOR_FAST_ERR_SYNTAX_ERROR, "syntax_error", "syntax error in JSON or diagnostic notation text", 1, 0},
     {CBOR_FAST_ERR_DEPTH, "depth_exceeded", "maximum nesting depth exceeded", 1, 0},
     {CBOR_FAST_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory", 1, 0},
     {CBOR_FAST_ERR_TOO_MANY_ITEMS, "too_many_items", "too many data items", 1, 0},

@@ -252,7 +252,7 @@ case $case_name in
     # --sequence belongs to check.
     run_hex 01 diag --sequence
     expect_rc 2
-    expect_text err "cbor-fast: error: --sequence is an option of check (see 'cbor-fast --help')\n"
+    expect_text err "cbor-fast: error: --sequence is an option of check and from-json (see 'cbor-fast --help')\n"
     ;;
 
   check_strict)
@@ -478,9 +478,18 @@ case $case_name in
     run /dev/null dump x
     expect_rc 2
     expect_text err "cbor-fast: error: unknown command 'dump' (see 'cbor-fast --help')\n"
-    run /dev/null diag --pretty
+    run /dev/null diag --prettier
     expect_rc 2
-    expect_text err "cbor-fast: error: unknown option '--pretty' (see 'cbor-fast --help')\n"
+    expect_text err "cbor-fast: error: unknown option '--prettier' (see 'cbor-fast --help')\n"
+    run /dev/null check --pretty
+    expect_rc 2
+    expect_text err "cbor-fast: error: --pretty is an option of diag (see 'cbor-fast --help')\n"
+    run /dev/null canonical --ctap2 --length-first
+    expect_rc 2
+    expect_text err "cbor-fast: error: --length-first and --ctap2 exclude each other (see 'cbor-fast --help')\n"
+    run /dev/null to-json --sequence
+    expect_rc 2
+    expect_text err "cbor-fast: error: --sequence is an option of check and from-json (see 'cbor-fast --help')\n"
     run /dev/null diag a.cbor b.cbor
     expect_rc 2
     expect_text err "cbor-fast: error: unexpected argument 'b.cbor' (see 'cbor-fast --help')\n"
@@ -522,7 +531,7 @@ case $case_name in
     run /dev/null --help
     expect_rc 0
     head -n 2 "$work/out" >"$work/first"
-    printf 'Usage: cbor-fast diag [LIMITS] [FILE|-]\n       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n' >"$work/want_first"
+    printf 'Usage: cbor-fast diag [--pretty] [--indicators] [LIMITS] [FILE|-]\n       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n' >"$work/want_first"
     expect_file first "$work/want_first"
     # Every option is documented.
     for opt in --strict --no-duplicate-keys --deterministic "--max-depth N" \
@@ -539,6 +548,107 @@ case $case_name in
     run /dev/null check --help
     expect_rc 0
     expect_file out "$work/help1"
+    ;;
+
+  to_json)
+    # A sequence: one JSON text per line (RFC 8949 6.1 rules; keys that are
+    # not text become their diagnostic notation).
+    run_hex 8201a16161f94100c249010000000000000000a2014142f6d8174101 to-json
+    expect_ok_line '[1,{"a":2.5}]\n18446744073709551616\n{"1":"Qg","null":"01"}\n'
+    run_hex c11a514b67b0 to-json --keep-tags
+    expect_ok_line '{"tag":1,"value":1363896240}\n'
+    # Invalid UTF-8 is refused before anything of the item is printed.
+    run_hex 0182616162c328 to-json
+    expect_rc 1
+    expect_text out '1\n'
+    expect_text err "cbor-fast: error: invalid_utf8 (invalid UTF-8 in text string) at byte offset 5\n"
+    ;;
+
+  from_json)
+    printf '{"a": [24, -1, 1.5, true, null], "b": 18446744073709551616}' >"$work/in.json"
+    run "$work/in.json" from-json
+    expect_rc 0
+    expect_text err ""
+    got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
+    [[ "$got" == a2616185181820f93e00f5f66162c249010000000000000000 ]] || fail "from-json bytes: $got"
+    # JSON lines with --sequence; a syntax error names its text offset.
+    printf '1\n\n[2]\n' >"$work/lines.json"
+    run "$work/lines.json" from-json --sequence
+    expect_rc 0
+    got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
+    [[ "$got" == 018102 ]] || fail "from-json --sequence bytes: $got"
+    printf '[1, 2,]' >"$work/bad.json"
+    run "$work/bad.json" from-json
+    expect_error syntax_error "syntax error in JSON or diagnostic notation text" 6
+    printf '{"k": 1, "k": 2}' >"$work/dup.json"
+    run "$work/dup.json" from-json
+    expect_rc 0
+    run "$work/dup.json" from-json --strict
+    expect_error duplicate_key "duplicate map key" 9
+    ;;
+
+  from_diag)
+    printf '[1_0, h%s0102%s, {"a": 1.5}] / comment /\n2(h%s01%s)\n' "'" "'" "'" "'" >"$work/in.diag"
+    run "$work/in.diag" from-diag
+    expect_rc 0
+    expect_text err ""
+    got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
+    [[ "$got" == 831801420102a16161f93e00c24101 ]] || fail "from-diag bytes: $got"
+    printf '[1, 2,]' >"$work/bad.diag"
+    run "$work/bad.diag" from-diag
+    expect_error syntax_error "syntax error in JSON or diagnostic notation text" 6
+    printf '{1: 2, 1: 3}' >"$work/dup.diag"
+    run "$work/dup.diag" from-diag
+    expect_rc 0
+    run "$work/dup.diag" from-diag --strict
+    expect_error duplicate_key "duplicate map key" 3
+    ;;
+
+  diag_round_trip)
+    # diag --indicators | from-diag gives back the bytes, example included.
+    hex_to_file 1801fa3fc000009f780161ff5f4101ffb90000d9000102 "$work/in.cbor"
+    "$tool" diag --indicators "$work/in.cbor" >"$work/text" 2>"$work/err" || fail "diag --indicators"
+    "$tool" from-diag "$work/text" >"$work/back" 2>>"$work/err" || fail "from-diag"
+    cmp -s "$work/in.cbor" "$work/back" || fail "bytes differ after the round trip: $(cat "$work/text")"
+    printf '1_0\n1.5_2\n[_ "a"_0]\n(_ h%s01%s)\n{_1 }\n1_1(2)\n' "'" "'" >"$work/want_text"
+    expect_file text "$work/want_text"
+    "$tool" diag --indicators "$example" >"$work/text2" || fail "diag --indicators example"
+    "$tool" from-diag "$work/text2" >"$work/back2" || fail "from-diag example"
+    cmp -s "$example" "$work/back2" || fail "the example differs after the round trip"
+    expect_text err ""
+    ;;
+
+  diag_pretty)
+    run_hex a2616182019ff4ff616280 diag --pretty
+    expect_ok_line '{\n  "a": [\n    1,\n    [_\n      false\n    ]\n  ],\n  "b": []\n}\n'
+    ;;
+
+  strict_duplicates)
+    # --strict is RFC 8949 validity: UTF-8 and no duplicate keys, in diag,
+    # to-json, canonical and check alike.
+    for cmd in diag to-json canonical check; do
+      run_hex a201010102 "$cmd" --strict
+      expect_error duplicate_key "duplicate map key" 3
+    done
+    ;;
+
+  canonical)
+    # {2: 1, 1: 2, "aa": 3, "b": 4, 1000: 5, -1: 0} in the three orders.
+    hex_to_file a602010102626161036162041903e8052000 "$work/in.cbor"
+    got=$("$tool" canonical "$work/in.cbor" | od -An -tx1 -v | tr -d ' \n')
+    [[ "$got" == a6010202011903e805200061620462616103 ]] || fail "canonical (bytewise): $got"
+    got=$("$tool" canonical --length-first "$work/in.cbor" | od -An -tx1 -v | tr -d ' \n')
+    [[ "$got" == a60102020120006162041903e80562616103 ]] || fail "canonical --length-first: $got"
+    got=$("$tool" canonical --ctap2 "$work/in.cbor" | od -An -tx1 -v | tr -d ' \n')
+    [[ "$got" == a6010202011903e805200061620462616103 ]] || fail "canonical --ctap2: $got"
+    # Shortest forms, definite lengths, a preferred bignum: [1, 1.5, "a", 1].
+    run_hex 9f1801fb3ff80000000000007f6161ffc2420001ff canonical
+    expect_rc 0
+    got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
+    [[ "$got" == 8401f93e00616101 ]] || fail "canonical forms: $got"
+    # 1_0 and 1 are one key once encoded.
+    run_hex a21801010102 canonical
+    expect_error duplicate_key "duplicate map key" 0
     ;;
 
   version)

@@ -302,6 +302,35 @@ TEST_P(appendix_a, diagnostic_notation) {
   EXPECT_EQ(rest, "");
 }
 
+// From diagnostic notation (diag_parse, since 0.4): the RFC's left column
+// gives the row's preferred bytes (without encoding indicators the parser
+// writes the shortest form; indefinite rows keep their [_ ...] form, so their
+// bytes are the row's own); diag_next's text with every encoding indicator
+// gives the row's bytes exactly, preferred or not.
+TEST_P(appendix_a, from_diag) {
+  const row& r = GetParam();
+  {
+    SCOPED_TRACE("RFC text");
+    std::vector<uint8_t> out;
+    cbor_fast::error_info e;
+    ASSERT_STATUS(cbor_fast::diag_parse(r.diag, out, {}, &e), status::ok) << "offset " << e.offset;
+    EXPECT_EQ(to_hex(out.data(), out.size()),
+              to_hex(from_hex(r.preferred != nullptr ? r.preferred : r.hex)));
+  }
+  {
+    SCOPED_TRACE("diag_next with encoding indicators");
+    const exact_buffer in(from_hex(r.hex));
+    reader rd(in.data(), in.size());
+    std::string text;
+    cbor_fast::diag_options o;
+    o.encoding_indicators = true;
+    ASSERT_STATUS(cbor_fast::diag_next(rd, text, o), status::ok);
+    std::vector<uint8_t> out;
+    ASSERT_STATUS(cbor_fast::diag_parse(text, out), status::ok) << text;
+    EXPECT_EQ(to_hex(out.data(), out.size()), to_hex(from_hex(r.hex))) << text;
+  }
+}
+
 TEST_P(appendix_a, encode) {
   const row& r = GetParam();
   const bytes in = from_hex(r.hex);

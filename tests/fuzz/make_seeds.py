@@ -323,6 +323,49 @@ def mapping_records():
     return out
 
 
+# JSON texts for the json target.
+JSON_SEEDS = [
+    ("ints", "[0,23,24,255,256,65535,65536,4294967295,4294967296,18446744073709551615]"),
+    ("negatives", "[-1,-24,-25,-256,-257,-9223372036854775808,-18446744073709551616]"),
+    ("bignums", "[18446744073709551616,-18446744073709551617,123456789012345678901234567890]"),
+    ("minus-zero", "[-0,-0.0,0.0]"),
+    ("floats", "[1.5,65504.0,100000.0,1.1,3.4028234663852886e+38,5e-324,1e300,1E2,-4.1e-7]"),
+    ("out-of-range", "[1e400]"),
+    ("strings", '["","a","\\u00fc\\ud83d\\ude00","\\"\\\\\\/\\b\\f\\n\\r\\t\\u0001"]'),
+    ("utf8", '["\u00fc\u6c34\U00010151"]'),
+    ("object", '{"a":1,"b":[2,3],"c":{"d":null,"e":true,"f":false}}'),
+    ("duplicates", '{"a":1,"a":2}'),
+    ("empty", "[[],{},[[]],{\"\":{}}]"),
+    ("scalar-root", "  42  "),
+    ("string-root", '"root"'),
+    ("trailing-comma", "[1,2,]"),
+    ("missing-colon", '{"a" 1}'),
+    ("unclosed", '[1,{"a":[2'),
+    ("leading-zero", "[01]"),
+    ("two-values", "1 2"),
+    ("bad-literal", "[tru]"),
+    ("bad-escape", '["\\x"]'),
+    ("lone-surrogate", '["\\ud800"]'),
+    ("control-char", '["a\tb"]'),
+    ("deep", "[" * 40 + "]" * 40),
+]
+
+# Diagnostic texts for the edn target.
+EDN_SEEDS = [
+    ("ints", "[0, 23, 24_0, 1_3, -1_2, 0xff, 0o17, 0b101, 18446744073709551616, -18446744073709551617]"),
+    ("floats", "[1.5, 1.5_3, 1.5_2, 1.1_1, NaN, NaN_3, Infinity, -Infinity_2, 0x1.8p1, 1e3]"),
+    ("strings", "[\"a\"_0, 'b', h'01 02 /c/ 03', b64'AQID', b64'-_8', b32'MFRGG', h32'C5H66']"),
+    ("concat", "[\"a\" + \"b\", 'Hello ' h'776f726c64']"),
+    ("indefinite", "[_ (_ h'01', h'02'), (_ \"a\"), ''_, \"\"_, {_ 1: [_ ]}]"),
+    ("indicators", "[_1 1, {_0 \"k\": 2}, 23_1(24_0(0))]"),
+    ("embedded", "<<1, [2, <<3>>]>>"),
+    ("simple", "[false, true, null, undefined, simple(0), simple(32), simple(255)]"),
+    ("comments", "# lead\n[1, /x/ 2] # tail\n3, 4"),
+    ("errors", "[1, 2,]"),
+    ("bad-indicator", "256_0"),
+    ("bad-chunks", "(_ 1)"),
+]
+
 # ---- the corpus -------------------------------------------------------------------
 
 def seeds(shared_dir):
@@ -433,6 +476,24 @@ def seeds(shared_dir):
     for n, x in mapping_records():
         out["mapping"][f"seed-record-{n}"] = config_byte() + x
         out["mapping"][f"seed-record-strict-{n}"] = config_byte(utf8=True, a=True) + x
+
+
+    # json: JSON texts (boundary numbers, escapes, nesting, errors); switch a
+    # rejects duplicate member names.
+    out["json"] = {}
+    for n, text in JSON_SEEDS:
+        out["json"][f"seed-{n}"] = config_byte() + text.encode()
+    out["json"]["seed-dup-strict"] = config_byte(a=True) + b'{"a":1,"b":{"a":2},"a":3}'
+    out["json"]["seed-depth2"] = config_byte(depth_code=2) + b"[[1],[[2]]]"
+
+    # edn: CBOR items (printed and parsed back) and diagnostic texts (parsed,
+    # then printed and parsed again); switch a parses the text as a sequence.
+    out["edn"] = {}
+    for n, x in valid:
+        out["edn"][f"seed-a-{n}"] = config_byte() + x
+    for n, text in EDN_SEEDS:
+        out["edn"][f"seed-text-{n}"] = config_byte(a=True) + text.encode()
+    out["edn"]["seed-depth2-text"] = config_byte(depth_code=2) + b"[[1], <<[2]>>]"
     return out
 
 

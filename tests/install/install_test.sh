@@ -43,10 +43,13 @@ find_one() {
 }
 
 pc_env() {
-  local pcdir
+  local pcdir depdir
   pcdir=$(dirname "$(find_one "*/pkgconfig/cbor_fast.pc")")
+  # The one dependency's .pc (Requires.private: simdjson) from the system.
+  depdir=$(pkg-config --variable=pcfiledir simdjson) || fail "simdjson.pc not found (libsimdjson-dev)"
   export PKG_CONFIG_PATH="$pcdir"
-  export PKG_CONFIG_LIBDIR="$pcdir"  # only this tree: never a system cbor_fast.pc
+  # This tree first, then only simdjson's directory: never a system cbor_fast.pc.
+  export PKG_CONFIG_LIBDIR="$pcdir:$depdir"
 }
 
 case "$case_name" in

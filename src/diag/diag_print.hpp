@@ -1,0 +1,22 @@
+// The diagnostic printer's entry point for the JSON printer (internal).
+#ifndef CBOR_FAST_DIAG_PRINT_HPP
+#define CBOR_FAST_DIAG_PRINT_HPP
+
+#include "cbor_fast/diag.hpp"
+
+namespace cbor_fast {
+namespace detail {
+
+/// Prints one complete item whose first item `first` (not end) was just read
+/// from `r` (nullptr: read it here). validate_utf8: text strings that are not
+/// UTF-8 give invalid_utf8, with *bad_offset their head's offset.
+status diag_print(reader& r, text_output& out, const diag_options& options, const item* first,
+                  bool validate_utf8, size_t* bad_offset);
+
+/// diag_append_float's text into out[0, 48); returns its length.
+size_t format_float(double value, char* out);
+
+}  // namespace detail
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_DIAG_PRINT_HPP

@@ -1,0 +1,497 @@
+// CBOR -> JSON (RFC 8949 section 6.1), printed from the pull reader's item
+// stream into a text_output. Like the diagnostic printer it keeps its own
+// stack of open containers (one small frame each) instead of recursing, and it
+// never holds more of the output than the text_output's chunk.
+#include <charconv>
+#include <cstring>
+#include <new>
+#include <string_view>
+#include <vector>
+
+#include "cbor_fast/json.hpp"
+#include "diag/diag_print.hpp"
+#include "internal/utf8.hpp"
+
+namespace cbor_fast {
+inline namespace v1 {
+
+namespace {
+
+/// How byte strings print (RFC 8949 6.1 and the hints of tags 21-23).
+enum class byte_form : uint8_t { base64url, base64, base16 };
+
+enum class frame_kind : uint8_t {
+  array,
+  map,
+  byte_chunks,   ///< indefinite byte string: one JSON string of the joined chunks
+  text_chunks,   ///< indefinite text string
+  tag_dropped,   ///< a tag whose content prints alone
+  tag_kept,      ///< {"tag":N,"value":...}
+};
+
+struct frame {
+  uint64_t printed;  ///< children so far (a map counts keys and values)
+  frame_kind kind;
+  byte_form form;    ///< for byte strings inside (inherited; tags 21-23 set it)
+  uint8_t carry_size = 0;  ///< byte_chunks: bytes of an unfinished base64 group
+  uint8_t carry[2] = {0, 0};
+};
+
+/// Bignums up to this size print as numbers: every integer from_json reads
+/// (4300 digits at most, 1786 bytes) comes back as a number.
+constexpr size_t k_bignum_max_bytes = 1786;
+
+constexpr char k_b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+constexpr char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+constexpr char k_hex_upper[] = "0123456789ABCDEF";
+
+/// What a byte needs inside a JSON string: 0 nothing, else its short escape
+/// letter, or 'u' for \u00XX.
+struct escape_table {
+  char v[256];
+  constexpr escape_table() : v() {
+    for (int c = 0; c < 0x20; ++c) v[c] = 'u';
+    v[int('\b')] = 'b';
+    v[int('\f')] = 'f';
+    v[int('\n')] = 'n';
+    v[int('\r')] = 'r';
+    v[int('\t')] = 't';
+    v[int('"')] = '"';
+    v[int('\\')] = '\\';
+  }
+};
+constexpr escape_table k_escape;
+
+/// JSON string content (no quotes): runs that need no escape are copied whole.
+void put_escaped(text_output& out, const char* s, size_t n) {
+  size_t run = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const char e = k_escape.v[static_cast<unsigned char>(s[i])];
+    if (e == 0) continue;
+    out.put(s + run, i - run);
+    run = i + 1;
+    if (e == 'u') {
+      const auto c = static_cast<unsigned char>(s[i]);
+      const char esc[6] = {'\\', 'u', '0', '0', k_hex_upper[c >> 4], k_hex_upper[c & 0xf]};
+      out.put(esc, sizeof esc);
+    } else {
+      const char esc[2] = {'\\', e};
+      out.put(esc, 2);
+    }
+  }
+  out.put(s + run, n - run);
+}
+
+/// Encodes whole groups of 3 bytes (base64) or single bytes (base16); for
+/// base64 a final partial group is written only when `last` (with '=' padding
+/// for base64, none for base64url), else left to the caller as carry.
+/// Returns the bytes consumed.
+size_t put_encoded(text_output& out, byte_form form, const uint8_t* p, size_t n, bool last) {
+  if (form == byte_form::base16) {
+    size_t i = 0;
+    while (i < n) {
+      const size_t k = n - i < 4096 ? n - i : 4096;
+      char* o = out.reserve(2 * k);
+      if (o == nullptr) return n;
+      for (size_t j = 0; j < k; ++j) {
+        o[2 * j] = k_hex_upper[p[i + j] >> 4];
+        o[2 * j + 1] = k_hex_upper[p[i + j] & 0xf];
+      }
+      out.commit(2 * k);
+      out.maybe_flush();
+      i += k;
+    }
+    return n;
+  }
+  const char* alphabet = form == byte_form::base64 ? k_b64 : k_b64url;
+  const size_t whole = n / 3 * 3;
+  size_t i = 0;
+  while (i < whole) {
+    const size_t k = whole - i < 3072 ? whole - i : 3072;  // bytes, a multiple of 3
+    char* o = out.reserve(k / 3 * 4);
+    if (o == nullptr) return n;
+    for (size_t j = 0; j < k; j += 3) {
+      const uint32_t v = uint32_t(p[i + j]) << 16 | uint32_t(p[i + j + 1]) << 8 | p[i + j + 2];
+      *o++ = alphabet[v >> 18];
+      *o++ = alphabet[(v >> 12) & 63];
+      *o++ = alphabet[(v >> 6) & 63];
+      *o++ = alphabet[v & 63];
+    }
+    out.commit(k / 3 * 4);
+    out.maybe_flush();
+    i += k;
+  }
+  if (!last || whole == n) return whole;
+  const size_t rest = n - whole;
+  const uint32_t v = uint32_t(p[whole]) << 16 | (rest == 2 ? uint32_t(p[whole + 1]) << 8 : 0);
+  char tail[4] = {alphabet[v >> 18], alphabet[(v >> 12) & 63], '=', '='};
+  if (rest == 2) tail[2] = alphabet[(v >> 6) & 63];
+  const bool pad = form == byte_form::base64;
+  out.put(tail, pad ? 4 : rest + 1);
+  return n;
+}
+
+/// Chunked bytes: the carry of the last unfinished group comes first.
+void put_chunk(text_output& out, frame& f, const uint8_t* p, size_t n) {
+  if (f.form == byte_form::base16) {
+    put_encoded(out, f.form, p, n, true);
+    return;
+  }
+  while (f.carry_size != 0 && f.carry_size < 3 && n != 0) {
+    if (f.carry_size == 2) {
+      const uint8_t group[3] = {f.carry[0], f.carry[1], *p};
+      put_encoded(out, f.form, group, 3, false);
+      f.carry_size = 0;
+      ++p;
+      --n;
+      break;
+    }
+    f.carry[f.carry_size++] = *p++;
+    --n;
+  }
+  if (n == 0) return;
+  const size_t used = put_encoded(out, f.form, p, n, false);
+  f.carry_size = uint8_t(n - used);
+  for (size_t i = 0; i < f.carry_size; ++i) f.carry[i] = p[used + i];
+}
+
+void put_uint(text_output& out, uint64_t v) {
+  char buf[20];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.put(buf, size_t(r.ptr - buf));
+}
+
+/// A bignum's magnitude (big-endian bytes, plus one for tag 3) in decimal.
+void put_bignum(text_output& out, const uint8_t* p, size_t n, bool negative) {
+  // Little-endian 32-bit limbs.
+  std::vector<uint32_t> limbs((n + 3) / 4 + 1, 0);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t bit = (n - 1 - i) * 8;
+    limbs[bit / 32] |= uint32_t(p[i]) << (bit % 32);
+  }
+  if (negative) {  // -1 - m: print m + 1
+    for (uint32_t& l : limbs)
+      if (++l != 0) break;
+  }
+  size_t used = limbs.size();
+  while (used != 0 && limbs[used - 1] == 0) --used;
+  // Base 10^9 digits, least significant first.
+  std::vector<uint32_t> groups;
+  while (used != 0) {
+    uint64_t rem = 0;
+    for (size_t i = used; i-- > 0;) {
+      const uint64_t cur = rem << 32 | limbs[i];
+      limbs[i] = uint32_t(cur / 1000000000u);
+      rem = cur % 1000000000u;
+    }
+    groups.push_back(uint32_t(rem));
+    while (used != 0 && limbs[used - 1] == 0) --used;
+  }
+  if (negative) out.put('-');
+  if (groups.empty()) {
+    out.put('0');
+    return;
+  }
+  put_uint(out, groups.back());
+  for (size_t i = groups.size() - 1; i-- > 0;) {
+    char buf[9];
+    uint32_t g = groups[i];
+    for (int d = 8; d >= 0; --d) {
+      buf[d] = char('0' + g % 10);
+      g /= 10;
+    }
+    out.put(buf, 9);
+  }
+}
+
+/// Forwards diagnostic text into a JSON string (the rule for non-text keys).
+int escape_sink(void* context, const char* data, size_t size) {
+  auto* out = static_cast<text_output*>(context);
+  put_escaped(*out, data, size);
+  return out->error() == status::ok ? 0 : 1;
+}
+
+class json_printer {
+ public:
+  json_printer(reader& r, text_output& out, const to_json_options& options)
+      : r_(r), out_(out), opt_(options) {}
+
+  status run(size_t* bad_offset);
+
+ private:
+  byte_form form() const {
+    return stack_.empty() ? byte_form::base64url : stack_.back().form;
+  }
+  void push(frame_kind kind, byte_form f) {
+    frame fr{};
+    fr.printed = 0;
+    fr.kind = kind;
+    fr.form = f;
+    stack_.push_back(fr);
+  }
+  bool text_ok(const item& it) const {
+    const byte_view b = it.bytes();
+    return detail::utf8_is_valid(b.data, b.size, b.data + b.size);
+  }
+
+  reader& r_;
+  text_output& out_;
+  const to_json_options& opt_;
+  std::vector<frame> stack_;
+};
+
+status json_printer::run(size_t* bad_offset) {
+  item it;
+  bool pending = false;  // `it` was read ahead (the content of a tag 2 / 3)
+  for (;;) {
+    if (!pending) {
+      const status s = r_.next(it);
+      if (s != status::ok) {
+        if (s == status::end && !stack_.empty()) return status::internal_error;
+        return s;
+      }
+    }
+    pending = false;
+    if (out_.error() != status::ok) return out_.error();
+
+    if (it.type == item_type::end) {
+      if (stack_.empty()) return status::internal_error;
+      frame& f = stack_.back();
+      switch (f.kind) {
+        case frame_kind::array: out_.put(']'); break;
+        case frame_kind::map: out_.put('}'); break;
+        case frame_kind::byte_chunks:
+          if (f.carry_size != 0) put_encoded(out_, f.form, f.carry, f.carry_size, true);
+          out_.put('"');
+          break;
+        case frame_kind::text_chunks: out_.put('"'); break;
+        default: return status::internal_error;
+      }
+      stack_.pop_back();
+    } else {
+      bool key_done = false;  // a non-text key printed whole by the diag printer
+      if (!stack_.empty()) {
+        frame& parent = stack_.back();
+        switch (parent.kind) {
+          case frame_kind::array:
+            if (parent.printed != 0) out_.put(',');
+            break;
+          case frame_kind::map:
+            if (parent.printed % 2 == 1) {
+              out_.put(':');
+            } else {
+              if (parent.printed != 0) out_.put(',');
+              if (it.type != item_type::text_string) {
+                // The key's diagnostic notation, as a JSON string.
+                out_.put('"');
+                text_output esc(escape_sink, &out_, 4096);
+                status s = detail::diag_print(r_, esc, diag_options{}, &it, true, bad_offset);
+                const status fs = esc.flush();
+                if (s == status::ok) s = fs;
+                if (s != status::ok) return s == status::sink_failed ? out_.error() : s;
+                out_.put('"');
+                key_done = true;
+              }
+            }
+            break;
+          case frame_kind::byte_chunks:
+            put_chunk(out_, parent, it.bytes().data, it.bytes().size);
+            ++parent.printed;
+            out_.maybe_flush();
+            continue;
+          case frame_kind::text_chunks:
+            if (!text_ok(it)) {
+              *bad_offset = it.offset;
+              return status::invalid_utf8;
+            }
+            put_escaped(out_, reinterpret_cast<const char*>(it.bytes().data), it.bytes().size);
+            ++parent.printed;
+            out_.maybe_flush();
+            continue;
+          default: break;
+        }
+        ++parent.printed;
+      }
+
+      bool complete = true;
+      if (!key_done) {
+        switch (it.type) {
+          case item_type::unsigned_int: put_uint(out_, it.value()); break;
+          case item_type::negative_int:
+            if (it.value() == UINT64_MAX) {
+              out_.put("-18446744073709551616");
+            } else {
+              out_.put('-');
+              put_uint(out_, it.value() + 1);
+            }
+            break;
+          case item_type::byte_string:
+            out_.put('"');
+            if (it.is_indefinite()) {
+              push(frame_kind::byte_chunks, form());
+              complete = false;
+            } else {
+              put_encoded(out_, form(), it.bytes().data, it.bytes().size, true);
+              out_.put('"');
+            }
+            break;
+          case item_type::text_string:
+            out_.put('"');
+            if (it.is_indefinite()) {
+              push(frame_kind::text_chunks, form());
+              complete = false;
+            } else {
+              if (!text_ok(it)) {
+                *bad_offset = it.offset;
+                return status::invalid_utf8;
+              }
+              put_escaped(out_, reinterpret_cast<const char*>(it.bytes().data), it.bytes().size);
+              out_.put('"');
+            }
+            break;
+          case item_type::array:
+            out_.put('[');
+            push(frame_kind::array, form());
+            complete = false;
+            break;
+          case item_type::map:
+            out_.put('{');
+            push(frame_kind::map, form());
+            complete = false;
+            break;
+          case item_type::tag: {
+            const uint64_t tag = it.tag_number();
+            complete = false;
+            if (tag >= 21 && tag <= 23) {
+              push(frame_kind::tag_dropped, tag == 21   ? byte_form::base64url
+                                            : tag == 22 ? byte_form::base64
+                                                        : byte_form::base16);
+              break;
+            }
+            if (tag == 2 || tag == 3) {
+              item content;
+              const status s = r_.next(content);
+              if (s != status::ok) return s;
+              if (content.type == item_type::byte_string) {
+                const bool negative = tag == 3;
+                if (!content.is_indefinite() && content.bytes().size <= k_bignum_max_bytes) {
+                  put_bignum(out_, content.bytes().data, content.bytes().size, negative);
+                } else {
+                  // RFC 8949 6.1: base64url, "~" first for a negative bignum.
+                  out_.put(negative ? "\"~" : "\"");
+                  if (content.is_indefinite()) {
+                    push(frame_kind::byte_chunks, byte_form::base64url);
+                    break;
+                  }
+                  put_encoded(out_, byte_form::base64url, content.bytes().data,
+                              content.bytes().size, true);
+                  out_.put('"');
+                }
+                complete = true;
+                break;
+              }
+              it = content;  // not a bignum: an ordinary tag over this item
+              pending = true;
+            }
+            if (opt_.keep_tags) {
+              out_.put("{\"tag\":");
+              put_uint(out_, tag);
+              out_.put(",\"value\":");
+              push(frame_kind::tag_kept, form());
+            } else {
+              push(frame_kind::tag_dropped, form());
+            }
+            break;
+          }
+          case item_type::boolean: out_.put(it.boolean_value() ? "true" : "false"); break;
+          case item_type::null:
+          case item_type::undefined:
+          case item_type::simple: out_.put("null"); break;
+          case item_type::floating: {
+            const double v = it.float_value();
+            if (v - v != 0 || v != v) {  // NaN or infinite
+              out_.put("null");
+            } else {
+              // The shortest text that reads back as v (std::to_chars: plain
+              // or exponent form, "1e+300"), with ".0" on an integral value so
+              // that it reads back as a float, not an integer.
+              char buf[40];
+              const auto r = std::to_chars(buf, buf + 32, v);
+              size_t n = size_t(r.ptr - buf);
+              if (std::memchr(buf, '.', n) == nullptr && std::memchr(buf, 'e', n) == nullptr) {
+                buf[n++] = '.';
+                buf[n++] = '0';
+              }
+              out_.put(buf, n);
+            }
+            break;
+          }
+          default: return status::internal_error;
+        }
+        if (!complete) continue;
+      }
+    }
+
+    // A value just completed: it is the content of every tag waiting for one.
+    while (!stack_.empty() && (stack_.back().kind == frame_kind::tag_dropped ||
+                               stack_.back().kind == frame_kind::tag_kept)) {
+      if (stack_.back().kind == frame_kind::tag_kept) out_.put('}');
+      stack_.pop_back();
+    }
+    if (stack_.empty()) return out_.error();
+    out_.maybe_flush();
+  }
+}
+
+void fill_error(error_info* error, status s, const reader& r, size_t bad_offset) {
+  if (error == nullptr) return;
+  if (r.error().code == s) {
+    *error = r.error();
+  } else {
+    error->code = s;
+    error->offset = s == status::invalid_utf8 ? bad_offset : r.offset();
+    error->item_offset = 0;
+    error->depth = r.depth();
+  }
+}
+
+}  // namespace
+
+status json_next(reader& r, text_output& out, const to_json_options& options,
+                 error_info* error) {
+  size_t bad = 0;
+  status s;
+  try {
+    json_printer p(r, out, options);
+    s = p.run(&bad);
+  } catch (const std::bad_alloc&) {
+    s = status::out_of_memory;
+  }
+  const status f = out.flush();
+  if (s == status::ok) s = f;
+  if (s != status::ok && s != status::end) fill_error(error, s, r, bad);
+  return s;
+}
+
+status json_next(reader& r, std::string& out, const to_json_options& options,
+                 error_info* error) {
+  text_output o(out);
+  return json_next(r, o, options, error);
+}
+
+status cbor_to_json(const uint8_t* data, size_t size, std::string& out,
+                    const to_json_options& options, error_info* error) {
+  reader r(data, size);
+  status s = json_next(r, out, options, error);
+  if (s == status::end) {
+    s = status::truncated;  // no item at all
+    if (error != nullptr) *error = error_info{s, 0, 0, 0};
+  } else if (s == status::ok && !r.at_end()) {
+    s = status::trailing_bytes;
+    if (error != nullptr) *error = error_info{s, r.offset(), r.offset(), 0};
+  }
+  return s;
+}
+
+}  // namespace v1
+}  // namespace cbor_fast

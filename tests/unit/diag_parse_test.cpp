@@ -1,0 +1,260 @@
+// diag_parse (src/diag/parse.cpp): diagnostic notation and EDN literals to
+// exact bytes, encoding indicators, errors with their text offsets, the
+// printer -> parser round trip. (Every RFC 8949 Appendix A row goes through
+// the parser in tests/conformance/appendix_a_test.cpp, test from_diag.)
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cbor_fast/diag.hpp"
+#include "conformance/test_util.hpp"
+
+namespace {
+
+using namespace cbor_fast_test;
+using cbor_fast::error_info;
+using cbor_fast::status;
+
+std::string parse_hex(const std::string& text, status* s_out = nullptr, error_info* e_out = nullptr,
+                      const cbor_fast::diag_parse_options& o = {}) {
+  std::vector<uint8_t> out;
+  error_info e;
+  const status s = cbor_fast::diag_parse(text, out, o, &e);
+  if (s_out != nullptr) *s_out = s;
+  if (e_out != nullptr) *e_out = e;
+  return to_hex(out.data(), out.size());
+}
+
+struct row {
+  const char* name;
+  const char* text;
+  const char* hex;
+};
+
+const row k_rows[] = {
+    {"uint_23", "23", "17"},
+    {"uint_24", "24", "1818"},
+    {"uint_255_256", "[255, 256]", "8218ff190100"},
+    {"uint_2p32", "4294967296", "1b0000000100000000"},
+    {"uint_2p64_minus_1", "18446744073709551615", "1bffffffffffffffff"},
+    {"bignum_2p64", "18446744073709551616", "c249010000000000000000"},
+    {"neg_2p64", "-18446744073709551616", "3bffffffffffffffff"},
+    {"bignum_neg_2p64_minus_1", "-18446744073709551617", "c349010000000000000000"},
+    {"hex_int", "0xff", "18ff"},
+    {"hex_bignum", "0x10000000000000000", "c249010000000000000000"},
+    {"octal_binary", "[0o17, 0b101]", "820f05"},
+    {"minus_zero", "-0", "00"},
+    {"indicator_0", "1_0", "1801"},
+    {"indicator_1", "1_1", "190001"},
+    {"indicator_2", "-1_2", "3a00000000"},
+    {"indicator_3", "1_3", "1b0000000000000001"},
+    {"indicator_text", "\"a\"_0", "780161"},
+    {"indicator_bytes", "h'01'_1", "59000101"},
+    {"indicator_array", "[_0 1]", "980101"},
+    {"indicator_map_empty", "{_1 }", "b90000"},
+    {"indicator_tag", "1_1(2)", "d9000102"},
+    {"float_shortest_half", "1.5", "f93e00"},
+    {"float_shortest_single", "100000.0", "fa47c35000"},
+    {"float_double", "1.1", "fb3ff199999999999a"},
+    {"float_width_3", "1.5_3", "fb3ff8000000000000"},
+    {"float_width_2", "1.5_2", "fa3fc00000"},
+    {"float_exponent", "1e3", "f963d0"},
+    {"float_hex", "0x1.8p1", "f94200"},
+    {"nan", "NaN", "f97e00"},
+    {"nan_single", "NaN_2", "fa7fc00000"},
+    {"infinity_double", "-Infinity_3", "fbfff0000000000000"},
+    {"text_escapes", "\"\\\"\\\\\\n\\u00fc\\ud800\\udd51\"", "69225c0ac3bcf0908591"},
+    {"bytes_single_quoted", "'a\\'b'", "43612762"},
+    {"hex_with_space_and_comment", "h'01 02 /three:/ 03'", "43010203"},
+    {"b64", "b64'AQID'", "43010203"},
+    {"b64url_no_padding", "b64'-_8'", "42fbff"},
+    {"b64_padding", "b64'AQ=='", "4101"},
+    {"b32", "b32'MFRGG'", "43616263"},
+    {"h32", "h32'C5H66'", "43616263"},
+    {"concatenation_plus", "\"a\" + \"b\"", "626162"},
+    {"concatenation_side_by_side", "['Hello ' h'776f726c64']", "814b48656c6c6f20776f726c64"},
+    {"indefinite_bytes", "(_ h'0102', h'030405')", "5f42010243030405ff"},
+    {"indefinite_text_empty", "\"\"_", "7fff"},
+    {"indefinite_bytes_empty", "''_", "5fff"},
+    {"indefinite_array", "[_ 1, [2, 3], [_ 4, 5]]", "9f018202039f0405ffff"},
+    {"indefinite_map_empty", "{_ }", "bfff"},
+    {"map", "{\"a\": 1, \"b\": [2, 3]}", "a26161016162820203"},
+    {"tags", "0(\"x\")", "c06178"},
+    {"tag_nested", "24(24(1))", "d818d81801"},
+    {"embedded", "<<1, [2]>>", "4301810 2"},
+    {"embedded_empty", "<<>>", "40"},
+    {"embedded_nested", "<< << 1 >> >>", "424101"},
+    {"simple", "[simple(0), simple(19), simple(32), simple(255)]", "84e0f3f820f8ff"},
+    {"words", "[false, true, null, undefined]", "84f4f5f6f7"},
+    {"comments", "# leading\n[1, /inline/ 2] # trailing", "820102"},
+};
+
+TEST(diag_parse, exact_bytes) {
+  for (const row& r : k_rows) {
+    SCOPED_TRACE(r.name);
+    std::string want;
+    for (const char* p = r.hex; *p != 0; ++p)
+      if (*p != ' ') want += *p;
+    status s;
+    error_info e;
+    EXPECT_EQ(parse_hex(r.text, &s, &e), want);
+    EXPECT_STATUS(s, status::ok) << "offset " << e.offset;
+  }
+}
+
+struct error_row {
+  const char* name;
+  const char* text;
+  status code;
+  size_t offset;
+};
+
+const error_row k_errors[] = {
+    {"empty", "", status::syntax_error, 0},
+    {"only_comment", "/c/", status::syntax_error, 3},
+    {"unclosed_comment", "1 /c", status::syntax_error, 2},
+    {"trailing_comma", "[1,]", status::syntax_error, 3},
+    {"missing_comma", "[1 2]", status::syntax_error, 3},
+    {"map_odd", "{1}", status::syntax_error, 2},
+    {"map_missing_colon", "{1, 2}", status::syntax_error, 2},
+    {"unclosed_text", "\"abc", status::syntax_error, 0},
+    {"bad_escape", "\"\\x\"", status::syntax_error, 1},
+    {"lone_low_surrogate", "\"\\udc00\"", status::syntax_error, 1},
+    {"two_items", "1 2", status::syntax_error, 2},
+    {"unknown_word", "[tru]", status::syntax_error, 1},
+    {"odd_hex", "h'012'", status::syntax_error, 5},
+    {"bad_hex_digit", "h'0g'", status::syntax_error, 3},
+    {"b64_leftover_bits", "b64'AR'", status::syntax_error, 6},
+    {"chunk_not_string", "(_ 1)", status::syntax_error, 3},
+    {"chunk_types_mixed", "(_ \"a\", h'00')", status::syntax_error, 8},
+    {"chunks_empty", "(_ )", status::syntax_error, 3},
+    {"indefinite_chunk", "(_ ''_)", status::syntax_error, 3},
+    {"indicator_too_small", "256_0", status::out_of_range, 0},
+    {"indicator_on_bignum", "18446744073709551616_3", status::out_of_range, 0},
+    {"indicator_bad", "1_4", status::syntax_error, 1},
+    {"float_indicator_0", "1.5_0", status::syntax_error, 3},
+    {"simple_reserved", "simple(24)", status::out_of_range, 7},
+    {"simple_too_big", "simple(256)", status::out_of_range, 7},
+    {"tag_negative", "-1(2)", status::syntax_error, 0},
+    {"tag_without_item", "1()", status::syntax_error, 2},
+    {"tag_two_items", "1(2, 3)", status::syntax_error, 3},
+    {"unclosed_array", "[1", status::syntax_error, 2},
+    {"unclosed_embedded", "<<1", status::syntax_error, 3},
+    {"invalid_utf8_text", "\"\xff\"", status::invalid_utf8, 0},
+    {"float_out_of_range", "1e400", status::out_of_range, 0},
+};
+
+TEST(diag_parse, errors_with_offsets) {
+  for (const error_row& r : k_errors) {
+    SCOPED_TRACE(r.name);
+    std::vector<uint8_t> out = {0xaa};
+    error_info e;
+    EXPECT_STATUS(cbor_fast::diag_parse(r.text, out, {}, &e), r.code);
+    EXPECT_EQ(e.code, r.code);
+    EXPECT_EQ(e.offset, r.offset);
+    EXPECT_EQ(out.size(), 1u) << "output untouched on error";
+  }
+}
+
+TEST(diag_parse, sequence) {
+  cbor_fast::diag_parse_options o;
+  o.sequence = true;
+  status s;
+  EXPECT_EQ(parse_hex("1 2, [3]\n\"x\"\n", &s, nullptr, o), "010281036178");
+  EXPECT_STATUS(s, status::ok);
+  // Side by side at the top level of a sequence: two items, not one string.
+  EXPECT_EQ(parse_hex("\"a\" \"b\"", &s, nullptr, o), "61616162");
+  EXPECT_EQ(parse_hex("\"a\" + \"b\"", &s, nullptr, o), "626162");
+}
+
+TEST(diag_parse, depth_limit_without_recursion) {
+  cbor_fast::diag_parse_options o;
+  o.max_depth = 3;
+  status s;
+  error_info e;
+  EXPECT_EQ(parse_hex("[[[1]]]", &s, &e, o), "81818101");
+  EXPECT_STATUS(s, status::ok);
+  parse_hex("[[1(1)]]", &s, &e, o);
+  EXPECT_STATUS(s, status::ok);
+  parse_hex("[[[[1]]]]", &s, &e, o);
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 3u);
+  parse_hex("<<<<<<<<1>>>>>>>>", &s, &e, o);
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 6u);
+  // Far deeper than any call stack, at the default limit and past it.
+  const std::string ok = std::string(512, '[') + std::string(512, ']');
+  parse_hex(ok, &s, &e);
+  EXPECT_STATUS(s, status::ok);
+  const std::string deep = std::string(1000000, '[');
+  parse_hex(deep, &s, &e);
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 512u);
+}
+
+/// Printer -> parser with every encoding indicator: the same bytes.
+TEST(diag_parse, round_trip_with_indicators) {
+  const char* inputs[] = {
+      "1801",                          // 1 with a one-byte argument
+      "1b0000000000000001",            // 1 in eight bytes
+      "3a00000000",                    // -1 in four bytes
+      "780161",                        // "a" with a one-byte length
+      "980101",                        // [1] with a one-byte count
+      "b90000",                        // {} with a two-byte count
+      "d9000102",                      // tag 1 in two bytes
+      "fa3fc00000",                    // 1.5 as a single
+      "fb7ff8000000000000",            // NaN as a double
+      "5f42010243030405ff",            // (_ h'0102', h'030405')
+      "7f780161ff",                    // (_ "a"_0)
+      "bf61610161629fffff",            // {_ "a": 1, "b": [_ ]}
+      "c249010000000000000000",        // a bignum stays a tag over bytes
+      "d818456449455446",              // 24(h'...')
+      "f8ff",                          // simple(255)
+  };
+  for (const char* hex : inputs) {
+    SCOPED_TRACE(hex);
+    const bytes in = from_hex(hex);
+    cbor_fast::reader r(in.data(), in.size());
+    std::string text;
+    cbor_fast::diag_options o;
+    o.encoding_indicators = true;
+    ASSERT_STATUS(cbor_fast::diag_next(r, text, o), status::ok);
+    status s;
+    EXPECT_EQ(parse_hex(text, &s), hex) << text;
+    EXPECT_STATUS(s, status::ok);
+  }
+}
+
+TEST(diag_write, pretty_and_indicators) {
+  const bytes in = from_hex("a2616182 01 980102 61629f f4 ff");
+  cbor_fast::reader r(in.data(), in.size());
+  std::string text;
+  cbor_fast::diag_options o;
+  o.indent = 2;
+  o.encoding_indicators = true;
+  ASSERT_STATUS(cbor_fast::diag_next(r, text, o), status::ok);
+  EXPECT_EQ(text,
+            "{\n"
+            "  \"a\": [\n"
+            "    1,\n"
+            "    [_0\n"
+            "      2\n"
+            "    ]\n"
+            "  ],\n"
+            "  \"b\": [_\n"
+            "    false\n"
+            "  ]\n"
+            "}");
+  // Empty containers stay on their line.
+  const bytes e = from_hex("82 80 a0");
+  cbor_fast::reader r2(e.data(), e.size());
+  std::string t2;
+  ASSERT_STATUS(cbor_fast::diag_next(r2, t2, o), status::ok);
+  EXPECT_EQ(t2, "[\n  [],\n  {}\n]");
+  // ... and parse back: "[_]" is an empty indefinite array.
+  status s;
+  EXPECT_EQ(parse_hex(text, &s), "a26161820198010261629ff4ff");
+}
+
+}  // namespace
