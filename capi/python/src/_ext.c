@@ -139,6 +139,7 @@ static PyObject* decode_error_at(int status, size_t offset) {
     PyObject* zero = PyLong_FromLong(0);
     if (zero != NULL) {
       PyObject_SetAttrString(exc, "depth", zero);
+      PyObject_SetAttrString(exc, "item_offset", zero);
       Py_DECREF(zero);
     }
     PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
@@ -168,6 +169,10 @@ static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
     return PyErr_NoMemory();
   }
   PyObject* result = NULL;
+  /* A large input builds many containers at once, none of which can be
+   * garbage before the call returns: the cyclic GC would scan them again and
+   * again (it is triggered by allocation counts). Pause it meanwhile. */
+  int gc_paused = view.len >= (1 << 16) && PyGC_Disable();
   if (cf_decoder_init(d, &opts, (const uint8_t*)view.buf, (size_t)view.len) == 0) {
     size_t end = 0;
     int rc = cf_decode_next(d, &result, &end);
@@ -181,6 +186,24 @@ static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
       result = pair;
     }
     cf_decoder_free(d);
+  }
+  if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
+    /* one item, at offset 0 */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject* zero = PyLong_FromLong(0);
+    if (zero != NULL && value != NULL) {
+      PyObject_SetAttrString(value, "item_offset", zero);
+    }
+    Py_XDECREF(zero);
+    if (tb != NULL && value != NULL) {
+      PyException_SetTraceback(value, tb);
+    }
+    PyErr_Restore(type, value, tb);
+  }
+  if (gc_paused) {
+    PyGC_Enable();
   }
   PyMem_Free(d);
   PyBuffer_Release(&view);
@@ -242,6 +265,18 @@ static PyObject* seq_iter_next(PyObject* self) {
   return NULL;
 }
 
+static PyObject* seq_iter_close(PyObject* self, PyObject* unused) {
+  (void)unused;
+  seq_iter* it = (seq_iter*)self;
+  it->done = 1;
+  seq_iter_release(it);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef seq_iter_methods[] = {
+    {"close", seq_iter_close, METH_NOARGS, "Stops the iteration and releases the input."},
+    {NULL, NULL, 0, NULL}};
+
 static PyTypeObject seq_iter_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast._ext.SequenceIterator",
     .tp_basicsize = sizeof(seq_iter),
@@ -250,6 +285,7 @@ static PyTypeObject seq_iter_type = {
     .tp_dealloc = seq_iter_dealloc,
     .tp_iter = PyObject_SelfIter,
     .tp_iternext = seq_iter_next,
+    .tp_methods = seq_iter_methods,
 };
 
 static PyObject* py_iter_sequence(PyObject* self, PyObject* args, PyObject* kwargs) {

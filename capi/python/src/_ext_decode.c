@@ -50,7 +50,7 @@ void cf_key_cache_clear(void) {
 /* ---- errors ----------------------------------------------------------------- */
 
 /* Raises CBORDecodeError(status, offset, depth=depth). */
-static void raise_decode_error(int status, size_t offset, uint32_t depth) {
+static void raise_decode_error(cf_decoder* dec, int status, size_t offset, uint32_t depth) {
   if (status == CBOR_FAST_ERR_OUT_OF_MEMORY) {
     PyErr_NoMemory();
     return;
@@ -59,13 +59,19 @@ static void raise_decode_error(int status, size_t offset, uint32_t depth) {
   if (exc == NULL) {
     return;
   }
-  PyObject* d = PyLong_FromUnsignedLong(depth);
-  if (d == NULL || PyObject_SetAttrString(exc, "depth", d) < 0) {
-    Py_XDECREF(d);
+  PyObject* dv = PyLong_FromUnsignedLong(depth);
+  PyObject* io = PyLong_FromSize_t(dec->depth == 0 && dec->reader_item_offset_valid
+                                       ? dec->reader_item_offset
+                                       : dec->item_start);
+  if (dv == NULL || io == NULL || PyObject_SetAttrString(exc, "depth", dv) < 0 ||
+      PyObject_SetAttrString(exc, "item_offset", io) < 0) {
+    Py_XDECREF(dv);
+    Py_XDECREF(io);
     Py_DECREF(exc);
     return;
   }
-  Py_DECREF(d);
+  Py_DECREF(dv);
+  Py_DECREF(io);
   PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
   Py_DECREF(exc);
 }
@@ -161,7 +167,7 @@ int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t*
   cbor_fast_status st = cbor_reader_new(data, size, &d->alloc, &d->rd);
   if (st != CBOR_FAST_OK) {
     if (d->budget_hit) {
-      raise_decode_error(CBOR_FAST_ERR_MEMORY_BUDGET, 0, 0);
+      raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, 0, 0);
     } else {
       PyErr_NoMemory();
     }
@@ -228,7 +234,7 @@ static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
                                            cap * sizeof(cf_frame));
     if (s == NULL) {
       if (d->budget_hit) {
-        raise_decode_error(CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
+        raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
       } else {
         PyErr_NoMemory();
       }
@@ -270,7 +276,7 @@ static int register_shared(cf_decoder* d, cf_frame* f) {
 static int account(cf_decoder* d, size_t bytes, const cbor_fast_item* it) {
   d->memory += bytes;
   if (d->max_memory != 0 && d->memory > d->max_memory) {
-    raise_decode_error(CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
+    raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
     return -1;
   }
   return 0;
@@ -303,7 +309,7 @@ static PyObject* text(cf_decoder* d, const uint8_t* data, size_t size, size_t co
       PyErr_Clear();
       start = 0;
     }
-    raise_decode_error(CBOR_FAST_ERR_INVALID_UTF8, content_offset + (size_t)start, depth);
+    raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, content_offset + (size_t)start, depth);
     if (value != NULL) {
       PyObject *t2, *v2, *tb2;
       PyErr_Fetch(&t2, &v2, &tb2);
@@ -463,7 +469,7 @@ static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
       if (f->fill >= 0 && f->fill != PyList_GET_SIZE(obj)) {
         /* cannot happen: the reader delivers exactly the count it read */
         Py_DECREF(obj);
-        raise_decode_error(CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
         return NULL;
       }
       if (f->frozen) {
@@ -518,13 +524,13 @@ static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
       Py_DECREF(joined);
       if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
         PyErr_Clear();
-        raise_decode_error(CBOR_FAST_ERR_INVALID_UTF8, f->offset, (uint32_t)(d->depth));
+        raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, f->offset, (uint32_t)(d->depth));
       }
       return s;
     }
     default:
       Py_XDECREF(obj);
-      raise_decode_error(CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+      raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
       return NULL;
   }
 }
@@ -575,7 +581,7 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
       default:
         /* a chunk frame never receives a value: chunks are handled in place */
         Py_DECREF(v);
-        raise_decode_error(CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
         return -1;
     }
   }
@@ -595,10 +601,12 @@ static size_t item_end(const cbor_fast_item* it) {
 static int reader_failed(cf_decoder* d) {
   cbor_fast_error err = CBOR_FAST_ERROR_INIT;
   cbor_fast_status st = cbor_reader_error(d->rd, &err);
+  d->reader_item_offset = err.item_offset;
+  d->reader_item_offset_valid = 1;
   if (d->budget_hit && st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
     st = CBOR_FAST_ERR_MEMORY_BUDGET;
   }
-  raise_decode_error(st, err.offset, err.depth);
+  raise_decode_error(d, st, err.offset, err.depth);
   return -1;
 }
 
@@ -622,7 +630,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         if (d->depth == 0) {
           return 0;
         }
-        raise_decode_error(CBOR_FAST_ERR_INTERNAL, d->size, 0);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, d->size, 0);
         return -1;
       }
       if (st != CBOR_FAST_OK) {
@@ -633,6 +641,9 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
       d->last_offset = d->batch[n - 1].offset;
     }
     const cbor_fast_item* it = &d->batch[d->pos++];
+    if (d->depth == 0) {
+      d->item_start = it->offset;
+    }
     cf_frame* top = d->depth ? &d->stack[d->depth - 1] : NULL;
     PyObject* v;
     switch (it->type) {
@@ -651,7 +662,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         int is_text = it->type == CBOR_FAST_TYPE_TEXT;
         if (it->flags & CBOR_FAST_ITEM_INDEFINITE) {
           if (!d->opts.allow_indefinite) {
-            raise_decode_error(CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+            raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
             return -1;
           }
           cf_frame* f = push(d, it, is_text ? CF_TEXT : CF_BYTES);
@@ -694,7 +705,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
       }
       case CBOR_FAST_TYPE_ARRAY: {
         if ((it->flags & CBOR_FAST_ITEM_INDEFINITE) && !d->opts.allow_indefinite) {
-          raise_decode_error(CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+          raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
           return -1;
         }
         cf_frame* f = push(d, it, CF_LIST);
@@ -723,7 +734,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
       }
       case CBOR_FAST_TYPE_MAP: {
         if ((it->flags & CBOR_FAST_ITEM_INDEFINITE) && !d->opts.allow_indefinite) {
-          raise_decode_error(CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+          raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
           return -1;
         }
         if (d->max_memory && account(d, 64, it) < 0) {
@@ -782,7 +793,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         break;
       case CBOR_FAST_TYPE_END: {
         if (top == NULL) {
-          raise_decode_error(CBOR_FAST_ERR_INTERNAL, it->offset, 0);
+          raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, it->offset, 0);
           return -1;
         }
         v = finish_frame(d, top);
@@ -791,7 +802,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         break;
       }
       default:
-        raise_decode_error(CBOR_FAST_ERR_INTERNAL, it->offset, 0);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, it->offset, 0);
         return -1;
     }
     if (v == NULL) {

@@ -446,7 +446,11 @@ static PyObject* next_child(eframe* f) {
   PyObject* r;
   switch (f->kind) {
     case E_SEQ:
-      if (f->pos >= f->n || f->pos >= PySequence_Fast_GET_SIZE(f->obj)) {
+      if (PySequence_Fast_GET_SIZE(f->obj) != f->n) {
+        PyErr_SetString(cf_state.encode_error, "list changed size during encoding");
+        return NULL;
+      }
+      if (f->pos >= f->n) {
         return NULL;
       }
       r = PySequence_Fast_GET_ITEM(f->obj, f->pos);
@@ -460,6 +464,10 @@ static PyObject* next_child(eframe* f) {
         return r;
       }
       PyObject *k, *v;
+      if (PyDict_GET_SIZE(f->obj) != f->n) {
+        PyErr_SetString(cf_state.encode_error, "dict changed size during encoding");
+        return NULL;
+      }
       if (!PyDict_Next(f->obj, &f->pos, &k, &v)) {
         return NULL;
       }
