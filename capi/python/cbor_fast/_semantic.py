@@ -229,12 +229,12 @@ def encode(encoder, obj):
         return CBORTag(35, obj.pattern)
     if isinstance(obj, (set, frozenset)):
         return _encode_set(encoder, obj)
+    if isinstance(obj, (IPv4Interface, IPv6Interface)):  # before: they are addresses too
+        return CBORTag(52 if obj.version == 4 else 54, [obj.packed, obj.network.prefixlen])
     if isinstance(obj, IPv4Address):
         return CBORTag(52, obj.packed)
     if isinstance(obj, IPv6Address):
         return CBORTag(54, obj.packed)
-    if isinstance(obj, (IPv4Interface, IPv6Interface)):
-        return CBORTag(52 if obj.version == 4 else 54, [obj.packed, obj.network.prefixlen])
     if isinstance(obj, (IPv4Network, IPv6Network)):
         return CBORTag(52 if obj.version == 4 else 54,
                        [obj.prefixlen, _strip_zeros(obj.network_address.packed)])
