@@ -11,11 +11,12 @@ set -eu
 # libcbor-dev: the install test that links libcbor and libcbor_fast together.
 # golang-go: the Go binding's tests (capi/go, cgo; Go 1.19 on Debian 12).
 # clang-14, libfuzzer-14-dev: the fuzz preset and the fuzz.bounded test (tests/fuzz).
-# python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
-# differential test's reference and installs for /usr/bin/python3).
+# python3, python3-venv, python3-dev: the Python binding (capi/python): its tests
+# build the extension with pip into a venv (headers from python3-dev); cbor2,
+# pytest and scikit-build-core come from PyPI through pip.
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
-abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2 valgrind"
+abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-venv python3-dev valgrind"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
