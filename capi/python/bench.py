@@ -11,7 +11,11 @@ median of --repeat runs of --number calls, in milliseconds per call (wall
 clock, perf_counter; the machine may be shared). json.loads and orjson.loads
 read the JSON text; msgspec reads its own msgpack encoding of the same value.
 Every result is checked once before timing. Ratios are cbor_fast's speed over
-the peer's (above 1: cbor_fast is faster).
+the peer's (above 1: cbor_fast is faster). cbor_fast.loads pauses the cyclic
+GC while it builds a document from 64 KiB or more of input (the objects it
+builds cannot be garbage before it returns); the others do not, so --no-gc
+disables the GC for everyone while timing, for a comparison of the decoders
+alone.
 """
 
 import argparse
@@ -58,14 +62,17 @@ def small_dicts():
              "tags": ["a", "b"]} for i in range(100000)]
 
 
-def median_ms(fn, number, repeat):
+def median_ms(fn, number, repeat, no_gc=False):
     times = []
     for _ in range(repeat):
         gc.collect()
+        if no_gc:
+            gc.disable()
         t0 = time.perf_counter()
         for _ in range(number):
             fn()
         times.append((time.perf_counter() - t0) / number)
+        gc.enable()
     return statistics.median(times) * 1e3
 
 
@@ -86,6 +93,9 @@ def main():
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--number", type=int, default=3)
     ap.add_argument("--smoke", action="store_true", help="one round, every check")
+    ap.add_argument("--no-gc", action="store_true",
+                    help="disable the cyclic GC while timing, for every library (cbor_fast.loads "
+                         "pauses it itself while it builds a large document)")
     args = ap.parse_args()
     if args.smoke:
         args.repeat, args.number = 1, 1
@@ -96,6 +106,8 @@ def main():
         __import__("importlib.metadata").metadata.version("cbor2"),
         orjson.__version__ if orjson else "-", msgspec.__version__ if msgspec else "-",
         sys.version.split()[0]))
+    print("median of %d runs of %d calls, ms per call%s" % (
+        args.repeat, args.number, "; cyclic GC disabled while timing" if args.no_gc else ""))
     print()
     print("| data | op | cbor_fast ms | cbor2 ms | json ms | orjson ms | msgspec ms "
           "| vs cbor2 | vs json |")
@@ -124,7 +136,7 @@ def main():
                       msgspec and (lambda: msgspec.msgpack.encode(value))),
         }
         for op, fns in rows.items():
-            ms = [median_ms(f, n, r) if f else None for f in fns]
+            ms = [median_ms(f, n, r, args.no_gc) if f else None for f in fns]
             vs_cbor2 = ms[1] / ms[0]
             vs_json = ms[2] / ms[0]
             print("| %s | %s | %.2f | %.2f | %.2f | %s | %s | %.2fx | %.2fx |" % (

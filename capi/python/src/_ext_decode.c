@@ -16,26 +16,54 @@
 #define KEY_CACHE_MAX_LEN 32
 static PyObject* key_cache[KEY_CACHE_SIZE];
 
-static PyObject* cached_key(const uint8_t* data, size_t size) {
-  uint32_t h = 2166136261u;
-  for (size_t i = 0; i < size; ++i) {
-    if (data[i] & 0x80) {
-      return NULL; /* not ASCII: the caller decodes it the normal way */
-    }
-    h = (h ^ data[i]) * 16777619u;
+/* 1 when data[0, size) is ASCII; *hash gets a hash of it. Word at a time:
+ * keys are short, and a byte loop with a multiply per byte costs more than
+ * the dict insert it serves. */
+static int ascii_hash(const uint8_t* data, size_t size, uint64_t* hash) {
+  uint64_t h = size * 0x9E3779B97F4A7C15ull;
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    memcpy(&w, data + i, 8);
+    high |= w;
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
   }
-  PyObject** slot = &key_cache[(h ^ (h >> 15)) & (KEY_CACHE_SIZE - 1)];
+  if (i < size) {
+    uint64_t w = 0;
+    memcpy(&w, data + i, size - i);
+    high |= w;
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+  }
+  *hash = h ^ (h >> 29);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+/* A new str from ASCII bytes. */
+static PyObject* ascii_str(const uint8_t* data, size_t size) {
+  PyObject* s = PyUnicode_New((Py_ssize_t)size, 127);
+  if (s != NULL) {
+    memcpy(PyUnicode_DATA(s), data, size);
+  }
+  return s;
+}
+
+static PyObject* cached_key(const uint8_t* data, size_t size) {
+  uint64_t h;
+  if (!ascii_hash(data, size, &h)) {
+    return NULL; /* not ASCII: the caller decodes it the normal way */
+  }
+  PyObject** slot = &key_cache[h & (KEY_CACHE_SIZE - 1)];
   PyObject* s = *slot;
   if (s != NULL && (size_t)PyUnicode_GET_LENGTH(s) == size &&
       memcmp(PyUnicode_DATA(s), data, size) == 0) {
     Py_INCREF(s);
     return s;
   }
-  s = PyUnicode_New((Py_ssize_t)size, 127);
+  s = ascii_str(data, size);
   if (s == NULL) {
     return NULL;
   }
-  memcpy(PyUnicode_DATA(s), data, size);
   Py_XSETREF(*slot, s);
   Py_INCREF(s);
   return s;
@@ -695,7 +723,14 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         } else if (PyErr_Occurred()) {
           return -1;
         } else {
-          v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);
+          uint64_t ignored;
+          /* short ASCII strings: no decoder call (a long one takes
+           * PyUnicode_DecodeUTF8's own vectorised ASCII path) */
+          if (it->size <= 64 && ascii_hash(it->data, it->size, &ignored)) {
+            v = ascii_str(it->data, it->size);
+          } else {
+            v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);
+          }
         }
         if (v != NULL && d->namespaces != NULL && stringref_add(d, v, it->size) < 0) {
           Py_DECREF(v);
