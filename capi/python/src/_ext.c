@@ -97,7 +97,7 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
   o->strict_utf8 = strict_utf8;
   o->reject_duplicate_keys = reject_dup || !allow_duplicate_keys;
   o->deterministic = deterministic;
-  (void)strict_hashable;
+  o->strict_hashable = strict_hashable;
   if (parse_limit(max_string, "max_string_length", &o->max_string_length) < 0 ||
       parse_limit(max_container, "max_container_items", &o->max_container_items) < 0 ||
       parse_limit(max_items, "max_items", &o->max_items) < 0 ||

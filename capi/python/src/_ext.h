@@ -37,6 +37,7 @@ typedef struct {
   int deterministic;
   int allow_indefinite;
   int immutable;
+  int strict_hashable;          /* map keys and set members: str and bytes only */
   uint64_t max_string_length;   /* 0: no limit */
   uint64_t max_container_items; /* 0: no limit */
   uint64_t max_items;           /* 0: no limit */
@@ -56,9 +57,14 @@ typedef struct {
   Py_ssize_t fill; /* preallocated list: next index; -1: append */
   Py_ssize_t share; /* tag 28: index in the shareables */
   size_t offset;   /* the head of the container or tag */
+  uint32_t frozen_depth; /* frozen levels up to here (hashing recurses on them) */
   uint8_t kind;
   uint8_t frozen;  /* build hashable values (map keys, set members) */
 } cf_frame;
+
+/* Deepest nesting of a hashable value built (a map key, a set member): hashing
+ * a tuple recurses in C, so this bounds that recursion whatever max_depth is. */
+#define CF_MAX_FROZEN_DEPTH 1000
 
 #define CF_BATCH 128
 
@@ -79,6 +85,7 @@ typedef struct {
   size_t pos, count;    /* the batch: next item, items in it */
   size_t last_offset;
   size_t item_start;    /* offset of the top-level item being decoded */
+  size_t key_offset;    /* offset of the map key being decoded */
   size_t reader_item_offset; /* the reader's, for an error between items */
   int reader_item_offset_valid;
   cbor_fast_item batch[CF_BATCH];

@@ -282,6 +282,12 @@ static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
                             ? d->opts.immutable
                             : (parent->frozen || parent->kind == CF_KEY ||
                                (parent->kind == CF_TAG && parent->tag == 258)));
+  f->frozen_depth = (parent ? parent->frozen_depth : 0) + f->frozen;
+  if (f->frozen_depth > CF_MAX_FROZEN_DEPTH) {
+    d->depth--;
+    raise_decode_error(d, CBOR_FAST_ERR_DEPTH, it->offset, it->depth);
+    return NULL;
+  }
   return f;
 }
 
@@ -420,6 +426,15 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
           PyErr_Clear();
         } else if (i >= 0 && i < PyList_GET_SIZE(d->shareables)) {
           r = PyList_GET_ITEM(d->shareables, i);
+          if (r != cf_state.unset && f->frozen && !PyUnicode_CheckExact(r) &&
+              !PyBytes_CheckExact(r) && !PyLong_CheckExact(r) && !PyFloat_CheckExact(r)) {
+            /* a reference would let a hashable value nest deeper than any
+             * limit (hashing it recurses in C): not inside a key or a set */
+            Py_DECREF(v);
+            raise_semantic("shared reference to a container inside a map key or set",
+                           f->offset);
+            return NULL;
+          }
           if (r != cf_state.unset) {
             Py_DECREF(v);
             Py_INCREF(r);
@@ -465,6 +480,17 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
   if (number == NULL) {
     Py_DECREF(v);
     return NULL;
+  }
+  if (tag == 258 && d->opts.strict_hashable && PyTuple_Check(v)) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+      PyObject* m = PyTuple_GET_ITEM(v, i);
+      if (!PyUnicode_CheckExact(m) && !PyBytes_CheckExact(m)) {
+        Py_DECREF(v);
+        raise_semantic("set member is not a text or byte string (strict_hashable_types)",
+                       f->offset);
+        return NULL;
+      }
+    }
   }
   if (d->opts.semantic_decoders != NULL) {
     PyObject* fn = PyDict_GetItemWithError(d->opts.semantic_decoders, number);
@@ -582,6 +608,12 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
         Py_DECREF(v);
         return 0;
       case CF_KEY:
+        if (d->opts.strict_hashable && !PyUnicode_CheckExact(v) && !PyBytes_CheckExact(v)) {
+          Py_DECREF(v);
+          raise_semantic("map key is not a text or byte string (strict_hashable_types)",
+                         d->key_offset);
+          return -1;
+        }
         f->key = v;
         f->kind = CF_VALUE;
         return 0;
@@ -671,6 +703,8 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
     const cbor_fast_item* it = &d->batch[d->pos++];
     if (d->depth == 0) {
       d->item_start = it->offset;
+    } else if (d->stack[d->depth - 1].kind == CF_KEY) {
+      d->key_offset = it->offset;
     }
     cf_frame* top = d->depth ? &d->stack[d->depth - 1] : NULL;
     PyObject* v;

@@ -372,12 +372,18 @@ class DeepNesting(unittest.TestCase):
         self.assertEqual(dumps(value), data)
 
     def test_deep_map_key(self):
-        data = b"\xa1" + b"\x81" * (DEEP - 2) + b"\x80" + b"\x00"
+        # Hashing a key recurses in C: keys (and set members) nest at most
+        # 1000 deep whatever max_depth allows; the 1001st level is refused.
+        data = b"\xa1" + b"\x81" * 999 + b"\x80" + b"\x00"
         value = loads(data, max_depth=DEEP)
         (key,) = value
         self.assertIs(type(key), tuple)
-        self.assertEqual(nested_depth(key), (DEEP - 2, ()))
+        self.assertEqual(nested_depth(key), (999, ()))
         self.assertEqual(dumps(value), data)
+        data = b"\xa1" + b"\x81" * (DEEP - 2) + b"\x80" + b"\x00"
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(data, max_depth=DEEP)
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("depth_exceeded", 1001))
 
     def test_reader_and_sequence(self):
         data = b"\x81" * (DEEP - 1) + b"\x80"

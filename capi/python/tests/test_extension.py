@@ -435,3 +435,40 @@ def test_trailing_bytes_rejected_and_float16():
     assert loads(h("f9 3c00")) == 1.0
     assert loads(h("f9 7bff")) == 65504.0
     assert loads(h("f9 0001")) == 2.0 ** -24
+
+
+def test_hashable_values_stay_shallow_and_strict_hashable_types():
+    # a map key nested 1000 deep decodes; 1001 is refused (hashing recurses in C)
+    for n, ok in ((1000, True), (1001, False)):
+        data = b"\xa1" + b"\x81" * n + b"\x00" + b"\x00"
+        if ok:
+            key, = loads(data, max_depth=5000)
+            assert isinstance(key, tuple)
+        else:
+            with pytest.raises(CBORDecodeError) as e:
+                loads(data, max_depth=5000)
+            assert (e.value.status, e.value.offset) == ("depth_exceeded", 1001)
+    # a shared container referenced from inside a key could nest without bound
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("82 d81c 81 01 a1 d81d 00 02"))
+    assert (e.value.status, e.value.offset) == (None, 6)
+    assert loads(h("82 d81c 6161 a1 d81d 00 02")) == ["a", {"a": 2}]
+    # strict_hashable_types: only text and byte strings as keys and set members
+    assert loads(h("a2 6161 01 4162 02"), strict_hashable_types=True) == {"a": 1, b"b": 2}
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("a2 6161 01 02 03"), strict_hashable_types=True)
+    assert e.value.offset == 4
+    with pytest.raises(CBORDecodeError):
+        loads(h("d90102 82 6161 01"), strict_hashable_types=True)
+    assert loads(h("d90102 82 6161 4162"), strict_hashable_types=True) == {"a", b"b"}
+
+
+def test_allow_indefinite_and_immutable():
+    assert loads(h("9f 01 ff")) == [1]
+    for data, offset in ((h("9f 01 ff"), 0), (h("81 5f 41 61 ff"), 1), (h("a1 01 bf ff"), 2)):
+        with pytest.raises(CBORDecodeError) as e:
+            loads(data, allow_indefinite=False)
+        assert (e.value.status, e.value.offset) == ("indefinite_length", offset)
+    v = loads(h("a1 01 82 02 a0"), immutable=True)
+    assert isinstance(v, cbor_fast.FrozenDict) and v[1] == (2, cbor_fast.FrozenDict())
+    hash(v)
