@@ -8,7 +8,8 @@ msgspec (msgpack), side by side in one process.
 Data: twitter, citm_catalog and canada from $CBOR_FAST_CORPUS_DIR (CBOR and
 the JSON originals), and a list of 100,000 small dicts. Each cell is the
 median of --repeat runs of --number calls, in milliseconds per call (wall
-clock, perf_counter; the machine may be shared). json.loads and orjson.loads
+clock, perf_counter; the machine may be shared, so the libraries take turns
+run by run). json.loads and orjson.loads
 read the JSON text; msgspec reads its own msgpack encoding of the same value.
 Every result is checked once before timing. Ratios are cbor_fast's speed over
 the peer's (above 1: cbor_fast is faster). cbor_fast.loads pauses the cyclic
@@ -62,18 +63,23 @@ def small_dicts():
              "tags": ["a", "b"]} for i in range(100000)]
 
 
-def median_ms(fn, number, repeat, no_gc=False):
-    times = []
+def median_ms(fns, number, repeat, no_gc=False):
+    """Medians in ms per call, the functions interleaved round by round (a
+    change of load on a shared machine then hits every one alike)."""
+    times = [[] for _ in fns]
     for _ in range(repeat):
-        gc.collect()
-        if no_gc:
-            gc.disable()
-        t0 = time.perf_counter()
-        for _ in range(number):
-            fn()
-        times.append((time.perf_counter() - t0) / number)
-        gc.enable()
-    return statistics.median(times) * 1e3
+        for i, fn in enumerate(fns):
+            if fn is None:
+                continue
+            gc.collect()
+            if no_gc:
+                gc.disable()
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[i].append((time.perf_counter() - t0) / number)
+            gc.enable()
+    return [statistics.median(t) * 1e3 if t else None for t in times]
 
 
 def datasets():
@@ -136,7 +142,7 @@ def main():
                       msgspec and (lambda: msgspec.msgpack.encode(value))),
         }
         for op, fns in rows.items():
-            ms = [median_ms(f, n, r, args.no_gc) if f else None for f in fns]
+            ms = median_ms(fns, n, r, args.no_gc)
             vs_cbor2 = ms[1] / ms[0]
             vs_json = ms[2] / ms[0]
             print("| %s | %s | %.2f | %.2f | %.2f | %s | %s | %.2fx | %.2fx |" % (
