@@ -13,16 +13,19 @@ set -eu
 # clang-14, libfuzzer-14-dev, libclang-rt-14-dev: the fuzz preset and the
 # fuzz.bounded test (tests/fuzz; the sanitizer and libFuzzer runtimes are in
 # libclang-rt-14-dev on current Debian 12 images).
-# python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
-# differential test's reference and installs for /usr/bin/python3).
+# python3-cbor2: Debian's cbor2 for /usr/bin/python3, the reference of the CLI's
+# JSON and canonical corpus test (tests/cli/json_corpus_test.py).
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
 # clang-format-14, clang-tidy-14: the format.check test (cmake/check-format.sh) and
 # .clang-tidy (cmake/run-clang-tidy.sh).
 # libsimdjson-dev: the JSON parser of the library's JSON -> CBOR conversion (src/json).
 # time: GNU time's peak resident size in the CLI's streaming test (tests/cli).
+# python3, python3-venv, python3-dev: the Python binding (capi/python): its tests
+# build the extension with pip into a venv (headers from python3-dev); cbor2,
+# pytest and scikit-build-core come from PyPI through pip.
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev abigail-tools
 libcbor-dev golang-go clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2
-valgrind clang-format-14 clang-tidy-14 libsimdjson-dev time"
+valgrind clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.

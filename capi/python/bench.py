@@ -1,41 +1,56 @@
 #!/usr/bin/env python3
-"""loads/dumps throughput of the cbor_fast Python binding on the corpus files,
-against cbor2 (Debian's python3-cbor2, C extension _cbor2 when present) and the
-standard json module on the equivalent JSON text (json.dumps of the decoded
-data). Prints a markdown table.
+"""loads/dumps of cbor_fast against cbor2 (its C extension), json, orjson and
+msgspec (msgpack), side by side in one process.
 
-    CBOR_FAST_LIB=build/dev/plain/libcbor_fast.so python3 capi/python/bench.py
-    python3 capi/python/bench.py --iterations 1 --files twitter.cbor   # smoke run
+    python3 capi/python/bench.py               # the table for the README
+    python3 capi/python/bench.py --smoke       # one quick round (ctest)
 
-Each cell is the best of N runs in CPU time of this process (time.process_time:
-the machine may be shared), as milliseconds and MB/s of that format's own bytes
-(CBOR for cbor_fast and cbor2, the JSON text for json). Every result is
-checked once before timing.
+Data: twitter, citm_catalog and canada from $CBOR_FAST_CORPUS_DIR (CBOR and
+the JSON originals), and a list of 100,000 small dicts. Each cell is the
+median of --repeat runs of --number calls, in milliseconds per call (wall
+clock, perf_counter; the machine may be shared, so the libraries take turns
+run by run). json.loads and orjson.loads
+read the JSON text; msgspec reads its own msgpack encoding of the same value.
+Every result is checked once before timing. Ratios are cbor_fast's speed over
+the peer's (above 1: cbor_fast is faster). cbor_fast.loads pauses the cyclic
+GC while it builds a document from 64 KiB or more of input (the objects it
+builds cannot be garbage before it returns); the others do not, so --no-gc
+disables the GC for everyone while timing, for a comparison of the decoders
+alone.
 """
 
 import argparse
 import gc
 import json
-import math
 import os
-import platform
+import statistics
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The installed package, not the source directory next to this script.
+_HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 
 import cbor_fast  # noqa: E402
-from cbor_fast import _decoder  # noqa: E402
 
 try:
     import cbor2
+    from cbor2 import _cbor2  # noqa: F401  (the C extension must be there)
 except ImportError:
     cbor2 = None
+try:
+    import orjson
+except ImportError:
+    orjson = None
+try:
+    import msgspec
+except ImportError:
+    msgspec = None
 
-DEFAULT_FILES = ("twitter.cbor", "citm_catalog.cbor", "canada.cbor")
+FILES = ("twitter", "citm_catalog", "canada")
 
 
-def default_corpus():
+def corpus_dir():
     env = os.environ.get("CBOR_FAST_CORPUS_DIR")
     if env:
         return env
@@ -43,92 +58,98 @@ def default_corpus():
     return os.path.normpath(os.path.join(here, "..", "..", "..", "shared", "corpus"))
 
 
-def best_of(fn, iterations):
-    best = math.inf
-    for _ in range(iterations):
-        gc.collect()
-        start = time.process_time()
-        fn()
-        best = min(best, time.process_time() - start)
-    return best
+def small_dicts():
+    return [{"id": i, "name": "user%d" % i, "active": i % 3 == 0, "score": i * 0.5,
+             "tags": ["a", "b"]} for i in range(100000)]
 
 
-def same(a, b):
-    """Equality that treats NaN as equal to itself (json has no NaN here anyway)."""
-    return a == b or (isinstance(a, float) and isinstance(b, float) and
-                      math.isnan(a) and math.isnan(b))
+def median_ms(fns, number, repeat, no_gc=False):
+    """Medians in ms per call, the functions interleaved round by round (a
+    change of load on a shared machine then hits every one alike)."""
+    times = [[] for _ in fns]
+    for _ in range(repeat):
+        for i, fn in enumerate(fns):
+            if fn is None:
+                continue
+            gc.collect()
+            if no_gc:
+                gc.disable()
+            t0 = time.perf_counter()
+            for _ in range(number):
+                fn()
+            times[i].append((time.perf_counter() - t0) / number)
+            gc.enable()
+    return [statistics.median(t) * 1e3 if t else None for t in times]
 
 
-def cbor2_kind():
-    if cbor2 is None:
-        return None
-    try:
-        import _cbor2  # noqa: F401
-        c_ext = cbor2.loads is _cbor2.loads
-    except ImportError:
-        c_ext = False
-    version = getattr(cbor2, "__version__", None)
-    if version is None:
-        try:
-            from importlib.metadata import version as dist_version
-            version = dist_version("cbor2")
-        except Exception:  # noqa: BLE001 - only for the report line
-            version = "?"
-    return "cbor2 %s (%s)" % (version, "C extension _cbor2" if c_ext else "pure Python")
+def datasets():
+    d = corpus_dir()
+    for name in FILES:
+        with open(os.path.join(d, name + ".cbor"), "rb") as f:
+            cbor = f.read()
+        with open(os.path.join(d, name + ".json"), "rb") as f:
+            js = f.read()
+        yield name, cbor, js
+    value = small_dicts()
+    yield "100k small dicts", cbor_fast.dumps(value), json.dumps(value).encode()
 
 
 def main():
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--iterations", type=int, default=10)
-    parser.add_argument("--corpus", default=default_corpus())
-    parser.add_argument("--files", nargs="*", default=list(DEFAULT_FILES))
-    args = parser.parse_args()
-
-    print("Python %s, %s; libcbor_fast %s (%s); %s; best of %d runs, CPU time\n" % (
-        platform.python_version(), platform.machine(), cbor_fast.library_version,
-        cbor_fast.library_path, cbor2_kind() or "cbor2 not installed", args.iterations))
-
-    columns = ["cbor_fast", "cbor_fast doc walk", "cbor2", "json"]
-    print("| file | op | " + " | ".join(columns) + " |")
-    print("|---|---|" + "---|" * len(columns))
-    for name in args.files:
-        with open(os.path.join(args.corpus, name), "rb") as f:
-            data = f.read()
-        value = cbor_fast.loads(data)
-        text = json.dumps(value)
-        text_bytes = len(text.encode("utf-8"))
-
-        # Check everything once before timing.
-        assert _decoder._loads_document(data) == value
-        assert cbor_fast.loads(cbor_fast.dumps(value)) == value
-        assert json.loads(text) == value
-        if cbor2 is not None:
-            assert cbor2.loads(data) == value
-            assert cbor2.loads(cbor_fast.dumps(value)) == value
-
-        def cell(fn, size):
-            t = best_of(fn, args.iterations)
-            return "%.1f ms (%.1f MB/s)" % (t * 1e3, size / t / 1e6 if t > 0 else math.inf)
-
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--number", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="one round, every check")
+    ap.add_argument("--no-gc", action="store_true",
+                    help="disable the cyclic GC while timing, for every library (cbor_fast.loads "
+                         "pauses it itself while it builds a large document)")
+    args = ap.parse_args()
+    if args.smoke:
+        args.repeat, args.number = 1, 1
+    if cbor2 is None:
+        sys.exit("bench.py: cbor2 with its C extension is required")
+    print("cbor_fast %s, cbor2 %s, orjson %s, msgspec %s, Python %s" % (
+        cbor_fast.__version__, cbor2.__version__ if hasattr(cbor2, "__version__") else
+        __import__("importlib.metadata").metadata.version("cbor2"),
+        orjson.__version__ if orjson else "-", msgspec.__version__ if msgspec else "-",
+        sys.version.split()[0]))
+    print("median of %d runs of %d calls, ms per call%s" % (
+        args.repeat, args.number, "; cyclic GC disabled while timing" if args.no_gc else ""))
+    print()
+    print("| data | op | cbor_fast ms | cbor2 ms | json ms | orjson ms | msgspec ms "
+          "| vs cbor2 | vs json |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    failed = False
+    for name, cbor, js in datasets():
+        value = cbor_fast.loads(cbor)
+        # check every result once before timing
+        if cbor2.loads(cbor) != value or json.loads(js) != value:
+            sys.exit("bench.py: %s: decoders disagree" % name)
+        if cbor_fast.loads(cbor_fast.dumps(value)) != value or \
+                cbor2.loads(cbor_fast.dumps(value)) != value:
+            sys.exit("bench.py: %s: dumps does not round-trip" % name)
+        mp = msgspec.msgpack.encode(value) if msgspec else None
+        if msgspec and msgspec.msgpack.decode(mp) != value:
+            sys.exit("bench.py: %s: msgspec disagrees" % name)
+        if orjson and orjson.loads(js) != value:
+            sys.exit("bench.py: %s: orjson disagrees" % name)
+        n, r = args.number, args.repeat
         rows = {
-            "loads": [
-                cell(lambda: cbor_fast.loads(data), len(data)),
-                cell(lambda: _decoder._loads_document(data), len(data)),
-                cell(lambda: cbor2.loads(data), len(data)) if cbor2 else "-",
-                cell(lambda: json.loads(text), text_bytes),
-            ],
-            "dumps": [
-                cell(lambda: cbor_fast.dumps(value), len(data)),
-                "-",
-                cell(lambda: cbor2.dumps(value), len(data)) if cbor2 else "-",
-                cell(lambda: json.dumps(value), text_bytes),
-            ],
+            "loads": (lambda: cbor_fast.loads(cbor), lambda: cbor2.loads(cbor),
+                      lambda: json.loads(js), orjson and (lambda: orjson.loads(js)),
+                      msgspec and (lambda: msgspec.msgpack.decode(mp))),
+            "dumps": (lambda: cbor_fast.dumps(value), lambda: cbor2.dumps(value),
+                      lambda: json.dumps(value), orjson and (lambda: orjson.dumps(value)),
+                      msgspec and (lambda: msgspec.msgpack.encode(value))),
         }
-        label = "%s (%s B CBOR, %s B JSON)" % (name, format(len(data), ","),
-                                             format(text_bytes, ","))
-        for op, cells in rows.items():
-            print("| %s | %s | %s |" % (label, op, " | ".join(cells)))
-    return 0
+        for op, fns in rows.items():
+            ms = median_ms(fns, n, r, args.no_gc)
+            vs_cbor2 = ms[1] / ms[0]
+            vs_json = ms[2] / ms[0]
+            print("| %s | %s | %.2f | %.2f | %.2f | %s | %s | %.2fx | %.2fx |" % (
+                name, op, ms[0], ms[1], ms[2], "%.2f" % ms[3] if ms[3] else "-",
+                "%.2f" % ms[4] if ms[4] else "-", vs_cbor2, vs_json))
+            sys.stdout.flush()
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -1,44 +1,93 @@
-"""cbor_fast: CBOR (RFC 8949) and CBOR sequences (RFC 8742) over libcbor_fast.
+"""cbor_fast: CBOR (RFC 8949) for Python, a compiled extension over libcbor_fast.
 
-A ctypes binding of the libcbor_fast C API (standard library only).
+A drop-in for cbor2 (same names and options; switch with the import):
 
-    loads(data, *, strict_utf8=False, max_depth=512,  one data item -> Python value
-          reject_duplicate_keys=False, deterministic=False, max_string_length=None,
-          max_container_items=None, max_items=None, max_memory=None)
-    dumps(obj)                                        Python value -> bytes (preferred form)
-    iter_sequence(data, ...)                          each item of a CBOR sequence
-    Reader(data, ...)                                 low-level items, strings as zero-copy views
+    import cbor_fast as cbor2
+    data = cbor2.dumps({"a": [1, 2.5, b"x"]}, canonical=True)
+    value = cbor2.loads(data)
 
-Value mapping (loads / dumps):
+    loads(data, **options)      exactly one data item -> Python value
+    load(fp, **options)         the next data item of a binary file
+    dumps(obj, **options)       Python value -> bytes
+    dump(obj, fp, **options)    writes dumps(obj) to a binary file
+    iter_sequence(data, ...)    each item of an RFC 8742 CBOR sequence
+    Reader(data, ...)           low-level items, strings as zero-copy memoryviews
 
-    CBOR                          Python
-    unsigned / negative integer   int (down to -2**64)
-    tag 2 / 3 over a byte string  int (bignum); dumps() writes ints beyond 64 bits this way
-    float16/32/64                 float; dumps() picks the shortest exact width
-    byte string                   bytes (dumps() also takes bytearray and memoryview)
-    text string                   str
-    array                         list (tuple when used as a map key; dumps() takes tuple)
-    map                           dict (FrozenDict when used as a map key)
-    other tags                    Tag(number, value)
-    false / true / null           False / True / None
-    undefined                     undefined (singleton)
-    other simple values           Simple(n)
+Decoding options (cbor2's): tag_hook(tag, immutable), object_hook(dict,
+immutable), semantic_decoders {tag: fn(value, immutable)}, str_errors
+("strict", "replace", ...), max_depth (default 512; any depth decodes without
+recursion), allow_indefinite, allow_duplicate_keys, immutable. cbor_fast's
+own: strict_utf8, reject_duplicate_keys, deterministic, max_string_length,
+max_container_items, max_items, max_memory (bytes the decoder may hold: the
+library reader, the extension's stack and an estimate of the objects built).
 
-The shared library is found through the CBOR_FAST_LIB environment variable
-(the full path of libcbor_fast.so), else ctypes.util.find_library and the
-system loader. Every library handle this package creates is freed before the
-call that made it returns (the Reader frees its handle on close(), at the end
-of a ``with`` block or when collected).
+Encoding options (cbor2's): datetime_as_timestamp, timezone, value_sharing,
+default(encoder, obj), canonical (byte-identical to cbor2's canonical mode),
+date_as_datetime, indefinite_containers.
+
+Differences from cbor2, on purpose: loads() rejects bytes after the item
+("trailing_bytes"); errors carry .status, .code, .offset, .depth; floats are
+written in their shortest exact width (cbor2 writes doubles unless canonical).
 """
 
-from ._capi import library_path, version_string as library_version
-from ._decoder import Item, ItemType, Reader, iter_sequence, loads
-from ._encoder import dumps
-from ._types import (CBORDecodeError, CBOREncodeError, CBOREncodeTypeError, FrozenDict, Simple,
-                     Tag, undefined)
+from . import _ext, _semantic
+from ._ext import CBOREncoder, Reader, dumps, iter_sequence, loads
+from ._types import (STATUS_CODES, CBORDecodeEOF, CBORDecodeError, CBOREncodeError,
+                     CBOREncodeTypeError, CBOREncodeValueError, CBORError, CBORSimpleValue,
+                     CBORTag, FrozenDict, Item, ItemType, UndefinedType, undefined)
 
-__version__ = "0.3.0"
+_ext._setup(tag_type=CBORTag, simple_type=CBORSimpleValue, undefined=undefined,
+            frozendict=FrozenDict, decode_error=CBORDecodeError, encode_error=CBOREncodeError,
+            encode_type_error=CBOREncodeTypeError, encode_value_error=CBOREncodeValueError,
+            semantic_decode=_semantic.decode, special_encode=_semantic.encode,
+            written=_semantic.WRITTEN, item_type=Item)
 
-__all__ = ["loads", "dumps", "iter_sequence", "Reader", "Item", "ItemType", "Tag", "Simple",
-           "undefined", "FrozenDict", "CBORDecodeError", "CBOREncodeError",
-           "CBOREncodeTypeError", "library_path", "library_version"]
+__version__ = "0.4.0"
+library_version = _ext.library_version
+
+# Older cbor_fast names.
+Tag = CBORTag
+Simple = CBORSimpleValue
+frozendict = FrozenDict
+
+
+def load(fp, **options):
+    """Decodes the next data item from the binary file `fp` (as cbor2.load).
+
+    Reads the rest of the file; when more items follow and the file can seek,
+    it is left just after the item, so the next load() reads the next one.
+    """
+    data = fp.read()
+    value, end = _ext._decode_first(data, **options)
+    if end < len(data):
+        try:
+            fp.seek(end - len(data), 1)
+        except (AttributeError, OSError, ValueError):
+            pass
+    return value
+
+
+def dump(obj, fp, **options):
+    """Writes dumps(obj, **options) to the binary file `fp`."""
+    fp.write(dumps(obj, **options))
+
+
+class CBORDecoder:
+    """cbor2-style decoder over a binary file: decode() reads the next item."""
+
+    def __init__(self, fp, **options):
+        self.fp = fp
+        self._options = options
+        self.tag_hook = options.get("tag_hook")
+        self.object_hook = options.get("object_hook")
+        self.str_errors = options.get("str_errors", "strict")
+
+    def decode(self, *, immutable=False):
+        return load(self.fp, immutable=immutable, **self._options)
+
+
+__all__ = ["loads", "load", "dumps", "dump", "iter_sequence", "Reader", "Item", "ItemType",
+           "CBORTag", "CBORSimpleValue", "undefined", "UndefinedType", "FrozenDict",
+           "frozendict", "CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
+           "CBOREncodeTypeError", "CBOREncodeValueError", "CBOREncoder", "CBORDecoder",
+           "STATUS_CODES", "library_version", "Tag", "Simple"]

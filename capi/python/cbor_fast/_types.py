@@ -1,31 +1,63 @@
-"""Value types and exceptions of the cbor_fast package."""
+"""Value types and exceptions of the cbor_fast package (cbor2-compatible names)."""
 
+from collections import namedtuple
 from collections.abc import Mapping
+from enum import IntEnum
 
-from . import _capi
+__all__ = ["CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
+           "CBOREncodeTypeError", "CBOREncodeValueError", "FrozenDict", "CBORSimpleValue",
+           "CBORTag", "undefined", "STATUS_CODES", "Item", "ItemType"]
 
-__all__ = ["CBORDecodeError", "CBOREncodeError", "CBOREncodeTypeError", "FrozenDict",
-           "Simple", "Tag", "undefined"]
+# The library's status codes (cbor_fast_status in capi/include/cbor_fast.h), by
+# name. tests/test_status.py checks this table against the header's enum.
+STATUS_CODES = {
+    "ok": 0, "end": 1,
+    "invalid_argument": 10, "invalid_state": 11, "buffer_too_small": 12,
+    "writer_unclosed": 13, "writer_count_mismatch": 14, "writer_no_container": 15,
+    "writer_bad_chunk": 16, "writer_odd_map": 17, "sink_failed": 18, "type_mismatch": 19,
+    "out_of_range": 20,
+    "truncated": 100, "reserved_additional_info": 101, "indefinite_not_allowed": 102, "bad_simple_value": 103,
+    "chunk_type_mismatch": 104, "nested_indefinite_chunk": 105, "unexpected_break": 106, "map_missing_value": 107,
+    "invalid_utf8": 200, "trailing_bytes": 201, "non_preferred_encoding": 202,
+    "indefinite_length": 203, "unsorted_map_keys": 204, "duplicate_key": 205,
+    "depth_exceeded": 300, "out_of_memory": 301, "too_many_items": 302,
+    "container_too_large": 303, "string_too_long": 304, "memory_budget_exceeded": 305,
+    "internal_error": 399,
+}
+STATUS_NAMES = {code: name for name, code in STATUS_CODES.items()}
 
 
-class CBORDecodeError(ValueError):
-    """Input that is not well-formed (or refused by a check or limit).
+class CBORError(Exception):
+    """Base of every cbor_fast error (as cbor2.CBORError)."""
 
-    Attributes: ``status`` the library's status name ("truncated"), ``code``
-    its number (100), ``offset`` the byte offset where the problem was found,
-    ``item_offset`` the offset of the top-level item containing it (for
-    iter_sequence, the start of the bad item), ``depth`` the nesting depth
-    there, ``message`` the library's description.
+
+class CBORDecodeError(CBORError, ValueError):
+    """Input that is not well-formed, refused by a check or limit, or whose
+    tag content is not what the tag needs.
+
+    ``status``: the library's status name ("truncated"), None for a semantic
+    error (a tag over the wrong content, a missing shared or string
+    reference); ``code`` its number (100); ``offset`` the byte offset of the
+    problem (for a semantic error the tag's head); ``item_offset`` the offset
+    of the top-level item containing it; ``depth`` the nesting depth there;
+    ``message`` the description.
     """
 
-    def __init__(self, status, offset, message=None, *, item_offset=None, depth=None):
-        if isinstance(status, int):
+    def __new__(cls, status=None, *args, **kwargs):
+        # truncated input is also an EOFError, as in cbor2
+        if cls is CBORDecodeError and status in (100, "truncated"):
+            cls = CBORDecodeEOF
+        return super().__new__(cls, status, *args)
+
+    def __init__(self, status=None, offset=None, message=None, *, item_offset=None, depth=None):
+        if isinstance(status, int) and not isinstance(status, bool):
             code = status
-            status = _capi.status_name(code)
+            status = STATUS_NAMES.get(code, "unknown")
         else:
-            code = _capi.STATUS_CODE_BY_NAME.get(status)
+            code = STATUS_CODES.get(status) if status is not None else None
         if message is None:
-            message = _capi.status_message(code) if code is not None else status
+            from . import _ext
+            message = _ext.status_string(code) if code is not None else str(status)
         super().__init__(status, offset, message)
         self.status = status
         self.code = code
@@ -35,61 +67,95 @@ class CBORDecodeError(ValueError):
         self.depth = depth
 
     def __str__(self):
-        return "%s at offset %d: %s" % (self.status, self.offset, self.message)
+        where = "" if self.offset is None else " at offset %d" % self.offset
+        if self.status is None:
+            return "%s%s" % (self.message, where)
+        return "%s%s: %s" % (self.status, where, self.message)
 
 
-class CBOREncodeError(ValueError):
-    """A value that cannot be encoded, or a writer failure.
+class CBORDecodeEOF(CBORDecodeError, EOFError):
+    """The input ended inside an item (status "truncated"), as cbor2.CBORDecodeEOF."""
 
-    ``status``/``code`` name the library status for writer failures (for
-    example "out_of_memory"); they are None for failures found in Python
-    (cycles, strings that cannot be encoded as UTF-8).
-    """
 
-    def __init__(self, message, status=None):
-        super().__init__(message)
-        self.status = status
-        self.code = _capi.STATUS_CODE_BY_NAME.get(status) if status is not None else None
+class CBOREncodeError(CBORError):
+    """A value that cannot be encoded, or a writer failure (``status`` names
+    the library status then, e.g. "writer_count_mismatch" for a list that changed size
+    while it was encoded)."""
+
+    status = None
 
 
 class CBOREncodeTypeError(CBOREncodeError, TypeError):
-    """An object of a type dumps() does not know."""
+    """An object of a type dumps() does not know (and `default` did not handle)."""
 
 
-class Tag:
-    """A tagged data item: tag ``number`` (0 .. 2**64 - 1) over ``value``.
+class CBOREncodeValueError(CBOREncodeError, ValueError):
+    """A value that cannot be encoded: a cycle without value_sharing, a str
+    with lone surrogates, a naive datetime without `timezone`, ..."""
 
-    Equal to another Tag with equal number and value; hashable when its value
-    is (loads() builds tags inside map keys from hashable values).
+
+class CBORTag:
+    """A tagged data item: tag number ``tag`` (0 .. 2**64 - 1) over ``value``.
+
+    Equal to another CBORTag with equal number and value, ordered by (tag,
+    value); hashable when its value is.
     """
 
-    __slots__ = ("number", "value")
+    __slots__ = ("tag", "value")
 
-    def __init__(self, number, value):
-        if not isinstance(number, int) or isinstance(number, bool) or \
-                not 0 <= number <= 0xFFFFFFFFFFFFFFFF:
-            raise ValueError("tag number must be an int in 0 .. 2**64 - 1, not %r" % (number,))
-        self.number = number
+    def __init__(self, tag, value):
+        if not isinstance(tag, int) or isinstance(tag, bool) or \
+                not 0 <= tag <= 0xFFFFFFFFFFFFFFFF:
+            raise ValueError("CBORTag tags must be positive integers less than 2**64, not %r"
+                             % (tag,))
+        self.tag = tag
         self.value = value
 
+    @property
+    def number(self):
+        """The tag number (same as ``tag``)."""
+        return self.tag
+
+    def _key(self):
+        return (self.tag, self.value)
+
     def __eq__(self, other):
-        if type(other) is not Tag:
+        if not isinstance(other, CBORTag):
             return NotImplemented
-        return self.number == other.number and self.value == other.value
+        return self._key() == other._key()
+
+    def __lt__(self, other):
+        if not isinstance(other, CBORTag):
+            return NotImplemented
+        return self._key() < other._key()
+
+    def __le__(self, other):
+        if not isinstance(other, CBORTag):
+            return NotImplemented
+        return self._key() <= other._key()
+
+    def __gt__(self, other):
+        if not isinstance(other, CBORTag):
+            return NotImplemented
+        return self._key() > other._key()
+
+    def __ge__(self, other):
+        if not isinstance(other, CBORTag):
+            return NotImplemented
+        return self._key() >= other._key()
 
     def __hash__(self):
-        return hash((Tag, self.number, self.value))
+        return hash((CBORTag, self.tag, self.value))
 
     def __repr__(self):
-        return "Tag(%d, %r)" % (self.number, self.value)
+        return "CBORTag(%d, %r)" % (self.tag, self.value)
 
 
-class Simple:
-    """A simple value other than false, true, null and undefined.
-
-    ``value`` is 0..19 or 32..255: 20..23 are False/True/None/undefined, and
-    24..31 are not well-formed.
-    """
+class CBORSimpleValue:
+    """A simple value other than false, true, null and undefined: ``value``
+    0..19 or 32..255 (20..23 are False/True/None/undefined, 24..31 are not
+    well-formed). Compares equal to another CBORSimpleValue or an int of the
+    same value, as in cbor2."""
 
     __slots__ = ("value",)
 
@@ -100,18 +166,27 @@ class Simple:
         self.value = value
 
     def __eq__(self, other):
-        if type(other) is not Simple:
-            return NotImplemented
-        return self.value == other.value
+        if isinstance(other, CBORSimpleValue):
+            return self.value == other.value
+        if isinstance(other, int) and not isinstance(other, bool):
+            return self.value == other
+        return NotImplemented
+
+    def __lt__(self, other):
+        if isinstance(other, CBORSimpleValue):
+            return self.value < other.value
+        if isinstance(other, int):
+            return self.value < other
+        return NotImplemented
 
     def __hash__(self):
-        return hash((Simple, self.value))
+        return hash(self.value)
 
     def __repr__(self):
-        return "Simple(%d)" % self.value
+        return "CBORSimpleValue(%d)" % self.value
 
 
-class _Undefined:
+class UndefinedType:
     """The CBOR undefined value (simple 23); use the ``undefined`` singleton."""
 
     __slots__ = ()
@@ -129,17 +204,15 @@ class _Undefined:
         return False
 
     def __reduce__(self):
-        return (_Undefined, ())
+        return (UndefinedType, ())
 
 
-undefined = _Undefined()
+undefined = UndefinedType()
 
 
 class FrozenDict(Mapping):
-    """An immutable, hashable mapping: what loads() returns for a map used as a map key.
-
-    (Arrays used as keys become tuples.) dumps() encodes it as a map.
-    """
+    """An immutable, hashable mapping: what loads() returns for a map used as
+    a map key (or with immutable=True). dumps() encodes it as a map."""
 
     __slots__ = ("_d", "_hash")
 
@@ -168,3 +241,51 @@ class FrozenDict(Mapping):
 
     def __repr__(self):
         return "FrozenDict(%r)" % (self._d,)
+
+
+class ItemType(IntEnum):
+    """Kind of a Reader item (cbor_fast_type)."""
+    UINT = 1
+    NEGATIVE = 2
+    BYTES = 3
+    TEXT = 4
+    ARRAY = 5
+    MAP = 6
+    TAG = 7
+    SIMPLE = 8
+    BOOL = 9
+    NULL = 10
+    UNDEFINED = 11
+    FLOAT = 12
+    END = 13
+
+
+_ITEM_TYPES = {int(t): t for t in ItemType}
+
+
+class Item(namedtuple("Item", "type value offset depth head_size flags float_width")):
+    """One item from a Reader.
+
+    ``value`` by type: UINT/NEGATIVE the int; BYTES/TEXT a memoryview of the
+    content inside the input (UTF-8 bytes for TEXT; None for the start of an
+    indefinite-length string, whose chunks follow as items); ARRAY/MAP the
+    item/pair count (None if indefinite); TAG the tag number; SIMPLE the simple
+    value number; BOOL a bool; NULL None; UNDEFINED ``undefined``; FLOAT the
+    float; END None.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, type, value, offset, depth, head_size, flags, float_width):
+        return super().__new__(cls, _ITEM_TYPES[type], value, offset, depth, head_size, flags,
+                               float_width)
+
+    @property
+    def indefinite(self):
+        """True for an indefinite-length string, array or map (and its END)."""
+        return bool(self.flags & 1)
+
+    @property
+    def is_break(self):
+        """True for an END item that consumed a break byte (0xff)."""
+        return bool(self.flags & 2)

@@ -151,16 +151,23 @@ class Malformed(unittest.TestCase):
                 self.assertEqual(self.check(h(hexa), "invalid_utf8", offset, strict_utf8=True).code,
                                  200)
 
-    def test_invalid_utf8_lenient_round_trips(self):
-        # Without strict_utf8 the bad bytes survive as surrogate escapes and
-        # dumps() writes them back unchanged.
-        from cbor_fast import dumps
-        for name, hexa, _ in BAD_UTF8:
+    def test_invalid_utf8_by_default_and_str_errors(self):
+        # str_errors="strict" (the default, as cbor2): CBORDecodeError
+        # "invalid_utf8" at the bad byte (an indefinite text: at its head).
+        from cbor_fast import CBOREncodeValueError, dumps
+        for name, hexa, offset in BAD_UTF8:
             with self.subTest(name):
-                value = loads(h(hexa))
-                if not hexa.startswith("7f"):  # an indefinite text comes back definite
-                    self.assertEqual(dumps(value), h(hexa))
-        self.assertEqual(loads(h("62c328")), "\udcc3(")
+                where = 0 if hexa.startswith("7f") else offset
+                self.check(h(hexa), "invalid_utf8", where)
+                # other handlers decode; the escapes cannot be encoded back
+                value = loads(h(hexa), str_errors="surrogateescape")
+                with self.assertRaises(CBOREncodeValueError):
+                    dumps(value)
+        self.assertEqual(loads(h("62c328"), str_errors="surrogateescape"), "\udcc3(")
+        self.assertEqual(loads(h("62c328"), str_errors="replace"), "\ufffd(")
+        self.assertEqual(loads(h("62c328"), str_errors="ignore"), "(")
+        with self.assertRaises(ValueError):
+            loads(h("62c328"), str_errors="nonsense")
 
     def test_valid_utf8_edge_cases_pass_strict(self):
         self.assertEqual(loads(h("63efbfbf"), strict_utf8=True), "\uffff")
@@ -215,19 +222,18 @@ class SequenceErrors(unittest.TestCase):
 
     def test_strict_utf8_in_a_sequence(self):
         data = h("00 62c328")
-        self.assertEqual(list(iter_sequence(data)), [0, "\udcc3("])
-        with self.assertRaises(CBORDecodeError) as cm:
-            list(iter_sequence(data, strict_utf8=True))
-        self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
-                         ("invalid_utf8", 2, 1))
+        self.assertEqual(list(iter_sequence(data, str_errors="surrogateescape")), [0, "\udcc3("])
+        for options in ({"strict_utf8": True}, {}):  # str_errors="strict" is the default
+            with self.subTest(**options), self.assertRaises(CBORDecodeError) as cm:
+                list(iter_sequence(data, **options))
+            self.assertEqual((cm.exception.status, cm.exception.offset,
+                              cm.exception.item_offset), ("invalid_utf8", 2, 1))
 
     def test_depth_in_a_sequence(self):
         with self.assertRaises(CBORDecodeError) as cm:
             list(iter_sequence(h("80 8180"), max_depth=1))
         self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
                          ("depth_exceeded", 2, 1))
-        with self.assertRaises(ValueError):
-            iter_sequence(b"", max_depth=0)
 
     def test_reader_error_is_sticky(self):
         r = Reader(h("00 1c"))

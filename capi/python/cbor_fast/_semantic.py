@@ -1,0 +1,255 @@
+"""Semantic tags, both ways, as cbor2 handles them.
+
+decode(tag, value, immutable, tag_hook) is called by the C decoder for a tag
+it does not finish itself (it does 2/3 bignums, 25/256 string references,
+28/29 shared values and strips 55799). encode(encoder, obj) is called by the C
+encoder for an object of a type it does not know; it returns a replacement
+the encoder knows (usually a CBORTag), or WRITTEN when `default` wrote the
+object through encoder.encode().
+"""
+
+import re
+import uuid
+from collections.abc import Mapping
+from datetime import date, datetime, time, timedelta, timezone
+from decimal import Decimal
+from email.message import Message
+from fractions import Fraction
+from ipaddress import (IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface,
+                       IPv6Network, ip_address, ip_interface, ip_network)
+
+from ._types import (CBORDecodeError, CBOREncodeTypeError, CBOREncodeValueError,
+                     CBORSimpleValue, CBORTag)
+
+WRITTEN = object()
+_EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
+_UTC = timezone.utc
+
+
+def _datetime_string(value, immutable):
+    if not isinstance(value, str):
+        raise ValueError("string-form datetime must be a str")
+    if value.endswith(("z", "Z")):
+        value = value[:-1] + "+00:00"
+    dt = datetime.fromisoformat(value)
+    if dt.tzinfo is None:
+        raise ValueError("string-form datetime without a time zone")
+    return dt
+
+
+def _datetime_epoch(value, immutable):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError("epoch-based datetime must be an int or a float")
+    return datetime.fromtimestamp(value, _UTC)
+
+
+def _decimal(value, immutable):
+    exp, sig = value
+    if not isinstance(exp, int) or not isinstance(sig, int):
+        raise ValueError("decimal fraction: exponent and mantissa must be ints")
+    return Decimal((1 if sig < 0 else 0, tuple(int(c) for c in str(abs(sig))), exp))
+
+
+def _bigfloat(value, immutable):
+    exp, sig = value
+    if not isinstance(exp, int) or not isinstance(sig, int):
+        raise ValueError("bigfloat: exponent and mantissa must be ints")
+    return Decimal(sig) * (Decimal(2) ** Decimal(exp))
+
+
+def _fraction(value, immutable):
+    num, den = value
+    return Fraction(num, den)
+
+
+def _regex(value, immutable):
+    return re.compile(value)
+
+
+def _mime(value, immutable):
+    from email.parser import Parser
+    return Parser().parsestr(value)
+
+
+def _uuid(value, immutable):
+    return uuid.UUID(bytes=value)
+
+
+def _epoch_date(value, immutable):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError("epoch date must be an int")
+    return date.fromordinal(_EPOCH_ORDINAL + value)
+
+
+def _string_date(value, immutable):
+    return date.fromisoformat(value)
+
+
+def _set(value, immutable):
+    return frozenset(value) if immutable else set(value)
+
+
+def _ip_old(value, immutable):
+    # tag 260 (deprecated network address): 4 or 16 bytes; 6 bytes is a MAC
+    if isinstance(value, bytes) and len(value) in (4, 16):
+        return ip_address(value)
+    if isinstance(value, bytes) and len(value) == 6:
+        return CBORTag(260, value)
+    raise ValueError("invalid IP address")
+
+
+def _net_old(value, immutable):
+    # tag 261 (deprecated network prefix): {address bytes: prefix length}
+    if not isinstance(value, Mapping) or len(value) != 1:
+        raise ValueError("invalid IP network")
+    (addr, prefix), = value.items()
+    return ip_network((ip_address(addr), prefix), strict=False)
+
+
+def _ip(version):
+    # RFC 9164 tags 52 (IPv4) and 54 (IPv6)
+    size = 4 if version == 4 else 16
+    address_type = IPv4Address if version == 4 else IPv6Address
+
+    def decode(value, immutable):
+        if isinstance(value, bytes):
+            if len(value) != size:
+                raise ValueError("invalid IPv%d address" % version)
+            return address_type(value)
+        if isinstance(value, (list, tuple)) and len(value) == 2:
+            a, b = value
+            if isinstance(a, int) and isinstance(b, bytes):  # prefix
+                return ip_network((address_type(b.ljust(size, b"\0")), a))
+            if isinstance(a, bytes) and isinstance(b, int):  # interface
+                return ip_interface((address_type(a.ljust(size, b"\0")), b))
+        raise ValueError("invalid IPv%d address, network or interface" % version)
+
+    return decode
+
+
+_DECODERS = {
+    0: (_datetime_string, "string-form datetime"),
+    1: (_datetime_epoch, "epoch-based datetime"),
+    4: (_decimal, "decimal fraction"),
+    5: (_bigfloat, "bigfloat"),
+    30: (_fraction, "rational"),
+    35: (_regex, "regular expression"),
+    36: (_mime, "MIME message"),
+    37: (_uuid, "UUID"),
+    52: (_ip(4), "IPv4 address"),
+    54: (_ip(6), "IPv6 address"),
+    100: (_epoch_date, "epoch date"),
+    258: (_set, "set"),
+    260: (_ip_old, "IP address"),
+    261: (_net_old, "IP network"),
+    1004: (_string_date, "string-form date"),
+}
+
+
+def decode(tag, value, immutable, tag_hook):
+    entry = _DECODERS.get(tag)
+    if entry is not None:
+        fn, what = entry
+        try:
+            return fn(value, immutable)
+        except CBORDecodeError:
+            raise
+        except Exception as exc:
+            raise CBORDecodeError(None, None, "error decoding %s: %s" % (what, exc)) from exc
+    if tag in (2, 3):
+        raise CBORDecodeError(None, None, "error decoding %s bignum: content must be a byte "
+                              "string, not %s" % ("positive" if tag == 2 else "negative",
+                                                  type(value).__name__))
+    result = CBORTag(tag, value)
+    if tag_hook is not None:
+        return tag_hook(result, immutable)
+    return result
+
+
+# ---- encoding -------------------------------------------------------------------------
+
+def _encode_datetime(encoder, obj):
+    if obj.tzinfo is None:
+        if encoder.timezone is None:
+            raise CBOREncodeValueError(
+                "naive datetime %r encountered and no default timezone has been set" % (obj,))
+        obj = obj.replace(tzinfo=encoder.timezone)
+    if encoder.datetime_as_timestamp:
+        if not obj.microsecond:
+            return CBORTag(1, int(obj.timestamp()))
+        return CBORTag(1, obj.timestamp())
+    return CBORTag(0, obj.isoformat().replace("+00:00", "Z"))
+
+
+def _encode_date(encoder, obj):
+    if encoder.date_as_datetime:
+        return _encode_datetime(encoder, datetime.combine(obj, time()))
+    if encoder.datetime_as_timestamp:
+        return CBORTag(100, obj.toordinal() - _EPOCH_ORDINAL)
+    return CBORTag(1004, obj.isoformat())
+
+
+def _encode_decimal(encoder, obj):
+    if obj.is_nan():
+        return float("nan")
+    if obj.is_infinite():
+        return float("inf") if obj > 0 else float("-inf")
+    sign, digits, exp = obj.as_tuple()
+    sig = 0
+    for d in digits:
+        sig = sig * 10 + d
+    return CBORTag(4, [exp, -sig if sign else sig])
+
+
+def _encode_set(encoder, obj):
+    items = list(obj)
+    if encoder.canonical:
+        encoded = [(encoder.encode_to_bytes(x), x) for x in items]
+        encoded.sort(key=lambda e: (len(e[0]), e[0]))
+        items = [x for _, x in encoded]
+    return CBORTag(258, items)
+
+
+def _strip_zeros(packed):
+    return packed.rstrip(b"\0")
+
+
+def encode(encoder, obj):
+    if isinstance(obj, datetime):
+        return _encode_datetime(encoder, obj)
+    if isinstance(obj, date):
+        return _encode_date(encoder, obj)
+    if isinstance(obj, Decimal):
+        return _encode_decimal(encoder, obj)
+    if isinstance(obj, Fraction):
+        return CBORTag(30, [obj.numerator, obj.denominator])
+    if isinstance(obj, uuid.UUID):
+        return CBORTag(37, obj.bytes)
+    if isinstance(obj, re.Pattern):
+        return CBORTag(35, obj.pattern)
+    if isinstance(obj, (set, frozenset)):
+        return _encode_set(encoder, obj)
+    if isinstance(obj, (IPv4Interface, IPv6Interface)):  # before: they are addresses too
+        return CBORTag(52 if obj.version == 4 else 54, [obj.packed, obj.network.prefixlen])
+    if isinstance(obj, IPv4Address):
+        return CBORTag(52, obj.packed)
+    if isinstance(obj, IPv6Address):
+        return CBORTag(54, obj.packed)
+    if isinstance(obj, (IPv4Network, IPv6Network)):
+        return CBORTag(52 if obj.version == 4 else 54,
+                       [obj.prefixlen, _strip_zeros(obj.network_address.packed)])
+    if isinstance(obj, Message):
+        return CBORTag(36, obj.as_string())
+    if isinstance(obj, CBORTag):  # a subclass
+        return CBORTag(obj.tag, obj.value)
+    if isinstance(obj, CBORSimpleValue):
+        return CBORSimpleValue(obj.value)
+    if isinstance(obj, Mapping):
+        return dict(obj)
+    if encoder.default is not None:
+        encoder.default(encoder, obj)
+        return WRITTEN
+    raise CBOREncodeTypeError("cannot encode type %r" % (type(obj),))
+
+
+__all__ = ["decode", "encode", "WRITTEN", "timedelta"]

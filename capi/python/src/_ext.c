@@ -1,0 +1,781 @@
+/*
+ * cbor_fast._ext: the module. loads / iter_sequence / Reader over the
+ * library's reader, dumps / CBOREncoder over its writer (_ext_encode.c).
+ */
+#include "_ext.h"
+
+#include <string.h>
+
+cf_globals cf_state;
+
+/* ---- options ----------------------------------------------------------------- */
+
+/* A limit: None (no limit, stored as 0) or an int in 1 .. 2**64 - 1. */
+static int parse_limit(PyObject* o, const char* name, uint64_t* out) {
+  *out = 0;
+  if (o == NULL || o == Py_None) {
+    return 0;
+  }
+  if (PyLong_Check(o) && !PyBool_Check(o)) {
+    unsigned long long v = PyLong_AsUnsignedLongLong(o);
+    if (!(v == (unsigned long long)-1 && PyErr_Occurred()) && v >= 1) {
+      *out = v;
+      return 0;
+    }
+    PyErr_Clear();
+  }
+  PyErr_Format(PyExc_ValueError, "%s must be None or an int in 1 .. 2**64 - 1, not %R", name, o);
+  return -1;
+}
+
+static const char* decode_kwlist[] = {
+    "data",          "tag_hook",          "object_hook",        "semantic_decoders",
+    "str_errors",    "max_depth",         "allow_indefinite",   "allow_duplicate_keys",
+    "strict_hashable_types", "immutable", "strict_utf8",        "reject_duplicate_keys",
+    "deterministic", "max_string_length", "max_container_items", "max_items",
+    "max_memory",    NULL};
+
+/* Parses the decode options; *data gets the input object (borrowed). */
+static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fmt,
+                                PyObject** data, cf_decode_options* o) {
+  PyObject *tag_hook = Py_None, *object_hook = Py_None, *semantic = Py_None;
+  PyObject* max_depth = NULL;
+  const char* str_errors = "strict";
+  int allow_indefinite = 1, allow_duplicate_keys = 1, strict_hashable = 0, immutable = 0;
+  int strict_utf8 = 0, reject_dup = 0, deterministic = 0;
+  PyObject *max_string = Py_None, *max_container = Py_None, *max_items = Py_None,
+           *max_memory = Py_None;
+  memset(o, 0, sizeof(*o));
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)decode_kwlist, data, &tag_hook,
+                                   &object_hook, &semantic, &str_errors, &max_depth,
+                                   &allow_indefinite, &allow_duplicate_keys, &strict_hashable,
+                                   &immutable, &strict_utf8, &reject_dup, &deterministic,
+                                   &max_string, &max_container, &max_items, &max_memory)) {
+    return -1;
+  }
+  o->max_depth = 512;
+  if (max_depth != NULL) {
+    unsigned long v = (PyLong_Check(max_depth) && !PyBool_Check(max_depth))
+                          ? PyLong_AsUnsignedLong(max_depth)
+                          : (unsigned long)-1;
+    if ((v == (unsigned long)-1 && PyErr_Occurred()) || v > 0xFFFFFFFFul ||
+        !PyLong_Check(max_depth) || PyBool_Check(max_depth)) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_ValueError, "max_depth must be an int in 0 .. 2**32 - 1, not %R",
+                   max_depth);
+      return -1;
+    }
+    o->max_depth = (uint32_t)v;
+  }
+  if (tag_hook != Py_None && !PyCallable_Check(tag_hook)) {
+    PyErr_SetString(PyExc_TypeError, "tag_hook must be callable or None");
+    return -1;
+  }
+  if (object_hook != Py_None && !PyCallable_Check(object_hook)) {
+    PyErr_SetString(PyExc_TypeError, "object_hook must be callable or None");
+    return -1;
+  }
+  if (semantic != Py_None && !PyDict_Check(semantic)) {
+    PyErr_SetString(PyExc_TypeError, "semantic_decoders must be a dict or None");
+    return -1;
+  }
+  o->tag_hook = tag_hook == Py_None ? NULL : tag_hook;
+  o->object_hook = object_hook == Py_None ? NULL : object_hook;
+  o->semantic_decoders = semantic == Py_None ? NULL : semantic;
+  if (strcmp(str_errors, "strict") == 0 || strcmp(str_errors, "error") == 0) {
+    o->str_errors = NULL;
+  } else if (strcmp(str_errors, "replace") == 0 || strcmp(str_errors, "ignore") == 0 ||
+             strcmp(str_errors, "surrogateescape") == 0 ||
+             strcmp(str_errors, "backslashreplace") == 0) {
+    o->str_errors = str_errors; /* a static-lifetime name: see the kwlist parse */
+  } else {
+    PyErr_Format(PyExc_ValueError, "invalid str_errors value: %s", str_errors);
+    return -1;
+  }
+  o->allow_indefinite = allow_indefinite;
+  o->immutable = immutable;
+  o->strict_utf8 = strict_utf8;
+  o->reject_duplicate_keys = reject_dup || !allow_duplicate_keys;
+  o->deterministic = deterministic;
+  o->strict_hashable = strict_hashable;
+  if (parse_limit(max_string, "max_string_length", &o->max_string_length) < 0 ||
+      parse_limit(max_container, "max_container_items", &o->max_container_items) < 0 ||
+      parse_limit(max_items, "max_items", &o->max_items) < 0 ||
+      parse_limit(max_memory, "max_memory", &o->max_memory) < 0) {
+    return -1;
+  }
+  return 0;
+}
+
+/* str_errors points into a str object that the kwargs hold only during the
+ * call; the names accepted are copied to these statics. */
+static const char* static_errors(const char* name) {
+  static const char* names[] = {"replace", "ignore", "surrogateescape", "backslashreplace"};
+  if (name == NULL) {
+    return NULL;
+  }
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); ++i) {
+    if (strcmp(name, names[i]) == 0) {
+      return names[i];
+    }
+  }
+  return NULL;
+}
+
+/* ---- loads ----------------------------------------------------------------------- */
+
+static int get_buffer(PyObject* data, Py_buffer* view) {
+  if (PyObject_GetBuffer(data, view, PyBUF_C_CONTIGUOUS) < 0) {
+    PyErr_Format(PyExc_TypeError, "a bytes-like object is required, not '%.100s'",
+                 Py_TYPE(data)->tp_name);
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject* decode_error_at(int status, size_t offset) {
+  PyObject* exc = PyObject_CallFunction(cf_state.decode_error, "in", status, (Py_ssize_t)offset);
+  if (exc != NULL) {
+    PyObject* zero = PyLong_FromLong(0);
+    if (zero != NULL) {
+      PyObject_SetAttrString(exc, "depth", zero);
+      PyObject_SetAttrString(exc, "item_offset", zero);
+      Py_DECREF(zero);
+    }
+    PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  }
+  return NULL;
+}
+
+/* loads and _decode_first: one item from the start of `data`; with `exact`,
+ * bytes after it are an error, else (value, end) is returned. */
+static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
+  PyObject* data;
+  cf_decode_options opts;
+  if (parse_decode_options(args, kwargs, exact ? "O|$OOOsOpppppppOOOO:loads"
+                                               : "O|$OOOsOpppppppOOOO:_decode_first",
+                           &data, &opts) < 0) {
+    return NULL;
+  }
+  opts.str_errors = static_errors(opts.str_errors);
+  Py_buffer view;
+  if (get_buffer(data, &view) < 0) {
+    return NULL;
+  }
+  cf_decoder* d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
+  if (d == NULL) {
+    PyBuffer_Release(&view);
+    return PyErr_NoMemory();
+  }
+  PyObject* result = NULL;
+  /* A large input builds many containers at once, none of which can be
+   * garbage before the call returns: the cyclic GC would scan them again and
+   * again (it is triggered by allocation counts). Pause it meanwhile. */
+  int gc_paused = view.len >= (1 << 16) && PyGC_Disable();
+  if (cf_decoder_init(d, &opts, (const uint8_t*)view.buf, (size_t)view.len) == 0) {
+    size_t end = 0;
+    int rc = cf_decode_next(d, &result, &end);
+    if (rc == 0) {
+      decode_error_at(CBOR_FAST_ERR_TRUNCATED, 0);
+    } else if (rc == 1 && exact && cf_decoder_has_more(d, end)) {
+      Py_CLEAR(result);
+      decode_error_at(CBOR_FAST_ERR_TRAILING_BYTES, end);
+    } else if (rc == 1 && !exact) {
+      PyObject* pair = Py_BuildValue("(Nn)", result, (Py_ssize_t)end);
+      result = pair;
+    }
+    cf_decoder_free(d);
+  }
+  if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
+    /* one item, at offset 0 */
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject* zero = PyLong_FromLong(0);
+    if (zero != NULL && value != NULL) {
+      PyObject_SetAttrString(value, "item_offset", zero);
+    }
+    Py_XDECREF(zero);
+    if (tb != NULL && value != NULL) {
+      PyException_SetTraceback(value, tb);
+    }
+    PyErr_Restore(type, value, tb);
+  }
+  if (gc_paused) {
+    PyGC_Enable();
+  }
+  PyMem_Free(d);
+  PyBuffer_Release(&view);
+  return result;
+}
+
+static PyObject* py_loads(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  return decode_one(args, kwargs, 1);
+}
+
+static PyObject* py_decode_first(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  return decode_one(args, kwargs, 0);
+}
+
+/* ---- iter_sequence ------------------------------------------------------------------ */
+
+typedef struct {
+  PyObject_HEAD
+  Py_buffer view;
+  int has_view;
+  int done;
+  cf_decoder* d;
+} seq_iter;
+
+static void seq_iter_release(seq_iter* it) {
+  if (it->d != NULL) {
+    cf_decoder_free(it->d);
+    PyMem_Free(it->d);
+    it->d = NULL;
+  }
+  if (it->has_view) {
+    PyBuffer_Release(&it->view);
+    it->has_view = 0;
+  }
+}
+
+static void seq_iter_dealloc(PyObject* self) {
+  seq_iter* it = (seq_iter*)self;
+  seq_iter_release(it);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject* seq_iter_next(PyObject* self) {
+  seq_iter* it = (seq_iter*)self;
+  if (it->done || it->d == NULL) {
+    return NULL;
+  }
+  PyObject* v = NULL;
+  size_t end = 0;
+  int rc = cf_decode_next(it->d, &v, &end);
+  if (rc == 1) {
+    return v;
+  }
+  /* the end, or an error: a finished iterator (errors are not resumed) */
+  it->done = 1;
+  seq_iter_release(it);
+  return NULL;
+}
+
+static PyObject* seq_iter_close(PyObject* self, PyObject* unused) {
+  (void)unused;
+  seq_iter* it = (seq_iter*)self;
+  it->done = 1;
+  seq_iter_release(it);
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef seq_iter_methods[] = {
+    {"close", seq_iter_close, METH_NOARGS, "Stops the iteration and releases the input."},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject seq_iter_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast._ext.SequenceIterator",
+    .tp_basicsize = sizeof(seq_iter),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Iterator over the items of a CBOR sequence (see iter_sequence).",
+    .tp_dealloc = seq_iter_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = seq_iter_next,
+    .tp_methods = seq_iter_methods,
+};
+
+static PyObject* py_iter_sequence(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  PyObject* data;
+  cf_decode_options opts;
+  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOO:iter_sequence", &data, &opts) <
+      0) {
+    return NULL;
+  }
+  opts.str_errors = static_errors(opts.str_errors);
+  seq_iter* it = PyObject_New(seq_iter, &seq_iter_type);
+  if (it == NULL) {
+    return NULL;
+  }
+  it->has_view = 0;
+  it->done = 0;
+  it->d = NULL;
+  if (get_buffer(data, &it->view) < 0) {
+    Py_DECREF(it);
+    return NULL;
+  }
+  it->has_view = 1;
+  it->d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
+  if (it->d == NULL) {
+    Py_DECREF(it);
+    return PyErr_NoMemory();
+  }
+  if (cf_decoder_init(it->d, &opts, (const uint8_t*)it->view.buf, (size_t)it->view.len) < 0) {
+    PyMem_Free(it->d);
+    it->d = NULL;
+    Py_DECREF(it);
+    return NULL;
+  }
+  return (PyObject*)it;
+}
+
+/* ---- Reader: the low-level pull reader, strings as zero-copy memoryviews ------------- */
+
+typedef struct {
+  PyObject_HEAD
+  cbor_reader* rd;
+  PyObject* mv;  /* memoryview of the input (cast to bytes), shared by the views */
+  cbor_fast_item last;
+  int has_last;
+} reader_obj;
+
+static PyObject* reader_error(reader_obj* r) {
+  cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+  cbor_fast_status st = cbor_reader_error(r->rd, &err);
+  if (st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
+    return PyErr_NoMemory();
+  }
+  PyObject* exc = PyObject_CallFunction(cf_state.decode_error, "in", (int)st,
+                                        (Py_ssize_t)err.offset);
+  if (exc != NULL) {
+    PyObject* depth = PyLong_FromUnsignedLong(err.depth);
+    PyObject* item_offset = PyLong_FromSize_t(err.item_offset);
+    if (depth != NULL) {
+      PyObject_SetAttrString(exc, "depth", depth);
+    }
+    if (item_offset != NULL) {
+      PyObject_SetAttrString(exc, "item_offset", item_offset);
+    }
+    Py_XDECREF(depth);
+    Py_XDECREF(item_offset);
+    PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  }
+  return NULL;
+}
+
+static int reader_open(reader_obj* r) {
+  if (r->rd == NULL) {
+    PyErr_SetString(PyExc_ValueError, "the Reader is closed");
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject* reader_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  PyObject* data;
+  cf_decode_options opts;
+  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOO:Reader", &data, &opts) < 0) {
+    return NULL;
+  }
+  if (opts.max_memory != 0) {
+    PyErr_SetString(PyExc_ValueError, "Reader: max_memory is not a reader option");
+    return NULL;
+  }
+  reader_obj* r = (reader_obj*)type->tp_alloc(type, 0);
+  if (r == NULL) {
+    return NULL;
+  }
+  PyObject* mv = PyMemoryView_FromObject(data);
+  if (mv == NULL) {
+    Py_DECREF(r);
+    return NULL;
+  }
+  r->mv = PyObject_CallMethod(mv, "cast", "s", "B");
+  Py_DECREF(mv);
+  if (r->mv == NULL) {
+    Py_DECREF(r);
+    return NULL;
+  }
+  Py_buffer* view = PyMemoryView_GET_BUFFER(r->mv);
+  if (!PyBuffer_IsContiguous(view, 'C')) {
+    PyErr_SetString(PyExc_TypeError, "Reader: the input must be a contiguous buffer");
+    Py_DECREF(r);
+    return NULL;
+  }
+  if (cbor_reader_new(view->buf, (size_t)view->len, NULL, &r->rd) != CBOR_FAST_OK) {
+    Py_DECREF(r);
+    return PyErr_NoMemory();
+  }
+  struct {
+    cbor_fast_option option;
+    uint64_t value;
+    int set;
+  } settings[] = {
+      {CBOR_FAST_OPT_MAX_DEPTH, opts.max_depth, 1},
+      {CBOR_FAST_OPT_VALIDATE_UTF8, 1, opts.strict_utf8},
+      {CBOR_FAST_OPT_MAX_STRING_LENGTH, opts.max_string_length, opts.max_string_length != 0},
+      {CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, opts.max_container_items,
+       opts.max_container_items != 0},
+      {CBOR_FAST_OPT_MAX_ITEMS, opts.max_items, opts.max_items != 0},
+      {CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1, opts.reject_duplicate_keys},
+      {CBOR_FAST_OPT_DETERMINISTIC, 1, opts.deterministic},
+  };
+  for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); ++i) {
+    if (settings[i].set &&
+        cbor_reader_set(r->rd, settings[i].option, settings[i].value) != CBOR_FAST_OK) {
+      PyErr_SetString(PyExc_ValueError, "Reader: option refused");
+      Py_DECREF(r);
+      return NULL;
+    }
+  }
+  return (PyObject*)r;
+}
+
+static void reader_close_handle(reader_obj* r) {
+  cbor_reader_free(r->rd);
+  r->rd = NULL;
+  Py_CLEAR(r->mv);
+}
+
+static void reader_dealloc(PyObject* self) {
+  reader_close_handle((reader_obj*)self);
+  Py_TYPE(self)->tp_free(self);
+}
+
+static PyObject* view_of(reader_obj* r, const uint8_t* data, size_t size) {
+  const uint8_t* base = (const uint8_t*)PyMemoryView_GET_BUFFER(r->mv)->buf;
+  Py_ssize_t off = data ? (Py_ssize_t)(data - base) : 0;
+  return PySequence_GetSlice(r->mv, off, off + (Py_ssize_t)size);
+}
+
+static PyObject* reader_next(PyObject* self) {
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+  cbor_fast_status st = cbor_reader_next(r->rd, &it);
+  if (st == CBOR_FAST_END) {
+    return NULL;
+  }
+  if (st != CBOR_FAST_OK) {
+    return reader_error(r);
+  }
+  r->last = it;
+  r->has_last = 1;
+  PyObject* value;
+  int indefinite = (it.flags & CBOR_FAST_ITEM_INDEFINITE) != 0;
+  switch (it.type) {
+    case CBOR_FAST_TYPE_UINT:
+    case CBOR_FAST_TYPE_TAG:
+    case CBOR_FAST_TYPE_SIMPLE:
+      value = PyLong_FromUnsignedLongLong(it.value);
+      break;
+    case CBOR_FAST_TYPE_NEGATIVE: {
+      PyObject* u = PyLong_FromUnsignedLongLong(it.value);
+      value = u ? PyNumber_Invert(u) : NULL;
+      Py_XDECREF(u);
+      break;
+    }
+    case CBOR_FAST_TYPE_BYTES:
+    case CBOR_FAST_TYPE_TEXT:
+      if (indefinite) {
+        value = Py_None;
+        Py_INCREF(value);
+      } else {
+        value = view_of(r, it.data, it.size);
+      }
+      break;
+    case CBOR_FAST_TYPE_ARRAY:
+    case CBOR_FAST_TYPE_MAP:
+      value = indefinite ? (Py_INCREF(Py_None), Py_None) : PyLong_FromUnsignedLongLong(it.value);
+      break;
+    case CBOR_FAST_TYPE_FLOAT:
+      value = PyFloat_FromDouble(it.float_value);
+      break;
+    case CBOR_FAST_TYPE_BOOL:
+      value = PyBool_FromLong(it.value == 21);
+      break;
+    case CBOR_FAST_TYPE_UNDEFINED:
+      value = cf_state.undefined;
+      Py_INCREF(value);
+      break;
+    default:
+      value = Py_None;
+      Py_INCREF(value);
+      break;
+  }
+  if (value == NULL) {
+    return NULL;
+  }
+  return PyObject_CallFunction(cf_state.item_type, "iNnkIII", (int)it.type, value,
+                               (Py_ssize_t)it.offset, (unsigned long)it.depth, it.head_size,
+                               it.flags, it.float_width);
+}
+
+static PyObject* reader_skip(PyObject* self, PyObject* unused) {
+  (void)unused;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  r->has_last = 0;
+  cbor_fast_status st = cbor_reader_skip(r->rd);
+  if (st == CBOR_FAST_OK) {
+    Py_RETURN_TRUE;
+  }
+  if (st == CBOR_FAST_END || st == CBOR_FAST_ERR_INVALID_STATE) {
+    Py_RETURN_FALSE;
+  }
+  return reader_error(r);
+}
+
+static PyObject* reader_skip_to_end(PyObject* self, PyObject* unused) {
+  (void)unused;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  r->has_last = 0;
+  cbor_fast_status st = cbor_reader_skip_to_end(r->rd);
+  if (st == CBOR_FAST_OK) {
+    Py_RETURN_NONE;
+  }
+  if (st == CBOR_FAST_ERR_INVALID_STATE) {
+    PyErr_SetString(PyExc_ValueError, "skip_to_end: no open container");
+    return NULL;
+  }
+  return reader_error(r);
+}
+
+static PyObject* reader_join(PyObject* self, PyObject* unused) {
+  (void)unused;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  int is_string = r->has_last &&
+                  (r->last.type == CBOR_FAST_TYPE_BYTES || r->last.type == CBOR_FAST_TYPE_TEXT);
+  if (!is_string) {
+    PyErr_SetString(PyExc_ValueError, "join: the last item is not the start of a string");
+    return NULL;
+  }
+  if (!(r->last.flags & CBOR_FAST_ITEM_INDEFINITE)) {
+    return view_of(r, r->last.data, r->last.size);
+  }
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  cbor_fast_status st = cbor_reader_join(r->rd, &r->last, &data, &size);
+  if (st == CBOR_FAST_ERR_INVALID_STATE) {
+    PyErr_SetString(PyExc_ValueError, "join: the last item is not the start of a string");
+    return NULL;
+  }
+  if (st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
+    return PyErr_NoMemory();
+  }
+  if (st != CBOR_FAST_OK) {
+    return reader_error(r);
+  }
+  r->has_last = 0;
+  return PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
+}
+
+static PyObject* reader_finish(PyObject* self, PyObject* unused) {
+  (void)unused;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  cbor_fast_status st = cbor_reader_finish(r->rd);
+  if (st == CBOR_FAST_OK) {
+    Py_RETURN_NONE;
+  }
+  if (st == CBOR_FAST_ERR_INVALID_STATE) {
+    PyErr_SetString(PyExc_ValueError, "finish: a container is still open");
+    return NULL;
+  }
+  if (cbor_reader_error(r->rd, NULL) == CBOR_FAST_OK) {
+    size_t off = cbor_reader_offset(r->rd);
+    PyObject* exc = PyObject_CallFunction(cf_state.decode_error, "in", (int)st, (Py_ssize_t)off);
+    if (exc != NULL) {
+      PyObject* o = PyLong_FromSize_t(off);
+      if (o != NULL) {
+        PyObject_SetAttrString(exc, "item_offset", o);
+        Py_DECREF(o);
+      }
+      PyObject* z = PyLong_FromLong(0);
+      if (z != NULL) {
+        PyObject_SetAttrString(exc, "depth", z);
+        Py_DECREF(z);
+      }
+      PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+      Py_DECREF(exc);
+    }
+    return NULL;
+  }
+  return reader_error(r);
+}
+
+static PyObject* reader_close(PyObject* self, PyObject* unused) {
+  (void)unused;
+  reader_close_handle((reader_obj*)self);
+  Py_RETURN_NONE;
+}
+
+static PyObject* reader_enter(PyObject* self, PyObject* unused) {
+  (void)unused;
+  Py_INCREF(self);
+  return self;
+}
+
+static PyObject* reader_exit(PyObject* self, PyObject* args) {
+  (void)args;
+  reader_close_handle((reader_obj*)self);
+  Py_RETURN_NONE;
+}
+
+static PyObject* reader_get_offset(PyObject* self, void* closure) {
+  (void)closure;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  return PyLong_FromSize_t(cbor_reader_offset(r->rd));
+}
+
+static PyObject* reader_get_depth(PyObject* self, void* closure) {
+  (void)closure;
+  reader_obj* r = (reader_obj*)self;
+  if (reader_open(r) < 0) {
+    return NULL;
+  }
+  return PyLong_FromUnsignedLong(cbor_reader_depth(r->rd));
+}
+
+static PyMethodDef reader_methods[] = {
+    {"skip", reader_skip, METH_NOARGS,
+     "Passes over the next complete item; False if there is none."},
+    {"skip_to_end", reader_skip_to_end, METH_NOARGS,
+     "Passes over the rest of the innermost open container, tag or indefinite string."},
+    {"join", reader_join, METH_NOARGS,
+     "The whole content of the string item just returned (a view, or bytes if indefinite)."},
+    {"finish", reader_finish, METH_NOARGS, "Checks that all input was read at the top level."},
+    {"close", reader_close, METH_NOARGS, "Frees the library reader; views stay valid."},
+    {"__enter__", reader_enter, METH_NOARGS, NULL},
+    {"__exit__", reader_exit, METH_VARARGS, NULL},
+    {NULL, NULL, 0, NULL}};
+
+static PyGetSetDef reader_getset[] = {
+    {"offset", reader_get_offset, NULL, "Offset of the next byte to read.", NULL},
+    {"depth", reader_get_depth, NULL, "Current nesting depth (0 at the top level).", NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+static PyTypeObject reader_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast.Reader",
+    .tp_basicsize = sizeof(reader_obj),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Reader(data, **limits): pull reader over a CBOR sequence, yielding Item tuples.",
+    .tp_new = reader_new,
+    .tp_dealloc = reader_dealloc,
+    .tp_iter = PyObject_SelfIter,
+    .tp_iternext = reader_next,
+    .tp_methods = reader_methods,
+    .tp_getset = reader_getset,
+};
+
+/* ---- module -------------------------------------------------------------------------- */
+
+static PyObject* py_setup(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  static const char* kwlist[] = {"tag_type",          "simple_type",       "undefined",
+                                 "frozendict",        "decode_error",      "encode_error",
+                                 "encode_type_error", "encode_value_error", "semantic_decode",
+                                 "special_encode",    "written",           "item_type",
+                                 NULL};
+  cf_globals g;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOOOOOO:_setup", (char**)kwlist,
+                                   &g.tag_type, &g.simple_type, &g.undefined, &g.frozendict,
+                                   &g.decode_error, &g.encode_error, &g.encode_type_error,
+                                   &g.encode_value_error, &g.semantic_decode, &g.special_encode,
+                                   &g.written, &g.item_type)) {
+    return NULL;
+  }
+  PyObject** fields[] = {&g.tag_type,        &g.simple_type,       &g.undefined,
+                         &g.frozendict,      &g.decode_error,      &g.encode_error,
+                         &g.encode_type_error, &g.encode_value_error, &g.semantic_decode,
+                         &g.special_encode,  &g.written,           &g.item_type};
+  PyObject** targets[] = {&cf_state.tag_type,        &cf_state.simple_type,
+                          &cf_state.undefined,       &cf_state.frozendict,
+                          &cf_state.decode_error,    &cf_state.encode_error,
+                          &cf_state.encode_type_error, &cf_state.encode_value_error,
+                          &cf_state.semantic_decode, &cf_state.special_encode,
+                          &cf_state.written,         &cf_state.item_type};
+  for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); ++i) {
+    Py_INCREF(*fields[i]);
+    Py_XSETREF(*targets[i], *fields[i]);
+  }
+  Py_RETURN_NONE;
+}
+
+static PyObject* py_status_name(PyObject* self, PyObject* arg) {
+  (void)self;
+  long code = PyLong_AsLong(arg);
+  if (code == -1 && PyErr_Occurred()) {
+    return NULL;
+  }
+  return PyUnicode_FromString(cbor_status_name((cbor_fast_status)code));
+}
+
+static PyObject* py_status_string(PyObject* self, PyObject* arg) {
+  (void)self;
+  long code = PyLong_AsLong(arg);
+  if (code == -1 && PyErr_Occurred()) {
+    return NULL;
+  }
+  return PyUnicode_FromString(cbor_status_string((cbor_fast_status)code));
+}
+
+static PyObject* py_clear_key_cache(PyObject* self, PyObject* unused) {
+  (void)self;
+  (void)unused;
+  cf_key_cache_clear();
+  Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"loads", (PyCFunction)(void (*)(void))py_loads, METH_VARARGS | METH_KEYWORDS,
+     "loads(data, **options): exactly one CBOR data item from a bytes-like object."},
+    {"_decode_first", (PyCFunction)(void (*)(void))py_decode_first, METH_VARARGS | METH_KEYWORDS,
+     "_decode_first(data, **options) -> (value, end): the first item and where it ends."},
+    {"iter_sequence", (PyCFunction)(void (*)(void))py_iter_sequence, METH_VARARGS | METH_KEYWORDS,
+     "iter_sequence(data, **options): an iterator over the items of a CBOR sequence."},
+    {"dumps", (PyCFunction)(void (*)(void))cf_dumps, METH_FASTCALL | METH_KEYWORDS,
+     "dumps(obj, **options) -> bytes."},
+    {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"status_name", py_status_name, METH_O, "The library's name of a status code."},
+    {"status_string", py_status_string, METH_O, "The library's description of a status code."},
+    {"_clear_key_cache", py_clear_key_cache, METH_NOARGS, "Empties the map-key cache."},
+    {NULL, NULL, 0, NULL}};
+
+static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_ext",
+                                        "The compiled core of cbor_fast.", -1, module_methods,
+                                        NULL, NULL, NULL, NULL};
+
+PyMODINIT_FUNC PyInit__ext(void) {
+  if (PyType_Ready(&seq_iter_type) < 0 || PyType_Ready(&reader_type) < 0 ||
+      PyType_Ready(&cf_encoder_type) < 0) {
+    return NULL;
+  }
+  if (cf_state.unset == NULL &&
+      (cf_state.unset = PyObject_CallNoArgs((PyObject*)&PyBaseObject_Type)) == NULL) {
+    return NULL;
+  }
+  PyObject* m = PyModule_Create(&module_def);
+  if (m == NULL) {
+    return NULL;
+  }
+  Py_INCREF(&reader_type);
+  Py_INCREF(&cf_encoder_type);
+  if (PyModule_AddObject(m, "Reader", (PyObject*)&reader_type) < 0 ||
+      PyModule_AddObject(m, "CBOREncoder", (PyObject*)&cf_encoder_type) < 0 ||
+      PyModule_AddStringConstant(m, "library_version", cbor_fast_version_string()) < 0) {
+    Py_DECREF(m);
+    return NULL;
+  }
+  return m;
+}

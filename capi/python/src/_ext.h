@@ -1,0 +1,106 @@
+/* cbor_fast._ext: the compiled core of the cbor_fast Python package. */
+#ifndef CBOR_FAST_PY_EXT_H
+#define CBOR_FAST_PY_EXT_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <stdint.h>
+
+#include "cbor_fast.h"
+
+/* Objects from the Python half of the package, given once to _ext._setup(). */
+typedef struct {
+  PyObject* tag_type;        /* CBORTag */
+  PyObject* simple_type;     /* CBORSimpleValue */
+  PyObject* undefined;       /* the undefined singleton */
+  PyObject* frozendict;      /* FrozenDict */
+  PyObject* decode_error;    /* CBORDecodeError */
+  PyObject* encode_error;    /* CBOREncodeError */
+  PyObject* encode_type_error;  /* CBOREncodeTypeError */
+  PyObject* encode_value_error; /* CBOREncodeValueError */
+  PyObject* semantic_decode; /* _semantic.decode(tag, value, immutable, tag_hook) */
+  PyObject* special_encode;  /* _semantic.encode(encoder, obj) -> replacement */
+  PyObject* written;         /* what special_encode returns when it wrote obj itself */
+  PyObject* item_type;       /* Item(type, value, offset, depth, head_size, flags, float_width) */
+  PyObject* unset;           /* placeholder of a shareable not yet decoded */
+} cf_globals;
+
+extern cf_globals cf_state;
+
+/* ---- decoding ----------------------------------------------------------------- */
+
+typedef struct {
+  uint32_t max_depth;
+  int strict_utf8;
+  int reject_duplicate_keys;
+  int deterministic;
+  int allow_indefinite;
+  int immutable;
+  int strict_hashable;          /* map keys and set members: str and bytes only */
+  uint64_t max_string_length;   /* 0: no limit */
+  uint64_t max_container_items; /* 0: no limit */
+  uint64_t max_items;           /* 0: no limit */
+  uint64_t max_memory;          /* 0: no limit */
+  const char* str_errors;       /* NULL: strict */
+  PyObject* tag_hook;           /* borrowed in the options, owned by the decoder */
+  PyObject* object_hook;
+  PyObject* semantic_decoders;  /* dict or NULL */
+} cf_decode_options;
+
+enum { CF_LIST = 1, CF_KEY, CF_VALUE, CF_TAG, CF_BYTES, CF_TEXT };
+
+typedef struct {
+  PyObject* obj;   /* list, dict or chunk list (owned); NULL for a tag */
+  PyObject* key;   /* CF_VALUE: the key waiting for its value (owned) */
+  uint64_t tag;    /* CF_TAG: the tag number */
+  Py_ssize_t fill; /* preallocated list: next index; -1: append */
+  Py_ssize_t share; /* tag 28: index in the shareables */
+  size_t offset;   /* the head of the container or tag */
+  uint32_t frozen_depth; /* frozen levels up to here (hashing recurses on them) */
+  uint8_t kind;
+  uint8_t frozen;  /* build hashable values (map keys, set members) */
+} cf_frame;
+
+/* Deepest nesting of a hashable value built (a map key, a set member): hashing
+ * a tuple recurses in C, so this bounds that recursion whatever max_depth is. */
+#define CF_MAX_FROZEN_DEPTH 1000
+
+#define CF_BATCH 128
+
+typedef struct {
+  cf_decode_options opts;
+  cbor_reader* rd;
+  cbor_fast_allocator alloc;
+  const uint8_t* base;
+  size_t size;
+  cf_frame* stack;
+  size_t depth;
+  size_t capacity;
+  PyObject* shareables; /* list (tag 28) or NULL */
+  PyObject* namespaces; /* list of lists (tag 256) or NULL */
+  size_t memory;        /* bytes held: reader, stack, estimate of the objects built */
+  size_t max_memory;
+  int budget_hit;
+  size_t pos, count;    /* the batch: next item, items in it */
+  size_t last_offset;
+  size_t item_start;    /* offset of the top-level item being decoded */
+  size_t key_offset;    /* offset of the map key being decoded */
+  size_t reader_item_offset; /* the reader's, for an error between items */
+  int reader_item_offset_valid;
+  cbor_fast_item batch[CF_BATCH];
+} cf_decoder;
+
+int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t* data,
+                    size_t size);
+void cf_decoder_free(cf_decoder* d);
+int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
+int cf_decoder_has_more(cf_decoder* d, size_t end);
+void cf_key_cache_clear(void);
+
+/* ---- encoding ----------------------------------------------------------------- */
+
+PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+extern PyTypeObject cf_encoder_type;
+
+#endif

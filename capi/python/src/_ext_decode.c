@@ -1,0 +1,899 @@
+/*
+ * cbor_fast._ext: decoding. Items come from cbor_reader_next_batch (the one
+ * batched C route of the library) and Python objects are built here, in C,
+ * on an explicit stack: no C recursion at any nesting depth.
+ */
+#include "_ext.h"
+
+#include <string.h>
+
+/* ---- short-key cache --------------------------------------------------------
+ * Map keys of up to KEY_CACHE_MAX_LEN ASCII bytes are looked up in a
+ * direct-mapped cache of str objects, so the thousand "id" keys of a document
+ * are one object (less allocation, and dict lookups by identity). Guarded by
+ * the GIL like every other Python object. */
+#define KEY_CACHE_SIZE 2048
+#define KEY_CACHE_MAX_LEN 32
+static PyObject* key_cache[KEY_CACHE_SIZE];
+
+/* 1 when data[0, size) is ASCII; *hash gets a hash of it. Word at a time:
+ * keys are short, and a byte loop with a multiply per byte costs more than
+ * the dict insert it serves. */
+static int ascii_hash(const uint8_t* data, size_t size, uint64_t* hash) {
+  uint64_t h = size * 0x9E3779B97F4A7C15ull;
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    memcpy(&w, data + i, 8);
+    high |= w;
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+  }
+  if (i < size) {
+    uint64_t w = 0;
+    memcpy(&w, data + i, size - i);
+    high |= w;
+    h = (h ^ w) * 0xff51afd7ed558ccdull;
+  }
+  *hash = h ^ (h >> 29);
+  return (high & 0x8080808080808080ull) == 0;
+}
+
+/* A new str from ASCII bytes. */
+static PyObject* ascii_str(const uint8_t* data, size_t size) {
+  PyObject* s = PyUnicode_New((Py_ssize_t)size, 127);
+  if (s != NULL) {
+    memcpy(PyUnicode_DATA(s), data, size);
+  }
+  return s;
+}
+
+static PyObject* cached_key(const uint8_t* data, size_t size) {
+  uint64_t h;
+  if (!ascii_hash(data, size, &h)) {
+    return NULL; /* not ASCII: the caller decodes it the normal way */
+  }
+  PyObject** slot = &key_cache[h & (KEY_CACHE_SIZE - 1)];
+  PyObject* s = *slot;
+  if (s != NULL && (size_t)PyUnicode_GET_LENGTH(s) == size &&
+      memcmp(PyUnicode_DATA(s), data, size) == 0) {
+    Py_INCREF(s);
+    return s;
+  }
+  s = ascii_str(data, size);
+  if (s == NULL) {
+    return NULL;
+  }
+  Py_XSETREF(*slot, s);
+  Py_INCREF(s);
+  return s;
+}
+
+void cf_key_cache_clear(void) {
+  for (size_t i = 0; i < KEY_CACHE_SIZE; ++i) {
+    Py_CLEAR(key_cache[i]);
+  }
+}
+
+/* ---- errors ----------------------------------------------------------------- */
+
+/* Raises CBORDecodeError(status, offset, depth=depth). */
+static void raise_decode_error(cf_decoder* dec, int status, size_t offset, uint32_t depth) {
+  if (status == CBOR_FAST_ERR_OUT_OF_MEMORY) {
+    PyErr_NoMemory();
+    return;
+  }
+  PyObject* exc = PyObject_CallFunction(cf_state.decode_error, "in", status, (Py_ssize_t)offset);
+  if (exc == NULL) {
+    return;
+  }
+  PyObject* dv = PyLong_FromUnsignedLong(depth);
+  PyObject* io = PyLong_FromSize_t(dec->depth == 0 && dec->reader_item_offset_valid
+                                       ? dec->reader_item_offset
+                                       : dec->item_start);
+  if (dv == NULL || io == NULL || PyObject_SetAttrString(exc, "depth", dv) < 0 ||
+      PyObject_SetAttrString(exc, "item_offset", io) < 0) {
+    Py_XDECREF(dv);
+    Py_XDECREF(io);
+    Py_DECREF(exc);
+    return;
+  }
+  Py_DECREF(dv);
+  Py_DECREF(io);
+  PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+  Py_DECREF(exc);
+}
+
+/* A CBORDecodeError raised by Python code (a semantic decoder) without an
+ * offset gets `offset`; any other error from the built-in semantic decoders
+ * is left as it is (the Python side wraps its own failures). */
+static void fill_error_offset(size_t offset) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (value != NULL && PyObject_IsInstance(value, cf_state.decode_error) == 1) {
+    PyObject* off = PyObject_GetAttrString(value, "offset");
+    if (off == Py_None) {
+      PyObject* o = PyLong_FromSize_t(offset);
+      if (o != NULL) {
+        PyObject_SetAttrString(value, "offset", o);
+        Py_DECREF(o);
+      }
+    }
+    Py_XDECREF(off);
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+    }
+  }
+  if (tb != NULL && value != NULL) {
+    PyException_SetTraceback(value, tb);
+  }
+  PyErr_Restore(type, value, tb);
+}
+
+static void raise_semantic(const char* message, size_t offset) {
+  PyObject* exc = PyObject_CallFunction(cf_state.decode_error, "Ons", Py_None,
+                                        (Py_ssize_t)offset, message);
+  if (exc != NULL) {
+    PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+    Py_DECREF(exc);
+  }
+}
+
+/* ---- the memory budget ---------------------------------------------------------
+ * The reader's allocations go through these hooks, so max_memory counts them
+ * with the extension's own stack and its estimate of the objects built. */
+static void* budget_malloc(void* context, size_t size) {
+  cf_decoder* d = (cf_decoder*)context;
+  if (d->max_memory != 0 && d->memory + size > d->max_memory) {
+    d->budget_hit = 1;
+    return NULL;
+  }
+  void* p = PyMem_RawMalloc(size);
+  if (p != NULL) {
+    d->memory += size;
+  }
+  return p;
+}
+
+static void* budget_realloc(void* context, void* ptr, size_t old_size, size_t new_size) {
+  cf_decoder* d = (cf_decoder*)context;
+  if (d->max_memory != 0 && new_size > old_size &&
+      d->memory + (new_size - old_size) > d->max_memory) {
+    d->budget_hit = 1;
+    return NULL;
+  }
+  void* p = PyMem_RawRealloc(ptr, new_size);
+  if (p != NULL) {
+    d->memory = d->memory - old_size + new_size;
+  }
+  return p;
+}
+
+static void budget_free(void* context, void* ptr, size_t size) {
+  cf_decoder* d = (cf_decoder*)context;
+  if (ptr != NULL) {
+    d->memory -= size;
+  }
+  PyMem_RawFree(ptr);
+}
+
+/* ---- decoder life cycle ----------------------------------------------------- */
+
+int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t* data,
+                    size_t size) {
+  memset(d, 0, sizeof(*d));
+  d->opts = *opts;
+  d->base = data;
+  d->size = size;
+  d->max_memory = opts->max_memory;
+  d->alloc.malloc = budget_malloc;
+  d->alloc.realloc = budget_realloc;
+  d->alloc.free = budget_free;
+  d->alloc.context = d;
+  d->batch[0].struct_size = sizeof(cbor_fast_item);
+  cbor_fast_status st = cbor_reader_new(data, size, &d->alloc, &d->rd);
+  if (st != CBOR_FAST_OK) {
+    if (d->budget_hit) {
+      raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, 0, 0);
+    } else {
+      PyErr_NoMemory();
+    }
+    return -1;
+  }
+  struct {
+    cbor_fast_option option;
+    uint64_t value;
+    int set;
+  } settings[] = {
+      {CBOR_FAST_OPT_MAX_DEPTH, opts->max_depth, 1},
+      {CBOR_FAST_OPT_VALIDATE_UTF8, 1, opts->strict_utf8},
+      {CBOR_FAST_OPT_MAX_STRING_LENGTH, opts->max_string_length, opts->max_string_length != 0},
+      {CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, opts->max_container_items,
+       opts->max_container_items != 0},
+      {CBOR_FAST_OPT_MAX_ITEMS, opts->max_items, opts->max_items != 0},
+      {CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1, opts->reject_duplicate_keys},
+      {CBOR_FAST_OPT_DETERMINISTIC, 1, opts->deterministic},
+  };
+  for (size_t i = 0; i < sizeof(settings) / sizeof(settings[0]); ++i) {
+    if (settings[i].set &&
+        cbor_reader_set(d->rd, settings[i].option, settings[i].value) != CBOR_FAST_OK) {
+      PyErr_Format(PyExc_ValueError, "cbor_fast: reader option %d refused",
+                   (int)settings[i].option);
+      cf_decoder_free(d);
+      return -1;
+    }
+  }
+  Py_XINCREF(d->opts.tag_hook);
+  Py_XINCREF(d->opts.object_hook);
+  Py_XINCREF(d->opts.semantic_decoders);
+  return 0;
+}
+
+static void clear_frames(cf_decoder* d) {
+  for (size_t i = 0; i < d->depth; ++i) {
+    Py_CLEAR(d->stack[i].obj);
+    Py_CLEAR(d->stack[i].key);
+  }
+  d->depth = 0;
+}
+
+void cf_decoder_free(cf_decoder* d) {
+  clear_frames(d);
+  if (d->stack != NULL) {
+    budget_free(d, d->stack, d->capacity * sizeof(cf_frame));
+    d->stack = NULL;
+  }
+  Py_CLEAR(d->shareables);
+  Py_CLEAR(d->namespaces);
+  Py_CLEAR(d->opts.tag_hook);
+  Py_CLEAR(d->opts.object_hook);
+  Py_CLEAR(d->opts.semantic_decoders);
+  cbor_reader_free(d->rd);
+  d->rd = NULL;
+}
+
+/* ---- the stack ---------------------------------------------------------------- */
+
+static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
+  if (d->depth == d->capacity) {
+    size_t cap = d->capacity ? d->capacity * 2 : 32;
+    cf_frame* s = (cf_frame*)budget_realloc(d, d->stack, d->capacity * sizeof(cf_frame),
+                                           cap * sizeof(cf_frame));
+    if (s == NULL) {
+      if (d->budget_hit) {
+        raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
+      } else {
+        PyErr_NoMemory();
+      }
+      return NULL;
+    }
+    d->stack = s;
+    d->capacity = cap;
+  }
+  cf_frame* parent = d->depth ? &d->stack[d->depth - 1] : NULL;
+  cf_frame* f = &d->stack[d->depth++];
+  memset(f, 0, sizeof(*f));
+  f->kind = (uint8_t)kind;
+  f->offset = it->offset;
+  f->fill = -1;
+  f->share = -1;
+  f->frozen = (uint8_t)(parent == NULL
+                            ? d->opts.immutable
+                            : (parent->frozen || parent->kind == CF_KEY ||
+                               (parent->kind == CF_TAG && parent->tag == 258)));
+  f->frozen_depth = (parent ? parent->frozen_depth : 0) + f->frozen;
+  if (f->frozen_depth > CF_MAX_FROZEN_DEPTH) {
+    d->depth--;
+    raise_decode_error(d, CBOR_FAST_ERR_DEPTH, it->offset, it->depth);
+    return NULL;
+  }
+  return f;
+}
+
+/* A container opened as the content of tag 28 is registered at once, so
+ * references to it from inside (cycles) find it. */
+static int register_shared(cf_decoder* d, cf_frame* f) {
+  if (d->depth < 2) {
+    return 0;
+  }
+  cf_frame* parent = &d->stack[d->depth - 2];
+  if (parent->kind != CF_TAG || parent->tag != 28 || f->frozen) {
+    return 0;
+  }
+  Py_INCREF(f->obj);
+  return PyList_SetItem(d->shareables, parent->share, f->obj);
+}
+
+/* ---- values ------------------------------------------------------------------- */
+
+static int account(cf_decoder* d, size_t bytes, const cbor_fast_item* it) {
+  d->memory += bytes;
+  if (d->max_memory != 0 && d->memory > d->max_memory) {
+    raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
+    return -1;
+  }
+  return 0;
+}
+
+static PyObject* negative(uint64_t n) {
+  if (n <= (uint64_t)INT64_MAX) {
+    return PyLong_FromLongLong(-1 - (long long)n);
+  }
+  PyObject* u = PyLong_FromUnsignedLongLong(n);
+  if (u == NULL) {
+    return NULL;
+  }
+  PyObject* r = PyNumber_Invert(u); /* ~n == -1 - n */
+  Py_DECREF(u);
+  return r;
+}
+
+/* Text from UTF-8: a failure is CBORDecodeError "invalid_utf8" at the first
+ * bad byte when str_errors is "strict". */
+static PyObject* text(cf_decoder* d, const uint8_t* data, size_t size, size_t content_offset,
+                      uint32_t depth) {
+  PyObject* s = PyUnicode_DecodeUTF8((const char*)data, (Py_ssize_t)size, d->opts.str_errors);
+  if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+    PyObject *type, *value, *tb;
+    PyErr_Fetch(&type, &value, &tb);
+    PyErr_NormalizeException(&type, &value, &tb);
+    Py_ssize_t start = 0;
+    if (value == NULL || PyUnicodeDecodeError_GetStart(value, &start) < 0) {
+      PyErr_Clear();
+      start = 0;
+    }
+    raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, content_offset + (size_t)start, depth);
+    if (value != NULL) {
+      PyObject *t2, *v2, *tb2;
+      PyErr_Fetch(&t2, &v2, &tb2);
+      PyErr_NormalizeException(&t2, &v2, &tb2);
+      PyException_SetCause(v2, value); /* steals value */
+      PyErr_Restore(t2, v2, tb2);
+      value = NULL;
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(value);
+    Py_XDECREF(tb);
+  }
+  return s;
+}
+
+/* RFC string references (tags 256/25): is a string of `size` bytes long
+ * enough to be added to a namespace that holds `count` strings? */
+static int stringref_long_enough(size_t count, size_t size) {
+  if (count < 24) {
+    return size >= 3;
+  }
+  if (count < 256) {
+    return size >= 4;
+  }
+  if (count < 65536) {
+    return size >= 5;
+  }
+  if (count < 4294967296ull) {
+    return size >= 7;
+  }
+  return size >= 11;
+}
+
+static int stringref_add(cf_decoder* d, PyObject* s, size_t size) {
+  Py_ssize_t n = PyList_GET_SIZE(d->namespaces);
+  if (n == 0) {
+    return 0;
+  }
+  PyObject* ns = PyList_GET_ITEM(d->namespaces, n - 1);
+  if (ns == Py_None) {
+    return 0;
+  }
+  if (!stringref_long_enough((size_t)PyList_GET_SIZE(ns), size)) {
+    return 0;
+  }
+  return PyList_Append(ns, s);
+}
+
+/* Finishes tag `f` over its content `v` (owned). Returns a new reference. */
+static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
+  uint64_t tag = f->tag;
+  PyObject* r = NULL;
+  switch (tag) {
+    case 2:
+    case 3:
+      if (PyBytes_CheckExact(v)) {
+        PyObject* n = PyObject_CallMethod((PyObject*)&PyLong_Type, "from_bytes", "Os", v, "big");
+        if (n != NULL && tag == 3) {
+          r = PyNumber_Invert(n);
+          Py_DECREF(n);
+        } else {
+          r = n;
+        }
+        Py_DECREF(v);
+        return r;
+      }
+      break;
+    case 55799: /* self-described CBOR: the marker is dropped */
+      return v;
+    case 28:
+      if (PyList_SetItem(d->shareables, f->share, v) < 0) {
+        return NULL;
+      }
+      Py_INCREF(v);
+      return v;
+    case 29: {
+      if (d->shareables != NULL && PyLong_CheckExact(v)) {
+        Py_ssize_t i = PyLong_AsSsize_t(v);
+        if (i == -1 && PyErr_Occurred()) {
+          PyErr_Clear();
+        } else if (i >= 0 && i < PyList_GET_SIZE(d->shareables)) {
+          r = PyList_GET_ITEM(d->shareables, i);
+          if (r != cf_state.unset && f->frozen && !PyUnicode_CheckExact(r) &&
+              !PyBytes_CheckExact(r) && !PyLong_CheckExact(r) && !PyFloat_CheckExact(r)) {
+            /* a reference would let a hashable value nest deeper than any
+             * limit (hashing it recurses in C): not inside a key or a set */
+            Py_DECREF(v);
+            raise_semantic("shared reference to a container inside a map key or set",
+                           f->offset);
+            return NULL;
+          }
+          if (r != cf_state.unset) {
+            Py_DECREF(v);
+            Py_INCREF(r);
+            return r;
+          }
+        }
+      }
+      Py_DECREF(v);
+      raise_semantic("shared reference not found (tag 29)", f->offset);
+      return NULL;
+    }
+    case 256: {
+      Py_ssize_t n = PyList_GET_SIZE(d->namespaces);
+      if (PyList_SetSlice(d->namespaces, n - 1, n, NULL) < 0) {
+        Py_DECREF(v);
+        return NULL;
+      }
+      return v;
+    }
+    case 25: {
+      Py_ssize_t n = d->namespaces ? PyList_GET_SIZE(d->namespaces) : 0;
+      if (n > 0 && PyLong_CheckExact(v)) {
+        /* the innermost namespace is the one the tag-25 frame sits in */
+        PyObject* ns = PyList_GET_ITEM(d->namespaces, n - 1);
+        Py_ssize_t i = PyLong_AsSsize_t(v);
+        if (i == -1 && PyErr_Occurred()) {
+          PyErr_Clear();
+        } else if (ns != Py_None && i >= 0 && i < PyList_GET_SIZE(ns)) {
+          r = PyList_GET_ITEM(ns, i);
+          Py_DECREF(v);
+          Py_INCREF(r);
+          return r;
+        }
+      }
+      Py_DECREF(v);
+      raise_semantic("string reference not found (tag 25)", f->offset);
+      return NULL;
+    }
+    default:
+      break;
+  }
+  PyObject* number = PyLong_FromUnsignedLongLong(tag);
+  if (number == NULL) {
+    Py_DECREF(v);
+    return NULL;
+  }
+  if (tag == 258 && d->opts.strict_hashable && PyTuple_Check(v)) {
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(v); ++i) {
+      PyObject* m = PyTuple_GET_ITEM(v, i);
+      if (!PyUnicode_CheckExact(m) && !PyBytes_CheckExact(m)) {
+        Py_DECREF(v);
+        raise_semantic("set member is not a text or byte string (strict_hashable_types)",
+                       f->offset);
+        return NULL;
+      }
+    }
+  }
+  if (d->opts.semantic_decoders != NULL) {
+    PyObject* fn = PyDict_GetItemWithError(d->opts.semantic_decoders, number);
+    if (fn != NULL) {
+      r = PyObject_CallFunctionObjArgs(fn, v, f->frozen ? Py_True : Py_False, NULL);
+      goto done;
+    }
+    if (PyErr_Occurred()) {
+      goto done;
+    }
+  }
+  r = PyObject_CallFunctionObjArgs(cf_state.semantic_decode, number, v,
+                                   f->frozen ? Py_True : Py_False,
+                                   d->opts.tag_hook ? d->opts.tag_hook : Py_None, NULL);
+done:
+  Py_DECREF(number);
+  Py_DECREF(v);
+  if (r == NULL) {
+    fill_error_offset(f->offset);
+  }
+  return r;
+}
+
+/* The value of the container or string in frame `f`, which its END closed. */
+static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
+  PyObject* obj = f->obj;
+  f->obj = NULL;
+  switch (f->kind) {
+    case CF_LIST:
+      if (f->fill >= 0 && f->fill != PyList_GET_SIZE(obj)) {
+        /* cannot happen: the reader delivers exactly the count it read */
+        Py_DECREF(obj);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+        return NULL;
+      }
+      if (f->frozen) {
+        PyObject* t = PyList_AsTuple(obj);
+        Py_DECREF(obj);
+        return t;
+      }
+      return obj;
+    case CF_KEY: {
+      if (f->frozen) {
+        PyObject* fd = PyObject_CallOneArg(cf_state.frozendict, obj);
+        Py_DECREF(obj);
+        obj = fd;
+        if (obj == NULL) {
+          return NULL;
+        }
+      }
+      if (d->opts.object_hook != NULL) {
+        PyObject* r = PyObject_CallFunctionObjArgs(d->opts.object_hook, obj,
+                                                   f->frozen ? Py_True : Py_False, NULL);
+        Py_DECREF(obj);
+        return r;
+      }
+      return obj;
+    }
+    case CF_BYTES: {
+      PyObject* empty = PyBytes_FromStringAndSize(NULL, 0);
+      if (empty == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+      }
+      PyObject* r = _PyBytes_Join(empty, obj);
+      Py_DECREF(empty);
+      Py_DECREF(obj);
+      return r;
+    }
+    case CF_TEXT: {
+      PyObject* empty = PyBytes_FromStringAndSize(NULL, 0);
+      if (empty == NULL) {
+        Py_DECREF(obj);
+        return NULL;
+      }
+      PyObject* joined = _PyBytes_Join(empty, obj);
+      Py_DECREF(empty);
+      Py_DECREF(obj);
+      if (joined == NULL) {
+        return NULL;
+      }
+      /* offsets inside a joined string are not input offsets: report the head */
+      PyObject* s = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(joined), PyBytes_GET_SIZE(joined),
+                                         d->opts.str_errors);
+      Py_DECREF(joined);
+      if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+        PyErr_Clear();
+        raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, f->offset, (uint32_t)(d->depth));
+      }
+      return s;
+    }
+    default:
+      Py_XDECREF(obj);
+      raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+      return NULL;
+  }
+}
+
+/* Hands the finished value `v` (owned) to the frames above; returns 1 when it
+ * completed the top-level item (stored in *out), 0 to go on, -1 on error. */
+static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
+  while (d->depth > 0) {
+    cf_frame* f = &d->stack[d->depth - 1];
+    switch (f->kind) {
+      case CF_LIST:
+        if (f->fill >= 0) {
+          PyList_SET_ITEM(f->obj, f->fill, v);
+          f->fill++;
+          return 0;
+        }
+        if (PyList_Append(f->obj, v) < 0) {
+          Py_DECREF(v);
+          return -1;
+        }
+        Py_DECREF(v);
+        return 0;
+      case CF_KEY:
+        if (d->opts.strict_hashable && !PyUnicode_CheckExact(v) && !PyBytes_CheckExact(v)) {
+          Py_DECREF(v);
+          raise_semantic("map key is not a text or byte string (strict_hashable_types)",
+                         d->key_offset);
+          return -1;
+        }
+        f->key = v;
+        f->kind = CF_VALUE;
+        return 0;
+      case CF_VALUE: {
+        int rc = PyDict_SetItem(f->obj, f->key, v);
+        Py_DECREF(v);
+        Py_CLEAR(f->key);
+        f->kind = CF_KEY;
+        if (rc < 0) {
+          if (PyErr_ExceptionMatches(PyExc_TypeError)) {
+            PyErr_Clear();
+            raise_semantic("unhashable map key", f->offset);
+          }
+          return -1;
+        }
+        return 0;
+      }
+      case CF_TAG:
+        v = finish_tag(d, f, v);
+        d->depth--;
+        if (v == NULL) {
+          return -1;
+        }
+        continue; /* the tag's value goes to the frame below */
+      default:
+        /* a chunk frame never receives a value: chunks are handled in place */
+        Py_DECREF(v);
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
+        return -1;
+    }
+  }
+  *out = v;
+  return 1;
+}
+
+static size_t item_end(const cbor_fast_item* it) {
+  size_t end = it->offset + it->head_size;
+  if ((it->type == CBOR_FAST_TYPE_BYTES || it->type == CBOR_FAST_TYPE_TEXT) &&
+      !(it->flags & CBOR_FAST_ITEM_INDEFINITE)) {
+    end += it->size;
+  }
+  return end;
+}
+
+static int reader_failed(cf_decoder* d) {
+  cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+  cbor_fast_status st = cbor_reader_error(d->rd, &err);
+  d->reader_item_offset = err.item_offset;
+  d->reader_item_offset_valid = 1;
+  if (d->budget_hit && st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
+    st = CBOR_FAST_ERR_MEMORY_BUDGET;
+  }
+  raise_decode_error(d, st, err.offset, err.depth);
+  return -1;
+}
+
+/* Decodes the next top-level item: 1 with *out and *end set, 0 at the end of
+ * the input (nothing read), -1 with an exception. */
+int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
+  for (;;) {
+    if (d->pos == d->count) {
+      size_t n = 0;
+      cbor_fast_status st;
+      /* The reader touches no Python object: let other threads run while it
+       * reads a batch of a large input. */
+      if (d->size - d->last_offset >= 65536) {
+        Py_BEGIN_ALLOW_THREADS
+        st = cbor_reader_next_batch(d->rd, d->batch, CF_BATCH, &n);
+        Py_END_ALLOW_THREADS
+      } else {
+        st = cbor_reader_next_batch(d->rd, d->batch, CF_BATCH, &n);
+      }
+      if (st == CBOR_FAST_END) {
+        if (d->depth == 0) {
+          return 0;
+        }
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, d->size, 0);
+        return -1;
+      }
+      if (st != CBOR_FAST_OK) {
+        return reader_failed(d);
+      }
+      d->pos = 0;
+      d->count = n;
+      d->last_offset = d->batch[n - 1].offset;
+    }
+    const cbor_fast_item* it = &d->batch[d->pos++];
+    if (d->depth == 0) {
+      d->item_start = it->offset;
+    } else if (d->stack[d->depth - 1].kind == CF_KEY) {
+      d->key_offset = it->offset;
+    }
+    cf_frame* top = d->depth ? &d->stack[d->depth - 1] : NULL;
+    PyObject* v;
+    switch (it->type) {
+      case CBOR_FAST_TYPE_UINT:
+        v = it->value <= (uint64_t)INT64_MAX ? PyLong_FromLongLong((long long)it->value)
+                                             : PyLong_FromUnsignedLongLong(it->value);
+        break;
+      case CBOR_FAST_TYPE_NEGATIVE:
+        v = negative(it->value);
+        break;
+      case CBOR_FAST_TYPE_FLOAT:
+        v = PyFloat_FromDouble(it->float_value);
+        break;
+      case CBOR_FAST_TYPE_TEXT:
+      case CBOR_FAST_TYPE_BYTES: {
+        int is_text = it->type == CBOR_FAST_TYPE_TEXT;
+        if (it->flags & CBOR_FAST_ITEM_INDEFINITE) {
+          if (!d->opts.allow_indefinite) {
+            raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+            return -1;
+          }
+          cf_frame* f = push(d, it, is_text ? CF_TEXT : CF_BYTES);
+          if (f == NULL || (f->obj = PyList_New(0)) == NULL) {
+            return -1;
+          }
+          continue;
+        }
+        if (d->max_memory && account(d, 40 + it->size, it) < 0) {
+          return -1;
+        }
+        if (top != NULL && (top->kind == CF_BYTES || top->kind == CF_TEXT)) {
+          PyObject* chunk = PyBytes_FromStringAndSize((const char*)it->data,
+                                                      (Py_ssize_t)it->size);
+          if (chunk == NULL) {
+            return -1;
+          }
+          int rc = PyList_Append(top->obj, chunk);
+          Py_DECREF(chunk);
+          if (rc < 0) {
+            return -1;
+          }
+          continue;
+        }
+        if (!is_text) {
+          v = PyBytes_FromStringAndSize((const char*)it->data, (Py_ssize_t)it->size);
+        } else if (top != NULL && top->kind == CF_KEY && it->size <= KEY_CACHE_MAX_LEN &&
+                   (v = cached_key(it->data, it->size)) != NULL) {
+          /* cached */
+        } else if (PyErr_Occurred()) {
+          return -1;
+        } else {
+          uint64_t ignored;
+          /* short ASCII strings: no decoder call (a long one takes
+           * PyUnicode_DecodeUTF8's own vectorised ASCII path) */
+          if (it->size <= 64 && ascii_hash(it->data, it->size, &ignored)) {
+            v = ascii_str(it->data, it->size);
+          } else {
+            v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);
+          }
+        }
+        if (v != NULL && d->namespaces != NULL && stringref_add(d, v, it->size) < 0) {
+          Py_DECREF(v);
+          return -1;
+        }
+        break;
+      }
+      case CBOR_FAST_TYPE_ARRAY: {
+        if ((it->flags & CBOR_FAST_ITEM_INDEFINITE) && !d->opts.allow_indefinite) {
+          raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+          return -1;
+        }
+        cf_frame* f = push(d, it, CF_LIST);
+        if (f == NULL) {
+          return -1;
+        }
+        /* Preallocate a definite array when each promised item can still have
+         * its byte of input (a longer count is truncated input) and no
+         * reference can see the list while it is filled (tag 28). */
+        int shared = d->depth >= 2 && d->stack[d->depth - 2].kind == CF_TAG &&
+                     d->stack[d->depth - 2].tag == 28;
+        size_t left = d->size - item_end(it);
+        if (!(it->flags & CBOR_FAST_ITEM_INDEFINITE) && it->value <= left && !shared) {
+          if (d->max_memory && account(d, 56 + 8 * (size_t)it->value, it) < 0) {
+            return -1;
+          }
+          f->obj = PyList_New((Py_ssize_t)it->value);
+          f->fill = 0;
+        } else {
+          f->obj = PyList_New(0);
+        }
+        if (f->obj == NULL || register_shared(d, f) < 0) {
+          return -1;
+        }
+        continue;
+      }
+      case CBOR_FAST_TYPE_MAP: {
+        if ((it->flags & CBOR_FAST_ITEM_INDEFINITE) && !d->opts.allow_indefinite) {
+          raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
+          return -1;
+        }
+        if (d->max_memory && account(d, 64, it) < 0) {
+          return -1;
+        }
+        cf_frame* f = push(d, it, CF_KEY);
+        if (f == NULL || (f->obj = PyDict_New()) == NULL || register_shared(d, f) < 0) {
+          return -1;
+        }
+        continue;
+      }
+      case CBOR_FAST_TYPE_TAG: {
+        cf_frame* f = push(d, it, CF_TAG);
+        if (f == NULL) {
+          return -1;
+        }
+        f->tag = it->value;
+        if (it->value == 28) {
+          if (d->shareables == NULL && (d->shareables = PyList_New(0)) == NULL) {
+            return -1;
+          }
+          f->share = PyList_GET_SIZE(d->shareables);
+          if (PyList_Append(d->shareables, cf_state.unset) < 0) {
+            return -1;
+          }
+        } else if (it->value == 256) {
+          if (d->namespaces == NULL && (d->namespaces = PyList_New(0)) == NULL) {
+            return -1;
+          }
+          PyObject* ns = PyList_New(0);
+          if (ns == NULL) {
+            return -1;
+          }
+          int rc = PyList_Append(d->namespaces, ns);
+          Py_DECREF(ns);
+          if (rc < 0) {
+            return -1;
+          }
+        }
+        continue;
+      }
+      case CBOR_FAST_TYPE_BOOL:
+        v = it->value == 21 ? Py_True : Py_False;
+        Py_INCREF(v);
+        break;
+      case CBOR_FAST_TYPE_NULL:
+        v = Py_None;
+        Py_INCREF(v);
+        break;
+      case CBOR_FAST_TYPE_UNDEFINED:
+        v = cf_state.undefined;
+        Py_INCREF(v);
+        break;
+      case CBOR_FAST_TYPE_SIMPLE:
+        v = PyObject_CallFunction(cf_state.simple_type, "K", (unsigned long long)it->value);
+        break;
+      case CBOR_FAST_TYPE_END: {
+        if (top == NULL) {
+          raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, it->offset, 0);
+          return -1;
+        }
+        v = finish_frame(d, top);
+        Py_CLEAR(top->key);
+        d->depth--;
+        break;
+      }
+      default:
+        raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, it->offset, 0);
+        return -1;
+    }
+    if (v == NULL) {
+      return -1;
+    }
+    if (d->max_memory && it->type != CBOR_FAST_TYPE_TEXT && it->type != CBOR_FAST_TYPE_BYTES &&
+        account(d, 32, it) < 0) {
+      Py_DECREF(v);
+      return -1;
+    }
+    int rc = deliver(d, v, out);
+    if (rc < 0) {
+      return -1;
+    }
+    if (rc == 1) {
+      *end = item_end(it);
+      return 1;
+    }
+  }
+}
+
+/* Whether items are left after the last top-level item (for loads). */
+int cf_decoder_has_more(cf_decoder* d, size_t end) {
+  return d->pos < d->count || end < d->size;
+}

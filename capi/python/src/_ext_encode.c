@@ -1,0 +1,1012 @@
+/*
+ * cbor_fast._ext: encoding through the library's cbor_writer, on an explicit
+ * stack (no C recursion at any nesting depth). Types the C loop does not know
+ * (datetime, Decimal, sets, ...) go to the Python half (_semantic.encode),
+ * which returns a replacement (usually a CBORTag) or calls `default`.
+ */
+#include "_ext.h"
+
+#include <math.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "structmember.h"
+
+/* ---- a set of pointers: the containers being encoded (cycle check) ------------- */
+typedef struct {
+  void** slots; /* NULL: empty; TOMB: deleted */
+  size_t capacity, used;
+} ptrset;
+#define TOMB ((void*)1)
+
+static size_t ptr_hash(const void* p, size_t mask) {
+  uint64_t x = (uint64_t)(uintptr_t)p;
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdull;
+  x ^= x >> 33;
+  return (size_t)x & mask;
+}
+
+static int ptrset_grow(ptrset* s) {
+  size_t cap = s->capacity ? s->capacity * 2 : 64;
+  void** slots = (void**)PyMem_Calloc(cap, sizeof(void*));
+  if (slots == NULL) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  size_t used = 0;
+  for (size_t i = 0; i < s->capacity; ++i) {
+    void* p = s->slots[i];
+    if (p != NULL && p != TOMB) {
+      size_t j = ptr_hash(p, cap - 1);
+      while (slots[j] != NULL) {
+        j = (j + 1) & (cap - 1);
+      }
+      slots[j] = p;
+      used++;
+    }
+  }
+  PyMem_Free(s->slots);
+  s->slots = slots;
+  s->capacity = cap;
+  s->used = used;
+  return 0;
+}
+
+/* 1: inserted, 0: already there, -1: no memory. */
+static int ptrset_add(ptrset* s, void* p) {
+  if ((s->used + 1) * 2 > s->capacity && ptrset_grow(s) < 0) {
+    return -1;
+  }
+  size_t mask = s->capacity - 1;
+  size_t j = ptr_hash(p, mask);
+  size_t tomb = (size_t)-1;
+  while (s->slots[j] != NULL) {
+    if (s->slots[j] == p) {
+      return 0;
+    }
+    if (s->slots[j] == TOMB && tomb == (size_t)-1) {
+      tomb = j;
+    }
+    j = (j + 1) & mask;
+  }
+  if (tomb != (size_t)-1) {
+    s->slots[tomb] = p;
+  } else {
+    s->slots[j] = p;
+    s->used++;
+  }
+  return 1;
+}
+
+static void ptrset_remove(ptrset* s, void* p) {
+  if (s->capacity == 0) {
+    return;
+  }
+  size_t mask = s->capacity - 1;
+  size_t j = ptr_hash(p, mask);
+  while (s->slots[j] != NULL) {
+    if (s->slots[j] == p) {
+      s->slots[j] = TOMB;
+      return;
+    }
+    j = (j + 1) & mask;
+  }
+}
+
+/* ---- the encoder object --------------------------------------------------------- */
+typedef struct {
+  PyObject_HEAD
+  PyObject* fp;
+  PyObject* timezone;
+  PyObject* default_;
+  int datetime_as_timestamp;
+  int value_sharing;
+  int canonical;
+  int date_as_datetime;
+  int string_referencing;
+  int indefinite_containers;
+  cbor_writer* w;  /* the writer of the dumps() call in progress, else NULL */
+  PyObject* shared; /* value sharing: id -> index */
+  PyObject* keep;   /* value sharing: the shared objects, kept alive */
+  ptrset onstack;
+} cf_encoder;
+
+static int writer_failed(cbor_fast_status st) {
+  if (st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
+    PyErr_NoMemory();
+    return -1;
+  }
+  PyObject* exc = PyObject_CallFunction(cf_state.encode_error, "s", cbor_status_string(st));
+  if (exc != NULL) {
+    PyObject* name = PyUnicode_FromString(cbor_status_name(st));
+    if (name != NULL) {
+      PyObject_SetAttrString(exc, "status", name);
+      Py_DECREF(name);
+    }
+    PyErr_SetObject(cf_state.encode_error, exc);
+    Py_DECREF(exc);
+  }
+  return -1;
+}
+
+#define WRITE(call)                        \
+  do {                                     \
+    cbor_fast_status st_ = (call);         \
+    if (st_ != CBOR_FAST_OK) {             \
+      return writer_failed(st_);           \
+    }                                      \
+  } while (0)
+
+static int write_bignum(cbor_writer* w, PyObject* magnitude, int negative) {
+  PyObject* bits = PyObject_CallMethod(magnitude, "bit_length", NULL);
+  if (bits == NULL) {
+    return -1;
+  }
+  Py_ssize_t nbits = PyLong_AsSsize_t(bits);
+  Py_DECREF(bits);
+  if (nbits < 0) {
+    return -1;
+  }
+  PyObject* b = PyObject_CallMethod(magnitude, "to_bytes", "ns", (nbits + 7) / 8, "big");
+  if (b == NULL) {
+    return -1;
+  }
+  cbor_fast_status st = cbor_writer_bignum(w, (const uint8_t*)PyBytes_AS_STRING(b),
+                                           (size_t)PyBytes_GET_SIZE(b), negative);
+  Py_DECREF(b);
+  if (st != CBOR_FAST_OK) {
+    return writer_failed(st);
+  }
+  return 0;
+}
+
+static int write_int(cbor_writer* w, PyObject* o) {
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(o, &overflow);
+  if (overflow == 0) {
+    if (v == -1 && PyErr_Occurred()) {
+      return -1;
+    }
+    WRITE(cbor_writer_int(w, v));
+    return 0;
+  }
+  PyObject* magnitude;
+  int negative = overflow < 0;
+  if (negative) {
+    magnitude = PyNumber_Invert(o); /* -1 - o */
+  } else {
+    magnitude = o;
+    Py_INCREF(magnitude);
+  }
+  if (magnitude == NULL) {
+    return -1;
+  }
+  unsigned long long u = PyLong_AsUnsignedLongLong(magnitude);
+  int rc;
+  if (u == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    rc = write_bignum(w, magnitude, negative);
+  } else {
+    cbor_fast_status st = negative ? cbor_writer_negative(w, u) : cbor_writer_uint(w, u);
+    rc = st == CBOR_FAST_OK ? 0 : writer_failed(st);
+  }
+  Py_DECREF(magnitude);
+  return rc;
+}
+
+static int write_text(cbor_writer* w, PyObject* s) {
+  Py_ssize_t n;
+  const char* utf8 = PyUnicode_AsUTF8AndSize(s, &n);
+  if (utf8 == NULL) {
+    /* lone surrogates: never write a text string that is not UTF-8 */
+    if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      PyErr_NormalizeException(&type, &value, &tb);
+      PyErr_SetString(cf_state.encode_value_error,
+                      "cannot encode a str that is not valid Unicode (lone surrogate) as UTF-8");
+      PyObject *t2, *v2, *tb2;
+      PyErr_Fetch(&t2, &v2, &tb2);
+      PyErr_NormalizeException(&t2, &v2, &tb2);
+      PyException_SetCause(v2, value);
+      PyErr_Restore(t2, v2, tb2);
+      Py_XDECREF(type);
+      Py_XDECREF(tb);
+    }
+    return -1;
+  }
+  WRITE(cbor_writer_text(w, utf8, (size_t)n));
+  return 0;
+}
+
+/* ---- the loop ------------------------------------------------------------------- */
+enum { E_SEQ = 1, E_DICT, E_SORTED };
+
+typedef struct {
+  PyObject* obj;      /* the list, tuple or dict (owned) */
+  PyObject* pending;  /* E_DICT: the value of the key just given (owned) */
+  PyObject** sorted;  /* E_SORTED: key, value, key, value ... (owned refs) */
+  Py_ssize_t pos, n;
+  uint8_t kind;
+  uint8_t tracked;    /* in the cycle set */
+} eframe;
+
+typedef struct {
+  eframe* frames;
+  size_t depth, capacity;
+} estack;
+
+static void frame_clear(cf_encoder* e, eframe* f) {
+  if (f->tracked) {
+    ptrset_remove(&e->onstack, f->obj);
+  }
+  Py_CLEAR(f->pending);
+  if (f->sorted != NULL) {
+    for (Py_ssize_t i = 0; i < 2 * f->n; ++i) {
+      Py_XDECREF(f->sorted[i]);
+    }
+    PyMem_Free(f->sorted);
+    f->sorted = NULL;
+  }
+  Py_CLEAR(f->obj);
+}
+
+static eframe* epush(estack* s) {
+  if (s->depth == s->capacity) {
+    size_t cap = s->capacity ? s->capacity * 2 : 16;
+    eframe* frames = (eframe*)PyMem_Realloc(s->frames, cap * sizeof(eframe));
+    if (frames == NULL) {
+      PyErr_NoMemory();
+      return NULL;
+    }
+    s->frames = frames;
+    s->capacity = cap;
+  }
+  eframe* f = &s->frames[s->depth++];
+  memset(f, 0, sizeof(*f));
+  return f;
+}
+
+static int encode(cf_encoder* e, cbor_writer* w, PyObject* root);
+
+typedef struct {
+  PyObject* bytes; /* the key's canonical encoding */
+  PyObject* key;
+  PyObject* value;
+} sort_entry;
+
+/* RFC 7049 canonical order, as cbor2's canonical mode: shorter encodings
+ * first, then bytewise. */
+static int compare_entries(const void* a, const void* b) {
+  PyObject* x = ((const sort_entry*)a)->bytes;
+  PyObject* y = ((const sort_entry*)b)->bytes;
+  Py_ssize_t nx = PyBytes_GET_SIZE(x), ny = PyBytes_GET_SIZE(y);
+  if (nx != ny) {
+    return nx < ny ? -1 : 1;
+  }
+  return memcmp(PyBytes_AS_STRING(x), PyBytes_AS_STRING(y), (size_t)nx);
+}
+
+/* Key/value pairs of dict `d` in canonical order, as 2 * n owned refs. */
+static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count) {
+  Py_ssize_t n = PyDict_GET_SIZE(d);
+  sort_entry* entries = (sort_entry*)PyMem_Calloc((size_t)(n ? n : 1), sizeof(sort_entry));
+  PyObject** out = (PyObject**)PyMem_Calloc((size_t)(n ? 2 * n : 1), sizeof(PyObject*));
+  cbor_writer* scratch = NULL;
+  Py_ssize_t filled = 0;
+  if (entries == NULL || out == NULL) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  if (cbor_writer_new(NULL, &scratch) != CBOR_FAST_OK) {
+    PyErr_NoMemory();
+    goto fail;
+  }
+  {
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    int sharing = e->value_sharing;
+    e->value_sharing = 0; /* the sort keys must not register shared values */
+    while (filled < n && PyDict_Next(d, &pos, &k, &v)) {
+      Py_INCREF(k);
+      Py_INCREF(v);
+      entries[filled].key = k;
+      entries[filled].value = v;
+      filled++;
+      const uint8_t* data = NULL;
+      size_t size = 0;
+      cbor_fast_status st;
+      if (encode(e, scratch, k) < 0) {
+        e->value_sharing = sharing;
+        goto fail;
+      }
+      if ((st = cbor_writer_finish(scratch, &data, &size)) != CBOR_FAST_OK) {
+        e->value_sharing = sharing;
+        writer_failed(st);
+        goto fail;
+      }
+      entries[filled - 1].bytes = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
+      cbor_writer_reset(scratch);
+      if (entries[filled - 1].bytes == NULL) {
+        e->value_sharing = sharing;
+        goto fail;
+      }
+    }
+    e->value_sharing = sharing;
+  }
+  qsort(entries, (size_t)filled, sizeof(sort_entry), compare_entries);
+  for (Py_ssize_t i = 0; i < filled; ++i) {
+    out[2 * i] = entries[i].key;
+    out[2 * i + 1] = entries[i].value;
+    Py_DECREF(entries[i].bytes);
+  }
+  cbor_writer_free(scratch);
+  PyMem_Free(entries);
+  *count = filled;
+  return out;
+fail:
+  if (entries != NULL) {
+    for (Py_ssize_t i = 0; i < filled; ++i) {
+      Py_XDECREF(entries[i].bytes);
+      Py_XDECREF(entries[i].key);
+      Py_XDECREF(entries[i].value);
+    }
+  }
+  cbor_writer_free(scratch);
+  PyMem_Free(entries);
+  PyMem_Free(out);
+  return NULL;
+}
+
+/* Value sharing: 1 when `o` was written before and a reference (tag 29) was
+ * written instead, 0 when it is new (tag 28 written), -1 on error. */
+static int share(cf_encoder* e, cbor_writer* w, PyObject* o) {
+  PyObject* id = PyLong_FromVoidPtr(o);
+  if (id == NULL) {
+    return -1;
+  }
+  PyObject* index = PyDict_GetItemWithError(e->shared, id);
+  if (index != NULL) {
+    Py_DECREF(id);
+    cbor_fast_status st = cbor_writer_tag(w, 29);
+    if (st == CBOR_FAST_OK) {
+      st = cbor_writer_uint(w, (uint64_t)PyLong_AsSize_t(index));
+    }
+    return st == CBOR_FAST_OK ? 1 : writer_failed(st);
+  }
+  if (PyErr_Occurred()) {
+    Py_DECREF(id);
+    return -1;
+  }
+  index = PyLong_FromSsize_t(PyList_GET_SIZE(e->keep));
+  int rc = index == NULL ? -1 : PyDict_SetItem(e->shared, id, index);
+  Py_XDECREF(index);
+  Py_DECREF(id);
+  if (rc < 0 || PyList_Append(e->keep, o) < 0) {
+    return -1;
+  }
+  WRITE(cbor_writer_tag(w, 28));
+  return 0;
+}
+
+/* Opens container `o` (owned, passed on to the frame). */
+static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o, int kind) {
+  if (e->value_sharing) {
+    int rc = share(e, w, o);
+    if (rc != 0) {
+      Py_DECREF(o);
+      return rc < 0 ? -1 : 0;
+    }
+  }
+  int added = ptrset_add(&e->onstack, o);
+  if (added <= 0) {
+    Py_DECREF(o);
+    if (added == 0) {
+      PyErr_SetString(cf_state.encode_value_error,
+                      "cyclic data structure detected but value sharing is disabled");
+    }
+    return -1;
+  }
+  eframe* f = epush(s);
+  if (f == NULL) {
+    ptrset_remove(&e->onstack, o);
+    Py_DECREF(o);
+    return -1;
+  }
+  f->obj = o;
+  f->tracked = 1;
+  f->kind = (uint8_t)kind;
+  cbor_fast_status st;
+  if (kind == E_SEQ) {
+    f->n = PySequence_Fast_GET_SIZE(o);
+    st = e->indefinite_containers ? cbor_writer_array_indefinite(w)
+                                  : cbor_writer_array(w, (uint64_t)f->n);
+  } else {
+    f->n = PyDict_GET_SIZE(o);
+    if (e->canonical) {
+      f->kind = E_SORTED;
+      f->sorted = sorted_items(e, o, &f->n);
+      if (f->sorted == NULL) {
+        return -1;
+      }
+    }
+    st = e->indefinite_containers ? cbor_writer_map_indefinite(w)
+                                  : cbor_writer_map(w, (uint64_t)f->n);
+  }
+  if (st != CBOR_FAST_OK) {
+    return writer_failed(st);
+  }
+  return 0;
+}
+
+/* The next child of the top frame (new reference), or NULL with no error
+ * when the container is done. */
+static PyObject* next_child(eframe* f) {
+  PyObject* r;
+  switch (f->kind) {
+    case E_SEQ:
+      if (PySequence_Fast_GET_SIZE(f->obj) != f->n) {
+        PyErr_SetString(cf_state.encode_error, "list changed size during encoding");
+        return NULL;
+      }
+      if (f->pos >= f->n) {
+        return NULL;
+      }
+      r = PySequence_Fast_GET_ITEM(f->obj, f->pos);
+      f->pos++;
+      Py_INCREF(r);
+      return r;
+    case E_DICT: {
+      if (f->pending != NULL) {
+        r = f->pending;
+        f->pending = NULL;
+        return r;
+      }
+      PyObject *k, *v;
+      if (PyDict_GET_SIZE(f->obj) != f->n) {
+        PyErr_SetString(cf_state.encode_error, "dict changed size during encoding");
+        return NULL;
+      }
+      if (!PyDict_Next(f->obj, &f->pos, &k, &v)) {
+        return NULL;
+      }
+      Py_INCREF(k);
+      Py_INCREF(v);
+      f->pending = v;
+      return k;
+    }
+    default: /* E_SORTED */
+      if (f->pos >= 2 * f->n) {
+        return NULL;
+      }
+      r = f->sorted[f->pos];
+      f->sorted[f->pos] = NULL;
+      f->pos++;
+      return r;
+  }
+}
+
+static int tag_number(PyObject* tag, uint64_t* out) {
+  PyObject* number = PyObject_GetAttrString(tag, "tag");
+  if (number == NULL) {
+    return -1;
+  }
+  unsigned long long n = PyLong_AsUnsignedLongLong(number);
+  Py_DECREF(number);
+  if (n == (unsigned long long)-1 && PyErr_Occurred()) {
+    PyErr_Clear();
+    PyErr_SetString(cf_state.encode_value_error, "CBORTag number must be an int in 0 .. 2**64 - 1");
+    return -1;
+  }
+  *out = n;
+  return 0;
+}
+
+/* Encodes `root` into `w`. Only Python code called from here (semantic
+ * encoders, `default`) can recurse, through Python frames. */
+static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
+  estack s = {NULL, 0, 0};
+  PyObject* cur = root;
+  int replaced = 0; /* cur came from the semantic encoder: do not ask it again */
+  int rc = -1;
+  Py_INCREF(cur);
+  for (;;) {
+    PyTypeObject* t = Py_TYPE(cur);
+    if (t == &PyUnicode_Type) {
+      if (write_text(w, cur) < 0) {
+        goto fail;
+      }
+      Py_DECREF(cur);
+    } else if (t == &PyLong_Type) {
+      if (write_int(w, cur) < 0) {
+        goto fail;
+      }
+      Py_DECREF(cur);
+    } else if (t == &PyFloat_Type || (t != &PyBool_Type && PyFloat_Check(cur))) {
+      double v = PyFloat_AS_DOUBLE(cur);
+      cbor_fast_status st = isnan(v) ? cbor_writer_float16(w, 0x7e00)
+                                     : cbor_writer_float(w, v, CBOR_FAST_FLOAT_SHORTEST);
+      Py_DECREF(cur);
+      cur = NULL;
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if (t == &PyDict_Type || PyDict_Check(cur)) {
+      PyObject* o = cur;
+      cur = NULL;
+      if (open_container(e, w, &s, o, E_DICT) < 0) {
+        goto fail;
+      }
+    } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
+               PyTuple_Check(cur)) {
+      PyObject* o = cur;
+      cur = NULL;
+      if (open_container(e, w, &s, o, E_SEQ) < 0) {
+        goto fail;
+      }
+    } else if (cur == Py_None) {
+      Py_DECREF(cur);
+      cur = NULL;
+      cbor_fast_status st = cbor_writer_null(w);
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if (t == &PyBool_Type) {
+      cbor_fast_status st = cbor_writer_bool(w, cur == Py_True);
+      Py_DECREF(cur);
+      cur = NULL;
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if (PyBytes_Check(cur)) {
+      cbor_fast_status st = cbor_writer_bytes(w, PyBytes_AS_STRING(cur),
+                                              (size_t)PyBytes_GET_SIZE(cur));
+      Py_DECREF(cur);
+      cur = NULL;
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if (PyByteArray_Check(cur) || PyMemoryView_Check(cur)) {
+      Py_buffer view;
+      if (PyObject_GetBuffer(cur, &view, PyBUF_SIMPLE) < 0) {
+        goto fail;
+      }
+      cbor_fast_status st = cbor_writer_bytes(w, view.buf, (size_t)view.len);
+      PyBuffer_Release(&view);
+      Py_DECREF(cur);
+      cur = NULL;
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if (PyUnicode_Check(cur)) {
+      if (write_text(w, cur) < 0) {
+        goto fail;
+      }
+      Py_DECREF(cur);
+    } else if (PyLong_Check(cur)) {
+      if (write_int(w, cur) < 0) {
+        goto fail;
+      }
+      Py_DECREF(cur);
+    } else if ((PyObject*)t == cf_state.tag_type) {
+      /* a tag is a prefix of its content: no frame */
+      uint64_t number;
+      if (tag_number(cur, &number) < 0) {
+        goto fail;
+      }
+      PyObject* value = PyObject_GetAttrString(cur, "value");
+      Py_DECREF(cur);
+      cur = value;
+      if (value == NULL) {
+        goto fail;
+      }
+      cbor_fast_status st = cbor_writer_tag(w, number);
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+      replaced = 0;
+      continue;
+    } else if (cur == cf_state.undefined) {
+      Py_DECREF(cur);
+      cur = NULL;
+      cbor_fast_status st = cbor_writer_undefined(w);
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else if ((PyObject*)t == cf_state.simple_type) {
+      PyObject* value = PyObject_GetAttrString(cur, "value");
+      long v = value ? PyLong_AsLong(value) : -1;
+      Py_XDECREF(value);
+      if (v == -1 && PyErr_Occurred()) {
+        goto fail;
+      }
+      Py_DECREF(cur);
+      cur = NULL;
+      cbor_fast_status st = v < 0 || v > 255 ? CBOR_FAST_ERR_INVALID_ARGUMENT
+                                             : cbor_writer_simple(w, (uint8_t)v);
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    } else {
+      if (replaced) {
+        PyErr_Format(cf_state.encode_type_error, "cannot encode type %R", (PyObject*)t);
+        goto fail;
+      }
+      /* the semantic encoders may call encoder.encode() on this writer */
+      cbor_writer* outer = e->w;
+      e->w = w;
+      PyObject* r = PyObject_CallFunctionObjArgs(cf_state.special_encode, (PyObject*)e, cur, NULL);
+      e->w = outer;
+      Py_DECREF(cur);
+      cur = r;
+      if (r == NULL) {
+        goto fail;
+      }
+      if (r != cf_state.written) {
+        replaced = 1;
+        continue;
+      }
+      Py_DECREF(cur);
+    }
+    cur = NULL;
+    replaced = 0;
+    /* the next value to write: the next child of the innermost open container */
+    for (;;) {
+      if (s.depth == 0) {
+        rc = 0;
+        goto done;
+      }
+      eframe* f = &s.frames[s.depth - 1];
+      cur = next_child(f);
+      if (cur != NULL) {
+        break;
+      }
+      if (PyErr_Occurred()) {
+        goto fail;
+      }
+      cbor_fast_status st = cbor_writer_end(w);
+      frame_clear(e, f);
+      s.depth--;
+      if (st != CBOR_FAST_OK) {
+        writer_failed(st);
+        goto fail;
+      }
+    }
+  }
+fail:
+  Py_XDECREF(cur);
+done:
+  while (s.depth > 0) {
+    frame_clear(e, &s.frames[--s.depth]);
+  }
+  PyMem_Free(s.frames);
+  return rc;
+}
+
+/* ---- the Python face ----------------------------------------------------------------- */
+
+static cbor_writer* writer_cache;
+
+static cbor_writer* take_writer(void) {
+  cbor_writer* w = writer_cache;
+  writer_cache = NULL;
+  if (w == NULL && cbor_writer_new(NULL, &w) != CBOR_FAST_OK) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  return w;
+}
+
+static void give_writer(cbor_writer* w) {
+  /* keep one writer of modest size for the next call */
+  if (writer_cache == NULL && cbor_writer_size(w) <= (1u << 20)) {
+    cbor_writer_reset(w);
+    writer_cache = w;
+  } else {
+    cbor_writer_free(w);
+  }
+}
+
+static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
+  cbor_writer* w = take_writer();
+  if (w == NULL) {
+    return NULL;
+  }
+  if (e->value_sharing) {
+    Py_XSETREF(e->shared, PyDict_New());
+    Py_XSETREF(e->keep, PyList_New(0));
+    if (e->shared == NULL || e->keep == NULL) {
+      give_writer(w);
+      return NULL;
+    }
+  }
+  cbor_writer* outer = e->w;
+  e->w = w;
+  int rc = encode(e, w, obj);
+  e->w = outer;
+  if (e->value_sharing) {
+    Py_CLEAR(e->shared);
+    Py_CLEAR(e->keep);
+  }
+  PyObject* r = NULL;
+  if (rc == 0) {
+    const uint8_t* data = NULL;
+    size_t size = 0;
+    cbor_fast_status st = cbor_writer_finish(w, &data, &size);
+    if (st != CBOR_FAST_OK) {
+      writer_failed(st);
+    } else {
+      r = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
+    }
+  }
+  give_writer(w);
+  return r;
+}
+
+static const char* encoder_kwlist[] = {"fp",
+                                       "datetime_as_timestamp",
+                                       "timezone",
+                                       "value_sharing",
+                                       "default",
+                                       "canonical",
+                                       "date_as_datetime",
+                                       "string_referencing",
+                                       "indefinite_containers",
+                                       NULL};
+
+static int encoder_configure(cf_encoder* e, PyObject* args, PyObject* kwargs, const char* fmt) {
+  PyObject* fp = Py_None;
+  PyObject* tz = Py_None;
+  PyObject* dflt = Py_None;
+  e->datetime_as_timestamp = e->value_sharing = e->canonical = e->date_as_datetime = 0;
+  e->string_referencing = e->indefinite_containers = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)encoder_kwlist, &fp,
+                                   &e->datetime_as_timestamp, &tz, &e->value_sharing, &dflt,
+                                   &e->canonical, &e->date_as_datetime, &e->string_referencing,
+                                   &e->indefinite_containers)) {
+    return -1;
+  }
+  if (e->string_referencing) {
+    PyErr_SetString(PyExc_NotImplementedError,
+                    "cbor_fast: string_referencing is decoded (tags 256/25) but not encoded");
+    return -1;
+  }
+  if (dflt != Py_None && !PyCallable_Check(dflt)) {
+    PyErr_SetString(PyExc_TypeError, "default must be callable or None");
+    return -1;
+  }
+  Py_INCREF(fp);
+  Py_XSETREF(e->fp, fp);
+  Py_INCREF(tz);
+  Py_XSETREF(e->timezone, tz);
+  Py_INCREF(dflt);
+  Py_XSETREF(e->default_, dflt);
+  return 0;
+}
+
+static cf_encoder* encoder_alloc(void) {
+  cf_encoder* e = PyObject_GC_New(cf_encoder, &cf_encoder_type);
+  if (e == NULL) {
+    return NULL;
+  }
+  e->fp = e->timezone = e->default_ = NULL;
+  e->shared = e->keep = NULL;
+  e->w = NULL;
+  memset(&e->onstack, 0, sizeof(e->onstack));
+  PyObject_GC_Track(e);
+  return e;
+}
+
+/* dumps(obj, **options) -> bytes */
+PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames) {
+  (void)self;
+  if (nargs != 1) {
+    PyErr_SetString(PyExc_TypeError, "dumps() takes exactly one positional argument");
+    return NULL;
+  }
+  cf_encoder* e = encoder_alloc();
+  if (e == NULL) {
+    return NULL;
+  }
+  int rc;
+  if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) {
+    PyObject* empty = PyTuple_New(0);
+    rc = empty == NULL ? -1 : encoder_configure(e, empty, NULL, "|O$pOpOpppp:dumps");
+    Py_XDECREF(empty);
+  } else {
+    PyObject* kwargs = PyDict_New();
+    PyObject* empty = PyTuple_New(0);
+    rc = (kwargs == NULL || empty == NULL) ? -1 : 0;
+    for (Py_ssize_t i = 0; rc == 0 && i < PyTuple_GET_SIZE(kwnames); ++i) {
+      rc = PyDict_SetItem(kwargs, PyTuple_GET_ITEM(kwnames, i), args[nargs + i]);
+    }
+    if (rc == 0 && PyDict_GetItemString(kwargs, "fp") != NULL) {
+      PyErr_SetString(PyExc_TypeError, "dumps() got an unexpected keyword argument 'fp'");
+      rc = -1;
+    }
+    if (rc == 0) {
+      rc = encoder_configure(e, empty, kwargs, "|O$pOpOpppp:dumps");
+    }
+    Py_XDECREF(kwargs);
+    Py_XDECREF(empty);
+  }
+  PyObject* r = rc < 0 ? NULL : encode_to_bytes(e, args[0]);
+  Py_DECREF(e);
+  return r;
+}
+
+static int encoder_init(PyObject* self, PyObject* args, PyObject* kwargs) {
+  cf_encoder* e = (cf_encoder*)self;
+  if (encoder_configure(e, args, kwargs, "O|$pOpOpppp:CBOREncoder") < 0) {
+    return -1;
+  }
+  if (e->fp == Py_None) {
+    /* fine for encode_to_bytes(); encode() then needs a writable fp */
+  }
+  return 0;
+}
+
+static PyObject* encoder_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
+  (void)type;
+  (void)args;
+  (void)kwargs;
+  cf_encoder* e = encoder_alloc();
+  if (e != NULL) {
+    Py_INCREF(Py_None);
+    e->fp = Py_None;
+    Py_INCREF(Py_None);
+    e->timezone = Py_None;
+    Py_INCREF(Py_None);
+    e->default_ = Py_None;
+  }
+  return (PyObject*)e;
+}
+
+static int encoder_traverse(PyObject* self, visitproc visit, void* arg) {
+  cf_encoder* e = (cf_encoder*)self;
+  Py_VISIT(e->fp);
+  Py_VISIT(e->timezone);
+  Py_VISIT(e->default_);
+  Py_VISIT(e->shared);
+  Py_VISIT(e->keep);
+  return 0;
+}
+
+static int encoder_clear(PyObject* self) {
+  cf_encoder* e = (cf_encoder*)self;
+  Py_CLEAR(e->fp);
+  Py_CLEAR(e->timezone);
+  Py_CLEAR(e->default_);
+  Py_CLEAR(e->shared);
+  Py_CLEAR(e->keep);
+  return 0;
+}
+
+static void encoder_dealloc(PyObject* self) {
+  cf_encoder* e = (cf_encoder*)self;
+  PyObject_GC_UnTrack(self);
+  encoder_clear(self);
+  PyMem_Free(e->onstack.slots);
+  PyObject_GC_Del(self);
+}
+
+/* encoder.encode(obj): inside a dumps() call (from `default`), writes obj
+ * there; otherwise encodes obj and writes the bytes to fp. */
+static PyObject* encoder_encode(PyObject* self, PyObject* obj) {
+  cf_encoder* e = (cf_encoder*)self;
+  if (e->w != NULL) {
+    if (encode(e, e->w, obj) < 0) {
+      return NULL;
+    }
+    Py_RETURN_NONE;
+  }
+  PyObject* b = encode_to_bytes(e, obj);
+  if (b == NULL) {
+    return NULL;
+  }
+  PyObject* r = PyObject_CallMethod(e->fp, "write", "O", b);
+  Py_DECREF(b);
+  if (r == NULL) {
+    return NULL;
+  }
+  Py_DECREF(r);
+  Py_RETURN_NONE;
+}
+
+static PyObject* encoder_encode_to_bytes(PyObject* self, PyObject* obj) {
+  cf_encoder* e = (cf_encoder*)self;
+  int sharing = e->value_sharing;
+  cbor_writer* outer = e->w;
+  PyObject* shared = e->shared;
+  PyObject* keep = e->keep;
+  e->shared = e->keep = NULL;
+  e->w = NULL;
+  PyObject* r = encode_to_bytes(e, obj);
+  e->w = outer;
+  e->value_sharing = sharing;
+  Py_XSETREF(e->shared, shared);
+  Py_XSETREF(e->keep, keep);
+  return r;
+}
+
+static PyObject* encoder_write(PyObject* self, PyObject* data) {
+  cf_encoder* e = (cf_encoder*)self;
+  if (e->w == NULL) {
+    return PyObject_CallMethod(e->fp, "write", "O", data);
+  }
+  PyErr_SetString(cf_state.encode_error,
+                  "CBOREncoder.write() inside dumps() would write raw bytes; use encode()");
+  return NULL;
+}
+
+static PyMethodDef encoder_methods[] = {
+    {"encode", encoder_encode, METH_O, "Encodes obj (inside `default`: into the output)."},
+    {"encode_to_bytes", encoder_encode_to_bytes, METH_O, "obj encoded with these options."},
+    {"write", encoder_write, METH_O, "Writes bytes to fp (outside a dumps() call)."},
+    {NULL, NULL, 0, NULL}};
+
+#define BOOL_GETTER(field)                                           \
+  static PyObject* get_##field(PyObject* self, void* closure) {      \
+    (void)closure;                                                   \
+    return PyBool_FromLong(((cf_encoder*)self)->field);              \
+  }
+BOOL_GETTER(datetime_as_timestamp)
+BOOL_GETTER(value_sharing)
+BOOL_GETTER(canonical)
+BOOL_GETTER(date_as_datetime)
+BOOL_GETTER(string_referencing)
+BOOL_GETTER(indefinite_containers)
+
+static PyObject* get_timezone(PyObject* self, void* closure) {
+  (void)closure;
+  PyObject* r = ((cf_encoder*)self)->timezone;
+  Py_INCREF(r);
+  return r;
+}
+static PyObject* get_default(PyObject* self, void* closure) {
+  (void)closure;
+  PyObject* r = ((cf_encoder*)self)->default_;
+  Py_INCREF(r);
+  return r;
+}
+static PyObject* get_fp(PyObject* self, void* closure) {
+  (void)closure;
+  PyObject* r = ((cf_encoder*)self)->fp;
+  Py_INCREF(r);
+  return r;
+}
+
+static PyGetSetDef encoder_getset[] = {
+    {"datetime_as_timestamp", get_datetime_as_timestamp, NULL, NULL, NULL},
+    {"value_sharing", get_value_sharing, NULL, NULL, NULL},
+    {"canonical", get_canonical, NULL, NULL, NULL},
+    {"date_as_datetime", get_date_as_datetime, NULL, NULL, NULL},
+    {"string_referencing", get_string_referencing, NULL, NULL, NULL},
+    {"indefinite_containers", get_indefinite_containers, NULL, NULL, NULL},
+    {"timezone", get_timezone, NULL, NULL, NULL},
+    {"default", get_default, NULL, NULL, NULL},
+    {"fp", get_fp, NULL, NULL, NULL},
+    {NULL, NULL, NULL, NULL, NULL}};
+
+PyTypeObject cf_encoder_type = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast.CBOREncoder",
+    .tp_basicsize = sizeof(cf_encoder),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
+    .tp_doc = "CBOREncoder(fp, **options): encodes objects to a binary file (cbor2-compatible).",
+    .tp_new = encoder_new,
+    .tp_init = encoder_init,
+    .tp_dealloc = encoder_dealloc,
+    .tp_traverse = encoder_traverse,
+    .tp_clear = encoder_clear,
+    .tp_methods = encoder_methods,
+    .tp_getset = encoder_getset,
+};

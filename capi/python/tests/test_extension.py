@@ -1,0 +1,474 @@
+"""The compiled extension itself: the status table against the C header,
+reference counts and leaks, no recursion either way, hostile input (bounded
+mutation fuzzing), the memory budget, cbor2 compatibility of the semantic
+tags and of canonical mode (byte for byte), value sharing and string
+references, load/dump on files."""
+
+import datetime
+import decimal
+import fractions
+import gc
+import io
+import ipaddress
+import os
+import random
+import re
+import sys
+import uuid
+
+import pytest
+
+from support import CORPUS_FILES, h, require, require_corpus
+
+import cbor_fast
+from cbor_fast import (STATUS_CODES, CBORDecodeError, CBOREncodeValueError, CBORSimpleValue,
+                       CBORTag, dumps, iter_sequence, loads, undefined)
+
+try:
+    import cbor2
+except ImportError:
+    cbor2 = None
+
+
+def corpus():
+    d = require_corpus()
+    out = {}
+    for name in CORPUS_FILES:
+        with open(os.path.join(d, name), "rb") as f:
+            out[name] = f.read()
+    return out
+
+
+# ---- the status table ------------------------------------------------------------
+
+def header_enum():
+    path = os.environ.get("CBOR_FAST_HEADER") or os.path.join(
+        os.path.dirname(__file__), "..", "..", "include", "cbor_fast.h")
+    require(os.path.isfile(path), "capi/include/cbor_fast.h (CBOR_FAST_HEADER)")
+    with open(path) as f:
+        text = f.read()
+    body = text[text.index("typedef enum cbor_fast_status {"):]
+    body = body[:body.index("} cbor_fast_status;")]
+    return {m.group(1): int(m.group(2))
+            for m in re.finditer(r"\b(CBOR_FAST_[A-Z0-9_]+)\s*=\s*(\d+)", body)}
+
+
+def test_status_table_matches_the_header():
+    enum = header_enum()
+    assert len(enum) >= 30
+    assert sorted(STATUS_CODES.values()) == sorted(enum.values())
+    for name, code in STATUS_CODES.items():
+        # the binding's name is the library's name for that code
+        assert cbor_fast._ext.status_name(code) == name
+    assert STATUS_CODES["truncated"] == enum["CBOR_FAST_ERR_TRUNCATED"] == 100
+    assert STATUS_CODES["memory_budget_exceeded"] == enum["CBOR_FAST_ERR_MEMORY_BUDGET"] == 305
+
+
+# ---- reference counts and leaks --------------------------------------------------
+
+def test_refcounts_of_inputs_and_shared_objects():
+    data = dumps({"key": [1, "text", b"bytes", 2.5, None]})
+    before = sys.getrefcount(data)
+    for _ in range(100):
+        loads(data)
+    after = sys.getrefcount(data)  # outside assert: pytest's rewriting holds operands
+    assert after == before
+    obj = ["x" * 50, {"a": 1}]
+    before = [sys.getrefcount(o) for o in (obj, obj[0], obj[1])]
+    for _ in range(100):
+        dumps(obj)
+        dumps(obj, canonical=True)
+        dumps(obj, value_sharing=True)
+    after = [sys.getrefcount(o) for o in (obj, obj[0], obj[1])]
+    assert after == before
+    # errors release what they hold
+    bad = [1, object()]
+    before = sys.getrefcount(bad[1])
+    for _ in range(100):
+        try:
+            dumps(bad)
+        except cbor_fast.CBOREncodeTypeError:
+            pass
+    after = sys.getrefcount(bad[1])
+    assert after == before
+    # the decoded values hold one reference each (the caller's)
+    v = loads(h("82 6161 a0"))
+    counts = sys.getrefcount(v), sys.getrefcount(v[1])
+    assert counts == (2, 2)
+
+
+def _blocks_after(fn, rounds):
+    gc.collect()
+    fn()
+    gc.collect()
+    start = sys.getallocatedblocks()
+    for _ in range(rounds):
+        fn()
+    gc.collect()
+    return sys.getallocatedblocks() - start
+
+
+def test_no_leak_over_many_iterations():
+    values = [
+        {"a": [1, 2.5, "x" * 40, b"y" * 10, None, True, 2**70, -2**70, undefined],
+         (1, 2): CBORTag(99, [CBORSimpleValue(5)])},
+        [datetime.datetime(2020, 1, 2, tzinfo=datetime.timezone.utc), decimal.Decimal("1.5"),
+         {1, 2}, uuid.UUID(int=7), fractions.Fraction(1, 3)],
+    ]
+    data = [dumps(v) for v in values]
+    bad = [h("9f 01 02"), h("a1 01"), h("62 c328"), h("d8 19 05"), h("c2 01"), h("1c")]
+
+    def work():
+        for v, d in zip(values, data):
+            loads(d)
+            dumps(v)
+            dumps(v, canonical=True)
+            list(iter_sequence(d + d))
+        for b in bad:
+            try:
+                loads(b)
+            except CBORDecodeError:
+                pass
+        try:
+            a = []
+            a.append(a)
+            dumps(a)
+        except CBOREncodeValueError:
+            pass
+
+    # work() makes 20 calls: a leak of one block per call would be 80,000
+    # blocks; allocator free lists and caches account for a few hundred
+    assert _blocks_after(work, 4000) < 4000
+
+
+def test_no_leak_on_the_corpus():
+    files = corpus()
+
+    def work():
+        for d in files.values():
+            dumps(loads(d))
+    assert _blocks_after(work, 5) < 200
+
+
+# ---- no recursion ----------------------------------------------------------------
+
+DEEP = 100000
+
+
+def test_deep_input_decodes_with_a_raised_max_depth():
+    for opener in (b"\x81", b"\xa1\x00", b"\xc6", b"\x9f"):
+        closer = b"\xff" if opener == b"\x9f" else b""
+        data = opener * DEEP + b"\x00" + closer * DEEP
+        value = loads(data, max_depth=DEEP + 1)
+        depth = 0
+        while not isinstance(value, int):
+            value = value.value if isinstance(value, CBORTag) else \
+                value[0] if isinstance(value, list) else value[0]
+            depth += 1
+        assert depth == DEEP
+        with pytest.raises(CBORDecodeError) as e:
+            loads(data)  # the default limit, 512
+        assert (e.value.status, e.value.depth) == ("depth_exceeded", 512)
+
+
+def test_deep_objects_encode_without_recursion():
+    root = cur = []
+    for _ in range(DEEP):
+        nxt = []
+        cur.append(nxt)
+        cur = nxt
+    data = dumps(root)
+    assert data == b"\x81" * DEEP + b"\x80"
+    assert len(loads(data, max_depth=DEEP + 1)) == 1
+    d = cur = {}
+    for _ in range(DEEP):
+        cur["k"] = {}
+        cur = cur["k"]
+    assert dumps(d, canonical=True) == b"\xa1\x61k" * DEEP + b"\xa0"
+
+
+def test_cycles():
+    a = [1]
+    a.append(a)
+    with pytest.raises(CBOREncodeValueError):
+        dumps(a)
+    d = {}
+    d["self"] = [d]
+    with pytest.raises(CBOREncodeValueError):
+        dumps(d)
+    out = dumps(a, value_sharing=True)
+    assert out == h("d81c 82 01 d81d 00")
+    back = loads(out)
+    assert back[1] is back
+    # the same object twice is not a cycle
+    x = [1]
+    assert loads(dumps([x, x])) == [[1], [1]]
+    shared = loads(dumps([x, x], value_sharing=True))
+    assert shared[0] is shared[1]
+
+
+# ---- hostile input ---------------------------------------------------------------
+
+def test_mutation_fuzz_never_crashes():
+    """Bounded mutation fuzzing: every result is a value or CBORDecodeError."""
+    rnd = random.Random(1414)
+    seeds = [dumps(v) for v in (
+        {"a": [1, 2, {"b": b"xyz"}], "c": "text", 3: -4.5},
+        [CBORTag(258, [1, 2]), CBORTag(28, [CBORTag(29, 0)]), CBORTag(256, ["abc", CBORTag(25, 0)])],
+        [datetime.datetime(2020, 1, 1, tzinfo=datetime.timezone.utc), 2**80, undefined],
+    )] + [h("9f 5f 4161 ff 7f 6161 ff a1 01 02 ff")]
+    ok = failed = 0
+    for _ in range(20000):
+        data = bytearray(rnd.choice(seeds))
+        for _ in range(rnd.randint(1, 4)):
+            op = rnd.randrange(3)
+            pos = rnd.randrange(len(data) + 1)
+            if op == 0 and data:
+                data[min(pos, len(data) - 1)] = rnd.randrange(256)
+            elif op == 1:
+                data[pos:pos] = bytes([rnd.randrange(256)])
+            elif data:
+                del data[min(pos, len(data) - 1)]
+        try:
+            loads(bytes(data), max_depth=64)
+            ok += 1
+        except CBORDecodeError as e:
+            assert e.offset is None or 0 <= e.offset <= len(data)
+            failed += 1
+        except (MemoryError, RecursionError):
+            raise
+    assert ok > 100 and failed > 1000
+
+
+def test_huge_counts_do_not_allocate():
+    # an array head promising 2**63 items over 1 byte of input
+    for head in ("9b7fffffffffffffff00", "bb7fffffffffffffff0000", "5b7fffffffffffffff"):
+        with pytest.raises(CBORDecodeError) as e:
+            loads(h(head))
+        assert e.value.status == "truncated"
+
+
+def test_max_memory_bounds_what_the_decoder_holds():
+    data = dumps(["x" * 100] * 1000)
+    assert len(loads(data, max_memory=10**6)) == 1000
+    with pytest.raises(CBORDecodeError) as e:
+        loads(data, max_memory=20000)
+    assert e.value.status == "memory_budget_exceeded"
+    assert 0 < e.value.offset < len(data)
+    deep = b"\x81" * 5000 + b"\x00"
+    with pytest.raises(CBORDecodeError) as e:
+        loads(deep, max_depth=10000, max_memory=4096)
+    assert e.value.status == "memory_budget_exceeded"
+
+
+# ---- cbor2 compatibility ---------------------------------------------------------
+
+UTC = datetime.timezone.utc
+SEMANTIC = [
+    datetime.datetime(2020, 1, 2, 3, 4, 5, tzinfo=UTC),
+    datetime.datetime(2020, 1, 2, 3, 4, 5, 123, tzinfo=UTC),
+    datetime.datetime(2020, 1, 2, tzinfo=datetime.timezone(datetime.timedelta(hours=2))),
+    datetime.date(2020, 1, 2),
+    decimal.Decimal("1.25"), decimal.Decimal("-0.001"), decimal.Decimal("1E+3"),
+    fractions.Fraction(1, 3), uuid.UUID(int=5), re.compile("a+b"),
+    {1, 2, 3}, frozenset(["a"]), ipaddress.ip_address("1.2.3.4"), ipaddress.ip_address("::1"),
+    ipaddress.ip_network("10.0.0.0/8"),
+    2**64, -2**64 - 1, 2**200, CBORSimpleValue(7), undefined, float("inf"), float("nan"),
+    {"nested": [decimal.Decimal("2.5"), {frozenset([1])}]},
+]
+
+
+def to_cbor2(v):
+    if v is undefined:
+        return cbor2.undefined
+    if isinstance(v, CBORSimpleValue):
+        return cbor2.CBORSimpleValue(v.value)
+    if isinstance(v, CBORTag):
+        return cbor2.CBORTag(v.tag, to_cbor2(v.value))
+    if isinstance(v, list):
+        return [to_cbor2(x) for x in v]
+    if isinstance(v, dict):
+        return {k: to_cbor2(x) for k, x in v.items()}
+    return v
+
+
+def same(a, b):
+    if isinstance(a, float) and a != a:
+        return isinstance(b, float) and b != b
+    if isinstance(a, re.Pattern):
+        return a.pattern == b.pattern
+    if type(a).__name__ in ("CBORSimpleValue", "UndefinedType"):
+        return type(b).__name__ == type(a).__name__ and repr(a) == repr(b)
+    return a == b
+
+
+@pytest.fixture(scope="module")
+def ref():
+    require(cbor2 is not None, "cbor2 (the differential reference)")
+    return cbor2
+
+
+def test_semantic_tags_both_ways(ref):
+    for v in SEMANTIC:
+        theirs = ref.dumps(to_cbor2(v))
+        ours = dumps(v)
+        assert same(loads(theirs), v), v
+        assert same(ref.loads(ours), to_cbor2(v)), v
+        assert dumps(v, canonical=True) == ref.dumps(to_cbor2(v), canonical=True), v
+        if not isinstance(v, float):
+            assert ours == theirs, v  # floats: cbor2 writes doubles unless canonical
+
+
+def test_interface_bytes_match_cbor2(ref):
+    # cbor2 6.3 decodes its own interface encoding as an address; the bytes agree
+    iface = ipaddress.ip_interface("10.0.0.1/8")
+    assert dumps(iface) == ref.dumps(iface) == h("d834 82 440a000001 08")
+    assert loads(dumps(iface)) == iface
+
+
+def test_encoder_options_match_cbor2(ref):
+    naive = datetime.datetime(2020, 1, 2, 3, 4, 5)
+    for v, opts in [
+        (SEMANTIC[0], {"datetime_as_timestamp": True}),
+        (SEMANTIC[1], {"datetime_as_timestamp": True}),
+        (datetime.date(2020, 1, 2), {"datetime_as_timestamp": True}),
+        (datetime.date(2020, 1, 2), {"date_as_datetime": True, "timezone": UTC}),
+        (naive, {"timezone": UTC}),
+        ([1, [2, {"a": 3}]], {"indefinite_containers": True}),
+    ]:
+        assert dumps(v, **opts) == ref.dumps(v, **opts), (v, opts)
+    with pytest.raises(CBOREncodeValueError):
+        dumps(naive)
+
+    class Point:
+        def __init__(self, x, y):
+            self.x, self.y = x, y
+
+    def default(encoder, p):
+        encoder.encode(CBORTag(4000, [p.x, p.y]) if encoder is not None and
+                       type(encoder).__module__.startswith("cbor_fast") else
+                       ref.CBORTag(4000, [p.x, p.y]))
+
+    assert dumps([Point(1, 2)], default=default) == ref.dumps([Point(1, 2)], default=default)
+
+
+def test_decoder_hooks_match_cbor2(ref):
+    data = h("a2 6161 d8ff 01 6162 a1 01 02")
+    seen = []
+
+    def tag_hook(tag, immutable):
+        seen.append((tag.tag, tag.value, immutable))
+        return "hooked"
+
+    assert loads(data, tag_hook=tag_hook) == {"a": "hooked", "b": {1: 2}}
+    assert seen == [(255, 1, False)]
+    theirs = []
+    ref.loads(data, tag_hook=lambda t, i: theirs.append((t.tag, t.value, i)) or "hooked")
+    assert theirs == seen
+    ours_maps, their_maps = [], []
+    loads(data, object_hook=lambda d, i: ours_maps.append(dict(d)) or d)
+    ref.loads(data, object_hook=lambda d, i: their_maps.append(dict(d)) or d)
+    assert repr(ours_maps) == repr(their_maps)
+    assert loads(h("d9d9f7 01")) == 1  # self-describe stripped
+    assert loads(h("d9d9f7 01")) == ref.loads(h("d9d9f7 01"))
+    # immutable containers where hashing needs them
+    assert loads(h("a1 820102 03")) == {(1, 2): 3}
+    assert isinstance(loads(h("d90102 81 820102")), set)
+
+
+def test_canonical_is_byte_identical_to_cbor2(ref):
+    rnd = random.Random(5)
+    keys = ["", "a", "b", "aa", "ab", "abc", 0, 1, -1, 23, 24, 255, 256, -24, -25, 2**32,
+            b"", b"a", b"ab", 1.5, 100000.0, (1, 2), False, True, None]
+    for _ in range(500):
+        d = {}
+        for _ in range(rnd.randint(0, 8)):
+            d[rnd.choice(keys)] = rnd.choice([1, "x", [1, {"z": 2, "a": 1}], 2.5, None])
+        assert dumps(d, canonical=True) == ref.dumps(d, canonical=True), d
+    for name, data in corpus().items():
+        v = loads(data)
+        assert dumps(v, canonical=True) == ref.dumps(ref.loads(data), canonical=True), name
+
+
+def test_corpus_differential_both_ways(ref):
+    for name, data in corpus().items():
+        ours = loads(data)
+        theirs = ref.loads(data)
+        assert ours == theirs, name
+        assert ref.loads(dumps(ours)) == theirs, name
+        assert loads(ref.dumps(theirs)) == ours, name
+
+
+def test_string_references_and_shared_values_decode(ref):
+    # 256([ "abc", "abc"(as ref 0), 25(0) ]) as cbor2 writes it
+    data = ref.dumps(["abcd", "abcd", b"xyz", b"xyz"], string_referencing=True)
+    assert loads(data) == ref.loads(data) == ["abcd", "abcd", b"xyz", b"xyz"]
+    assert loads(h("d90100 83 63616263 d81900 d81900")) == ["abc", "abc", "abc"]
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("82 00 d81900"))
+    assert (e.value.status, e.value.offset) == (None, 2)
+    with pytest.raises(CBORDecodeError):
+        loads(h("d81d 05"))  # shared reference to nothing
+    obj = {"a": [1]}
+    data = ref.dumps([obj, obj], value_sharing=True)
+    back = loads(data)
+    assert back[0] is back[1] and back[0] == obj
+
+
+def test_load_and_dump_files():
+    buf = io.BytesIO()
+    cbor_fast.dump({"a": 1}, buf)
+    cbor_fast.dump([2], buf)
+    buf.seek(0)
+    assert cbor_fast.load(buf) == {"a": 1}
+    assert cbor_fast.load(buf) == [2]
+    with pytest.raises(CBORDecodeError) as e:
+        cbor_fast.load(buf)
+    assert e.value.status == "truncated"
+    assert isinstance(e.value, EOFError)
+
+
+def test_trailing_bytes_rejected_and_float16():
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("00 00"))
+    assert (e.value.status, e.value.offset) == ("trailing_bytes", 1)
+    assert loads(h("f9 3c00")) == 1.0
+    assert loads(h("f9 7bff")) == 65504.0
+    assert loads(h("f9 0001")) == 2.0 ** -24
+
+
+def test_hashable_values_stay_shallow_and_strict_hashable_types():
+    # a map key nested 1000 deep decodes; 1001 is refused (hashing recurses in C)
+    for n, ok in ((1000, True), (1001, False)):
+        data = b"\xa1" + b"\x81" * n + b"\x00" + b"\x00"
+        if ok:
+            key, = loads(data, max_depth=5000)
+            assert isinstance(key, tuple)
+        else:
+            with pytest.raises(CBORDecodeError) as e:
+                loads(data, max_depth=5000)
+            assert (e.value.status, e.value.offset) == ("depth_exceeded", 1001)
+    # a shared container referenced from inside a key could nest without bound
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("82 d81c 81 01 a1 d81d 00 02"))
+    assert (e.value.status, e.value.offset) == (None, 6)
+    assert loads(h("82 d81c 6161 a1 d81d 00 02")) == ["a", {"a": 2}]
+    # strict_hashable_types: only text and byte strings as keys and set members
+    assert loads(h("a2 6161 01 4162 02"), strict_hashable_types=True) == {"a": 1, b"b": 2}
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("a2 6161 01 02 03"), strict_hashable_types=True)
+    assert e.value.offset == 4
+    with pytest.raises(CBORDecodeError):
+        loads(h("d90102 82 6161 01"), strict_hashable_types=True)
+    assert loads(h("d90102 82 6161 4162"), strict_hashable_types=True) == {"a", b"b"}
+
+
+def test_allow_indefinite_and_immutable():
+    assert loads(h("9f 01 ff")) == [1]
+    for data, offset in ((h("9f 01 ff"), 0), (h("81 5f 41 61 ff"), 1), (h("a1 01 bf ff"), 2)):
+        with pytest.raises(CBORDecodeError) as e:
+            loads(data, allow_indefinite=False)
+        assert (e.value.status, e.value.offset) == ("indefinite_length", offset)
+    v = loads(h("a1 01 82 02 a0"), immutable=True)
+    assert isinstance(v, cbor_fast.FrozenDict) and v[1] == (2, cbor_fast.FrozenDict())
+    hash(v)
