@@ -72,7 +72,6 @@
 package cborfast
 
 /*
-#cgo pkg-config: cbor_fast
 #include <stdlib.h>
 #include "cbor_fast.h"
 */
@@ -234,6 +233,11 @@ func IsMalformed(err error) bool {
 	return errors.As(err, &e) && C.cbor_status_is_malformed(C.cbor_fast_status(e.Code)) != 0
 }
 
+const (
+	statusDepth           = C.CBOR_FAST_ERR_DEPTH
+	statusInvalidArgument = C.CBOR_FAST_ERR_INVALID_ARGUMENT
+)
+
 func statusError(s C.cbor_fast_status) *Error {
 	return &Error{
 		Status:  C.GoString(C.cbor_status_name(s)),
@@ -251,15 +255,6 @@ func fromC(s C.cbor_fast_status, ce *C.cbor_fast_error) *Error {
 		e.Depth = int(ce.depth)
 	}
 	return e
-}
-
-// UnsupportedTypeError is returned by Encode for a Go value it cannot write.
-type UnsupportedTypeError struct {
-	Type string // the value's type, as fmt's %T prints it
-}
-
-func (e *UnsupportedTypeError) Error() string {
-	return "cborfast: cannot encode a value of type " + e.Type
 }
 
 // Version is the runtime version of libcbor_fast, "major.minor.patch".

@@ -1,3 +1,3 @@
 module libcbor_fast/cborfast
 
-go 1.19
+go 1.22
