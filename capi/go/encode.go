@@ -86,7 +86,7 @@ func getEncState(em *encMode) *encState {
 }
 
 func putEncState(e *encState) {
-	if cap(e.buf) <= 1<<20 {
+	if cap(e.buf) <= 64<<20 {
 		encStates.Put(e)
 	}
 }

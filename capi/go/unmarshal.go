@@ -388,12 +388,12 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 		if n >= 0 && sh.cap >= n && sh.data != nil {
 			sh.len = n // fxamacker: reuse the elements that are there
 		} else {
+			// A claimed length is believed up to the bytes left (each item
+			// takes one at least; MaxArrayElements bounds it too): a
+			// length bomb allocates little and then fails truncated.
 			c := n
-			if n < 0 || uint64(n) > d.t.remaining(it) || uintptr(n)*esize > maxPrealloc {
-				c = int(min(d.t.remaining(it), uint64(maxPrealloc/max(esize, 1)), 64))
-				if n >= 0 && c > n {
-					c = n
-				}
+			if rem := d.t.remaining(it); n < 0 || uint64(n) > rem {
+				c = int(min(rem, 1024))
 			}
 			*sh = sliceHeader{data: reflect.MakeSlice(t, c, c).UnsafePointer(), len: 0, cap: c}
 		}
@@ -485,7 +485,112 @@ func arrayDec(t reflect.Type, td *typeDec) decFn {
 	}
 }
 
+// textOf is the content of a TEXT item (joined if indefinite), or ok false.
+func (d *decState) textOf(it *citem) ([]byte, bool, error) {
+	if it._type != C.CBOR_FAST_TYPE_TEXT {
+		return nil, false, nil
+	}
+	if !isIndef(it) {
+		return d.t.bytes(it), true, nil
+	}
+	b, err := d.t.joinString(nil)
+	return b, err == nil, err
+}
+
+var (
+	mapStringStringType = reflect.TypeFor[map[string]string]()
+	mapStringAnyType    = reflect.TypeFor[map[string]any]()
+)
+
+// mapStringDec decodes map[string]string and map[string]any without
+// reflection per pair.
+func mapStringDec(t reflect.Type, td *typeDec) decFn {
+	isAny := t == mapStringAnyType
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if it._type != C.CBOR_FAST_TYPE_MAP {
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
+			return err
+		}
+		hint := 0
+		if !isIndef(it) {
+			hint = int(min(uint64(it.value), d.t.remaining(it)/2, 1<<12))
+		}
+		var ms map[string]string
+		var ma map[string]any
+		if isAny {
+			if ma = *(*map[string]any)(p); ma == nil {
+				ma = make(map[string]any, hint)
+				*(*map[string]any)(p) = ma
+			}
+		} else if ms = *(*map[string]string)(p); ms == nil {
+			ms = make(map[string]string, hint)
+			*(*map[string]string)(p) = ms
+		}
+		for {
+			k, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if k._type == C.CBOR_FAST_TYPE_END {
+				return nil
+			}
+			kb, ok, err := d.textOf(k)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if err := d.mismatch(k, reflect.TypeFor[string](), "map key"); err != nil {
+					return err
+				}
+				v, err := d.t.next()
+				if err != nil {
+					return err
+				}
+				if _, err := d.t.skipRest(v); err != nil {
+					return err
+				}
+				continue
+			}
+			key := string(kb)
+			v, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if isAny {
+				x, _, err := buildAny(&d.t, v, flavorAny, d.dm.lim)
+				if err != nil {
+					return err
+				}
+				ma[key] = x
+				continue
+			}
+			vb, ok, err := d.textOf(v)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				var s string
+				if err := td.elemString(d, v, &s); err != nil {
+					return err
+				}
+				ms[key] = s
+				continue
+			}
+			ms[key] = string(vb)
+		}
+	}
+}
+
+func (td *typeDec) elemString(d *decState, it *citem, s *string) error {
+	return decoderFor(reflect.TypeFor[string]()).fn(d, it, unsafe.Pointer(s))
+}
+
 func mapDec(t reflect.Type, td *typeDec) decFn {
+	if t == mapStringStringType || t == mapStringAnyType {
+		return mapStringDec(t, td)
+	}
 	kt, vt := t.Key(), t.Elem()
 	keyAny := kt.Kind() == reflect.Interface && kt.NumMethod() == 0
 	kdec := decoderLocked(kt)
@@ -553,6 +658,16 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 		decs[i] = decoderLocked(si.fields[i].typ)
 	}
 	fields := si.fields
+	type intKey struct {
+		key int64
+		idx int
+	}
+	var intKeys []intKey
+	for i, f := range fields {
+		if f.isInt {
+			intKeys = append(intKeys, intKey{f.keyInt, i})
+		}
+	}
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		switch it._type {
 		case C.CBOR_FAST_TYPE_MAP:
@@ -613,16 +728,21 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 				} else {
 					idx = si.foldIndex(name)
 				}
-			case C.CBOR_FAST_TYPE_UINT:
+			case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE:
 				if uint64(k.value) <= math.MaxInt64 {
-					if j, ok := si.byInt[int64(k.value)]; ok {
-						idx = j
+					key := int64(k.value)
+					if k._type == C.CBOR_FAST_TYPE_NEGATIVE {
+						key = -1 - key
 					}
-				}
-			case C.CBOR_FAST_TYPE_NEGATIVE:
-				if uint64(k.value) <= math.MaxInt64 {
-					if j, ok := si.byInt[-1-int64(k.value)]; ok {
-						idx = j
+					if guess < len(fields) && fields[guess].isInt && fields[guess].keyInt == key {
+						idx = guess
+					} else {
+						for _, ik := range intKeys {
+							if ik.key == key {
+								idx = ik.idx
+								break
+							}
+						}
 					}
 				}
 			default:
