@@ -1,6 +1,7 @@
 package cborfast
 
 import (
+	"bytes"
 	"encoding/binary"
 	"math"
 	"math/big"
@@ -57,12 +58,12 @@ func (o EncodeOptions) Encode(v any) ([]byte, error) {
 // Marshal encodes v with this mode.
 func (em *encMode) Marshal(v any) ([]byte, error) {
 	e := getEncState(em)
-	err := e.value(v)
+	b, err := e.value(e.buf, v)
 	var out []byte
 	if err == nil {
-		out = make([]byte, len(e.buf))
-		copy(out, e.buf)
+		out = bytes.Clone(b) // not zeroed first
 	}
+	e.buf = b[:0]
 	putEncState(e)
 	return out, err
 }
@@ -162,39 +163,54 @@ func f32ToF16(f uint32) (uint16, bool) {
 	return 0, false
 }
 
-func (e *encState) float(f float64, is32 bool) error {
+func (e *encState) float(b []byte, f float64, is32 bool) ([]byte, error) {
+	bits := math.Float64bits(f)
+	if bits>>52&0x7ff != 0x7ff { // finite
+		if e.em.opts.ShortestFloat != ShortestFloatNone {
+			return appendShortestFloat(b, f), nil
+		}
+		if !is32 {
+			return binary.BigEndian.AppendUint64(append(b, 0xfb), bits), nil
+		}
+		return binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f))), nil
+	}
+	return e.floatSpecial(b, f, is32)
+}
+
+// floatSpecial writes a NaN or an infinity per NaNConvert and InfConvert.
+func (e *encState) floatSpecial(b []byte, f float64, is32 bool) ([]byte, error) {
 	o := &e.em.opts
 	if math.IsNaN(f) {
 		switch o.NaNConvert {
 		case NaNConvert7e00:
-			e.buf = append(e.buf, 0xf9, 0x7e, 0x00)
-			return nil
+			b = append(b, 0xf9, 0x7e, 0x00)
+			return b, nil
 		case NaNConvertReject:
-			return &UnsupportedValueError{Reason: "NaN"}
+			return b, &UnsupportedValueError{Reason: "NaN"}
 		}
 	} else if math.IsInf(f, 0) {
 		switch o.InfConvert {
 		case InfConvertFloat16:
 			if f > 0 {
-				e.buf = append(e.buf, 0xf9, 0x7c, 0x00)
+				b = append(b, 0xf9, 0x7c, 0x00)
 			} else {
-				e.buf = append(e.buf, 0xf9, 0xfc, 0x00)
+				b = append(b, 0xf9, 0xfc, 0x00)
 			}
-			return nil
+			return b, nil
 		case InfConvertReject:
-			return &UnsupportedValueError{Reason: "infinity"}
+			return b, &UnsupportedValueError{Reason: "infinity"}
 		}
 	}
 	if o.ShortestFloat == ShortestFloatNone {
 		if is32 {
-			e.buf = binary.BigEndian.AppendUint32(append(e.buf, 0xfa), math.Float32bits(float32(f)))
+			b = binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f)))
 		} else {
-			e.buf = binary.BigEndian.AppendUint64(append(e.buf, 0xfb), math.Float64bits(f))
+			b = binary.BigEndian.AppendUint64(append(b, 0xfb), math.Float64bits(f))
 		}
-		return nil
+		return b, nil
 	}
-	e.buf = appendShortestFloat(e.buf, f)
-	return nil
+	b = appendShortestFloat(b, f)
+	return b, nil
 }
 
 // appendShortestFloat writes the shortest width that keeps f exactly, NaN
@@ -220,219 +236,217 @@ func appendShortestFloat(b []byte, f float64) []byte {
 	return binary.BigEndian.AppendUint32(append(b, 0xfa), f32)
 }
 
-func (e *encState) enter() error {
+func (e *encState) enter(b []byte) error {
 	e.depth++
 	if e.depth > e.em.maxDepth {
 		err := statusError(statusDepth)
-		err.Offset = len(e.buf)
+		err.Offset = len(b)
 		err.Depth = e.em.maxDepth + 1
 		return err
 	}
 	return nil
 }
 
-func (e *encState) nilContainer(major byte) {
+func (e *encState) nilContainer(b []byte, major byte) []byte {
 	if e.em.opts.NilContainers == NilContainerAsEmpty {
-		e.buf = append(e.buf, major)
+		b = append(b, major)
 	} else {
-		e.buf = append(e.buf, 0xf6)
+		b = append(b, 0xf6)
 	}
+	return b
 }
 
 // value writes a value of any type, with fast paths for the usual dynamic
 // types.
-func (e *encState) value(v any) error {
+func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 	switch x := v.(type) {
 	case nil:
-		e.buf = append(e.buf, 0xf6)
-		return nil
+		b = append(b, 0xf6)
+		return b, nil
 	case string:
-		e.buf = append(appendHead(e.buf, 0x60, uint64(len(x))), x...)
-		return nil
+		b = append(appendHead(b, 0x60, uint64(len(x))), x...)
+		return b, nil
 	case bool:
 		if x {
-			e.buf = append(e.buf, 0xf5)
+			b = append(b, 0xf5)
 		} else {
-			e.buf = append(e.buf, 0xf4)
+			b = append(b, 0xf4)
 		}
-		return nil
+		return b, nil
 	case uint64:
-		e.buf = appendHead(e.buf, 0x00, x)
-		return nil
+		b = appendHead(b, 0x00, x)
+		return b, nil
 	case int64:
-		e.buf = appendInt(e.buf, x)
-		return nil
+		b = appendInt(b, x)
+		return b, nil
 	case int:
-		e.buf = appendInt(e.buf, int64(x))
-		return nil
+		b = appendInt(b, int64(x))
+		return b, nil
 	case float64:
-		return e.float(x, false)
+		return e.float(b, x, false)
 	case []byte:
 		if x == nil && !e.em.classic {
-			e.buf = append(e.buf, 0xf6)
-			return nil
+			b = append(b, 0xf6)
+			return b, nil
 		}
-		e.buf = append(appendHead(e.buf, 0x40, uint64(len(x))), x...)
-		return nil
+		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
+		return b, nil
 	case []any:
 		if x == nil && !e.em.classic {
-			e.buf = append(e.buf, 0xf6)
-			return nil
+			b = append(b, 0xf6)
+			return b, nil
 		}
-		if err := e.enter(); err != nil {
-			return err
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
-		e.buf = appendHead(e.buf, 0x80, uint64(len(x)))
+		b = appendHead(b, 0x80, uint64(len(x)))
 		for _, y := range x {
-			if err := e.value(y); err != nil {
-				return err
+			if b, err = e.value(b, y); err != nil {
+				return b, err
 			}
 		}
 		e.depth--
-		return nil
+		return b, nil
 	case Map:
-		if err := e.enter(); err != nil {
-			return err
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
-		e.buf = appendHead(e.buf, 0xa0, uint64(len(x)))
+		b = appendHead(b, 0xa0, uint64(len(x)))
 		for _, p := range x {
-			if err := e.value(p.Key); err != nil {
-				return err
+			if b, err = e.value(b, p.Key); err != nil {
+				return b, err
 			}
-			if err := e.value(p.Value); err != nil {
-				return err
+			if b, err = e.value(b, p.Value); err != nil {
+				return b, err
 			}
 		}
 		e.depth--
-		return nil
+		return b, nil
 	case Tag:
-		if err := e.enter(); err != nil {
-			return err
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
-		e.buf = appendHead(e.buf, 0xc0, x.Number)
-		if err := e.value(x.Content); err != nil {
-			return err
+		b = appendHead(b, 0xc0, x.Number)
+		if b, err = e.value(b, x.Content); err != nil {
+			return b, err
 		}
 		e.depth--
-		return nil
+		return b, nil
 	case Simple:
-		return e.simple(uint8(x))
+		return e.simple(b, uint8(x))
 	case SimpleValue:
-		return e.simple(uint8(x))
+		return e.simple(b, uint8(x))
 	case UndefinedType:
-		e.buf = append(e.buf, 0xf7)
-		return nil
+		b = append(b, 0xf7)
+		return b, nil
 	case *big.Int:
 		if x == nil {
-			e.buf = append(e.buf, 0xf6)
-			return nil
+			b = append(b, 0xf6)
+			return b, nil
 		}
-		e.bigInt(x)
-		return nil
+		b = e.bigInt(b, x)
+		return b, nil
 	case big.Int:
-		e.bigInt(&x)
-		return nil
+		b = e.bigInt(b, &x)
+		return b, nil
 	case ByteString:
-		e.buf = append(appendHead(e.buf, 0x40, uint64(len(x))), x...)
-		return nil
+		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
+		return b, nil
 	}
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
 	switch t.Kind() {
 	case reflect.Pointer:
 		if rv.IsNil() {
-			e.buf = append(e.buf, 0xf6)
-			return nil
+			b = append(b, 0xf6)
+			return b, nil
 		}
 		fallthrough
 	case reflect.Map:
 		// Pointer-shaped: the interface holds the value itself.
 		p := rv.UnsafePointer()
-		return encoderFor(t).fn(e, unsafe.Pointer(&p))
+		return encoderFor(t).fn(e, b, unsafe.Pointer(&p))
 	case reflect.Struct, reflect.Array:
 		nv := reflect.New(t)
 		nv.Elem().Set(rv)
-		return encoderFor(t).fn(e, nv.UnsafePointer())
+		return encoderFor(t).fn(e, b, nv.UnsafePointer())
 	}
 	// Other kinds are stored indirectly: the data word points at the value.
-	return encoderFor(t).fn(e, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
+	return encoderFor(t).fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
 }
 
 // simple writes a simple value; 24..31 are not well-formed (invalid_argument
 // at the offset reached, as the C writer reports it).
-func (e *encState) simple(x uint8) error {
+func (e *encState) simple(b []byte, x uint8) ([]byte, error) {
 	if x >= 24 && x < 32 {
 		err := statusError(statusInvalidArgument)
-		err.Offset = len(e.buf)
-		return err
+		err.Offset = len(b)
+		return b, err
 	}
-	e.buf = appendHead(e.buf, 0xe0, uint64(x))
-	return nil
+	b = appendHead(b, 0xe0, uint64(x))
+	return b, nil
 }
 
-func (e *encState) bigInt(z *big.Int) {
+func (e *encState) bigInt(b []byte, z *big.Int) []byte {
 	if e.em.opts.BigIntConvert == BigIntConvertShortest || e.em.classic {
 		if z.IsUint64() {
-			e.buf = appendHead(e.buf, 0x00, z.Uint64())
-			return
+			return appendHead(b, 0x00, z.Uint64())
 		}
 		if z.Sign() < 0 {
 			m := new(big.Int).Neg(z)
 			m.Sub(m, bigOne)
 			if m.IsUint64() {
-				e.buf = appendHead(e.buf, 0x20, m.Uint64())
-				return
+				return appendHead(b, 0x20, m.Uint64())
 			}
 		}
 	}
 	if z.Sign() >= 0 {
-		b := z.Bytes()
-		e.buf = append(appendHead(append(e.buf, 0xc2), 0x40, uint64(len(b))), b...)
-		return
+		m := z.Bytes()
+		return append(appendHead(append(b, 0xc2), 0x40, uint64(len(m))), m...)
 	}
 	m := new(big.Int).Neg(z)
-	b := m.Sub(m, bigOne).Bytes()
-	e.buf = append(appendHead(append(e.buf, 0xc3), 0x40, uint64(len(b))), b...)
+	mb := m.Sub(m, bigOne).Bytes()
+	return append(appendHead(append(b, 0xc3), 0x40, uint64(len(mb))), mb...)
 }
 
-func (e *encState) time(t time.Time) error {
+func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 	if t.IsZero() {
-		e.buf = append(e.buf, 0xf6)
-		return nil
+		b = append(b, 0xf6)
+		return b, nil
 	}
 	o := &e.em.opts
 	text := o.Time == TimeRFC3339 || o.Time == TimeRFC3339Nano
 	if o.TimeTag == EncTagRequired {
 		if text {
-			e.buf = append(e.buf, 0xc0)
+			b = append(b, 0xc0)
 		} else {
-			e.buf = append(e.buf, 0xc1)
+			b = append(b, 0xc1)
 		}
 	}
 	switch o.Time {
 	case TimeUnix:
-		e.buf = appendInt(e.buf, t.Unix())
+		b = appendInt(b, t.Unix())
 	case TimeUnixMicro:
 		t = t.UTC().Round(time.Microsecond)
-		return e.float(float64(t.UnixNano())/1e9, false)
+		return e.float(b, float64(t.UnixNano())/1e9, false)
 	case TimeUnixDynamic:
 		t = t.UTC().Round(time.Microsecond)
 		if t.Nanosecond() == 0 {
-			e.buf = appendInt(e.buf, t.Unix())
-			return nil
+			b = appendInt(b, t.Unix())
+			return b, nil
 		}
-		return e.float(float64(t.UnixNano())/1e9, false)
+		return e.float(b, float64(t.UnixNano())/1e9, false)
 	case TimeRFC3339:
 		s := t.Format(time.RFC3339)
-		e.buf = append(appendHead(e.buf, 0x60, uint64(len(s))), s...)
+		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
 	default:
 		s := t.Format(time.RFC3339Nano)
-		e.buf = append(appendHead(e.buf, 0x60, uint64(len(s))), s...)
+		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
 	}
-	return nil
+	return b, nil
 }
 
-type encFn func(e *encState, p unsafe.Pointer) error
+type encFn func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error)
 
 type typeEnc struct {
 	fn    encFn
@@ -475,83 +489,82 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 	te.empty = emptyFn(t)
 	if t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
 		if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
-			te.fn = func(e *encState, p unsafe.Pointer) error {
-				b, err := reflect.NewAt(t, p).Interface().(Marshaler).MarshalCBOR()
+			te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+				m, err := reflect.NewAt(t, p).Interface().(Marshaler).MarshalCBOR()
 				if err != nil {
-					return err
+					return b, err
 				}
-				e.buf = append(e.buf, b...)
-				return nil
+				return append(b, m...), nil
 			}
 			return
 		}
 	}
 	switch t {
 	case timeType:
-		te.fn = func(e *encState, p unsafe.Pointer) error { return e.time(*(*time.Time)(p)) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.time(b, *(*time.Time)(p)) }
 		return
 	case bigIntType:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.bigInt((*big.Int)(p)); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.bigInt(b, (*big.Int)(p)), nil }
 		return
 	}
 	switch t.Kind() {
 	case reflect.Bool:
-		te.fn = func(e *encState, p unsafe.Pointer) error {
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			if *(*bool)(p) {
-				e.buf = append(e.buf, 0xf5)
+				b = append(b, 0xf5)
 			} else {
-				e.buf = append(e.buf, 0xf4)
+				b = append(b, 0xf4)
 			}
-			return nil
+			return b, nil
 		}
 	case reflect.Int:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendInt(e.buf, int64(*(*int)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int)(p))), nil }
 	case reflect.Int8:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendInt(e.buf, int64(*(*int8)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int8)(p))), nil }
 	case reflect.Int16:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendInt(e.buf, int64(*(*int16)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int16)(p))), nil }
 	case reflect.Int32:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendInt(e.buf, int64(*(*int32)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int32)(p))), nil }
 	case reflect.Int64:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendInt(e.buf, *(*int64)(p)); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, *(*int64)(p)), nil }
 	case reflect.Uint, reflect.Uintptr:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendHead(e.buf, 0, uint64(*(*uint)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint)(p))), nil }
 	case reflect.Uint8:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendHead(e.buf, 0, uint64(*(*uint8)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint8)(p))), nil }
 	case reflect.Uint16:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendHead(e.buf, 0, uint64(*(*uint16)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint16)(p))), nil }
 	case reflect.Uint32:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendHead(e.buf, 0, uint64(*(*uint32)(p))); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint32)(p))), nil }
 	case reflect.Uint64:
-		te.fn = func(e *encState, p unsafe.Pointer) error { e.buf = appendHead(e.buf, 0, *(*uint64)(p)); return nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, *(*uint64)(p)), nil }
 	case reflect.Float32:
-		te.fn = func(e *encState, p unsafe.Pointer) error { return e.float(float64(*(*float32)(p)), true) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, float64(*(*float32)(p)), true) }
 	case reflect.Float64:
-		te.fn = func(e *encState, p unsafe.Pointer) error { return e.float(*(*float64)(p), false) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, *(*float64)(p), false) }
 	case reflect.String:
-		te.fn = func(e *encState, p unsafe.Pointer) error {
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			s := *(*string)(p)
-			e.buf = append(appendHead(e.buf, 0x60, uint64(len(s))), s...)
-			return nil
+			b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+			return b, nil
 		}
 	case reflect.Interface:
-		te.fn = func(e *encState, p unsafe.Pointer) error {
-			return e.value(reflect.NewAt(t, p).Elem().Interface())
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.value(b, reflect.NewAt(t, p).Elem().Interface())
 		}
 	case reflect.Pointer:
 		elem := encoderLocked(t.Elem())
-		te.fn = func(e *encState, p unsafe.Pointer) error {
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			q := *(*unsafe.Pointer)(p)
 			if q == nil {
-				e.buf = append(e.buf, 0xf6)
-				return nil
+				b = append(b, 0xf6)
+				return b, nil
 			}
-			if err := e.enter(); err != nil {
-				return err
+			if err := e.enter(b); err != nil {
+				return b, err
 			}
-			err := elem.fn(e, q)
+			b, err = elem.fn(e, b, q)
 			e.depth--
-			return err
+			return b, err
 		}
 	case reflect.Slice:
 		te.fn = sliceEnc(t)
@@ -562,8 +575,8 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 	case reflect.Struct:
 		te.fn = structEnc(t)
 	default:
-		te.fn = func(e *encState, p unsafe.Pointer) error {
-			return &UnsupportedTypeError{Type: t.String()}
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return b, &UnsupportedTypeError{Type: t.String()}
 		}
 	}
 }
@@ -572,34 +585,32 @@ func sliceEnc(t reflect.Type) encFn {
 	et := t.Elem()
 	esize := et.Size()
 	if et.Kind() == reflect.Uint8 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
-		return func(e *encState, p unsafe.Pointer) error {
-			b := *(*[]byte)(p)
-			if b == nil {
-				e.nilContainer(0x40)
-				return nil
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			v := *(*[]byte)(p)
+			if v == nil {
+				return e.nilContainer(b, 0x40), nil
 			}
-			e.buf = append(appendHead(e.buf, 0x40, uint64(len(b))), b...)
-			return nil
+			return append(appendHead(b, 0x40, uint64(len(v))), v...), nil
 		}
 	}
 	elem := encoderLocked(et)
-	return func(e *encState, p unsafe.Pointer) error {
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		sh := (*sliceHeader)(p)
 		if sh.data == nil {
-			e.nilContainer(0x80)
-			return nil
+			b = e.nilContainer(b, 0x80)
+			return b, nil
 		}
-		if err := e.enter(); err != nil {
-			return err
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
-		e.buf = appendHead(e.buf, 0x80, uint64(sh.len))
+		b = appendHead(b, 0x80, uint64(sh.len))
 		for i := 0; i < sh.len; i++ {
-			if err := elem.fn(e, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
-				return err
+			if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
+				return b, err
 			}
 		}
 		e.depth--
-		return nil
+		return b, nil
 	}
 }
 
@@ -608,69 +619,151 @@ func arrayEnc(t reflect.Type) encFn {
 	esize := et.Size()
 	n := t.Len()
 	if et.Kind() == reflect.Uint8 {
-		return func(e *encState, p unsafe.Pointer) error {
-			e.buf = append(appendHead(e.buf, 0x40, uint64(n)), unsafe.Slice((*byte)(p), n)...)
-			return nil
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			b = append(appendHead(b, 0x40, uint64(n)), unsafe.Slice((*byte)(p), n)...)
+			return b, nil
+		}
+	}
+	if et.Kind() == reflect.Float64 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
+		// Coordinates and the like: no call per element.
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			b = appendHead(b, 0x80, uint64(n))
+			for _, f := range unsafe.Slice((*float64)(p), n) {
+				if b, err = e.float(b, f, false); err != nil {
+					return b, err
+				}
+			}
+			return b, nil
 		}
 	}
 	elem := encoderLocked(et)
-	return func(e *encState, p unsafe.Pointer) error {
-		if err := e.enter(); err != nil {
-			return err
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
-		e.buf = appendHead(e.buf, 0x80, uint64(n))
+		b = appendHead(b, 0x80, uint64(n))
 		for i := 0; i < n; i++ {
-			if err := elem.fn(e, unsafe.Add(p, uintptr(i)*esize)); err != nil {
-				return err
+			if b, err = elem.fn(e, b, unsafe.Add(p, uintptr(i)*esize)); err != nil {
+				return b, err
 			}
 		}
 		e.depth--
-		return nil
+		return b, nil
 	}
 }
 
-// sortPairs reorders the encoded pairs written at e.buf[spans...] by their
+// sortPairs reorders the encoded pairs written at b[spans...] by their
 // encoded keys.
-func (e *encState) sortPairs(first int, spans []pairSpan) {
-	keyOf := func(s pairSpan) []byte { return e.buf[s.start:s.keyEnd] }
+func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) {
+	keyOf := func(s pairSpan) []byte { return b[s.start:s.keyEnd] }
 	if e.em.opts.Sort == SortLengthFirst {
 		sort.Slice(spans, func(i, j int) bool {
-			a, b := keyOf(spans[i]), keyOf(spans[j])
-			if len(a) != len(b) {
-				return len(a) < len(b)
+			x, y := keyOf(spans[i]), keyOf(spans[j])
+			if len(x) != len(y) {
+				return len(x) < len(y)
 			}
-			return string(a) < string(b)
+			return string(x) < string(y)
 		})
 	} else {
 		sort.Slice(spans, func(i, j int) bool { return string(keyOf(spans[i])) < string(keyOf(spans[j])) })
 	}
 	e.tmp = e.tmp[:0]
 	for _, s := range spans {
-		e.tmp = append(e.tmp, e.buf[s.start:s.end]...)
+		e.tmp = append(e.tmp, b[s.start:s.end]...)
 	}
-	copy(e.buf[first:], e.tmp)
+	copy(b[first:], e.tmp)
+}
+
+var (
+	mapStringStringEncType = reflect.TypeFor[map[string]string]()
+	mapStringAnyEncType    = reflect.TypeFor[map[string]any]()
+)
+
+// mapStringEnc writes map[string]string and map[string]any with a plain
+// range (sorted through the same spans when the mode sorts).
+func mapStringEnc(t reflect.Type) encFn {
+	isAny := t == mapStringAnyEncType
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		var ms map[string]string
+		var ma map[string]any
+		var n int
+		if isAny {
+			ma = *(*map[string]any)(p)
+			if ma == nil {
+				return e.nilContainer(b, 0xa0), nil
+			}
+			n = len(ma)
+		} else {
+			ms = *(*map[string]string)(p)
+			if ms == nil {
+				return e.nilContainer(b, 0xa0), nil
+			}
+			n = len(ms)
+		}
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0xa0, uint64(n))
+		sorted := e.em.opts.Sort != SortNone && n > 1
+		first := len(b)
+		var spans []pairSpan
+		if sorted {
+			spans = make([]pairSpan, 0, n)
+		}
+		if isAny {
+			for k, v := range ma {
+				start := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				keyEnd := len(b)
+				if b, err = e.value(b, v); err != nil {
+					return b, err
+				}
+				if sorted {
+					spans = append(spans, pairSpan{start, keyEnd, len(b)})
+				}
+			}
+		} else {
+			for k, v := range ms {
+				start := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				keyEnd := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+				if sorted {
+					spans = append(spans, pairSpan{start, keyEnd, len(b)})
+				}
+			}
+		}
+		if sorted {
+			e.sortPairs(b, first, spans)
+		}
+		e.depth--
+		return b, nil
+	}
 }
 
 func mapEnc(t reflect.Type) encFn {
+	if t == mapStringStringEncType || t == mapStringAnyEncType {
+		return mapStringEnc(t)
+	}
 	kt, vt := t.Key(), t.Elem()
 	kenc := encoderLocked(kt)
 	venc := encoderLocked(vt)
-	return func(e *encState, p unsafe.Pointer) error {
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		mv := reflect.NewAt(t, p).Elem()
 		if mv.IsNil() {
-			e.nilContainer(0xa0)
-			return nil
+			b = e.nilContainer(b, 0xa0)
+			return b, nil
 		}
-		if err := e.enter(); err != nil {
-			return err
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
 		n := mv.Len()
-		e.buf = appendHead(e.buf, 0xa0, uint64(n))
+		b = appendHead(b, 0xa0, uint64(n))
 		kv := reflect.New(kt).Elem()
 		vv := reflect.New(vt).Elem()
 		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
 		sorted := e.em.opts.Sort != SortNone && n > 1
-		first := len(e.buf)
+		first := len(b)
 		var spans []pairSpan
 		if sorted {
 			spans = make([]pairSpan, 0, n)
@@ -679,23 +772,23 @@ func mapEnc(t reflect.Type) encFn {
 		for it.Next() {
 			kv.SetIterKey(it)
 			vv.SetIterValue(it)
-			start := len(e.buf)
-			if err := kenc.fn(e, kp); err != nil {
-				return err
+			start := len(b)
+			if b, err = kenc.fn(e, b, kp); err != nil {
+				return b, err
 			}
-			keyEnd := len(e.buf)
-			if err := venc.fn(e, vp); err != nil {
-				return err
+			keyEnd := len(b)
+			if b, err = venc.fn(e, b, vp); err != nil {
+				return b, err
 			}
 			if sorted {
-				spans = append(spans, pairSpan{start, keyEnd, len(e.buf)})
+				spans = append(spans, pairSpan{start, keyEnd, len(b)})
 			}
 		}
 		if sorted {
-			e.sortPairs(first, spans)
+			e.sortPairs(b, first, spans)
 		}
 		e.depth--
-		return nil
+		return b, nil
 	}
 }
 
@@ -727,23 +820,23 @@ func structEnc(t reflect.Type) encFn {
 		decl[i] = i
 	}
 	if si.toArray {
-		return func(e *encState, p unsafe.Pointer) error {
-			if err := e.enter(); err != nil {
-				return err
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			if err := e.enter(b); err != nil {
+				return b, err
 			}
-			e.buf = appendHead(e.buf, 0x80, uint64(len(fields)))
+			b = appendHead(b, 0x80, uint64(len(fields)))
 			for i := range fields {
-				if err := encs[i].fn(e, unsafe.Add(p, fields[i].offset)); err != nil {
-					return err
+				if b, err = encs[i].fn(e, b, unsafe.Add(p, fields[i].offset)); err != nil {
+					return b, err
 				}
 			}
 			e.depth--
-			return nil
+			return b, nil
 		}
 	}
-	return func(e *encState, p unsafe.Pointer) error {
-		if err := e.enter(); err != nil {
-			return err
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		if err := e.enter(b); err != nil {
+			return b, err
 		}
 		order := decl
 		switch e.em.opts.Sort {
@@ -760,20 +853,20 @@ func structEnc(t reflect.Type) encFn {
 				}
 			}
 		}
-		e.buf = appendHead(e.buf, 0xa0, uint64(n))
+		b = appendHead(b, 0xa0, uint64(n))
 		for _, i := range order {
 			f := &fields[i]
 			q := unsafe.Add(p, f.offset)
 			if f.omitEmpty && encs[i].empty(q) {
 				continue
 			}
-			e.buf = append(e.buf, f.keyBytes...)
-			if err := encs[i].fn(e, q); err != nil {
-				return err
+			b = append(b, f.keyBytes...)
+			if b, err = encs[i].fn(e, b, q); err != nil {
+				return b, err
 			}
 		}
 		e.depth--
-		return nil
+		return b, nil
 	}
 }
 
@@ -786,8 +879,20 @@ func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool { return false }
 	}
 	switch t.Kind() {
-	case reflect.Bool:
-		return func(p unsafe.Pointer) bool { return !*(*bool)(p) }
+	case reflect.Bool, reflect.Int8, reflect.Uint8:
+		return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
+	case reflect.Int16, reflect.Uint16:
+		return func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+	case reflect.Int32, reflect.Uint32:
+		return func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+	case reflect.Float32:
+		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+	case reflect.Float64:
+		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+	case reflect.Interface:
+		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
 	case reflect.String:
 		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
 	case reflect.Slice:

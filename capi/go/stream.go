@@ -21,10 +21,12 @@ func (em *encMode) NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w, em: 
 func (enc *Encoder) Encode(v any) error {
 	e := getEncState(enc.em)
 	defer putEncState(e)
-	if err := e.value(v); err != nil {
+	b, err := e.value(e.buf, v)
+	e.buf = b[:0]
+	if err != nil {
 		return err
 	}
-	_, err := enc.w.Write(e.buf)
+	_, err = enc.w.Write(b)
 	return err
 }
 
