@@ -153,9 +153,13 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 		var v any
 		switch it._type {
 		case C.CBOR_FAST_TYPE_UINT:
-			v = uint64(it.value)
+			v = t.box.uint64(uint64(it.value))
 		case C.CBOR_FAST_TYPE_NEGATIVE:
-			v = negative(uint64(it.value), fl)
+			if it.value <= math.MaxInt64 {
+				v = t.box.int64(-1 - int64(it.value))
+			} else {
+				v = negative(uint64(it.value), fl)
+			}
 		case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
 			if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
 				stack = append(stack, frame{kind: uint8(it._type), indef: true, off: int(it.offset), buf: []byte{}})
@@ -167,7 +171,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				continue
 			}
 			if it._type == C.CBOR_FAST_TYPE_TEXT {
-				v = string(t.bytes(it))
+				v = t.box.string(t.bytes(it))
 			} else {
 				b := make([]byte, int(it.size))
 				copy(b, t.bytes(it))
@@ -179,7 +183,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				return nil, 0, err
 			}
 			f := frame{kind: C.CBOR_FAST_TYPE_ARRAY, indef: indef, need: int(it.value), off: int(it.offset)}
-			f.array = make([]any, 0, int(min(uint64(it.value), t.remaining(it), 1<<16)))
+			f.array = t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
 			stack = append(stack, f)
 			continue
 		case C.CBOR_FAST_TYPE_MAP:
@@ -214,7 +218,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				v = Undefined
 			}
 		case C.CBOR_FAST_TYPE_FLOAT:
-			v = float64(it.float_value)
+			v = t.box.float64(float64(it.float_value))
 		case C.CBOR_FAST_TYPE_END:
 			f := &stack[len(stack)-1]
 			switch f.kind {

@@ -68,6 +68,7 @@ type tokens struct {
 	batch  []citem
 	i      int
 	sticky error
+	box    boxer // slabs for the values built into `any`
 }
 
 // open starts reading data with the given reader options (nil: defaults).
@@ -117,6 +118,7 @@ func (t *tokens) close() {
 	}
 	t.pin.Unpin()
 	t.data, t.batch = nil, nil
+	t.box = boxer{}
 }
 
 // next returns the next item; it stays valid until the next call that
