@@ -69,6 +69,9 @@ type tokens struct {
 	i      int
 	sticky error
 	box    boxer // slabs for the values built into `any`
+	// noIndef: IndefLengthForbidden, checked on every item as batches
+	// arrive (the reader has no such option of its own).
+	noIndef bool
 }
 
 // open starts reading data with the given reader options (nil: defaults).
@@ -152,8 +155,29 @@ func (t *tokens) refill() (*citem, error) {
 		return nil, t.sticky
 	}
 	t.batch = unsafe.Slice(t.c.items, int(n))
+	t.checkBatch()
+	if len(t.batch) == 0 {
+		return nil, t.sticky
+	}
 	t.i = 1
 	return &t.batch[0], nil
+}
+
+// checkBatch cuts the batch before a forbidden indefinite-length item,
+// whose error then comes where that item would.
+func (t *tokens) checkBatch() {
+	if !t.noIndef {
+		return
+	}
+	for i := range t.batch {
+		it := &t.batch[i]
+		if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
+			t.sticky = &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
+				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
+			t.batch = t.batch[:i]
+			return
+		}
+	}
 }
 
 // atEnd reports whether the input has no item after the ones read (a
@@ -171,6 +195,10 @@ func (t *tokens) atEnd() (bool, error) {
 	case C.CBOR_FAST_OK:
 		t.batch = unsafe.Slice(t.c.items, int(n))
 		t.i = 0
+		t.checkBatch()
+		if len(t.batch) == 0 {
+			return false, t.sticky
+		}
 		return false, nil
 	case C.CBOR_FAST_END:
 		return true, nil

@@ -870,6 +870,7 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	if err := d.t.open(data, &dm.copts); err != nil {
 		return nil, err
 	}
+	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
 	defer d.t.close()
 	it, err := d.t.next()
 	if err != nil {
