@@ -861,8 +861,26 @@ func structEnc(t reflect.Type) encFn {
 				continue
 			}
 			b = append(b, f.keyBytes...)
-			if b, err = encs[i].fn(e, b, q); err != nil {
-				return b, err
+			switch f.prim {
+			case primString:
+				v := *(*string)(q)
+				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+			case primInt:
+				b = appendInt(b, int64(*(*int)(q)))
+			case primInt64:
+				b = appendInt(b, *(*int64)(q))
+			case primUint64:
+				b = appendHead(b, 0, *(*uint64)(q))
+			case primBool:
+				if *(*bool)(q) {
+					b = append(b, 0xf5)
+				} else {
+					b = append(b, 0xf4)
+				}
+			default:
+				if b, err = encs[i].fn(e, b, q); err != nil {
+					return b, err
+				}
 			}
 		}
 		e.depth--

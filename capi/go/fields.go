@@ -23,6 +23,28 @@ type field struct {
 	index     []int
 	keyBytes  []byte // the encoded key
 	tagged    bool
+	prim      uint8 // primString... for the types the struct loops handle inline
+}
+
+// Field types the struct encoder and decoder handle without a call (exact
+// types only: named ones may have methods).
+const (
+	primNone uint8 = iota
+	primString
+	primInt
+	primInt64
+	primUint64
+	primBool
+	primFloat64
+)
+
+var primTypes = map[reflect.Type]uint8{
+	reflect.TypeFor[string]():  primString,
+	reflect.TypeFor[int]():     primInt,
+	reflect.TypeFor[int64]():   primInt64,
+	reflect.TypeFor[uint64]():  primUint64,
+	reflect.TypeFor[bool]():    primBool,
+	reflect.TypeFor[float64](): primFloat64,
 }
 
 type structInfo struct {
@@ -129,6 +151,7 @@ func parseStruct(t reflect.Type) *structInfo {
 		if f.omitEmpty {
 			si.anyOmit = true
 		}
+		f.prim = primTypes[f.typ]
 		si.fields = append(si.fields, f)
 	}
 	// Fields in declaration order (index paths), as encoding/json writes them.

@@ -761,7 +761,35 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 				continue
 			}
 			guess = idx + 1
-			if err := decs[idx].fn(d, v, unsafe.Add(p, fields[idx].offset)); err != nil {
+			q := unsafe.Add(p, fields[idx].offset)
+			switch fields[idx].prim {
+			case primString:
+				if v._type == C.CBOR_FAST_TYPE_TEXT && !isIndef(v) {
+					*(*string)(q) = string(d.t.bytes(v))
+					continue
+				}
+			case primInt:
+				if v._type == C.CBOR_FAST_TYPE_UINT && uint64(v.value) <= math.MaxInt {
+					*(*int)(q) = int(v.value)
+					continue
+				}
+			case primInt64:
+				if v._type == C.CBOR_FAST_TYPE_UINT && uint64(v.value) <= math.MaxInt64 {
+					*(*int64)(q) = int64(v.value)
+					continue
+				}
+			case primUint64:
+				if v._type == C.CBOR_FAST_TYPE_UINT {
+					*(*uint64)(q) = uint64(v.value)
+					continue
+				}
+			case primBool:
+				if v._type == C.CBOR_FAST_TYPE_BOOL {
+					*(*bool)(q) = v.value == 21
+					continue
+				}
+			}
+			if err := decs[idx].fn(d, v, q); err != nil {
 				return err
 			}
 		}
