@@ -26,6 +26,7 @@ var (
 	i64Type = typeWord(int64(0))
 	f64Type = typeWord(float64(0))
 	strType = typeWord("")
+	arrType = typeWord([]any(nil))
 )
 
 func makeAny(typ, data unsafe.Pointer) (v any) {
@@ -41,6 +42,16 @@ type boxer struct {
 	strs  []string
 	arena []byte
 	arrs  []any
+	hdrs  [][]any
+}
+
+// slice boxes an []any (its header would be an allocation of its own).
+func (b *boxer) slice(a []any) any {
+	if len(b.hdrs) == cap(b.hdrs) {
+		b.hdrs = make([][]any, 0, slabSize)
+	}
+	b.hdrs = append(b.hdrs, a)
+	return makeAny(arrType, unsafe.Pointer(&b.hdrs[len(b.hdrs)-1]))
 }
 
 func (b *boxer) uint64(x uint64) any {

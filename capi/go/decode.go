@@ -125,7 +125,6 @@ const (
 type frame struct {
 	kind   uint8 // C.CBOR_FAST_TYPE_ARRAY, _MAP, _TAG, _BYTES or _TEXT (indefinite)
 	indef  bool
-	need   int // children still expected (a map counts keys and values)
 	tag    uint64
 	off    int // offset of the head
 	array  []any
@@ -162,7 +161,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 		case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
 			if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
-				stack = append(stack, frame{kind: uint8(it._type), indef: true, off: int(it.offset), buf: []byte{}})
+				stack = append(stack, frame{})
+				f := &stack[len(stack)-1]
+				f.kind, f.indef, f.off, f.buf = uint8(it._type), true, int(it.offset), []byte{}
 				continue
 			}
 			if top := len(stack) - 1; top >= 0 && stack[top].indef &&
@@ -182,26 +183,30 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			if err := lim.check(it, false); err != nil {
 				return nil, 0, err
 			}
-			f := frame{kind: C.CBOR_FAST_TYPE_ARRAY, indef: indef, need: int(it.value), off: int(it.offset)}
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_ARRAY, indef, int(it.offset)
 			f.array = t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
-			stack = append(stack, f)
 			continue
 		case C.CBOR_FAST_TYPE_MAP:
 			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
 			if err := lim.check(it, true); err != nil {
 				return nil, 0, err
 			}
-			f := frame{kind: C.CBOR_FAST_TYPE_MAP, indef: indef, need: 2 * int(it.value), off: int(it.offset)}
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_MAP, indef, int(it.offset)
 			n := int(min(uint64(it.value), t.remaining(it)/2, 1<<16))
 			if fl == flavorClassic {
 				f.m = make(Map, 0, n)
 			} else {
 				f.mm = make(map[any]any, n)
 			}
-			stack = append(stack, f)
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
-			stack = append(stack, frame{kind: C.CBOR_FAST_TYPE_TAG, need: 1, tag: uint64(it.value), off: int(it.offset)})
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset)
 			continue
 		case C.CBOR_FAST_TYPE_SIMPLE:
 			if fl == flavorClassic {
@@ -223,7 +228,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			f := &stack[len(stack)-1]
 			switch f.kind {
 			case C.CBOR_FAST_TYPE_ARRAY:
-				v = f.array
+				v = t.box.slice(f.array)
 			case C.CBOR_FAST_TYPE_MAP:
 				if fl == flavorClassic {
 					v = f.m
@@ -235,8 +240,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			default:
 				v = f.buf
 			}
-			stack[len(stack)-1] = frame{}
-			stack = stack[:len(stack)-1]
+			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
 		default:
 			return nil, 0, statusError(C.CBOR_FAST_ERR_INTERNAL)
 		}
@@ -278,8 +282,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 					return nil, 0, err
 				}
 			}
-			stack[len(stack)-1] = frame{}
-			stack = stack[:len(stack)-1]
+			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
 		}
 	}
 }
