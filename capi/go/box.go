@@ -83,19 +83,7 @@ func (b *boxer) float64(x float64) any {
 
 // string copies s into the arena (long strings get their own copy).
 func (b *boxer) string(s []byte) any {
-	var str string
-	switch {
-	case len(s) == 0:
-	case len(s) > strArena/8:
-		str = string(s)
-	default:
-		if cap(b.arena)-len(b.arena) < len(s) {
-			b.arena = make([]byte, 0, strArena)
-		}
-		n := len(b.arena)
-		b.arena = append(b.arena, s...)
-		str = unsafe.String(&b.arena[n], len(s))
-	}
+	str := b.str(s)
 	if len(b.strs) == cap(b.strs) {
 		b.strs = make([]string, 0, slabSize)
 	}
@@ -116,4 +104,33 @@ func (b *boxer) array(n int) []any {
 	k := len(b.arrs)
 	b.arrs = b.arrs[:k+n]
 	return b.arrs[k:k:k+n]
+}
+
+// bytes is a copy of s in the arena, its capacity capped at its length (an
+// append by the caller copies instead of writing into a neighbour); long
+// ones get their own allocation.
+func (b *boxer) bytes(s []byte) []byte {
+	if len(s) > strArena/8 {
+		out := make([]byte, len(s))
+		copy(out, s)
+		return out
+	}
+	if cap(b.arena)-len(b.arena) < len(s) {
+		b.arena = make([]byte, 0, strArena)
+	}
+	n := len(b.arena)
+	b.arena = append(b.arena, s...)
+	return b.arena[n : n+len(s) : n+len(s)]
+}
+
+// str is a string with the content of s, from the arena when short.
+func (b *boxer) str(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(s) > strArena/8 {
+		return string(s)
+	}
+	c := b.bytes(s)
+	return unsafe.String(&c[0], len(c))
 }

@@ -1,7 +1,6 @@
 package cborfast
 
 import (
-	"bytes"
 	"encoding/binary"
 	"math"
 	"math/big"
@@ -57,15 +56,19 @@ func (o EncodeOptions) Encode(v any) ([]byte, error) {
 
 // Marshal encodes v with this mode.
 func (em *encMode) Marshal(v any) ([]byte, error) {
+	// The output buffer is the caller's: sized from what this mode wrote
+	// last (no copy at the end), grown by append when that was too small.
 	e := getEncState(em)
-	b, err := e.value(e.buf, v)
-	var out []byte
-	if err == nil {
-		out = bytes.Clone(b) // not zeroed first
-	}
-	e.buf = b[:0]
+	hint := int(em.sizeHint.Load())
+	b, err := e.value(make([]byte, 0, hint+hint/16+64), v)
 	putEncState(e)
-	return out, err
+	if err != nil {
+		return nil, err
+	}
+	if n := int64(len(b)); n > int64(hint) || n < int64(hint)/2 {
+		em.sizeHint.Store(n)
+	}
+	return b, nil
 }
 
 type encState struct {

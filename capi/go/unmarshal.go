@@ -221,7 +221,7 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 				return d.other(it, p, td)
 			}
 			if !isIndef(it) {
-				*(*string)(p) = string(d.t.bytes(it))
+				*(*string)(p) = d.t.box.str(d.t.bytes(it))
 				return nil
 			}
 			b, err := d.t.joinString(nil)
@@ -366,9 +366,10 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 				if b, err = d.t.joinString([]byte{}); err != nil {
 					return err
 				}
+			} else if it.size == 0 {
+				b = []byte{}
 			} else {
-				b = make([]byte, int(it.size))
-				copy(b, d.t.bytes(it))
+				b = d.t.box.bytes(d.t.bytes(it))
 			}
 			*(*sliceHeader)(p) = *(*sliceHeader)(unsafe.Pointer(&b))
 			return nil
@@ -553,7 +554,7 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				}
 				continue
 			}
-			key := string(kb)
+			key := d.t.box.str(kb)
 			v, err := d.t.next()
 			if err != nil {
 				return err
@@ -578,7 +579,7 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				ms[key] = s
 				continue
 			}
-			ms[key] = string(vb)
+			ms[key] = d.t.box.str(vb)
 		}
 	}
 }
@@ -765,7 +766,7 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			switch fields[idx].prim {
 			case primString:
 				if v._type == C.CBOR_FAST_TYPE_TEXT && !isIndef(v) {
-					*(*string)(q) = string(d.t.bytes(v))
+					*(*string)(q) = d.t.box.str(d.t.bytes(v))
 					continue
 				}
 			case primInt:
