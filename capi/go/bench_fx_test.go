@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 
 	fx "github.com/fxamacker/cbor/v2"
@@ -184,4 +185,37 @@ func TestBenchTable(t *testing.T) {
 			fmt.Printf("| %s | %s | %.0f | %.0f | %.2fx | %d | %d |\n", op.name, c.name, mo, mp, mp/mo, oa, pa)
 		}
 	}
+}
+
+// TestCallgrind runs one operation n times inside callgrindOps, for
+// instruction counts that the shared machine's load does not move:
+//
+//	CBOR_FAST_GO_CALLGRIND=<op index>:<case>:<ours|fx>:<n> valgrind --tool=callgrind \
+//	  --toggle-collect='*callgrindOps*' ./cborfast.test -test.run TestCallgrind
+func TestCallgrind(t *testing.T) {
+	spec := os.Getenv("CBOR_FAST_GO_CALLGRIND")
+	if spec == "" {
+		t.Skip("set CBOR_FAST_GO_CALLGRIND=<op>:<case>:<ours|fx>:<n>")
+	}
+	var op, n int
+	var name, lib string
+	if _, err := fmt.Sscanf(strings.ReplaceAll(spec, ":", " "), "%d %s %s %d", &op, &name, &lib, &n); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range benchCases(t) {
+		if c.name == name {
+			callgrindOps(benchOps[op], &c, lib == "ours", n)
+			return
+		}
+	}
+	t.Fatalf("no case %q", name)
+}
+
+//go:noinline
+func callgrindOps(op benchOp, c *benchCase, ours bool, n int) {
+	f := op.peer(c)
+	if ours {
+		f = op.ours(c)
+	}
+	f(&testing.B{N: n})
 }

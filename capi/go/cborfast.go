@@ -60,8 +60,11 @@
 // only for pinned memory: the input is pinned (runtime.Pinner) for the
 // duration of the call (of a Sequence: until Close) and never copied.
 // Values returned to Go are Go memory of their own: strings and []byte are
-// copies. Numbers and strings decoded into an `any` are boxed from shared
-// slabs (fewer allocations; a kept value keeps its slab alive).
+// copies, never views of the input. To save allocations, short strings and
+// byte strings are copied into shared 16 KiB chunks (a []byte's capacity ends
+// with it, so appending to it copies), and numbers, strings and small arrays
+// decoded into an `any` are boxed from shared slabs; a value that is kept
+// keeps its chunk alive.
 //
 // Encoding runs in Go, without cgo: it appends to one buffer through cached
 // per-type plans, and its output is tested byte for byte against the

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync/atomic"
 )
 
 // DupMapKeyMode says what Unmarshal does with a map key equal to an earlier
@@ -295,7 +294,6 @@ type EncMode interface {
 }
 
 type encMode struct {
-	sizeHint atomic.Int64 // bytes of the last output (Marshal's first guess)
 	opts     EncOptions
 	maxDepth int
 	classic  bool // Encode's rules: nil containers empty, Map in order, Simple/Undefined

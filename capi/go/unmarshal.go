@@ -21,7 +21,8 @@ import (
 // fxamacker gives: uint64, int64, big.Int, []byte, string, []any,
 // map[any]any, float64, bool, nil, Tag, SimpleValue, time.Time for tags 0
 // and 1), time.Time, big.Int, RawMessage and Unmarshaler. A []byte is a
-// copy, a string field one new string; nothing refers to data afterwards.
+// copy, a string field one new string (short ones share 16 KiB chunks, see
+// the package documentation); nothing refers to data afterwards.
 //
 // Values come from the library's reader in batches (cbor_reader_next_batch);
 // well-formedness, limits and strict checks are the library's, and their
