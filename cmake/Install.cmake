@@ -59,6 +59,11 @@ configure_file("${PROJECT_SOURCE_DIR}/cmake/cbor_fast.pc.in"
   "${PROJECT_BINARY_DIR}/cbor_fast.pc" @ONLY)
 install(FILES "${PROJECT_BINARY_DIR}/cbor_fast.pc"
   DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
+# The static archive's own .pc (the Go binding links it by default).
+configure_file("${PROJECT_SOURCE_DIR}/cmake/cbor_fast-static.pc.in"
+  "${PROJECT_BINARY_DIR}/cbor_fast-static.pc" @ONLY)
+install(FILES "${PROJECT_BINARY_DIR}/cbor_fast-static.pc"
+  DESTINATION "${CMAKE_INSTALL_LIBDIR}/pkgconfig")
 
 # ---- CMake package -------------------------------------------------------------
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/cbor_fastConfig.cmake.in"

@@ -60,3 +60,16 @@ Libs: -L${CBOR_FAST_PLAIN_DIR} -Wl,-rpath,${CBOR_FAST_PLAIN_DIR} -lcbor_fast
 ")
 configure_file("${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
   "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc" COPYONLY)
+# The static archive, as cmake/cbor_fast-static.pc.in installs it (the Go
+# binding links it by default).
+file(WRITE "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast-static.pc.tmp"
+"# pkg-config file for the build tree's plain static libcbor_fast (not installed)
+Name: cbor_fast-static
+Description: ${PROJECT_DESCRIPTION} (build tree, static archive)
+Version: ${PROJECT_VERSION}
+Cflags: -I${PROJECT_SOURCE_DIR}/capi/include -I${PROJECT_BINARY_DIR}/include
+Libs: ${CBOR_FAST_PLAIN_DIR}/static/libcbor_fast.a
+Libs.private: -lstdc++ -lm
+")
+configure_file("${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast-static.pc.tmp"
+  "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast-static.pc" COPYONLY)

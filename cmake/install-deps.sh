@@ -9,7 +9,6 @@ set -eu
 # pkg-config are on the machine image already; listed so a bare Debian works too).
 # abigail-tools: abidw/abidiff for the C ABI baseline test (tests/abi);
 # libcbor-dev: the install test that links libcbor and libcbor_fast together.
-# golang-go: the Go binding's tests (capi/go, cgo; Go 1.19 on Debian 12).
 # clang-14, libfuzzer-14-dev, libclang-rt-14-dev: the fuzz preset and the
 # fuzz.bounded test (tests/fuzz; the sanitizer and libFuzzer runtimes are in
 # libclang-rt-14-dev on current Debian 12 images).
@@ -23,13 +22,15 @@ set -eu
 # python3, python3-venv, python3-dev: the Python binding (capi/python): its tests
 # build the extension with pip into a venv (headers from python3-dev); cbor2,
 # pytest and scikit-build-core come from PyPI through pip.
+# Go: not from Debian (golang-go is 1.19 on Debian 12; the Go binding needs 1.24+): the
+# machine image's /usr/local/go, which capi/go/CMakeLists.txt looks for first.
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev abigail-tools
-libcbor-dev golang-go clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2
+libcbor-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2
 valgrind clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
-# fxamacker/cbor, against the Go binding in capi/go/compare): only with --bench.
-bench_packages="libcbor-dev nlohmann-json3-dev golang-github-fxamacker-cbor-dev"
+# the Go binding's peer, fxamacker/cbor, comes from the Go module proxy): only with --bench.
+bench_packages="libcbor-dev nlohmann-json3-dev"
 if [ "${1:-}" = "--bench" ]; then
   packages="$packages $bench_packages"
 fi

@@ -1,25 +1,30 @@
 // Package cborfast binds libcbor_fast, a CBOR (RFC 8949) library written in
 // C++, through its C API (cbor_fast.h) with cgo.
 //
-// It offers three levels:
+// It offers four levels:
 //
+//   - Marshal and Unmarshal map Go types (structs with `cbor:` tags, typed
+//     slices and maps, pointers, time.Time, big.Int, RawMessage, Marshaler
+//     and Unmarshaler) the way fxamacker/cbor does, with EncOptions and
+//     DecOptions under the same names; Encoder and Decoder stream a CBOR
+//     sequence through an io.Writer or io.Reader.
 //   - Decode and Encode convert between CBOR bytes and plain Go values.
 //   - Sequence iterates over the items of an RFC 8742 CBOR sequence.
 //   - Reader is a pull parser whose byte and text strings are sub-slices of
 //     the caller's input (no copy per string).
 //
-// # Go values
+// # Decode's values
 //
 // Decode produces, and Encode accepts, these types:
 //
 //	CBOR                      Decode gives                  Encode also takes
-//	unsigned integer          uint64                        uint, uint8..uint32, int..int64 >= 0
-//	negative integer          int64; *big.Int below -2^63   int, int8..int32
+//	unsigned integer          uint64                        every Go integer type
+//	negative integer          int64; *big.Int below -2^63
 //	bignum (tag 2/3, bytes)   *big.Int                      big.Int (fitting ones become plain ints)
 //	byte string               []byte (a copy)
 //	text string               string (UTF-8 checked only on request)
-//	array                     []any
-//	map                       Map (pairs in input order)    map[string]any (keys sorted)
+//	array                     []any                         typed slices and arrays
+//	map                       Map (pairs in input order)    Go maps (keys sorted)
 //	other tags                Tag
 //	float (any width)         float64                       float32
 //	false, true               bool
@@ -27,52 +32,52 @@
 //	undefined                 Undefined
 //	other simple values       Simple
 //
-// Encode takes no other types: no structs, no slices but []byte and []any, no
-// maps but map[string]any (it uses no reflection). A nil []byte, []any, Map or
-// map[string]any is written as an empty string, array or map.
+// Encode takes every type Marshal takes as well (structs by their tags).
+// A nil []byte, slice, Map or Go map is written as an empty string, array or
+// map (Marshal writes null, as fxamacker does, unless NilContainerAsEmpty).
 //
 // Maps decode to Map, an ordered list of pairs, rather than map[any]any: CBOR
 // map keys may be byte strings, arrays or maps, which cannot be Go map keys,
 // and the order of pairs is kept. Duplicate keys are kept as they are.
+// (Unmarshal into an `any` gives fxamacker's map[any]any instead.)
 //
 // Encode writes preferred serialization (RFC 8949 section 4.1): shortest
 // integer and length heads, floats in the shortest width that keeps the value
-// exactly (so a float64 that fits in 16 bits is written as a half), bignums
-// only when the value does not fit 64 bits. A Map is written in its own order;
-// a map[string]any is written with its keys sorted as RFC 8949 section 4.2.1
-// sorts encoded keys (shorter first, then bytewise), so its output is
-// deterministic.
+// exactly (NaN payloads included), bignums only when the value does not fit
+// 64 bits. A Map is written in its own order; Go maps are written with their
+// keys sorted as RFC 8949 section 4.2.3 sorts encoded keys (shorter first,
+// then bytewise), so the output is deterministic.
 //
-// Both directions handle deep nesting without recursion: the depth is limited
-// by MaxDepth only (Decode's default is the library's 512).
+// Decoding into `any` (Decode, Sequence, Unmarshal) never recurses: the depth
+// is limited by the options only. Typed decoding recurses along the Go type,
+// so at most MaxNestedLevels deep; encoding stops at MaxDepth.
 //
-// # Memory and the cgo pointer rules
+// # One route from C, memory and the cgo pointer rules
 //
-// cgo lets C use Go memory only for the duration of a call. Decode asks the
-// library to copy strings into its document (CBOR_FAST_DECODE_COPY_STRINGS),
-// so the C document never points into Go memory once cbor_decode returns.
-// Sequence and Reader handles keep their input across calls, so they copy it
-// into C memory once (C.malloc) and free the copy in Close. Values returned to
-// Go are always Go memory: Decode and Sequence copy strings into new Go
-// strings and slices, and Reader maps each string the C side points at back to
-// an offset and re-slices the caller's own []byte.
+// Every decoding entry point reads items through cbor_reader_next_batch, up
+// to 512 items per cgo call, into a pooled C buffer that Go reads in place.
+// The C reader keeps a pointer to the input between calls, which cgo allows
+// only for pinned memory: the input is pinned (runtime.Pinner) for the
+// duration of the call (of a Sequence: until Close) and never copied.
+// Values returned to Go are Go memory of their own: strings and []byte are
+// copies, never views of the input. To save allocations, short strings and
+// byte strings are copied into shared 16 KiB chunks (a []byte's capacity ends
+// with it, so appending to it copies), and numbers, strings and small arrays
+// decoded into an `any` are boxed from shared slabs; a value that is kept
+// keeps its chunk alive.
 //
-// # Cost of crossing into C
-//
-// A cgo call costs on the order of 100 ns, more than decoding a small item.
-// Decode and Sequence therefore walk the C document in batches (up to 4096
-// nodes per call, see walk.c) and Encode queues writer operations on a byte
-// tape that C runs in one call per 32 KiB. Reader.Next is one call per item;
-// Reader.NextBatch reads up to 256 items per call (cbor_reader_next_batch).
+// Encoding runs in Go, without cgo: it appends to one buffer through cached
+// per-type plans, and its output is tested byte for byte against the
+// library's C writer. Reader.Next is one cgo call per item;
+// Reader.NextBatch reads up to 256 items per call.
 //
 // Handles (Sequence, Reader) must be closed with Close; a finalizer frees a
 // forgotten one, but only when the garbage collector gets to it. A handle must
-// not be used from two goroutines at once; Decode and Encode are safe for
-// concurrent use.
+// not be used from two goroutines at once; Decode, Encode, Marshal and
+// Unmarshal are safe for concurrent use.
 package cborfast
 
 /*
-#cgo pkg-config: cbor_fast
 #include <stdlib.h>
 #include "cbor_fast.h"
 */
@@ -200,6 +205,62 @@ const (
 	CodeMemoryBudget         = int(C.CBOR_FAST_ERR_MEMORY_BUDGET)
 )
 
+// StatusInfo is one status of the library (cbor_fast_status).
+type StatusInfo struct {
+	Enum string // enumerator in cbor_fast.h, e.g. "CBOR_FAST_ERR_TRUNCATED"
+	Name string // cbor_status_name, e.g. "truncated"
+	Code int
+}
+
+var statusEnums = []struct {
+	enum string
+	code C.cbor_fast_status
+}{
+	{"CBOR_FAST_OK", C.CBOR_FAST_OK},
+	{"CBOR_FAST_END", C.CBOR_FAST_END},
+	{"CBOR_FAST_ERR_INVALID_ARGUMENT", C.CBOR_FAST_ERR_INVALID_ARGUMENT},
+	{"CBOR_FAST_ERR_INVALID_STATE", C.CBOR_FAST_ERR_INVALID_STATE},
+	{"CBOR_FAST_ERR_BUFFER_TOO_SMALL", C.CBOR_FAST_ERR_BUFFER_TOO_SMALL},
+	{"CBOR_FAST_ERR_WRITER_UNCLOSED", C.CBOR_FAST_ERR_WRITER_UNCLOSED},
+	{"CBOR_FAST_ERR_WRITER_COUNT", C.CBOR_FAST_ERR_WRITER_COUNT},
+	{"CBOR_FAST_ERR_WRITER_NO_CONTAINER", C.CBOR_FAST_ERR_WRITER_NO_CONTAINER},
+	{"CBOR_FAST_ERR_WRITER_BAD_CHUNK", C.CBOR_FAST_ERR_WRITER_BAD_CHUNK},
+	{"CBOR_FAST_ERR_WRITER_ODD_MAP", C.CBOR_FAST_ERR_WRITER_ODD_MAP},
+	{"CBOR_FAST_ERR_SINK_FAILED", C.CBOR_FAST_ERR_SINK_FAILED},
+	{"CBOR_FAST_ERR_TYPE_MISMATCH", C.CBOR_FAST_ERR_TYPE_MISMATCH},
+	{"CBOR_FAST_ERR_OUT_OF_RANGE", C.CBOR_FAST_ERR_OUT_OF_RANGE},
+	{"CBOR_FAST_ERR_TRUNCATED", C.CBOR_FAST_ERR_TRUNCATED},
+	{"CBOR_FAST_ERR_RESERVED_AI", C.CBOR_FAST_ERR_RESERVED_AI},
+	{"CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED", C.CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED},
+	{"CBOR_FAST_ERR_BAD_SIMPLE", C.CBOR_FAST_ERR_BAD_SIMPLE},
+	{"CBOR_FAST_ERR_CHUNK_TYPE", C.CBOR_FAST_ERR_CHUNK_TYPE},
+	{"CBOR_FAST_ERR_NESTED_CHUNK", C.CBOR_FAST_ERR_NESTED_CHUNK},
+	{"CBOR_FAST_ERR_UNEXPECTED_BREAK", C.CBOR_FAST_ERR_UNEXPECTED_BREAK},
+	{"CBOR_FAST_ERR_MAP_MISSING_VALUE", C.CBOR_FAST_ERR_MAP_MISSING_VALUE},
+	{"CBOR_FAST_ERR_INVALID_UTF8", C.CBOR_FAST_ERR_INVALID_UTF8},
+	{"CBOR_FAST_ERR_TRAILING_BYTES", C.CBOR_FAST_ERR_TRAILING_BYTES},
+	{"CBOR_FAST_ERR_NOT_PREFERRED", C.CBOR_FAST_ERR_NOT_PREFERRED},
+	{"CBOR_FAST_ERR_INDEFINITE_LENGTH", C.CBOR_FAST_ERR_INDEFINITE_LENGTH},
+	{"CBOR_FAST_ERR_UNSORTED_KEYS", C.CBOR_FAST_ERR_UNSORTED_KEYS},
+	{"CBOR_FAST_ERR_DUPLICATE_KEY", C.CBOR_FAST_ERR_DUPLICATE_KEY},
+	{"CBOR_FAST_ERR_DEPTH", C.CBOR_FAST_ERR_DEPTH},
+	{"CBOR_FAST_ERR_OUT_OF_MEMORY", C.CBOR_FAST_ERR_OUT_OF_MEMORY},
+	{"CBOR_FAST_ERR_TOO_MANY_ITEMS", C.CBOR_FAST_ERR_TOO_MANY_ITEMS},
+	{"CBOR_FAST_ERR_CONTAINER_TOO_LARGE", C.CBOR_FAST_ERR_CONTAINER_TOO_LARGE},
+	{"CBOR_FAST_ERR_STRING_TOO_LONG", C.CBOR_FAST_ERR_STRING_TOO_LONG},
+	{"CBOR_FAST_ERR_MEMORY_BUDGET", C.CBOR_FAST_ERR_MEMORY_BUDGET},
+	{"CBOR_FAST_ERR_INTERNAL", C.CBOR_FAST_ERR_INTERNAL},
+}
+
+// Statuses lists every status the library defines, with its name.
+func Statuses() []StatusInfo {
+	out := make([]StatusInfo, len(statusEnums))
+	for i, s := range statusEnums {
+		out[i] = StatusInfo{Enum: s.enum, Name: C.GoString(C.cbor_status_name(s.code)), Code: int(s.code)}
+	}
+	return out
+}
+
 // Sentinels for errors.Is; only Code is compared.
 var (
 	ErrInvalidArgument = statusError(C.CBOR_FAST_ERR_INVALID_ARGUMENT)
@@ -234,6 +295,11 @@ func IsMalformed(err error) bool {
 	return errors.As(err, &e) && C.cbor_status_is_malformed(C.cbor_fast_status(e.Code)) != 0
 }
 
+const (
+	statusDepth           = C.CBOR_FAST_ERR_DEPTH
+	statusInvalidArgument = C.CBOR_FAST_ERR_INVALID_ARGUMENT
+)
+
 func statusError(s C.cbor_fast_status) *Error {
 	return &Error{
 		Status:  C.GoString(C.cbor_status_name(s)),
@@ -251,15 +317,6 @@ func fromC(s C.cbor_fast_status, ce *C.cbor_fast_error) *Error {
 		e.Depth = int(ce.depth)
 	}
 	return e
-}
-
-// UnsupportedTypeError is returned by Encode for a Go value it cannot write.
-type UnsupportedTypeError struct {
-	Type string // the value's type, as fmt's %T prints it
-}
-
-func (e *UnsupportedTypeError) Error() string {
-	return "cborfast: cannot encode a value of type " + e.Type
 }
 
 // Version is the runtime version of libcbor_fast, "major.minor.patch".

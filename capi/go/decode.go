@@ -1,15 +1,13 @@
 package cborfast
 
 /*
-#include "walk.h"
+#include "route.h"
 */
 import "C"
 
 import (
 	"math"
 	"math/big"
-	"runtime"
-	"unsafe"
 )
 
 // DecodeOptions are the limits and checks for Decode, NewSequence and
@@ -46,30 +44,31 @@ type DecodeOptions struct {
 	MaxMemory uint64
 }
 
-func (o DecodeOptions) flags() C.uint32_t {
-	var f C.uint32_t
+// readerOpts are the C reader options for these DecodeOptions.
+func (o DecodeOptions) readerOpts() *C.cf_reader_opts {
+	r := defaultReaderOpts
+	if o.MaxDepth > 0 {
+		r.max_depth = C.uint64_t(o.maxDepth())
+	}
 	if o.ValidateUTF8 {
-		f |= C.CBOR_FAST_DECODE_VALIDATE_UTF8
+		r.validate_utf8 = 1
 	}
 	if o.RejectDuplicateKeys {
-		f |= C.CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS
+		r.reject_duplicate_keys = 1
 	}
 	if o.Deterministic {
-		f |= C.CBOR_FAST_DECODE_DETERMINISTIC
+		r.deterministic = 1
 	}
-	return f
-}
-
-// cOptions is the C struct for cbor_decode and cbor_seq_new.
-func (o DecodeOptions) cOptions() C.cbor_fast_decode_options {
-	return C.cbor_fast_decode_options{
-		struct_size:         C.sizeof_cbor_fast_decode_options,
-		max_depth:           o.maxDepth(),
-		max_string_length:   C.uint64_t(o.MaxStringLength),
-		max_container_items: C.uint64_t(o.MaxContainerItems),
-		max_items:           C.uint64_t(o.MaxItems),
-		max_memory:          C.uint64_t(o.MaxMemory),
+	if o.MaxStringLength != 0 {
+		r.max_string_length = C.uint64_t(o.MaxStringLength)
 	}
+	if o.MaxContainerItems != 0 {
+		r.max_container_items = C.uint64_t(o.MaxContainerItems)
+	}
+	if o.MaxItems != 0 {
+		r.max_items = C.uint64_t(o.MaxItems)
+	}
+	return &r
 }
 
 func (o DecodeOptions) maxDepth() C.uint32_t {
@@ -89,165 +88,274 @@ func Decode(data []byte) (any, error) { return DecodeOptions{}.Decode(data) }
 
 // Decode decodes the one CBOR data item in data with these options.
 func (o DecodeOptions) Decode(data []byte) (any, error) {
-	if len(data) == 0 {
-		return nil, &Error{Status: ErrTruncated.Status, Code: CodeTruncated, Message: ErrTruncated.Message}
+	if o.MaxMemory != 0 && uint64(len(data)) > o.MaxMemory {
+		// The values built hold at least the input's strings; the library's
+		// document budget is not involved (no document is built), so the
+		// budget is checked against the input size.
+		return nil, &Error{Status: ErrMemoryBudget.Status, Code: CodeMemoryBudget, Message: ErrMemoryBudget.Message}
 	}
-	var w *C.cf_walk
-	ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
-	opts := o.cOptions()
-	// The document copies its strings (COPY_STRINGS), so C keeps no pointer
-	// into data after this call, as the cgo rules require.
-	s := C.cf_decode(goPtr(data), C.size_t(len(data)),
-		o.flags()|C.CBOR_FAST_DECODE_EXACT|C.CBOR_FAST_DECODE_COPY_STRINGS,
-		&opts, &w, &ce)
-	runtime.KeepAlive(data)
-	if s != C.CBOR_FAST_OK {
-		return nil, fromC(s, &ce)
+	var t tokens
+	if err := t.open(data, o.readerOpts()); err != nil {
+		return nil, err
 	}
-	track(1)
-	defer freeWalk(w)
-	return build(w)
+	defer t.close()
+	v, end, err := buildAny(&t, nil, flavorClassic, nil)
+	if err != nil {
+		return nil, err
+	}
+	if end != len(data) {
+		return nil, &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
+			Message: ErrTrailingBytes.Message, Offset: end, ItemOffset: 0}
+	}
+	return v, nil
 }
 
-func freeWalk(w *C.cf_walk) {
-	track(-1)
-	C.cf_walk_free(w)
-}
+// flavor selects the Go types buildAny makes.
+type flavor uint8
+
+const (
+	// flavorClassic: Decode's types (Map, Tag, *big.Int, Simple, Undefined).
+	flavorClassic flavor = iota
+	// flavorAny: fxamacker/cbor's types for `any` (map[any]any, Tag,
+	// big.Int, SimpleValue, time.Time for tags 0 and 1, nil for undefined).
+	flavorAny
+)
 
 // frame is a container being filled while building values.
 type frame struct {
-	kind   uint8 // C.CBOR_FAST_TYPE_ARRAY, _MAP or _TAG
-	need   int   // children still expected (a map counts keys and values)
+	kind   uint8 // C.CBOR_FAST_TYPE_ARRAY, _MAP, _TAG, _BYTES or _TEXT (indefinite)
+	indef  bool
 	tag    uint64
+	off    int // offset of the head
 	array  []any
 	m      Map
+	mm     map[any]any
+	buf    []byte
 	key    any
 	hasKey bool
 }
 
-// build turns the walker's pre-order records into Go values with an explicit
-// stack, batch by batch, so depth costs heap, not goroutine stack.
-func build(w *C.cf_walk) (any, error) {
+// buildAny reads one value as Go values with an explicit stack (depth costs
+// heap, not goroutine stack). first is its head when already read. It
+// returns the offset just past the value.
+func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error) {
 	var stack []frame
-	var root any
 	for {
-		var n C.size_t
-		if s := C.cf_walk_fill(w, &n); s != C.CBOR_FAST_OK {
-			return nil, statusError(s)
-		}
-		if n == 0 {
-			return root, nil
-		}
-		recs := unsafe.Slice(w.recs, int(n))
-		for i := range recs {
-			r := &recs[i]
-			var v any
-			switch r.kind {
-			case C.CBOR_FAST_TYPE_UINT:
-				v = uint64(r.value)
-			case C.CBOR_FAST_TYPE_NEGATIVE:
-				v = negative(uint64(r.value))
-			case C.CBOR_FAST_TYPE_BYTES:
-				b := make([]byte, int(r.value))
-				copy(b, cView(r.data, r.value))
-				v = b
-			case C.CBOR_FAST_TYPE_TEXT:
-				v = string(cView(r.data, r.value))
-			case C.CBOR_FAST_TYPE_ARRAY:
-				if r.value == 0 {
-					v = []any{}
-					break
-				}
-				stack = append(stack, frame{kind: C.CBOR_FAST_TYPE_ARRAY, need: int(r.value),
-					array: make([]any, 0, int(r.value))})
-				continue
-			case C.CBOR_FAST_TYPE_MAP:
-				if r.value == 0 {
-					v = Map{}
-					break
-				}
-				stack = append(stack, frame{kind: C.CBOR_FAST_TYPE_MAP, need: 2 * int(r.value),
-					m: make(Map, 0, int(r.value))})
-				continue
-			case C.CBOR_FAST_TYPE_TAG:
-				if r.bignum != 0 {
-					z := new(big.Int).SetBytes(cView(r.data, r.value))
-					if r.negative != 0 {
-						z.Neg(z).Sub(z, bigOne)
-					}
-					v = z
-					break
-				}
-				stack = append(stack, frame{kind: C.CBOR_FAST_TYPE_TAG, need: 1, tag: uint64(r.value)})
-				continue
-			case C.CBOR_FAST_TYPE_SIMPLE:
-				v = Simple(r.value)
-			case C.CBOR_FAST_TYPE_BOOL:
-				v = r.value != 0
-			case C.CBOR_FAST_TYPE_NULL:
-				v = nil
-			case C.CBOR_FAST_TYPE_UNDEFINED:
-				v = Undefined
-			case C.CBOR_FAST_TYPE_FLOAT:
-				v = math.Float64frombits(uint64(r.value))
-			default:
-				return nil, statusError(C.CBOR_FAST_ERR_INTERNAL)
+		it := first
+		first = nil
+		if it == nil {
+			var err error
+			if it, err = t.next(); err != nil {
+				return nil, 0, err
 			}
-			// Hand v to the innermost open container; a container that is
-			// complete becomes the value for the one around it.
-			for {
-				if len(stack) == 0 {
-					root = v
-					break
-				}
+		}
+		var v any
+		switch it._type {
+		case C.CBOR_FAST_TYPE_UINT:
+			v = t.box.uint64(uint64(it.value))
+		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if it.value <= math.MaxInt64 {
+				v = t.box.int64(-1 - int64(it.value))
+			} else {
+				v = negative(uint64(it.value), fl)
+			}
+		case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
+			if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+				stack = append(stack, frame{})
 				f := &stack[len(stack)-1]
-				switch f.kind {
-				case C.CBOR_FAST_TYPE_ARRAY:
-					f.array = append(f.array, v)
-				case C.CBOR_FAST_TYPE_MAP:
-					if f.hasKey {
-						f.m = append(f.m, Pair{f.key, v})
-						f.key, f.hasKey = nil, false
-					} else {
-						f.key, f.hasKey = v, true
-					}
-				default:
-					f.key = v
+				f.kind, f.indef, f.off, f.buf = uint8(it._type), true, int(it.offset), []byte{}
+				continue
+			}
+			if top := len(stack) - 1; top >= 0 && stack[top].indef &&
+				(stack[top].kind == C.CBOR_FAST_TYPE_BYTES || stack[top].kind == C.CBOR_FAST_TYPE_TEXT) {
+				stack[top].buf = append(stack[top].buf, t.bytes(it)...)
+				continue
+			}
+			if it._type == C.CBOR_FAST_TYPE_TEXT {
+				v = t.box.string(t.bytes(it))
+			} else {
+				b := make([]byte, int(it.size))
+				copy(b, t.bytes(it))
+				v = b
+			}
+		case C.CBOR_FAST_TYPE_ARRAY:
+			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
+			if err := lim.check(it, false); err != nil {
+				return nil, 0, err
+			}
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_ARRAY, indef, int(it.offset)
+			f.array = t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
+			continue
+		case C.CBOR_FAST_TYPE_MAP:
+			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
+			if err := lim.check(it, true); err != nil {
+				return nil, 0, err
+			}
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_MAP, indef, int(it.offset)
+			n := int(min(uint64(it.value), t.remaining(it)/2, 1<<16))
+			if fl == flavorClassic {
+				f.m = make(Map, 0, n)
+			} else {
+				f.mm = make(map[any]any, n)
+			}
+			continue
+		case C.CBOR_FAST_TYPE_TAG:
+			stack = append(stack, frame{})
+			f := &stack[len(stack)-1]
+			f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset)
+			continue
+		case C.CBOR_FAST_TYPE_SIMPLE:
+			if fl == flavorClassic {
+				v = Simple(it.value)
+			} else {
+				v = SimpleValue(it.value)
+			}
+		case C.CBOR_FAST_TYPE_BOOL:
+			v = it.value != 20
+		case C.CBOR_FAST_TYPE_NULL:
+			v = nil
+		case C.CBOR_FAST_TYPE_UNDEFINED:
+			if fl == flavorClassic {
+				v = Undefined
+			}
+		case C.CBOR_FAST_TYPE_FLOAT:
+			v = t.box.float64(float64(it.float_value))
+		case C.CBOR_FAST_TYPE_END:
+			f := &stack[len(stack)-1]
+			switch f.kind {
+			case C.CBOR_FAST_TYPE_ARRAY:
+				v = t.box.slice(f.array)
+			case C.CBOR_FAST_TYPE_MAP:
+				if fl == flavorClassic {
+					v = f.m
+				} else {
+					v = f.mm
 				}
-				f.need--
-				if f.need > 0 {
+			case C.CBOR_FAST_TYPE_TEXT:
+				v = string(f.buf)
+			default:
+				v = f.buf
+			}
+			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
+		default:
+			return nil, 0, statusError(C.CBOR_FAST_ERR_INTERNAL)
+		}
+		end := itemEnd(it)
+		// Hand v to the innermost open container; a container that is
+		// complete becomes the value for the one around it.
+		for {
+			if len(stack) == 0 {
+				return v, end, nil
+			}
+			f := &stack[len(stack)-1]
+			switch f.kind {
+			case C.CBOR_FAST_TYPE_ARRAY:
+				f.array = append(f.array, v)
+			case C.CBOR_FAST_TYPE_MAP:
+				if !f.hasKey {
+					f.key, f.hasKey = v, true
 					break
 				}
-				switch f.kind {
-				case C.CBOR_FAST_TYPE_ARRAY:
-					v = f.array
-				case C.CBOR_FAST_TYPE_MAP:
-					v = f.m
-				default:
-					v = Tag{Number: f.tag, Content: f.key}
+				if fl == flavorClassic {
+					f.m = append(f.m, Pair{f.key, v})
+				} else {
+					k, err := hashableKey(f.key)
+					if err != nil {
+						return nil, 0, err
+					}
+					f.mm[k] = v
 				}
-				stack[len(stack)-1] = frame{}
-				stack = stack[:len(stack)-1]
+				f.key, f.hasKey = nil, false
+			default:
+				f.key = v
 			}
+			if f.kind != C.CBOR_FAST_TYPE_TAG {
+				break // containers end with their END item
+			}
+			{
+				var err error
+				if v, err = tagValue(f.tag, f.key, f.off, fl); err != nil {
+					return nil, 0, err
+				}
+			}
+			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
 		}
 	}
 }
 
 var bigOne = big.NewInt(1)
 
-// negative is the integer -1 - n: an int64 when it fits, else a *big.Int.
-func negative(n uint64) any {
+// negative is the integer -1 - n: an int64 when it fits, else a big.Int
+// (*big.Int for Decode).
+func negative(n uint64, fl flavor) any {
 	if n <= math.MaxInt64 {
 		return -1 - int64(n)
 	}
 	z := new(big.Int).SetUint64(n)
-	return z.Neg(z).Sub(z, bigOne)
+	z.Neg(z).Sub(z, bigOne)
+	if fl == flavorClassic {
+		return z
+	}
+	return *z
 }
 
-// cView is a Go view of C memory (valid until the walker is freed).
-func cView(p *C.uint8_t, n C.uint64_t) []byte {
-	if n == 0 {
+// tagValue is a tag's Go value: bignums (tags 2, 3 over a byte string) as
+// big integers, times (tags 0, 1) for flavorAny, else a Tag.
+func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
+	switch num {
+	case 2, 3:
+		b, ok := content.([]byte)
+		if !ok {
+			break
+		}
+		z := new(big.Int).SetBytes(b)
+		if num == 3 {
+			z.Neg(z).Sub(z, bigOne)
+		}
+		if fl == flavorClassic {
+			return z, nil
+		}
+		return *z, nil
+	case 0, 1:
+		if fl == flavorAny {
+			tm, err := timeFromContent(num, content)
+			if err != nil {
+				return nil, &UnmarshalTypeError{CBORType: "tag", GoType: "time.Time", Offset: off, Reason: err.Error()}
+			}
+			return tm, nil
+		}
+	}
+	return Tag{Number: num, Content: content}, nil
+}
+
+// limits are the per-type container limits of a DecMode (nil: none).
+type limits struct {
+	maxArray, maxMap uint64
+	noIndef          bool
+}
+
+func (l *limits) check(it *citem, isMap bool) error {
+	if l == nil {
 		return nil
 	}
-	return unsafe.Slice((*byte)(unsafe.Pointer(p)), int(n))
+	if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+		if l.noIndef {
+			return &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
+				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
+		}
+		return nil
+	}
+	m := l.maxArray
+	if isMap {
+		m = l.maxMap
+	}
+	if uint64(it.value) > m {
+		return &Error{Status: ErrContainerTooLarge.Status, Code: CodeContainerTooLarge,
+			Message: ErrContainerTooLarge.Message, Offset: int(it.offset)}
+	}
+	return nil
 }

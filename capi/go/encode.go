@@ -1,298 +1,942 @@
 package cborfast
 
-/*
-#include "walk.h"
-*/
-import "C"
-
 import (
+	"bytes"
 	"encoding/binary"
-	"fmt"
 	"math"
 	"math/big"
+	"reflect"
 	"sort"
 	"sync"
+	"time"
 	"unsafe"
 )
+
+// Encoding runs in Go (no cgo): it appends preferred-serialization bytes to
+// one buffer through per-type plans cached like the decoding ones. The tests
+// check that its output equals the library's C writer (cbor_writer_*) byte
+// for byte.
 
 // EncodeOptions are the limits for Encode. The zero value gives the defaults.
 type EncodeOptions struct {
 	// MaxDepth is the most containers and tags that may be open at once;
 	// 0 means DefaultEncodeMaxDepth. It also stops a slice that contains
-	// itself. Encoding never recurses.
+	// itself.
 	MaxDepth int
 }
 
 // DefaultEncodeMaxDepth is the depth limit of Encode when none is given.
 const DefaultEncodeMaxDepth = 100000
 
-// Encode writes v as CBOR in preferred serialization (see the package
-// documentation for the types it takes).
+// Encode writes v as CBOR in preferred serialization: shortest heads and
+// floats, a Map in its order, Go maps with their keys sorted length-first
+// (RFC 8949 section 4.2.3; for text keys below 24 bytes the same as
+// bytewise), nil slices and maps as empty ones. It takes Decode's types and
+// every type Marshal takes.
 func Encode(v any) ([]byte, error) { return EncodeOptions{}.Encode(v) }
 
-// endMark on the work stack closes the innermost container.
-type endMark struct{}
+var classicModes sync.Map // depth -> *encMode
 
 // Encode writes v as CBOR with these options.
 func (o EncodeOptions) Encode(v any) ([]byte, error) {
-	maxDepth := o.MaxDepth
-	if maxDepth <= 0 {
-		maxDepth = DefaultEncodeMaxDepth
+	d := o.MaxDepth
+	if d <= 0 {
+		d = DefaultEncodeMaxDepth
 	}
-	e := encoder{tape: getTape()}
-	defer putTape(e.tape)
-	if s := C.cbor_writer_new(nil, &e.w); s != C.CBOR_FAST_OK {
-		return nil, statusError(s)
-	}
-	track(1)
-	defer func() {
-		track(-1)
-		C.cbor_writer_free(e.w)
-	}()
-
-	// Work stack, popped from the end: container children are pushed in
-	// reverse after an endMark; a tag's content is followed by a tagDone.
-	stack := []any{v}
-	depth := 0
-	var keys []string
-	for len(stack) > 0 {
-		x := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		switch t := x.(type) {
-		case nil:
-			e.op(C.CF_OP_NULL, 0)
-		case bool:
-			if t {
-				e.op(C.CF_OP_BOOL, 1)
-			} else {
-				e.op(C.CF_OP_BOOL, 0)
-			}
-		case int:
-			e.int(int64(t))
-		case int8:
-			e.int(int64(t))
-		case int16:
-			e.int(int64(t))
-		case int32:
-			e.int(int64(t))
-		case int64:
-			e.int(t)
-		case uint:
-			e.op(C.CF_OP_UINT, uint64(t))
-		case uint8:
-			e.op(C.CF_OP_UINT, uint64(t))
-		case uint16:
-			e.op(C.CF_OP_UINT, uint64(t))
-		case uint32:
-			e.op(C.CF_OP_UINT, uint64(t))
-		case uint64:
-			e.op(C.CF_OP_UINT, t)
-		case float64:
-			e.op(C.CF_OP_FLOAT, math.Float64bits(t))
-		case float32:
-			e.op(C.CF_OP_FLOAT, math.Float64bits(float64(t)))
-		case string:
-			if len(t) > directString {
-				if err := e.flush(); err != nil {
-					return nil, err
-				}
-				// The bytes are Go memory without pointers, used only during
-				// the call: allowed by the cgo rules.
-				s := C.cbor_writer_text(e.w, (*C.char)(stringPtr(t)), C.size_t(len(t)))
-				if s != C.CBOR_FAST_OK {
-					return nil, writerError(e.w, s)
-				}
-				break
-			}
-			e.op(C.CF_OP_TEXT, uint64(len(t)))
-			e.tape = append(e.tape, t...)
-		case []byte:
-			if len(t) > directString {
-				if err := e.flush(); err != nil {
-					return nil, err
-				}
-				s := C.cbor_writer_bytes(e.w, goPtr(t), C.size_t(len(t)))
-				if s != C.CBOR_FAST_OK {
-					return nil, writerError(e.w, s)
-				}
-				break
-			}
-			e.op(C.CF_OP_BYTES, uint64(len(t)))
-			e.tape = append(e.tape, t...)
-		case *big.Int:
-			if t == nil {
-				e.op(C.CF_OP_NULL, 0)
-				break
-			}
-			e.bignum(t)
-		case big.Int:
-			e.bignum(&t)
-		case Simple:
-			e.op(C.CF_OP_SIMPLE, uint64(t))
-		case UndefinedType:
-			e.op(C.CF_OP_UNDEFINED, 0)
-		case endMark:
-			depth--
-			e.op(C.CF_OP_END, 0)
-		case tagDone:
-			depth--
-		case Tag:
-			if depth++; depth > maxDepth {
-				return nil, e.depthError(maxDepth)
-			}
-			e.op(C.CF_OP_TAG, t.Number)
-			// A tag has no end call; tagDone brings the depth back down.
-			stack = append(stack, tagDone{}, t.Content)
-		case []any:
-			if depth++; depth > maxDepth {
-				return nil, e.depthError(maxDepth)
-			}
-			e.op(C.CF_OP_ARRAY, uint64(len(t)))
-			stack = append(stack, endMark{})
-			for i := len(t) - 1; i >= 0; i-- {
-				stack = append(stack, t[i])
-			}
-		case Map:
-			if depth++; depth > maxDepth {
-				return nil, e.depthError(maxDepth)
-			}
-			e.op(C.CF_OP_MAP, uint64(len(t)))
-			stack = append(stack, endMark{})
-			for i := len(t) - 1; i >= 0; i-- {
-				stack = append(stack, t[i].Value, t[i].Key)
-			}
-		case map[string]any:
-			if depth++; depth > maxDepth {
-				return nil, e.depthError(maxDepth)
-			}
-			e.op(C.CF_OP_MAP, uint64(len(t)))
-			keys = keys[:0]
-			for k := range t {
-				keys = append(keys, k)
-			}
-			// Deterministic order: by encoded key, i.e. shorter text first.
-			sort.Slice(keys, func(i, j int) bool {
-				if len(keys[i]) != len(keys[j]) {
-					return len(keys[i]) < len(keys[j])
-				}
-				return keys[i] < keys[j]
-			})
-			stack = append(stack, endMark{})
-			for i := len(keys) - 1; i >= 0; i-- {
-				stack = append(stack, t[keys[i]], keys[i])
-			}
-		default:
-			return nil, &UnsupportedTypeError{Type: fmt.Sprintf("%T", x)}
-		}
-		if len(e.tape) >= flushAt {
-			if err := e.flush(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := e.flush(); err != nil {
-		return nil, err
-	}
-	var data *C.uint8_t
-	var size C.size_t
-	if s := C.cbor_writer_finish(e.w, &data, &size); s != C.CBOR_FAST_OK {
-		return nil, writerError(e.w, s)
-	}
-	out := make([]byte, int(size))
-	copy(out, unsafe.Slice((*byte)(unsafe.Pointer(data)), int(size)))
-	return out, nil
-}
-
-// tagDone on the work stack marks the end of a tag's content.
-type tagDone struct{}
-
-const (
-	// flushAt is the tape size that triggers a call into C.
-	flushAt = 32 << 10
-	// Strings longer than directString go to the writer in their own call
-	// instead of being copied onto the tape.
-	directString = 4 << 10
-)
-
-// encoder batches writer calls on a tape (see walk.h): cgo calls cost about
-// 100 ns and an allocation each in Go 1.19, more than writing a small item.
-type encoder struct {
-	w    *C.cbor_writer
-	tape []byte
-}
-
-func (e *encoder) op(op byte, arg uint64) {
-	e.tape = append(e.tape, op)
-	e.tape = binary.LittleEndian.AppendUint64(e.tape, arg)
-}
-
-func (e *encoder) int(v int64) {
-	if v >= 0 {
-		e.op(C.CF_OP_UINT, uint64(v))
+	var em *encMode
+	if m, ok := classicModes.Load(d); ok {
+		em = m.(*encMode)
 	} else {
-		e.op(C.CF_OP_NEGATIVE, uint64(-1-v))
+		em = &encMode{opts: EncOptions{Sort: SortLengthFirst, ShortestFloat: ShortestFloat16,
+			NaNConvert: NaNConvertNone, InfConvert: InfConvertFloat16, NilContainers: NilContainerAsEmpty},
+			maxDepth: d, classic: true}
+		classicModes.Store(d, em)
+	}
+	return em.Marshal(v)
+}
+
+// Marshal encodes v with this mode.
+func (em *encMode) Marshal(v any) ([]byte, error) {
+	// Encoding appends to a pooled (cache-warm) buffer; the result is one
+	// copy of it (not zeroed first). Writing into a new buffer sized from
+	// the last output instead measured slower: zeroing plus writing cold
+	// memory costs more than one copy.
+	e := getEncState(em)
+	b, err := e.value(e.buf, v)
+	var out []byte
+	if err == nil {
+		out = bytes.Clone(b)
+	}
+	e.buf = b[:0]
+	putEncState(e)
+	return out, err
+}
+
+type encState struct {
+	buf   []byte
+	em    *encMode
+	depth int
+	pairs []pairSpan
+	tmp   []byte
+}
+
+type pairSpan struct{ start, keyEnd, end int }
+
+var encStates = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0, 4096)} }}
+
+func getEncState(em *encMode) *encState {
+	e := encStates.Get().(*encState)
+	e.em, e.depth, e.buf = em, 0, e.buf[:0]
+	return e
+}
+
+func putEncState(e *encState) {
+	if cap(e.buf) <= 64<<20 {
+		encStates.Put(e)
 	}
 }
 
-func (e *encoder) bignum(z *big.Int) {
-	if z.Sign() >= 0 {
-		m := z.Bytes()
-		e.op(C.CF_OP_BIGNUM, uint64(len(m)))
-		e.tape = append(e.tape, m...)
-		return
-	}
-	// The negative value -1 - m: m = -z - 1.
-	m := new(big.Int).Neg(z)
-	b := m.Sub(m, bigOne).Bytes()
-	e.op(C.CF_OP_BIGNUM_NEG, uint64(len(b)))
-	e.tape = append(e.tape, b...)
+// UnsupportedTypeError is returned by Encode and Marshal for a Go value they
+// cannot write (channels, functions, complex numbers, unsafe pointers).
+type UnsupportedTypeError struct {
+	Type string // the value's type, as fmt's %T prints it
 }
 
-// flush runs the tape in one call; the tape is Go memory without pointers,
-// only read during the call.
-func (e *encoder) flush() error {
-	if len(e.tape) == 0 {
-		return nil
+func (e *UnsupportedTypeError) Error() string {
+	return "cborfast: cannot encode a value of type " + e.Type
+}
+
+// UnsupportedValueError is a value Marshal refuses (a NaN or infinity under
+// the Reject modes).
+type UnsupportedValueError struct{ Reason string }
+
+func (e *UnsupportedValueError) Error() string { return "cborfast: unsupported value: " + e.Reason }
+
+func appendHead(b []byte, major byte, n uint64) []byte {
+	switch {
+	case n < 24:
+		return append(b, major|byte(n))
+	case n <= math.MaxUint8:
+		return append(b, major|24, byte(n))
+	case n <= math.MaxUint16:
+		return append(b, major|25, byte(n>>8), byte(n))
+	case n <= math.MaxUint32:
+		return append(b, major|26, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 	}
-	var failed C.size_t
-	s := C.cf_write_tape(e.w, (*C.uint8_t)(goPtr(e.tape)), C.size_t(len(e.tape)), &failed)
-	e.tape = e.tape[:0]
-	if s != C.CBOR_FAST_OK {
-		return writerError(e.w, s)
+	return binary.BigEndian.AppendUint64(append(b, major|27), n)
+}
+
+func appendInt(b []byte, v int64) []byte {
+	if v >= 0 {
+		return appendHead(b, 0x00, uint64(v))
+	}
+	return appendHead(b, 0x20, uint64(-1-v))
+}
+
+// f32ToF16 is the half with exactly the value (or NaN payload) of a float32.
+func f32ToF16(f uint32) (uint16, bool) {
+	sign := uint16(f>>16) & 0x8000
+	exp := int(f>>23) & 0xff
+	mant := f & 0x7fffff
+	switch {
+	case exp == 0xff:
+		if mant&0x1fff != 0 {
+			return 0, false
+		}
+		return sign | 0x7c00 | uint16(mant>>13), true
+	case exp == 0 && mant == 0:
+		return sign, true
+	case exp == 0:
+		return 0, false
+	}
+	e := exp - 127
+	switch {
+	case e >= -14 && e <= 15:
+		if mant&0x1fff != 0 {
+			return 0, false
+		}
+		return sign | uint16(e+15)<<10 | uint16(mant>>13), true
+	case e >= -24 && e < -14:
+		fm := mant | 0x800000
+		shift := uint(-(e + 1))
+		if fm&(1<<shift-1) != 0 {
+			return 0, false
+		}
+		return sign | uint16(fm>>shift), true
+	}
+	return 0, false
+}
+
+func (e *encState) float(b []byte, f float64, is32 bool) ([]byte, error) {
+	bits := math.Float64bits(f)
+	if bits>>52&0x7ff != 0x7ff { // finite
+		if e.em.opts.ShortestFloat != ShortestFloatNone {
+			return appendShortestFloat(b, f), nil
+		}
+		if !is32 {
+			return binary.BigEndian.AppendUint64(append(b, 0xfb), bits), nil
+		}
+		return binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f))), nil
+	}
+	return e.floatSpecial(b, f, is32)
+}
+
+// floatSpecial writes a NaN or an infinity per NaNConvert and InfConvert.
+func (e *encState) floatSpecial(b []byte, f float64, is32 bool) ([]byte, error) {
+	o := &e.em.opts
+	if math.IsNaN(f) {
+		switch o.NaNConvert {
+		case NaNConvert7e00:
+			b = append(b, 0xf9, 0x7e, 0x00)
+			return b, nil
+		case NaNConvertReject:
+			return b, &UnsupportedValueError{Reason: "NaN"}
+		}
+	} else if math.IsInf(f, 0) {
+		switch o.InfConvert {
+		case InfConvertFloat16:
+			if f > 0 {
+				b = append(b, 0xf9, 0x7c, 0x00)
+			} else {
+				b = append(b, 0xf9, 0xfc, 0x00)
+			}
+			return b, nil
+		case InfConvertReject:
+			return b, &UnsupportedValueError{Reason: "infinity"}
+		}
+	}
+	if o.ShortestFloat == ShortestFloatNone {
+		if is32 {
+			b = binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f)))
+		} else {
+			b = binary.BigEndian.AppendUint64(append(b, 0xfb), math.Float64bits(f))
+		}
+		return b, nil
+	}
+	b = appendShortestFloat(b, f)
+	return b, nil
+}
+
+// appendShortestFloat writes the shortest width that keeps f exactly, NaN
+// payloads included (as the C writer does).
+func appendShortestFloat(b []byte, f float64) []byte {
+	bits := math.Float64bits(f)
+	var f32 uint32
+	ok32 := false
+	if math.IsNaN(f) {
+		if bits&0x1fffffff == 0 {
+			f32 = uint32(bits>>32)&0x80000000 | 0x7f800000 | uint32(bits>>29)&0x7fffff
+			ok32 = true
+		}
+	} else if float64(float32(f)) == f {
+		f32, ok32 = math.Float32bits(float32(f)), true
+	}
+	if !ok32 {
+		return binary.BigEndian.AppendUint64(append(b, 0xfb), bits)
+	}
+	if h, ok := f32ToF16(f32); ok {
+		return append(b, 0xf9, byte(h>>8), byte(h))
+	}
+	return binary.BigEndian.AppendUint32(append(b, 0xfa), f32)
+}
+
+func (e *encState) enter(b []byte) error {
+	e.depth++
+	if e.depth > e.em.maxDepth {
+		err := statusError(statusDepth)
+		err.Offset = len(b)
+		err.Depth = e.em.maxDepth + 1
+		return err
 	}
 	return nil
 }
 
-func (e *encoder) depthError(max int) error {
-	if err := e.flush(); err != nil {
-		return err
+func (e *encState) nilContainer(b []byte, major byte) []byte {
+	if e.em.opts.NilContainers == NilContainerAsEmpty {
+		b = append(b, major)
+	} else {
+		b = append(b, 0xf6)
 	}
-	err := statusError(C.CBOR_FAST_ERR_DEPTH)
-	err.Offset = int(C.cbor_writer_size(e.w))
-	err.Depth = max + 1
-	return err
+	return b
 }
 
-var tapes = sync.Pool{New: func() any { b := make([]byte, 0, flushAt+directString+64); return &b }}
+// value writes a value of any type, with fast paths for the usual dynamic
+// types.
+func (e *encState) value(b []byte, v any) (_ []byte, err error) {
+	switch x := v.(type) {
+	case nil:
+		b = append(b, 0xf6)
+		return b, nil
+	case string:
+		b = append(appendHead(b, 0x60, uint64(len(x))), x...)
+		return b, nil
+	case bool:
+		if x {
+			b = append(b, 0xf5)
+		} else {
+			b = append(b, 0xf4)
+		}
+		return b, nil
+	case uint64:
+		b = appendHead(b, 0x00, x)
+		return b, nil
+	case int64:
+		b = appendInt(b, x)
+		return b, nil
+	case int:
+		b = appendInt(b, int64(x))
+		return b, nil
+	case float64:
+		return e.float(b, x, false)
+	case []byte:
+		if x == nil && !e.em.classic {
+			b = append(b, 0xf6)
+			return b, nil
+		}
+		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
+		return b, nil
+	case []any:
+		if x == nil && !e.em.classic {
+			b = append(b, 0xf6)
+			return b, nil
+		}
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0x80, uint64(len(x)))
+		for _, y := range x {
+			if b, err = e.value(b, y); err != nil {
+				return b, err
+			}
+		}
+		e.depth--
+		return b, nil
+	case Map:
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0xa0, uint64(len(x)))
+		for _, p := range x {
+			if b, err = e.value(b, p.Key); err != nil {
+				return b, err
+			}
+			if b, err = e.value(b, p.Value); err != nil {
+				return b, err
+			}
+		}
+		e.depth--
+		return b, nil
+	case Tag:
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0xc0, x.Number)
+		if b, err = e.value(b, x.Content); err != nil {
+			return b, err
+		}
+		e.depth--
+		return b, nil
+	case Simple:
+		return e.simple(b, uint8(x))
+	case SimpleValue:
+		return e.simple(b, uint8(x))
+	case UndefinedType:
+		b = append(b, 0xf7)
+		return b, nil
+	case *big.Int:
+		if x == nil {
+			b = append(b, 0xf6)
+			return b, nil
+		}
+		b = e.bigInt(b, x)
+		return b, nil
+	case big.Int:
+		b = e.bigInt(b, &x)
+		return b, nil
+	case ByteString:
+		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
+		return b, nil
+	}
+	rv := reflect.ValueOf(v)
+	t := rv.Type()
+	switch t.Kind() {
+	case reflect.Pointer:
+		if rv.IsNil() {
+			b = append(b, 0xf6)
+			return b, nil
+		}
+		fallthrough
+	case reflect.Map:
+		// Pointer-shaped: the interface holds the value itself.
+		p := rv.UnsafePointer()
+		return encoderFor(t).fn(e, b, unsafe.Pointer(&p))
+	case reflect.Struct, reflect.Array:
+		nv := reflect.New(t)
+		nv.Elem().Set(rv)
+		return encoderFor(t).fn(e, b, nv.UnsafePointer())
+	}
+	// Other kinds are stored indirectly: the data word points at the value.
+	return encoderFor(t).fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
+}
 
-func getTape() []byte { return (*tapes.Get().(*[]byte))[:0] }
+// simple writes a simple value; 24..31 are not well-formed (invalid_argument
+// at the offset reached, as the C writer reports it).
+func (e *encState) simple(b []byte, x uint8) ([]byte, error) {
+	if x >= 24 && x < 32 {
+		err := statusError(statusInvalidArgument)
+		err.Offset = len(b)
+		return b, err
+	}
+	b = appendHead(b, 0xe0, uint64(x))
+	return b, nil
+}
 
-func putTape(b []byte) {
-	if cap(b) <= 2*flushAt+directString {
-		tapes.Put(&b)
+func (e *encState) bigInt(b []byte, z *big.Int) []byte {
+	if e.em.opts.BigIntConvert == BigIntConvertShortest || e.em.classic {
+		if z.IsUint64() {
+			return appendHead(b, 0x00, z.Uint64())
+		}
+		if z.Sign() < 0 {
+			m := new(big.Int).Neg(z)
+			m.Sub(m, bigOne)
+			if m.IsUint64() {
+				return appendHead(b, 0x20, m.Uint64())
+			}
+		}
+	}
+	if z.Sign() >= 0 {
+		m := z.Bytes()
+		return append(appendHead(append(b, 0xc2), 0x40, uint64(len(m))), m...)
+	}
+	m := new(big.Int).Neg(z)
+	mb := m.Sub(m, bigOne).Bytes()
+	return append(appendHead(append(b, 0xc3), 0x40, uint64(len(mb))), mb...)
+}
+
+func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
+	if t.IsZero() {
+		b = append(b, 0xf6)
+		return b, nil
+	}
+	o := &e.em.opts
+	text := o.Time == TimeRFC3339 || o.Time == TimeRFC3339Nano
+	if o.TimeTag == EncTagRequired {
+		if text {
+			b = append(b, 0xc0)
+		} else {
+			b = append(b, 0xc1)
+		}
+	}
+	switch o.Time {
+	case TimeUnix:
+		b = appendInt(b, t.Unix())
+	case TimeUnixMicro:
+		t = t.UTC().Round(time.Microsecond)
+		return e.float(b, float64(t.UnixNano())/1e9, false)
+	case TimeUnixDynamic:
+		t = t.UTC().Round(time.Microsecond)
+		if t.Nanosecond() == 0 {
+			b = appendInt(b, t.Unix())
+			return b, nil
+		}
+		return e.float(b, float64(t.UnixNano())/1e9, false)
+	case TimeRFC3339:
+		s := t.Format(time.RFC3339)
+		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+	default:
+		s := t.Format(time.RFC3339Nano)
+		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+	}
+	return b, nil
+}
+
+type encFn func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error)
+
+type typeEnc struct {
+	fn    encFn
+	empty func(p unsafe.Pointer) bool
+	t     reflect.Type
+}
+
+var (
+	encCache    sync.Map
+	encBuildMu  sync.Mutex
+	encBuilding = map[reflect.Type]*typeEnc{}
+	marshalerType = reflect.TypeFor[Marshaler]()
+)
+
+func encoderFor(t reflect.Type) *typeEnc {
+	if v, ok := encCache.Load(t); ok {
+		return v.(*typeEnc)
+	}
+	encBuildMu.Lock()
+	defer encBuildMu.Unlock()
+	return encoderLocked(t)
+}
+
+func encoderLocked(t reflect.Type) *typeEnc {
+	if v, ok := encCache.Load(t); ok {
+		return v.(*typeEnc)
+	}
+	if te, ok := encBuilding[t]; ok {
+		return te
+	}
+	te := &typeEnc{t: t}
+	encBuilding[t] = te
+	buildEnc(t, te)
+	delete(encBuilding, t)
+	encCache.Store(t, te)
+	return te
+}
+
+func buildEnc(t reflect.Type, te *typeEnc) {
+	te.empty = emptyFn(t)
+	if t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer {
+		if t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType) {
+			te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+				m, err := reflect.NewAt(t, p).Interface().(Marshaler).MarshalCBOR()
+				if err != nil {
+					return b, err
+				}
+				return append(b, m...), nil
+			}
+			return
+		}
+	}
+	switch t {
+	case timeType:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.time(b, *(*time.Time)(p)) }
+		return
+	case bigIntType:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.bigInt(b, (*big.Int)(p)), nil }
+		return
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			if *(*bool)(p) {
+				b = append(b, 0xf5)
+			} else {
+				b = append(b, 0xf4)
+			}
+			return b, nil
+		}
+	case reflect.Int:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int)(p))), nil }
+	case reflect.Int8:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int8)(p))), nil }
+	case reflect.Int16:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int16)(p))), nil }
+	case reflect.Int32:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int32)(p))), nil }
+	case reflect.Int64:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, *(*int64)(p)), nil }
+	case reflect.Uint, reflect.Uintptr:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint)(p))), nil }
+	case reflect.Uint8:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint8)(p))), nil }
+	case reflect.Uint16:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint16)(p))), nil }
+	case reflect.Uint32:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint32)(p))), nil }
+	case reflect.Uint64:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, *(*uint64)(p)), nil }
+	case reflect.Float32:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, float64(*(*float32)(p)), true) }
+	case reflect.Float64:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, *(*float64)(p), false) }
+	case reflect.String:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			s := *(*string)(p)
+			b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+			return b, nil
+		}
+	case reflect.Interface:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.value(b, reflect.NewAt(t, p).Elem().Interface())
+		}
+	case reflect.Pointer:
+		elem := encoderLocked(t.Elem())
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			q := *(*unsafe.Pointer)(p)
+			if q == nil {
+				b = append(b, 0xf6)
+				return b, nil
+			}
+			if err := e.enter(b); err != nil {
+				return b, err
+			}
+			b, err = elem.fn(e, b, q)
+			e.depth--
+			return b, err
+		}
+	case reflect.Slice:
+		te.fn = sliceEnc(t)
+	case reflect.Array:
+		te.fn = arrayEnc(t)
+	case reflect.Map:
+		te.fn = mapEnc(t)
+	case reflect.Struct:
+		te.fn = structEnc(t)
+	default:
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return b, &UnsupportedTypeError{Type: t.String()}
+		}
 	}
 }
 
-func writerError(w *C.cbor_writer, s C.cbor_fast_status) *Error {
-	e := statusError(s)
-	e.Offset = int(C.cbor_writer_size(w))
-	return e
+func sliceEnc(t reflect.Type) encFn {
+	et := t.Elem()
+	esize := et.Size()
+	if et.Kind() == reflect.Uint8 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			v := *(*[]byte)(p)
+			if v == nil {
+				return e.nilContainer(b, 0x40), nil
+			}
+			return append(appendHead(b, 0x40, uint64(len(v))), v...), nil
+		}
+	}
+	elem := encoderLocked(et)
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		sh := (*sliceHeader)(p)
+		if sh.data == nil {
+			b = e.nilContainer(b, 0x80)
+			return b, nil
+		}
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0x80, uint64(sh.len))
+		for i := 0; i < sh.len; i++ {
+			if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
+				return b, err
+			}
+		}
+		e.depth--
+		return b, nil
+	}
 }
 
-// stringPtr is the address of s's bytes (nil for "").
-func stringPtr(s string) unsafe.Pointer {
-	if len(s) == 0 {
-		return nil
+func arrayEnc(t reflect.Type) encFn {
+	et := t.Elem()
+	esize := et.Size()
+	n := t.Len()
+	if et.Kind() == reflect.Uint8 {
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			b = append(appendHead(b, 0x40, uint64(n)), unsafe.Slice((*byte)(p), n)...)
+			return b, nil
+		}
 	}
-	return *(*unsafe.Pointer)(unsafe.Pointer(&s))
+	if et.Kind() == reflect.Float64 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
+		// Coordinates and the like: no call per element.
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			b = appendHead(b, 0x80, uint64(n))
+			for _, f := range unsafe.Slice((*float64)(p), n) {
+				if b, err = e.float(b, f, false); err != nil {
+					return b, err
+				}
+			}
+			return b, nil
+		}
+	}
+	elem := encoderLocked(et)
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0x80, uint64(n))
+		for i := 0; i < n; i++ {
+			if b, err = elem.fn(e, b, unsafe.Add(p, uintptr(i)*esize)); err != nil {
+				return b, err
+			}
+		}
+		e.depth--
+		return b, nil
+	}
+}
+
+// sortPairs reorders the encoded pairs written at b[spans...] by their
+// encoded keys.
+func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) {
+	keyOf := func(s pairSpan) []byte { return b[s.start:s.keyEnd] }
+	if e.em.opts.Sort == SortLengthFirst {
+		sort.Slice(spans, func(i, j int) bool {
+			x, y := keyOf(spans[i]), keyOf(spans[j])
+			if len(x) != len(y) {
+				return len(x) < len(y)
+			}
+			return string(x) < string(y)
+		})
+	} else {
+		sort.Slice(spans, func(i, j int) bool { return string(keyOf(spans[i])) < string(keyOf(spans[j])) })
+	}
+	e.tmp = e.tmp[:0]
+	for _, s := range spans {
+		e.tmp = append(e.tmp, b[s.start:s.end]...)
+	}
+	copy(b[first:], e.tmp)
+}
+
+var (
+	mapStringStringEncType = reflect.TypeFor[map[string]string]()
+	mapStringAnyEncType    = reflect.TypeFor[map[string]any]()
+)
+
+// mapStringEnc writes map[string]string and map[string]any with a plain
+// range (sorted through the same spans when the mode sorts).
+func mapStringEnc(t reflect.Type) encFn {
+	isAny := t == mapStringAnyEncType
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		var ms map[string]string
+		var ma map[string]any
+		var n int
+		if isAny {
+			ma = *(*map[string]any)(p)
+			if ma == nil {
+				return e.nilContainer(b, 0xa0), nil
+			}
+			n = len(ma)
+		} else {
+			ms = *(*map[string]string)(p)
+			if ms == nil {
+				return e.nilContainer(b, 0xa0), nil
+			}
+			n = len(ms)
+		}
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		b = appendHead(b, 0xa0, uint64(n))
+		sorted := e.em.opts.Sort != SortNone && n > 1
+		first := len(b)
+		var spans []pairSpan
+		if sorted {
+			spans = make([]pairSpan, 0, n)
+		}
+		if isAny {
+			for k, v := range ma {
+				start := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				keyEnd := len(b)
+				if b, err = e.value(b, v); err != nil {
+					return b, err
+				}
+				if sorted {
+					spans = append(spans, pairSpan{start, keyEnd, len(b)})
+				}
+			}
+		} else {
+			for k, v := range ms {
+				start := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				keyEnd := len(b)
+				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+				if sorted {
+					spans = append(spans, pairSpan{start, keyEnd, len(b)})
+				}
+			}
+		}
+		if sorted {
+			e.sortPairs(b, first, spans)
+		}
+		e.depth--
+		return b, nil
+	}
+}
+
+func mapEnc(t reflect.Type) encFn {
+	if t == mapStringStringEncType || t == mapStringAnyEncType {
+		return mapStringEnc(t)
+	}
+	kt, vt := t.Key(), t.Elem()
+	kenc := encoderLocked(kt)
+	venc := encoderLocked(vt)
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		mv := reflect.NewAt(t, p).Elem()
+		if mv.IsNil() {
+			b = e.nilContainer(b, 0xa0)
+			return b, nil
+		}
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		n := mv.Len()
+		b = appendHead(b, 0xa0, uint64(n))
+		kv := reflect.New(kt).Elem()
+		vv := reflect.New(vt).Elem()
+		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+		sorted := e.em.opts.Sort != SortNone && n > 1
+		first := len(b)
+		var spans []pairSpan
+		if sorted {
+			spans = make([]pairSpan, 0, n)
+		}
+		it := mv.MapRange()
+		for it.Next() {
+			kv.SetIterKey(it)
+			vv.SetIterValue(it)
+			start := len(b)
+			if b, err = kenc.fn(e, b, kp); err != nil {
+				return b, err
+			}
+			keyEnd := len(b)
+			if b, err = venc.fn(e, b, vp); err != nil {
+				return b, err
+			}
+			if sorted {
+				spans = append(spans, pairSpan{start, keyEnd, len(b)})
+			}
+		}
+		if sorted {
+			e.sortPairs(b, first, spans)
+		}
+		e.depth--
+		return b, nil
+	}
+}
+
+func structEnc(t reflect.Type) encFn {
+	si := parseStruct(t)
+	fields := si.fields
+	encs := make([]*typeEnc, len(fields))
+	for i := range fields {
+		encs[i] = encoderLocked(fields[i].typ)
+	}
+	// Field orders for the sorted modes: by encoded key.
+	byLen := make([]int, len(fields))
+	byBytes := make([]int, len(fields))
+	for i := range fields {
+		byLen[i], byBytes[i] = i, i
+	}
+	sort.SliceStable(byLen, func(i, j int) bool {
+		a, b := fields[byLen[i]].keyBytes, fields[byLen[j]].keyBytes
+		if len(a) != len(b) {
+			return len(a) < len(b)
+		}
+		return string(a) < string(b)
+	})
+	sort.SliceStable(byBytes, func(i, j int) bool {
+		return string(fields[byBytes[i]].keyBytes) < string(fields[byBytes[j]].keyBytes)
+	})
+	decl := make([]int, len(fields))
+	for i := range decl {
+		decl[i] = i
+	}
+	if si.toArray {
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			if err := e.enter(b); err != nil {
+				return b, err
+			}
+			b = appendHead(b, 0x80, uint64(len(fields)))
+			for i := range fields {
+				if b, err = encs[i].fn(e, b, unsafe.Add(p, fields[i].offset)); err != nil {
+					return b, err
+				}
+			}
+			e.depth--
+			return b, nil
+		}
+	}
+	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+		if err := e.enter(b); err != nil {
+			return b, err
+		}
+		order := decl
+		switch e.em.opts.Sort {
+		case SortLengthFirst:
+			order = byLen
+		case SortBytewiseLexical:
+			order = byBytes
+		}
+		n := len(fields)
+		if si.anyOmit {
+			for i := range fields {
+				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
+					n--
+				}
+			}
+		}
+		b = appendHead(b, 0xa0, uint64(n))
+		for _, i := range order {
+			f := &fields[i]
+			q := unsafe.Add(p, f.offset)
+			if f.omitEmpty && encs[i].empty(q) {
+				continue
+			}
+			b = append(b, f.keyBytes...)
+			switch f.prim {
+			case primString:
+				v := *(*string)(q)
+				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+			case primInt:
+				b = appendInt(b, int64(*(*int)(q)))
+			case primInt64:
+				b = appendInt(b, *(*int64)(q))
+			case primUint64:
+				b = appendHead(b, 0, *(*uint64)(q))
+			case primBool:
+				if *(*bool)(q) {
+					b = append(b, 0xf5)
+				} else {
+					b = append(b, 0xf4)
+				}
+			default:
+				if b, err = encs[i].fn(e, b, q); err != nil {
+					return b, err
+				}
+			}
+		}
+		e.depth--
+		return b, nil
+	}
+}
+
+// emptyFn is omitempty's test for a type.
+func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
+	switch t {
+	case timeType:
+		return func(p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
+	case bigIntType:
+		return func(p unsafe.Pointer) bool { return false }
+	}
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int8, reflect.Uint8:
+		return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
+	case reflect.Int16, reflect.Uint16:
+		return func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+	case reflect.Int32, reflect.Uint32:
+		return func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
+		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+	case reflect.Float32:
+		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+	case reflect.Float64:
+		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+	case reflect.Interface:
+		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
+	case reflect.String:
+		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
+	case reflect.Slice:
+		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).len == 0 }
+	case reflect.Pointer:
+		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
+	case reflect.Map:
+		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().Len() == 0 }
+	case reflect.Array:
+		n := t.Len()
+		return func(p unsafe.Pointer) bool { return n == 0 }
+	case reflect.Struct:
+		si := parseStruct(t)
+		return func(p unsafe.Pointer) bool {
+			for i := range si.fields {
+				f := &si.fields[i]
+				if !f.omitEmpty || !emptyFn(f.typ)(unsafe.Add(p, f.offset)) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsZero() }
 }

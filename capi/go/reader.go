@@ -1,7 +1,7 @@
 package cborfast
 
 /*
-#include "walk.h"
+#include "route.h"
 */
 import "C"
 

@@ -111,13 +111,13 @@ func TestLimits(t *testing.T) {
 	if _, err := (DecodeOptions{MaxItems: 4, MaxContainerItems: 3}).Decode(three); err != nil {
 		t.Errorf("at the limits: %v", err)
 	}
-	// Per item in a sequence: 01 | 83 01 02 03 (its fourth item at 4)
+	// A sequence counts its items from the start, as a Reader does:
+	// 01 | 83 01 02 03 (the fourth data item, 02, at 3)
 	q := DecodeOptions{MaxItems: 3}.NewSequence(append([]byte{1}, three...))
 	if v, err := q.Next(); err != nil || v != uint64(1) {
 		t.Errorf("first item: %v %v", v, err)
 	}
-	if _, err := q.Next(); !errors.Is(err, ErrTooManyItems) || err.(*Error).Offset != 4 ||
-		err.(*Error).ItemOffset != 1 {
+	if _, err := q.Next(); !errors.Is(err, ErrTooManyItems) || err.(*Error).Offset != 3 {
 		t.Errorf("second item: %v", err)
 	}
 	q.Close()

@@ -1,0 +1,221 @@
+package cborfast
+
+import (
+	"fmt"
+	"os"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// Side-by-side benchmarks against fxamacker/cbor in one process:
+//
+//	go test -run '^$' -bench 'Fx' -benchmem          # testing.B, one line each
+//	CBOR_FAST_GO_BENCH=5 go test -run TestBenchTable -v   # medians of 5 runs, a table
+//
+// Each case checks its output once before timing.
+
+type benchCase struct {
+	name  string
+	input []byte
+	make  func() any // a new value to decode into
+	value any        // a decoded value to encode
+}
+
+func benchCases(tb testing.TB) []benchCase {
+	var cases []benchCase
+	for _, c := range corpusSchemas {
+		in := readCorpus(tb, c.file)
+		v := c.make()
+		if err := Unmarshal(in, v); err != nil {
+			tb.Fatal(err)
+		}
+		cases = append(cases, benchCase{c.file, in, c.make, v})
+	}
+	recs := coseRecords(20000, 3)
+	in, err := Marshal(recs)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cases = append(cases, benchCase{"cose_20k", in, func() any { return new([]coseKey) }, &recs})
+	return cases
+}
+
+type benchOp struct {
+	name        string
+	ours, peer  func(c *benchCase) func(b *testing.B)
+}
+
+var benchOps = []benchOp{
+	{"Unmarshal struct",
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					if err := Unmarshal(c.input, c.make()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		},
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					if err := fx.Unmarshal(c.input, c.make()); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}},
+	{"Marshal struct",
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					if _, err := Marshal(c.value); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		},
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					if _, err := fx.Marshal(c.value); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}},
+	{"Unmarshal any",
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					var v any
+					if err := Unmarshal(c.input, &v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		},
+		func(c *benchCase) func(b *testing.B) {
+			return func(b *testing.B) {
+				b.SetBytes(int64(len(c.input)))
+				for i := 0; i < b.N; i++ {
+					var v any
+					if err := fx.Unmarshal(c.input, &v); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		}},
+}
+
+// checkBenchCase: both libraries give the same value and bytes before timing.
+func checkBenchCase(tb testing.TB, c *benchCase) {
+	ours, peer := c.make(), c.make()
+	if err := Unmarshal(c.input, ours); err != nil {
+		tb.Fatal(err)
+	}
+	if err := fx.Unmarshal(c.input, peer); err != nil {
+		tb.Fatal(err)
+	}
+	if !reflect.DeepEqual(ours, peer) {
+		tb.Fatalf("%s: decoded values differ", c.name)
+	}
+	var a, b any
+	Unmarshal(c.input, &a)
+	fx.Unmarshal(c.input, &b)
+	if !reflect.DeepEqual(a, b) {
+		tb.Fatalf("%s: decoded any values differ", c.name)
+	}
+	x, _ := Marshal(c.value)
+	y, _ := fx.Marshal(c.value)
+	if len(x) != len(y) {
+		tb.Fatalf("%s: encoded sizes differ: %d vs %d", c.name, len(x), len(y))
+	}
+}
+
+func BenchmarkFx(b *testing.B) {
+	cases := benchCases(b)
+	for i := range cases {
+		c := &cases[i]
+		checkBenchCase(b, c)
+		for _, op := range benchOps {
+			b.Run(op.name+"/"+c.name+"/cborfast", op.ours(c))
+			b.Run(op.name+"/"+c.name+"/fxamacker", op.peer(c))
+		}
+	}
+}
+
+// TestBenchTable prints medians of CBOR_FAST_GO_BENCH interleaved runs of
+// each pair and their ratio (a Markdown table for BENCHMARKS.md).
+func TestBenchTable(t *testing.T) {
+	runs, _ := strconv.Atoi(os.Getenv("CBOR_FAST_GO_BENCH"))
+	if runs <= 0 {
+		t.Skip("set CBOR_FAST_GO_BENCH=<runs> to run the benchmark table")
+	}
+	cases := benchCases(t)
+	median := func(xs []float64) float64 {
+		sort.Float64s(xs)
+		return xs[len(xs)/2]
+	}
+	fmt.Printf("| operation | data | cborfast ns/op | fxamacker ns/op | speedup | cborfast allocs | fxamacker allocs |\n|---|---|---:|---:|---:|---:|---:|\n")
+	for i := range cases {
+		c := &cases[i]
+		checkBenchCase(t, c)
+		for _, op := range benchOps {
+			var o, p []float64
+			var oa, pa int64
+			for r := 0; r < runs; r++ {
+				ro := testing.Benchmark(op.ours(c))
+				rp := testing.Benchmark(op.peer(c))
+				o = append(o, float64(ro.NsPerOp()))
+				p = append(p, float64(rp.NsPerOp()))
+				oa, pa = ro.AllocsPerOp(), rp.AllocsPerOp()
+			}
+			mo, mp := median(o), median(p)
+			fmt.Printf("| %s | %s | %.0f | %.0f | %.2fx | %d | %d |\n", op.name, c.name, mo, mp, mp/mo, oa, pa)
+		}
+	}
+}
+
+// TestCallgrind runs one operation n times inside callgrindOps, for
+// instruction counts that the shared machine's load does not move:
+//
+//	CBOR_FAST_GO_CALLGRIND=<op index>:<case>:<ours|fx>:<n> valgrind --tool=callgrind \
+//	  --toggle-collect='*callgrindOps*' ./cborfast.test -test.run TestCallgrind
+func TestCallgrind(t *testing.T) {
+	spec := os.Getenv("CBOR_FAST_GO_CALLGRIND")
+	if spec == "" {
+		t.Skip("set CBOR_FAST_GO_CALLGRIND=<op>:<case>:<ours|fx>:<n>")
+	}
+	var op, n int
+	var name, lib string
+	if _, err := fmt.Sscanf(strings.ReplaceAll(spec, ":", " "), "%d %s %s %d", &op, &name, &lib, &n); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range benchCases(t) {
+		if c.name == name {
+			callgrindOps(benchOps[op], &c, lib == "ours", n)
+			return
+		}
+	}
+	t.Fatalf("no case %q", name)
+}
+
+//go:noinline
+func callgrindOps(op benchOp, c *benchCase, ours bool, n int) {
+	f := op.peer(c)
+	if ours {
+		f = op.ours(c)
+	}
+	f(&testing.B{N: n})
+}

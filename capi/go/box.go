@@ -1,0 +1,136 @@
+package cborfast
+
+import "unsafe"
+
+// Decoding into `any` boxes every number and string in an interface, which
+// costs Go an allocation each (runtime.convT64, convTstring). boxer hands
+// out interface values whose data words point into slabs instead: one
+// allocation per slabSize values, and one per strArena bytes of strings.
+// The values are never written again, so sharing a slab is invisible to the
+// caller (it only keeps the slab alive as long as one of its values is).
+
+const (
+	slabSize = 256
+	strArena = 16 << 10
+)
+
+type eface struct {
+	typ  unsafe.Pointer
+	data unsafe.Pointer
+}
+
+func typeWord(v any) unsafe.Pointer { return (*eface)(unsafe.Pointer(&v)).typ }
+
+var (
+	u64Type = typeWord(uint64(0))
+	i64Type = typeWord(int64(0))
+	f64Type = typeWord(float64(0))
+	strType = typeWord("")
+	arrType = typeWord([]any(nil))
+)
+
+func makeAny(typ, data unsafe.Pointer) (v any) {
+	e := (*eface)(unsafe.Pointer(&v))
+	e.typ, e.data = typ, data
+	return v
+}
+
+type boxer struct {
+	u64   []uint64
+	i64   []int64
+	f64   []float64
+	strs  []string
+	arena []byte
+	arrs  []any
+	hdrs  [][]any
+}
+
+// slice boxes an []any (its header would be an allocation of its own).
+func (b *boxer) slice(a []any) any {
+	if len(b.hdrs) == cap(b.hdrs) {
+		b.hdrs = make([][]any, 0, slabSize)
+	}
+	b.hdrs = append(b.hdrs, a)
+	return makeAny(arrType, unsafe.Pointer(&b.hdrs[len(b.hdrs)-1]))
+}
+
+func (b *boxer) uint64(x uint64) any {
+	if x < 256 {
+		return x // the runtime has these boxed already
+	}
+	if len(b.u64) == cap(b.u64) {
+		b.u64 = make([]uint64, 0, slabSize)
+	}
+	b.u64 = append(b.u64, x)
+	return makeAny(u64Type, unsafe.Pointer(&b.u64[len(b.u64)-1]))
+}
+
+func (b *boxer) int64(x int64) any {
+	if len(b.i64) == cap(b.i64) {
+		b.i64 = make([]int64, 0, slabSize)
+	}
+	b.i64 = append(b.i64, x)
+	return makeAny(i64Type, unsafe.Pointer(&b.i64[len(b.i64)-1]))
+}
+
+func (b *boxer) float64(x float64) any {
+	if len(b.f64) == cap(b.f64) {
+		b.f64 = make([]float64, 0, slabSize)
+	}
+	b.f64 = append(b.f64, x)
+	return makeAny(f64Type, unsafe.Pointer(&b.f64[len(b.f64)-1]))
+}
+
+// string copies s into the arena (long strings get their own copy).
+func (b *boxer) string(s []byte) any {
+	str := b.str(s)
+	if len(b.strs) == cap(b.strs) {
+		b.strs = make([]string, 0, slabSize)
+	}
+	b.strs = append(b.strs, str)
+	return makeAny(strType, unsafe.Pointer(&b.strs[len(b.strs)-1]))
+}
+
+// array is an empty []any with room for n items: small ones are carved
+// from a shared slab (capacity capped, so an append by the caller copies
+// instead of writing into a neighbour).
+func (b *boxer) array(n int) []any {
+	if n == 0 || n > 64 {
+		return make([]any, 0, n) // non-nil even when empty
+	}
+	if cap(b.arrs)-len(b.arrs) < n {
+		b.arrs = make([]any, 0, 4*slabSize)
+	}
+	k := len(b.arrs)
+	b.arrs = b.arrs[:k+n]
+	return b.arrs[k:k:k+n]
+}
+
+// bytes is a copy of s in the arena, its capacity capped at its length (an
+// append by the caller copies instead of writing into a neighbour); long
+// ones get their own allocation.
+func (b *boxer) bytes(s []byte) []byte {
+	if len(s) > strArena/8 {
+		out := make([]byte, len(s))
+		copy(out, s)
+		return out
+	}
+	if cap(b.arena)-len(b.arena) < len(s) {
+		b.arena = make([]byte, 0, strArena)
+	}
+	n := len(b.arena)
+	b.arena = append(b.arena, s...)
+	return b.arena[n : n+len(s) : n+len(s)]
+}
+
+// str is a string with the content of s, from the arena when short.
+func (b *boxer) str(s []byte) string {
+	if len(s) == 0 {
+		return ""
+	}
+	if len(s) > strArena/8 {
+		return string(s)
+	}
+	c := b.bytes(s)
+	return unsafe.String(&c[0], len(c))
+}

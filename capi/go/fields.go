@@ -1,0 +1,198 @@
+package cborfast
+
+import (
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// field is one encoded field of a struct, from its `cbor:"..."` tag the way
+// fxamacker/cbor reads it: `cbor:"name"`, `cbor:"-"` (skipped),
+// `cbor:"7,keyasint"` (the key is the integer 7), `cbor:",omitempty"`, and
+// `cbor:",toarray"` on a blank `_ struct{}` field (the struct is an array of
+// its fields in order). Without a cbor tag the `json` tag's name is used, as
+// fxamacker does. Embedded structs without a name have their fields promoted
+// (Go's rules: the shallower field wins, equal depths cancel out).
+type field struct {
+	name      string
+	keyInt    int64
+	isInt     bool
+	omitEmpty bool
+	offset    uintptr // from the start of the outer struct (through embedded structs)
+	typ       reflect.Type
+	index     []int
+	keyBytes  []byte // the encoded key
+	tagged    bool
+	prim      uint8 // primString... for the types the struct loops handle inline
+}
+
+// Field types the struct encoder and decoder handle without a call (exact
+// types only: named ones may have methods).
+const (
+	primNone uint8 = iota
+	primString
+	primInt
+	primInt64
+	primUint64
+	primBool
+	primFloat64
+)
+
+var primTypes = map[reflect.Type]uint8{
+	reflect.TypeFor[string]():  primString,
+	reflect.TypeFor[int]():     primInt,
+	reflect.TypeFor[int64]():   primInt64,
+	reflect.TypeFor[uint64]():  primUint64,
+	reflect.TypeFor[bool]():    primBool,
+	reflect.TypeFor[float64](): primFloat64,
+}
+
+type structInfo struct {
+	fields  []field
+	toArray bool
+	byName  map[string]int
+	byInt   map[int64]int
+	anyOmit bool
+}
+
+func parseStruct(t reflect.Type) *structInfo {
+	si := &structInfo{}
+	type queued struct {
+		t      reflect.Type
+		offset uintptr
+		index  []int
+	}
+	var all []field
+	level := []queued{{t, 0, nil}}
+	seen := map[reflect.Type]bool{}
+	depthOf := map[string]int{}
+	counts := map[string]int{}
+	for depth := 0; len(level) > 0; depth++ {
+		var next []queued
+		for _, q := range level {
+			if seen[q.t] {
+				continue
+			}
+			seen[q.t] = true
+			for i := 0; i < q.t.NumField(); i++ {
+				sf := q.t.Field(i)
+				tag, hasTag := sf.Tag.Lookup("cbor")
+				if !hasTag {
+					tag, hasTag = sf.Tag.Lookup("json")
+				}
+				if sf.Name == "_" {
+					if strings.Contains(tag, "toarray") && depth == 0 {
+						si.toArray = true
+					}
+					continue
+				}
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := strings.Cut(tag, ",")
+				index := append(append([]int{}, q.index...), i)
+				if sf.Anonymous && name == "" {
+					ft := sf.Type
+					if ft.Kind() == reflect.Struct {
+						next = append(next, queued{ft, q.offset + sf.Offset, index})
+						continue
+					}
+				}
+				if !sf.IsExported() {
+					continue
+				}
+				f := field{name: name, offset: q.offset + sf.Offset, typ: sf.Type, index: index, tagged: name != ""}
+				if f.name == "" {
+					f.name = sf.Name
+				}
+				for _, o := range strings.Split(opts, ",") {
+					switch o {
+					case "omitempty":
+						f.omitEmpty = true
+					case "keyasint":
+						n, err := strconv.ParseInt(f.name, 10, 64)
+						if err == nil {
+							f.keyInt, f.isInt = n, true
+						}
+					case "toarray":
+						if depth == 0 {
+							si.toArray = true
+						}
+					}
+				}
+				key := f.name
+				if f.isInt {
+					key = "\x00int:" + strconv.FormatInt(f.keyInt, 10)
+				}
+				if d, ok := depthOf[key]; ok && d < depth {
+					continue // a shallower field of that name hides it
+				}
+				depthOf[key] = depth
+				counts[key]++
+				all = append(all, f)
+			}
+		}
+		level = next
+	}
+	for _, f := range all {
+		key := f.name
+		if f.isInt {
+			key = "\x00int:" + strconv.FormatInt(f.keyInt, 10)
+		}
+		if counts[key] > 1 {
+			continue // equal depth, both dropped (as encoding/json does)
+		}
+		if f.isInt {
+			f.keyBytes = appendInt(nil, f.keyInt)
+		} else {
+			f.keyBytes = appendHead(nil, 0x60, uint64(len(f.name)))
+			f.keyBytes = append(f.keyBytes, f.name...)
+		}
+		if f.omitEmpty {
+			si.anyOmit = true
+		}
+		f.prim = primTypes[f.typ]
+		si.fields = append(si.fields, f)
+	}
+	// Fields in declaration order (index paths), as encoding/json writes them.
+	sortFields(si.fields)
+	si.byName = make(map[string]int, len(si.fields))
+	si.byInt = map[int64]int{}
+	for i, f := range si.fields {
+		if f.isInt {
+			si.byInt[f.keyInt] = i
+		} else {
+			si.byName[f.name] = i
+		}
+	}
+	return si
+}
+
+func sortFields(fs []field) {
+	less := func(a, b []int) bool {
+		for k := 0; k < len(a) && k < len(b); k++ {
+			if a[k] != b[k] {
+				return a[k] < b[k]
+			}
+		}
+		return len(a) < len(b)
+	}
+	for i := 1; i < len(fs); i++ {
+		for j := i; j > 0 && less(fs[j].index, fs[j-1].index); j-- {
+			fs[j], fs[j-1] = fs[j-1], fs[j]
+		}
+	}
+}
+
+// foldIndex finds a field whose name equals s ignoring case (fxamacker's
+// default FieldNameMatchingPreferCaseSensitive, after the exact match).
+func (si *structInfo) foldIndex(s []byte) int {
+	for i := range si.fields {
+		f := &si.fields[i]
+		if !f.isInt && len(f.name) == len(s) && strings.EqualFold(f.name, string(s)) {
+			return i
+		}
+	}
+	return -1
+}
+

@@ -1,0 +1,409 @@
+package cborfast
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"runtime"
+	"strconv"
+	"testing"
+	"testing/iotest"
+)
+
+// Marshal and Unmarshal on their own: tags, errors with offsets, hostile
+// input, streaming, and the Go encoder against the library's C writer.
+
+func TestStructTags(t *testing.T) {
+	type inner struct {
+		N int `cbor:"n"`
+	}
+	type tagged struct {
+		inner        // promoted: "n"
+		Name  string `cbor:"name"`
+		Skip  string `cbor:"-"`
+		Empty string `cbor:"empty,omitempty"`
+		Int   int    `cbor:"-7,keyasint"`
+		JSON  int    `json:"j"`
+		Plain bool
+	}
+	v := tagged{inner: inner{N: 5}, Name: "x", Skip: "never", Int: 24, JSON: 1, Plain: true}
+	got, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// {"n": 5, "name": "x", -7: 24, "j": 1, "Plain": true}
+	want := unhex(t, "a5 616e 05 646e616d65 6178 26 1818 616a 01 65506c61696e f5")
+	if !bytes.Equal(got, want) {
+		t.Fatalf("Marshal = %x, want %x", got, want)
+	}
+	var back tagged
+	if err := Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	v.Skip = ""
+	if !reflect.DeepEqual(back, v) {
+		t.Errorf("round trip %+v", back)
+	}
+	// Case-insensitive match after the exact one, as fxamacker does.
+	if err := Unmarshal(unhex(t, "a1 644e414d45 6179"), &back); err != nil || back.Name != "y" {
+		t.Errorf("NAME: %+v %v", back, err)
+	}
+	// toarray
+	p := pairArr{A: -1, B: "b"}
+	got, _ = Marshal(p)
+	if !bytes.Equal(got, unhex(t, "82 20 6162")) {
+		t.Errorf("toarray: %x", got)
+	}
+	var pb pairArr
+	if err := Unmarshal(got, &pb); err != nil || pb != p {
+		t.Errorf("toarray back: %+v %v", pb, err)
+	}
+	// Typed slices and maps of other key types; pointers.
+	type shapes struct {
+		Strs []string         `cbor:"s"`
+		M    map[int]string   `cbor:"m"`
+		U    map[uint8][]byte `cbor:"u"`
+		P    *[]float32       `cbor:"p"`
+		Nil  *int             `cbor:"nil"`
+	}
+	f := []float32{1.5}
+	sv := shapes{Strs: []string{"a"}, M: map[int]string{-1: "neg"}, U: map[uint8][]byte{255: {1}}, P: &f}
+	got, err = Marshal(sv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = unhex(t, "a5 6173 81 6161 616d a1 20 636e6567 6175 a1 18ff 4101 6170 81 fa3fc00000 636e696c f6")
+	if !bytes.Equal(got, want) {
+		t.Fatalf("shapes = %x", got)
+	}
+	var sb shapes
+	if err := Unmarshal(got, &sb); err != nil || !reflect.DeepEqual(sb, sv) {
+		t.Errorf("shapes back: %+v %v", sb, err)
+	}
+	// A []byte field is a copy, not a view of the input.
+	in := unhex(t, "a1 6175 a1 01 43 010203")
+	if err := Unmarshal(in, &sb); err != nil {
+		t.Fatal(err)
+	}
+	in[len(in)-1] = 9
+	if !bytes.Equal(sb.U[1], []byte{1, 2, 3}) {
+		t.Errorf("[]byte field changed with the input: %x", sb.U[1])
+	}
+}
+
+func TestUnmarshalErrors(t *testing.T) {
+	type rec struct {
+		A uint8  `cbor:"a"`
+		B string `cbor:"b"`
+	}
+	for _, c := range []struct {
+		name, hex string
+		code      int // *Error code, or 0 for an UnmarshalTypeError
+		offset    int
+	}{
+		{"empty", "", CodeTruncated, 0},
+		{"truncated map (at its head)", "a2 6161 01", CodeTruncated, 0},
+		{"truncated string (at its head)", "a1 6162 65 6162", CodeTruncated, 3},
+		{"trailing bytes", "a0 00", CodeTrailingBytes, 1},
+		{"reserved ai", "a1 6161 1c", CodeReservedAI, 3},
+		{"invalid UTF-8 (rejected by default; at the content)", "a1 6162 62 c328", CodeInvalidUTF8, 4},
+		{"uint8 overflow 256", "a1 6161 190100", 0, 3},
+		{"negative into uint8", "a1 6161 20", 0, 3},
+		{"text into uint8", "a1 6161 6178", 0, 3},
+		{"bytes into string", "a2 6162 4178 6161 01", 0, 3},
+	} {
+		var r rec
+		err := Unmarshal(unhex(t, c.hex), &r)
+		var e *Error
+		var te *UnmarshalTypeError
+		switch {
+		case c.code != 0 && errors.As(err, &e):
+			if e.Code != c.code || e.Offset != c.offset {
+				t.Errorf("%s: %v (code %d offset %d), want code %d at %d", c.name, err, e.Code, e.Offset, c.code, c.offset)
+			}
+		case c.code == 0 && errors.As(err, &te):
+			if te.Offset != c.offset {
+				t.Errorf("%s: %v, want offset %d", c.name, err, c.offset)
+			}
+		default:
+			t.Errorf("%s: %v", c.name, err)
+		}
+	}
+	// A type error does not stop the rest: b is still decoded.
+	var r rec
+	err := Unmarshal(unhex(t, "a2 6161 6178 6162 6179"), &r)
+	var te *UnmarshalTypeError
+	if !errors.As(err, &te) || r.B != "y" {
+		t.Errorf("after a type error: %+v %v", r, err)
+	}
+	var x int
+	if err := Unmarshal([]byte{0}, x); err == nil {
+		t.Error("Unmarshal into a non-pointer")
+	}
+	// Options: duplicate keys, indefinite lengths, per-type limits, UTF-8.
+	dup, _ := DecOptions{DupMapKey: DupMapKeyEnforcedAPF}.DecMode()
+	var m map[string]int
+	if err := dup.Unmarshal(unhex(t, "a2 6161 01 6161 02"), &m); !errors.As(err, new(*Error)) ||
+		err.(*Error).Code != CodeDuplicateKey || err.(*Error).Offset != 4 {
+		t.Errorf("duplicate key: %v", err)
+	}
+	if err := Unmarshal(unhex(t, "a2 6161 01 6161 02"), &m); err != nil || m["a"] != 2 {
+		t.Errorf("duplicate key, quiet: %v %v", m, err)
+	}
+	noIndef, _ := DecOptions{IndefLength: IndefLengthForbidden}.DecMode()
+	var xs []int
+	if err := noIndef.Unmarshal(unhex(t, "82 01 9f ff"), &xs); err == nil || err.(*Error).Code != CodeIndefiniteLength ||
+		err.(*Error).Offset != 2 {
+		t.Errorf("indefinite forbidden: %v", err)
+	}
+	small, _ := DecOptions{MaxArrayElements: 16, MaxMapPairs: 17}.DecMode()
+	arr16 := append(unhex(t, "90"), make([]byte, 16)...) // 16 items: at the limit
+	arr17 := append(unhex(t, "91"), make([]byte, 17)...)
+	if err := small.Unmarshal(arr16, &xs); err != nil {
+		t.Errorf("16 items at the limit: %v", err)
+	}
+	var v any
+	for _, into := range []any{&xs, &v} {
+		if err := small.Unmarshal(arr17, into); err == nil || err.(*Error).Code != CodeContainerTooLarge ||
+			err.(*Error).Offset != 0 {
+			t.Errorf("17 items over 16 into %T: %v", into, err)
+		}
+	}
+	loose, _ := DecOptions{UTF8: UTF8DecodeInvalid}.DecMode()
+	var s string
+	if err := loose.Unmarshal(unhex(t, "62 c328"), &s); err != nil || s != "\xc3(" {
+		t.Errorf("UTF8DecodeInvalid: %q %v", s, err)
+	}
+	if _, err := (DecOptions{MaxNestedLevels: -1}).DecMode(); err == nil {
+		t.Error("MaxNestedLevels -1 accepted")
+	}
+}
+
+// 100,000 nested arrays: an error at the default depth, and with the limit
+// raised a value built without recursion on the input's depth.
+func TestDeepInput(t *testing.T) {
+	const depth = 100000
+	in := append(bytes.Repeat([]byte{0x81}, depth), 0x00)
+	var v any
+	err := Unmarshal(in, &v)
+	if e, ok := err.(*Error); !ok || e.Code != CodeDepth || e.Offset != 32 {
+		t.Fatalf("default depth 32: %v", err)
+	}
+	deep, _ := DecOptions{MaxNestedLevels: depth}.DecMode()
+	if err := deep.Unmarshal(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for x := v; ; n++ {
+		a, ok := x.([]any)
+		if !ok {
+			if x != uint64(0) {
+				t.Fatalf("innermost %#v", x)
+			}
+			break
+		}
+		x = a[0]
+	}
+	if n != depth {
+		t.Fatalf("depth %d", n)
+	}
+	// Decode too, and Marshal and Encode back (the depth limit is 100000).
+	if out, err := Marshal(v); err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("Marshal of the deep value: %v", err)
+	}
+	if dv, err := (DecodeOptions{MaxDepth: depth}).Decode(in); err != nil {
+		t.Fatal(err)
+	} else if out, err := Encode(dv); err != nil || !bytes.Equal(out, in) {
+		t.Fatalf("Encode of the deep value: %v", err)
+	}
+	// A recursive struct type 100000 deep.
+	type node struct {
+		Next *node `cbor:"n"`
+	}
+	nested := append(bytes.Repeat(unhex(t, "a1 616e"), depth), 0xf6)
+	var root node
+	if err := deep.Unmarshal(nested, &root); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Length bombs: a head claiming more than the input holds allocates nothing
+// big and fails where the input ends.
+func TestLengthBomb(t *testing.T) {
+	huge, _ := DecOptions{MaxArrayElements: math.MaxInt32, MaxMapPairs: math.MaxInt32}.DecMode()
+	for _, c := range []struct {
+		name string
+		hex  string
+		code int
+		off  int
+	}{
+		{"array of 2^31-1 items (truncated at its head)", "9a 7fffffff 00", CodeTruncated, 0},
+		{"map of 2^31-1 pairs (truncated at its head)", "ba 7fffffff 00 00", CodeTruncated, 0},
+		{"byte string of 2^32-1 bytes", "5a ffffffff 00", CodeTruncated, 0},
+		{"array of 2^64-1 items", "9b ffffffffffffffff", CodeContainerTooLarge, 0},
+	} {
+		in := unhex(t, c.hex)
+		for _, into := range []func() any{
+			func() any { return new(any) },
+			func() any { return new([]coseKey) },
+			func() any { return new(map[int][]byte) },
+			func() any { return new([]byte) },
+		} {
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			err := huge.Unmarshal(in, into())
+			runtime.ReadMemStats(&ms1)
+			e, ok := err.(*Error)
+			if !ok || e.Code != c.code || e.Offset != c.off {
+				var te *UnmarshalTypeError
+				if !errors.As(err, &te) {
+					t.Errorf("%s into %T: %v, want code %d at %d", c.name, into(), err, c.code, c.off)
+				}
+			}
+			if grew := ms1.TotalAlloc - ms0.TotalAlloc; grew > 1<<20 {
+				t.Errorf("%s into %T: allocated %d bytes", c.name, into(), grew)
+			}
+		}
+	}
+}
+
+// The Go encoder writes what the library's C writer writes, byte for byte.
+func TestEncodeEqualsCWriter(t *testing.T) {
+	check := func(name string, v any) {
+		t.Helper()
+		ours, err := Encode(v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ref, err := cWriterEncode(v)
+		if err != nil {
+			t.Fatalf("%s: C writer: %v", name, err)
+		}
+		if !bytes.Equal(ours, ref) {
+			t.Fatalf("%s: Encode %x, C writer %x", name, ours, ref)
+		}
+	}
+	for _, name := range benchFiles {
+		v, err := Decode(readCorpus(t, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(name, v)
+	}
+	for _, c := range []struct {
+		name string
+		v    any
+	}{
+		{"23", uint64(23)}, {"24", uint64(24)}, {"255", uint64(255)}, {"256", uint64(256)},
+		{"65535", uint64(65535)}, {"65536", uint64(65536)}, {"2^32-1", uint64(1<<32 - 1)},
+		{"2^32", uint64(1 << 32)}, {"2^64-1", uint64(math.MaxUint64)}, {"-24", int64(-24)},
+		{"-25", int64(-25)}, {"-2^63", int64(math.MinInt64)}, {"2^64", bigInt("18446744073709551616")},
+		{"-2^64-1", bigInt("-18446744073709551617")}, {"text 23", string(make([]byte, 23))},
+		{"text 24", string(make([]byte, 24))}, {"bytes 256", make([]byte, 256)},
+		{"half", 1.5}, {"single", 100000.5}, {"double", 1.1}, {"-0", math.Copysign(0, -1)},
+		{"NaN payload", math.NaN()}, {"map", map[string]any{"bb": 1, "a": 2, "ccc": []any{}}},
+		{"tag", Tag{Number: 24, Content: []byte{0}}}, {"simple", Simple(255)}, {"undefined", Undefined},
+	} {
+		check(c.name, c.v)
+	}
+	r := rand.New(rand.NewSource(11))
+	for i := 0; i < 300; i++ {
+		check("random #"+strconv.Itoa(i), randValue(r, 4))
+	}
+}
+
+// The Go status list is the enum of cbor_fast.h.
+func TestStatusListMatchesHeader(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "include", "cbor_fast.h"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := regexp.MustCompile(`(?s)typedef enum cbor_fast_status \{(.*?)\} cbor_fast_status;`).FindSubmatch(src)
+	if body == nil {
+		t.Fatal("no cbor_fast_status enum in the header")
+	}
+	header := map[string]int{}
+	for _, m := range regexp.MustCompile(`(CBOR_FAST_\w+)\s*=\s*(\d+)`).FindAllSubmatch(body[1], -1) {
+		n, _ := strconv.Atoi(string(m[2]))
+		header[string(m[1])] = n
+	}
+	if len(header) < 30 {
+		t.Fatalf("parsed %d statuses", len(header))
+	}
+	ours := map[string]int{}
+	for _, s := range Statuses() {
+		ours[s.Enum] = s.Code
+		if s.Name == "" || s.Name == "unknown" {
+			t.Errorf("%s has no name", s.Enum)
+		}
+	}
+	for name, code := range header {
+		if got, ok := ours[name]; !ok || got != code {
+			t.Errorf("%s = %d in the header, %d (present %v) in Go", name, code, got, ok)
+		}
+	}
+	for name := range ours {
+		if _, ok := header[name]; !ok {
+			t.Errorf("%s is not in the header", name)
+		}
+	}
+}
+
+func TestStreaming(t *testing.T) {
+	var buf bytes.Buffer
+	enc := NewEncoder(&buf)
+	recs := coseRecords(50, 5)
+	for i := range recs {
+		if err := enc.Encode(&recs[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := enc.Encode("end"); err != nil {
+		t.Fatal(err)
+	}
+	stream := buf.Bytes()
+	// One byte per Read: every item is split across reads.
+	dec := NewDecoder(iotest.OneByteReader(bytes.NewReader(stream)))
+	for i := range recs {
+		var k coseKey
+		if err := dec.Decode(&k); err != nil {
+			t.Fatalf("item %d: %v", i, err)
+		}
+		if !reflect.DeepEqual(k, recs[i]) {
+			t.Fatalf("item %d differs", i)
+		}
+	}
+	var s string
+	if err := dec.Decode(&s); err != nil || s != "end" {
+		t.Fatalf("last: %q %v", s, err)
+	}
+	if err := dec.Decode(&s); err != io.EOF {
+		t.Fatalf("after the last: %v", err)
+	}
+	// Cut inside the last item: io.ErrUnexpectedEOF.
+	dec = NewDecoder(bytes.NewReader(stream[:len(stream)-2]))
+	var err error
+	for err == nil {
+		var v any
+		err = dec.Decode(&v)
+	}
+	if err != io.ErrUnexpectedEOF {
+		t.Fatalf("cut stream: %v", err)
+	}
+	// A malformed item: the error's offset counts from the stream's start.
+	bad := append(append([]byte{}, stream[:len(stream)-4]...), 0x1c)
+	dec = NewDecoder(bytes.NewReader(bad))
+	for err = nil; err == nil; {
+		var v any
+		err = dec.Decode(&v)
+	}
+	if e, ok := err.(*Error); !ok || e.Code != CodeReservedAI || e.Offset != len(bad)-1 {
+		t.Fatalf("malformed item: %v, want reserved_ai at %d", err, len(bad)-1)
+	}
+}

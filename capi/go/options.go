@@ -1,0 +1,325 @@
+package cborfast
+
+/*
+#include "route.h"
+*/
+import "C"
+
+import (
+	"fmt"
+	"io"
+	"math"
+)
+
+// DupMapKeyMode says what Unmarshal does with a map key equal to an earlier
+// one of the same map.
+type DupMapKeyMode int
+
+const (
+	// DupMapKeyQuiet keeps the last value (the default).
+	DupMapKeyQuiet DupMapKeyMode = iota
+	// DupMapKeyEnforcedAPF fails with ErrDuplicateKey at the second key
+	// (checked by the library, by value, in linear time).
+	DupMapKeyEnforcedAPF
+)
+
+// IndefLengthMode says whether indefinite-length items are accepted.
+type IndefLengthMode int
+
+const (
+	IndefLengthAllowed IndefLengthMode = iota
+	IndefLengthForbidden
+)
+
+// UTF8Mode says whether text strings must be valid UTF-8.
+type UTF8Mode int
+
+const (
+	// UTF8RejectInvalid fails with ErrInvalidUTF8 (the default, as in
+	// fxamacker/cbor).
+	UTF8RejectInvalid UTF8Mode = iota
+	// UTF8DecodeInvalid accepts any bytes.
+	UTF8DecodeInvalid
+)
+
+// DecOptions are Unmarshal's options, named as fxamacker/cbor names them.
+// The zero value gives fxamacker's defaults.
+type DecOptions struct {
+	DupMapKey DupMapKeyMode
+	// MaxNestedLevels is the most nested arrays, maps and tags (default 32,
+	// at most 2^32-1; decoding into `any` never recurses, so large values
+	// are safe).
+	MaxNestedLevels int
+	// MaxArrayElements is the most items of one array (default 131072).
+	MaxArrayElements int
+	// MaxMapPairs is the most pairs of one map (default 131072).
+	MaxMapPairs int
+	IndefLength IndefLengthMode
+	UTF8        UTF8Mode
+	// MaxStringLength is the most bytes of one string (0: no limit).
+	MaxStringLength uint64
+	// MaxItems is the most data items in the input (0: no limit).
+	MaxItems uint64
+	// Deterministic requires RFC 8949 core deterministic encoding.
+	Deterministic bool
+}
+
+func (o DecOptions) maxArray() int {
+	if o.MaxArrayElements <= 0 {
+		return 131072
+	}
+	return o.MaxArrayElements
+}
+
+func (o DecOptions) maxMap() int {
+	if o.MaxMapPairs <= 0 {
+		return 131072
+	}
+	return o.MaxMapPairs
+}
+
+// DecMode is a validated set of DecOptions, safe for concurrent use.
+type DecMode interface {
+	Unmarshal(data []byte, v any) error
+	UnmarshalFirst(data []byte, v any) (rest []byte, err error)
+	NewDecoder(r io.Reader) *Decoder
+	DecOptions() DecOptions
+}
+
+type decMode struct {
+	opts  DecOptions
+	copts C.cf_reader_opts
+	lim   *limits
+}
+
+// DecMode checks the options and returns a mode.
+func (o DecOptions) DecMode() (DecMode, error) { return o.decMode() }
+
+func (o DecOptions) decMode() (*decMode, error) {
+	depth := o.MaxNestedLevels
+	if depth == 0 {
+		depth = 32
+	}
+	if depth < 1 || uint64(depth) > math.MaxUint32 {
+		return nil, fmt.Errorf("cborfast: invalid MaxNestedLevels %d", o.MaxNestedLevels)
+	}
+	if o.MaxArrayElements < 0 || o.MaxMapPairs < 0 {
+		return nil, fmt.Errorf("cborfast: negative container limit")
+	}
+	if o.DupMapKey > DupMapKeyEnforcedAPF || o.IndefLength > IndefLengthForbidden || o.UTF8 > UTF8DecodeInvalid {
+		return nil, fmt.Errorf("cborfast: invalid DecOptions mode")
+	}
+	dm := &decMode{opts: o}
+	dm.copts = defaultReaderOpts
+	dm.copts.max_depth = C.uint64_t(depth)
+	if o.UTF8 == UTF8RejectInvalid {
+		dm.copts.validate_utf8 = 1
+	}
+	if o.DupMapKey == DupMapKeyEnforcedAPF {
+		dm.copts.reject_duplicate_keys = 1
+	}
+	if o.Deterministic {
+		dm.copts.deterministic = 1
+	}
+	if o.MaxStringLength != 0 {
+		dm.copts.max_string_length = C.uint64_t(o.MaxStringLength)
+	}
+	if o.MaxItems != 0 {
+		dm.copts.max_items = C.uint64_t(o.MaxItems)
+	}
+	// The library's one container limit is the larger of the two; the
+	// smaller one is checked here at each head.
+	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
+	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
+		noIndef: o.IndefLength == IndefLengthForbidden}
+	return dm, nil
+}
+
+func (dm *decMode) DecOptions() DecOptions { return dm.opts }
+
+func (dm *decMode) Unmarshal(data []byte, v any) error {
+	_, err := dm.unmarshal(data, v, false)
+	return err
+}
+
+func (dm *decMode) UnmarshalFirst(data []byte, v any) ([]byte, error) {
+	return dm.unmarshal(data, v, true)
+}
+
+var defaultDecMode, _ = DecOptions{}.decMode()
+
+// UnmarshalFirst decodes the first item of data into v and returns the bytes
+// after it.
+func UnmarshalFirst(data []byte, v any) ([]byte, error) { return defaultDecMode.UnmarshalFirst(data, v) }
+
+// SortMode is the order of map keys on output (fxamacker/cbor's values).
+type SortMode int
+
+const (
+	// SortNone writes Go maps in iteration order.
+	SortNone SortMode = 0
+	// SortLengthFirst: shorter encoded keys first, then bytewise (RFC 7049
+	// canonical).
+	SortLengthFirst SortMode = 1
+	// SortBytewiseLexical: bytewise order of the encoded keys (RFC 8949
+	// core deterministic, CTAP2).
+	SortBytewiseLexical SortMode = 2
+
+	SortCanonical         = SortLengthFirst
+	SortCTAP2             = SortBytewiseLexical
+	SortCoreDeterministic = SortBytewiseLexical
+)
+
+// ShortestFloatMode selects float widths.
+type ShortestFloatMode int
+
+const (
+	// ShortestFloatNone writes float64 as 8 bytes and float32 as 4.
+	ShortestFloatNone ShortestFloatMode = iota
+	// ShortestFloat16 writes the shortest of 2, 4 and 8 bytes that keeps
+	// the value exactly (preferred serialization).
+	ShortestFloat16
+)
+
+// NaNConvertMode is how NaN is written.
+type NaNConvertMode int
+
+const (
+	// NaNConvert7e00 writes every NaN as the half 0xf97e00 (the default).
+	NaNConvert7e00 NaNConvertMode = iota
+	// NaNConvertNone writes NaN as the float type it has.
+	NaNConvertNone
+	// NaNConvertReject fails on NaN.
+	NaNConvertReject
+)
+
+// InfConvertMode is how infinities are written.
+type InfConvertMode int
+
+const (
+	// InfConvertFloat16 writes them as halves (the default).
+	InfConvertFloat16 InfConvertMode = iota
+	InfConvertNone
+	InfConvertReject
+)
+
+// BigIntConvertMode: BigIntConvertShortest writes a big.Int that fits 64
+// bits as a plain integer (the default); BigIntConvertNone always as a bignum.
+type BigIntConvertMode int
+
+const (
+	BigIntConvertShortest BigIntConvertMode = iota
+	BigIntConvertNone
+)
+
+// TimeMode is how time.Time is written.
+type TimeMode int
+
+const (
+	// TimeUnix: integer seconds (the default).
+	TimeUnix TimeMode = iota
+	// TimeUnixMicro: float seconds, rounded to microseconds.
+	TimeUnixMicro
+	// TimeUnixDynamic: integer seconds, or float when there is a fraction.
+	TimeUnixDynamic
+	// TimeRFC3339: RFC 3339 text, seconds.
+	TimeRFC3339
+	// TimeRFC3339Nano: RFC 3339 text with the fraction.
+	TimeRFC3339Nano
+)
+
+// EncTagMode: EncTagRequired writes tag 1 (numbers) or 0 (text) before a time.
+type EncTagMode int
+
+const (
+	EncTagNone EncTagMode = iota
+	EncTagRequired
+)
+
+// NilContainersMode: nil slices and maps as null (the default) or empty.
+type NilContainersMode int
+
+const (
+	NilContainerAsNull NilContainersMode = iota
+	NilContainerAsEmpty
+)
+
+// EncOptions are Marshal's options, named as fxamacker/cbor names them; the
+// zero value gives fxamacker's defaults.
+type EncOptions struct {
+	Sort          SortMode
+	ShortestFloat ShortestFloatMode
+	NaNConvert    NaNConvertMode
+	InfConvert    InfConvertMode
+	BigIntConvert BigIntConvertMode
+	Time          TimeMode
+	TimeTag       EncTagMode
+	NilContainers NilContainersMode
+	// MaxNestedLevels bounds nesting on output (0: DefaultEncodeMaxDepth); it
+	// also stops a value that contains itself.
+	MaxNestedLevels int
+}
+
+// CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding.
+func CoreDetEncOptions() EncOptions {
+	return EncOptions{Sort: SortCoreDeterministic, ShortestFloat: ShortestFloat16,
+		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16}
+}
+
+// PreferredUnsortedEncOptions are RFC 8949 preferred serialization with maps
+// in Go's order.
+func PreferredUnsortedEncOptions() EncOptions {
+	return EncOptions{Sort: SortNone, ShortestFloat: ShortestFloat16,
+		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16}
+}
+
+// CanonicalEncOptions are RFC 7049 canonical CBOR (length-first key order).
+func CanonicalEncOptions() EncOptions {
+	return EncOptions{Sort: SortCanonical, ShortestFloat: ShortestFloat16,
+		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16}
+}
+
+// CTAP2EncOptions are the CTAP2 canonical form (bytewise key order, floats
+// as they are).
+func CTAP2EncOptions() EncOptions {
+	return EncOptions{Sort: SortCTAP2, ShortestFloat: ShortestFloatNone,
+		NaNConvert: NaNConvertNone, InfConvert: InfConvertNone}
+}
+
+// EncMode is a validated set of EncOptions, safe for concurrent use.
+type EncMode interface {
+	Marshal(v any) ([]byte, error)
+	NewEncoder(w io.Writer) *Encoder
+	EncOptions() EncOptions
+}
+
+type encMode struct {
+	opts     EncOptions
+	maxDepth int
+	classic  bool // Encode's rules: nil containers empty, Map in order, Simple/Undefined
+}
+
+// EncMode checks the options and returns a mode.
+func (o EncOptions) EncMode() (EncMode, error) { return o.encMode() }
+
+func (o EncOptions) encMode() (*encMode, error) {
+	if o.Sort > SortBytewiseLexical || o.Sort < 0 || o.ShortestFloat > ShortestFloat16 ||
+		o.NaNConvert > NaNConvertReject || o.InfConvert > InfConvertReject ||
+		o.BigIntConvert > BigIntConvertNone || o.Time > TimeRFC3339Nano ||
+		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 {
+		return nil, fmt.Errorf("cborfast: invalid EncOptions")
+	}
+	em := &encMode{opts: o, maxDepth: o.MaxNestedLevels}
+	if em.maxDepth == 0 {
+		em.maxDepth = DefaultEncodeMaxDepth
+	}
+	return em, nil
+}
+
+func (em *encMode) EncOptions() EncOptions { return em.opts }
+
+var defaultEncMode, _ = EncOptions{}.encMode()
+
+// Marshal encodes v with the default EncOptions (fxamacker/cbor's
+// defaults).
+func Marshal(v any) ([]byte, error) { return defaultEncMode.Marshal(v) }

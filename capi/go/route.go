@@ -1,0 +1,281 @@
+package cborfast
+
+/*
+#include "route.h"
+*/
+import "C"
+
+import (
+	"math"
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// The one route for values: every decoding entry point (Decode, Unmarshal,
+// Sequence, Decoder) reads items through cbor_reader_next_batch, batchItems
+// per cgo call, into a C buffer that Go reads in place.
+//
+// The input stays Go memory: it is pinned (runtime.Pinner) for as long as the
+// C reader holds it, which the cgo rules allow, so nothing is copied and the
+// data pointers in the items point into the caller's slice.
+
+// batchItems is the capacity of one batch (64 bytes an item: 32 KiB of C
+// memory per pooled reader).
+const batchItems = 512
+
+type citem = C.cbor_fast_item
+
+// creader is a C reader with its batch buffer, pooled between calls.
+type creader struct {
+	r     *C.cbor_reader
+	h     C.uintptr_t
+	items *citem
+	opts  *C.cf_reader_opts // the options last set (nil: the library defaults)
+}
+
+func newCReader() (*creader, error) {
+	c := &creader{}
+	if s := C.cbor_reader_new(nil, 0, nil, &c.r); s != C.CBOR_FAST_OK {
+		return nil, statusError(s)
+	}
+	c.items = C.cf_items_new(batchItems)
+	if c.items == nil {
+		C.cbor_reader_free(c.r)
+		return nil, statusError(C.CBOR_FAST_ERR_OUT_OF_MEMORY)
+	}
+	c.h = C.uintptr_t(uintptr(unsafe.Pointer(c.r)))
+	// A pooled reader the pool drops is freed by the collector.
+	runtime.SetFinalizer(c, (*creader).free)
+	return c, nil
+}
+
+func (c *creader) free() {
+	C.cbor_reader_free(c.r)
+	C.free(unsafe.Pointer(c.items))
+	c.r, c.items = nil, nil
+}
+
+var creaders sync.Pool
+
+// tokens is the item stream of one input: the current batch and the
+// position in it.
+type tokens struct {
+	c      *creader
+	pin    runtime.Pinner
+	data   []byte
+	base   uintptr // address of data[0]
+	batch  []citem
+	i      int
+	sticky error
+	box    boxer // slabs for the values built into `any`
+	// noIndef: IndefLengthForbidden, checked on every item as batches
+	// arrive (the reader has no such option of its own).
+	noIndef bool
+}
+
+// open starts reading data with the given reader options (nil: defaults).
+func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
+	if v := creaders.Get(); v != nil {
+		t.c = v.(*creader)
+	} else {
+		c, err := newCReader()
+		if err != nil {
+			return err
+		}
+		t.c = c
+	}
+	track(1) // a reader in use (pooled ones are not counted)
+	t.data = data
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = unsafe.Pointer(&data[0])
+		t.pin.Pin(p)
+		t.base = uintptr(p)
+	}
+	set := opts
+	if opts == t.c.opts {
+		set = nil // already set on this reader
+	} else if opts == nil {
+		set = &defaultReaderOpts
+	}
+	s := C.cf_reader_prepare(t.c.r, p, C.size_t(len(data)), set)
+	if s != C.CBOR_FAST_OK {
+		t.c.opts = nil
+		t.close()
+		return statusError(s)
+	}
+	t.c.opts = opts
+	t.batch, t.i, t.sticky = nil, 0, nil
+	return nil
+}
+
+// close returns the reader to the pool and unpins the input.
+func (t *tokens) close() {
+	if t.c != nil {
+		// Point the reader away from the input before unpinning it.
+		C.cbor_reader_reset(t.c.r, nil, 0)
+		creaders.Put(t.c)
+		t.c = nil
+		track(-1)
+	}
+	t.pin.Unpin()
+	t.data, t.batch = nil, nil
+	t.box = boxer{}
+}
+
+// next returns the next item; it stays valid until the next call that
+// refills the batch, so callers copy what they need from a head before
+// reading its children.
+func (t *tokens) next() (*citem, error) {
+	if t.i < len(t.batch) {
+		it := &t.batch[t.i]
+		t.i++
+		return it, nil
+	}
+	return t.refill()
+}
+
+func (t *tokens) refill() (*citem, error) {
+	if t.sticky != nil {
+		return nil, t.sticky
+	}
+	var n C.size_t
+	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &n)
+	if s != C.CBOR_FAST_OK {
+		if s == C.CBOR_FAST_END {
+			// The end of the input where an item is due.
+			t.sticky = &Error{Status: ErrTruncated.Status, Code: CodeTruncated,
+				Message: ErrTruncated.Message, Offset: len(t.data)}
+		} else {
+			ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+			C.cbor_reader_error(t.c.r, &ce)
+			t.sticky = fromC(s, &ce)
+		}
+		return nil, t.sticky
+	}
+	t.batch = unsafe.Slice(t.c.items, int(n))
+	t.checkBatch()
+	if len(t.batch) == 0 {
+		return nil, t.sticky
+	}
+	t.i = 1
+	return &t.batch[0], nil
+}
+
+// checkBatch cuts the batch before a forbidden indefinite-length item,
+// whose error then comes where that item would.
+func (t *tokens) checkBatch() {
+	if !t.noIndef {
+		return
+	}
+	for i := range t.batch {
+		it := &t.batch[i]
+		if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
+			t.sticky = &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
+				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
+			t.batch = t.batch[:i]
+			return
+		}
+	}
+}
+
+// atEnd reports whether the input has no item after the ones read (a
+// sequence's end): it may read a batch ahead.
+func (t *tokens) atEnd() (bool, error) {
+	if t.i < len(t.batch) {
+		return false, nil
+	}
+	if t.sticky != nil {
+		return false, t.sticky
+	}
+	var n C.size_t
+	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &n)
+	switch s {
+	case C.CBOR_FAST_OK:
+		t.batch = unsafe.Slice(t.c.items, int(n))
+		t.i = 0
+		t.checkBatch()
+		if len(t.batch) == 0 {
+			return false, t.sticky
+		}
+		return false, nil
+	case C.CBOR_FAST_END:
+		return true, nil
+	}
+	ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+	C.cbor_reader_error(t.c.r, &ce)
+	t.sticky = fromC(s, &ce)
+	return false, t.sticky
+}
+
+// bytes is the content of a definite string item, a view of the input.
+func (t *tokens) bytes(it *citem) []byte {
+	if it.size == 0 {
+		return nil
+	}
+	off := uintptr(unsafe.Pointer(it.data)) - t.base
+	return t.data[off : off+uintptr(it.size) : off+uintptr(it.size)]
+}
+
+// end is the offset just past an item (for END: past the container).
+func itemEnd(it *citem) int {
+	e := int(it.offset) + int(it.head_size)
+	if (it._type == C.CBOR_FAST_TYPE_BYTES || it._type == C.CBOR_FAST_TYPE_TEXT) &&
+		it.flags&C.CBOR_FAST_ITEM_INDEFINITE == 0 {
+		e += int(it.size)
+	}
+	return e
+}
+
+// skipRest consumes the rest of the value whose head is it: its children,
+// a tag's content, an indefinite string's chunks; no recursion.
+func (t *tokens) skipRest(it *citem) (end int, err error) {
+	level := 0
+	for {
+		switch it._type {
+		case C.CBOR_FAST_TYPE_ARRAY, C.CBOR_FAST_TYPE_MAP:
+			level++
+		case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
+			if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+				level++
+			}
+		case C.CBOR_FAST_TYPE_END:
+			level--
+		}
+		if level == 0 && it._type != C.CBOR_FAST_TYPE_TAG {
+			return itemEnd(it), nil
+		}
+		if it, err = t.next(); err != nil {
+			return 0, err
+		}
+	}
+}
+
+// joinString appends the chunks of the indefinite string whose start item
+// was just read, up to its END.
+func (t *tokens) joinString(dst []byte) ([]byte, error) {
+	for {
+		it, err := t.next()
+		if err != nil {
+			return nil, err
+		}
+		if it._type == C.CBOR_FAST_TYPE_END {
+			return dst, nil
+		}
+		dst = append(dst, t.bytes(it)...)
+	}
+}
+
+// remaining is how many bytes follow a head: no container can have more
+// items than that, so it bounds what a claimed length may preallocate.
+func (t *tokens) remaining(it *citem) uint64 {
+	return uint64(len(t.data) - int(it.offset) - int(it.head_size))
+}
+
+var defaultReaderOpts = C.cf_reader_opts{
+	max_depth:           512,
+	max_string_length:   math.MaxUint64,
+	max_container_items: math.MaxUint64,
+	max_items:           math.MaxUint64,
+}

@@ -1,0 +1,134 @@
+package cborfast
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"reflect"
+	"time"
+)
+
+// SimpleValue is a simple value as Unmarshal gives it in an `any` (as
+// fxamacker/cbor does); Decode gives Simple.
+type SimpleValue uint8
+
+// ByteString is a byte string used as a key of a map[any]any (a []byte is
+// not a valid Go map key), as fxamacker/cbor does.
+type ByteString string
+
+// RawMessage is a raw encoded CBOR value: Unmarshal stores a copy of the
+// value's bytes, Marshal writes them as they are.
+type RawMessage []byte
+
+// MarshalCBOR returns m as it is (null for a nil m).
+func (m RawMessage) MarshalCBOR() ([]byte, error) {
+	if len(m) == 0 {
+		return []byte{0xf6}, nil
+	}
+	return m, nil
+}
+
+// UnmarshalCBOR stores a copy of data.
+func (m *RawMessage) UnmarshalCBOR(data []byte) error {
+	if m == nil {
+		return errors.New("cborfast: UnmarshalCBOR on a nil *RawMessage")
+	}
+	*m = append((*m)[:0], data...)
+	return nil
+}
+
+// Marshaler is a type that writes its own CBOR (the same method as
+// fxamacker/cbor's, so types written for it work here).
+type Marshaler interface {
+	MarshalCBOR() ([]byte, error)
+}
+
+// Unmarshaler is a type that reads its own CBOR; data is the encoded value,
+// valid only during the call.
+type Unmarshaler interface {
+	UnmarshalCBOR(data []byte) error
+}
+
+// UnmarshalTypeError is a CBOR value that does not fit the Go type it is
+// decoded into. Unmarshal skips the value, decodes the rest and returns the
+// first such error.
+type UnmarshalTypeError struct {
+	CBORType string // "uint", "text", ...
+	GoType   string
+	Offset   int // offset of the value's head
+	Reason   string
+}
+
+func (e *UnmarshalTypeError) Error() string {
+	s := fmt.Sprintf("cborfast: cannot unmarshal %s into Go value of type %s at offset %d", e.CBORType, e.GoType, e.Offset)
+	if e.Reason != "" {
+		s += " (" + e.Reason + ")"
+	}
+	return s
+}
+
+// InvalidUnmarshalError is a bad argument to Unmarshal (not a non-nil pointer).
+type InvalidUnmarshalError struct{ Type reflect.Type }
+
+func (e *InvalidUnmarshalError) Error() string {
+	if e.Type == nil {
+		return "cborfast: Unmarshal(nil)"
+	}
+	if e.Type.Kind() != reflect.Pointer {
+		return "cborfast: Unmarshal(non-pointer " + e.Type.String() + ")"
+	}
+	return "cborfast: Unmarshal(nil " + e.Type.String() + ")"
+}
+
+// hashableKey converts a decoded map key into a valid Go map key.
+func hashableKey(k any) (any, error) {
+	switch x := k.(type) {
+	case string, uint64, int64, bool, float64, nil, SimpleValue:
+		return k, nil
+	case []byte:
+		return ByteString(x), nil
+	case Tag:
+		c, err := hashableKey(x.Content)
+		if err != nil {
+			return nil, err
+		}
+		return Tag{Number: x.Number, Content: c}, nil
+	case big.Int:
+		// Not comparable (it holds a slice): keyed by its decimal text, as
+		// no other key type is a string of digits.
+		return nil, &UnmarshalTypeError{CBORType: "bignum", GoType: "map key", Reason: "bignum map keys are not supported"}
+	}
+	if reflect.TypeOf(k).Comparable() {
+		return k, nil
+	}
+	return nil, &UnmarshalTypeError{CBORType: fmt.Sprintf("%T", k), GoType: "map key", Reason: "invalid map key type"}
+}
+
+// timeFromContent is the time of a tag 0 (RFC 3339 text) or tag 1 (epoch
+// seconds) content.
+func timeFromContent(num uint64, c any) (time.Time, error) {
+	if num == 0 {
+		s, ok := c.(string)
+		if !ok {
+			return time.Time{}, errors.New("tag 0 content is not a text string")
+		}
+		return time.Parse(time.RFC3339Nano, s)
+	}
+	switch x := c.(type) {
+	case uint64:
+		if x > math.MaxInt64 {
+			return time.Time{}, errors.New("epoch time out of range")
+		}
+		return time.Unix(int64(x), 0), nil
+	case int64:
+		return time.Unix(x, 0), nil
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<62 {
+			return time.Time{}, errors.New("epoch time out of range")
+		}
+		sec, frac := math.Modf(x)
+		return time.Unix(int64(sec), int64(frac*1e9)), nil
+	}
+	return time.Time{}, errors.New("tag 1 content is not a number")
+}

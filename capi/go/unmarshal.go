@@ -1,0 +1,926 @@
+package cborfast
+
+/*
+#include "route.h"
+*/
+import "C"
+
+import (
+	"math"
+	"math/big"
+	"reflect"
+	"sync"
+	"time"
+	"unsafe"
+)
+
+// Unmarshal decodes the one CBOR data item in data into the value v points
+// to, with the default DecOptions, the way fxamacker/cbor's Unmarshal does:
+// struct fields by their `cbor` tags (see field), typed slices, arrays, maps
+// of any key type, pointers (allocated as needed), `any` (given the types
+// fxamacker gives: uint64, int64, big.Int, []byte, string, []any,
+// map[any]any, float64, bool, nil, Tag, SimpleValue, time.Time for tags 0
+// and 1), time.Time, big.Int, RawMessage and Unmarshaler. A []byte is a
+// copy, a string field one new string (short ones share 16 KiB chunks, see
+// the package documentation); nothing refers to data afterwards.
+//
+// Values come from the library's reader in batches (cbor_reader_next_batch);
+// well-formedness, limits and strict checks are the library's, and their
+// failures are *Error with the byte offset. A value that does not fit its Go
+// type is skipped and reported as an *UnmarshalTypeError after the rest is
+// decoded.
+func Unmarshal(data []byte, v any) error { return defaultDecMode.Unmarshal(data, v) }
+
+type decFn func(d *decState, it *citem, p unsafe.Pointer) error
+
+// typeDec is the cached decoding plan of one Go type; fn is set once the plan
+// is built (recursive types refer to their own typeDec).
+type typeDec struct {
+	fn decFn
+	t  reflect.Type
+}
+
+var (
+	decCache   sync.Map // reflect.Type -> *typeDec
+	decBuildMu sync.Mutex
+	decBuilding = map[reflect.Type]*typeDec{}
+)
+
+func decoderFor(t reflect.Type) *typeDec {
+	if v, ok := decCache.Load(t); ok {
+		return v.(*typeDec)
+	}
+	decBuildMu.Lock()
+	defer decBuildMu.Unlock()
+	return decoderLocked(t)
+}
+
+func decoderLocked(t reflect.Type) *typeDec {
+	if v, ok := decCache.Load(t); ok {
+		return v.(*typeDec)
+	}
+	if td, ok := decBuilding[t]; ok {
+		return td
+	}
+	td := &typeDec{t: t}
+	decBuilding[t] = td
+	td.fn = buildDec(t, td)
+	delete(decBuilding, t)
+	decCache.Store(t, td)
+	return td
+}
+
+type decState struct {
+	t   tokens
+	dm  *decMode
+	err error // first UnmarshalTypeError
+}
+
+var (
+	unmarshalerType = reflect.TypeFor[Unmarshaler]()
+	timeType        = reflect.TypeFor[time.Time]()
+	bigIntType      = reflect.TypeFor[big.Int]()
+	tagType         = reflect.TypeFor[Tag]()
+)
+
+var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", "byte string",
+	"text string", "array", "map", "tag", "simple value", "bool", "null", "undefined", "float", "break"}
+
+// mismatch records a type error for the value at it and skips the value.
+func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
+	if d.err == nil {
+		d.err = &UnmarshalTypeError{CBORType: cborTypeNames[it._type], GoType: t.String(),
+			Offset: int(it.offset), Reason: reason}
+	}
+	_, err := d.t.skipRest(it)
+	return err
+}
+
+// other handles what a typed decoder does not: a tag before the content
+// (the tag number is not checked, as fxamacker does for unregistered tags),
+// null and undefined (which leave the value unchanged, or nil it for
+// pointers, slices, maps and interfaces), and mismatches.
+func (d *decState) other(it *citem, p unsafe.Pointer, td *typeDec) error {
+	switch it._type {
+	case C.CBOR_FAST_TYPE_TAG:
+		c, err := d.t.next()
+		if err != nil {
+			return err
+		}
+		return td.fn(d, c, p)
+	case C.CBOR_FAST_TYPE_NULL, C.CBOR_FAST_TYPE_UNDEFINED:
+		switch td.t.Kind() {
+		case reflect.Pointer, reflect.Map:
+			*(*unsafe.Pointer)(p) = nil
+		case reflect.Slice:
+			*(*sliceHeader)(p) = sliceHeader{}
+		case reflect.Interface:
+			reflect.NewAt(td.t, p).Elem().SetZero()
+		}
+		return nil
+	}
+	return d.mismatch(it, td.t, "")
+}
+
+type sliceHeader struct {
+	data unsafe.Pointer
+	len  int
+	cap  int
+}
+
+func isIndef(it *citem) bool { return it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 }
+
+// checkArray and checkMap apply the mode's per-type container limits (the
+// library applies the larger one to both) and IndefLengthForbidden.
+func (d *decState) checkHead(it *citem, max int) error {
+	if isIndef(it) {
+		if d.dm.opts.IndefLength == IndefLengthForbidden {
+			return &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
+				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
+		}
+		return nil
+	}
+	if uint64(it.value) > uint64(max) {
+		return &Error{Status: ErrContainerTooLarge.Status, Code: CodeContainerTooLarge,
+			Message: ErrContainerTooLarge.Message, Offset: int(it.offset)}
+	}
+	return nil
+}
+
+// preallocation bound: a claimed length buys at most this many bytes before
+// the items are actually there (length bombs allocate nothing big).
+const maxPrealloc = 1 << 20
+
+func buildDec(t reflect.Type, td *typeDec) decFn {
+	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			start := int(it.offset)
+			end, err := d.t.skipRest(it)
+			if err != nil {
+				return err
+			}
+			u := reflect.NewAt(t, p).Interface().(Unmarshaler)
+			return u.UnmarshalCBOR(d.t.data[start:end:end])
+		}
+	}
+	switch t {
+	case timeType:
+		return decTime
+	case bigIntType:
+		return decBigInt
+	case tagType:
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type != C.CBOR_FAST_TYPE_TAG {
+				return d.other(it, p, td)
+			}
+			num := uint64(it.value)
+			c, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
+			if err != nil {
+				return err
+			}
+			*(*Tag)(p) = Tag{Number: num, Content: c}
+			return nil
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type == C.CBOR_FAST_TYPE_BOOL {
+				*(*bool)(p) = it.value == 21
+				return nil
+			}
+			return d.other(it, p, td)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return intDec(t, td)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return uintDec(t, td)
+	case reflect.Float32, reflect.Float64:
+		is32 := t.Kind() == reflect.Float32
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			var f float64
+			switch it._type {
+			case C.CBOR_FAST_TYPE_FLOAT:
+				f = float64(it.float_value)
+			case C.CBOR_FAST_TYPE_UINT:
+				f = float64(uint64(it.value))
+			case C.CBOR_FAST_TYPE_NEGATIVE:
+				f = -1 - float64(uint64(it.value))
+			default:
+				return d.other(it, p, td)
+			}
+			if is32 {
+				*(*float32)(p) = float32(f)
+			} else {
+				*(*float64)(p) = f
+			}
+			return nil
+		}
+	case reflect.String:
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type != C.CBOR_FAST_TYPE_TEXT {
+				return d.other(it, p, td)
+			}
+			if !isIndef(it) {
+				*(*string)(p) = d.t.box.str(d.t.bytes(it))
+				return nil
+			}
+			b, err := d.t.joinString(nil)
+			if err != nil {
+				return err
+			}
+			*(*string)(p) = string(b)
+			return nil
+		}
+	case reflect.Slice:
+		return sliceDec(t, td)
+	case reflect.Array:
+		return arrayDec(t, td)
+	case reflect.Map:
+		return mapDec(t, td)
+	case reflect.Pointer:
+		elem := decoderLocked(t.Elem())
+		et := t.Elem()
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
+				*(*unsafe.Pointer)(p) = nil
+				return nil
+			}
+			q := *(*unsafe.Pointer)(p)
+			if q == nil {
+				q = reflect.New(et).UnsafePointer()
+				*(*unsafe.Pointer)(p) = q
+			}
+			return elem.fn(d, it, q)
+		}
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return func(d *decState, it *citem, p unsafe.Pointer) error {
+				v, _, err := buildAny(&d.t, it, flavorAny, d.dm.lim)
+				if err != nil {
+					return err
+				}
+				*(*any)(p) = v
+				return nil
+			}
+		}
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			iv := reflect.NewAt(t, p).Elem()
+			if iv.IsNil() || iv.Elem().Kind() != reflect.Pointer || iv.Elem().IsNil() {
+				if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
+					iv.SetZero()
+					return nil
+				}
+				return d.mismatch(it, t, "non-empty interface without a pointer to decode into")
+			}
+			inner := iv.Elem()
+			return decoderFor(inner.Type().Elem()).fn(d, it, inner.UnsafePointer())
+		}
+	case reflect.Struct:
+		return structDec(t, td)
+	}
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		return d.mismatch(it, t, "unsupported Go type")
+	}
+}
+
+func intDec(t reflect.Type, td *typeDec) decFn {
+	bits := uint(t.Bits())
+	maxV := uint64(1)<<(bits-1) - 1
+	kind := t.Kind()
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		var v int64
+		switch it._type {
+		case C.CBOR_FAST_TYPE_UINT:
+			if uint64(it.value) > maxV {
+				return d.mismatch(it, t, "overflow")
+			}
+			v = int64(it.value)
+		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if uint64(it.value) > maxV {
+				return d.mismatch(it, t, "overflow")
+			}
+			v = -1 - int64(it.value)
+		default:
+			return d.other(it, p, td)
+		}
+		switch kind {
+		case reflect.Int:
+			*(*int)(p) = int(v)
+		case reflect.Int64:
+			*(*int64)(p) = v
+		case reflect.Int32:
+			*(*int32)(p) = int32(v)
+		case reflect.Int16:
+			*(*int16)(p) = int16(v)
+		default:
+			*(*int8)(p) = int8(v)
+		}
+		return nil
+	}
+}
+
+func uintDec(t reflect.Type, td *typeDec) decFn {
+	bits := uint(t.Bits())
+	maxV := uint64(math.MaxUint64)
+	if bits < 64 {
+		maxV = uint64(1)<<bits - 1
+	}
+	kind := t.Kind()
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if it._type != C.CBOR_FAST_TYPE_UINT {
+			if it._type == C.CBOR_FAST_TYPE_NEGATIVE {
+				return d.mismatch(it, t, "negative into unsigned")
+			}
+			return d.other(it, p, td)
+		}
+		v := uint64(it.value)
+		if v > maxV {
+			return d.mismatch(it, t, "overflow")
+		}
+		switch kind {
+		case reflect.Uint, reflect.Uintptr:
+			*(*uint)(p) = uint(v)
+		case reflect.Uint64:
+			*(*uint64)(p) = v
+		case reflect.Uint32:
+			*(*uint32)(p) = uint32(v)
+		case reflect.Uint16:
+			*(*uint16)(p) = uint16(v)
+		default:
+			*(*uint8)(p) = uint8(v)
+		}
+		return nil
+	}
+}
+
+func sliceDec(t reflect.Type, td *typeDec) decFn {
+	et := t.Elem()
+	esize := et.Size()
+	isBytes := et.Kind() == reflect.Uint8
+	elem := decoderLocked(et)
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if isBytes && it._type == C.CBOR_FAST_TYPE_BYTES {
+			var b []byte
+			if isIndef(it) {
+				var err error
+				if b, err = d.t.joinString([]byte{}); err != nil {
+					return err
+				}
+			} else if it.size == 0 {
+				b = []byte{}
+			} else {
+				b = d.t.box.bytes(d.t.bytes(it))
+			}
+			*(*sliceHeader)(p) = *(*sliceHeader)(unsafe.Pointer(&b))
+			return nil
+		}
+		if it._type != C.CBOR_FAST_TYPE_ARRAY {
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
+			return err
+		}
+		indef := isIndef(it)
+		n := int(it.value)
+		if indef {
+			n = -1
+		}
+		sh := (*sliceHeader)(p)
+		if n >= 0 && sh.cap >= n && sh.data != nil {
+			sh.len = n // fxamacker: reuse the elements that are there
+		} else {
+			// A claimed length is believed up to the bytes left (each item
+			// takes one at least; MaxArrayElements bounds it too): a
+			// length bomb allocates little and then fails truncated.
+			c := n
+			if rem := d.t.remaining(it); n < 0 || uint64(n) > rem {
+				c = int(min(rem, 1024))
+			}
+			*sh = sliceHeader{data: reflect.MakeSlice(t, c, c).UnsafePointer(), len: 0, cap: c}
+		}
+		// Every array ends with an END item (definite ones too).
+		for i := 0; ; i++ {
+			e, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if e._type == C.CBOR_FAST_TYPE_END {
+				sh.len = i
+				return nil
+			}
+			if i >= sh.cap {
+				grow(t, sh)
+			}
+			if i >= sh.len {
+				sh.len = i + 1
+			}
+			if err := elem.fn(d, e, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// grow doubles the capacity of the slice at sh (its elements are copied).
+func grow(t reflect.Type, sh *sliceHeader) {
+	c := 2 * sh.cap
+	if c < 8 {
+		c = 8
+	}
+	old := reflect.NewAt(t, unsafe.Pointer(sh)).Elem()
+	nv := reflect.MakeSlice(t, sh.len, c)
+	reflect.Copy(nv, old)
+	*sh = sliceHeader{data: nv.UnsafePointer(), len: sh.len, cap: c}
+}
+
+func arrayDec(t reflect.Type, td *typeDec) decFn {
+	et := t.Elem()
+	esize := et.Size()
+	n := t.Len()
+	isBytes := et.Kind() == reflect.Uint8
+	elem := decoderLocked(et)
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if isBytes && it._type == C.CBOR_FAST_TYPE_BYTES {
+			var b []byte
+			if isIndef(it) {
+				var err error
+				if b, err = d.t.joinString(nil); err != nil {
+					return err
+				}
+			} else {
+				b = d.t.bytes(it)
+			}
+			dst := unsafe.Slice((*byte)(p), n)
+			clear(dst[copy(dst, b):])
+			return nil
+		}
+		if it._type != C.CBOR_FAST_TYPE_ARRAY {
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
+			return err
+		}
+		i := 0
+		for ; ; i++ {
+			e, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if e._type == C.CBOR_FAST_TYPE_END {
+				break
+			}
+			if i >= n {
+				if _, err := d.t.skipRest(e); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := elem.fn(d, e, unsafe.Add(p, uintptr(i)*esize)); err != nil {
+				return err
+			}
+		}
+		if i < n {
+			reflect.NewAt(t, p).Elem().Slice(i, n).SetZero()
+		}
+		return nil
+	}
+}
+
+// textOf is the content of a TEXT item (joined if indefinite), or ok false.
+func (d *decState) textOf(it *citem) ([]byte, bool, error) {
+	if it._type != C.CBOR_FAST_TYPE_TEXT {
+		return nil, false, nil
+	}
+	if !isIndef(it) {
+		return d.t.bytes(it), true, nil
+	}
+	b, err := d.t.joinString(nil)
+	return b, err == nil, err
+}
+
+var (
+	mapStringStringType = reflect.TypeFor[map[string]string]()
+	mapStringAnyType    = reflect.TypeFor[map[string]any]()
+)
+
+// mapStringDec decodes map[string]string and map[string]any without
+// reflection per pair.
+func mapStringDec(t reflect.Type, td *typeDec) decFn {
+	isAny := t == mapStringAnyType
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if it._type != C.CBOR_FAST_TYPE_MAP {
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
+			return err
+		}
+		hint := 0
+		if !isIndef(it) {
+			hint = int(min(uint64(it.value), d.t.remaining(it)/2, 1<<12))
+		}
+		var ms map[string]string
+		var ma map[string]any
+		if isAny {
+			if ma = *(*map[string]any)(p); ma == nil {
+				ma = make(map[string]any, hint)
+				*(*map[string]any)(p) = ma
+			}
+		} else if ms = *(*map[string]string)(p); ms == nil {
+			ms = make(map[string]string, hint)
+			*(*map[string]string)(p) = ms
+		}
+		for {
+			k, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if k._type == C.CBOR_FAST_TYPE_END {
+				return nil
+			}
+			kb, ok, err := d.textOf(k)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				if err := d.mismatch(k, reflect.TypeFor[string](), "map key"); err != nil {
+					return err
+				}
+				v, err := d.t.next()
+				if err != nil {
+					return err
+				}
+				if _, err := d.t.skipRest(v); err != nil {
+					return err
+				}
+				continue
+			}
+			key := d.t.box.str(kb)
+			v, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if isAny {
+				x, _, err := buildAny(&d.t, v, flavorAny, d.dm.lim)
+				if err != nil {
+					return err
+				}
+				ma[key] = x
+				continue
+			}
+			vb, ok, err := d.textOf(v)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				var s string
+				if err := td.elemString(d, v, &s); err != nil {
+					return err
+				}
+				ms[key] = s
+				continue
+			}
+			ms[key] = d.t.box.str(vb)
+		}
+	}
+}
+
+func (td *typeDec) elemString(d *decState, it *citem, s *string) error {
+	return decoderFor(reflect.TypeFor[string]()).fn(d, it, unsafe.Pointer(s))
+}
+
+func mapDec(t reflect.Type, td *typeDec) decFn {
+	if t == mapStringStringType || t == mapStringAnyType {
+		return mapStringDec(t, td)
+	}
+	kt, vt := t.Key(), t.Elem()
+	keyAny := kt.Kind() == reflect.Interface && kt.NumMethod() == 0
+	kdec := decoderLocked(kt)
+	vdec := decoderLocked(vt)
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if it._type != C.CBOR_FAST_TYPE_MAP {
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
+			return err
+		}
+		indef := isIndef(it)
+		n := int(it.value)
+		mv := reflect.NewAt(t, p).Elem()
+		if mv.IsNil() {
+			hint := 0
+			if !indef {
+				hint = int(min(uint64(n), d.t.remaining(it)/2, 1<<12))
+			}
+			mv.Set(reflect.MakeMapWithSize(t, hint))
+		}
+		kv := reflect.New(kt).Elem()
+		vv := reflect.New(vt).Elem()
+		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+		for {
+			k, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if k._type == C.CBOR_FAST_TYPE_END {
+				return nil
+			}
+			kv.SetZero()
+			if keyAny {
+				x, _, err := buildAny(&d.t, k, flavorAny, d.dm.lim)
+				if err != nil {
+					return err
+				}
+				if x, err = hashableKey(x); err != nil {
+					return err
+				}
+				if x != nil {
+					kv.Set(reflect.ValueOf(x))
+				}
+			} else if err := kdec.fn(d, k, kp); err != nil {
+				return err
+			}
+			v, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			vv.SetZero()
+			if err := vdec.fn(d, v, vp); err != nil {
+				return err
+			}
+			mv.SetMapIndex(kv, vv)
+		}
+	}
+}
+
+func structDec(t reflect.Type, td *typeDec) decFn {
+	si := parseStruct(t)
+	decs := make([]*typeDec, len(si.fields))
+	for i := range si.fields {
+		decs[i] = decoderLocked(si.fields[i].typ)
+	}
+	fields := si.fields
+	type intKey struct {
+		key int64
+		idx int
+	}
+	var intKeys []intKey
+	for i, f := range fields {
+		if f.isInt {
+			intKeys = append(intKeys, intKey{f.keyInt, i})
+		}
+	}
+	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		switch it._type {
+		case C.CBOR_FAST_TYPE_MAP:
+		case C.CBOR_FAST_TYPE_ARRAY:
+			if !si.toArray {
+				return d.mismatch(it, t, "array into a struct without toarray")
+			}
+			if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
+				return err
+			}
+			for i := 0; ; i++ {
+				e, err := d.t.next()
+				if err != nil {
+					return err
+				}
+				if e._type == C.CBOR_FAST_TYPE_END {
+					return nil
+				}
+				if i >= len(fields) {
+					if _, err := d.t.skipRest(e); err != nil {
+						return err
+					}
+					continue
+				}
+				if err := decs[i].fn(d, e, unsafe.Add(p, fields[i].offset)); err != nil {
+					return err
+				}
+			}
+		default:
+			return d.other(it, p, td)
+		}
+		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
+			return err
+		}
+		guess := 0 // fields usually come in declaration order
+		for {
+			k, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			idx := -1
+			switch k._type {
+			case C.CBOR_FAST_TYPE_END:
+				return nil
+			case C.CBOR_FAST_TYPE_TEXT:
+				var name []byte
+				if isIndef(k) {
+					if name, err = d.t.joinString(nil); err != nil {
+						return err
+					}
+				} else {
+					name = d.t.bytes(k)
+				}
+				if guess < len(fields) && !fields[guess].isInt && fields[guess].name == string(name) {
+					idx = guess
+				} else if j, ok := si.byName[string(name)]; ok {
+					idx = j
+				} else {
+					idx = si.foldIndex(name)
+				}
+			case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE:
+				if uint64(k.value) <= math.MaxInt64 {
+					key := int64(k.value)
+					if k._type == C.CBOR_FAST_TYPE_NEGATIVE {
+						key = -1 - key
+					}
+					if guess < len(fields) && fields[guess].isInt && fields[guess].keyInt == key {
+						idx = guess
+					} else {
+						for _, ik := range intKeys {
+							if ik.key == key {
+								idx = ik.idx
+								break
+							}
+						}
+					}
+				}
+			default:
+				if _, err := d.t.skipRest(k); err != nil {
+					return err
+				}
+			}
+			v, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if idx < 0 {
+				if _, err := d.t.skipRest(v); err != nil {
+					return err
+				}
+				continue
+			}
+			guess = idx + 1
+			q := unsafe.Add(p, fields[idx].offset)
+			switch fields[idx].prim {
+			case primString:
+				if v._type == C.CBOR_FAST_TYPE_TEXT && !isIndef(v) {
+					*(*string)(q) = d.t.box.str(d.t.bytes(v))
+					continue
+				}
+			case primInt:
+				if v._type == C.CBOR_FAST_TYPE_UINT && uint64(v.value) <= math.MaxInt {
+					*(*int)(q) = int(v.value)
+					continue
+				}
+			case primInt64:
+				if v._type == C.CBOR_FAST_TYPE_UINT && uint64(v.value) <= math.MaxInt64 {
+					*(*int64)(q) = int64(v.value)
+					continue
+				}
+			case primUint64:
+				if v._type == C.CBOR_FAST_TYPE_UINT {
+					*(*uint64)(q) = uint64(v.value)
+					continue
+				}
+			case primBool:
+				if v._type == C.CBOR_FAST_TYPE_BOOL {
+					*(*bool)(q) = v.value == 21
+					continue
+				}
+			}
+			if err := decs[idx].fn(d, v, q); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+func decTime(d *decState, it *citem, p unsafe.Pointer) error {
+	var c any
+	num := uint64(1)
+	switch it._type {
+	case C.CBOR_FAST_TYPE_NULL, C.CBOR_FAST_TYPE_UNDEFINED:
+		*(*time.Time)(p) = time.Time{}
+		return nil
+	case C.CBOR_FAST_TYPE_TAG:
+		num = uint64(it.value)
+		if num != 0 && num != 1 {
+			return d.mismatch(it, timeType, "tag other than 0 or 1")
+		}
+		off := int(it.offset)
+		v, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
+		if err != nil {
+			return err
+		}
+		tm, err := timeFromContent(num, v)
+		if err != nil {
+			if d.err == nil {
+				d.err = &UnmarshalTypeError{CBORType: "tag", GoType: "time.Time", Offset: off, Reason: err.Error()}
+			}
+			return nil
+		}
+		*(*time.Time)(p) = tm
+		return nil
+	case C.CBOR_FAST_TYPE_TEXT:
+		num = 0
+		fallthrough
+	case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE, C.CBOR_FAST_TYPE_FLOAT:
+		off := int(it.offset)
+		v, _, err := buildAny(&d.t, it, flavorAny, d.dm.lim)
+		if err != nil {
+			return err
+		}
+		c = v
+		tm, err := timeFromContent(num, c)
+		if err != nil {
+			if d.err == nil {
+				d.err = &UnmarshalTypeError{CBORType: "value", GoType: "time.Time", Offset: off, Reason: err.Error()}
+			}
+			return nil
+		}
+		*(*time.Time)(p) = tm
+		return nil
+	}
+	return d.mismatch(it, timeType, "")
+}
+
+func decBigInt(d *decState, it *citem, p unsafe.Pointer) error {
+	z := (*big.Int)(p)
+	switch it._type {
+	case C.CBOR_FAST_TYPE_UINT:
+		z.SetUint64(uint64(it.value))
+		return nil
+	case C.CBOR_FAST_TYPE_NEGATIVE:
+		z.SetUint64(uint64(it.value))
+		z.Neg(z).Sub(z, bigOne)
+		return nil
+	case C.CBOR_FAST_TYPE_NULL, C.CBOR_FAST_TYPE_UNDEFINED:
+		return nil
+	case C.CBOR_FAST_TYPE_TAG:
+		if it.value != 2 && it.value != 3 {
+			return d.mismatch(it, bigIntType, "tag other than 2 or 3")
+		}
+		neg := it.value == 3
+		c, err := d.t.next()
+		if err != nil {
+			return err
+		}
+		if c._type != C.CBOR_FAST_TYPE_BYTES {
+			return d.mismatch(c, bigIntType, "bignum content is not a byte string")
+		}
+		var b []byte
+		if isIndef(c) {
+			if b, err = d.t.joinString(nil); err != nil {
+				return err
+			}
+		} else {
+			b = d.t.bytes(c)
+		}
+		z.SetBytes(b)
+		if neg {
+			z.Neg(z).Sub(z, bigOne)
+		}
+		return nil
+	}
+	return d.mismatch(it, bigIntType, "")
+}
+
+// unmarshal is Unmarshal with a mode; with rest it returns the bytes after
+// the first item instead of failing on them.
+func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, err error) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return nil, &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
+	}
+	td := decoderFor(rv.Type().Elem())
+	d := decState{dm: dm}
+	if err := d.t.open(data, &dm.copts); err != nil {
+		return nil, err
+	}
+	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
+	defer d.t.close()
+	it, err := d.t.next()
+	if err != nil {
+		return nil, err
+	}
+	if err := td.fn(&d, it, rv.UnsafePointer()); err != nil {
+		return nil, err
+	}
+	end := len(data)
+	if d.t.i < len(d.t.batch) {
+		end = int(d.t.batch[d.t.i].offset)
+	} else {
+		end = int(C.cbor_reader_offset(d.t.c.r))
+	}
+	if wantRest {
+		return data[end:], d.err
+	}
+	if end != len(data) {
+		return nil, &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
+			Message: ErrTrailingBytes.Message, Offset: end}
+	}
+	return nil, d.err
+}
