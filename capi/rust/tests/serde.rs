@@ -1,0 +1,1 @@
+//! serde: from_slice / to_vec (feature `serde`).
