@@ -17,8 +17,10 @@ use crate::error::Status;
 use crate::ffi;
 use crate::DecodeOptions;
 
-/// Items fetched per `cbor_reader_next_batch` call. 4 KiB on the stack; more
-/// measured no faster on the corpus.
+/// Items fetched per `cbor_reader_next_batch` call (4 KiB on the stack).
+/// Batches measured faster than one `cbor_reader_next` call per item: canada
+/// into typed structs 2.0-4.3 ms batched against 5.6-6.2 ms item by item, in
+/// the same (loaded) run.
 const BATCH: usize = 64;
 
 /// Deserializes one `T` from `data`: exactly one item, nothing after it.
@@ -106,6 +108,17 @@ impl<'a> Deserializer<'a> {
         let code = unsafe {
             ffi::cbor_reader_new(data.as_ptr().cast(), data.len(), ptr::null(), &mut raw)
         };
+        if let Some(r) = NonNull::new(raw) {
+            // The library checks every text string, skipped ones included
+            // (SIMD; errors at the first bad byte); see `view_str`.
+            // SAFETY: live handle.
+            let set = unsafe { ffi::cbor_reader_set(r.as_ptr(), ffi::CBOR_FAST_OPT_VALIDATE_UTF8, 1) };
+            if set != ffi::CBOR_FAST_OK {
+                // SAFETY: the handle was just made and is not used again.
+                unsafe { ffi::cbor_reader_free(r.as_ptr()) };
+                return Err(crate::Error::from_code(set, 0).into());
+            }
+        }
         match NonNull::new(raw) {
             Some(raw) if code == ffi::CBOR_FAST_OK => Ok(Deserializer {
                 raw,
@@ -302,8 +315,9 @@ impl<'a> Deserializer<'a> {
         Err(Error::new(Status::TypeMismatch, it.offset, format!("more {what} than expected")))
     }
 
-    /// Passes over the next complete item (tags, containers and all), checking
-    /// text as it goes. Iterative: no recursion on the input's depth.
+    /// Passes over the next complete item (tags, containers and all; the
+    /// library has checked its text). Iterative: no recursion on the input's
+    /// depth.
     fn skip(&mut self) -> Result<(), Error> {
         let mut it = self.next()?;
         while it.ty == ffi::CBOR_FAST_TYPE_TAG {
@@ -312,20 +326,13 @@ impl<'a> Deserializer<'a> {
         let opens = matches!(it.ty, ffi::CBOR_FAST_TYPE_ARRAY | ffi::CBOR_FAST_TYPE_MAP)
             || it.indefinite();
         if !opens {
-            if it.ty == ffi::CBOR_FAST_TYPE_TEXT {
-                self.view_str(&it)?;
-            }
             return Ok(());
         }
         let depth = it.depth;
         loop {
             let x = self.next()?;
-            match x.ty {
-                ffi::CBOR_FAST_TYPE_END if x.depth == depth => return Ok(()),
-                ffi::CBOR_FAST_TYPE_TEXT if !x.indefinite() => {
-                    self.view_str(&x)?;
-                }
-                _ => {}
+            if x.ty == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
+                return Ok(());
             }
         }
     }
