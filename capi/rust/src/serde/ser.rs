@@ -182,7 +182,7 @@ fn single_to_double(f: u32) -> f64 {
     let bits = if exp == 0xff {
         sign | (0x7ffu64 << 52) | (mant << 29)
     } else if exp != 0 {
-        sign | (u64::from(exp - 127 + 1023) << 52) | (mant << 29)
+        sign | (u64::from(exp + 1023 - 127) << 52) | (mant << 29)
     } else if mant == 0 {
         sign
     } else {
