@@ -480,7 +480,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_seq deserialize_map deserialize_identifier deserialize_unit
+        deserialize_seq deserialize_map deserialize_identifier
     }
 
     fn is_human_readable(&self) -> bool {
@@ -496,6 +496,16 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         } else {
             visitor.visit_some(self)
         }
+    }
+
+    /// `null`, `undefined`, or `[]` (minicbor-serde's default for `()`).
+    fn deserialize_unit<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        let it = self.next()?;
+        if it.ty == ffi::CBOR_FAST_TYPE_ARRAY && !it.indefinite() && it.value == 0 {
+            self.close("array items")?;
+            return visitor.visit_unit();
+        }
+        self.any_from(it, visitor)
     }
 
     fn deserialize_unit_struct<V: Visitor<'a>>(
