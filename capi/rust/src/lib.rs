@@ -64,8 +64,8 @@ mod tests {
         send::<Sequence<'static>>();
         send::<Document<'static>>();
         sync::<Document<'static>>();
-        send::<Node<'static>>();
-        sync::<Node<'static>>();
+        send::<Node<'static, 'static>>();
+        sync::<Node<'static, 'static>>();
         send::<Error>();
         sync::<Error>();
         send::<Value>();

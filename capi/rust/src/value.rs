@@ -240,6 +240,57 @@ impl Value {
     }
 }
 
+/// `Null`.
+impl Default for Value {
+    fn default() -> Value {
+        Value::Null
+    }
+}
+
+/// Taking a value apart. `Value` implements `Drop` (to drop deep values
+/// without recursion), so a `match` cannot move fields out of it; these do.
+impl Value {
+    /// The items of an array (`Err(self)` for anything else).
+    pub fn into_array(mut self) -> Result<Vec<Value>, Value> {
+        match &mut self {
+            Value::Array(items) => Ok(std::mem::take(items)),
+            _ => Err(self),
+        }
+    }
+
+    /// The pairs of a map.
+    pub fn into_map(mut self) -> Result<Vec<(Value, Value)>, Value> {
+        match &mut self {
+            Value::Map(pairs) => Ok(std::mem::take(pairs)),
+            _ => Err(self),
+        }
+    }
+
+    /// The text of a text string.
+    pub fn into_text(mut self) -> Result<String, Value> {
+        match &mut self {
+            Value::Text(t) => Ok(std::mem::take(t)),
+            _ => Err(self),
+        }
+    }
+
+    /// The bytes of a byte string.
+    pub fn into_bytes(mut self) -> Result<Vec<u8>, Value> {
+        match &mut self {
+            Value::Bytes(b) => Ok(std::mem::take(b)),
+            _ => Err(self),
+        }
+    }
+
+    /// Tag number and content.
+    pub fn into_tag(mut self) -> Result<(u64, Value), Value> {
+        match &mut self {
+            Value::Tag(t, content) => Ok((*t, std::mem::take(&mut **content))),
+            _ => Err(self),
+        }
+    }
+}
+
 impl Drop for Value {
     /// Takes nested containers apart with a heap stack: each value dropped
     /// here has no children left, so the compiler's drop glue never recurses
