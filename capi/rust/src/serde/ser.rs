@@ -51,8 +51,7 @@ impl<'o> Serializer<'o> {
 
     #[inline]
     fn text(&mut self, s: &str) {
-        self.head(3, s.len() as u64);
-        self.out.extend_from_slice(s.as_bytes());
+        write_string(self.out, 3, s.as_bytes());
     }
 
     #[inline]
@@ -92,20 +91,59 @@ impl<'o> Serializer<'o> {
 /// Appends the shortest head of major type `major` with argument `v`.
 #[inline]
 pub(crate) fn write_head(out: &mut Vec<u8>, major: u8, v: u64) {
+    out.reserve(9);
+    // SAFETY: 9 bytes are reserved past the length; head_at writes at most 9.
+    unsafe {
+        let n = head_at(out.as_mut_ptr().add(out.len()), major, v);
+        out.set_len(out.len() + n);
+    }
+}
+
+/// Writes the head at `p` and returns its size (1, 2, 3, 5 or 9).
+///
+/// # Safety
+/// `p` must be valid for writing 9 bytes.
+#[inline(always)]
+unsafe fn head_at(p: *mut u8, major: u8, v: u64) -> usize {
     let m = major << 5;
-    if v < 24 {
-        out.push(m | v as u8);
-    } else if v <= 0xff {
-        out.extend_from_slice(&[m | 24, v as u8]);
-    } else if v <= 0xffff {
-        let b = (v as u16).to_be_bytes();
-        out.extend_from_slice(&[m | 25, b[0], b[1]]);
-    } else if v <= 0xffff_ffff {
-        let b = (v as u32).to_be_bytes();
-        out.extend_from_slice(&[m | 26, b[0], b[1], b[2], b[3]]);
-    } else {
-        let b = v.to_be_bytes();
-        out.extend_from_slice(&[m | 27, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+    // SAFETY (all writes): within the 9 bytes the caller guarantees.
+    unsafe {
+        if v < 24 {
+            *p = m | v as u8;
+            1
+        } else if v <= 0xff {
+            *p = m | 24;
+            *p.add(1) = v as u8;
+            2
+        } else if v <= 0xffff {
+            *p = m | 25;
+            std::ptr::copy_nonoverlapping((v as u16).to_be_bytes().as_ptr(), p.add(1), 2);
+            3
+        } else if v <= 0xffff_ffff {
+            *p = m | 26;
+            std::ptr::copy_nonoverlapping((v as u32).to_be_bytes().as_ptr(), p.add(1), 4);
+            5
+        } else {
+            *p = m | 27;
+            std::ptr::copy_nonoverlapping(v.to_be_bytes().as_ptr(), p.add(1), 8);
+            9
+        }
+    }
+}
+
+/// Appends a head of major type `major` (2 or 3) and `data`, with one
+/// capacity check.
+#[inline]
+fn write_string(out: &mut Vec<u8>, major: u8, data: &[u8]) {
+    let len = data.len();
+    out.reserve(len + 9);
+    // SAFETY: len + 9 bytes are reserved past the length: at most 9 for the
+    // head, then `len` for the content.
+    unsafe {
+        let at = out.as_mut_ptr().add(out.len());
+        let n = head_at(at, major, len as u64);
+        std::ptr::copy_nonoverlapping(data.as_ptr(), at.add(n), len);
+        out.set_len(out.len() + n + len);
     }
 }
 
@@ -291,8 +329,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
-        self.head(2, v.len() as u64);
-        self.out.extend_from_slice(v);
+        write_string(self.out, 2, v);
         Ok(())
     }
     #[inline]
