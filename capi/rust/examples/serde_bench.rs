@@ -5,16 +5,22 @@
 //!     CBOR_FAST_CORPUS_DIR=../../../shared/corpus \
 //!       cargo run --release --features serde --example serde_bench [rounds]
 //!
-//! Each cell is the median of `rounds` (default 15) timed repetitions, each
-//! repetition running the operation enough times to last about 20 ms. Every
-//! library's output is checked against cbor_fast's once before timing.
+//! Each cell is the median over `rounds` (default 15) rounds; a round times
+//! every library once on the operation (about 10 ms of repetitions each), the
+//! libraries interleaved so that load from other processes falls on all of
+//! them alike. Every library's output is checked once before timing.
+//!
+//! `serde_bench once` runs each operation exactly once and nothing else, for
+//! instruction counts that do not depend on the machine's load:
+//!
+//!     valgrind --tool=callgrind --callgrind-out-file=cg.out serde_bench once
+//!     callgrind_annotate --inclusive=yes cg.out | grep 'serde_bench::op_'
 #[path = "../tests/common/corpus_types.rs"]
 mod types;
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
-use serde::{Serialize, de::DeserializeOwned};
 use types::*;
 
 fn corpus(name: &str) -> Vec<u8> {
@@ -23,135 +29,178 @@ fn corpus(name: &str) -> Vec<u8> {
     std::fs::read(format!("{dir}/{name}")).unwrap_or_else(|e| panic!("{dir}/{name}: {e}"))
 }
 
-/// Median time of one call of `f`, over `rounds` repetitions.
-fn median(rounds: usize, mut f: impl FnMut()) -> Duration {
-    let start = Instant::now();
-    f();
-    let once = start.elapsed().max(Duration::from_micros(1));
-    let reps = (Duration::from_millis(20).as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32;
-    let mut times: Vec<Duration> = (0..rounds)
-        .map(|_| {
-            let t = Instant::now();
-            for _ in 0..reps {
-                f();
+/// One named, non-inlined function per library, operation and type, so that
+/// callgrind reports each one's inclusive cost under its own name.
+macro_rules! ops {
+    ($($ty:ident $file:ident),*) => { paste_ops! { $($ty $file)* } };
+}
+macro_rules! paste_ops {
+    ($($ty:ident $file:ident)*) => {$(
+        mod $file {
+            use super::*;
+            #[inline(never)]
+            pub fn op_de_cbor_fast(d: &[u8]) -> $ty { cbor_fast::serde::from_slice(d).unwrap() }
+            #[inline(never)]
+            pub fn op_de_serde_cbor(d: &[u8]) -> $ty { serde_cbor::from_slice(d).unwrap() }
+            #[inline(never)]
+            pub fn op_de_ciborium(d: &[u8]) -> $ty { ciborium::from_reader(d).unwrap() }
+            #[inline(never)]
+            pub fn op_de_minicbor(d: &[u8]) -> $ty { minicbor_serde::from_slice(d).unwrap() }
+            #[inline(never)]
+            pub fn op_en_cbor_fast(v: &$ty) -> Vec<u8> { cbor_fast::serde::to_vec(v).unwrap() }
+            #[inline(never)]
+            pub fn op_en_serde_cbor(v: &$ty) -> Vec<u8> { serde_cbor::to_vec(v).unwrap() }
+            #[inline(never)]
+            pub fn op_en_ciborium(v: &$ty) -> Vec<u8> {
+                let mut out = Vec::with_capacity(128);
+                ciborium::into_writer(v, &mut out).unwrap();
+                out
             }
-            t.elapsed() / reps
+            #[inline(never)]
+            pub fn op_en_minicbor(v: &$ty) -> Vec<u8> { minicbor_serde::to_vec(v).unwrap() }
+
+            pub fn de_all() -> [fn(&[u8]) -> $ty; 4] {
+                [op_de_cbor_fast, op_de_serde_cbor, op_de_ciborium, op_de_minicbor]
+            }
+            pub fn en_all() -> [fn(&$ty) -> Vec<u8>; 4] {
+                [op_en_cbor_fast, op_en_serde_cbor, op_en_ciborium, op_en_minicbor]
+            }
+        }
+    )*};
+}
+ops!(Twitter twitter, Citm citm, Canada canada);
+
+mod borrowed {
+    use super::*;
+    #[inline(never)]
+    pub fn op_de_cbor_fast(d: &[u8]) -> TwitterRef<'_> { cbor_fast::serde::from_slice(d).unwrap() }
+    #[inline(never)]
+    pub fn op_de_serde_cbor(d: &[u8]) -> TwitterRef<'_> { serde_cbor::from_slice(d).unwrap() }
+    #[inline(never)]
+    pub fn op_de_minicbor(d: &[u8]) -> TwitterRef<'_> { minicbor_serde::from_slice(d).unwrap() }
+}
+
+const LIBS: [&str; 4] = ["cbor_fast", "serde_cbor", "ciborium", "minicbor"];
+
+/// Medians of the per-call time of each closure, over `rounds` interleaved rounds.
+fn medians(rounds: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
+    let reps: Vec<u32> = fs
+        .iter_mut()
+        .map(|f| {
+            let t = Instant::now();
+            f();
+            let once = t.elapsed().max(Duration::from_micros(1));
+            (Duration::from_millis(10).as_nanos() / once.as_nanos()).clamp(1, 10_000) as u32
         })
         .collect();
-    times.sort();
-    times[rounds / 2]
+    let mut times = vec![Vec::with_capacity(rounds); fs.len()];
+    for _ in 0..rounds {
+        for (i, f) in fs.iter_mut().enumerate() {
+            let t = Instant::now();
+            for _ in 0..reps[i] {
+                f();
+            }
+            times[i].push(t.elapsed() / reps[i]);
+        }
+    }
+    times
+        .into_iter()
+        .map(|mut t| {
+            t.sort();
+            t[t.len() / 2]
+        })
+        .collect()
 }
 
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1e3
+fn row(label: &str, t: &[Option<Duration>]) {
+    let ours = t[0].unwrap();
+    let mut line = format!("| {label} | {:.3} |", ours.as_secs_f64() * 1e3);
+    for d in &t[1..] {
+        line += &match d {
+            Some(d) => format!(
+                " {:.3} ({:.2}x) |",
+                d.as_secs_f64() * 1e3,
+                d.as_secs_f64() / ours.as_secs_f64()
+            ),
+            None => " n/a |".to_string(),
+        };
+    }
+    println!("{line}");
 }
 
-fn row(label: &str, ours: Duration, peers: [Duration; 3]) {
-    println!(
-        "| {label} | {:.3} | {:.3} ({:.2}x) | {:.3} ({:.2}x) | {:.3} ({:.2}x) |",
-        ms(ours),
-        ms(peers[0]),
-        peers[0].as_secs_f64() / ours.as_secs_f64(),
-        ms(peers[1]),
-        peers[1].as_secs_f64() / ours.as_secs_f64(),
-        ms(peers[2]),
-        peers[2].as_secs_f64() / ours.as_secs_f64(),
-    );
-}
-
-fn bench_owned<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(
+/// Checks every library's result once, then times them.
+fn bench<T: PartialEq + std::fmt::Debug>(
     name: &str,
     data: &[u8],
     rounds: usize,
+    de: [fn(&[u8]) -> T; 4],
+    en: [fn(&T) -> Vec<u8>; 4],
 ) {
-    // Check once: every library decodes the same value, and encodes it to
-    // bytes that decode back to it.
-    let ours: T = cbor_fast::serde::from_slice(data).unwrap();
-    let a: T = serde_cbor::from_slice(data).unwrap();
-    let b: T = ciborium::from_reader(data).unwrap();
-    let c: T = minicbor_serde::from_slice(data).unwrap();
-    assert!(ours == a && ours == b && ours == c, "{name}: decoders disagree");
-    let enc = cbor_fast::serde::to_vec(&ours).unwrap();
-    assert_eq!(enc, serde_cbor::to_vec(&ours).unwrap(), "{name}: serde_cbor bytes differ");
-    for bytes in [
-        serde_cbor::to_vec(&ours).unwrap(),
-        {
-            let mut v = Vec::new();
-            ciborium::into_writer(&ours, &mut v).unwrap();
-            v
-        },
-        minicbor_serde::to_vec(&ours).unwrap(),
-    ] {
-        assert!(cbor_fast::serde::from_slice::<T>(&bytes).unwrap() == ours, "{name}");
-    }
+    let values: Vec<T> = de.iter().map(|f| f(data)).collect();
+    assert!(values.iter().all(|v| *v == values[0]), "{name}: decoders disagree");
+    let ours = &values[0];
+    let bytes: Vec<Vec<u8>> = en.iter().map(|f| f(ours)).collect();
+    // serde_cbor and ciborium write the same bytes; minicbor writes float64s.
+    assert_eq!(bytes[0], bytes[1], "{name}: serde_cbor bytes differ");
+    assert_eq!(bytes[0], bytes[2], "{name}: ciborium bytes differ");
+    assert!(de[0](&bytes[3]) == *ours, "{name}: minicbor's bytes read back");
 
-    let d_ours = median(rounds, || {
-        black_box(cbor_fast::serde::from_slice::<T>(black_box(data)).unwrap());
-    });
-    let d_sc = median(rounds, || {
-        black_box(serde_cbor::from_slice::<T>(black_box(data)).unwrap());
-    });
-    let d_ci = median(rounds, || {
-        black_box(ciborium::from_reader::<T, _>(black_box(data)).unwrap());
-    });
-    let d_mc = median(rounds, || {
-        black_box(minicbor_serde::from_slice::<T>(black_box(data)).unwrap());
-    });
-    row(&format!("from_slice {name}"), d_ours, [d_sc, d_ci, d_mc]);
+    let mut fs: Vec<Box<dyn FnMut()>> = de
+        .iter()
+        .map(|&f| Box::new(move || drop(black_box(f(black_box(data))))) as Box<dyn FnMut()>)
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> = fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+    let t = medians(rounds, &mut refs);
+    row(&format!("from_slice {name}"), &t.into_iter().map(Some).collect::<Vec<_>>());
 
-    let e_ours = median(rounds, || {
-        black_box(cbor_fast::serde::to_vec(black_box(&ours)).unwrap());
-    });
-    let e_sc = median(rounds, || {
-        black_box(serde_cbor::to_vec(black_box(&ours)).unwrap());
-    });
-    let e_ci = median(rounds, || {
-        let mut v = Vec::with_capacity(128);
-        ciborium::into_writer(black_box(&ours), &mut v).unwrap();
-        black_box(v);
-    });
-    let e_mc = median(rounds, || {
-        black_box(minicbor_serde::to_vec(black_box(&ours)).unwrap());
-    });
-    row(&format!("to_vec {name}"), e_ours, [e_sc, e_ci, e_mc]);
+    let mut fs: Vec<Box<dyn FnMut() + '_>> = en
+        .iter()
+        .map(|&f| Box::new(move || drop(black_box(f(black_box(ours))))) as Box<dyn FnMut()>)
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> = fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+    let t = medians(rounds, &mut refs);
+    row(&format!("to_vec {name}"), &t.into_iter().map(Some).collect::<Vec<_>>());
 }
 
 fn bench_borrowed(data: &[u8], rounds: usize) {
-    let ours: TwitterRef = cbor_fast::serde::from_slice(data).unwrap();
-    let a: TwitterRef = serde_cbor::from_slice(data).unwrap();
-    let c: TwitterRef = minicbor_serde::from_slice(data).unwrap();
-    assert!(ours == a && ours == c, "borrowed twitter: decoders disagree");
-    let d_ours = median(rounds, || {
-        black_box(cbor_fast::serde::from_slice::<TwitterRef>(black_box(data)).unwrap());
-    });
-    let d_sc = median(rounds, || {
-        black_box(serde_cbor::from_slice::<TwitterRef>(black_box(data)).unwrap());
-    });
-    let d_mc = median(rounds, || {
-        black_box(minicbor_serde::from_slice::<TwitterRef>(black_box(data)).unwrap());
-    });
+    let ours = borrowed::op_de_cbor_fast(data);
+    assert!(ours == borrowed::op_de_serde_cbor(data), "borrowed: serde_cbor disagrees");
+    assert!(ours == borrowed::op_de_minicbor(data), "borrowed: minicbor disagrees");
+    let mut a = || drop(black_box(borrowed::op_de_cbor_fast(black_box(data))));
+    let mut b = || drop(black_box(borrowed::op_de_serde_cbor(black_box(data))));
+    let mut c = || drop(black_box(borrowed::op_de_minicbor(black_box(data))));
+    let t = medians(rounds, &mut [&mut a, &mut b, &mut c]);
     // ciborium reads from io::Read and cannot lend &str: no borrowed variant.
-    println!(
-        "| from_slice twitter, borrowed &str | {:.3} | {:.3} ({:.2}x) | n/a | {:.3} ({:.2}x) |",
-        ms(d_ours),
-        ms(d_sc),
-        d_sc.as_secs_f64() / d_ours.as_secs_f64(),
-        ms(d_mc),
-        d_mc.as_secs_f64() / d_ours.as_secs_f64(),
-    );
+    row("from_slice twitter, borrowed &str", &[Some(t[0]), Some(t[1]), None, Some(t[2])]);
 }
 
 fn main() {
-    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(15);
-    println!("median of {rounds} rounds, ms per document (peer time and peer/cbor_fast ratio)");
-    println!();
-    println!("| operation | cbor_fast | serde_cbor 0.11.2 | ciborium 0.2.2 | minicbor-serde 0.7.2 (minicbor 2) |");
-    println!("|---|---|---|---|---|");
     let twitter = corpus("twitter.cbor");
-    let citm = corpus("citm_catalog.cbor");
-    let canada = corpus("canada.cbor");
-    bench_owned::<Twitter>("twitter (partial)", &twitter, rounds);
+    let citm_data = corpus("citm_catalog.cbor");
+    let canada_data = corpus("canada.cbor");
+    if std::env::args().nth(1).as_deref() == Some("once") {
+        let (t, c, k) = (twitter::de_all(), citm::de_all(), canada::de_all());
+        for i in 0..4 {
+            let tv = t[i](&twitter);
+            twitter::en_all()[i](&tv);
+            let cv = c[i](&citm_data);
+            citm::en_all()[i](&cv);
+            let kv = k[i](&canada_data);
+            canada::en_all()[i](&kv);
+        }
+        borrowed::op_de_cbor_fast(&twitter);
+        borrowed::op_de_serde_cbor(&twitter);
+        borrowed::op_de_minicbor(&twitter);
+        println!("ran each of {LIBS:?} once per operation");
+        return;
+    }
+    let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(15);
+    println!("median of {rounds} interleaved rounds, ms per document (peer time, peer/cbor_fast)");
+    println!();
+    println!("| operation | cbor_fast | serde_cbor 0.11.2 | ciborium 0.2.2 | minicbor-serde 0.7.2 |");
+    println!("|---|---|---|---|---|");
+    bench("twitter (partial)", &twitter, rounds, twitter::de_all(), twitter::en_all());
     bench_borrowed(&twitter, rounds);
-    bench_owned::<Citm>("citm_catalog", &citm, rounds);
-    bench_owned::<Canada>("canada", &canada, rounds);
+    bench("citm_catalog", &citm_data, rounds, citm::de_all(), citm::en_all());
+    bench("canada", &canada_data, rounds, canada::de_all(), canada::en_all());
 }

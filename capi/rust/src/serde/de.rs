@@ -277,9 +277,17 @@ impl<'a> Deserializer<'a> {
         }
     }
 
+    /// A definite text string as `&str`. The library has validated it
+    /// already; Rust checks again so that soundness never rests on C code:
+    /// an ASCII test (word at a time) for the common case, `from_utf8` for
+    /// the rest.
     #[inline]
     fn view_str(&self, it: &It) -> Result<&'a str, Error> {
         let bytes = self.view(it)?;
+        if bytes.is_ascii() {
+            // SAFETY: ASCII is UTF-8 (just checked, in Rust).
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
         std::str::from_utf8(bytes).map_err(|e| {
             let at = it.offset + it.head as usize + e.valid_up_to();
             Error::new(Status::InvalidUtf8, at, "invalid UTF-8 in a text string")
@@ -466,6 +474,24 @@ macro_rules! forward_to_any {
     ($($name:ident)*) => {$(
         #[inline]
         fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+            // Plain scalars straight from the batch; the rest through any_from.
+            if self.pos < self.len {
+                let it = &self.items[self.pos];
+                let (ty, value, float, offset) = (it.type_, it.value, it.float_value, it.offset);
+                match ty {
+                    ffi::CBOR_FAST_TYPE_UINT => {
+                        self.pos += 1;
+                        self.last = offset;
+                        return visitor.visit_u64(value);
+                    }
+                    ffi::CBOR_FAST_TYPE_FLOAT => {
+                        self.pos += 1;
+                        self.last = offset;
+                        return visitor.visit_f64(float);
+                    }
+                    _ => {}
+                }
+            }
             let it = self.next()?;
             self.any_from(it, visitor)
         }

@@ -16,8 +16,13 @@ use crate::error::Status;
 ///   got a key without a value, a user `Serialize` failing):
 ///   [`Status::InvalidArgument`] at the output offset; `to_writer` I/O
 ///   failures: [`Status::SinkFailed`].
+///
+/// One pointer wide (boxed), which keeps every `Result` of the hot paths small.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Error {
+pub struct Error(Box<Inner>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Inner {
     status: Status,
     code: i32,
     offset: Option<usize>,
@@ -27,38 +32,43 @@ pub struct Error {
 impl Error {
     /// The kind of failure.
     pub fn status(&self) -> Status {
-        self.status
+        self.0.status
     }
 
     /// The C status code (kept when `status()` is `Unknown`).
     pub fn code(&self) -> i32 {
-        self.code
+        self.0.code
     }
 
     /// Byte offset of the problem (see the type's documentation).
     pub fn offset(&self) -> usize {
-        self.offset.unwrap_or(0)
+        self.0.offset.unwrap_or(0)
     }
 
     /// What went wrong, in English.
     pub fn message(&self) -> &str {
-        &self.message
+        &self.0.message
     }
 
     pub(crate) fn new(status: Status, offset: usize, message: impl Into<String>) -> Error {
-        Error { status, code: status.code(), offset: Some(offset), message: message.into() }
+        Error(Box::new(Inner {
+            status,
+            code: status.code(),
+            offset: Some(offset),
+            message: message.into(),
+        }))
     }
 
     /// A message without a position yet; the caller that knows one fills it in.
     fn unplaced(status: Status, message: String) -> Error {
-        Error { status, code: status.code(), offset: None, message }
+        Error(Box::new(Inner { status, code: status.code(), offset: None, message }))
     }
 
     /// Gives an error raised without a position (serde's `custom`) the offset
     /// `offset`; placed errors keep theirs.
     pub(crate) fn at(mut self, offset: usize) -> Error {
-        if self.offset.is_none() {
-            self.offset = Some(offset);
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
         }
         self
     }
@@ -66,13 +76,18 @@ impl Error {
 
 impl From<crate::Error> for Error {
     fn from(e: crate::Error) -> Error {
-        Error { status: e.status, code: e.code, offset: Some(e.offset), message: e.message.into() }
+        Error(Box::new(Inner {
+            status: e.status,
+            code: e.code,
+            offset: Some(e.offset),
+            message: e.message.into(),
+        }))
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {} ({})", self.message, self.offset(), self.status.name())
+        write!(f, "{} at byte {} ({})", self.0.message, self.offset(), self.0.status.name())
     }
 }
 
