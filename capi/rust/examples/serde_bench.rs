@@ -73,11 +73,17 @@ ops!(Twitter twitter, Citm citm, Canada canada);
 mod borrowed {
     use super::*;
     #[inline(never)]
-    pub fn op_de_cbor_fast(d: &[u8]) -> TwitterRef<'_> { cbor_fast::serde::from_slice(d).unwrap() }
+    pub fn op_de_cbor_fast(d: &[u8]) -> TwitterRef<'_> {
+        cbor_fast::serde::from_slice(d).unwrap()
+    }
     #[inline(never)]
-    pub fn op_de_serde_cbor(d: &[u8]) -> TwitterRef<'_> { serde_cbor::from_slice(d).unwrap() }
+    pub fn op_de_serde_cbor(d: &[u8]) -> TwitterRef<'_> {
+        serde_cbor::from_slice(d).unwrap()
+    }
     #[inline(never)]
-    pub fn op_de_minicbor(d: &[u8]) -> TwitterRef<'_> { minicbor_serde::from_slice(d).unwrap() }
+    pub fn op_de_minicbor(d: &[u8]) -> TwitterRef<'_> {
+        minicbor_serde::from_slice(d).unwrap()
+    }
 }
 
 const LIBS: [&str; 4] = ["cbor_fast", "serde_cbor", "ciborium", "minicbor"];
@@ -149,7 +155,8 @@ fn bench<T: PartialEq + std::fmt::Debug>(
         .iter()
         .map(|&f| Box::new(move || drop(black_box(f(black_box(data))))) as Box<dyn FnMut()>)
         .collect();
-    let mut refs: Vec<&mut dyn FnMut()> = fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+    let mut refs: Vec<&mut dyn FnMut()> =
+        fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
     let t = medians(rounds, &mut refs);
     row(&format!("from_slice {name}"), &t.into_iter().map(Some).collect::<Vec<_>>());
 
@@ -157,7 +164,8 @@ fn bench<T: PartialEq + std::fmt::Debug>(
         .iter()
         .map(|&f| Box::new(move || drop(black_box(f(black_box(ours))))) as Box<dyn FnMut()>)
         .collect();
-    let mut refs: Vec<&mut dyn FnMut()> = fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+    let mut refs: Vec<&mut dyn FnMut()> =
+        fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
     let t = medians(rounds, &mut refs);
     row(&format!("to_vec {name}"), &t.into_iter().map(Some).collect::<Vec<_>>());
 }
@@ -197,7 +205,9 @@ fn main() {
     let rounds: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(15);
     println!("median of {rounds} interleaved rounds, ms per document (peer time, peer/cbor_fast)");
     println!();
-    println!("| operation | cbor_fast | serde_cbor 0.11.2 | ciborium 0.2.2 | minicbor-serde 0.7.2 |");
+    println!(
+        "| operation | cbor_fast | serde_cbor 0.11.2 | ciborium 0.2.2 | minicbor-serde 0.7.2 |"
+    );
     println!("|---|---|---|---|---|");
     bench("twitter (partial)", &twitter, rounds, twitter::de_all(), twitter::en_all());
     bench_borrowed(&twitter, rounds);

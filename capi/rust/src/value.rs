@@ -208,10 +208,8 @@ impl Value {
                     out.push(v);
                 }
             }
-            Value::Tag(_, content) => {
-                if content.is_container() {
-                    out.push(std::mem::replace(&mut **content, Value::Null));
-                }
+            Value::Tag(_, content) if content.is_container() => {
+                out.push(std::mem::replace(&mut **content, Value::Null));
             }
             _ => {}
         }

@@ -52,7 +52,10 @@ fn hundred_thousand_levels_in_a_two_mib_stack() {
         for i in 0..DEPTH {
             v = if i % 2 == 0 { Value::Array(vec![v]) } else { Value::Tag(1, Box::new(v)) };
         }
-        assert_eq!(format!("{v:?}").len(), DEPTH / 2 * ("Array([".len() + "])".len() + "Tag(1, ".len() + ")".len()) + 4);
+        assert_eq!(
+            format!("{v:?}").len(),
+            DEPTH / 2 * ("Array([".len() + "])".len() + "Tag(1, ".len() + ")".len()) + 4
+        );
         drop(v);
     });
 }
@@ -72,7 +75,10 @@ fn debug_matches_the_derived_format() {
          (Negative(0), Tag(32, Text(\"u\"))), (Bytes([1, 2]), Array([])), \
          (Simple(16), BigNum { negative: true, magnitude: [1, 0] }), (Bool(true), Map([]))])"
     );
-    assert_eq!(format!("{:#?}", Value::Array(vec![1.into(), Value::Undefined])), "Array([\n    Unsigned(1),\n    Undefined,\n])");
+    assert_eq!(
+        format!("{:#?}", Value::Array(vec![1.into(), Value::Undefined])),
+        "Array([\n    Unsigned(1),\n    Undefined,\n])"
+    );
     let c = v.clone();
     assert_eq!(format!("{c:?}"), format!("{v:?}"));
 }

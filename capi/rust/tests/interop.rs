@@ -137,8 +137,10 @@ fn record(rng: &mut Rng, depth: u32, wide: bool) -> Record {
         } else {
             u128::from(rng.next_u64())
         },
-        neg_big: -((i128::from(rng.next_u64() as u32) << rng.below(if wide { 90 } else { 32 })) + 1),
-        ratio: f64::from_bits(rng.next_u64() & 0x7fef_ffff_ffff_ffff) * if rng.chance(50) { 1.0 } else { -1.0 },
+        neg_big: -((i128::from(rng.next_u64() as u32) << rng.below(if wide { 90 } else { 32 }))
+            + 1),
+        ratio: f64::from_bits(rng.next_u64() & 0x7fef_ffff_ffff_ffff)
+            * if rng.chance(50) { 1.0 } else { -1.0 },
         single: rng.below(1 << 20) as f32 / 1024.0,
         name,
         flags: (0..rng.below(5)).map(|_| rng.chance(50)).collect(),
@@ -186,7 +188,8 @@ fn tags_both_ways() {
         let tag = rng.next_u64() >> rng.below(64);
         let value = "t".repeat(rng.below(3) as usize);
         let ours = to_vec(&Tagged::new(Some(tag), value.clone())).unwrap();
-        let theirs = serde_cbor::to_vec(&serde_cbor::tags::Tagged::new(Some(tag), value.clone())).unwrap();
+        let theirs =
+            serde_cbor::to_vec(&serde_cbor::tags::Tagged::new(Some(tag), value.clone())).unwrap();
         assert_eq!(ours, theirs, "tag {tag}");
         let back: serde_cbor::tags::Tagged<String> = serde_cbor::from_slice(&ours).unwrap();
         assert_eq!((back.tag, back.value.as_str()), (Some(tag), value.as_str()));

@@ -103,11 +103,17 @@ fn negative_and_big_integers() {
         assert_eq!(to_vec(v).unwrap(), encode(&Value::from(*v)).unwrap(), "{name}");
     }
     assert_eq!(to_vec(&u128::MAX).unwrap(), hex("c250ffffffffffffffffffffffffffffffff"));
-    assert_eq!(from_slice::<u128>(&hex("c250ffffffffffffffffffffffffffffffff")).unwrap(), u128::MAX);
+    assert_eq!(
+        from_slice::<u128>(&hex("c250ffffffffffffffffffffffffffffffff")).unwrap(),
+        u128::MAX
+    );
     // Leading zeros in a bignum's magnitude are allowed on input.
     assert_eq!(from_slice::<u64>(&hex("c243000005")).unwrap(), 5);
     // 17 significant bytes: beyond 128 bits, at the tag's offset.
-    assert_eq!(err_of::<u128>(&hex("c2510100000000000000000000000000000000")), (Status::OutOfRange, 0));
+    assert_eq!(
+        err_of::<u128>(&hex("c2510100000000000000000000000000000000")),
+        (Status::OutOfRange, 0)
+    );
     // Out of the target's range: serde's invalid value, at the item.
     assert_eq!(err_of::<u8>(&hex("190100")), (Status::TypeMismatch, 0));
     assert_eq!(err_of::<i64>(&hex("3bffffffffffffffff")), (Status::TypeMismatch, 0));
@@ -132,7 +138,18 @@ fn generated_integers_and_floats_match_the_c_writer() {
         };
         floats.push(f);
     }
-    for extra in [0.0, -0.0, f64::INFINITY, f64::NEG_INFINITY, f64::NAN, 65504.0, 65520.0, 5.960464477539063e-8, 1e300, f64::MIN_POSITIVE] {
+    for extra in [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        65504.0,
+        65520.0,
+        5.960464477539063e-8,
+        1e300,
+        f64::MIN_POSITIVE,
+    ] {
         floats.push(extra);
     }
     let ours = to_vec(&ints).unwrap();
@@ -146,24 +163,23 @@ fn generated_integers_and_floats_match_the_c_writer() {
     assert!(back.iter().zip(&floats).all(|(a, b)| a.to_bits() == b.to_bits()), "float bits");
     // f32 goes through the same shortest rule, payloads kept.
     let singles: Vec<f32> = (0..2000).map(|_| f32::from_bits(rng.next_u64() as u32)).collect();
-    let c = encode(&Value::Array(
-        singles.iter().map(|&f| Value::Float(f64::from(f))).collect(),
-    ))
-    .unwrap();
+    let c = encode(&Value::Array(singles.iter().map(|&f| Value::Float(f64::from(f))).collect()))
+        .unwrap();
     let ours = to_vec(&singles).unwrap();
     // Hardware widening quiets signalling NaNs; compare the non-NaNs there.
     let finite: Vec<f32> = singles.iter().copied().filter(|f| !f.is_nan()).collect();
-    let c_finite = encode(&Value::Array(
-        finite.iter().map(|&f| Value::Float(f64::from(f))).collect(),
-    ))
-    .unwrap();
+    let c_finite =
+        encode(&Value::Array(finite.iter().map(|&f| Value::Float(f64::from(f))).collect()))
+            .unwrap();
     assert_eq!(to_vec(&finite).unwrap(), c_finite);
     assert_eq!(ours.len(), c.len());
     // Reading back narrows through serde's `f64 as f32` (a hardware
     // conversion: NaNs stay NaNs, their signalling bit may not survive).
     let back: Vec<f32> = from_slice(&ours).unwrap();
     assert!(
-        back.iter().zip(&singles).all(|(a, b)| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan()),
+        back.iter()
+            .zip(&singles)
+            .all(|(a, b)| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan()),
         "f32 bits"
     );
 }
@@ -212,7 +228,8 @@ mod borrowed_bytes {
 
 #[test]
 fn borrowed_fields_point_into_the_input_with_zero_allocations() {
-    let v = Borrowed { name: "Zo\u{eb}", raw: &[0, 1, 2], id: 300, tags: ["a", "bc"], nick: Some("z") };
+    let v =
+        Borrowed { name: "Zo\u{eb}", raw: &[0, 1, 2], id: 300, tags: ["a", "bc"], nick: Some("z") };
     let bytes = to_vec(&v).unwrap();
     assert_eq!(
         bytes,
@@ -246,7 +263,10 @@ fn indefinite_strings_go_to_owned_fields_only() {
     let e = from_slice::<&str>(&text).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 6), "{e}");
     let bytes = hex("5f 4101 4102 ff");
-    assert_eq!(from_slice::<serde_cbor::Value>(&bytes).is_ok(), true);
+    assert_eq!(
+        from_slice::<serde_cbor::Value>(&bytes).unwrap(),
+        serde_cbor::Value::Bytes(vec![1, 2])
+    );
     assert_eq!(from_slice::<Vec<u8>>(&hex("82 01 02")).unwrap(), [1, 2]);
     // Indefinite arrays and maps.
     assert_eq!(from_slice::<Vec<u8>>(&hex("9f 01 02 ff")).unwrap(), [1, 2]);
@@ -289,6 +309,36 @@ fn containers_and_structs() {
     let mut out = Vec::new();
     to_writer(&mut out, &Lazy).unwrap();
     assert_eq!(out, bytes);
+}
+
+#[test]
+fn string_heads_at_the_boundaries_match_the_c_writer() {
+    for (name, len) in [
+        ("0", 0usize),
+        ("23", 23),
+        ("24", 24),
+        ("255", 255),
+        ("256", 256),
+        ("65535", 65535),
+        ("65536", 65536),
+    ] {
+        let text = "x".repeat(len);
+        let bytes = Bytes(vec![7; len]);
+        let ours = to_vec(&(text.as_str(), &bytes)).unwrap();
+        let c =
+            encode(&Value::Array(vec![Value::from(text.as_str()), Value::Bytes(bytes.0.clone())]))
+                .unwrap();
+        assert!(ours == c, "length {name}");
+        let head = match len {
+            0..=23 => 1,
+            24..=255 => 2,
+            256..=65535 => 3,
+            _ => 5,
+        };
+        assert_eq!(ours.len(), 1 + 2 * (head + len), "length {name}");
+        let (t, b): (String, serde_cbor::Value) = from_slice(&ours).unwrap();
+        assert_eq!((t.len(), b), (len, serde_cbor::Value::Bytes(bytes.0)), "length {name}");
+    }
 }
 
 // ---- enums and tags ---------------------------------------------------------
@@ -342,7 +392,8 @@ fn tags_through_tagged_and_transparently() {
     let sc = serde_cbor::tags::Tagged::new(Some(1), 1_363_896_240u64);
     assert_eq!(serde_cbor::to_vec(&sc).unwrap(), hex("c1 1a514b67b0"));
     // ciborium's Required tag reads ours.
-    let c: ciborium::tag::Required<u64, 1> = ciborium::from_reader(&hex("c1 1a514b67b0")[..]).unwrap();
+    let c: ciborium::tag::Required<u64, 1> =
+        ciborium::from_reader(&hex("c1 1a514b67b0")[..]).unwrap();
     assert_eq!(c.0, 1_363_896_240);
     // Tags inside a struct field are skipped over when not asked for.
     #[derive(Deserialize, Debug, PartialEq)]
@@ -382,7 +433,10 @@ fn errors_have_status_and_offset() {
     assert_eq!(err_of::<P>(&data), (Status::InvalidUtf8, 10));
     // Bytes after the item.
     assert_eq!(err_of::<u8>(&hex("01 02")), (Status::TrailingBytes, 1));
-    assert_eq!(from_slice_with::<u8>(&hex("01 02"), &DecodeOptions::new().exact(false)).unwrap(), 1);
+    assert_eq!(
+        from_slice_with::<u8>(&hex("01 02"), &DecodeOptions::new().exact(false)).unwrap(),
+        1
+    );
     // A fixed-size tuple given more items than it has.
     assert_eq!(err_of::<(u8, u8)>(&hex("83 01 02 03")), (Status::TypeMismatch, 3));
     // Display names message, offset and status.

@@ -13,9 +13,9 @@ use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::error::Error;
 use super::tag::TAG_ENUM;
+use crate::DecodeOptions;
 use crate::error::Status;
 use crate::ffi;
-use crate::DecodeOptions;
 
 /// Items fetched per `cbor_reader_next_batch` call (4 KiB on the stack).
 /// Batches measured faster than one `cbor_reader_next` call per item: canada
@@ -112,7 +112,8 @@ impl<'a> Deserializer<'a> {
             // The library checks every text string, skipped ones included
             // (SIMD; errors at the first bad byte); see `view_str`.
             // SAFETY: live handle.
-            let set = unsafe { ffi::cbor_reader_set(r.as_ptr(), ffi::CBOR_FAST_OPT_VALIDATE_UTF8, 1) };
+            let set =
+                unsafe { ffi::cbor_reader_set(r.as_ptr(), ffi::CBOR_FAST_OPT_VALIDATE_UTF8, 1) };
             if set != ffi::CBOR_FAST_OK {
                 // SAFETY: the handle was just made and is not used again.
                 unsafe { ffi::cbor_reader_free(r.as_ptr()) };
@@ -331,8 +332,8 @@ impl<'a> Deserializer<'a> {
         while it.ty == ffi::CBOR_FAST_TYPE_TAG {
             it = self.next()?;
         }
-        let opens = matches!(it.ty, ffi::CBOR_FAST_TYPE_ARRAY | ffi::CBOR_FAST_TYPE_MAP)
-            || it.indefinite();
+        let opens =
+            matches!(it.ty, ffi::CBOR_FAST_TYPE_ARRAY | ffi::CBOR_FAST_TYPE_MAP) || it.indefinite();
         if !opens {
             return Ok(());
         }
@@ -678,7 +679,10 @@ impl<'a> de::MapAccess<'a> for Map<'_, 'a> {
     type Error = Error;
 
     #[inline]
-    fn next_key_seed<K: DeserializeSeed<'a>>(&mut self, seed: K) -> Result<Option<K::Value>, Error> {
+    fn next_key_seed<K: DeserializeSeed<'a>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
         match &mut self.left {
             Some(0) => return Ok(None),
             Some(n) => *n -= 1,
