@@ -433,6 +433,9 @@ fn errors_have_status_and_offset() {
     assert_eq!(err_of::<P>(&data), (Status::InvalidUtf8, 10));
     // Bytes after the item.
     assert_eq!(err_of::<u8>(&hex("01 02")), (Status::TrailingBytes, 1));
+    // ... also when what follows is not well formed (the reader stops at it).
+    assert_eq!(err_of::<Vec<u8>>(&hex("81 01 1c")), (Status::TrailingBytes, 2));
+    assert_eq!(err_of::<String>(&hex("7f 6161 ff 5b")), (Status::TrailingBytes, 4));
     assert_eq!(
         from_slice_with::<u8>(&hex("01 02"), &DecodeOptions::new().exact(false)).unwrap(),
         1

@@ -182,7 +182,13 @@ impl<'a> Deserializer<'a> {
             let at = self.items[self.pos].offset;
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
         }
-        let at = self.offset();
+        // Everything buffered is consumed: the item ended where the last one
+        // read ends (the reader itself may stand further on, past a bad head
+        // it could not deliver).
+        let at = match self.len {
+            0 => self.offset(),
+            n => item_end(&self.items[n - 1]),
+        };
         if at < self.input.len() {
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
         }
@@ -461,6 +467,21 @@ impl<'a> Deserializer<'a> {
                 _ => Err(Error::new(Status::Internal, it.offset, "unexpected end of container")),
             };
         }
+    }
+}
+
+/// Offset just past `it` (for a container or an indefinite string: past its
+/// head; a definite container's END sits after its last child, a break is
+/// one byte).
+fn item_end(it: &ffi::cbor_fast_item) -> usize {
+    let indefinite = it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE != 0;
+    match it.type_ {
+        ffi::CBOR_FAST_TYPE_END if it.flags & ffi::CBOR_FAST_ITEM_BREAK != 0 => it.offset + 1,
+        ffi::CBOR_FAST_TYPE_END => it.offset,
+        ffi::CBOR_FAST_TYPE_BYTES | ffi::CBOR_FAST_TYPE_TEXT if !indefinite => {
+            it.offset + it.head_size as usize + it.size
+        }
+        _ => it.offset + it.head_size as usize,
     }
 }
 
