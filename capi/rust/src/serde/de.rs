@@ -273,15 +273,25 @@ impl<'a> Deserializer<'a> {
     /// is an error, not undefined behaviour).
     #[inline]
     fn view(&self, it: &It) -> Result<&'a [u8], Error> {
+        self.view_raw(it.data, it.size, it.offset)
+    }
+
+    #[inline]
+    fn view_raw(&self, data: *const u8, size: usize, offset: usize) -> Result<&'a [u8], Error> {
         let input: &'a [u8] = self.input;
-        if it.size == 0 {
+        if size == 0 {
             return Ok(&[]);
         }
-        let start = (it.data as usize).wrapping_sub(input.as_ptr() as usize);
-        match start.checked_add(it.size).and_then(|end| input.get(start..end)) {
+        let start = (data as usize).wrapping_sub(input.as_ptr() as usize);
+        match start.checked_add(size).and_then(|end| input.get(start..end)) {
             Some(s) => Ok(s),
-            None => Err(Error::new(Status::Internal, it.offset, "string view outside the input")),
+            None => Err(Error::new(Status::Internal, offset, "string view outside the input")),
         }
+    }
+
+    #[inline]
+    fn view_str(&self, it: &It) -> Result<&'a str, Error> {
+        self.view_str_raw(it.data, it.size, it.offset, it.head)
     }
 
     /// A definite text string as `&str`. The library has validated it
@@ -289,14 +299,20 @@ impl<'a> Deserializer<'a> {
     /// an ASCII test (word at a time) for the common case, `from_utf8` for
     /// the rest.
     #[inline]
-    fn view_str(&self, it: &It) -> Result<&'a str, Error> {
-        let bytes = self.view(it)?;
+    fn view_str_raw(
+        &self,
+        data: *const u8,
+        size: usize,
+        offset: usize,
+        head: u32,
+    ) -> Result<&'a str, Error> {
+        let bytes = self.view_raw(data, size, offset)?;
         if bytes.is_ascii() {
             // SAFETY: ASCII is UTF-8 (just checked, in Rust).
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
         std::str::from_utf8(bytes).map_err(|e| {
-            let at = it.offset + it.head as usize + e.valid_up_to();
+            let at = offset + head as usize + e.valid_up_to();
             Error::new(Status::InvalidUtf8, at, "invalid UTF-8 in a text string")
         })
     }
@@ -510,6 +526,13 @@ macro_rules! forward_to_any {
                         self.pos += 1;
                         self.last = offset;
                         return visitor.visit_f64(float);
+                    }
+                    ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
+                        let (data, size, head) = (it.data, it.size, it.head_size);
+                        self.pos += 1;
+                        self.last = offset;
+                        let s = self.view_str_raw(data, size, offset, head)?;
+                        return visitor.visit_borrowed_str(s);
                     }
                     _ => {}
                 }
