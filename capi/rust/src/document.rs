@@ -231,12 +231,24 @@ impl Type {
 /// node.len();
 /// ```
 ///
-/// Nor can a string taken from it:
+/// But a string taken from it can: it borrows the input, not the document.
 ///
-/// ```compile_fail,E0597
+/// ```
 /// let data = vec![0x61, b'a'];
 /// let s: &str;
 /// {
+///     let doc = cbor_fast::Document::parse(&data).unwrap();
+///     s = doc.root().as_str().unwrap();
+/// }
+/// assert_eq!(s, "a");
+/// ```
+///
+/// Not the input, though:
+///
+/// ```compile_fail,E0597
+/// let s: &str;
+/// {
+///     let data = vec![0x61, b'a'];
 ///     let doc = cbor_fast::Document::parse(&data).unwrap();
 ///     s = doc.root().as_str().unwrap();
 /// }
@@ -300,7 +312,7 @@ impl<'a> Document<'a> {
     }
 
     /// The root item.
-    pub fn root(&self) -> Node<'_> {
+    pub fn root(&self) -> Node<'_, 'a> {
         // SAFETY: live document; a decoded document always has a root.
         let p = unsafe { ffi::cbor_doc_root(self.raw.as_ptr()) };
         Node {
@@ -351,20 +363,23 @@ impl std::fmt::Debug for Document<'_> {
     }
 }
 
-/// A node of a [`Document`], valid while the document is borrowed (`'d`).
-/// Strings it returns live as long as that borrow.
+/// A node of a [`Document`] over input `'a`, valid while the document is
+/// borrowed (`'d`). Definite-length strings it returns ([`Node::as_str`],
+/// [`Node::as_bytes`]) are slices of the input and live as long as the input
+/// (`'a`), not the document; the joined content of an indefinite-length
+/// string lives in the document ([`Node::joined_str`], [`Node::joined_bytes`]).
 #[derive(Clone, Copy)]
-pub struct Node<'d> {
+pub struct Node<'d, 'a> {
     raw: NonNull<ffi::cbor_node>,
-    _doc: PhantomData<&'d ffi::cbor_doc>,
+    _doc: PhantomData<(&'d ffi::cbor_doc, &'a [u8])>,
 }
 
 // SAFETY: a node is a read-only position in an immutable document (see Document).
-unsafe impl Send for Node<'_> {}
-unsafe impl Sync for Node<'_> {}
+unsafe impl Send for Node<'_, '_> {}
+unsafe impl Sync for Node<'_, '_> {}
 
-impl<'d> Node<'d> {
-    fn wrap(p: *const ffi::cbor_node) -> Option<Node<'d>> {
+impl<'d, 'a> Node<'d, 'a> {
+    fn wrap(p: *const ffi::cbor_node) -> Option<Node<'d, 'a>> {
         NonNull::new(p as *mut ffi::cbor_node).map(|raw| Node { raw, _doc: PhantomData })
     }
 
@@ -456,8 +471,7 @@ impl<'d> Node<'d> {
         (unsafe { ffi::cbor_node_get_simple(self.ptr(), &mut v) } == ffi::CBOR_FAST_OK).then_some(v)
     }
 
-    /// Byte string content (a view into the input, or joined chunks).
-    pub fn as_bytes(&self) -> Option<&'d [u8]> {
+    fn raw_bytes(&self) -> Option<&'d [u8]> {
         let mut data: *const u8 = ptr::null();
         let mut size = 0usize;
         if unsafe { ffi::cbor_node_get_bytes(self.ptr(), &mut data, &mut size) }
@@ -465,30 +479,65 @@ impl<'d> Node<'d> {
         {
             return None;
         }
-        // SAFETY: `size` bytes at `data`, alive while the document and input are.
+        // SAFETY: `size` bytes at `data`: in the input, or (joined chunks)
+        // in the document, alive while both are borrowed.
         Some(unsafe { slice_or_empty(data, size) })
     }
 
-    /// Raw bytes of a text string, not UTF-8 checked.
-    pub fn as_text_bytes(&self) -> Option<&'d [u8]> {
+    fn raw_text(&self) -> Option<&'d [u8]> {
         let mut data: *const c_char = ptr::null();
         let mut size = 0usize;
         if unsafe { ffi::cbor_node_get_text(self.ptr(), &mut data, &mut size) } != ffi::CBOR_FAST_OK
         {
             return None;
         }
-        // SAFETY: as in as_bytes.
+        // SAFETY: as in raw_bytes.
         Some(unsafe { slice_or_empty(data as *const u8, size) })
     }
 
-    /// Text string content, checked with `std::str::from_utf8` (`None` for
-    /// another type or invalid UTF-8).
-    pub fn as_str(&self) -> Option<&'d str> {
+    /// Content of a definite-length byte string: a slice of the input, with
+    /// the input's lifetime. `None` for other nodes and for indefinite-length
+    /// strings (see [`Node::joined_bytes`]).
+    pub fn as_bytes(&self) -> Option<&'a [u8]> {
+        if self.is_indefinite() {
+            return None;
+        }
+        // SAFETY: a definite string's view points into the input, which lives
+        // for 'a (the document never copies it: no COPY_STRINGS flag).
+        self.raw_bytes().map(|b| unsafe { extend(b) })
+    }
+
+    /// Raw bytes of a definite-length text string (a slice of the input), not
+    /// UTF-8 checked. `None` as for [`Node::as_bytes`].
+    pub fn as_text_bytes(&self) -> Option<&'a [u8]> {
+        if self.is_indefinite() {
+            return None;
+        }
+        // SAFETY: as in as_bytes.
+        self.raw_text().map(|b| unsafe { extend(b) })
+    }
+
+    /// A definite-length text string, checked with `std::str::from_utf8`: a
+    /// slice of the input with the input's lifetime (`None` for another type,
+    /// invalid UTF-8, or an indefinite-length string, whose chunks are joined
+    /// in the document: see [`Node::joined_str`]).
+    pub fn as_str(&self) -> Option<&'a str> {
         std::str::from_utf8(self.as_text_bytes()?).ok()
     }
 
+    /// Any byte string, indefinite ones joined: valid while the document is.
+    pub fn joined_bytes(&self) -> Option<&'d [u8]> {
+        self.raw_bytes()
+    }
+
+    /// Any text string, indefinite ones joined, UTF-8 checked: valid while
+    /// the document is.
+    pub fn joined_str(&self) -> Option<&'d str> {
+        std::str::from_utf8(self.raw_text()?).ok()
+    }
+
     /// Tag number and content.
-    pub fn as_tag(&self) -> Option<(u64, Node<'d>)> {
+    pub fn as_tag(&self) -> Option<(u64, Node<'d, 'a>)> {
         let mut t = 0u64;
         if unsafe { ffi::cbor_node_get_tag(self.ptr(), &mut t) } != ffi::CBOR_FAST_OK {
             return None;
@@ -506,30 +555,30 @@ impl<'d> Node<'d> {
     }
 
     /// Array item `index` (O(1) for arrays of scalars, else a walk).
-    pub fn at(&self, index: usize) -> Option<Node<'d>> {
+    pub fn at(&self, index: usize) -> Option<Node<'d, 'a>> {
         Node::wrap(unsafe { ffi::cbor_node_array_get(self.ptr(), index) })
     }
 
     /// Map: the value of the first pair whose key is the text `key`.
-    pub fn get(&self, key: &str) -> Option<Node<'d>> {
+    pub fn get(&self, key: &str) -> Option<Node<'d, 'a>> {
         Node::wrap(unsafe {
             ffi::cbor_node_map_find(self.ptr(), key.as_ptr() as *const c_char, key.len())
         })
     }
 
     /// Map: the value of the first pair whose key is the integer `key`.
-    pub fn get_int(&self, key: i64) -> Option<Node<'d>> {
+    pub fn get_int(&self, key: i64) -> Option<Node<'d, 'a>> {
         Node::wrap(unsafe { ffi::cbor_node_map_find_int(self.ptr(), key) })
     }
 
     /// Children in order: array items, map keys and values alternating, or a
     /// tag's content. Empty for scalars.
-    pub fn iter(&self) -> Children<'d> {
+    pub fn iter(&self) -> Children<'d, 'a> {
         Children { next: Node::wrap(unsafe { ffi::cbor_node_child(self.ptr()) }) }
     }
 
     /// Map pairs in order (empty for other nodes).
-    pub fn entries(&self) -> Entries<'d> {
+    pub fn entries(&self) -> Entries<'d, 'a> {
         let children = if self.kind() == Type::Map { self.iter() } else { Children { next: None } };
         Entries { children }
     }
@@ -540,29 +589,29 @@ impl<'d> Node<'d> {
     }
 }
 
-impl std::fmt::Debug for Node<'_> {
+impl std::fmt::Debug for Node<'_, '_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Node").field("kind", &self.kind()).field("offset", &self.offset()).finish()
     }
 }
 
-impl<'d> IntoIterator for Node<'d> {
-    type Item = Node<'d>;
-    type IntoIter = Children<'d>;
-    fn into_iter(self) -> Children<'d> {
+impl<'d, 'a> IntoIterator for Node<'d, 'a> {
+    type Item = Node<'d, 'a>;
+    type IntoIter = Children<'d, 'a>;
+    fn into_iter(self) -> Children<'d, 'a> {
         self.iter()
     }
 }
 
 /// Children of a node (see [`Node::iter`]).
 #[derive(Clone, Debug)]
-pub struct Children<'d> {
-    next: Option<Node<'d>>,
+pub struct Children<'d, 'a> {
+    next: Option<Node<'d, 'a>>,
 }
 
-impl<'d> Iterator for Children<'d> {
-    type Item = Node<'d>;
-    fn next(&mut self) -> Option<Node<'d>> {
+impl<'d, 'a> Iterator for Children<'d, 'a> {
+    type Item = Node<'d, 'a>;
+    fn next(&mut self) -> Option<Node<'d, 'a>> {
         let cur = self.next?;
         // SAFETY: `cur` is a live node of the borrowed document.
         self.next = Node::wrap(unsafe { ffi::cbor_node_next(cur.ptr()) });
@@ -572,17 +621,27 @@ impl<'d> Iterator for Children<'d> {
 
 /// Key/value pairs of a map node.
 #[derive(Clone, Debug)]
-pub struct Entries<'d> {
-    children: Children<'d>,
+pub struct Entries<'d, 'a> {
+    children: Children<'d, 'a>,
 }
 
-impl<'d> Iterator for Entries<'d> {
-    type Item = (Node<'d>, Node<'d>);
-    fn next(&mut self) -> Option<(Node<'d>, Node<'d>)> {
+impl<'d, 'a> Iterator for Entries<'d, 'a> {
+    type Item = (Node<'d, 'a>, Node<'d, 'a>);
+    fn next(&mut self) -> Option<(Node<'d, 'a>, Node<'d, 'a>)> {
         let k = self.children.next()?;
         let v = self.children.next()?;
         Some((k, v))
     }
+}
+
+/// A slice of the input seen through a shorter borrow, given back its real
+/// lifetime.
+///
+/// # Safety
+/// `b` must lie in memory that lives for `'a` (the document's input).
+unsafe fn extend<'a>(b: &[u8]) -> &'a [u8] {
+    // SAFETY: the caller's promise.
+    unsafe { std::slice::from_raw_parts(b.as_ptr(), b.len()) }
 }
 
 /// # Safety
@@ -597,16 +656,16 @@ unsafe fn slice_or_empty<'x>(data: *const u8, size: usize) -> &'x [u8] {
 }
 
 /// Builds a `Value` from a node with an explicit stack (no recursion).
-fn node_to_value(root: Node<'_>) -> Result<Value, Error> {
+fn node_to_value(root: Node<'_, '_>) -> Result<Value, Error> {
     /// A container being filled, and the child node it is at.
     enum Partial {
         Array(Vec<Value>),
         Map(Vec<(Value, Value)>, Option<Value>),
         Tag(u64),
     }
-    struct Frame<'d> {
+    struct Frame<'d, 'a> {
         partial: Partial,
-        child: Node<'d>,
+        child: Node<'d, 'a>,
     }
     fn close(p: Partial) -> Value {
         match p {
@@ -616,7 +675,7 @@ fn node_to_value(root: Node<'_>) -> Result<Value, Error> {
         }
     }
 
-    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut stack: Vec<Frame<'_, '_>> = Vec::new();
     let mut cur = root;
     loop {
         // Turn `cur` into a finished value, or open a frame and descend.
@@ -626,9 +685,9 @@ fn node_to_value(root: Node<'_>) -> Result<Value, Error> {
                 Value::integer(neg, raw)
             }
             Type::Float => Value::Float(cur.as_f64().ok_or_else(|| internal(cur))?),
-            Type::Bytes => Value::Bytes(cur.as_bytes().ok_or_else(|| internal(cur))?.to_vec()),
+            Type::Bytes => Value::Bytes(cur.joined_bytes().ok_or_else(|| internal(cur))?.to_vec()),
             Type::Text => {
-                let bytes = cur.as_text_bytes().ok_or_else(|| internal(cur))?;
+                let bytes = cur.raw_text().ok_or_else(|| internal(cur))?;
                 match std::str::from_utf8(bytes) {
                     Ok(s) => Value::Text(s.to_owned()),
                     Err(_) => return Err(Error::new(Status::InvalidUtf8, cur.offset())),
@@ -694,7 +753,7 @@ fn node_to_value(root: Node<'_>) -> Result<Value, Error> {
     }
 }
 
-fn internal(n: Node<'_>) -> Error {
+fn internal(n: Node<'_, '_>) -> Error {
     Error::new(Status::Internal, n.offset())
 }
 

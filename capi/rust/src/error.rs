@@ -56,6 +56,44 @@ pub enum Status {
 }
 
 impl Status {
+    /// Every status this crate knows (all but `Unknown`), in code order: one
+    /// for each `CBOR_FAST_ERR_*` enumerator of `cbor_fast.h` (a test parses
+    /// the header to keep the two lists equal).
+    pub const ALL: &'static [Status] = &[
+        Status::InvalidArgument,
+        Status::InvalidState,
+        Status::BufferTooSmall,
+        Status::WriterUnclosed,
+        Status::WriterCount,
+        Status::WriterNoContainer,
+        Status::WriterBadChunk,
+        Status::WriterOddMap,
+        Status::SinkFailed,
+        Status::TypeMismatch,
+        Status::OutOfRange,
+        Status::Truncated,
+        Status::ReservedAdditionalInfo,
+        Status::IndefiniteNotAllowed,
+        Status::BadSimple,
+        Status::ChunkType,
+        Status::NestedChunk,
+        Status::UnexpectedBreak,
+        Status::MapMissingValue,
+        Status::InvalidUtf8,
+        Status::TrailingBytes,
+        Status::NotPreferred,
+        Status::IndefiniteLength,
+        Status::UnsortedKeys,
+        Status::DuplicateKey,
+        Status::Depth,
+        Status::OutOfMemory,
+        Status::TooManyItems,
+        Status::ContainerTooLarge,
+        Status::StringTooLong,
+        Status::MemoryBudget,
+        Status::Internal,
+    ];
+
     /// The status for a C code (`Unknown` for codes this crate does not know,
     /// including OK and END, which are not failures).
     pub fn from_code(code: i32) -> Status {

@@ -23,13 +23,17 @@
 //! assert_eq!(decode(&bytes).unwrap(), v);
 //! ```
 
-pub mod ffi;
+/// The raw C declarations (the `cbor-fast-sys` crate).
+pub use cbor_fast_sys as ffi;
 
 mod document;
 mod error;
 mod reader;
 mod value;
 mod writer;
+
+#[cfg(feature = "serde")]
+pub mod serde;
 
 pub use document::{
     Children, DEFAULT_MAX_DEPTH, DecodeOptions, Document, Entries, Node, Sequence, Type, decode,
@@ -60,8 +64,8 @@ mod tests {
         send::<Sequence<'static>>();
         send::<Document<'static>>();
         sync::<Document<'static>>();
-        send::<Node<'static>>();
-        sync::<Node<'static>>();
+        send::<Node<'static, 'static>>();
+        sync::<Node<'static, 'static>>();
         send::<Error>();
         sync::<Error>();
         send::<Value>();

@@ -18,11 +18,12 @@
 /// * `Simple(20..=23)` is not equal to `Bool`/`Null`/`Undefined` although it
 ///   encodes to the same bytes (the decoder returns the latter).
 ///
-/// `==` uses an explicit stack, as do [`crate::encode`] and [`crate::decode`].
-/// Dropping, cloning and `Debug` formatting recurse (the compiler's derived
-/// code); decoding caps nesting at `max_depth` (512 by default), which keeps
-/// them far from stack limits.
-#[derive(Clone, Debug)]
+/// # Depth
+///
+/// `==`, `Drop`, `Clone` and `Debug` use explicit stacks, as do
+/// [`crate::encode`] and [`crate::decode`]: a value of any depth the decoder
+/// accepts (`max_depth` can be raised far beyond the default 512) is built,
+/// compared, copied, printed, encoded and dropped in constant stack space.
 pub enum Value {
     /// Major type 0.
     Unsigned(u64),
@@ -193,6 +194,294 @@ impl Value {
     /// Array: item `index`.
     pub fn index(&self, index: usize) -> Option<&Value> {
         self.as_array()?.get(index)
+    }
+}
+
+impl Value {
+    /// Moves the children of a container out (leaving it empty), onto `out`.
+    fn take_children(&mut self, out: &mut Vec<Value>) {
+        match self {
+            Value::Array(items) => out.append(items),
+            Value::Map(pairs) => {
+                for (k, v) in pairs.drain(..) {
+                    out.push(k);
+                    out.push(v);
+                }
+            }
+            Value::Tag(_, content) if content.is_container() => {
+                out.push(std::mem::replace(&mut **content, Value::Null));
+            }
+            _ => {}
+        }
+    }
+
+    /// Has children whose drop could nest (not recursive itself).
+    fn is_container(&self) -> bool {
+        match self {
+            Value::Array(a) => !a.is_empty(),
+            Value::Map(m) => !m.is_empty(),
+            Value::Tag(_, c) => !matches!(
+                **c,
+                Value::Unsigned(_)
+                    | Value::Negative(_)
+                    | Value::BigNum { .. }
+                    | Value::Float(_)
+                    | Value::Bytes(_)
+                    | Value::Text(_)
+                    | Value::Simple(_)
+                    | Value::Bool(_)
+                    | Value::Null
+                    | Value::Undefined
+            ),
+            _ => false,
+        }
+    }
+}
+
+/// `Null`.
+impl Default for Value {
+    fn default() -> Value {
+        Value::Null
+    }
+}
+
+/// Taking a value apart. `Value` implements `Drop` (to drop deep values
+/// without recursion), so a `match` cannot move fields out of it; these do.
+impl Value {
+    /// The items of an array (`Err(self)` for anything else).
+    pub fn into_array(mut self) -> Result<Vec<Value>, Value> {
+        match &mut self {
+            Value::Array(items) => Ok(std::mem::take(items)),
+            _ => Err(self),
+        }
+    }
+
+    /// The pairs of a map.
+    pub fn into_map(mut self) -> Result<Vec<(Value, Value)>, Value> {
+        match &mut self {
+            Value::Map(pairs) => Ok(std::mem::take(pairs)),
+            _ => Err(self),
+        }
+    }
+
+    /// The text of a text string.
+    pub fn into_text(mut self) -> Result<String, Value> {
+        match &mut self {
+            Value::Text(t) => Ok(std::mem::take(t)),
+            _ => Err(self),
+        }
+    }
+
+    /// The bytes of a byte string.
+    pub fn into_bytes(mut self) -> Result<Vec<u8>, Value> {
+        match &mut self {
+            Value::Bytes(b) => Ok(std::mem::take(b)),
+            _ => Err(self),
+        }
+    }
+
+    /// Tag number and content.
+    pub fn into_tag(mut self) -> Result<(u64, Value), Value> {
+        match &mut self {
+            Value::Tag(t, content) => Ok((*t, std::mem::take(&mut **content))),
+            _ => Err(self),
+        }
+    }
+}
+
+impl Drop for Value {
+    /// Takes nested containers apart with a heap stack: each value dropped
+    /// here has no children left, so the compiler's drop glue never recurses
+    /// more than one level.
+    fn drop(&mut self) {
+        if !self.is_container() {
+            return;
+        }
+        let mut pending = Vec::new();
+        self.take_children(&mut pending);
+        while let Some(mut v) = pending.pop() {
+            v.take_children(&mut pending);
+        }
+    }
+}
+
+impl Clone for Value {
+    /// A deep copy with an explicit stack.
+    fn clone(&self) -> Value {
+        /// A container copy being filled from its source.
+        enum Partial<'v> {
+            Array(&'v [Value], Vec<Value>),
+            Map(&'v [(Value, Value)], Vec<(Value, Value)>, Option<Value>),
+            Tag(u64),
+        }
+        let mut stack: Vec<Partial<'_>> = Vec::new();
+        let mut cur = self;
+        loop {
+            // Copy `cur`, or open its copy and descend to its first child.
+            let mut done = match cur {
+                Value::Unsigned(n) => Value::Unsigned(*n),
+                Value::Negative(n) => Value::Negative(*n),
+                Value::BigNum { negative, magnitude } => {
+                    Value::BigNum { negative: *negative, magnitude: magnitude.clone() }
+                }
+                Value::Float(f) => Value::Float(*f),
+                Value::Bytes(b) => Value::Bytes(b.clone()),
+                Value::Text(t) => Value::Text(t.clone()),
+                Value::Simple(v) => Value::Simple(*v),
+                Value::Bool(b) => Value::Bool(*b),
+                Value::Null => Value::Null,
+                Value::Undefined => Value::Undefined,
+                Value::Array(items) if items.is_empty() => Value::Array(Vec::new()),
+                Value::Map(pairs) if pairs.is_empty() => Value::Map(Vec::new()),
+                Value::Array(items) => {
+                    stack.push(Partial::Array(items, Vec::with_capacity(items.len())));
+                    cur = &items[0];
+                    continue;
+                }
+                Value::Map(pairs) => {
+                    stack.push(Partial::Map(pairs, Vec::with_capacity(pairs.len()), None));
+                    cur = &pairs[0].0;
+                    continue;
+                }
+                Value::Tag(t, content) => {
+                    stack.push(Partial::Tag(*t));
+                    cur = content;
+                    continue;
+                }
+            };
+            // Hand the copy to its parent until one has a next child.
+            loop {
+                let Some(top) = stack.last_mut() else { return done };
+                match top {
+                    Partial::Tag(t) => {
+                        let t = *t;
+                        stack.pop();
+                        done = Value::Tag(t, Box::new(done));
+                        continue;
+                    }
+                    Partial::Array(src, out) => {
+                        let src: &[Value] = src;
+                        out.push(done);
+                        if let Some(next) = src.get(out.len()) {
+                            cur = next;
+                            break;
+                        }
+                    }
+                    Partial::Map(src, out, key) => {
+                        let src: &[(Value, Value)] = src;
+                        match key.take() {
+                            None => {
+                                *key = Some(done);
+                                cur = &src[out.len()].1;
+                                break;
+                            }
+                            Some(k) => {
+                                out.push((k, done));
+                                if let Some(next) = src.get(out.len()) {
+                                    cur = &next.0;
+                                    break;
+                                }
+                            }
+                        }
+                    }
+                }
+                done = match stack.pop() {
+                    Some(Partial::Array(_, out)) => Value::Array(out),
+                    Some(Partial::Map(_, out, _)) => Value::Map(out),
+                    _ => unreachable!("tags are closed above"),
+                };
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Value {
+    /// The derived format (`Array([Unsigned(1), Null])`, `{:#?}` indented),
+    /// written with an explicit stack.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        enum Step<'v> {
+            Value(&'v Value, usize),
+            Text(&'static str),
+            Close(&'static str, usize),
+        }
+        let pretty = f.alternate();
+        let pad = |f: &mut std::fmt::Formatter<'_>, level: usize| -> std::fmt::Result {
+            if pretty {
+                f.write_str("\n")?;
+                for _ in 0..level {
+                    f.write_str("    ")?;
+                }
+            }
+            Ok(())
+        };
+        let mut steps = vec![Step::Value(self, 0)];
+        while let Some(step) = steps.pop() {
+            let (v, level) = match step {
+                Step::Text(t) => {
+                    f.write_str(t)?;
+                    continue;
+                }
+                Step::Close(t, level) => {
+                    pad(f, level)?;
+                    f.write_str(t)?;
+                    continue;
+                }
+                Step::Value(v, level) => (v, level),
+            };
+            let sep = if pretty { "," } else { ", " };
+            match v {
+                Value::Unsigned(n) => write!(f, "Unsigned({n})")?,
+                Value::Negative(n) => write!(f, "Negative({n})")?,
+                Value::BigNum { negative, magnitude } => {
+                    write!(f, "BigNum {{ negative: {negative}, magnitude: {magnitude:?} }}")?
+                }
+                Value::Float(x) => write!(f, "Float({x:?})")?,
+                Value::Bytes(b) => write!(f, "Bytes({b:?})")?,
+                Value::Text(t) => write!(f, "Text({t:?})")?,
+                Value::Simple(x) => write!(f, "Simple({x})")?,
+                Value::Bool(b) => write!(f, "Bool({b})")?,
+                Value::Null => f.write_str("Null")?,
+                Value::Undefined => f.write_str("Undefined")?,
+                Value::Array(items) if items.is_empty() => f.write_str("Array([])")?,
+                Value::Map(pairs) if pairs.is_empty() => f.write_str("Map([])")?,
+                Value::Array(items) => {
+                    f.write_str("Array([")?;
+                    steps.push(Step::Close("])", level));
+                    for (i, item) in items.iter().enumerate().rev() {
+                        if pretty || i + 1 < items.len() {
+                            steps.push(Step::Text(if pretty { "," } else { ", " }));
+                        }
+                        steps.push(Step::Value(item, level + 1));
+                        if pretty {
+                            steps.push(Step::Close("", level + 1));
+                        }
+                    }
+                }
+                Value::Map(pairs) => {
+                    f.write_str("Map([")?;
+                    steps.push(Step::Close("])", level));
+                    for (i, (k, x)) in pairs.iter().enumerate().rev() {
+                        if pretty || i + 1 < pairs.len() {
+                            steps.push(Step::Text(sep));
+                        }
+                        steps.push(Step::Text(")"));
+                        steps.push(Step::Value(x, level + 1));
+                        steps.push(Step::Text(", "));
+                        steps.push(Step::Value(k, level + 1));
+                        steps.push(Step::Text("("));
+                        if pretty {
+                            steps.push(Step::Close("", level + 1));
+                        }
+                    }
+                }
+                Value::Tag(t, content) => {
+                    write!(f, "Tag({t}, ")?;
+                    steps.push(Step::Text(")"));
+                    steps.push(Step::Value(content, level));
+                }
+            }
+        }
+        Ok(())
     }
 }
 

@@ -105,11 +105,28 @@ fn definite_strings_are_zero_copy_and_indefinite_ones_joined() {
     assert!(std::ptr::eq(name.as_str().unwrap().as_ptr(), data[at..].as_ptr()));
     let ind = doc.root().get("ind").unwrap();
     assert!(ind.is_indefinite());
-    assert_eq!(ind.as_str(), Some("abc"));
-    // Joined into the document's memory, not the input.
-    let p = ind.as_str().unwrap().as_ptr() as usize;
+    // Joined into the document's memory, not the input: only joined_str
+    // (the document's lifetime) gives it; as_str (the input's) does not.
+    assert_eq!(ind.as_str(), None);
+    assert_eq!(ind.joined_str(), Some("abc"));
+    let p = ind.joined_str().unwrap().as_ptr() as usize;
     let input = data.as_ptr() as usize..data.as_ptr() as usize + data.len();
     assert!(!input.contains(&p));
+    assert_eq!(name.joined_str(), name.as_str());
+}
+
+#[test]
+fn strings_outlive_the_document_they_came_from() {
+    let data = sample();
+    let (name, bytes) = {
+        let doc = Document::parse(&data).unwrap();
+        let root = doc.root();
+        (root.get("name").unwrap().as_str().unwrap(), root.get("raw").unwrap().as_bytes())
+    };
+    // The document is gone; the slices are the input's.
+    assert_eq!(name, "Zo\u{eb}");
+    assert!(data.as_ptr_range().contains(&name.as_ptr()));
+    assert!(bytes.is_some());
 }
 
 #[test]

@@ -1,4 +1,9 @@
-//! Raw declarations of the C API in `capi/include/cbor_fast.h`, written by hand.
+//! Raw declarations of the C API in `capi/include/cbor_fast.h`, written by hand,
+//! and the linking of libcbor_fast (see `build.rs`: the `bundled` feature
+//! builds the core from this repository's sources and links it statically;
+//! otherwise `CBOR_FAST_LIB_DIR` or pkg-config finds an installed library).
+//! The safe API is the `cbor_fast` crate, which re-exports this one as
+//! `cbor_fast::ffi`.
 //!
 //! Every type, constant and function here mirrors the header one to one (same
 //! names, same order of sections). C enums are plain integer aliases with

@@ -1,0 +1,35 @@
+//! serde support (feature `serde`): [`from_slice`], [`to_vec`], [`to_writer`].
+//!
+//! The wire format is serde_cbor's and ciborium's, so data moves between them
+//! and this crate both ways:
+//!
+//! | Rust | CBOR |
+//! |---|---|
+//! | integers (`i8`..`i128`, `u8`..`u128`) | major types 0/1 in the shortest head; beyond 64 bits tags 2/3 (bignums) |
+//! | `f32`, `f64` | the shortest float that keeps the value exactly (half, single, double) |
+//! | `&str`, `String`, `char` | text string |
+//! | `&[u8]`, `serde_bytes` | byte string (a plain `Vec<u8>` is an array of integers, as in serde) |
+//! | `Option` | `null` or the value |
+//! | `()`, unit struct | `null` |
+//! | sequences, tuples | definite-length array |
+//! | maps, structs | definite-length map (struct fields keyed by name) |
+//! | enums | externally tagged: `"Variant"`, or `{"Variant": content}` |
+//! | [`Tagged`] | tag head and content |
+//!
+//! Reading accepts more: indefinite lengths, half/single floats for `f64`,
+//! integers for floats, a struct as an array of its fields, `undefined` as
+//! `null`, and tags around anything (ignored unless asked for by `Tagged`).
+//! Errors carry a status and byte offset ([`Error`]).
+//!
+//! The serializer writes bytes directly in Rust (preferred serialization,
+//! byte-identical to the C writer); the deserializer reads the library's
+//! items in batches (`cbor_reader_next_batch`).
+mod de;
+mod error;
+mod ser;
+mod tag;
+
+pub use de::{Deserializer, from_slice, from_slice_with};
+pub use error::Error;
+pub use ser::{Compound, Serializer, to_vec, to_writer};
+pub use tag::Tagged;

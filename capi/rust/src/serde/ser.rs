@@ -1,0 +1,756 @@
+//! `Serializer`: writes preferred serialization (RFC 8949 section 4.1)
+//! straight into a `Vec<u8>`, byte for byte what the C writer
+//! (`cbor_writer_*`, shortest floats) produces for the same items: shortest
+//! heads, definite lengths, each float in the shortest of half, single and
+//! double that keeps it exactly (NaN payloads included), integers beyond 64
+//! bits as bignums (tags 2 and 3). The tests compare it with the C writer.
+use serde::ser::{self, Serialize};
+
+use super::error::Error;
+use super::tag::{TAG_ENUM, TAG_VARIANT};
+use crate::error::Status;
+
+/// Serializes `value` into a new vector.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// struct Point { x: i32, y: f64 }
+/// let bytes = cbor_fast::serde::to_vec(&Point { x: -1, y: 0.5 }).unwrap();
+/// assert_eq!(bytes, [0xa2, 0x61, b'x', 0x20, 0x61, b'y', 0xf9, 0x38, 0x00]);
+/// ```
+pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::with_capacity(128);
+    value.serialize(&mut Serializer::new(&mut out))?;
+    Ok(out)
+}
+
+/// Serializes `value` and writes it to `writer` in one `write_all` (the
+/// encoding is built in memory first: definite lengths need the counts).
+pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
+    mut writer: W,
+    value: &T,
+) -> Result<(), Error> {
+    let out = to_vec(value)?;
+    writer.write_all(&out).map_err(|e| Error::new(Status::SinkFailed, 0, e.to_string()))
+}
+
+/// A serde serializer appending to a `Vec<u8>`.
+pub struct Serializer<'o> {
+    out: &'o mut Vec<u8>,
+}
+
+impl<'o> Serializer<'o> {
+    pub fn new(out: &'o mut Vec<u8>) -> Serializer<'o> {
+        Serializer { out }
+    }
+
+    #[inline]
+    fn head(&mut self, major: u8, v: u64) {
+        write_head(self.out, major, v);
+    }
+
+    #[inline]
+    fn text(&mut self, s: &str) {
+        write_string(self.out, 3, s.as_bytes());
+    }
+
+    #[inline]
+    fn uint(&mut self, v: u64) {
+        self.head(0, v);
+    }
+
+    #[inline]
+    fn int(&mut self, v: i64) {
+        if v < 0 { self.head(1, !(v as u64)) } else { self.head(0, v as u64) }
+    }
+
+    fn bignum(&mut self, negative: bool, magnitude: u128) {
+        if let Ok(small) = u64::try_from(magnitude) {
+            return self.head(u8::from(negative), small);
+        }
+        let be = magnitude.to_be_bytes();
+        let start = be.iter().position(|&b| b != 0).unwrap_or(be.len());
+        self.head(6, if negative { 3 } else { 2 });
+        self.head(2, (be.len() - start) as u64);
+        self.out.extend_from_slice(&be[start..]);
+    }
+
+    /// Position of a container's head whose count is not known yet.
+    fn open_unknown(&mut self) -> usize {
+        self.out.len()
+    }
+
+    /// Inserts the head for `count` at `at` (the container's items follow it).
+    fn close_unknown(&mut self, at: usize, major: u8, count: u64) {
+        let mut head = Vec::with_capacity(9);
+        write_head(&mut head, major, count);
+        self.out.splice(at..at, head);
+    }
+}
+
+/// Appends the shortest head of major type `major` with argument `v`.
+#[inline]
+pub(crate) fn write_head(out: &mut Vec<u8>, major: u8, v: u64) {
+    out.reserve(9);
+    // SAFETY: 9 bytes are reserved past the length; head_at writes at most 9.
+    unsafe {
+        let n = head_at(out.as_mut_ptr().add(out.len()), major, v);
+        out.set_len(out.len() + n);
+    }
+}
+
+/// Writes the head at `p` and returns its size (1, 2, 3, 5 or 9).
+///
+/// # Safety
+/// `p` must be valid for writing 9 bytes.
+#[inline(always)]
+unsafe fn head_at(p: *mut u8, major: u8, v: u64) -> usize {
+    let m = major << 5;
+    // SAFETY (all writes): within the 9 bytes the caller guarantees.
+    unsafe {
+        if v < 24 {
+            *p = m | v as u8;
+            1
+        } else if v <= 0xff {
+            *p = m | 24;
+            *p.add(1) = v as u8;
+            2
+        } else if v <= 0xffff {
+            *p = m | 25;
+            std::ptr::copy_nonoverlapping((v as u16).to_be_bytes().as_ptr(), p.add(1), 2);
+            3
+        } else if v <= 0xffff_ffff {
+            *p = m | 26;
+            std::ptr::copy_nonoverlapping((v as u32).to_be_bytes().as_ptr(), p.add(1), 4);
+            5
+        } else {
+            *p = m | 27;
+            std::ptr::copy_nonoverlapping(v.to_be_bytes().as_ptr(), p.add(1), 8);
+            9
+        }
+    }
+}
+
+/// Appends a head of major type `major` (2 or 3) and `data`, with one
+/// capacity check.
+#[inline]
+fn write_string(out: &mut Vec<u8>, major: u8, data: &[u8]) {
+    let len = data.len();
+    out.reserve(len + 9);
+    // SAFETY: len + 9 bytes are reserved past the length: at most 9 for the
+    // head, then `len` for the content.
+    unsafe {
+        let at = out.as_mut_ptr().add(out.len());
+        let n = head_at(at, major, len as u64);
+        std::ptr::copy_nonoverlapping(data.as_ptr(), at.add(n), len);
+        out.set_len(out.len() + n + len);
+    }
+}
+
+/// Whether binary64 bits `d` fit the binary format with `EXP` exponent and
+/// `MANT` fraction bits exactly (widening back gives `d`, NaN payload and sign
+/// included); if so, the narrow bits. The same bit tests as the C writer's
+/// `narrows_exactly` (src/internal/float16.hpp).
+#[inline]
+fn narrows_exactly<const EXP: u32, const MANT: u32>(d: u64) -> Option<u64> {
+    let bias: i32 = (1 << (EXP - 1)) - 1;
+    let exp_ones: u64 = (1u64 << EXP) - 1;
+    let drop = 52 - MANT;
+    let dropped = (1u64 << drop) - 1;
+    let sign = (d >> 63) << (EXP + MANT);
+    let exp = ((d >> 52) & 0x7ff) as i32;
+    let mant = d & ((1u64 << 52) - 1);
+    let e = exp - 1023;
+    if e >= 1 - bias && e <= bias {
+        if mant & dropped != 0 {
+            return None;
+        }
+        return Some(sign | (((e + bias) as u64) << MANT) | (mant >> drop));
+    }
+    if exp == 0x7ff {
+        if mant & dropped != 0 {
+            return None;
+        }
+        return Some(sign | (exp_ones << MANT) | (mant >> drop));
+    }
+    if exp == 0 {
+        return if mant != 0 { None } else { Some(sign) };
+    }
+    if e > bias {
+        return None;
+    }
+    let shift = drop + (1 - bias - e) as u32;
+    if shift > 52 {
+        return None;
+    }
+    let sig = mant | (1u64 << 52);
+    if sig & ((1u64 << shift) - 1) != 0 {
+        return None;
+    }
+    Some(sign | (sig >> shift))
+}
+
+/// Appends `v` in the shortest float width that keeps it exactly.
+#[inline]
+pub(crate) fn write_float(out: &mut Vec<u8>, v: f64) {
+    let bits = v.to_bits();
+    // Any of the low 29 fraction bits set: only a double holds it.
+    if bits & 0x1fff_ffff == 0 {
+        if let Some(h) = narrows_exactly::<5, 10>(bits) {
+            let b = (h as u16).to_be_bytes();
+            out.extend_from_slice(&[0xf9, b[0], b[1]]);
+            return;
+        }
+        if let Some(s) = narrows_exactly::<8, 23>(bits) {
+            let b = (s as u32).to_be_bytes();
+            out.extend_from_slice(&[0xfa, b[0], b[1], b[2], b[3]]);
+            return;
+        }
+    }
+    let b = bits.to_be_bytes();
+    out.extend_from_slice(&[0xfb, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+}
+
+/// Exact widening of binary32 bits (a signalling NaN keeps its payload,
+/// which a hardware conversion may quiet).
+fn single_to_double(f: u32) -> f64 {
+    let sign = u64::from(f >> 31) << 63;
+    let exp = (f >> 23) & 0xff;
+    let mut mant = u64::from(f & 0x7f_ffff);
+    let bits = if exp == 0xff {
+        sign | (0x7ffu64 << 52) | (mant << 29)
+    } else if exp != 0 {
+        sign | (u64::from(exp + 1023 - 127) << 52) | (mant << 29)
+    } else if mant == 0 {
+        sign
+    } else {
+        let mut e: i64 = -126;
+        while mant & 0x80_0000 == 0 {
+            mant <<= 1;
+            e -= 1;
+        }
+        mant &= 0x7f_ffff;
+        sign | (((e + 1023) as u64) << 52) | (mant << 29)
+    };
+    f64::from_bits(bits)
+}
+
+impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'s, 'o>;
+    type SerializeTuple = Compound<'s, 'o>;
+    type SerializeTupleStruct = Compound<'s, 'o>;
+    type SerializeTupleVariant = Compound<'s, 'o>;
+    type SerializeMap = Compound<'s, 'o>;
+    type SerializeStruct = Compound<'s, 'o>;
+    type SerializeStructVariant = Compound<'s, 'o>;
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<(), Error> {
+        self.out.push(if v { 0xf5 } else { 0xf4 });
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<(), Error> {
+        self.int(i64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<(), Error> {
+        self.int(i64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<(), Error> {
+        self.int(i64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<(), Error> {
+        self.int(v);
+        Ok(())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), Error> {
+        if v < 0 {
+            self.bignum(true, !(v as u128));
+        } else {
+            self.bignum(false, v as u128);
+        }
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.uint(u64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.uint(u64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.uint(u64::from(v));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        self.uint(v);
+        Ok(())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), Error> {
+        self.bignum(false, v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<(), Error> {
+        write_float(self.out, single_to_double(v.to_bits()));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<(), Error> {
+        write_float(self.out, v);
+        Ok(())
+    }
+    fn serialize_char(self, v: char) -> Result<(), Error> {
+        let mut buf = [0u8; 4];
+        self.text(v.encode_utf8(&mut buf));
+        Ok(())
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<(), Error> {
+        self.text(v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        write_string(self.out, 2, v);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<(), Error> {
+        self.out.push(0xf6);
+        Ok(())
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        self.out.push(0xf6);
+        Ok(())
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), Error> {
+        self.out.push(0xf6);
+        Ok(())
+    }
+    /// Externally tagged, as serde_cbor and ciborium: the variant name.
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), Error> {
+        self.text(variant);
+        Ok(())
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        value.serialize(self)
+    }
+    /// `{variant: value}`.
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.out.push(0xa1);
+        self.text(variant);
+        value.serialize(self)
+    }
+    fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
+        Ok(match len {
+            Some(n) => {
+                self.head(4, n as u64);
+                Compound { ser: self, kind: Kind::Counted }
+            }
+            None => {
+                let at = self.open_unknown();
+                Compound { ser: self, kind: Kind::Array { at, count: 0 } }
+            }
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'o>, Error> {
+        self.head(4, len as u64);
+        Ok(Compound { ser: self, kind: Kind::Counted })
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'o>, Error> {
+        self.head(4, len as u64);
+        Ok(Compound { ser: self, kind: Kind::Counted })
+    }
+    /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged): the tag head,
+    /// then the value.
+    fn serialize_tuple_variant(
+        self,
+        name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'o>, Error> {
+        if name == TAG_ENUM && variant == TAG_VARIANT && len == 2 {
+            return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 } });
+        }
+        self.out.push(0xa1);
+        self.text(variant);
+        self.head(4, len as u64);
+        Ok(Compound { ser: self, kind: Kind::Counted })
+    }
+    fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
+        Ok(match len {
+            Some(n) => {
+                self.head(5, n as u64);
+                Compound { ser: self, kind: Kind::Counted }
+            }
+            None => {
+                let at = self.open_unknown();
+                Compound { ser: self, kind: Kind::Map { at, count: 0 } }
+            }
+        })
+    }
+    /// A map keyed by the field names (serde_cbor's and ciborium's default);
+    /// `len` already leaves out `skip_serializing_if` fields (serde derive).
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'s, 'o>, Error> {
+        self.head(5, len as u64);
+        Ok(Compound { ser: self, kind: Kind::Counted })
+    }
+    /// `{variant: {fields...}}`.
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Compound<'s, 'o>, Error> {
+        self.out.push(0xa1);
+        self.text(variant);
+        self.head(5, len as u64);
+        Ok(Compound { ser: self, kind: Kind::Counted })
+    }
+}
+
+enum Kind {
+    /// The head with the count is written.
+    Counted,
+    /// A sequence of unknown length: its head goes in at `at` on `end`.
+    Array { at: usize, count: u64 },
+    /// A map of unknown length (`count` keys and values so far).
+    Map { at: usize, count: u64 },
+    /// [`Tagged`](super::Tagged): `fields` of (tag, value) written.
+    Tag { fields: u8 },
+}
+
+/// Array, map, struct and tag bodies.
+pub struct Compound<'s, 'o> {
+    ser: &'s mut Serializer<'o>,
+    kind: Kind,
+}
+
+impl Compound<'_, '_> {
+    #[inline]
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        if let Kind::Array { count, .. } | Kind::Map { count, .. } = &mut self.kind {
+            *count += 1;
+        }
+        value.serialize(&mut *self.ser)
+    }
+
+    fn finish(self) -> Result<(), Error> {
+        match self.kind {
+            Kind::Counted => Ok(()),
+            Kind::Array { at, count } => {
+                self.ser.close_unknown(at, 4, count);
+                Ok(())
+            }
+            Kind::Map { at, count } => {
+                if count % 2 != 0 {
+                    return Err(Error::new(
+                        Status::InvalidArgument,
+                        self.ser.out.len(),
+                        "map key without a value",
+                    ));
+                }
+                self.ser.close_unknown(at, 5, count / 2);
+                Ok(())
+            }
+            Kind::Tag { fields: 2 } => Ok(()),
+            Kind::Tag { .. } => Err(Error::new(
+                Status::InvalidArgument,
+                self.ser.out.len(),
+                "a tag needs a number and a value",
+            )),
+        }
+    }
+}
+
+impl ser::SerializeSeq for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTuple for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeTupleVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        if let Kind::Tag { fields } = &mut self.kind {
+            *fields += 1;
+            return match *fields {
+                1 => value.serialize(TagNumber { out: self.ser.out }),
+                2 => value.serialize(&mut *self.ser),
+                _ => Err(Error::new(
+                    Status::InvalidArgument,
+                    self.ser.out.len(),
+                    "a tag has one value",
+                )),
+            };
+        }
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeMap for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        self.element(key)
+    }
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+        self.element(value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl Compound<'_, '_> {
+    #[inline]
+    fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        self.ser.text(key);
+        value.serialize(&mut *self.ser)
+    }
+}
+
+impl ser::SerializeStruct for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+impl ser::SerializeStructVariant for Compound<'_, '_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), Error> {
+        self.field(key, value)
+    }
+    fn end(self) -> Result<(), Error> {
+        self.finish()
+    }
+}
+
+/// The first field of a [`Tagged`](super::Tagged): only an unsigned integer,
+/// written as a tag head.
+struct TagNumber<'x> {
+    out: &'x mut Vec<u8>,
+}
+
+fn not_a_tag<T>() -> Result<T, Error> {
+    Err(Error::new(Status::InvalidArgument, 0, "a tag number must be an unsigned integer"))
+}
+
+impl ser::Serializer for TagNumber<'_> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = ser::Impossible<(), Error>;
+    type SerializeTuple = ser::Impossible<(), Error>;
+    type SerializeTupleStruct = ser::Impossible<(), Error>;
+    type SerializeTupleVariant = ser::Impossible<(), Error>;
+    type SerializeMap = ser::Impossible<(), Error>;
+    type SerializeStruct = ser::Impossible<(), Error>;
+    type SerializeStructVariant = ser::Impossible<(), Error>;
+
+    fn serialize_u64(self, v: u64) -> Result<(), Error> {
+        write_head(self.out, 6, v);
+        Ok(())
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), Error> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), Error> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), Error> {
+        self.serialize_u64(u64::from(v))
+    }
+    fn serialize_bool(self, _: bool) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_i8(self, _: i8) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_i16(self, _: i16) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_i32(self, _: i32) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_i64(self, _: i64) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_f32(self, _: f32) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_f64(self, _: f64) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_char(self, _: char) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_str(self, _: &str) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_bytes(self, _: &[u8]) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_none(self) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, _: &T) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_unit(self) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_unit_struct(self, _: &'static str) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_unit_variant(self, _: &'static str, _: u32, _: &'static str) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &T,
+    ) -> Result<(), Error> {
+        not_a_tag()
+    }
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Error> {
+        not_a_tag()
+    }
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Error> {
+        not_a_tag()
+    }
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, Error> {
+        not_a_tag()
+    }
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, Error> {
+        not_a_tag()
+    }
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Error> {
+        not_a_tag()
+    }
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, Error> {
+        not_a_tag()
+    }
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, Error> {
+        not_a_tag()
+    }
+}

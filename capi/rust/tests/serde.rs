@@ -1,0 +1,513 @@
+//! serde (feature `serde`): exact bytes at the head boundaries, floats and
+//! integers byte-identical to the C writer, borrowing without allocation,
+//! tags, enums, errors with status and offset, deep and hostile input.
+mod common;
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::collections::BTreeMap;
+
+use cbor_fast::serde::{Tagged, from_slice, from_slice_with, to_vec, to_writer};
+use cbor_fast::{DecodeOptions, Status, Value, encode};
+use common::{Rng, hex};
+use serde::{Deserialize, Serialize};
+
+// ---- a counting allocator (per thread: tests run in parallel) ----------------
+
+struct Counting;
+
+thread_local! {
+    static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+/// Rust heap allocations (and reallocations) `f` makes on this thread.
+fn allocations<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = ALLOCATIONS.with(Cell::get);
+    let r = f();
+    (r, ALLOCATIONS.with(Cell::get) - before)
+}
+
+/// A byte string for serde (without the serde_bytes crate).
+#[derive(Debug, PartialEq)]
+struct Bytes(Vec<u8>);
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+fn err_of<T: for<'a> Deserialize<'a> + std::fmt::Debug>(data: &[u8]) -> (Status, usize) {
+    let e = from_slice::<T>(data).unwrap_err();
+    (e.status(), e.offset())
+}
+
+// ---- integers ---------------------------------------------------------------
+
+#[test]
+fn unsigned_heads_at_every_boundary() {
+    let rows: &[(&str, u64, &str)] = &[
+        ("0", 0, "00"),
+        ("23: last in the initial byte", 23, "17"),
+        ("24: first one-byte argument", 24, "1818"),
+        ("255", 255, "18ff"),
+        ("256: first two-byte argument", 256, "190100"),
+        ("65535", 65535, "19ffff"),
+        ("65536: first four-byte argument", 65536, "1a00010000"),
+        ("2^32-1", u32::MAX as u64, "1affffffff"),
+        ("2^32: first eight-byte argument", 1 << 32, "1b0000000100000000"),
+        ("2^64-1", u64::MAX, "1bffffffffffffffff"),
+    ];
+    for (name, v, h) in rows {
+        assert_eq!(to_vec(v).unwrap(), hex(h), "{name}");
+        assert_eq!(from_slice::<u64>(&hex(h)).unwrap(), *v, "{name}");
+    }
+}
+
+#[test]
+fn negative_and_big_integers() {
+    let rows: &[(&str, i128, &str)] = &[
+        ("-1", -1, "20"),
+        ("-24", -24, "37"),
+        ("-25", -25, "3818"),
+        ("-256", -256, "38ff"),
+        ("-257", -257, "390100"),
+        ("i64::MIN", i64::MIN as i128, "3b7fffffffffffffff"),
+        ("-2^64: smallest plain negative", -(1i128 << 64), "3bffffffffffffffff"),
+        ("-2^64-1: first negative bignum", -(1i128 << 64) - 1, "c349010000000000000000"),
+        ("i128::MIN", i128::MIN, "c3507fffffffffffffffffffffffffffffff"),
+        ("2^64: first positive bignum", 1i128 << 64, "c249010000000000000000"),
+        ("i128::MAX", i128::MAX, "c2507fffffffffffffffffffffffffffffff"),
+    ];
+    for (name, v, h) in rows {
+        assert_eq!(to_vec(v).unwrap(), hex(h), "{name}");
+        assert_eq!(from_slice::<i128>(&hex(h)).unwrap(), *v, "{name}");
+        // Byte for byte what the C writer makes of the same integer.
+        assert_eq!(to_vec(v).unwrap(), encode(&Value::from(*v)).unwrap(), "{name}");
+    }
+    assert_eq!(to_vec(&u128::MAX).unwrap(), hex("c250ffffffffffffffffffffffffffffffff"));
+    assert_eq!(
+        from_slice::<u128>(&hex("c250ffffffffffffffffffffffffffffffff")).unwrap(),
+        u128::MAX
+    );
+    // Leading zeros in a bignum's magnitude are allowed on input.
+    assert_eq!(from_slice::<u64>(&hex("c243000005")).unwrap(), 5);
+    // 17 significant bytes: beyond 128 bits, at the tag's offset.
+    assert_eq!(
+        err_of::<u128>(&hex("c2510100000000000000000000000000000000")),
+        (Status::OutOfRange, 0)
+    );
+    // Out of the target's range: serde's invalid value, at the item.
+    assert_eq!(err_of::<u8>(&hex("190100")), (Status::TypeMismatch, 0));
+    assert_eq!(err_of::<i64>(&hex("3bffffffffffffffff")), (Status::TypeMismatch, 0));
+    assert_eq!(from_slice::<i8>(&hex("387f")).unwrap(), -128);
+}
+
+#[test]
+fn generated_integers_and_floats_match_the_c_writer() {
+    let mut rng = Rng::new(15);
+    let mut ints = Vec::new();
+    let mut floats = Vec::new();
+    for _ in 0..4000 {
+        let shift = rng.below(64);
+        ints.push((rng.next_u64() >> shift) as i64 * if rng.chance(50) { -1 } else { 1 });
+        // Random bit patterns (NaNs with payloads, subnormals, infinities)
+        // and values that fit half or single exactly.
+        let f = match rng.below(4) {
+            0 => f64::from_bits(rng.next_u64()),
+            1 => f64::from(f32::from_bits(rng.next_u64() as u32)),
+            2 => (rng.below(1 << 11) as f64) * 2f64.powi(rng.below(40) as i32 - 30),
+            _ => f64::from_bits(rng.next_u64() & 0xfff0_0000_0000_0000 | rng.below(4) << 42),
+        };
+        floats.push(f);
+    }
+    for extra in [
+        0.0,
+        -0.0,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        f64::NAN,
+        65504.0,
+        65520.0,
+        5.960464477539063e-8,
+        1e300,
+        f64::MIN_POSITIVE,
+    ] {
+        floats.push(extra);
+    }
+    let ours = to_vec(&ints).unwrap();
+    let c = encode(&Value::Array(ints.iter().map(|&i| Value::from(i)).collect())).unwrap();
+    assert!(ours == c, "integers differ from the C writer");
+    assert_eq!(from_slice::<Vec<i64>>(&ours).unwrap(), ints);
+    let ours = to_vec(&floats).unwrap();
+    let c = encode(&Value::Array(floats.iter().map(|&f| Value::Float(f)).collect())).unwrap();
+    assert!(ours == c, "floats differ from the C writer");
+    let back: Vec<f64> = from_slice(&ours).unwrap();
+    assert!(back.iter().zip(&floats).all(|(a, b)| a.to_bits() == b.to_bits()), "float bits");
+    // f32 goes through the same shortest rule, payloads kept.
+    let singles: Vec<f32> = (0..2000).map(|_| f32::from_bits(rng.next_u64() as u32)).collect();
+    let c = encode(&Value::Array(singles.iter().map(|&f| Value::Float(f64::from(f))).collect()))
+        .unwrap();
+    let ours = to_vec(&singles).unwrap();
+    // Hardware widening quiets signalling NaNs; compare the non-NaNs there.
+    let finite: Vec<f32> = singles.iter().copied().filter(|f| !f.is_nan()).collect();
+    let c_finite =
+        encode(&Value::Array(finite.iter().map(|&f| Value::Float(f64::from(f))).collect()))
+            .unwrap();
+    assert_eq!(to_vec(&finite).unwrap(), c_finite);
+    assert_eq!(ours.len(), c.len());
+    // Reading back narrows through serde's `f64 as f32` (a hardware
+    // conversion: NaNs stay NaNs, their signalling bit may not survive).
+    let back: Vec<f32> = from_slice(&ours).unwrap();
+    assert!(
+        back.iter()
+            .zip(&singles)
+            .all(|(a, b)| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan()),
+        "f32 bits"
+    );
+}
+
+#[test]
+fn float_widths() {
+    let rows: &[(&str, f64, &str)] = &[
+        ("0.0", 0.0, "f90000"),
+        ("-0.0", -0.0, "f98000"),
+        ("1.5 half", 1.5, "f93e00"),
+        ("65504 largest half", 65504.0, "f97bff"),
+        ("65520 single", 65520.0, "fa477ff000"),
+        ("smallest half subnormal", 5.960464477539063e-8, "f90001"),
+        ("0.1 double", 0.1, "fb3fb999999999999a"),
+        ("infinity", f64::INFINITY, "f97c00"),
+        ("NaN", f64::NAN, "f97e00"),
+    ];
+    for (name, v, h) in rows {
+        assert_eq!(to_vec(v).unwrap(), hex(h), "{name}");
+        assert_eq!(from_slice::<f64>(&hex(h)).unwrap().to_bits(), v.to_bits(), "{name}");
+    }
+    // Integers read into floats (serde_cbor does the same).
+    assert_eq!(from_slice::<f64>(&hex("182f")).unwrap(), 47.0);
+}
+
+// ---- strings, containers, borrowing -----------------------------------------
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+struct Borrowed<'a> {
+    name: &'a str,
+    #[serde(with = "borrowed_bytes")]
+    raw: &'a [u8],
+    id: u32,
+    tags: [&'a str; 2],
+    nick: Option<&'a str>,
+}
+
+mod borrowed_bytes {
+    pub fn serialize<S: serde::Serializer>(v: &&[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+    pub fn deserialize<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'de [u8], D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+}
+
+#[test]
+fn borrowed_fields_point_into_the_input_with_zero_allocations() {
+    let v =
+        Borrowed { name: "Zo\u{eb}", raw: &[0, 1, 2], id: 300, tags: ["a", "bc"], nick: Some("z") };
+    let bytes = to_vec(&v).unwrap();
+    assert_eq!(
+        bytes,
+        hex("a5 646e616d65 645a6fc3ab 63726177 43000102 626964 19012c 6474616773 82 6161 626263 \
+             646e69636b 617a")
+    );
+    let (back, n) = allocations(|| from_slice::<Borrowed>(&bytes).unwrap());
+    assert_eq!(back, v);
+    assert_eq!(n, 0, "borrowed decoding allocated");
+    let range = bytes.as_ptr_range();
+    for s in [back.name, back.tags[0], back.tags[1], back.nick.unwrap()] {
+        assert!(range.contains(&s.as_ptr()), "{s:?} is not a slice of the input");
+    }
+    assert!(range.contains(&back.raw.as_ptr()));
+    // The owned form allocates one String per string field.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Owned {
+        name: String,
+        id: u32,
+    }
+    let (_, n) = allocations(|| from_slice::<Owned>(&bytes).unwrap());
+    assert_eq!(n, 1);
+}
+
+#[test]
+fn indefinite_strings_go_to_owned_fields_only() {
+    // (_ "ab", "c") and (_ h'01', h'02')
+    let text = hex("7f 626162 6163 ff");
+    assert_eq!(from_slice::<String>(&text).unwrap(), "abc");
+    let e = from_slice::<&str>(&text).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 6), "{e}");
+    let bytes = hex("5f 4101 4102 ff");
+    assert_eq!(
+        from_slice::<serde_cbor::Value>(&bytes).unwrap(),
+        serde_cbor::Value::Bytes(vec![1, 2])
+    );
+    assert_eq!(from_slice::<Vec<u8>>(&hex("82 01 02")).unwrap(), [1, 2]);
+    // Indefinite arrays and maps.
+    assert_eq!(from_slice::<Vec<u8>>(&hex("9f 01 02 ff")).unwrap(), [1, 2]);
+    let m: BTreeMap<String, u8> = from_slice(&hex("bf 6161 01 ff")).unwrap();
+    assert_eq!(m["a"], 1);
+}
+
+#[test]
+fn containers_and_structs() {
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct S {
+        a: Vec<u16>,
+        b: BTreeMap<u8, String>,
+        c: (bool, Option<i8>),
+        #[serde(skip_serializing_if = "Option::is_none")]
+        d: Option<u8>,
+        e: (),
+    }
+    let s = S { a: vec![1, 256], b: [(1, "x".into())].into(), c: (true, None), d: None, e: () };
+    let bytes = to_vec(&s).unwrap();
+    assert_eq!(bytes, hex("a4 6161 82 01 190100 6162 a1 01 6178 6163 82 f5 f6 6165 f6"));
+    assert_eq!(from_slice::<S>(&bytes).unwrap(), s);
+    // A struct may also come as an array of its fields (serde_cbor's packed form).
+    let packed = hex("85 80 a0 82 f4 01 f6 f6");
+    let p: S = from_slice(&packed).unwrap();
+    assert_eq!((p.c, p.d), ((false, Some(1)), None));
+    // Unknown fields are skipped, whatever they hold.
+    let extra = hex("a5 6161 80 6178 9f d8 20 a1 01 82 02 03 ff 6162 a0 6163 82 f4 f6 6165 f6");
+    assert_eq!(from_slice::<S>(&extra).unwrap().a, Vec::<u16>::new());
+    // Maps of unknown length (an iterator) get a definite head.
+    struct Lazy;
+    impl Serialize for Lazy {
+        fn serialize<Z: serde::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+            s.collect_map((0..30u8).map(|i| (i, i)))
+        }
+    }
+    let bytes = to_vec(&Lazy).unwrap();
+    assert_eq!(&bytes[..2], [0xb8, 30]);
+    assert_eq!(from_slice::<BTreeMap<u8, u8>>(&bytes).unwrap().len(), 30);
+    let mut out = Vec::new();
+    to_writer(&mut out, &Lazy).unwrap();
+    assert_eq!(out, bytes);
+}
+
+#[test]
+fn string_heads_at_the_boundaries_match_the_c_writer() {
+    for (name, len) in [
+        ("0", 0usize),
+        ("23", 23),
+        ("24", 24),
+        ("255", 255),
+        ("256", 256),
+        ("65535", 65535),
+        ("65536", 65536),
+    ] {
+        let text = "x".repeat(len);
+        let bytes = Bytes(vec![7; len]);
+        let ours = to_vec(&(text.as_str(), &bytes)).unwrap();
+        let c =
+            encode(&Value::Array(vec![Value::from(text.as_str()), Value::Bytes(bytes.0.clone())]))
+                .unwrap();
+        assert!(ours == c, "length {name}");
+        let head = match len {
+            0..=23 => 1,
+            24..=255 => 2,
+            256..=65535 => 3,
+            _ => 5,
+        };
+        assert_eq!(ours.len(), 1 + 2 * (head + len), "length {name}");
+        let (t, b): (String, serde_cbor::Value) = from_slice(&ours).unwrap();
+        assert_eq!((t.len(), b), (len, serde_cbor::Value::Bytes(bytes.0)), "length {name}");
+    }
+}
+
+// ---- enums and tags ---------------------------------------------------------
+
+#[derive(Serialize, Deserialize, Debug, PartialEq)]
+enum E {
+    Unit,
+    New(u8),
+    Tuple(u8, bool),
+    Struct { x: i8 },
+}
+
+#[test]
+fn enums_are_externally_tagged() {
+    let rows = [
+        (E::Unit, "64556e6974"),
+        (E::New(7), "a1 634e6577 07"),
+        (E::Tuple(1, true), "a1 655475706c65 82 01 f5"),
+        (E::Struct { x: -1 }, "a1 66537472756374 a1 6178 20"),
+    ];
+    for (v, h) in rows {
+        assert_eq!(to_vec(&v).unwrap(), hex(h), "{v:?}");
+        assert_eq!(from_slice::<E>(&hex(h)).unwrap(), v);
+        // serde_cbor and ciborium write and read the same bytes.
+        assert_eq!(serde_cbor::to_vec(&v).unwrap(), hex(h), "serde_cbor {v:?}");
+        let mut c = Vec::new();
+        ciborium::into_writer(&v, &mut c).unwrap();
+        assert_eq!(c, hex(h), "ciborium {v:?}");
+    }
+    assert_eq!(err_of::<E>(&hex("6458787878")), (Status::TypeMismatch, 0));
+    // A map of two entries is not an enum.
+    assert_eq!(err_of::<E>(&hex("a2 6155 f6 6156 f6")), (Status::TypeMismatch, 0));
+}
+
+#[test]
+fn tags_through_tagged_and_transparently() {
+    let t = Tagged::new(Some(1), 1_363_896_240u64);
+    let bytes = to_vec(&t).unwrap();
+    assert_eq!(bytes, hex("c1 1a514b67b0"));
+    assert_eq!(from_slice::<Tagged<u64>>(&bytes).unwrap(), t);
+    assert_eq!(from_slice::<u64>(&bytes).unwrap(), 1_363_896_240);
+    assert_eq!(to_vec(&Tagged::new(None, 5u8)).unwrap(), hex("05"));
+    // Nested tags, and tag numbers at the head boundaries.
+    let nested = Tagged::new(Some(55799), Tagged::new(Some(24), 0u8));
+    let bytes = to_vec(&nested).unwrap();
+    assert_eq!(bytes, hex("d9d9f7 d818 00"));
+    assert_eq!(from_slice::<Tagged<Tagged<u8>>>(&bytes).unwrap(), nested);
+    let big = Tagged::new(Some(u64::MAX), "x".to_string());
+    assert_eq!(to_vec(&big).unwrap(), hex("dbffffffffffffffff 6178"));
+    // serde_cbor's Tagged writes and reads the same bytes.
+    let sc = serde_cbor::tags::Tagged::new(Some(1), 1_363_896_240u64);
+    assert_eq!(serde_cbor::to_vec(&sc).unwrap(), hex("c1 1a514b67b0"));
+    // ciborium's Required tag reads ours.
+    let c: ciborium::tag::Required<u64, 1> =
+        ciborium::from_reader(&hex("c1 1a514b67b0")[..]).unwrap();
+    assert_eq!(c.0, 1_363_896_240);
+    // Tags inside a struct field are skipped over when not asked for.
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct U {
+        uri: String,
+    }
+    let u: U = from_slice(&hex("a1 63757269 d820 6161")).unwrap();
+    assert_eq!(u.uri, "a");
+}
+
+// ---- errors -----------------------------------------------------------------
+
+#[test]
+fn errors_have_status_and_offset() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct P {
+        id: u64,
+        name: String,
+    }
+    // Not well formed: the reader's status and offset.
+    // (An array of 2 with 1 byte left is cut short at its head: the library
+    // checks that the remaining input can hold the items it announces.)
+    assert_eq!(err_of::<Vec<u8>>(&hex("82 01")), (Status::Truncated, 0));
+    assert_eq!(err_of::<(u8, Vec<u8>)>(&hex("82 01 43 00")), (Status::Truncated, 2));
+    assert_eq!(err_of::<u64>(&hex("1c")), (Status::ReservedAdditionalInfo, 0));
+    assert_eq!(err_of::<Vec<u8>>(&hex("82 01 ff")), (Status::UnexpectedBreak, 2));
+    assert_eq!(err_of::<u64>(&hex("")), (Status::Truncated, 0));
+    // Wrong type: the offending item's head.
+    assert_eq!(err_of::<P>(&hex("a2 626964 6178 646e616d65 6161")), (Status::TypeMismatch, 4));
+    // A missing field: reported at the last item read (the map's last value).
+    let e = from_slice::<P>(&hex("a1 626964 01")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 4));
+    assert!(e.message().contains("name"), "{e}");
+    // Invalid UTF-8, even in a skipped field: the first bad byte.
+    let data = hex("a3 626964 01 63787878 62 c328 646e616d65 6161");
+    assert_eq!(err_of::<P>(&data), (Status::InvalidUtf8, 10));
+    // Bytes after the item.
+    assert_eq!(err_of::<u8>(&hex("01 02")), (Status::TrailingBytes, 1));
+    // ... also when what follows is not well formed (the reader stops at it).
+    assert_eq!(err_of::<Vec<u8>>(&hex("81 01 1c")), (Status::TrailingBytes, 2));
+    assert_eq!(err_of::<String>(&hex("7f 6161 ff 5b")), (Status::TrailingBytes, 4));
+    assert_eq!(
+        from_slice_with::<u8>(&hex("01 02"), &DecodeOptions::new().exact(false)).unwrap(),
+        1
+    );
+    // A fixed-size tuple given more items than it has.
+    assert_eq!(err_of::<(u8, u8)>(&hex("83 01 02 03")), (Status::TypeMismatch, 3));
+    // Display names message, offset and status.
+    let e = from_slice::<(u8, Vec<u8>)>(&hex("82 01 43 00")).unwrap_err();
+    assert!(e.to_string().ends_with("at byte 2 (truncated)"), "{e}");
+    // Reader options apply.
+    let dup = hex("a2 6161 01 6161 02");
+    let opts = DecodeOptions::new().reject_duplicate_keys(true);
+    let e = from_slice_with::<BTreeMap<String, u8>>(&dup, &opts).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::DuplicateKey, 4));
+}
+
+#[test]
+fn length_bombs_fail_without_allocating_their_claim() {
+    // An array, a map, a byte string and a text string claiming 2^64-1
+    // entries or bytes, then (almost) nothing: refused at the head, since the
+    // input cannot hold what it announces.
+    for (name, h, at) in [
+        ("array", "9b ffffffffffffffff", 0),
+        ("map", "bb ffffffffffffffff", 0),
+        ("bytes", "5b ffffffffffffffff", 0),
+        ("text", "7b ffffffffffffffff", 0),
+        ("array of 2^32 arrays", "9a ffffffff 80 80", 0),
+        ("nested claim", "82 00 9b ffffffffffffffff 00", 2),
+    ] {
+        let data = hex(h);
+        let (r, n) = allocations(|| from_slice::<serde::de::IgnoredAny>(&data));
+        let e = r.unwrap_err();
+        assert_eq!((e.status(), e.offset()), (Status::Truncated, at), "{name}: {e}");
+        assert!(n < 8, "{name}: {n} allocations");
+    }
+    let data = hex("9b ffffffffffffffff 01 02");
+    let (r, n) = allocations(|| from_slice::<Vec<u64>>(&data));
+    assert_eq!(r.map_err(|e| (e.status(), e.offset())), Err((Status::Truncated, 0)));
+    assert!(n < 8, "{n} allocations");
+    // Indefinite lengths have no claim; they end where the input does.
+    let e = from_slice::<Vec<u64>>(&hex("9f 01 02")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 3));
+    let e = from_slice::<BTreeMap<u8, u8>>(&hex("bf 01 02 03")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 4));
+}
+
+/// `depth` nested one-item arrays around a 0.
+fn nested(depth: usize) -> Vec<u8> {
+    let mut v = vec![0x81; depth];
+    v.push(0);
+    v
+}
+
+#[test]
+fn deep_input_is_a_depth_error_or_skipped_without_recursion() {
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let data = nested(100_000);
+            // Default limit 512: the 513th head.
+            assert_eq!(err_of::<serde::de::IgnoredAny>(&data), (Status::Depth, 512));
+            assert_eq!(err_of::<Vec<Vec<u8>>>(&data), (Status::TypeMismatch, 2));
+            // Raised: skipping is a loop, whatever the depth.
+            let opts = DecodeOptions::new().max_depth(200_000);
+            from_slice_with::<serde::de::IgnoredAny>(&data, &opts).unwrap();
+            #[derive(Deserialize)]
+            struct Skips {}
+            let mut m = vec![0xa1, 0x61, b'k'];
+            m.extend_from_slice(&data);
+            from_slice_with::<Skips>(&m, &opts).unwrap();
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
