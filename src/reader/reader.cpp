@@ -32,9 +32,9 @@ constexpr uint8_t slow_error = 1;   // a sticky error
 constexpr uint8_t slow_strict = 2;  // duplicate-key or deterministic checks
 constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite string
 
-// The first heap stack (past the reader's inline frames): 1 KiB, then four
-// times as many frames each time, so deep nesting grows in few steps.
-constexpr uint32_t k_initial_frames = 64;
+// The first heap stack (past the reader's inline frames), then twice as
+// many frames each time: 16, 32, 64, ...
+constexpr uint32_t k_initial_frames = 16;
 // Start value of an indefinite frame's countdown: even, so parity counts pairs,
 // and out of reach (every item takes at least one byte of input).
 constexpr uint64_t k_open_ended = uint64_t(1) << 63;
@@ -183,7 +183,7 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   if (depth_ == capacity_) {
     // Grow geometrically, but never past max_depth frames. The first growth
     // leaves the inline frames (copied over).
-    uint64_t want = uint64_t(capacity_) * 4 > k_initial_frames ? uint64_t(capacity_) * 4
+    uint64_t want = uint64_t(capacity_) * 2 > k_initial_frames ? uint64_t(capacity_) * 2
                                                                : k_initial_frames;
     if (want > options_.max_depth) want = options_.max_depth;
     const allocator& a = *options_.alloc;

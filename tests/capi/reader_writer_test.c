@@ -1035,8 +1035,10 @@ static cbor_fast_status read_all_items(cbor_reader* r) {
 }
 
 static void test_reader_allocator(void) {
-  /* 20 nested arrays: the stack starts with 16 frames and grows once. */
+  /* 20 nested arrays: the reader holds 8 levels itself, then the stack
+     starts with 16 frames and grows once. */
   uint8_t deep[21];
+  int level;
   test_heap heap;
   cbor_fast_allocator hooks = heap_hooks(&heap);
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
@@ -1062,12 +1064,16 @@ static void test_reader_allocator(void) {
   CHECK(r == NULL);
   CHECK_HEAP_CLEAN(&heap);
 
-  /* The first stack allocation fails: sticky, at the array's head. */
+  /* The first stack allocation fails: sticky, at the 9th array's head (the
+     first 8 levels need no allocation). */
   heap_init(&heap, 1);
   CHECK_STATUS(cbor_reader_new(deep, sizeof deep, &hooks, &r), CBOR_FAST_OK);
+  for (level = 0; level < 8; ++level) CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_EQ_UINT(heap.live, 1); /* the handle only */
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_OUT_OF_MEMORY);
   CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_OUT_OF_MEMORY);
-  CHECK_EQ_UINT(e.offset, 0);
+  CHECK_EQ_UINT(e.offset, 8);
+  CHECK_EQ_UINT(e.depth, 8);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_OUT_OF_MEMORY);
   cbor_reader_free(r);
   CHECK_HEAP_CLEAN(&heap);
