@@ -268,8 +268,8 @@ typedef enum cbor_fast_option {
  * @param data   input; may be NULL only when size is 0
  * @param alloc  allocation hooks for the nesting stack, or NULL for malloc
  * @param out    receives the handle (set to NULL on failure)
- * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or data NULL
- *         with size > 0); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, data NULL
+ *         with size > 0, or an allocator with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_new(const void* data, size_t size,
                                                const cbor_fast_allocator* alloc,
@@ -297,8 +297,10 @@ CBOR_FAST_API cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_op
  * are definite BYTES/TEXT items) and then an END item; a TAG is followed by its
  * one content item and has no END.
  * @return CBOR_FAST_OK; CBOR_FAST_END at the end of the input at top level;
- *         CBOR_FAST_ERR_INVALID_ARGUMENT; or a not-well-formed, strict or limit
- *         error. Errors are sticky: every later call returns the same one.
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader or item, or an
+ *         item->struct_size no version has: not sticky, nothing consumed); or
+ *         a not-well-formed, strict or limit error. Errors are sticky: every
+ *         later call returns the same one.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item);
 /**
@@ -362,7 +364,8 @@ CBOR_FAST_API size_t cbor_reader_offset(const cbor_reader* reader);
 CBOR_FAST_API uint32_t cbor_reader_depth(const cbor_reader* reader);
 /**
  * The sticky error: fills *error (may be NULL) and returns its code
- * (CBOR_FAST_OK when none; CBOR_FAST_ERR_INVALID_ARGUMENT for a NULL reader).
+ * (CBOR_FAST_OK when none; CBOR_FAST_ERR_INVALID_ARGUMENT for a NULL reader,
+ * or an error->struct_size no version has, which leaves *error unwritten).
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_error(const cbor_reader* reader,
                                                  cbor_fast_error* error);
@@ -380,7 +383,8 @@ typedef int (*cbor_fast_sink_fn)(void* context, const uint8_t* data, size_t size
 /**
  * Writer into a growable buffer owned by the writer (see cbor_writer_finish).
  * @param alloc  hooks for the buffer and the container stack, or NULL
- * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or an allocator
+ *         with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc,
                                                cbor_writer** out);
@@ -566,7 +570,9 @@ typedef struct cbor_fast_decode_options {
  * @param out      receives the document (NULL on failure); free with cbor_doc_free()
  * @param error    optional: code, offset and depth of a failure
  * @return CBOR_FAST_OK; CBOR_FAST_END (size is 0 / no item); CBOR_FAST_ERR_INVALID_ARGUMENT
- *         (out NULL, data NULL with size > 0, unknown flags); a not-well-formed error;
+ *         (out NULL, data NULL with size > 0, unknown flags, an options or
+ *         error struct_size no version has, an allocator with a NULL hook; a
+ *         refused error struct is not written); a not-well-formed error;
  *         CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_TRAILING_BYTES; with the strict flags
  *         CBOR_FAST_ERR_DUPLICATE_KEY, CBOR_FAST_ERR_NOT_PREFERRED,
  *         CBOR_FAST_ERR_INDEFINITE_LENGTH, CBOR_FAST_ERR_UNSORTED_KEYS; the limits'
@@ -601,7 +607,9 @@ CBOR_FAST_API size_t cbor_doc_node_count(const cbor_doc* doc);
  * Writes the document's item to a writer (any destination; the item may be
  * nested inside items the caller writes around it). Integers and lengths always
  * use the shortest heads.
- * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; or what the writer returns.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL doc or writer, or
+ *         flags other than CBOR_FAST_ENCODE_*; nothing written); or what the
+ *         writer returns.
  */
 CBOR_FAST_API cbor_fast_status cbor_encode(const cbor_doc* doc, uint32_t flags,
                                            cbor_writer* writer);
@@ -692,7 +700,8 @@ typedef struct cbor_mnode cbor_mnode;
 
 /**
  * Creates an empty mutable document.
- * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or an allocator
+ *         with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_mdoc_new(const cbor_fast_allocator* alloc, cbor_mdoc** out);
 /** Frees the document and all its nodes. NULL is a no-op. */
@@ -814,7 +823,8 @@ CBOR_FAST_API void cbor_seq_free(cbor_seq* seq);
  * _REJECT_DUPLICATE_KEYS, _DETERMINISTIC) without building anything; *offset and *length
  * (each may be NULL) receive where its encoded bytes are.
  * @return CBOR_FAST_OK; CBOR_FAST_END after the last item (not an error);
- *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the item's error (sticky; see
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL seq, or flags other than
+ *         CBOR_FAST_DECODE_*: not sticky); or the item's error (sticky; see
  *         cbor_seq_error() for the offset and the item's start).
  */
 CBOR_FAST_API cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size_t* offset,
@@ -825,7 +835,8 @@ CBOR_FAST_API cbor_fast_status cbor_seq_next(cbor_seq* seq, uint32_t flags, size
  * @return as cbor_seq_next(), plus CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out);
-/** The sticky error (code, offset, item_offset = start of the bad item). */
+/** The sticky error (code, offset, item_offset = start of the bad item);
+ *  CBOR_FAST_ERR_INVALID_ARGUMENT as cbor_reader_error(). */
 CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
 
 /* ========================================================================== */
