@@ -46,8 +46,8 @@ func benchCases(tb testing.TB) []benchCase {
 }
 
 type benchOp struct {
-	name        string
-	ours, peer  func(c *benchCase) func(b *testing.B)
+	name       string
+	ours, peer func(c *benchCase) func(b *testing.B)
 }
 
 var benchOps = []benchOp{

@@ -103,7 +103,7 @@ func (b *boxer) array(n int) []any {
 	}
 	k := len(b.arrs)
 	b.arrs = b.arrs[:k+n]
-	return b.arrs[k:k:k+n]
+	return b.arrs[k : k : k+n]
 }
 
 // bytes is a copy of s in the arena, its capacity capped at its length (an

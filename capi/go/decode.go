@@ -38,9 +38,10 @@ type DecodeOptions struct {
 	// item, or for a Reader since its start (ErrTooManyItems); 0 means no
 	// limit.
 	MaxItems uint64
-	// MaxMemory is the most bytes the library may hold at once to decode one
-	// item (its document, tables and stacks; ErrMemoryBudget); 0 means no
-	// limit. A Reader builds no document: NewReader rejects it.
+	// MaxMemory bounds the input Decode and NewSequence accept, in bytes
+	// (ErrMemoryBudget at offset 0; the values built hold at least its
+	// strings); 0 means no limit. Values are read through the library's
+	// reader, which builds no document. NewReader rejects it.
 	MaxMemory uint64
 }
 

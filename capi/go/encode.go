@@ -459,9 +459,9 @@ type typeEnc struct {
 }
 
 var (
-	encCache    sync.Map
-	encBuildMu  sync.Mutex
-	encBuilding = map[reflect.Type]*typeEnc{}
+	encCache      sync.Map
+	encBuildMu    sync.Mutex
+	encBuilding   = map[reflect.Type]*typeEnc{}
 	marshalerType = reflect.TypeFor[Marshaler]()
 )
 
@@ -505,10 +505,14 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 	}
 	switch t {
 	case timeType:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.time(b, *(*time.Time)(p)) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.time(b, *(*time.Time)(p))
+		}
 		return
 	case bigIntType:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.bigInt(b, (*big.Int)(p)), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.bigInt(b, (*big.Int)(p)), nil
+		}
 		return
 	}
 	switch t.Kind() {
@@ -522,29 +526,53 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 			return b, nil
 		}
 	case reflect.Int:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendInt(b, int64(*(*int)(p))), nil
+		}
 	case reflect.Int8:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int8)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendInt(b, int64(*(*int8)(p))), nil
+		}
 	case reflect.Int16:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int16)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendInt(b, int64(*(*int16)(p))), nil
+		}
 	case reflect.Int32:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, int64(*(*int32)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendInt(b, int64(*(*int32)(p))), nil
+		}
 	case reflect.Int64:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendInt(b, *(*int64)(p)), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendInt(b, *(*int64)(p)), nil
+		}
 	case reflect.Uint, reflect.Uintptr:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendHead(b, 0, uint64(*(*uint)(p))), nil
+		}
 	case reflect.Uint8:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint8)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendHead(b, 0, uint64(*(*uint8)(p))), nil
+		}
 	case reflect.Uint16:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint16)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendHead(b, 0, uint64(*(*uint16)(p))), nil
+		}
 	case reflect.Uint32:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, uint64(*(*uint32)(p))), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendHead(b, 0, uint64(*(*uint32)(p))), nil
+		}
 	case reflect.Uint64:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return appendHead(b, 0, *(*uint64)(p)), nil }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return appendHead(b, 0, *(*uint64)(p)), nil
+		}
 	case reflect.Float32:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, float64(*(*float32)(p)), true) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.float(b, float64(*(*float32)(p)), true)
+		}
 	case reflect.Float64:
-		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) { return e.float(b, *(*float64)(p), false) }
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.float(b, *(*float64)(p), false)
+		}
 	case reflect.String:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			s := *(*string)(p)

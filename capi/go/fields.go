@@ -195,4 +195,3 @@ func (si *structInfo) foldIndex(s []byte) int {
 	}
 	return -1
 }
-

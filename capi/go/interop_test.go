@@ -300,10 +300,10 @@ func TestTagOptions(t *testing.T) {
 	}
 	// Bignums around the 64-bit boundaries.
 	for _, c := range []struct{ dec, hex string }{
-		{"18446744073709551615", "1bffffffffffffffff"},           // 2^64-1: a plain uint
-		{"18446744073709551616", "c249010000000000000000"},       // 2^64: tag 2
-		{"-18446744073709551616", "3bffffffffffffffff"},          // -2^64: a plain negative
-		{"-18446744073709551617", "c349010000000000000000"},      // -2^64-1: tag 3
+		{"18446744073709551615", "1bffffffffffffffff"},      // 2^64-1: a plain uint
+		{"18446744073709551616", "c249010000000000000000"},  // 2^64: tag 2
+		{"-18446744073709551616", "3bffffffffffffffff"},     // -2^64: a plain negative
+		{"-18446744073709551617", "c349010000000000000000"}, // -2^64-1: tag 3
 		{"0", "00"},
 	} {
 		z := bigInt(c.dec)
@@ -350,8 +350,8 @@ func TestFloatWidths(t *testing.T) {
 	}{
 		{0, "fb0000000000000000", "f90000"},
 		{1.5, "fb3ff8000000000000", "f93e00"},
-		{65504, "fb40effc0000000000", "f97bff"},          // largest half
-		{65505, "fb40effc2000000000", "fa477fe100"},      // needs single
+		{65504, "fb40effc0000000000", "f97bff"},                 // largest half
+		{65505, "fb40effc2000000000", "fa477fe100"},             // needs single
 		{5.960464477539063e-08, "fb3e70000000000000", "f90001"}, // smallest half subnormal
 		{1.0e300, "fb7e37e43c8800759c", "fb7e37e43c8800759c"},
 		{math.Inf(-1), "f9fc00", "f9fc00"},

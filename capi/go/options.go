@@ -150,7 +150,9 @@ var defaultDecMode, _ = DecOptions{}.decMode()
 
 // UnmarshalFirst decodes the first item of data into v and returns the bytes
 // after it.
-func UnmarshalFirst(data []byte, v any) ([]byte, error) { return defaultDecMode.UnmarshalFirst(data, v) }
+func UnmarshalFirst(data []byte, v any) ([]byte, error) {
+	return defaultDecMode.UnmarshalFirst(data, v)
+}
 
 // SortMode is the order of map keys on output (fxamacker/cbor's values).
 type SortMode int

@@ -82,7 +82,8 @@ func (it *Item) Int() (int64, bool) {
 // sub-slices of the caller's input, so reading allocates nothing per item.
 //
 // The C reader keeps pointers into its input between calls, which the cgo
-// rules forbid for Go memory (and Go 1.19 has no runtime.Pinner), so NewReader
+// rules allow for Go memory only while it is pinned; a Reader is a long-lived
+// handle, so rather than keep the caller's slice pinned until Close, NewReader
 // copies the input into C memory once, and the reader works on that copy. For
 // each string the C side reports, the binding turns its pointer into an offset
 // in the copy and returns the same range of the caller's []byte, so the

@@ -95,8 +95,7 @@ func hashableKey(k any) (any, error) {
 		}
 		return Tag{Number: x.Number, Content: c}, nil
 	case big.Int:
-		// Not comparable (it holds a slice): keyed by its decimal text, as
-		// no other key type is a string of digits.
+		// Not comparable (it holds a slice), so not a valid Go map key.
 		return nil, &UnmarshalTypeError{CBORType: "bignum", GoType: "map key", Reason: "bignum map keys are not supported"}
 	}
 	if reflect.TypeOf(k).Comparable() {

@@ -41,8 +41,8 @@ type typeDec struct {
 }
 
 var (
-	decCache   sync.Map // reflect.Type -> *typeDec
-	decBuildMu sync.Mutex
+	decCache    sync.Map // reflect.Type -> *typeDec
+	decBuildMu  sync.Mutex
 	decBuilding = map[reflect.Type]*typeDec{}
 )
 
