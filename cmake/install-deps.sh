@@ -14,6 +14,9 @@ set -eu
 # python3, python3-cbor2: the Python binding's tests (capi/python; cbor2 is the
 # differential test's reference and installs for /usr/bin/python3).
 # valgrind: the memcheck.capi.* tests (tests/capi; memcheck over the C tests).
+# Rust (capi/rust) is not a Debian package here: it needs cargo 1.85+ from rustup
+# (~/.cargo/bin; Debian 12's cargo is 1.63), and its crates come from crates.io
+# pinned by capi/rust/Cargo.lock. Under CI=true a missing cargo fails the configure.
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev
 abigail-tools libcbor-dev golang-go clang-14 libfuzzer-14-dev python3 python3-cbor2 valgrind"
 
