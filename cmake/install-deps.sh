@@ -24,9 +24,12 @@ set -eu
 # pytest and scikit-build-core come from PyPI through pip.
 # Go: not from Debian (golang-go is 1.19 on Debian 12; the Go binding needs 1.24+): the
 # machine image's /usr/local/go, which capi/go/CMakeLists.txt looks for first.
+# Rust (capi/rust) is not a Debian package here: it needs cargo 1.85+ from rustup
+# (~/.cargo/bin; Debian 12's cargo is 1.63), and its crates come from crates.io
+# pinned by capi/rust/Cargo.lock. Under CI=true a missing cargo fails the configure.
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev abigail-tools
-libcbor-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2
-valgrind clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev"
+libcbor-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2 valgrind
+clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev golang-go"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # the Go binding's peer, fxamacker/cbor, comes from the Go module proxy): only with --bench.

@@ -498,6 +498,10 @@ fn deep_input_is_a_depth_error_or_skipped_without_recursion() {
             // Default limit 512: the 513th head.
             assert_eq!(err_of::<serde::de::IgnoredAny>(&data), (Status::Depth, 512));
             assert_eq!(err_of::<Vec<Vec<u8>>>(&data), (Status::TypeMismatch, 2));
+            // At the default limit a recursive type (serde_cbor's Value) is
+            // read with serde's recursion, within the 2 MiB stack.
+            let v: serde_cbor::Value = from_slice(&nested(511)).unwrap();
+            assert!(matches!(v, serde_cbor::Value::Array(ref a) if a.len() == 1));
             // Raised: skipping is a loop, whatever the depth.
             let opts = DecodeOptions::new().max_depth(200_000);
             from_slice_with::<serde::de::IgnoredAny>(&data, &opts).unwrap();
