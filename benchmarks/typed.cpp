@@ -736,6 +736,12 @@ int run_ops(const std::string& name, long n) {
         if (it.type == cbor_fast::item_type::unsigned_int) dst[got++] = it.value();
       });
       sink += got;
+    } else if (name == "encode_mapping" || name == "encode_writer") {
+      static const rec::record src = rec::sample();
+      static uint8_t buf[4096];
+      cbor_fast::writer w(buf, sizeof buf);
+      const status st = name == "encode_mapping" ? cbor_fast::to_cbor(src, w) : rec::write_record(w, src);
+      sink += st == status::ok ? w.size() : 0;
     } else if (name == "mapping") {
       rec::record r;
       sink += cbor_fast::from_cbor(in.data(), in.size(), r) == status::ok ? r.id : 0;

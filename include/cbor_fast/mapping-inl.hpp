@@ -555,7 +555,7 @@ status finish_members(decode_ctx& c, T& out, const FL& fl, const seen_bits<(FL::
 
 template <class T>
 status decode_struct(decode_ctx& c, T& out) {
-  constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
+  static constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
   using FL = std::remove_const_t<decltype(fl)>;
   using L = typename FL::layout;
   constexpr size_t N = FL::size;
@@ -756,7 +756,7 @@ status encode_value(writer& w, const T& v) {
   } else if constexpr (has_encode_hook<T>::value) {
     return cbor_fast_encode(w, v);
   } else if constexpr (has_fields<T>::value) {
-    constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
+    static constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
     return encode_struct(w, v, fl, std::make_index_sequence<decltype(fl)::size>{});
   } else if constexpr (is_optional<T>::value) {
     return v.has_value() ? encode_value(w, *v) : w.write_null();

@@ -245,13 +245,12 @@ struct bulk_reader {
           }
         } else {
           if (b0 == 0x1a) {
-            // Four at a time while all four heads match (one test for them).
-            for (; k + 4 <= m && ((p[0] ^ 0x1a) | (p[5] ^ 0x1a) | (p[10] ^ 0x1a) | (p[15] ^ 0x1a)) == 0;
-                 k += 4, p += 20) {
-              slot[i + k] = T(load_be(p + 1, 4));
-              slot[i + k + 1] = T(load_be(p + 6, 4));
-              slot[i + k + 2] = T(load_be(p + 11, 4));
-              slot[i + k + 3] = T(load_be(p + 16, 4));
+            // Eight at a time while all eight heads match (one test for them).
+            T* o = slot + i;
+            for (; k + 8 <= m && ((p[0] ^ 0x1a) | (p[5] ^ 0x1a) | (p[10] ^ 0x1a) | (p[15] ^ 0x1a) |
+                                  (p[20] ^ 0x1a) | (p[25] ^ 0x1a) | (p[30] ^ 0x1a) | (p[35] ^ 0x1a)) == 0;
+                 k += 8, p += 40) {
+              for (unsigned e = 0; e < 8; ++e) o[k + e] = T(load_be(p + 1 + 5 * e, 4));
             }
             for (; k < m && *p == 0x1a; ++k, p += 5) slot[i + k] = T(load_be(p + 1, 4));
           } else if (b0 == 0x19) {

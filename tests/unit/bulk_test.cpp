@@ -525,6 +525,24 @@ TEST(BulkRead, RunsOfSmallIntegers) {
     ASSERT_EQ(rs.read_array(got_signed), status::ok);
     EXPECT_EQ(got_signed.back(), int64_t(want.back()));
   }
+  // Runs of four-byte heads (read eight at a time) broken by other widths.
+  for (size_t count : {size_t(7), size_t(8), size_t(9), size_t(100), size_t(1001)}) {
+    SCOPED_TRACE(count);
+    std::vector<uint64_t> want;
+    cbor_fast::writer w;
+    ASSERT_EQ(w.begin_array(count), status::ok);
+    for (size_t i = 0; i < count; ++i) {
+      const uint64_t v = i % 37 == 36 ? 5 : i % 61 == 60 ? 200 : i % 89 == 88 ? 1000 : 65536 + i * 7919;
+      want.push_back(v);
+      w.write_uint(v);
+    }
+    ASSERT_EQ(w.end(), status::ok);
+    ASSERT_EQ(w.finish(), status::ok);
+    reader r(w.data(), w.size());
+    std::vector<uint64_t> got;
+    ASSERT_EQ(r.read_array(got), status::ok);
+    EXPECT_EQ(got, want);
+  }
   // A text string after 31 small integers: the mismatch at its offset.
   bytes in = from_hex("98 20");
   for (int i = 0; i < 31; ++i) in.push_back(uint8_t(i % 24));
