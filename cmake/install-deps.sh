@@ -29,7 +29,7 @@ set -eu
 # pinned by capi/rust/Cargo.lock. Under CI=true a missing cargo fails the configure.
 packages="cmake ninja-build g++ pkg-config libgtest-dev libbenchmark-dev libfmt-dev abigail-tools
 libcbor-dev clang-14 libfuzzer-14-dev libclang-rt-14-dev python3 python3-cbor2 valgrind
-clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev golang-go"
+clang-format-14 clang-tidy-14 libsimdjson-dev time python3-venv python3-dev"
 
 # Benchmark peers (libcbor and nlohmann::json, compared against in benchmarks/;
 # the Go binding's peer, fxamacker/cbor, comes from the Go module proxy): only with --bench.
