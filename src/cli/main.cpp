@@ -35,7 +35,6 @@
 #include <system_error>
 #include <vector>
 
-#include "canonical.hpp"
 #include "cbor_fast/diag.hpp"
 #include "cbor_fast/document.hpp"
 #include "cbor_fast/json.hpp"
@@ -170,7 +169,7 @@ struct cli_args {
   bool pretty = false;           ///< diag
   bool indicators = false;       ///< diag
   bool keep_tags = false;        ///< to-json
-  cbor_fast_cli::key_order order = cbor_fast_cli::key_order::bytewise;  ///< canonical
+  uint32_t canonical_form = cbor_fast::encode_canonical;  ///< canonical: encode_* flag
   std::string file = CBOR_FAST_EXAMPLE_PATH;
 };
 
@@ -263,7 +262,17 @@ int run_streamed(const cli_args& args, printer what) {
   dopts.encoding_indicators = args.indicators;
   cbor_fast::to_json_options jopts;
   jopts.keep_tags = args.keep_tags;
-  std::vector<uint8_t> bytes;
+  cbor_fast::decode_options canonical_options;
+  canonical_options.flags = cbor_fast::decode_exact |
+                            (options.validate_utf8 ? uint32_t{cbor_fast::decode_validate_utf8} : 0u) |
+                            (options.reject_duplicate_keys
+                                 ? uint32_t{cbor_fast::decode_reject_duplicate_keys}
+                                 : 0u) |
+                            (options.deterministic ? uint32_t{cbor_fast::decode_deterministic} : 0u);
+  canonical_options.max_depth = options.max_depth;
+  canonical_options.max_string_length = options.max_string_length;
+  canonical_options.max_container_items = options.max_container_items;
+  canonical_options.max_memory = args.max_memory;
   for (;;) {
     const uint8_t* data;
     size_t size, offset;
@@ -278,15 +287,19 @@ int run_streamed(const cli_args& args, printer what) {
     r.reset(data, size);
     cbor_fast::status ps;
     if (what == printer::canonical) {
-      bytes.clear();
-      size_t bad = 0;
-      ps = cbor_fast_cli::canonical_next(r, args.order, bytes, &bad);
-      if (ps == cbor_fast::status::duplicate_key) {
+      // The library's canonical encoder (cbor_fast::canonicalize) on the one
+      // complete item the stream holds; its limits and strict checks are the
+      // command's, and an error's offset is counted from the stream's start.
+      cbor_fast::writer w;
+      cbor_fast::error_info e;
+      ps = cbor_fast::canonicalize(data, size, w, args.canonical_form, canonical_options, &e);
+      if (ps == cbor_fast::status::ok) ps = w.finish();
+      if (ps != cbor_fast::status::ok) {
         out.flush();
         std::fflush(stdout);
-        return input_error(ps, offset + bad);
+        return input_error(ps, offset + e.offset);
       }
-      if (ps == cbor_fast::status::ok) out.put(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+      out.put(reinterpret_cast<const char*>(w.data()), w.size());
     } else {
       ps = what == printer::diag ? cbor_fast::diag_write(r, out, dopts)
                                  : cbor_fast::json_next(r, out, jopts);
@@ -492,10 +505,10 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
     if (a == "--length-first" || a == "--ctap2") {
       if (cmd != command::canonical)
         return usage_error(fmt::format("{} is an option of canonical", a));
-      if (parsed.order != cbor_fast_cli::key_order::bytewise)
+      if (parsed.canonical_form != cbor_fast::encode_canonical)
         return usage_error("--length-first and --ctap2 exclude each other");
-      parsed.order = a == "--ctap2" ? cbor_fast_cli::key_order::ctap2
-                                    : cbor_fast_cli::key_order::length_first;
+      parsed.canonical_form =
+          a == "--ctap2" ? cbor_fast::encode_ctap2 : cbor_fast::encode_length_first;
       continue;
     }
     const number_option* opt = nullptr;
