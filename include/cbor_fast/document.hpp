@@ -101,8 +101,10 @@ enum decode_flags : uint32_t {
 /// encode() flags. Same values as CBOR_FAST_ENCODE_*.
 enum encode_flags : uint32_t {
   encode_none = 0,
-  /// Preferred serialization: shortest floats, definite lengths, joined strings.
-  /// Without it a decoded document keeps its float widths and indefinite forms.
+  /// Preferred serialization: shortest floats, definite lengths, joined strings,
+  /// and (since 0.4) bignums without leading zeros, as integers when they fit
+  /// 64 bits (RFC 8949 3.4.3). Without it a decoded document keeps its float
+  /// widths, indefinite forms and bignum tags.
   encode_preferred = 1,
   /// RFC 8949 4.2.1 core deterministic encoding: map entries sorted by the
   /// bytewise lexicographic order of their encoded keys, shortest heads,
@@ -569,7 +571,8 @@ class mutable_document {
 status to_mutable(const document& doc, mutable_document& out) noexcept;
 
 /// Writes a mutable node and everything under it, preferred serialization
-/// (floats at the width each node asks for). Returns ok, invalid_argument
+/// (floats at the width each node asks for; a tag 2/3 over a byte string as
+/// write_bignum() writes it, since 0.4). Returns ok, invalid_argument
 /// (null node) or the writer's error.
 status encode(const mutable_node* n, writer& w) noexcept;
 /// Writes the root; invalid_argument when there is none.

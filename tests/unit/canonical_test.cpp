@@ -136,6 +136,37 @@ TEST(Canonical, BignumsInPreferredForm) {
   EXPECT_EQ(canon("d8f7a2616201616100", encode_canonical).out, "d8f7a2616100616201");
 }
 
+TEST(Canonical, PreferredEncodingWritesPreferredBignums) {
+  // encode_preferred (and mutable documents) follow RFC 8949 3.4.3 too, so
+  // their output passes the deterministic check apart from key order.
+  for (const char* h : {"c24101", "c2420001", "c348ffffffffffffffff", "c24a00010000000000000000"}) {
+    SCOPED_TRACE(h);
+    const bytes in = hex(h);
+    document d;
+    ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+    writer w;
+    ASSERT_EQ(encode(d, w, encode_preferred), status::ok);
+    document check;
+    decode_options det;
+    det.flags = decode_deterministic;
+    EXPECT_EQ(decode(w.data(), w.size(), check, det), status::ok);
+    writer kept;
+    ASSERT_EQ(encode(d, kept), status::ok);  // without the flag the tag stays
+    EXPECT_EQ(to_hex(kept.data(), kept.size()), to_hex(in));
+  }
+  const bytes in = hex("82 c24101 c3420001");
+  document d;
+  ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+  writer w;
+  ASSERT_EQ(encode(d, w, encode_preferred), status::ok);
+  EXPECT_EQ(to_hex(w.data(), w.size()), "820121");  // 1 and -1 - 1
+  mutable_document m;
+  ASSERT_EQ(to_mutable(d, m), status::ok);
+  writer mw;
+  ASSERT_EQ(encode(m, mw), status::ok);
+  EXPECT_EQ(to_hex(mw.data(), mw.size()), "820121");
+}
+
 TEST(Canonical, OrdersDiffer) {
   // "" (60) vs 100 (1864): length-first puts the shorter first, bytewise and
   // CTAP2 (major type first) the integer.
