@@ -411,7 +411,7 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
       continue;
     } else {
       h = write_head(head, major, arg);
-      if (major == 5 && arg != 0) has_map = true;
+      if (major == 5 && arg > 1) has_map = true;  // one pair has no order to fix
     }
     if (!out.append(head, h)) return status::out_of_memory;
     if (major == 2 || major == 3) {
