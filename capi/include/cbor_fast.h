@@ -947,8 +947,8 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_
 /**
  * cbor_decode() flag: the root is the item inside any self-described CBOR
  * tags (55799, RFC 8949 3.4.6) at the top; the document still holds and
- * counts them. For cbor_decode() and cbor_canonicalize(); cbor_seq_next_doc()
- * refuses it (CBOR_FAST_ERR_INVALID_ARGUMENT). Since 0.4.
+ * counts them. For cbor_decode(), cbor_canonicalize() and cbor_seq_next_doc()
+ * (cbor_seq_next() ignores it). Since 0.4.
  */
 #define CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED 256u
 

@@ -94,7 +94,8 @@ enum decode_flags : uint32_t {
   decode_deterministic = 16,
   /// The root is the item inside any self-described CBOR tags (55799) at the
   /// top (RFC 8949 3.4.6); the document still holds (and encoded_size() and
-  /// node_count() count) the tags. decode() only: sequences refuse it. Since 0.4.
+  /// node_count() count) the tags. decode() and sequence::next_document()
+  /// (sequence::next() ignores it). Since 0.4.
   decode_skip_self_described = 256,
 };
 
