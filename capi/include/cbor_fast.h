@@ -251,13 +251,23 @@ typedef enum cbor_fast_option {
    *  map: CBOR_FAST_ERR_DUPLICATE_KEY at the second key's offset, reported
    *  instead of that key when it is a single item, else when its value starts.
    *  Linear time: a hash table per open map with a per-process random seed;
-   *  its memory comes from the reader's allocator (default 0). Since 0.2. */
+   *  its memory comes from the reader's allocator (default 0). Since 0.2.
+   *  Since 0.4 keys compare as in the data model (RFC 8949 5.6, 5.6.1): maps
+   *  used as keys as unordered maps ({{1:2,3:4}:0, {3:4,1:2}:1} has a
+   *  duplicate), arrays element by element, floats by numeric value (0.0 and
+   *  -0.0 are one key) with every NaN one key whatever its sign and payload,
+   *  and a bignum (tag 2/3) equal to the integer of the same value (3.4.3).
+   *  With CBOR_FAST_OPT_DETERMINISTIC too, the order check stays bytewise and
+   *  these equal-valued keys are still refused. */
   CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS = 6,
   /** 1: require RFC 8949 core deterministic encoding (section 4.2.1): shortest
    *  heads and floats (CBOR_FAST_ERR_NOT_PREFERRED), definite lengths
    *  (CBOR_FAST_ERR_INDEFINITE_LENGTH), map keys in strictly increasing
    *  bytewise order (CBOR_FAST_ERR_UNSORTED_KEYS, or CBOR_FAST_ERR_DUPLICATE_KEY
-   *  for an equal key), each at the offending head or key (default 0). Since 0.2. */
+   *  for an equal key), each at the offending head or key (default 0). Since 0.2.
+   *  Since 0.4 also bignums in preferred form (RFC 8949 3.4.3): a tag 2/3
+   *  whose byte string has 8 bytes or fewer, or a leading zero byte, gives
+   *  CBOR_FAST_ERR_NOT_PREFERRED at the tag. */
   CBOR_FAST_OPT_DETERMINISTIC = 7
 } cbor_fast_option;
 
@@ -598,8 +608,10 @@ CBOR_FAST_API size_t cbor_doc_node_count(const cbor_doc* doc);
 #define CBOR_FAST_ENCODE_NONE 0u
 /**
  * Re-serialize in preferred form: floats in their shortest exact width,
- * indefinite lengths written as definite, joined strings. Without it a decoded
- * document keeps the float widths and indefinite lengths it was read with.
+ * indefinite lengths written as definite, joined strings, and since 0.4
+ * bignums (tag 2/3) without leading zeros, as plain integers when they fit 64
+ * bits (RFC 8949 3.4.3). Without it a decoded document keeps the float widths,
+ * indefinite lengths and bignum tags it was read with.
  */
 #define CBOR_FAST_ENCODE_PREFERRED 1u
 
@@ -1145,8 +1157,8 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_
 /**
  * cbor_decode() flag: the root is the item inside any self-described CBOR
  * tags (55799, RFC 8949 3.4.6) at the top; the document still holds and
- * counts them. For cbor_decode() and cbor_canonicalize(); cbor_seq_next_doc()
- * refuses it (CBOR_FAST_ERR_INVALID_ARGUMENT). Since 0.4.
+ * counts them. For cbor_decode(), cbor_canonicalize() and cbor_seq_next_doc()
+ * (cbor_seq_next() ignores it). Since 0.4.
  */
 #define CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED 256u
 

@@ -94,15 +94,18 @@ enum decode_flags : uint32_t {
   decode_deterministic = 16,
   /// The root is the item inside any self-described CBOR tags (55799) at the
   /// top (RFC 8949 3.4.6); the document still holds (and encoded_size() and
-  /// node_count() count) the tags. decode() only: sequences refuse it. Since 0.4.
+  /// node_count() count) the tags. decode() and sequence::next_document()
+  /// (sequence::next() ignores it). Since 0.4.
   decode_skip_self_described = 256,
 };
 
 /// encode() flags. Same values as CBOR_FAST_ENCODE_*.
 enum encode_flags : uint32_t {
   encode_none = 0,
-  /// Preferred serialization: shortest floats, definite lengths, joined strings.
-  /// Without it a decoded document keeps its float widths and indefinite forms.
+  /// Preferred serialization: shortest floats, definite lengths, joined strings,
+  /// and (since 0.4) bignums without leading zeros, as integers when they fit
+  /// 64 bits (RFC 8949 3.4.3). Without it a decoded document keeps its float
+  /// widths, indefinite forms and bignum tags.
   encode_preferred = 1,
   /// RFC 8949 4.2.1 core deterministic encoding: map entries sorted by the
   /// bytewise lexicographic order of their encoded keys, shortest heads,
@@ -398,7 +401,10 @@ status encode(const document& doc, writer& w, uint32_t flags = encode_none) noex
 /// refused by encode_ctap2 (invalid_argument). At most one of encode_canonical,
 /// encode_length_first and encode_ctap2 may be set. Canonical forms sort every
 /// map in O(n log n) (one linear check for a map already in order) and need
-/// 4 bytes per node plus 8 per map pair of scratch memory. Since 0.4.
+/// 4 bytes per node plus 8 per map pair of scratch memory. A key that is an
+/// array, map or tag is encoded once for its map and again inside each key
+/// that contains it: keys nested in keys cost O(size x that nesting depth)
+/// (2 MB of 500-deep map-in-key chains: about 4 s). Since 0.4.
 status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept;
 /// Re-encodes the first item of data[0, size) in the canonical form `flags`
 /// asks for (one of encode_canonical, encode_length_first, encode_ctap2) to w,
@@ -597,7 +603,8 @@ class mutable_document {
 status to_mutable(const document& doc, mutable_document& out) noexcept;
 
 /// Writes a mutable node and everything under it, preferred serialization
-/// (floats at the width each node asks for). Returns ok, invalid_argument
+/// (floats at the width each node asks for; a tag 2/3 over a byte string as
+/// write_bignum() writes it, since 0.4). Returns ok, invalid_argument
 /// (null node) or the writer's error.
 status encode(const mutable_node* n, writer& w) noexcept;
 /// Writes the root; invalid_argument when there is none.

@@ -71,14 +71,18 @@ struct reader_options {
   /// section 5.6): duplicate_key at the second key's offset. Keys compare by
   /// value in the generic data model, so 1 and 0x18 0x01, a half and a
   /// double of the same value, or a definite and an indefinite string with the
-  /// same content are equal (map-valued keys compare entry by entry in their
-  /// order). A hash table per open map: linear time on large maps, keyed by a
+  /// same content are equal; maps used as keys compare as unordered maps,
+  /// floats by value (0.0 and -0.0 are one key, so is every NaN) and a bignum
+  /// equals the integer of the same value (since 0.4; RFC 8949 5.6.1, 3.4.3).
+  /// A hash table per open map: linear time on large maps, keyed by a
   /// per-process random seed so crafted collisions cannot make it quadratic.
   bool reject_duplicate_keys = false;
   /// Require RFC 8949 core deterministic encoding (section 4.2.1): shortest
   /// heads and floats (non_preferred_encoding), definite lengths only
   /// (indefinite_length) and map keys in strictly increasing bytewise order
-  /// of their encodings (unsorted_map_keys; an equal key is duplicate_key).
+  /// of their encodings (unsorted_map_keys; an equal key is duplicate_key);
+  /// since 0.4 bignums in preferred form (RFC 8949 3.4.3: a tag 2/3 over 8
+  /// bytes or fewer, or with a leading zero, is non_preferred_encoding).
   /// Each at the offset of the offending head or key.
   bool deterministic = false;
   /// Memory hooks for the reader's container stack; nullptr means malloc/free.

@@ -37,6 +37,9 @@ reader_options reader_options_for(const resolved_limits& limits, uint32_t flags,
 /// (the reader's options carry the rest).
 /// reader_budget (optional): the budget the reader allocates through, armed
 /// with the document's limit; the document's allocations count against it too.
+/// decode_skip_self_described: moves d's root inside top-level tags 55799.
+void skip_marker(document& d) noexcept;
+
 status decode_from_reader(reader& r, document& out, uint32_t flags, error_info* error,
                           uint32_t max_nodes, memory_budget* reader_budget) noexcept;
 

@@ -73,6 +73,13 @@ status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
         opened = true;
         break;
       case item_type::tag:
+        if (preferred && (p->arg == 2 || p->arg == 3) &&
+            p[1].type == uint8_t(item_type::byte_string)) {
+          // RFC 8949 3.4.3: a bignum without leading zeros, an integer when it fits.
+          s = w.write_bignum(p[1].u.data, size_t(p[1].arg), p->arg == 3);
+          next = detail::after(p);
+          break;
+        }
         s = w.write_tag(p->arg);
         break;
       case item_type::floating:
@@ -151,6 +158,12 @@ struct mnode_encoder {
           if (!stack.push(mframe{m, 0})) return status::out_of_memory;
           break;
         case item_type::tag:
+          if ((m->arg_ == 2 || m->arg_ == 3) &&
+              m->u_.content->type_ == uint8_t(item_type::byte_string)) {
+            // Preferred serialization of a bignum (RFC 8949 3.4.3).
+            s = w.write_bignum(m->u_.content->u_.data, size_t(m->u_.content->arg_), m->arg_ == 3);
+            break;
+          }
           s = w.write_tag(m->arg_);
           then = m->u_.content;
           break;

@@ -8,7 +8,8 @@ inline namespace v1 {
 
 namespace {
 constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_validate_utf8 |
-                                    decode_reject_duplicate_keys | decode_deterministic;
+                                    decode_reject_duplicate_keys | decode_deterministic |
+                                    decode_skip_self_described;
 
 /// The sequence's reader: the limits of every item (no strict flags yet,
 /// prepare() sets them per call; no item limit, max_nodes_ is per item).
@@ -80,6 +81,7 @@ status sequence::next_document(document& out, uint32_t flags) noexcept {
       detail::decode_from_reader(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_,
                                  &budget_);
   budget_.arm(SIZE_MAX);
+  if (s == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
   if (s == status::ok || s == status::end) return s;
   return fail(s, &where, start);
 }

@@ -146,8 +146,10 @@ size_t key_float(double value, uint8_t* out) noexcept {
 bool bignum_is_preferred(const uint8_t* content, const uint8_t* end) noexcept {
   if (content == end || (*content >> 5) != 2) return true;  // not a bignum: nothing to say
   const unsigned ai = *content & 0x1fu;
-  if (ai == 31) return true;  // indefinite: the deterministic check refuses it anyway
-  const unsigned n = ai < 24 ? 0u : ai < 28 ? 1u << (ai - 24) : 0u;
+  // Indefinite (refused by the deterministic check anyway) or reserved (not
+  // well-formed): the reader reports those at the string.
+  if (ai >= 28) return true;
+  const unsigned n = ai < 24 ? 0u : 1u << (ai - 24);
   if (size_t(end - content) < 1 + size_t(n)) return true;  // truncated: the reader says so
   uint64_t len = n == 0 ? ai : 0;
   for (unsigned i = 1; i <= n; ++i) len = (len << 8) | content[i];
@@ -349,7 +351,7 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     uint64_t arg = n == 0 ? ai : 0;
     for (unsigned i = 1; i <= n; ++i) arg = (arg << 8) | a[in + i];
     in += 1 + n;
-    uint8_t head[9];
+    uint8_t head[18];  // a bignum: tag head and byte-string head
     size_t h;
     if (major == 7 && ai >= 25) {
       const double v = ai == 25 ? half_to_double(uint16_t(arg))
@@ -386,7 +388,7 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
       continue;
     } else {
       h = write_head(head, major, arg);
-      if (major == 5 && arg != 0) has_map = true;
+      if (major == 5 && arg > 1) has_map = true;  // one pair has no order to fix
     }
     if (!out.append(head, h)) return status::out_of_memory;
     if (major == 2 || major == 3) {

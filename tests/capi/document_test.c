@@ -485,7 +485,9 @@ static void test_encode(void) {
   CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
   CHECK_STATUS(cbor_encode(NULL, 0, w), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_encode(doc, 0, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(cbor_encode(doc, 2u, w), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_encode(doc, 16u, w), CBOR_FAST_ERR_INVALID_ARGUMENT); /* unused flag (0.4) */
+  CHECK_STATUS(cbor_encode(doc, CBOR_FAST_ENCODE_CANONICAL | CBOR_FAST_ENCODE_CTAP2, w),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
   /* Nested inside items the caller writes. */
   CHECK_STATUS(cbor_writer_array(w, 1), CBOR_FAST_OK);
   CHECK_STATUS(cbor_encode(doc, CBOR_FAST_ENCODE_PREFERRED, w), CBOR_FAST_OK);

@@ -488,6 +488,14 @@ static void test_duplicate_keys(void) {
       {"simple false twice", "a2 f4 00 f4 00", DUP, S_DUP, 3, 3},
       {"indefinite map", "bf 01 00 01 00 ff", DUP, S_DUP, 3, 3},
       {"third key equals the first", "a3 01 00 02 00 01 00", DUP, S_DUP, 5, 5},
+      /* Equal in the data model (0.4): maps as unordered maps (refused when
+       * the value starts: 14 items first), 0.0 and -0.0, NaN payloads, a
+       * bignum and the integer of the same value. */
+      {"maps with their entries in another order", "a2 a2 0100 0200 00 a2 0200 0100 00", DUP,
+       S_DUP, 7, 14},
+      {"0.0 and -0.0", "a2 f90000 00 f98000 00", DUP, S_DUP, 5, 3},
+      {"NaN and NaN with a payload", "a2 f97e00 00 fa7fc00001 00", DUP, S_DUP, 5, 3},
+      {"bignum 1 and 1", "a2 c24101 00 01 00", DUP, S_DUP, 5, 4},
       /* "ab" then (_ "a" "b"): multi-item key, refused when its value starts
        * (map, "ab", 0, start, "a", "b", end: 7 items first). */
       {"definite then indefinite string", "a2 626162 00 7f 6161 6162 ff 00", DUP, S_DUP, 5, 7},
@@ -512,8 +520,6 @@ static void test_duplicate_keys(void) {
       {"\"a\" and \"ab\"", "a2 6161 00 626162 00", DUP, S_OK, 0, -1},
       {"[1,2] and [2,1]", "a2 820102 00 820201 00", DUP, S_OK, 0, -1},
       {"[1] and [1,2]", "a2 8101 00 820102 00", DUP, S_OK, 0, -1},
-      {"maps with their entries in another order", "a2 a2 0100 0200 00 a2 0200 0100 00", DUP,
-       S_OK, 0, -1},
       {"tags 1(1) and 2(1)", "a2 c101 00 c201 00", DUP, S_OK, 0, -1},
       {"equal values are fine", "a2 01 00 02 00", DUP, S_OK, 0, -1},
   };

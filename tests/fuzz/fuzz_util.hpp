@@ -216,9 +216,49 @@ inline void print_event(const char* label, const event& e) {
                e.offset, e.bytes.size());
 }
 
-/// Aborts, printing both events, unless the streams agree.
-inline void check_same_events(const std::vector<event>& a, const std::vector<event>& b,
+/// A stream as preferred serialization writes it (RFC 8949 3.4.3): a tag 2/3
+/// over a byte string loses the magnitude's leading zeros and becomes an
+/// integer when 8 bytes or fewer are left.
+inline std::vector<event> prefer_bignums(const std::vector<event>& in) {
+  using cbor_fast::item_type;
+  std::vector<event> out;
+  out.reserve(in.size());
+  for (size_t i = 0; i < in.size(); ++i) {
+    const event& e = in[i];
+    if (e.type == item_type::tag && (e.value == 2 || e.value == 3) && i + 1 < in.size() &&
+        in[i + 1].type == item_type::byte_string) {
+      std::string mag = in[i + 1].bytes;
+      size_t lead = 0;
+      while (lead < mag.size() && mag[lead] == 0) ++lead;
+      mag.erase(0, lead);
+      if (mag.size() <= 8) {
+        event v;
+        v.type = e.value == 3 ? item_type::negative_int : item_type::unsigned_int;
+        for (char c : mag) v.value = v.value << 8 | uint8_t(c);
+        v.offset = e.offset;
+        out.push_back(v);
+      } else {
+        out.push_back(e);
+        event b = in[i + 1];
+        b.value = mag.size();
+        b.bytes = mag;
+        b.indefinite = false;
+        out.push_back(b);
+      }
+      ++i;
+      continue;
+    }
+    out.push_back(e);
+  }
+  return out;
+}
+
+/// Aborts, printing both events, unless the streams agree. Without `form`
+/// (one side is preferred serialization) bignums compare in preferred form.
+inline void check_same_events(const std::vector<event>& a_in, const std::vector<event>& b_in,
                               compare_mode mode, const char* what) {
+  const std::vector<event> a = mode.form ? a_in : prefer_bignums(a_in);
+  const std::vector<event> b = mode.form ? b_in : prefer_bignums(b_in);
   const size_t at = first_difference(a, b, mode);
   if (at == SIZE_MAX) return;
   std::fprintf(stderr, "event streams differ (%s) at %zu of %zu/%zu\n", what, at, a.size(),

@@ -528,6 +528,18 @@ std::vector<violation> predict_strict(const uint8_t* data, size_t size,
       if (det) {
         if (it.is_indefinite()) add(before, status::indefinite_length, before);
         if (!head_is_shortest(data + before)) add(before, status::non_preferred_encoding, before);
+        // RFC 8949 3.4.3: a bignum's byte string has more than 8 bytes and no
+        // leading zero (judged at the tag, when the string's head is there).
+        if (it.type == item_type::tag && (it.value() == 2 || it.value() == 3) && after < size &&
+            (data[after] >> 5) == 2 && (data[after] & 31) < 28) {
+          const uint8_t ai = data[after] & 31;
+          const size_t hs = ai < 24 ? 1 : 1 + (size_t(1) << (ai - 24));
+          if (size - after >= hs) {
+            const uint64_t len = ai < 24 ? ai : load_be(data + after + 1, hs - 1);
+            const bool zero = after + hs < size && data[after + hs] == 0;
+            if (len <= 8 || zero) add(before, status::non_preferred_encoding, before);
+          }
+        }
       }
       if (!stack.empty() && stack.back().kind == 1 && stack.back().completed % 2 == 0) {
         stack.back().key_start = before;
@@ -559,6 +571,7 @@ std::vector<violation> predict_strict(const uint8_t* data, size_t size,
       std::string canon;
       size_t pos = start;
       FUZZ_CHECK(canonical_item(data, after, pos, canon) && pos == after);
+      canon = key_form(canon);
       if (det && f.has_prev) {
         const int c = compare_bytes(raw, f.prev_raw);
         if (c < 0) add(detect, status::unsorted_map_keys, start);

@@ -8,8 +8,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "fuzz_util.hpp"
@@ -106,6 +108,101 @@ inline bool head_is_shortest(const uint8_t* p) {
   return arg > 0xffffffffu;
 }
 
+/// RFC 8949 3.4.3 in the model: the complete tag 2/3 at s[at..] (its head is
+/// one byte) over a byte string loses the magnitude's leading zeros, and
+/// becomes a major type 0/1 integer when 8 bytes or fewer are left.
+inline void prefer_bignum(std::string& s, size_t at, uint64_t tag) {
+  const auto* p = reinterpret_cast<const uint8_t*>(s.data());
+  const size_t c = at + 1;
+  if (c >= s.size() || (p[c] >> 5) != 2) return;
+  const uint8_t ai = p[c] & 31;
+  const size_t hs = ai < 24 ? 1 : 1 + (size_t(1) << (ai - 24));
+  const size_t len = size_t(ai < 24 ? ai : load_be(p + c + 1, hs - 1));
+  size_t first = c + hs;
+  size_t n = len;
+  while (n != 0 && p[first] == 0) {
+    ++first;
+    --n;
+  }
+  std::string out;
+  if (n <= 8) {
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; ++i) v = v << 8 | p[first + i];
+    put_head(out, tag == 3 ? 1 : 0, v);
+  } else {
+    put_head(out, 6, tag);
+    put_head(out, 2, n);
+    out.append(s, first, n);
+  }
+  s.replace(at, s.size() - at, out);
+}
+
+/// The form map keys are compared in, from canonical_item()'s output: equal
+/// in the data model (RFC 8949 5.6) means equal bytes here. Floats: -0.0 as
+/// 0.0 and every NaN as f97e00; maps: entries ordered by their key's form.
+/// Builds the tree, then writes it bottom-up (children before parents).
+inline std::string key_form(const std::string& canon) {
+  struct knode {
+    std::string head;            ///< the head (strings: head and content)
+    uint8_t major = 0;
+    uint64_t want = 0;           ///< children (map: keys and values)
+    std::vector<size_t> kids;
+    std::string enc;
+  };
+  std::vector<knode> nodes;
+  std::vector<size_t> open;
+  const auto* p = reinterpret_cast<const uint8_t*>(canon.data());
+  size_t pos = 0;
+  while (pos < canon.size()) {
+    const uint8_t ib = p[pos];
+    const uint8_t major = ib >> 5;
+    const uint8_t ai = ib & 31;
+    const size_t hs = ai < 24 ? 1 : 1 + (size_t(1) << (ai - 24));
+    const uint64_t arg = ai < 24 ? ai : load_be(p + pos + 1, hs - 1);
+    knode k;
+    k.major = major;
+    if (major == 7 && ai >= 25) {
+      uint64_t bits = widen_wire_float(arg, unsigned(hs - 1));
+      double d;
+      std::memcpy(&d, &bits, sizeof d);
+      if (d != d) bits = 0x7ff8000000000000u;  // every NaN: one key
+      if (d == 0) bits = 0;                     // -0.0: 0.0
+      uint64_t narrow = 0;
+      const unsigned width = shortest_float(bits, narrow);
+      k.head += char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb);
+      for (unsigned i = width; i-- > 0;) k.head += char(uint8_t(narrow >> (8 * i)));
+    } else {
+      k.head.assign(canon, pos, hs);
+      if (major == 2 || major == 3) k.head.append(canon, pos + hs, size_t(arg));
+    }
+    pos += hs + ((major == 2 || major == 3) ? size_t(arg) : 0);
+    k.want = major == 4 ? arg : major == 5 ? 2 * arg : major == 6 ? 1 : 0;
+    const size_t id = nodes.size();
+    nodes.push_back(std::move(k));
+    if (!open.empty()) nodes[open.back()].kids.push_back(id);
+    if (nodes[id].want != 0) {
+      open.push_back(id);
+      continue;
+    }
+    while (!open.empty() && nodes[open.back()].kids.size() == nodes[open.back()].want)
+      open.pop_back();
+  }
+  for (size_t i = nodes.size(); i-- > 0;) {
+    knode& k = nodes[i];
+    k.enc = k.head;
+    if (k.major == 5) {
+      std::vector<std::pair<std::string, std::string>> pairs;
+      for (size_t j = 0; j + 1 < k.kids.size(); j += 2)
+        pairs.emplace_back(nodes[k.kids[j]].enc, nodes[k.kids[j + 1]].enc);
+      std::sort(pairs.begin(), pairs.end());
+      for (const auto& kv : pairs) k.enc += kv.first + kv.second;
+    } else {
+      for (size_t c : k.kids) k.enc += nodes[c].enc;
+    }
+  }
+  return nodes.empty() ? std::string() : nodes[0].enc;
+}
+
 /// The preferred serialization of the well-formed item at data[pos] (data
 /// holding n bytes): shortest heads and floats, definite lengths, indefinite
 /// strings joined; tags and everything else kept. Advances pos past the item.
@@ -117,6 +214,8 @@ inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::stri
     uint8_t major;
     uint64_t count;     ///< definite: items left; indefinite containers: items seen
     std::string body;   ///< indefinite: the children / the joined content
+    size_t start = 0;   ///< tags: where the tag's head starts in its sink
+    uint64_t tag = 0;   ///< tags: the tag number
   };
   std::vector<frame> stack;
   out.clear();
@@ -192,11 +291,13 @@ inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::stri
             }
           }
           break;
-        case 6:
+        case 6: {
           if (ai == 31) return false;
+          const size_t at = s.size();
           put_head(s, 6, arg);
-          stack.push_back({2, 6, 1, {}});
+          stack.push_back({2, 6, 1, {}, at, arg});
           break;
+        }
         default:
           if (ai < 24) {
             s += char(ib);
@@ -224,6 +325,13 @@ inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::stri
         ++f.count;
         complete = false;
       } else if (--f.count == 0) {
+        if (f.kind == 2 && (f.tag == 2 || f.tag == 3)) {
+          const size_t at = f.start;
+          const uint64_t tag = f.tag;
+          stack.pop_back();
+          prefer_bignum(sink(), at, tag);
+          continue;
+        }
         stack.pop_back();
       } else {
         complete = false;

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -136,6 +137,37 @@ TEST(Canonical, BignumsInPreferredForm) {
   EXPECT_EQ(canon("d8f7a2616201616100", encode_canonical).out, "d8f7a2616100616201");
 }
 
+TEST(Canonical, PreferredEncodingWritesPreferredBignums) {
+  // encode_preferred (and mutable documents) follow RFC 8949 3.4.3 too, so
+  // their output passes the deterministic check apart from key order.
+  for (const char* h : {"c24101", "c2420001", "c348ffffffffffffffff", "c24a00010000000000000000"}) {
+    SCOPED_TRACE(h);
+    const bytes in = hex(h);
+    document d;
+    ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+    writer w;
+    ASSERT_EQ(encode(d, w, encode_preferred), status::ok);
+    document check;
+    decode_options det;
+    det.flags = decode_deterministic;
+    EXPECT_EQ(decode(w.data(), w.size(), check, det), status::ok);
+    writer kept;
+    ASSERT_EQ(encode(d, kept), status::ok);  // without the flag the tag stays
+    EXPECT_EQ(to_hex(kept.data(), kept.size()), to_hex(in));
+  }
+  const bytes in = hex("82 c24101 c3420001");
+  document d;
+  ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+  writer w;
+  ASSERT_EQ(encode(d, w, encode_preferred), status::ok);
+  EXPECT_EQ(to_hex(w.data(), w.size()), "820121");  // 1 and -1 - 1
+  mutable_document m;
+  ASSERT_EQ(to_mutable(d, m), status::ok);
+  writer mw;
+  ASSERT_EQ(encode(m, mw), status::ok);
+  EXPECT_EQ(to_hex(mw.data(), mw.size()), "820121");
+}
+
 TEST(Canonical, OrdersDiffer) {
   // "" (60) vs 100 (1864): length-first puts the shorter first, bytewise and
   // CTAP2 (major type first) the integer.
@@ -262,6 +294,50 @@ TEST(Canonical, DocumentsAndMutableDocuments) {
   EXPECT_EQ(to_hex(w4.data(), w4.size()), "a320f93c006161f51903e86178");
   writer w5;
   EXPECT_EQ(encode(m, w5, encode_canonical | encode_length_first), status::invalid_argument);
+}
+
+/// FNV-1a 64, as tests/vectors/gen_canonical.py --corpus computes it.
+uint64_t fnv1a64(const uint8_t* p, size_t n) {
+  uint64_t h = 0xcbf29ce484222325u;
+  for (size_t i = 0; i < n; ++i) {
+    h ^= p[i];
+    h *= 0x100000001b3u;
+  }
+  return h;
+}
+
+// The corpus through encode_length_first against cbor2's canonical=True
+// (tests/vectors/canonical_corpus.json: size and hash of cbor2's output).
+TEST(Canonical, CorpusMatchesCbor2) {
+  std::ifstream f(CBOR_FAST_SOURCE_DIR "/tests/vectors/canonical_corpus.json");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  const std::string table = ss.str();
+  for (const char* name : {"twitter", "citm_catalog", "canada"}) {
+    SCOPED_TRACE(name);
+    const size_t at = table.find(std::string("\"") + name + "\"");
+    ASSERT_NE(at, std::string::npos);
+    const size_t size_at = table.find("\"size\": ", at) + 8;
+    const size_t hash_at = table.find("\"fnv1a64\": \"", at) + 12;
+    const uint64_t want_size = std::stoull(table.substr(size_at, 20));
+    const uint64_t want_hash = std::stoull(table.substr(hash_at, 16), nullptr, 16);
+    const std::string path = std::string(CBOR_FAST_CORPUS_DIR) + "/" + name + ".cbor";
+    std::ifstream in(path, std::ios::binary);
+    ASSERT_TRUE(in.good()) << "corpus file missing: " << path;
+    const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)),
+                                    std::istreambuf_iterator<char>());
+    writer w;
+    ASSERT_EQ(canonicalize(data.data(), data.size(), w, encode_length_first), status::ok);
+    EXPECT_EQ(w.size(), want_size);
+    EXPECT_EQ(fnv1a64(w.data(), w.size()), want_hash);
+    // The core form of the same file passes the deterministic check.
+    writer core;
+    ASSERT_EQ(canonicalize(data.data(), data.size(), core, encode_canonical), status::ok);
+    document d;
+    decode_options det;
+    det.flags = decode_deterministic | decode_reject_duplicate_keys | decode_exact;
+    EXPECT_EQ(decode(core.data(), core.size(), d, det), status::ok);
+  }
 }
 
 // 100,000 keys in descending order: n log n sorting keeps this well under a

@@ -559,7 +559,8 @@ TEST(DocumentDecode, InvalidArguments) {
   EXPECT_EQ(decode("\x01", d, o), status::invalid_argument);
   writer w;
   ASSERT_EQ(decode_hex("01", d), status::ok);
-  EXPECT_EQ(encode(d, w, 2), status::invalid_argument);
+  EXPECT_EQ(encode(d, w, 16), status::invalid_argument);  // the first unused encode flag (0.4)
+  EXPECT_EQ(encode(d, w, encode_canonical | encode_length_first), status::invalid_argument);
 }
 
 TEST(DocumentDecode, ExactRejectsTrailingBytes) {

@@ -379,6 +379,20 @@ TEST(SelfDescribed, WriteAndSkip) {
   writer out;
   ASSERT_EQ(encode(d, out), status::ok);
   EXPECT_EQ(to_hex(out.data(), out.size()), "820102");
+  // A sequence of marked items, one document each.
+  const bytes seq_in = hex("d9d9f7 01 d9d9f7 6161 02");
+  sequence seq(seq_in.data(), seq_in.size());
+  uint64_t u = 0;
+  ASSERT_EQ(seq.next_document(d, decode_skip_self_described), status::ok);
+  ASSERT_EQ(d.root().get_uint64(u), status::ok);
+  EXPECT_EQ(u, 1u);
+  ASSERT_EQ(seq.next_document(d, decode_skip_self_described), status::ok);
+  EXPECT_EQ(d.root().type(), item_type::text_string);
+  EXPECT_EQ(d.root().offset(), 7u);
+  size_t off = 0, len = 0;
+  ASSERT_EQ(seq.next(off, len, decode_skip_self_described), status::ok);
+  EXPECT_EQ(off, 9u);
+  EXPECT_EQ(len, 1u);
   // Other tags stay.
   const bytes other = hex("c101");
   ASSERT_EQ(decode(other.data(), other.size(), d, o), status::ok);

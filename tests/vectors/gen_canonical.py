@@ -9,10 +9,16 @@ Python keys cannot hold maps, so a key's canonical bytes are the same in both
 orders and the core form is built from cbor2's own encodings of keys and leaves.
 
 Run: python3 tests/vectors/gen_canonical.py > tests/vectors/canonical.json
+
+With --corpus DIR it prints tests/vectors/canonical_corpus.json instead: for
+each corpus file, the size and FNV-1a 64 hash of
+cbor2.dumps(cbor2.loads(file), canonical=True), which the C++ test compares
+with the library's encode_length_first output of the same file.
 """
 import json
 import math
 import struct
+import sys
 
 import cbor2
 
@@ -58,6 +64,23 @@ ROWS = [
     ("map_bignum_keys", {2**64: 1, 2**70: 2, -(2**64) - 1: 3, 5: 4}),
     ("array_of_maps", [{"b": 1, "a": 2}, {}, {3: 4, 1: 2}]),
 ]
+
+def fnv1a64(data):
+    h = 0xcbf29ce484222325
+    for b in data:
+        h ^= b
+        h = (h * 0x100000001b3) & 0xffffffffffffffff
+    return h
+
+
+if len(sys.argv) == 3 and sys.argv[1] == "--corpus":
+    rows = []
+    for name in ["twitter", "citm_catalog", "canada"]:
+        with open("%s/%s.cbor" % (sys.argv[2], name), "rb") as f:
+            canon = cbor2.dumps(cbor2.loads(f.read()), canonical=True)
+        rows.append({"name": name, "size": len(canon), "fnv1a64": "%016x" % fnv1a64(canon)})
+    print(json.dumps(rows, indent=1))
+    sys.exit(0)
 
 out = []
 for name, value in ROWS:
