@@ -20,6 +20,7 @@ STATUS_CODES = {
     "chunk_type_mismatch": 104, "nested_indefinite_chunk": 105, "unexpected_break": 106, "map_missing_value": 107,
     "invalid_utf8": 200, "trailing_bytes": 201, "non_preferred_encoding": 202,
     "indefinite_length": 203, "unsorted_map_keys": 204, "duplicate_key": 205,
+    "syntax_error": 220,
     "depth_exceeded": 300, "out_of_memory": 301, "too_many_items": 302,
     "container_too_large": 303, "string_too_long": 304, "memory_budget_exceeded": 305,
     "internal_error": 399,

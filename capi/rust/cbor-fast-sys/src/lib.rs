@@ -54,6 +54,7 @@ pub const CBOR_FAST_ERR_NOT_PREFERRED: cbor_fast_status = 202;
 pub const CBOR_FAST_ERR_INDEFINITE_LENGTH: cbor_fast_status = 203;
 pub const CBOR_FAST_ERR_UNSORTED_KEYS: cbor_fast_status = 204;
 pub const CBOR_FAST_ERR_DUPLICATE_KEY: cbor_fast_status = 205;
+pub const CBOR_FAST_ERR_SYNTAX_ERROR: cbor_fast_status = 220;
 
 pub const CBOR_FAST_ERR_DEPTH: cbor_fast_status = 300;
 pub const CBOR_FAST_ERR_OUT_OF_MEMORY: cbor_fast_status = 301;
