@@ -16,7 +16,8 @@ A drop-in for cbor2 (same names and options; switch with the import):
 Decoding options (cbor2's): tag_hook(tag, immutable), object_hook(dict,
 immutable), semantic_decoders {tag: fn(value, immutable)}, str_errors
 ("strict", "replace", ...), max_depth (default 512; any depth decodes without
-recursion), allow_indefinite, allow_duplicate_keys, immutable. cbor_fast's
+recursion), allow_indefinite, allow_duplicate_keys, strict_hashable_types (map
+keys and set members: str and bytes only), immutable. cbor_fast's
 own: strict_utf8, reject_duplicate_keys, deterministic, max_string_length,
 max_container_items, max_items, max_memory (bytes the decoder may hold: the
 library reader, the extension's stack and an estimate of the objects built).
@@ -27,7 +28,10 @@ date_as_datetime, indefinite_containers.
 
 Differences from cbor2, on purpose: loads() rejects bytes after the item
 ("trailing_bytes"); errors carry .status, .code, .offset, .depth; floats are
-written in their shortest exact width (cbor2 writes doubles unless canonical).
+written in their shortest exact width (cbor2 writes doubles unless canonical);
+map keys and set members nest at most 1000 deep and hold no shared references
+to containers (hashing them recurses in C); value_sharing shares lists and
+dicts; string_referencing is decoded only; encoders= is not supported.
 """
 
 from . import _ext, _semantic

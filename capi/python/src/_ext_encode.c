@@ -392,7 +392,10 @@ static int share(cf_encoder* e, cbor_writer* w, PyObject* o) {
 
 /* Opens container `o` (owned, passed on to the frame). */
 static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o, int kind) {
-  if (e->value_sharing) {
+  /* Only lists and dicts are shared: a tuple may be a map key, where the
+   * decoder refuses references (hashing a referenced value could recurse
+   * without bound); cycles always pass through a list or a dict. */
+  if (e->value_sharing && (PyList_Check(o) || PyDict_Check(o))) {
     int rc = share(e, w, o);
     if (rc != 0) {
       Py_DECREF(o);

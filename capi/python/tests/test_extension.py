@@ -472,3 +472,22 @@ def test_allow_indefinite_and_immutable():
     v = loads(h("a1 01 82 02 a0"), immutable=True)
     assert isinstance(v, cbor_fast.FrozenDict) and v[1] == (2, cbor_fast.FrozenDict())
     hash(v)
+
+
+def test_value_sharing_output_always_decodes():
+    # the same tuple as a key and as a value: shared references are written
+    # for lists and dicts only, so the key holds no reference
+    t = (1, 2)
+    lst = [3]
+    value = {t: [t, lst, lst]}
+    out = dumps(value, value_sharing=True)
+    back = loads(out)
+    assert back == {(1, 2): [[1, 2], [3], [3]]}  # a tuple outside a key comes back a list
+    inner = back[(1, 2)]
+    assert inner[1] is inner[2]
+    # a cycle through a tuple is broken at its list
+    a = []
+    b = (a,)
+    a.append(b)
+    back = loads(dumps(a, value_sharing=True))
+    assert back[0][0] is back
