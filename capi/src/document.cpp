@@ -51,7 +51,8 @@ constexpr uint32_t k_decode_flags =
     CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS | CBOR_FAST_DECODE_DETERMINISTIC |
     CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED;
 static_assert(CBOR_FAST_ENCODE_PREFERRED == cbor_fast::encode_preferred, "encode flags");
-constexpr uint32_t k_encode_flags = CBOR_FAST_ENCODE_PREFERRED;
+constexpr uint32_t k_encode_flags = CBOR_FAST_ENCODE_PREFERRED | CBOR_FAST_ENCODE_CANONICAL |
+                                    CBOR_FAST_ENCODE_LENGTH_FIRST | CBOR_FAST_ENCODE_CTAP2;
 
 inline node N(const cbor_node* n) noexcept {
   return node(reinterpret_cast<const cbor_fast::detail::doc_node*>(n));

@@ -28,6 +28,13 @@ EXCEPTIONS = {
     "cbor_fast_version_string": "r != NULL && strcmp(r, CBOR_FAST_VERSION_STRING) == 0",
     "cbor_status_string": "r != NULL && strcmp(r, cbor_status_string(CBOR_FAST_OK)) == 0",
     "cbor_status_name": "r != NULL && strcmp(r, \"ok\") == 0",
+    # Takes no argument: the host's byte order, 1 where the low byte comes first.
+    "cbor_host_is_little_endian": "r == (int)*(const unsigned char*)&(const unsigned){1u}",
+    # NULL with size 0 is an empty input (documented), and NULL with capacity
+    # 0 asks for the length: the text holds no item.
+    "cbor_json_from_cbor": "r == CBOR_FAST_ERR_TRUNCATED",
+    "cbor_diag_from_cbor": "r == CBOR_FAST_ERR_TRUNCATED",
+    "cbor_diag_to_cbor": "r == CBOR_FAST_ERR_SYNTAX_ERROR",
 }
 
 NUMBER_TYPES = {

@@ -55,7 +55,9 @@ pub struct DecodeOptions {
     /// reader since its start ([`Status::TooManyItems`]); 0: no limit.
     pub max_items: u64,
     /// Most bytes the library may hold at once to decode a document (node
-    /// array, joined strings, tables: [`Status::MemoryBudget`]); 0: no limit.
+    /// array, joined strings, tables: [`Status::MemoryBudget`]); 0: the
+    /// library's default budget (32 bytes per input byte plus 1 MiB);
+    /// `u64::MAX`: no limit.
     /// Not a [`Reader`](crate::Reader) option: a reader builds no document.
     pub max_memory: u64,
 }
