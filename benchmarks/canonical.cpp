@@ -53,11 +53,12 @@ void register_one(const input& in) {
     const char* name;
     uint32_t flags;
   };
-  for (const mode m : {mode{"plain", cbor_fast::encode_none},
-                       mode{"core", cbor_fast::encode_canonical},
-                       mode{"length_first", cbor_fast::encode_length_first}}) {
+  for (const mode m :
+       {mode{"plain", cbor_fast::encode_none}, mode{"core", cbor_fast::encode_canonical},
+        mode{"length_first", cbor_fast::encode_length_first}}) {
     const uint32_t flags = m.flags;
-    add("encode_canonical", m.name, in, setup,
+    add(
+        "encode_canonical", m.name, in, setup,
         [&in, flags](canon_state& s) {
           cbor_fast::writer w(s.out.data(), s.out.size());
           if (cbor_fast::encode(*s.doc, w, flags) != cbor_fast::status::ok)

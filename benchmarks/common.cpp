@@ -157,9 +157,8 @@ input array_of(const char* name, uint32_t peers, size_t count, uint64_t seed, F&
 template <typename F>
 input nested(const char* name, uint32_t peers, size_t count, uint64_t lo, uint64_t hi,
              uint64_t seed, F&& body) {
-  return array_of(name, peers, count, seed, [&](raw_encoder& e, rng& r, size_t) {
-    body(e, r, r.range(lo, hi));
-  });
+  return array_of(name, peers, count, seed,
+                  [&](raw_encoder& e, rng& r, size_t) { body(e, r, r.range(lo, hi)); });
 }
 
 void small_ints(raw_encoder& e, rng& r, uint64_t n) {
@@ -191,8 +190,8 @@ std::vector<input> make_kind_inputs() {
 
   v.push_back(array_of("undefined", peer_libcbor, k_many, 1,
                        [](raw_encoder& e, rng&, size_t) { e.simple(23); }));
-  v.push_back(array_of("null", peer_all, k_many, 2,
-                       [](raw_encoder& e, rng&, size_t) { e.simple(22); }));
+  v.push_back(
+      array_of("null", peer_all, k_many, 2, [](raw_encoder& e, rng&, size_t) { e.simple(22); }));
   v.push_back(array_of("bool", peer_all, k_many, 3, [](raw_encoder& e, rng& r, size_t) {
     e.simple(uint8_t(20 + r.next() % 2));
   }));
@@ -258,11 +257,11 @@ std::vector<input> make_kind_inputs() {
     ascii(r, 65536, s);
     e.text(s);
   }));
-  v.push_back(array_of("text_utf8_24_255", peer_all, 8192, 19,
-                       [&s](raw_encoder& e, rng& r, size_t) {
-                         utf8_text(r, size_t(r.range(24, 255)), s);
-                         e.text(s);
-                       }));
+  v.push_back(
+      array_of("text_utf8_24_255", peer_all, 8192, 19, [&s](raw_encoder& e, rng& r, size_t) {
+        utf8_text(r, size_t(r.range(24, 255)), s);
+        e.text(s);
+      }));
   // Byte strings: 16 B against 1 MiB and 16 MiB shows whether reading a string
   // costs anything per byte (zero-copy: it should not).
   const auto bytes_of = [](size_t size) {
@@ -404,8 +403,9 @@ std::vector<input> make_sequence_inputs(const std::string& dir) {
     const std::vector<uint8_t> citm = read_file(dir + "/citm_catalog.cbor");
     const auto parts = elements_under(citm, "performances");
     if (parts.empty()) {
-      std::fprintf(stderr, "cbor_fast benchmarks: no citm_catalog.cbor performances: "
-                           "seq_citm skipped\n");
+      std::fprintf(stderr,
+                   "cbor_fast benchmarks: no citm_catalog.cbor performances: "
+                   "seq_citm skipped\n");
     } else {
       input in;
       in.name = "seq_citm";
@@ -431,8 +431,8 @@ std::vector<input> make_all_inputs(const std::string& corpus_dir) {
     status st;
     in.sum = walk(in.bytes.data(), in.bytes.size(), false, &st);
     if (st != status::ok)
-      die("input " + in.name + " is not well-formed for libcbor_fast: " +
-          cbor_fast::status_name(st));
+      die("input " + in.name +
+          " is not well-formed for libcbor_fast: " + cbor_fast::status_name(st));
     in.docs = split_sequence(in.bytes.data(), in.bytes.size());
   }
   return all;
@@ -488,8 +488,7 @@ checksum walk_visit(const uint8_t* data, size_t size, bool validate_utf8, status
   // A local sum (returned by copy, not as the return slot) can stay in registers.
   checksum c;
   status s;
-  while ((s = r.visit([&c](const item& it) noexcept { fold(c, it); })) == status::ok) {
-  }
+  while ((s = r.visit([&c](const item& it) noexcept { fold(c, it); })) == status::ok) {}
   *st = s == status::end ? status::ok : s;
   return checksum(c);
 }
@@ -551,8 +550,7 @@ status validate(const uint8_t* data, size_t size, bool validate_utf8) noexcept {
   options.validate_utf8 = validate_utf8;
   cbor_fast::reader r(data, size, options);
   status s;
-  while ((s = r.skip()) == status::ok) {
-  }
+  while ((s = r.skip()) == status::ok) {}
   return s == status::end ? status::ok : s;
 }
 

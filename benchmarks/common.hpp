@@ -70,11 +70,11 @@ enum peer_bits : uint32_t { peer_none = 0, peer_libcbor = 1, peer_nlohmann = 2, 
 /// One benchmark input.
 struct input {
   std::string name;
-  std::string group;            ///< "kind", "corpus" or "sequence"
+  std::string group;  ///< "kind", "corpus" or "sequence"
   std::vector<uint8_t> bytes;
-  std::vector<size_t> docs;     ///< sequences: start of each top-level item, then bytes.size()
+  std::vector<size_t> docs;  ///< sequences: start of each top-level item, then bytes.size()
   uint32_t peers = peer_all;
-  checksum sum;                 ///< libcbor_fast's walk: what every peer must match
+  checksum sum;  ///< libcbor_fast's walk: what every peer must match
 };
 
 [[noreturn]] void die(const std::string& message);
@@ -93,8 +93,7 @@ std::vector<input> make_all_inputs(const std::string& corpus_dir);
 
 /// Visits every item of a sequence, reads every scalar and touches every string
 /// view. *st receives ok or the reader's error.
-checksum walk(const uint8_t* data, size_t size, bool validate_utf8,
-              cbor_fast::status* st) noexcept;
+checksum walk(const uint8_t* data, size_t size, bool validate_utf8, cbor_fast::status* st) noexcept;
 /// walk() through reader::visit(): the same items, delivered to an inlined visitor.
 checksum walk_visit(const uint8_t* data, size_t size, bool validate_utf8,
                     cbor_fast::status* st) noexcept;

@@ -22,7 +22,8 @@ void register_decode(const std::vector<input>& inputs) {
     (void)p, (void)n;
 
 #ifdef CBOR_FAST_BENCH_DOCUMENT
-    add("decode", "cbor_fast", in, no_setup,
+    add(
+        "decode", "cbor_fast", in, no_setup,
         [&in, p, n](none) {
           cbor_doc* doc = nullptr;
           const cbor_fast_status s =
@@ -39,7 +40,8 @@ void register_decode(const std::vector<input>& inputs) {
           cbor_doc_free(doc);
         });
     // The same decoder through the C++ API, for the C API's overhead.
-    add("decode", "cbor_fast_cxx", in, no_setup,
+    add(
+        "decode", "cbor_fast_cxx", in, no_setup,
         [&in, p, n](none) {
           cbor_fast::document d;
           if (cbor_fast::decode(p, n, d) != cbor_fast::status::ok)
@@ -55,7 +57,8 @@ void register_decode(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     if (in.peers & peer_libcbor) {
-      add("decode", "libcbor", in, no_setup,
+      add(
+          "decode", "libcbor", in, no_setup,
           [&in, p, n](none) {
             void* item = libcbor::load(p, n);
             const checksum c = item ? libcbor::tree_checksum(item) : checksum{};
@@ -71,7 +74,8 @@ void register_decode(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_NLOHMANN
     if (in.peers & peer_nlohmann) {
-      add("decode", "nlohmann", in, no_setup,
+      add(
+          "decode", "nlohmann", in, no_setup,
           [&in, p, n](none) {
             nlohmann_json::document* doc = nlohmann_json::decode(p, n);
             const checksum c = doc ? nlohmann_json::tree_checksum(doc) : checksum{};

@@ -45,7 +45,8 @@ void register_encode(const std::vector<input>& inputs) {
     const size_t n = in.bytes.size();
     const auto tape_setup = [p, n] { return tape_state{record(p, n), std::vector<uint8_t>(n)}; };
 
-    add("encode", "cbor_fast", in, tape_setup,
+    add(
+        "encode", "cbor_fast", in, tape_setup,
         [&in](tape_state& s) {
           cbor_fast::writer w(s.out.data(), s.out.size());
           const status st = replay(s.items, w);
@@ -60,7 +61,8 @@ void register_encode(const std::vector<input>& inputs) {
           benchmark::DoNotOptimize(s.out.data());
           benchmark::ClobberMemory();
         });
-    add("encode", "cbor_fast_grow", in, tape_setup,
+    add(
+        "encode", "cbor_fast_grow", in, tape_setup,
         [&in](tape_state& s) {
           cbor_fast::writer w;
           const status st = replay(s.items, w);
@@ -90,7 +92,8 @@ void register_encode(const std::vector<input>& inputs) {
       s.w.reset(w);
       return s;
     };
-    add("encode_doc", "cbor_fast", in, doc_setup,
+    add(
+        "encode_doc", "cbor_fast", in, doc_setup,
         [&in](doc_state& s) {
           const uint8_t* data = nullptr;
           size_t size = 0;
@@ -114,7 +117,8 @@ void register_encode(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     if (in.peers & peer_libcbor) {
-      add("encode", "libcbor", in, tape_setup,
+      add(
+          "encode", "libcbor", in, tape_setup,
           [&in](tape_state& s) {
             const size_t size = libcbor::encode_tape(s.items, s.out.data(), s.out.size());
             expect_bytes("encode/libcbor", in, s.out.data(), size);
@@ -130,7 +134,8 @@ void register_encode(const std::vector<input>& inputs) {
         std::unique_ptr<void, void (*)(void*)> item{nullptr, libcbor::release};
         std::vector<uint8_t> out;
       };
-      add("encode_doc", "libcbor", in,
+      add(
+          "encode_doc", "libcbor", in,
           [p, n] {
             item_state s;
             s.item.reset(libcbor::load(p, n));
@@ -141,8 +146,7 @@ void register_encode(const std::vector<input>& inputs) {
           [&in](item_state& s) {
             const size_t size = libcbor::serialize(s.item.get(), s.out.data(), s.out.size());
             if (size == 0) die("encode_doc/libcbor/" + in.name + ": cbor_serialize failed");
-            if (size != in.bytes.size() ||
-                std::memcmp(s.out.data(), in.bytes.data(), size) != 0) {
+            if (size != in.bytes.size() || std::memcmp(s.out.data(), in.bytes.data(), size) != 0) {
               // Not byte-identical: accept it only if it holds the same items.
               status st;
               const checksum c = walk(s.out.data(), size, false, &st);
@@ -167,7 +171,8 @@ void register_encode(const std::vector<input>& inputs) {
             nullptr, nlohmann_json::release};
         std::vector<uint8_t> out;
       };
-      add("encode_doc", "nlohmann", in,
+      add(
+          "encode_doc", "nlohmann", in,
           [p, n] {
             json_state s;
             s.doc.reset(nlohmann_json::decode(p, n));

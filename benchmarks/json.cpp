@@ -43,7 +43,8 @@ std::vector<doc> load() {
     ss << f.rdbuf();
     doc d{name, ss.str(), {}};
     cbor_fast::writer w;
-    if (cbor_fast::json_to_cbor(d.json, w) != cbor_fast::status::ok) die(d.name + ": from_json failed");
+    if (cbor_fast::json_to_cbor(d.json, w) != cbor_fast::status::ok)
+      die(d.name + ": from_json failed");
     d.cbor = w.to_vector();
     docs.push_back(std::move(d));
   }
@@ -66,8 +67,8 @@ void bench_from_json(benchmark::State& state, const doc* d) {
   std::vector<uint8_t> buf(d->json.size() * 2 + 64);
   {
     cbor_fast::writer w(buf.data(), buf.size());
-    if (cbor_fast::json_to_cbor(d->json, w) != cbor_fast::status::ok || w.size() != d->cbor.size() ||
-        std::memcmp(buf.data(), d->cbor.data(), w.size()) != 0)
+    if (cbor_fast::json_to_cbor(d->json, w) != cbor_fast::status::ok ||
+        w.size() != d->cbor.size() || std::memcmp(buf.data(), d->cbor.data(), w.size()) != 0)
       die(d->name + ": from_json into a buffer differs");
   }
   for (auto _ : state) {

@@ -29,9 +29,7 @@ struct fold_sax {
   bool boolean(bool b) { return sum.on_bool(b), true; }
   bool number_integer(json::number_integer_t v) { return sum.on_int64(v), true; }
   bool number_unsigned(json::number_unsigned_t v) { return sum.on_uint(v), true; }
-  bool number_float(json::number_float_t v, const std::string&) {
-    return sum.on_float(v), true;
-  }
+  bool number_float(json::number_float_t v, const std::string&) { return sum.on_float(v), true; }
   bool string(std::string& s) { return sum.on_string(s.data(), s.size()), true; }
   bool binary(json::binary_t& b) { return sum.on_string(b.data(), b.size()), true; }
   bool start_object(std::size_t n) { return sum.on_container(definite(n)), true; }

@@ -45,8 +45,7 @@ realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexc
   realistic_hash h;
   cbor_fast::reader r(data, size);
   status s;
-  while ((s = r.visit(realistic_consumer{&h})) == status::ok) {
-  }
+  while ((s = r.visit(realistic_consumer{&h})) == status::ok) {}
   *ok = s == status::end;
   return h;
 }
@@ -98,8 +97,7 @@ uint64_t tiny_visit(const uint8_t* data, size_t size, bool* ok) noexcept {
   uint64_t n = 0;
   status s;
   while ((s = r.visit([&n](const item& it) noexcept { n += it.type != item_type::end; })) ==
-         status::ok) {
-  }
+         status::ok) {}
   *ok = s == status::end;
   return n;
 }
@@ -116,8 +114,7 @@ realistic_hash doc_reset(cbor_fast::reader& r, const uint8_t* data, size_t size,
   return h;
 }
 
-realistic_hash doc_capi_reset(cbor_reader* r, const uint8_t* data, size_t size,
-                              bool* ok) noexcept {
+realistic_hash doc_capi_reset(cbor_reader* r, const uint8_t* data, size_t size, bool* ok) noexcept {
   realistic_hash h;
   *ok = false;
   if (cbor_reader_reset(r, data, size) != CBOR_FAST_OK) return h;

@@ -80,8 +80,7 @@ uint64_t tiny_visit(const uint8_t* data, size_t size, bool* ok) noexcept;
 
 /// One document through a reader (or C handle) kept across documents:
 /// reset() (cbor_reader_reset()) and a next() loop.
-realistic_hash doc_reset(cbor_fast::reader& r, const uint8_t* data, size_t size,
-                         bool* ok) noexcept;
+realistic_hash doc_reset(cbor_fast::reader& r, const uint8_t* data, size_t size, bool* ok) noexcept;
 realistic_hash doc_capi_reset(struct cbor_reader* r, const uint8_t* data, size_t size,
                               bool* ok) noexcept;
 

@@ -17,7 +17,6 @@ namespace cbor_fast_bench {
 
 using cbor_fast::status;
 
-
 namespace {
 
 /// Registers "walk/<impl>/<input>" for a walker returning a realistic_hash:
@@ -27,7 +26,8 @@ void add_realistic(const std::string& op, const std::string& impl, const input& 
                    const realistic_hash& want, Walker walker) {
   const uint8_t* p = in.bytes.data();
   const size_t n = in.bytes.size();
-  add(op, impl, in, no_setup,
+  add(
+      op, impl, in, no_setup,
       [&in, p, n, walker, want, what = op + "/" + impl](none) {
         bool ok = false;
         const realistic_hash got = walker(p, n, &ok);
@@ -94,15 +94,15 @@ void register_walks(const std::vector<input>& inputs) {
                   [](const uint8_t* p, size_t n, bool* o) noexcept {
                     return realistic_capi(p, n, false, o);
                   });
-    add_realistic("walk", "cbor_fast_capi_batch", in, want,
-                  [](const uint8_t* p, size_t n, bool* o) noexcept {
-                    return realistic_capi(p, n, true, o);
-                  });
+    add_realistic(
+        "walk", "cbor_fast_capi_batch", in, want,
+        [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_capi(p, n, true, o); });
     // The bound row counts items only: checked by that count.
     {
       const uint8_t* p = in.bytes.data();
       const size_t n = in.bytes.size();
-      add("walk", "cbor_fast_visit_bound", in, no_setup,
+      add(
+          "walk", "cbor_fast_visit_bound", in, no_setup,
           [&in, p, n](none) {
             bool o = false;
             if (tiny_visit(p, n, &o) != in.sum.items || !o)
@@ -115,7 +115,8 @@ void register_walks(const std::vector<input>& inputs) {
           });
     }
 #ifdef CBOR_FAST_BENCH_LIBCBOR
-    if (in.peers & peer_libcbor) add_realistic("walk", "libcbor", in, want, libcbor::realistic_walk);
+    if (in.peers & peer_libcbor)
+      add_realistic("walk", "libcbor", in, want, libcbor::realistic_walk);
 #endif
 #ifdef CBOR_FAST_BENCH_NLOHMANN
     if (in.peers & peer_nlohmann)
@@ -135,7 +136,8 @@ void register_walks(const std::vector<input>& inputs) {
                                          const realistic_hash& got) {
       if (!ok2 || got != want) die(what + "/" + in.name + ": differs from the next() loop");
     };
-    add("doc", "cbor_fast_reset", in, [] { return std::make_shared<reused_reader>(); },
+    add(
+        "doc", "cbor_fast_reset", in, [] { return std::make_shared<reused_reader>(); },
         [check, p, n](const std::shared_ptr<reused_reader>& s) {
           bool o = false;
           const realistic_hash got = doc_reset(s->r, p, n, &o);
@@ -150,7 +152,8 @@ void register_walks(const std::vector<input>& inputs) {
                   [](const uint8_t* q, size_t m, bool* o) noexcept {
                     return realistic_capi(q, m, false, o);
                   });
-    add("doc", "cbor_fast_capi_reset", in, [] { return std::make_shared<reused_handle>(); },
+    add(
+        "doc", "cbor_fast_capi_reset", in, [] { return std::make_shared<reused_handle>(); },
         [check, p, n](const std::shared_ptr<reused_handle>& s) {
           bool o = false;
           const realistic_hash got = doc_capi_reset(s->r, p, n, &o);
@@ -173,9 +176,8 @@ void register_scan(const std::vector<input>& inputs) {
     const uint8_t* p = in.bytes.data();
     const size_t n = in.bytes.size();
 
-    add("copy", "memcpy", in,
-        [n] { return std::vector<uint8_t>(n); },
-        [](std::vector<uint8_t>&) {},
+    add(
+        "copy", "memcpy", in, [n] { return std::vector<uint8_t>(n); }, [](std::vector<uint8_t>&) {},
         [p, n](std::vector<uint8_t>& dst) {
           std::memcpy(dst.data(), p, n);
           benchmark::DoNotOptimize(dst.data());
@@ -184,7 +186,8 @@ void register_scan(const std::vector<input>& inputs) {
 
     if (in.group == "sequence") continue;  // sequence.cpp reads those
 
-    add("validate", "cbor_fast", in, no_setup,
+    add(
+        "validate", "cbor_fast", in, no_setup,
         [&in, p, n](none) {
           if (validate(p, n, false) != status::ok) die("validate/cbor_fast/" + in.name + " failed");
         },
@@ -192,7 +195,8 @@ void register_scan(const std::vector<input>& inputs) {
           status st = validate(p, n, false);
           benchmark::DoNotOptimize(st);
         });
-    add("validate", "cbor_fast_utf8", in, no_setup,
+    add(
+        "validate", "cbor_fast_utf8", in, no_setup,
         [&in, p, n](none) {
           if (validate(p, n, true) != status::ok)
             die("validate/cbor_fast_utf8/" + in.name + " failed");
@@ -207,7 +211,8 @@ void register_scan(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     if (in.peers & peer_libcbor) {
-      add("validate", "libcbor", in, no_setup,
+      add(
+          "validate", "libcbor", in, no_setup,
           [&in, p, n](none) {
             if (!libcbor::validate(p, n)) die("validate/libcbor/" + in.name + " failed");
           },
@@ -220,7 +225,8 @@ void register_scan(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_NLOHMANN
     if (in.peers & peer_nlohmann) {
-      add("validate", "nlohmann", in, no_setup,
+      add(
+          "validate", "nlohmann", in, no_setup,
           [&in, p, n](none) {
             if (!nlohmann_json::sax_validate(p, n)) die("validate/nlohmann/" + in.name + " failed");
           },

@@ -32,7 +32,8 @@ void register_sequence(const std::vector<input>& inputs) {
 
     add_walk("seq_walk", "cbor_fast", in, walk_plain);
     add_walk("seq_walk", "cbor_fast_visit", in, walk_visitor);
-    add("seq_validate", "cbor_fast", in, no_setup,
+    add(
+        "seq_validate", "cbor_fast", in, no_setup,
         [&in, p, n, docs](none) {
           cbor_fast::reader r(p, n);
           size_t count = 0;
@@ -49,7 +50,8 @@ void register_sequence(const std::vector<input>& inputs) {
         });
 
 #ifdef CBOR_FAST_BENCH_DOCUMENT
-    add("seq_validate", "cbor_fast_capi", in, no_setup,
+    add(
+        "seq_validate", "cbor_fast_capi", in, no_setup,
         [&in, p, n, docs](none) {
           cbor_seq* seq = nullptr;
           if (cbor_seq_new(p, n, nullptr, &seq) != CBOR_FAST_OK) die("cbor_seq_new failed");
@@ -73,7 +75,8 @@ void register_sequence(const std::vector<input>& inputs) {
           cbor_seq_free(seq);
           benchmark::DoNotOptimize(count);
         });
-    add("seq_decode", "cbor_fast", in, no_setup,
+    add(
+        "seq_decode", "cbor_fast", in, no_setup,
         [&in, p, n, docs](none) {
           cbor_seq* seq = nullptr;
           if (cbor_seq_new(p, n, nullptr, &seq) != CBOR_FAST_OK) die("cbor_seq_new failed");
@@ -103,7 +106,8 @@ void register_sequence(const std::vector<input>& inputs) {
 
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     add_walk("seq_walk", "libcbor", in, libcbor::walk);
-    add("seq_validate", "libcbor", in, no_setup,
+    add(
+        "seq_validate", "libcbor", in, no_setup,
         [&in, p, n](none) {
           if (!libcbor::validate(p, n)) die("seq_validate/libcbor/" + in.name + " failed");
         },
@@ -111,7 +115,8 @@ void register_sequence(const std::vector<input>& inputs) {
           bool ok = libcbor::validate(p, n);
           benchmark::DoNotOptimize(ok);
         });
-    add("seq_decode", "libcbor", in, no_setup,
+    add(
+        "seq_decode", "libcbor", in, no_setup,
         [&in, p, n, docs](none) {
           checksum total;
           const size_t count = libcbor::load_sequence(p, n, &total);
@@ -124,13 +129,15 @@ void register_sequence(const std::vector<input>& inputs) {
 #endif
 
 #ifdef CBOR_FAST_BENCH_NLOHMANN
-    add("seq_walk", "nlohmann", in, no_setup,
+    add(
+        "seq_walk", "nlohmann", in, no_setup,
         [&in, p, bounds](none) {
           checksum total;
           bool all = true;
           for (size_t i = 0; i + 1 < bounds->size(); ++i) {
             bool ok;
-            total += nlohmann_json::sax_walk(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i], &ok);
+            total +=
+                nlohmann_json::sax_walk(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i], &ok);
             all = all && ok;
           }
           expect_sum("seq_walk/nlohmann", in, total, all);
@@ -139,11 +146,13 @@ void register_sequence(const std::vector<input>& inputs) {
           checksum total;
           for (size_t i = 0; i + 1 < bounds->size(); ++i) {
             bool ok;
-            total += nlohmann_json::sax_walk(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i], &ok);
+            total +=
+                nlohmann_json::sax_walk(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i], &ok);
           }
           benchmark::DoNotOptimize(total);
         });
-    add("seq_validate", "nlohmann", in, no_setup,
+    add(
+        "seq_validate", "nlohmann", in, no_setup,
         [&in, p, bounds](none) {
           for (size_t i = 0; i + 1 < bounds->size(); ++i)
             if (!nlohmann_json::sax_validate(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i]))
@@ -155,7 +164,8 @@ void register_sequence(const std::vector<input>& inputs) {
             all &= nlohmann_json::sax_validate(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i]);
           benchmark::DoNotOptimize(all);
         });
-    add("seq_decode", "nlohmann", in, no_setup,
+    add(
+        "seq_decode", "nlohmann", in, no_setup,
         [&in, p, bounds](none) {
           checksum total;
           for (size_t i = 0; i + 1 < bounds->size(); ++i) {
@@ -170,8 +180,8 @@ void register_sequence(const std::vector<input>& inputs) {
         [p, bounds](none) {
           bool all = true;
           for (size_t i = 0; i + 1 < bounds->size(); ++i)
-            all &= nlohmann_json::decode_and_free(p + (*bounds)[i],
-                                                  (*bounds)[i + 1] - (*bounds)[i]);
+            all &=
+                nlohmann_json::decode_and_free(p + (*bounds)[i], (*bounds)[i + 1] - (*bounds)[i]);
           benchmark::DoNotOptimize(all);
         });
 #endif

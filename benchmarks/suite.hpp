@@ -47,13 +47,12 @@ inline void expect_bytes(const std::string& what, const input& in, const uint8_t
 /// timing; `body(state)` is one timed operation. Rates count the input's bytes
 /// and data items, so ns per item = 1e9 / items_per_second.
 template <typename Setup, typename Check, typename Body>
-void add(const std::string& op, const std::string& impl, const input& in, Setup setup,
-         Check check, Body body) {
+void add(const std::string& op, const std::string& impl, const input& in, Setup setup, Check check,
+         Body body) {
   auto checked = std::make_shared<bool>(false);
   const input* pin = &in;
   benchmark::RegisterBenchmark(
-      (op + "/" + impl + "/" + in.name).c_str(),
-      [=](benchmark::State& state) {
+      (op + "/" + impl + "/" + in.name).c_str(), [=](benchmark::State& state) {
         auto st = setup();
         if (!*checked) {
           check(st);
@@ -76,7 +75,8 @@ template <typename Walker>
 void add_walk(const std::string& op, const std::string& impl, const input& in, Walker walker) {
   const uint8_t* p = in.bytes.data();
   const size_t n = in.bytes.size();
-  add(op, impl, in, no_setup,
+  add(
+      op, impl, in, no_setup,
       [&in, p, n, walker, what = op + "/" + impl](none) {
         bool ok;
         const checksum c = walker(p, n, &ok);

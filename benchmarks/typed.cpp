@@ -148,8 +148,8 @@ record sample() {
   r.payload.assign(48, 0xab);
   r.info = meta{"someone@example.org", 7};
   for (int i = 0; i < 8; ++i)
-    r.items.push_back(sub{uint64_t(1000 + i), "item name number " + std::to_string(i), i * 37 - 100,
-                          i % 2 == 0});
+    r.items.push_back(
+        sub{uint64_t(1000 + i), "item name number " + std::to_string(i), i * 37 - 100, i % 2 == 0});
   r.tags = {{"alpha", 1}, {"beta", -2}, {"gamma", 300000}};
   r.ratio = 0.6180339887;
   return r;
@@ -394,8 +394,7 @@ const std::vector<uint8_t>& record_bytes() {
 }
 
 void per_op(benchmark::State& state, size_t allocs) {
-  state.counters["allocs/op"] =
-      benchmark::Counter(double(allocs) / double(state.iterations()));
+  state.counters["allocs/op"] = benchmark::Counter(double(allocs) / double(state.iterations()));
   state.SetBytesProcessed(int64_t(state.iterations()) * int64_t(record_bytes().size()));
 }
 
@@ -570,7 +569,8 @@ void bulk_read_array(benchmark::State& state, const std::vector<uint8_t>& in) {
   {
     cbor_fast::reader r(in.data(), in.size(), opt);
     size_t n = 0;
-    if (r.read_array(out.data(), out.size(), &n) != status::ok || n != k_bulk) die("bulk read_array");
+    if (r.read_array(out.data(), out.size(), &n) != status::ok || n != k_bulk)
+      die("bulk read_array");
   }
   for (auto _ : state) {
     cbor_fast::reader r(in.data(), in.size(), opt);
@@ -740,7 +740,8 @@ int run_ops(const std::string& name, long n) {
       static const rec::record src = rec::sample();
       static uint8_t buf[4096];
       cbor_fast::writer w(buf, sizeof buf);
-      const status st = name == "encode_mapping" ? cbor_fast::to_cbor(src, w) : rec::write_record(w, src);
+      const status st =
+          name == "encode_mapping" ? cbor_fast::to_cbor(src, w) : rec::write_record(w, src);
       sink += st == status::ok ? w.size() : 0;
     } else if (name == "mapping") {
       rec::record r;

@@ -112,8 +112,7 @@ int main(int argc, char** argv) {
       o.reject_duplicate_keys = true;
       cbor_fast::reader r(p, n, o);
       status st;
-      while ((st = r.skip()) == status::ok) {
-      }
+      while ((st = r.skip()) == status::ok) {}
       return st == status::end ? uint64_t(1) : 0;
     };
   } else if (op == "validate" || op == "validate_utf8") {

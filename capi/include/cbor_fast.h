@@ -65,45 +65,49 @@ typedef enum cbor_fast_status {
   CBOR_FAST_END = 1,
 
   /* usage (1-99) */
-  CBOR_FAST_ERR_INVALID_ARGUMENT = 10,  /**< NULL handle/pointer, bad option or value */
-  CBOR_FAST_ERR_INVALID_STATE = 11,     /**< call does not fit the handle's state */
-  CBOR_FAST_ERR_BUFFER_TOO_SMALL = 12,  /**< caller buffer full; size tells bytes needed */
-  CBOR_FAST_ERR_WRITER_UNCLOSED = 13,   /**< finish with a container or tag open */
-  CBOR_FAST_ERR_WRITER_COUNT = 14,      /**< more/fewer items than a definite head said */
+  CBOR_FAST_ERR_INVALID_ARGUMENT = 10,    /**< NULL handle/pointer, bad option or value */
+  CBOR_FAST_ERR_INVALID_STATE = 11,       /**< call does not fit the handle's state */
+  CBOR_FAST_ERR_BUFFER_TOO_SMALL = 12,    /**< caller buffer full; size tells bytes needed */
+  CBOR_FAST_ERR_WRITER_UNCLOSED = 13,     /**< finish with a container or tag open */
+  CBOR_FAST_ERR_WRITER_COUNT = 14,        /**< more/fewer items than a definite head said */
   CBOR_FAST_ERR_WRITER_NO_CONTAINER = 15, /**< end with no open container */
-  CBOR_FAST_ERR_WRITER_BAD_CHUNK = 16,  /**< chunk of the wrong type in an indefinite string */
-  CBOR_FAST_ERR_WRITER_ODD_MAP = 17,    /**< map ended after a key without value */
-  CBOR_FAST_ERR_SINK_FAILED = 18,       /**< the sink callback returned non-zero */
-  CBOR_FAST_ERR_TYPE_MISMATCH = 19,     /**< node getter on a node of another type */
-  CBOR_FAST_ERR_OUT_OF_RANGE = 20,      /**< value does not fit the out type / bad index */
+  CBOR_FAST_ERR_WRITER_BAD_CHUNK = 16,    /**< chunk of the wrong type in an indefinite string */
+  CBOR_FAST_ERR_WRITER_ODD_MAP = 17,      /**< map ended after a key without value */
+  CBOR_FAST_ERR_SINK_FAILED = 18,         /**< the sink callback returned non-zero */
+  CBOR_FAST_ERR_TYPE_MISMATCH = 19,       /**< node getter on a node of another type */
+  CBOR_FAST_ERR_OUT_OF_RANGE = 20,        /**< value does not fit the out type / bad index */
 
   /* not well-formed (100-199) */
-  CBOR_FAST_ERR_TRUNCATED = 100,        /**< input ends inside a head, string or container */
-  CBOR_FAST_ERR_RESERVED_AI = 101,      /**< additional information 28, 29 or 30 */
+  CBOR_FAST_ERR_TRUNCATED = 100,              /**< input ends inside a head, string or container */
+  CBOR_FAST_ERR_RESERVED_AI = 101,            /**< additional information 28, 29 or 30 */
   CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED = 102, /**< ai 31 on major type 0, 1 or 6 */
-  CBOR_FAST_ERR_BAD_SIMPLE = 103,       /**< two-byte simple value below 32 */
-  CBOR_FAST_ERR_CHUNK_TYPE = 104,       /**< indefinite string chunk of another type */
-  CBOR_FAST_ERR_NESTED_CHUNK = 105,     /**< indefinite chunk inside an indefinite string */
-  CBOR_FAST_ERR_UNEXPECTED_BREAK = 106, /**< break outside an indefinite container */
-  CBOR_FAST_ERR_MAP_MISSING_VALUE = 107, /**< break where a map value is due */
+  CBOR_FAST_ERR_BAD_SIMPLE = 103,             /**< two-byte simple value below 32 */
+  CBOR_FAST_ERR_CHUNK_TYPE = 104,             /**< indefinite string chunk of another type */
+  CBOR_FAST_ERR_NESTED_CHUNK = 105,           /**< indefinite chunk inside an indefinite string */
+  CBOR_FAST_ERR_UNEXPECTED_BREAK = 106,       /**< break outside an indefinite container */
+  CBOR_FAST_ERR_MAP_MISSING_VALUE = 107,      /**< break where a map value is due */
 
   /* invalid / strict (200-299) */
-  CBOR_FAST_ERR_INVALID_UTF8 = 200,     /**< text string not valid UTF-8 (strict) */
-  CBOR_FAST_ERR_TRAILING_BYTES = 201,   /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
-  CBOR_FAST_ERR_NOT_PREFERRED = 202,    /**< head or float longer than needed (deterministic); since 0.2 */
+  CBOR_FAST_ERR_INVALID_UTF8 = 200,   /**< text string not valid UTF-8 (strict) */
+  CBOR_FAST_ERR_TRAILING_BYTES = 201, /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
+  CBOR_FAST_ERR_NOT_PREFERRED =
+      202, /**< head or float longer than needed (deterministic); since 0.2 */
   CBOR_FAST_ERR_INDEFINITE_LENGTH = 203, /**< indefinite-length item (deterministic); since 0.2 */
-  CBOR_FAST_ERR_UNSORTED_KEYS = 204,    /**< map keys out of bytewise order (deterministic); since 0.2 */
-  CBOR_FAST_ERR_DUPLICATE_KEY = 205,    /**< map key equal to an earlier one; since 0.2 */
-  CBOR_FAST_ERR_SYNTAX_ERROR = 220,           /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
+  CBOR_FAST_ERR_UNSORTED_KEYS =
+      204, /**< map keys out of bytewise order (deterministic); since 0.2 */
+  CBOR_FAST_ERR_DUPLICATE_KEY = 205, /**< map key equal to an earlier one; since 0.2 */
+  CBOR_FAST_ERR_SYNTAX_ERROR =
+      220, /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
 
   /* limits and memory (300-399) */
-  CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
-  CBOR_FAST_ERR_OUT_OF_MEMORY = 301,    /**< an allocation failed */
-  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than max_items / a document can hold */
+  CBOR_FAST_ERR_DEPTH = 300,               /**< nesting deeper than max_depth */
+  CBOR_FAST_ERR_OUT_OF_MEMORY = 301,       /**< an allocation failed */
+  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,      /**< more items than max_items / a document can hold */
   CBOR_FAST_ERR_CONTAINER_TOO_LARGE = 303, /**< array or map with more entries than allowed */
-  CBOR_FAST_ERR_STRING_TOO_LONG = 304,  /**< string, chunk or joined string over the limit */
-  CBOR_FAST_ERR_MEMORY_BUDGET = 305,    /**< decoding would hold more than max_memory bytes; since 0.2 */
-  CBOR_FAST_ERR_INTERNAL = 399          /**< a library bug; please report it */
+  CBOR_FAST_ERR_STRING_TOO_LONG = 304,     /**< string, chunk or joined string over the limit */
+  CBOR_FAST_ERR_MEMORY_BUDGET =
+      305,                     /**< decoding would hold more than max_memory bytes; since 0.2 */
+  CBOR_FAST_ERR_INTERNAL = 399 /**< a library bug; please report it */
 } cbor_fast_status;
 
 /** Static English description of a status ("unexpected end of input"); never NULL. */
@@ -120,14 +124,15 @@ CBOR_FAST_API int cbor_status_is_malformed(cbor_fast_status status);
  * only need the returned status. Initialise with CBOR_FAST_ERROR_INIT (or {0}).
  */
 typedef struct cbor_fast_error {
-  uint32_t struct_size;    /**< sizeof(cbor_fast_error), or 0 */
-  cbor_fast_status code;   /**< same as the returned status */
-  size_t offset;           /**< byte offset in the input where the problem was found */
-  size_t item_offset;      /**< offset of the top-level item that contains it */
-  uint32_t depth;          /**< nesting depth at that point */
-  const char* message;     /**< static text, never freed; never NULL after a call */
+  uint32_t struct_size;  /**< sizeof(cbor_fast_error), or 0 */
+  cbor_fast_status code; /**< same as the returned status */
+  size_t offset;         /**< byte offset in the input where the problem was found */
+  size_t item_offset;    /**< offset of the top-level item that contains it */
+  uint32_t depth;        /**< nesting depth at that point */
+  const char* message;   /**< static text, never freed; never NULL after a call */
 } cbor_fast_error;
-#define CBOR_FAST_ERROR_INIT {sizeof(cbor_fast_error), CBOR_FAST_OK, 0, 0, 0, NULL}
+#define CBOR_FAST_ERROR_INIT \
+  { sizeof(cbor_fast_error), CBOR_FAST_OK, 0, 0, 0, NULL }
 
 /* ========================================================================== */
 /* Version                                                                    */
@@ -164,20 +169,20 @@ typedef struct cbor_fast_allocator {
 
 /** Kind of an item or document node. */
 typedef enum cbor_fast_type {
-  CBOR_FAST_TYPE_NONE = 0,        /**< no item / NULL node */
-  CBOR_FAST_TYPE_UINT = 1,        /**< major 0: value */
-  CBOR_FAST_TYPE_NEGATIVE = 2,    /**< major 1: the integer is -1 - value (down to -2^64) */
-  CBOR_FAST_TYPE_BYTES = 3,       /**< major 2 */
-  CBOR_FAST_TYPE_TEXT = 4,        /**< major 3 */
-  CBOR_FAST_TYPE_ARRAY = 5,       /**< major 4 */
-  CBOR_FAST_TYPE_MAP = 6,         /**< major 5 */
-  CBOR_FAST_TYPE_TAG = 7,         /**< major 6: value is the tag number, one item follows */
-  CBOR_FAST_TYPE_SIMPLE = 8,      /**< simple value other than the four below */
-  CBOR_FAST_TYPE_BOOL = 9,        /**< false (20) / true (21) */
-  CBOR_FAST_TYPE_NULL = 10,       /**< simple 22 */
-  CBOR_FAST_TYPE_UNDEFINED = 11,  /**< simple 23 */
-  CBOR_FAST_TYPE_FLOAT = 12,      /**< half, single or double */
-  CBOR_FAST_TYPE_END = 13         /**< reader only: end of an array, map or indefinite string */
+  CBOR_FAST_TYPE_NONE = 0,       /**< no item / NULL node */
+  CBOR_FAST_TYPE_UINT = 1,       /**< major 0: value */
+  CBOR_FAST_TYPE_NEGATIVE = 2,   /**< major 1: the integer is -1 - value (down to -2^64) */
+  CBOR_FAST_TYPE_BYTES = 3,      /**< major 2 */
+  CBOR_FAST_TYPE_TEXT = 4,       /**< major 3 */
+  CBOR_FAST_TYPE_ARRAY = 5,      /**< major 4 */
+  CBOR_FAST_TYPE_MAP = 6,        /**< major 5 */
+  CBOR_FAST_TYPE_TAG = 7,        /**< major 6: value is the tag number, one item follows */
+  CBOR_FAST_TYPE_SIMPLE = 8,     /**< simple value other than the four below */
+  CBOR_FAST_TYPE_BOOL = 9,       /**< false (20) / true (21) */
+  CBOR_FAST_TYPE_NULL = 10,      /**< simple 22 */
+  CBOR_FAST_TYPE_UNDEFINED = 11, /**< simple 23 */
+  CBOR_FAST_TYPE_FLOAT = 12,     /**< half, single or double */
+  CBOR_FAST_TYPE_END = 13        /**< reader only: end of an array, map or indefinite string */
 } cbor_fast_type;
 
 /** Float width on the wire in bytes; SHORTEST lets the writer pick. */
@@ -198,22 +203,23 @@ typedef enum cbor_fast_float_width {
  * it point into the reader's input. Initialise with CBOR_FAST_ITEM_INIT.
  */
 typedef struct cbor_fast_item {
-  uint32_t struct_size;  /**< sizeof(cbor_fast_item), or 0 */
+  uint32_t struct_size; /**< sizeof(cbor_fast_item), or 0 */
   cbor_fast_type type;
-  uint32_t flags;        /**< CBOR_FAST_ITEM_* bits */
-  uint32_t depth;        /**< enclosing containers and tags; top level is 0 */
-  size_t offset;         /**< byte offset of the item's head */
-  uint32_t head_size;    /**< bytes of the head: 1, 2, 3, 5 or 9 (0 for a definite END) */
-  uint32_t float_width;  /**< FLOAT: 2, 4 or 8 */
+  uint32_t flags;       /**< CBOR_FAST_ITEM_* bits */
+  uint32_t depth;       /**< enclosing containers and tags; top level is 0 */
+  size_t offset;        /**< byte offset of the item's head */
+  uint32_t head_size;   /**< bytes of the head: 1, 2, 3, 5 or 9 (0 for a definite END) */
+  uint32_t float_width; /**< FLOAT: 2, 4 or 8 */
   /** UINT: value. NEGATIVE: n, the integer being -1 - n. BYTES/TEXT (definite):
    *  length. ARRAY: item count. MAP: pair count (both 0 if indefinite). TAG:
    *  tag number. SIMPLE/BOOL/NULL/UNDEFINED: simple value. FLOAT: raw wire bits. */
   uint64_t value;
-  double float_value;    /**< FLOAT: the value widened to double */
-  const uint8_t* data;   /**< BYTES/TEXT (definite): content, a view into the input */
-  size_t size;           /**< BYTES/TEXT (definite): content length */
+  double float_value;  /**< FLOAT: the value widened to double */
+  const uint8_t* data; /**< BYTES/TEXT (definite): content, a view into the input */
+  size_t size;         /**< BYTES/TEXT (definite): content length */
 } cbor_fast_item;
-#define CBOR_FAST_ITEM_INIT {sizeof(cbor_fast_item), CBOR_FAST_TYPE_NONE, 0, 0, 0, 0, 0, 0, 0.0, NULL, 0}
+#define CBOR_FAST_ITEM_INIT \
+  { sizeof(cbor_fast_item), CBOR_FAST_TYPE_NONE, 0, 0, 0, 0, 0, 0, 0.0, NULL, 0 }
 
 /* ========================================================================== */
 /* Reader: pull items from a borrowed buffer                                   */
@@ -282,8 +288,7 @@ typedef enum cbor_fast_option {
  *         with size > 0, or an allocator with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_new(const void* data, size_t size,
-                                               const cbor_fast_allocator* alloc,
-                                               cbor_reader** out);
+                                               const cbor_fast_allocator* alloc, cbor_reader** out);
 /** Frees the reader (not the input). NULL is a no-op. */
 CBOR_FAST_API void cbor_reader_free(cbor_reader* reader);
 /**
@@ -377,8 +382,7 @@ CBOR_FAST_API uint32_t cbor_reader_depth(const cbor_reader* reader);
  * (CBOR_FAST_OK when none; CBOR_FAST_ERR_INVALID_ARGUMENT for a NULL reader,
  * or an error->struct_size no version has, which leaves *error unwritten).
  */
-CBOR_FAST_API cbor_fast_status cbor_reader_error(const cbor_reader* reader,
-                                                 cbor_fast_error* error);
+CBOR_FAST_API cbor_fast_status cbor_reader_error(const cbor_reader* reader, cbor_fast_error* error);
 
 /* ========================================================================== */
 /* Writer: push items, preferred serialization                                */
@@ -396,8 +400,7 @@ typedef int (*cbor_fast_sink_fn)(void* context, const uint8_t* data, size_t size
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or an allocator
  *         with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
-CBOR_FAST_API cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc,
-                                               cbor_writer** out);
+CBOR_FAST_API cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc, cbor_writer** out);
 /**
  * Writer into the caller's buffer[0, capacity). It never writes past capacity;
  * after an overflow it keeps counting so cbor_writer_size() reports the bytes
@@ -446,8 +449,7 @@ CBOR_FAST_API cbor_fast_status cbor_writer_bignum(cbor_writer* writer, const uin
 CBOR_FAST_API cbor_fast_status cbor_writer_bytes(cbor_writer* writer, const void* data,
                                                  size_t size);
 /** Text string (or chunk); the bytes are written as given (not validated). */
-CBOR_FAST_API cbor_fast_status cbor_writer_text(cbor_writer* writer, const char* data,
-                                                size_t size);
+CBOR_FAST_API cbor_fast_status cbor_writer_text(cbor_writer* writer, const char* data, size_t size);
 /** Tag number; the next item (scalar or whole container) is its content. */
 CBOR_FAST_API cbor_fast_status cbor_writer_tag(cbor_writer* writer, uint64_t tag);
 CBOR_FAST_API cbor_fast_status cbor_writer_bool(cbor_writer* writer, int value);
@@ -539,8 +541,8 @@ typedef struct cbor_node cbor_node;
  * its type's maximum (UINT64_MAX) means no limit but the input's own bound.
  */
 typedef struct cbor_fast_decode_options {
-  uint32_t struct_size;  /**< sizeof(cbor_fast_decode_options), or 0 (= the 0.1 layout) */
-  uint32_t max_depth;    /**< nesting limit; 0 means 512 (CBOR_FAST_ERR_DEPTH) */
+  uint32_t struct_size; /**< sizeof(cbor_fast_decode_options), or 0 (= the 0.1 layout) */
+  uint32_t max_depth;   /**< nesting limit; 0 means 512 (CBOR_FAST_ERR_DEPTH) */
   const cbor_fast_allocator* alloc; /**< hooks for the document's memory; NULL for malloc */
   /* since 0.2 */
   /** Longest string or chunk, and longest joined indefinite string, in bytes;
@@ -564,7 +566,8 @@ typedef struct cbor_fast_decode_options {
    *  and nesting tables (CBOR_FAST_ERR_MEMORY_BUDGET). */
   uint64_t max_memory;
 } cbor_fast_decode_options;
-#define CBOR_FAST_DECODE_OPTIONS_INIT {sizeof(cbor_fast_decode_options), 0, NULL, 0, 0, 0, 0}
+#define CBOR_FAST_DECODE_OPTIONS_INIT \
+  { sizeof(cbor_fast_decode_options), 0, NULL, 0, 0, 0, 0 }
 /** The default memory budget: this many bytes per input byte, plus the slack below. Since 0.4. */
 #define CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE 32u
 /** The default memory budget's fixed part, in bytes. Since 0.4. */
@@ -592,8 +595,8 @@ typedef struct cbor_fast_decode_options {
  *         reader's for the same input and limits.
  */
 CBOR_FAST_API cbor_fast_status cbor_decode(const void* data, size_t size, uint32_t flags,
-                                           const cbor_fast_decode_options* options,
-                                           cbor_doc** out, cbor_fast_error* error);
+                                           const cbor_fast_decode_options* options, cbor_doc** out,
+                                           cbor_fast_error* error);
 /** Frees the document (not the input). NULL is a no-op. */
 CBOR_FAST_API void cbor_doc_free(cbor_doc* doc);
 /** The root node; NULL for a NULL document. */
@@ -726,8 +729,7 @@ CBOR_FAST_API void cbor_mdoc_free(cbor_mdoc* doc);
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc,
-                                                const cbor_fast_allocator* alloc,
-                                                cbor_mdoc** out);
+                                                const cbor_fast_allocator* alloc, cbor_mdoc** out);
 /** The root (NULL until set). */
 CBOR_FAST_API cbor_mnode* cbor_mdoc_root(const cbor_mdoc* doc);
 /** Sets the root; node must belong to doc and not be inside a container. */
@@ -776,8 +778,8 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_array_set(cbor_mnode* array, size_t in
 CBOR_FAST_API cbor_fast_status cbor_mnode_map_put(cbor_mnode* map, cbor_mnode* key,
                                                   cbor_mnode* value);
 /** MAP: sets the value of text key key[0, key_size): replaces the first match or appends. */
-CBOR_FAST_API cbor_fast_status cbor_mnode_map_set(cbor_mnode* map, const char* key,
-                                                  size_t key_size, cbor_mnode* value);
+CBOR_FAST_API cbor_fast_status cbor_mnode_map_set(cbor_mnode* map, const char* key, size_t key_size,
+                                                  cbor_mnode* value);
 /** ARRAY or MAP: encode with indefinite length (1) or definite (0, the default). */
 CBOR_FAST_API cbor_fast_status cbor_mnode_set_indefinite(cbor_mnode* node, int indefinite);
 
@@ -961,7 +963,8 @@ typedef struct cbor_fast_typed_array {
   size_t offset;          /**< offset of the tag's head */
   size_t data_offset;     /**< offset of data[0] */
 } cbor_fast_typed_array;
-#define CBOR_FAST_TYPED_ARRAY_INIT {sizeof(cbor_fast_typed_array), 0, 0, 0, 0, NULL, 0, 0, 0}
+#define CBOR_FAST_TYPED_ARRAY_INIT \
+  { sizeof(cbor_fast_typed_array), 0, 0, 0, 0, NULL, 0, 0, 0 }
 
 /**
  * Reads the next item as a typed array (tag 64..87 over a definite byte
@@ -1171,12 +1174,13 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_map_remove_int(cbor_mnode* map, int64_
  * is the second after ":59"). Initialise with CBOR_FAST_TIME_INIT. Since 0.4.
  */
 typedef struct cbor_fast_time {
-  uint32_t struct_size;    /**< sizeof(cbor_fast_time), or 0 */
+  uint32_t struct_size; /**< sizeof(cbor_fast_time), or 0 */
   int32_t offset_minutes;
   int64_t seconds;
   uint32_t nanoseconds;
 } cbor_fast_time;
-#define CBOR_FAST_TIME_INIT {sizeof(cbor_fast_time), 0, 0, 0}
+#define CBOR_FAST_TIME_INIT \
+  { sizeof(cbor_fast_time), 0, 0, 0 }
 
 /*
  * Statuses of the tag readers below: CBOR_FAST_ERR_INVALID_ARGUMENT (a NULL

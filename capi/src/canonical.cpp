@@ -51,8 +51,7 @@ cbor_fast_status cbor_canonicalize(const void* data, size_t size, uint32_t encod
   }
 }
 
-cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags,
-                                        cbor_writer* writer) {
+cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags, cbor_writer* writer) {
   if (doc == nullptr || writer == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   try {
     return to_c(cbor_fast::encode(doc->doc, writer->writer, flags));

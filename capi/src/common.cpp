@@ -18,7 +18,7 @@ namespace {
 // One assert per row of cbor_fast/status.def: the C enumerator it names
 // exists with the row's value. The test capi.status_table checks the other
 // direction (cbor_fast.h declares no code the table lacks, and every alias).
-#define CBOR_FAST_STATUS(name, code, c_name, message)                              \
+#define CBOR_FAST_STATUS(name, code, c_name, message)                             \
   static_assert(int(CBOR_FAST_##c_name) == (code) && int(status::name) == (code), \
                 "CBOR_FAST_" #c_name " must equal status::" #name);
 #include "cbor_fast/status.def"
@@ -65,11 +65,11 @@ static_assert(offsetof(cbor_fast_allocator, malloc) == offsetof(allocator, mallo
 static_assert(offsetof(cbor_fast_allocator, realloc) == offsetof(allocator, realloc), "realloc");
 static_assert(offsetof(cbor_fast_allocator, free) == offsetof(allocator, free), "free");
 static_assert(offsetof(cbor_fast_allocator, context) == offsetof(allocator, context), "context");
-static_assert(std::is_same<decltype(cbor_fast_allocator::malloc), decltype(allocator::malloc)>::value &&
-                  std::is_same<decltype(cbor_fast_allocator::realloc),
-                               decltype(allocator::realloc)>::value &&
-                  std::is_same<decltype(cbor_fast_allocator::free), decltype(allocator::free)>::value,
-              "hook signatures must agree");
+static_assert(
+    std::is_same<decltype(cbor_fast_allocator::malloc), decltype(allocator::malloc)>::value &&
+        std::is_same<decltype(cbor_fast_allocator::realloc), decltype(allocator::realloc)>::value &&
+        std::is_same<decltype(cbor_fast_allocator::free), decltype(allocator::free)>::value,
+    "hook signatures must agree");
 
 // The 0.1 layout of cbor_fast_error, what struct_size == 0 stands for. When a
 // field is appended this stays the offset just past `message`.
@@ -87,9 +87,8 @@ void fill_error(cbor_fast_error* out, const error_info& info) noexcept {
   const size_t size = out->struct_size == 0 ? k_error_size_0_1 : out->struct_size;
   // Field by field: a caller built against an older, shorter layout must not
   // see bytes past its struct written.
-#define CBOR_FAST_SET(field, value)                                                     \
-  if (holds(size, offsetof(cbor_fast_error, field) + sizeof(out->field))) out->field = \
-      (value)
+#define CBOR_FAST_SET(field, value) \
+  if (holds(size, offsetof(cbor_fast_error, field) + sizeof(out->field))) out->field = (value)
   CBOR_FAST_SET(code, to_c(info.code));
   CBOR_FAST_SET(offset, info.offset);
   CBOR_FAST_SET(item_offset, info.item_offset);

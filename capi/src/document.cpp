@@ -107,7 +107,8 @@ bool read_options(const cbor_fast_decode_options* o, c_options* out) noexcept {
     for (const size_t end : k_ends) on_field_end = on_field_end || size == end;
     if (!on_field_end) return false;
     if (size > sizeof(cbor_fast_decode_options)) {
-      const auto* tail = reinterpret_cast<const unsigned char*>(o) + sizeof(cbor_fast_decode_options);
+      const auto* tail =
+          reinterpret_cast<const unsigned char*>(o) + sizeof(cbor_fast_decode_options);
       for (size_t i = 0; i < size - sizeof(cbor_fast_decode_options); ++i)
         if (tail[i] != 0) return false;
     }
@@ -241,8 +242,8 @@ cbor_fast_status cbor_node_get_int_raw(const cbor_node* n, uint64_t* raw, int* n
   return to_c(s);
 }
 
-cbor_fast_status cbor_node_get_bignum(const cbor_node* n, uint64_t* raw,
-                                      const uint8_t** magnitude, size_t* size, int* negative) {
+cbor_fast_status cbor_node_get_bignum(const cbor_node* n, uint64_t* raw, const uint8_t** magnitude,
+                                      size_t* size, int* negative) {
   if (n == nullptr || raw == nullptr || magnitude == nullptr || size == nullptr ||
       negative == nullptr)
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -307,9 +308,7 @@ const cbor_node* cbor_node_tag_content(const cbor_node* n) { return C(N(n).tag_c
 
 size_t cbor_node_size(const cbor_node* n) { return N(n).size(); }
 
-const cbor_node* cbor_node_array_get(const cbor_node* n, size_t index) {
-  return C(N(n).at(index));
-}
+const cbor_node* cbor_node_array_get(const cbor_node* n, size_t index) { return C(N(n).at(index)); }
 
 const cbor_node* cbor_node_map_key(const cbor_node* n, size_t index) {
   return C(N(n).map_key(index));
@@ -396,8 +395,7 @@ cbor_mnode* cbor_mdoc_negative(cbor_mdoc* doc, uint64_t n) {
   return doc != nullptr ? C(doc->doc.make_negative(n)) : nullptr;
 }
 
-cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t size,
-                             int negative) {
+cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t size, int negative) {
   return doc != nullptr ? C(doc->doc.make_bignum(magnitude, size, negative != 0)) : nullptr;
 }
 

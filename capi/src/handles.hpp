@@ -194,8 +194,8 @@ struct cbor_writer {
 
   cbor_fast::allocator alloc;  ///< hooks for this handle, the buffers and the stack
   kind mode;
-  uint8_t* buffer = nullptr;   ///< kind::buffer: the caller's storage
-  size_t capacity = 0;         ///< kind::buffer: its size; kind::sink: the chunk size
+  uint8_t* buffer = nullptr;  ///< kind::buffer: the caller's storage
+  size_t capacity = 0;        ///< kind::buffer: its size; kind::sink: the chunk size
   cbor_fast_sink_fn sink = nullptr;
   void* sink_context = nullptr;
   cbor_fast::writer writer;

@@ -92,15 +92,9 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
         if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
         o.validate_utf8 = value != 0;
         break;
-      case CBOR_FAST_OPT_MAX_STRING_LENGTH:
-        o.max_string_length = value;
-        break;
-      case CBOR_FAST_OPT_MAX_CONTAINER_ITEMS:
-        o.max_container_items = value;
-        break;
-      case CBOR_FAST_OPT_MAX_ITEMS:
-        o.max_items = value;
-        break;
+      case CBOR_FAST_OPT_MAX_STRING_LENGTH: o.max_string_length = value; break;
+      case CBOR_FAST_OPT_MAX_CONTAINER_ITEMS: o.max_container_items = value; break;
+      case CBOR_FAST_OPT_MAX_ITEMS: o.max_items = value; break;
       case CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS:
         if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
         o.reject_duplicate_keys = value != 0;
@@ -109,8 +103,7 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
         if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
         o.deterministic = value != 0;
         break;
-      default:
-        return CBOR_FAST_ERR_INVALID_ARGUMENT;
+      default: return CBOR_FAST_ERR_INVALID_ARGUMENT;
     }
     return to_c(reader->reader.set_options(o));
   });
@@ -176,8 +169,8 @@ cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   return next_general(reader, item);
 }
 
-cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
-                                        size_t capacity, size_t* count) {
+cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items, size_t capacity,
+                                        size_t* count) {
   if (count != nullptr) *count = 0;
   if (reader == nullptr || items == nullptr || count == nullptr || capacity == 0 ||
       !item_size_ok(items))

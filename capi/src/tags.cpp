@@ -65,8 +65,7 @@ cbor_fast_status cbor_time_parse(const char* text, size_t size, cbor_fast_time* 
   return to_c(s);
 }
 
-size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out,
-                        size_t capacity) {
+size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out, size_t capacity) {
   if (!time_struct_ok(t) || out == nullptr) return 0;
   char buf[cbor_fast::k_rfc3339_max];
   const size_t n = cbor_fast::format_rfc3339(from_c(*t), buf, fraction_digits);
@@ -166,7 +165,8 @@ cbor_fast_status cbor_writer_time_string(cbor_writer* w, const cbor_fast_time* t
 
 cbor_fast_status cbor_writer_time_epoch(cbor_writer* w, const cbor_fast_time* t) {
   if (!time_struct_ok(t)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  return guarded(w, [&](cbor_fast::writer& cw) { return cbor_fast::write_time_epoch(cw, from_c(*t)); });
+  return guarded(
+      w, [&](cbor_fast::writer& cw) { return cbor_fast::write_time_epoch(cw, from_c(*t)); });
 }
 
 cbor_fast_status cbor_writer_epoch_days(cbor_writer* w, int64_t days) {

@@ -63,9 +63,8 @@ cbor_fast_status copy_out(const std::string& text, char* buffer, size_t capacity
 
 extern "C" {
 
-cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags,
-                                  cbor_fast_text_sink_fn sink, void* context,
-                                  cbor_fast_error* error) {
+cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags, cbor_fast_text_sink_fn sink,
+                                  void* context, cbor_fast_error* error) {
   if (reader == nullptr || sink == nullptr || (flags & ~k_json_out_flags) != 0)
     return fail(error, status::invalid_argument);
   try {
@@ -81,9 +80,8 @@ cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags,
   }
 }
 
-cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags,
-                                  cbor_fast_text_sink_fn sink, void* context,
-                                  cbor_fast_error* error) {
+cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags, cbor_fast_text_sink_fn sink,
+                                  void* context, cbor_fast_error* error) {
   if (reader == nullptr || sink == nullptr || (flags & ~k_diag_out_flags) != 0)
     return fail(error, status::invalid_argument);
   try {
@@ -109,8 +107,7 @@ cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t fla
     o.keep_tags = (flags & CBOR_FAST_JSON_KEEP_TAGS) != 0;
     std::string text;
     cbor_fast::error_info e;
-    const status s =
-        cbor_fast::cbor_to_json(static_cast<const uint8_t*>(data), size, text, o, &e);
+    const status s = cbor_fast::cbor_to_json(static_cast<const uint8_t*>(data), size, text, o, &e);
     if (s != status::ok) {
       report(error, s, e);
       return to_c(s);
@@ -173,9 +170,8 @@ cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags
   }
 }
 
-cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags,
-                                   uint8_t* buffer, size_t capacity, size_t* length,
-                                   cbor_fast_error* error) {
+cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags, uint8_t* buffer,
+                                   size_t capacity, size_t* length, cbor_fast_error* error) {
   if (length != nullptr) *length = 0;
   if ((text == nullptr && size != 0) || (buffer == nullptr && capacity != 0) ||
       (flags & ~uint32_t(CBOR_FAST_DIAG_SEQUENCE)) != 0)

@@ -88,7 +88,8 @@ template <class T>
 cbor_fast_status copy_array(const cbor_fast_typed_array* a, T* out, size_t capacity,
                             size_t* bad_index) noexcept {
   typed_array t;
-  if (!from_c_array(a, t) || (out == nullptr && capacity != 0)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  if (!from_c_array(a, t) || (out == nullptr && capacity != 0))
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return to_c(t.copy_to(out, capacity, bad_index));
 }
 

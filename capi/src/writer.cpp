@@ -17,8 +17,7 @@ constexpr size_t k_default_chunk = 4096;
 /// Creates a handle through the hooks; the writer may already carry an
 /// error from its constructor (a sink's staging buffer not allocated).
 template <class... Args>
-cbor_fast_status make_writer(const cbor_fast_allocator* alloc, cbor_writer** out,
-                             Args&&... args) {
+cbor_fast_status make_writer(const cbor_fast_allocator* alloc, cbor_writer** out, Args&&... args) {
   cbor_fast::allocator a;
   if (!cbor_fast::detail::to_allocator(alloc, &a)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return guard([&] {
@@ -122,8 +121,7 @@ cbor_fast_status cbor_writer_simple(cbor_writer* writer, uint8_t value) {
   CBOR_FAST_WRITER_CALL(writer, writer->writer.write_simple(value));
 }
 
-cbor_fast_status cbor_writer_float(cbor_writer* writer, double value,
-                                   cbor_fast_float_width width) {
+cbor_fast_status cbor_writer_float(cbor_writer* writer, double value, cbor_fast_float_width width) {
   // Only the four enumerators: anything else must not reach the C++ enum.
   if (!cbor_fast::detail::float_width_ok(width)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   CBOR_FAST_WRITER_CALL(

@@ -27,12 +27,12 @@ namespace detail {
 ///  - flag_tree (arrays, maps, tags, indefinite strings): span is the number
 ///    of nodes in the subtree, this one included.
 struct doc_node {
-  uint8_t type;    ///< item_type
-  uint8_t flags;   ///< node_flag bits
+  uint8_t type;   ///< item_type
+  uint8_t flags;  ///< node_flag bits
   uint8_t b0;
   uint8_t b1;
   uint32_t span;
-  uint64_t arg;    ///< value / n / count / pairs / tag / simple / float bits / length
+  uint64_t arg;  ///< value / n / count / pairs / tag / simple / float bits / length
   union {
     const uint8_t* data;
     uint64_t offset;
@@ -72,9 +72,7 @@ double float_node_value(const doc_node* n) noexcept;
 
 inline namespace v1 {
 
-inline node document::root() const noexcept {
-  return node(used_ != 0 ? nodes_ + root_ : nullptr);
-}
+inline node document::root() const noexcept { return node(used_ != 0 ? nodes_ + root_ : nullptr); }
 
 inline item_type node::type() const noexcept {
   return p_ != nullptr ? item_type(p_->type) : item_type::none;
@@ -110,8 +108,7 @@ inline status node::get_int64(int64_t& out) const noexcept {
 
 inline status node::get_int_raw(uint64_t& raw, bool& negative) const noexcept {
   if (p_ == nullptr) return status::invalid_argument;
-  if (p_->type != uint8_t(item_type::unsigned_int) &&
-      p_->type != uint8_t(item_type::negative_int))
+  if (p_->type != uint8_t(item_type::unsigned_int) && p_->type != uint8_t(item_type::negative_int))
     return status::type_mismatch;
   raw = p_->arg;
   negative = p_->type == uint8_t(item_type::negative_int);
@@ -150,11 +147,8 @@ inline status node::get_simple(uint8_t& out) const noexcept {
     case item_type::simple:
     case item_type::boolean:
     case item_type::null:
-    case item_type::undefined:
-      out = uint8_t(p_->arg);
-      return status::ok;
-    default:
-      return status::type_mismatch;
+    case item_type::undefined: out = uint8_t(p_->arg); return status::ok;
+    default: return status::type_mismatch;
   }
 }
 
@@ -227,8 +221,7 @@ inline node node::find(std::string_view key) const noexcept {
 inline node node::find_int(int64_t key) const noexcept {
   if (p_ == nullptr || p_->type != uint8_t(item_type::map)) return node();
   // Compare as the wire does: major type and argument.
-  const uint8_t want_type =
-      uint8_t(key < 0 ? item_type::negative_int : item_type::unsigned_int);
+  const uint8_t want_type = uint8_t(key < 0 ? item_type::negative_int : item_type::unsigned_int);
   const uint64_t want_arg = key < 0 ? ~uint64_t(key) : uint64_t(key);
   const detail::doc_node* c = p_ + 1;
   for (uint64_t i = 0; i < p_->arg; ++i) {
@@ -243,12 +236,9 @@ inline node node::first_child() const noexcept {
   if (p_ == nullptr) return node();
   switch (item_type(p_->type)) {
     case item_type::array:
-    case item_type::map:
-      return node(p_->arg != 0 ? p_ + 1 : nullptr);
-    case item_type::tag:
-      return node(p_ + 1);
-    default:
-      return node();
+    case item_type::map: return node(p_->arg != 0 ? p_ + 1 : nullptr);
+    case item_type::tag: return node(p_ + 1);
+    default: return node();
   }
 }
 

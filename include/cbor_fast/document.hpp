@@ -35,10 +35,10 @@ struct mnode_encoder;
 /// Chunked bump allocator: strings of a document, nodes and strings of a
 /// mutable document. Chunks come from the allocator and are freed together.
 struct arena {
-  void* chunks = nullptr;   ///< most recent chunk; each starts with a link to the previous
-  uint8_t* pos = nullptr;   ///< free space of the current chunk
+  void* chunks = nullptr;  ///< most recent chunk; each starts with a link to the previous
+  uint8_t* pos = nullptr;  ///< free space of the current chunk
   uint8_t* end = nullptr;
-  size_t next_size = 0;     ///< size of the next chunk (grows geometrically)
+  size_t next_size = 0;  ///< size of the next chunk (grows geometrically)
 };
 
 /// Allocator hooks that count the bytes held through them and refuse any
@@ -64,11 +64,11 @@ struct memory_budget {
   bool was_exceeded() const noexcept { return parent != nullptr ? parent->exceeded : exceeded; }
   void refuse() noexcept { (parent != nullptr ? parent->exceeded : exceeded) = true; }
 
-  allocator hooks;          ///< what the decoder allocates through (context: this)
-  const allocator* base;    ///< where the memory comes from
-  memory_budget* parent;    ///< keeps the count when set
+  allocator hooks;        ///< what the decoder allocates through (context: this)
+  const allocator* base;  ///< where the memory comes from
+  memory_budget* parent;  ///< keeps the count when set
   size_t limit = SIZE_MAX;
-  size_t used = 0;          ///< bytes held since arm() (frees of older blocks stop at 0)
+  size_t used = 0;  ///< bytes held since arm() (frees of older blocks stop at 0)
   bool exceeded = false;
 };
 }  // namespace detail
@@ -176,7 +176,6 @@ struct decode_options {
   /// and key tables, which for hostile nesting reach 50-85 times the input).
   size_t max_memory = 0;
 };
-
 
 class document;
 class mutable_document;
@@ -345,12 +344,12 @@ class document {
   friend struct detail::doc_builder_root;
   const allocator* alloc_;
   detail::doc_node* nodes_ = nullptr;
-  uint32_t used_ = 0;       ///< nodes in use (data items and string chunks)
-  uint32_t root_ = 0;       ///< index of the root node (decode_skip_self_described)
-  uint32_t capacity_ = 0;   ///< nodes allocated
+  uint32_t used_ = 0;      ///< nodes in use (data items and string chunks)
+  uint32_t root_ = 0;      ///< index of the root node (decode_skip_self_described)
+  uint32_t capacity_ = 0;  ///< nodes allocated
   size_t items_ = 0;
   size_t encoded_size_ = 0;
-  detail::arena strings_;   ///< copied and joined strings
+  detail::arena strings_;  ///< copied and joined strings
 };
 
 /// Decodes the first item of data[0, size) into *out (replacing its content).
@@ -382,8 +381,8 @@ status decode(Temporary&& input, document& out, const decode_options& options = 
 /// reader-driven decoder, so any reader works. Returns ok, end when the reader has no
 /// more items, invalid_state when it is inside an item, the reader's sticky
 /// error, too_many_items or out_of_memory.
-status decode(reader& r, document& out, uint32_t flags = decode_none,
-              error_info* error = nullptr, uint32_t max_nodes = 0) noexcept;
+status decode(reader& r, document& out, uint32_t flags = decode_none, error_info* error = nullptr,
+              uint32_t max_nodes = 0) noexcept;
 
 /// Writes a node and everything under it (any node of a document) to w.
 /// Integers and lengths always get the shortest heads. Without
@@ -521,7 +520,7 @@ class mutable_node {
   status reserve_children(size_t extra) noexcept;
   void adopt(mutable_node* item, size_t index) noexcept;
   void erase_children(size_t first, size_t n) noexcept;
-  size_t find_int_index(int64_t key) const noexcept;   ///< children index of the key, or SIZE_MAX
+  size_t find_int_index(int64_t key) const noexcept;  ///< children index of the key, or SIZE_MAX
   size_t find_text_index(std::string_view key) const noexcept;
 
   detail::mdoc_core* owner_ = nullptr;
@@ -529,17 +528,17 @@ class mutable_node {
   mutable_node* next_vec_ = nullptr;  ///< containers owning a child vector, for freeing
   uint8_t type_ = 0;
   uint8_t flags_ = 0;
-  uint8_t width_ = 0;                 ///< floats: float_width
-  uint64_t arg_ = 0;                  ///< integer / n / tag / simple / string length
+  uint8_t width_ = 0;  ///< floats: float_width
+  uint64_t arg_ = 0;   ///< integer / n / tag / simple / string length
   union {
-    const uint8_t* data;              ///< strings: content in the arena
-    double dbl;                       ///< floats
-    mutable_node** children;          ///< arrays (items) and maps (key, value, key, ...)
-    mutable_node* content;            ///< tags
+    const uint8_t* data;      ///< strings: content in the arena
+    double dbl;               ///< floats
+    mutable_node** children;  ///< arrays (items) and maps (key, value, key, ...)
+    mutable_node* content;    ///< tags
   } u_ = {nullptr};
-  size_t count_ = 0;                  ///< arrays/maps: used entries of children
-  size_t capacity_ = 0;               ///< arrays/maps: allocated entries of children
-  size_t index_ = 0;                  ///< position in the parent's children (0 for a tag's content)
+  size_t count_ = 0;     ///< arrays/maps: used entries of children
+  size_t capacity_ = 0;  ///< arrays/maps: allocated entries of children
+  size_t index_ = 0;     ///< position in the parent's children (0 for a tag's content)
 };
 
 /// A tree built in code (or deep-copied from a document), encoded with

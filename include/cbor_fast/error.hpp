@@ -14,8 +14,8 @@ inline namespace v1 {
 /// Blocks: usage 1-99, not well-formed 100-199, invalid / strict 200-299,
 /// limits and memory 300-399.
 enum class status : uint16_t {
-  // One enumerator per row of status.def (the one table of codes, with each
-  // code's meaning): ok = 0, end = 1 (not an error), invalid_argument = 10, ...
+// One enumerator per row of status.def (the one table of codes, with each
+// code's meaning): ok = 0, end = 1 (not an error), invalid_argument = 10, ...
 #define CBOR_FAST_STATUS(name, code, c_name, message) name = code,
 #include "cbor_fast/status.def"
 #undef CBOR_FAST_STATUS
@@ -39,9 +39,9 @@ std::ostream& operator<<(std::ostream& os, status s);
 /// Where and why reading failed.
 struct error_info {
   status code = status::ok;
-  size_t offset = 0;  ///< byte offset in the input where the problem was found
+  size_t offset = 0;       ///< byte offset in the input where the problem was found
   size_t item_offset = 0;  ///< offset of the top-level item containing it (sequences)
-  uint32_t depth = 0; ///< nesting depth at that point
+  uint32_t depth = 0;      ///< nesting depth at that point
 };
 
 }  // namespace v1

@@ -12,20 +12,20 @@ inline namespace v1 {
 
 /// What an item is. The numeric values are part of the C ABI (CBOR_FAST_ITEM_*).
 enum class item_type : uint8_t {
-  none = 0,           ///< no item (default-constructed)
-  unsigned_int = 1,   ///< major type 0: value() is the integer
-  negative_int = 2,   ///< major type 1: the integer is -1 - value()
-  byte_string = 3,    ///< major type 2: bytes() is a view into the input
-  text_string = 4,    ///< major type 3: text() is a view into the input
-  array = 5,          ///< major type 4: count() items follow, then an end item
-  map = 6,            ///< major type 5: count() key/value pairs follow, then an end item
-  tag = 7,            ///< major type 6: value() is the tag number; exactly one item follows
-  simple = 8,         ///< major type 7, simple value other than false/true/null/undefined
-  boolean = 9,        ///< simple values 20 (false) and 21 (true)
-  null = 10,          ///< simple value 22
-  undefined = 11,     ///< simple value 23
-  floating = 12,      ///< half, single or double precision float
-  end = 13,           ///< end of an array, map or indefinite-length string
+  none = 0,          ///< no item (default-constructed)
+  unsigned_int = 1,  ///< major type 0: value() is the integer
+  negative_int = 2,  ///< major type 1: the integer is -1 - value()
+  byte_string = 3,   ///< major type 2: bytes() is a view into the input
+  text_string = 4,   ///< major type 3: text() is a view into the input
+  array = 5,         ///< major type 4: count() items follow, then an end item
+  map = 6,           ///< major type 5: count() key/value pairs follow, then an end item
+  tag = 7,           ///< major type 6: value() is the tag number; exactly one item follows
+  simple = 8,        ///< major type 7, simple value other than false/true/null/undefined
+  boolean = 9,       ///< simple values 20 (false) and 21 (true)
+  null = 10,         ///< simple value 22
+  undefined = 11,    ///< simple value 23
+  floating = 12,     ///< half, single or double precision float
+  end = 13,          ///< end of an array, map or indefinite-length string
 };
 
 /// Width of a float on the wire, in bytes.
@@ -53,15 +53,17 @@ struct byte_view {
 /// chunks follow as definite items one level deeper, then an `end` item.
 struct item {
   item_type type = item_type::none;
-  uint8_t flags = 0;        ///< bit 0: indefinite length; bit 1: end consumed a break byte
-  uint8_t head_size = 0;    ///< bytes in the head (initial byte + argument): 1, 2, 3, 5 or 9; 0 for a synthetic end
-  uint8_t width = 0;        ///< floats: 2, 4 or 8 bytes on the wire
-  uint32_t depth = 0;       ///< number of enclosing containers and tags; top level is 0
-  size_t offset = 0;        ///< byte offset of the head in the input
-  uint64_t arg = 0;         ///< head argument: integer, length, count, tag, simple value, or raw float bits
+  uint8_t flags = 0;  ///< bit 0: indefinite length; bit 1: end consumed a break byte
+  uint8_t head_size =
+      0;  ///< bytes in the head (initial byte + argument): 1, 2, 3, 5 or 9; 0 for a synthetic end
+  uint8_t width = 0;   ///< floats: 2, 4 or 8 bytes on the wire
+  uint32_t depth = 0;  ///< number of enclosing containers and tags; top level is 0
+  size_t offset = 0;   ///< byte offset of the head in the input
+  uint64_t arg =
+      0;  ///< head argument: integer, length, count, tag, simple value, or raw float bits
   union {
-    const uint8_t* data;    ///< strings: first byte of the content
-    double dbl;             ///< floats: the value widened to double
+    const uint8_t* data;  ///< strings: first byte of the content
+    double dbl;           ///< floats: the value widened to double
   } u = {nullptr};
 
   static constexpr uint8_t flag_indefinite = 1;

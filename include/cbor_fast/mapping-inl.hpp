@@ -49,21 +49,21 @@ struct has_fields<T, std::void_t<decltype(cbor_fast_fields(static_cast<const T*>
 template <class T, class = void>
 struct has_adapter : std::false_type {};
 template <class T>
-struct has_adapter<T, std::void_t<decltype(adapter<T>::decode(std::declval<reader&>(),
-                                                              std::declval<T&>()))>>
+struct has_adapter<
+    T, std::void_t<decltype(adapter<T>::decode(std::declval<reader&>(), std::declval<T&>()))>>
     : std::true_type {};
 
 template <class T, class = void>
 struct has_decode_hook : std::false_type {};
 template <class T>
-struct has_decode_hook<T, std::void_t<decltype(cbor_fast_decode(std::declval<reader&>(),
-                                                                std::declval<T&>()))>>
+struct has_decode_hook<
+    T, std::void_t<decltype(cbor_fast_decode(std::declval<reader&>(), std::declval<T&>()))>>
     : std::true_type {};
 template <class T, class = void>
 struct has_encode_hook : std::false_type {};
 template <class T>
-struct has_encode_hook<T, std::void_t<decltype(cbor_fast_encode(std::declval<writer&>(),
-                                                                std::declval<const T&>()))>>
+struct has_encode_hook<
+    T, std::void_t<decltype(cbor_fast_encode(std::declval<writer&>(), std::declval<const T&>()))>>
     : std::true_type {};
 
 template <class T>
@@ -94,9 +94,8 @@ template <class... T>
 struct is_variant<std::variant<T...>> : std::true_type {};
 
 template <class T>
-constexpr bool is_bulk_number =
-    std::is_same<T, uint64_t>::value || std::is_same<T, int64_t>::value ||
-    std::is_same<T, double>::value;
+constexpr bool is_bulk_number = std::is_same<T, uint64_t>::value ||
+                                std::is_same<T, int64_t>::value || std::is_same<T, double>::value;
 
 // ---- decoding -------------------------------------------------------------------
 
@@ -482,9 +481,9 @@ status decode_member_at(decode_ctx& c, T& out, const FL& fl, size_t index,
 
 template <class FL, size_t... I>
 void add_member_name(decode_ctx& c, const FL& fl, size_t index, std::index_sequence<I...>) {
-  (void)((index == I ? (c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size),
-                        true)
-                     : false) ||
+  (void)((index == I
+              ? (c.add_member(std::get<I>(fl.fields).name, std::get<I>(fl.fields).name_size), true)
+              : false) ||
          ...);
 }
 
@@ -523,8 +522,8 @@ bool decode_named(decode_ctx& c, T& out, const FL& fl, Seen& seen, std::string_v
           ...);
 }
 template <class T, class FL, class Seen, size_t... I>
-bool decode_keyed(decode_ctx& c, T& out, const FL& fl, Seen& seen, int64_t key,
-                  size_t key_offset, status& s, std::index_sequence<I...>) {
+bool decode_keyed(decode_ctx& c, T& out, const FL& fl, Seen& seen, int64_t key, size_t key_offset,
+                  status& s, std::index_sequence<I...>) {
   return ((std::get<I>(fl.fields).key == key
                ? (s = take_member<I>(c, out, fl, seen, key_offset), true)
                : false) ||
@@ -541,8 +540,9 @@ size_t find_key(const FL& fl, int64_t key, std::index_sequence<I...>) noexcept {
 /// After the members present were read: empty optionals for the missing
 /// optional ones, an error naming the first missing one that is not.
 template <class T, class FL, size_t... I>
-status finish_members(decode_ctx& c, T& out, const FL& fl, const seen_bits<(FL::size + 63) / 64>& seen,
-                      size_t head_offset, std::index_sequence<I...>) {
+status finish_members(decode_ctx& c, T& out, const FL& fl,
+                      const seen_bits<(FL::size + 63) / 64>& seen, size_t head_offset,
+                      std::index_sequence<I...>) {
   status s = status::ok;
   (void)((seen.test(I) ? false
           : is_optional<typename std::tuple_element_t<I, decltype(fl.fields)>::type>::value
@@ -835,7 +835,8 @@ struct inline_stack {
   }
   static void* do_realloc(void* ctx, void* p, size_t old_size, size_t new_size) {
     auto* self = static_cast<inline_stack*>(ctx);
-    if (p != self->buf) return self->fallback->realloc(self->fallback->context, p, old_size, new_size);
+    if (p != self->buf)
+      return self->fallback->realloc(self->fallback->context, p, old_size, new_size);
     if (new_size <= bytes) return p;
     void* q = self->fallback->malloc(self->fallback->context, new_size);
     if (q == nullptr) return nullptr;
@@ -909,8 +910,7 @@ status run_decode(reader& r, T& out, const mapping_options& options, error_info*
     if (s != status::ok) {
       try {
         *path = format_path(c);
-      } catch (const std::bad_alloc&) {
-      }
+      } catch (const std::bad_alloc&) {}
     }
   }
   return s;

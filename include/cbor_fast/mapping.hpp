@@ -144,22 +144,22 @@ status from_cbor(reader& r, T& out, mapping_error& err, const mapping_options& o
 }  // namespace cbor_fast
 
 /// A map keyed by member names: CBOR_FAST_FIELDS(Type, a, b, c).
-#define CBOR_FAST_FIELDS(Type, ...)                                                         \
-  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                           \
-    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_names>(            \
-        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_NAMED_FIELD, Type, __VA_ARGS__));       \
+#define CBOR_FAST_FIELDS(Type, ...)                                                  \
+  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                     \
+    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_names>(      \
+        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_NAMED_FIELD, Type, __VA_ARGS__)); \
   }
 /// A map with integer keys: CBOR_FAST_FIELDS_KEYS(Type, (1, a), (-2, b)).
-#define CBOR_FAST_FIELDS_KEYS(Type, ...)                                                    \
-  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                           \
-    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_keys>(             \
-        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_KEYED_FIELD, Type, __VA_ARGS__));       \
+#define CBOR_FAST_FIELDS_KEYS(Type, ...)                                             \
+  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                     \
+    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_keys>(       \
+        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_KEYED_FIELD, Type, __VA_ARGS__)); \
   }
 /// An array, members in order: CBOR_FAST_FIELDS_ARRAY(Type, a, b, c).
-#define CBOR_FAST_FIELDS_ARRAY(Type, ...)                                                   \
-  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                           \
-    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_array>(            \
-        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_NAMED_FIELD, Type, __VA_ARGS__));       \
+#define CBOR_FAST_FIELDS_ARRAY(Type, ...)                                            \
+  inline constexpr auto cbor_fast_fields(const Type*) noexcept {                     \
+    return ::cbor_fast::detail::make_fields<::cbor_fast::detail::layout_array>(      \
+        CBOR_FAST_DETAIL_FOR_EACH(CBOR_FAST_DETAIL_NAMED_FIELD, Type, __VA_ARGS__)); \
   }
 
 #define CBOR_FAST_DETAIL_NAMED_FIELD(Type, m) \

@@ -46,7 +46,7 @@ inline reader::reader(const uint8_t* data, size_t size, const reader_options& op
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
-  slow_ = strict_ ? uint8_t(2) : uint8_t(0);  // slow_strict (reader.cpp)
+  slow_ = strict_ ? uint8_t(2) : uint8_t(0);                    // slow_strict (reader.cpp)
   root_ = frame{uint64_t(1) << 63, detail::frame_root, false};  // never completes
   push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
   note_plain_end();
@@ -182,8 +182,7 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
   it.depth = c.depth;
   it.offset = size_t(c.p - begin_);
   it.arg = arg;
-  if constexpr (type == item_type::array || type == item_type::map ||
-                type == item_type::tag) {
+  if constexpr (type == item_type::array || type == item_type::map || type == item_type::tag) {
     if constexpr (WholeItem && Form::opens_no_level_when_empty) {
       if (arg == 0) {
         // visit(): an empty array or map opens no level (drive() delivers its
@@ -249,8 +248,7 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
         constexpr uint64_t rebias = arg_bytes == 2 ? 1023 - 15 : 1023 - 127;
         const uint64_t exp = (arg >> mant_bits) & exp_max;
         if (exp - 1 >= exp_max - 1) return false;
-        const uint64_t bits = ((arg >> (8 * arg_bytes - 1)) << 63) |
-                              ((exp + rebias) << 52) |
+        const uint64_t bits = ((arg >> (8 * arg_bytes - 1)) << 63) | ((exp + rebias) << 52) |
                               ((arg & ((uint64_t(1) << mant_bits) - 1)) << (52 - mant_bits));
         std::memcpy(&it.u.dbl, &bits, sizeof bits);
       } else if constexpr (arg_bytes == 2) {
@@ -272,9 +270,10 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
 template <bool WholeItem, bool NoCalls, class Taken>
 inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept {
   switch (detail::k_heads[*c.p].step) {
-#define CBOR_FAST_VISIT_CASE(name, type, arg_bytes) \
-  case detail::hs_##name:                           \
-    return read_head<WholeItem, NoCalls, detail::head_form<item_type::type, arg_bytes>>(c, it, taken);
+#define CBOR_FAST_VISIT_CASE(name, type, arg_bytes)                                            \
+  case detail::hs_##name:                                                                      \
+    return read_head<WholeItem, NoCalls, detail::head_form<item_type::type, arg_bytes>>(c, it, \
+                                                                                        taken);
     CBOR_FAST_HEAD_STEPS(CBOR_FAST_VISIT_CASE)
 #undef CBOR_FAST_VISIT_CASE
     case detail::hs_other: return false;
@@ -350,11 +349,10 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     v(static_cast<const item&>(end));
   };
 
-  const uint8_t* const short_end =
-      size_t(end_ - p) > 47 && options_.max_string_length >= 23 &&
-              options_.max_container_items >= 23
-          ? end_ - 47
-          : p;
+  const uint8_t* const short_end = size_t(end_ - p) > 47 && options_.max_string_length >= 23 &&
+                                           options_.max_container_items >= 23
+                                       ? end_ - 47
+                                       : p;
   const cursor c{p, items_left, left, top, depth, base, short_end};
   auto nothing = [](const cursor&, const item&) noexcept {};  // v is called once, below
   refresh();

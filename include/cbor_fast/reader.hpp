@@ -276,23 +276,23 @@ class reader {
   const uint8_t* end_;
   reader_options options_;
   uint32_t depth_ = 0;
-  uint64_t items_left_ = 0;       ///< countdown of options_.max_items
-  uint64_t joined_left_ = 0;      ///< bytes the open indefinite string may still add
-  size_t item_start_ = 0;         ///< offset of the current top-level item
+  uint64_t items_left_ = 0;   ///< countdown of options_.max_items
+  uint64_t joined_left_ = 0;  ///< bytes the open indefinite string may still add
+  size_t item_start_ = 0;     ///< offset of the current top-level item
   error_info error_;
-  frame root_;                    ///< the top level: never completes, never pops
-  frame* top_ = &root_;           ///< innermost open frame (root_ at the top level)
+  frame root_;           ///< the top level: never completes, never pops
+  frame* top_ = &root_;  ///< innermost open frame (root_ at the top level)
   /// Frames held in the reader itself: no allocation until nesting passes
   /// this depth (small documents), and the stack is on the heap beyond.
   static constexpr uint32_t k_inline_frames = 8;
-  frame* stack_ = inline_frames_; ///< open frames [0, depth_); grown on demand, never recursion
+  frame* stack_ = inline_frames_;  ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = k_inline_frames;  ///< frames in stack_
-  uint32_t push_room_ = 0;        ///< min(capacity_, options_.max_depth): push_definite()'s bound
-  bool strict_ = false;           ///< duplicate-key or deterministic checks are on
+  uint32_t push_room_ = 0;  ///< min(capacity_, options_.max_depth): push_definite()'s bound
+  bool strict_ = false;     ///< duplicate-key or deterministic checks are on
   /// Why next() cannot take its inline path (slow_* bits in reader.cpp): a
   /// sticky error, strict checks, or an open indefinite string. One test for all.
   uint8_t slow_ = 0;
-  detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
+  detail::key_checker* keys_ = nullptr;   ///< their map bookkeeping, made on first use
   frame inline_frames_[k_inline_frames];  ///< stack_ until it grows
   /// take_plain() reads a head only at pos_ < plain_end_: then slow_ is 0,
   /// nine bytes are left and the item budget is not spent. Set by

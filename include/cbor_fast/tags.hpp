@@ -26,15 +26,15 @@ inline namespace v1 {
 
 /// Tag numbers handled here.
 enum tag_number : uint64_t {
-  tag_date_time_string = 0,  ///< RFC 3339 text (RFC 8949 3.4.1)
-  tag_epoch_time = 1,        ///< seconds since 1970-01-01T00:00Z, integer or float (3.4.2)
-  tag_decimal_fraction = 4,  ///< [exponent, mantissa]: mantissa * 10^exponent (3.4.4)
-  tag_bigfloat = 5,          ///< [exponent, mantissa]: mantissa * 2^exponent (3.4.4)
-  tag_embedded_cbor = 24,    ///< a byte string holding one encoded item (3.4.5.1)
-  tag_uuid = 37,             ///< 16 bytes (RFC 9562 / IANA registry)
-  tag_epoch_days = 100,      ///< days since 1970-01-01, integer (RFC 8943)
-  tag_full_date = 1004,      ///< RFC 3339 full-date text "YYYY-MM-DD" (RFC 8943)
-  tag_self_described = 55799 ///< self-described CBOR marker (3.4.6)
+  tag_date_time_string = 0,   ///< RFC 3339 text (RFC 8949 3.4.1)
+  tag_epoch_time = 1,         ///< seconds since 1970-01-01T00:00Z, integer or float (3.4.2)
+  tag_decimal_fraction = 4,   ///< [exponent, mantissa]: mantissa * 10^exponent (3.4.4)
+  tag_bigfloat = 5,           ///< [exponent, mantissa]: mantissa * 2^exponent (3.4.4)
+  tag_embedded_cbor = 24,     ///< a byte string holding one encoded item (3.4.5.1)
+  tag_uuid = 37,              ///< 16 bytes (RFC 9562 / IANA registry)
+  tag_epoch_days = 100,       ///< days since 1970-01-01, integer (RFC 8943)
+  tag_full_date = 1004,       ///< RFC 3339 full-date text "YYYY-MM-DD" (RFC 8943)
+  tag_self_described = 55799  ///< self-described CBOR marker (3.4.6)
 };
 
 /// A point in time: `seconds` since 1970-01-01T00:00:00Z (UTC, negative
@@ -86,7 +86,7 @@ status get_date(node n, int64_t& days, error_info* error = nullptr) noexcept;
 
 /// A decimal fraction (tag 4) or bigfloat (tag 5): mantissa * base^exponent.
 struct decimal_value {
-  uint64_t tag = 0;           ///< 4 or 5
+  uint64_t tag = 0;  ///< 4 or 5
   int64_t exponent = 0;
   /// The mantissa as node::get_bignum gives it: an integer (raw, negative;
   /// magnitude empty) or a bignum (magnitude: big-endian bytes; raw 0).

@@ -42,18 +42,18 @@ enum class typed_element : uint8_t {
 };
 
 /// RFC 8746 tag numbers of the other array tags.
-constexpr uint64_t tag_multi_dim = 40;     ///< [dimensions, elements], row-major
-constexpr uint64_t tag_homogeneous = 41;   ///< an array whose elements share one type
+constexpr uint64_t tag_multi_dim = 40;    ///< [dimensions, elements], row-major
+constexpr uint64_t tag_homogeneous = 41;  ///< an array whose elements share one type
 
 /// A typed array read from the input (or a document): a view, valid as long as the input.
 struct typed_array {
-  uint64_t tag = 0;                 ///< 64..87
+  uint64_t tag = 0;  ///< 64..87
   typed_element element = typed_element::uint8;
-  uint8_t element_size = 1;         ///< bytes per element: 1, 2, 4, 8 or 16
-  bool little_endian = false;       ///< byte order of the elements (single bytes: false)
-  byte_view bytes;                  ///< the byte string's content
-  size_t offset = 0;                ///< offset of the tag head
-  size_t data_offset = 0;           ///< offset of bytes.data in the input
+  uint8_t element_size = 1;    ///< bytes per element: 1, 2, 4, 8 or 16
+  bool little_endian = false;  ///< byte order of the elements (single bytes: false)
+  byte_view bytes;             ///< the byte string's content
+  size_t offset = 0;           ///< offset of the tag head
+  size_t data_offset = 0;      ///< offset of bytes.data in the input
 
   /// Elements in the array.
   size_t count() const noexcept { return bytes.size / element_size; }
@@ -113,8 +113,8 @@ template <class T>
 status write_typed_array(writer& w, const T* data, size_t count) noexcept;
 /// Any element type and byte order, from bytes already in that form
 /// (count elements of element_size bytes each): float16 and float128 too.
-status write_typed_array(writer& w, typed_element element, bool little_endian,
-                         const void* bytes, size_t count) noexcept;
+status write_typed_array(writer& w, typed_element element, bool little_endian, const void* bytes,
+                         size_t count) noexcept;
 
 /// Tag 40: writes 40([dims..., and opens the outer array: the caller then
 /// writes the elements as one item (a typed array or an array, row-major)
@@ -168,8 +168,8 @@ inline namespace v1 {
 template <class T>
 inline const T* typed_array::view() const noexcept {
   constexpr typed_element want = detail::typed_element_of<T>();
-  const bool same = element == want || (element == typed_element::uint8_clamped &&
-                                        want == typed_element::uint8) ||
+  const bool same = element == want ||
+                    (element == typed_element::uint8_clamped && want == typed_element::uint8) ||
                     (std::is_same<T, uint16_t>::value && element == typed_element::float16);
   if (!same || (sizeof(T) > 1 && little_endian != detail::host_little_endian())) return nullptr;
   if (reinterpret_cast<uintptr_t>(bytes.data) % alignof(T) != 0) return nullptr;
@@ -183,7 +183,8 @@ inline status write_typed_array(writer& w, const T* data, size_t count) noexcept
   if (count > SIZE_MAX / sizeof(T)) return status::invalid_argument;
   const status s = w.write_tag(typed_array_tag(e, detail::host_little_endian()));
   if (s != status::ok && s != status::buffer_too_small) return s;
-  const status b = w.write_bytes(count != 0 ? static_cast<const void*>(data) : "", count * sizeof(T));
+  const status b =
+      w.write_bytes(count != 0 ? static_cast<const void*>(data) : "", count * sizeof(T));
   return b != status::ok ? b : s;
 }
 

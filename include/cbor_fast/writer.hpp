@@ -165,7 +165,7 @@ class writer {
   static constexpr uint8_t k_major_array = 4;
   static constexpr uint8_t k_major_map = 5;
   static constexpr uint8_t k_kind_wrap = 24;  ///< frame of begin_embedded()
-  static constexpr size_t k_max_head = 9;  ///< also the largest float: f9/fa/fb + 8 bytes
+  static constexpr size_t k_max_head = 9;     ///< also the largest float: f9/fa/fb + 8 bytes
   static constexpr uint64_t k_unlimited = UINT64_MAX;
 
   /// One open container or tag; kind is its major type (2/3 indefinite
@@ -178,8 +178,8 @@ class writer {
     uint64_t left;
     uint8_t kind;
     bool indefinite;  ///< also set for a wrap (so end()'s fast path leaves it alone)
-    bool odd;  ///< indefinite map: an odd number of items so far (a value is due)
-    size_t start;  ///< wrap: size() where its reserved 9-byte head starts
+    bool odd;         ///< indefinite map: an odd number of items so far (a value is due)
+    size_t start;     ///< wrap: size() where its reserved 9-byte head starts
   };
 
   /// The low N bytes of v at out, most significant first.
@@ -237,19 +237,19 @@ class writer {
   /// sticky error.
   uint64_t quick_ = k_unlimited;
   mode mode_ = mode::owned;
-  status error_ = status::ok;    ///< sticky: structural errors, out_of_memory, sink_failed
-  bool overflow_ = false;        ///< caller buffer full: later bytes are only counted
-  uint8_t* buf_ = nullptr;       ///< owned buffer, caller buffer or sink staging buffer
+  status error_ = status::ok;  ///< sticky: structural errors, out_of_memory, sink_failed
+  bool overflow_ = false;      ///< caller buffer full: later bytes are only counted
+  uint8_t* buf_ = nullptr;     ///< owned buffer, caller buffer or sink staging buffer
   uint8_t* pos_ = nullptr;
-  uint8_t* cap_ = nullptr;       ///< end of buf_; pinned to pos_ once a caller buffer overflows
-  size_t flushed_ = 0;           ///< bytes already handed to the sink / counted past a full buffer
-  const allocator* alloc_;       ///< never nullptr after construction
+  uint8_t* cap_ = nullptr;  ///< end of buf_; pinned to pos_ once a caller buffer overflows
+  size_t flushed_ = 0;      ///< bytes already handed to the sink / counted past a full buffer
+  const allocator* alloc_;  ///< never nullptr after construction
   sink_fn sink_ = nullptr;
   void* sink_ctx_ = nullptr;
-  frame* stack_ = nullptr;       ///< open containers [0, depth_), allocated through alloc_
+  frame* stack_ = nullptr;  ///< open containers [0, depth_), allocated through alloc_
   size_t depth_ = 0;
-  size_t open_tags_ = 0;         ///< tag frames among the open ones
-  size_t open_wraps_ = 0;        ///< begin_embedded() frames open: a sink is not flushed meanwhile
+  size_t open_tags_ = 0;   ///< tag frames among the open ones
+  size_t open_wraps_ = 0;  ///< begin_embedded() frames open: a sink is not flushed meanwhile
   size_t stack_capacity_ = 0;
 };
 
@@ -338,7 +338,7 @@ inline status writer::write_int(int64_t v) noexcept {
   const uint64_t sign = uint64_t(v >> 63);  // all ones for negatives
   const auto major = uint8_t(sign & 1);
   return quick_head(major, uint64_t(v) ^ sign) ? status::ok
-                                                : write_head_slow(major, uint64_t(v) ^ sign);
+                                               : write_head_slow(major, uint64_t(v) ^ sign);
 }
 
 inline status writer::write_negative(uint64_t n) noexcept {
@@ -387,9 +387,12 @@ inline status writer::write_float_bits(unsigned bytes, uint64_t bits) noexcept {
   uint8_t* p = pos_;
   // 0xf9, 0xfa, 0xfb for 2, 4, 8 bytes (bytes is a constant after inlining).
   p[0] = bytes == 2 ? 0xf9 : bytes == 4 ? 0xfa : 0xfb;
-  if (bytes == 2) put_be<2>(p + 1, bits);
-  else if (bytes == 4) put_be<4>(p + 1, bits);
-  else put_be<8>(p + 1, bits);
+  if (bytes == 2)
+    put_be<2>(p + 1, bits);
+  else if (bytes == 4)
+    put_be<4>(p + 1, bits);
+  else
+    put_be<8>(p + 1, bits);
   pos_ = p + 1 + bytes;
   --quick_;
   return status::ok;
@@ -417,8 +420,7 @@ inline status writer::begin_map(uint64_t pairs) noexcept {
   // reachable state: no caller writes 2^64 items, so saturating keeps both
   // checks (too many, too few) exact.
   const uint64_t items = pairs > k_unlimited / 2 ? k_unlimited : pairs * 2;
-  return quick_open(k_major_map, pairs, items) ? status::ok
-                                               : begin_slow(k_major_map, pairs, items);
+  return quick_open(k_major_map, pairs, items) ? status::ok : begin_slow(k_major_map, pairs, items);
 }
 
 inline status writer::end() noexcept {

@@ -54,7 +54,6 @@ constexpr int k_exit_ok = 0;
 constexpr int k_exit_malformed = 1;
 constexpr int k_exit_usage = 2;
 
-
 void print_usage(std::FILE* to) {
   fmt::print(to,
              "Usage: cbor-fast diag [--pretty] [--indicators] [LIMITS] [FILE|-]\n"
@@ -151,7 +150,6 @@ bool read_all(std::FILE* f, std::string& out) {
   return std::ferror(f) == 0;
 }
 
-
 enum class command { diag, check, to_json, from_json, from_diag, canonical };
 
 /// Options of both commands. Limits default to the reader's defaults (none
@@ -164,15 +162,14 @@ struct cli_args {
   uint64_t max_string_length = UINT64_MAX;
   uint64_t max_container_items = UINT64_MAX;
   uint64_t max_items = UINT64_MAX;
-  size_t max_memory = 0;         ///< check only; 0: the library's default budget
-  bool sequence = false;         ///< check, from-json
-  bool pretty = false;           ///< diag
-  bool indicators = false;       ///< diag
-  bool keep_tags = false;        ///< to-json
+  size_t max_memory = 0;    ///< check only; 0: the library's default budget
+  bool sequence = false;    ///< check, from-json
+  bool pretty = false;      ///< diag
+  bool indicators = false;  ///< diag
+  bool keep_tags = false;   ///< to-json
   uint32_t canonical_form = cbor_fast::encode_canonical;  ///< canonical: encode_* flag
   std::string file = CBOR_FAST_EXAMPLE_PATH;
 };
-
 
 /// Reads the input named by args.file into *input; an exit status on failure.
 bool load_input(const cli_args& args, std::string& input, int& exit_status) {
@@ -263,12 +260,11 @@ int run_streamed(const cli_args& args, printer what) {
   cbor_fast::to_json_options jopts;
   jopts.keep_tags = args.keep_tags;
   cbor_fast::decode_options canonical_options;
-  canonical_options.flags = cbor_fast::decode_exact |
-                            (options.validate_utf8 ? uint32_t{cbor_fast::decode_validate_utf8} : 0u) |
-                            (options.reject_duplicate_keys
-                                 ? uint32_t{cbor_fast::decode_reject_duplicate_keys}
-                                 : 0u) |
-                            (options.deterministic ? uint32_t{cbor_fast::decode_deterministic} : 0u);
+  canonical_options.flags =
+      cbor_fast::decode_exact |
+      (options.validate_utf8 ? uint32_t{cbor_fast::decode_validate_utf8} : 0u) |
+      (options.reject_duplicate_keys ? uint32_t{cbor_fast::decode_reject_duplicate_keys} : 0u) |
+      (options.deterministic ? uint32_t{cbor_fast::decode_deterministic} : 0u);
   canonical_options.max_depth = options.max_depth;
   canonical_options.max_string_length = options.max_string_length;
   canonical_options.max_container_items = options.max_container_items;
@@ -281,7 +277,8 @@ int run_streamed(const cli_args& args, printer what) {
     if (s != cbor_fast::status::ok) {
       if (out.flush() != cbor_fast::status::ok || std::fflush(stdout) != 0)
         return io_error("cannot write to", "standard output", errno);
-      if (stream.io_error()) return io_error("cannot read", args.file == "-" ? "standard input" : args.file, errno);
+      if (stream.io_error())
+        return io_error("cannot read", args.file == "-" ? "standard input" : args.file, errno);
       return input_error(s, stream.error().offset);
     }
     r.reset(data, size);
@@ -367,8 +364,7 @@ int run_from_text(const cli_args& args, command cmd) {
     ro.reject_duplicate_keys = true;
     cbor_fast::reader r(bytes.data(), bytes.size(), ro);
     cbor_fast::status rs;
-    while ((rs = r.skip()) == cbor_fast::status::ok) {
-    }
+    while ((rs = r.skip()) == cbor_fast::status::ok) {}
     if (rs != cbor_fast::status::end) return input_error(rs, r.error().offset);
   }
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())

@@ -8,7 +8,10 @@ namespace cbor_fast_cli {
 using cbor_fast::status;
 
 item_stream::item_stream(std::FILE* f, const cbor_fast::reader_options& options, size_t block)
-    : f_(f), options_(options), block_(block), check_(static_cast<const uint8_t*>(nullptr), 0, options) {}
+    : f_(f),
+      options_(options),
+      block_(block),
+      check_(static_cast<const uint8_t*>(nullptr), 0, options) {}
 
 bool item_stream::fill() {
   if (start_ != 0) {  // drop what is done, keep the unread tail

@@ -226,8 +226,7 @@ class printer {
         // prints as ''_ or ""_ instead (section 8.1).
         out_.put(parent.printed == 0 ? "(_ " : ", ");
         break;
-      case open_kind::tag:
-        break;
+      case open_kind::tag: break;
     }
     ++parent.printed;
   }
@@ -358,7 +357,6 @@ status printer::run(reader& r, const item* first, size_t* bad_offset) {
 
 }  // namespace
 
-
 status diag_write(reader& r, text_output& out, const diag_options& options) {
   size_t bad = 0;
   status s = detail::diag_print(r, out, options, nullptr, false, &bad);
@@ -371,7 +369,6 @@ status diag_next(reader& r, std::string& out, const diag_options& options) {
   text_output o(out);
   return diag_write(r, o, options);
 }
-
 
 void diag_append_float(double value, text_output& out) {
   char buf[48];
@@ -412,8 +409,8 @@ size_t format_float(double value, char* out) {
 
   // Shortest round-trip digits in scientific form, "d.ddde±xx"; zero gives "0e+00".
   char sci[32];
-  const auto res = std::to_chars(sci, sci + sizeof sci, std::fabs(value),
-                                 std::chars_format::scientific);
+  const auto res =
+      std::to_chars(sci, sci + sizeof sci, std::fabs(value), std::chars_format::scientific);
   const std::string_view text(sci, static_cast<size_t>(res.ptr - sci));
   const size_t e_at = text.find('e');
   char digits[20];

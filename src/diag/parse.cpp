@@ -34,10 +34,10 @@ enum ev_kind : uint8_t {
 
 struct event {
   uint64_t arg;
-  size_t data;   ///< ev_string: offset into the arena
+  size_t data;  ///< ev_string: offset into the arena
   uint8_t kind;
   uint8_t major;
-  uint8_t ai;    ///< k_shortest, 24..27 (an indicator), 31 (indefinite); ev_float: width
+  uint8_t ai;  ///< k_shortest, 24..27 (an indicator), 31 (indefinite); ev_float: width
 };
 
 enum class fk : uint8_t { array, map, tag, embed, chunks };
@@ -45,12 +45,12 @@ enum class fk : uint8_t { array, map, tag, embed, chunks };
 struct frame {
   fk kind;
   bool indefinite;
-  bool closed_tag;    ///< tag: its item is in, ')' is due
+  bool closed_tag;      ///< tag: its item is in, ')' is due
   uint8_t chunk_major;  ///< chunks: 0 until the first chunk, then 2 or 3
-  size_t head;        ///< index of the opening event
-  uint64_t count;     ///< items so far (a map counts keys and values)
-  size_t start_total; ///< embed: encoded size before its content
-  size_t offset;      ///< text offset of the opening token
+  size_t head;          ///< index of the opening event
+  uint64_t count;       ///< items so far (a map counts keys and values)
+  size_t start_total;   ///< embed: encoded size before its content
+  size_t offset;        ///< text offset of the opening token
 };
 
 size_t head_size(uint64_t arg, uint8_t ai) {
@@ -321,7 +321,8 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
       return status::ok;
     }
   }
-  add({uint64_t(negative ? 3 : 2), 0, ev_head, 6, k_shortest}, head_size(negative ? 3 : 2, k_shortest));
+  add({uint64_t(negative ? 3 : 2), 0, ev_head, 6, k_shortest},
+      head_size(negative ? 3 : 2, k_shortest));
   const size_t off = arena_.size();
   arena_.append(reinterpret_cast<const char*>(mag.data()), mag.size());
   add({mag.size(), off, ev_string, 2, k_shortest}, head_size(mag.size(), k_shortest) + mag.size());
@@ -641,19 +642,30 @@ status parser::base_literal(std::string& out, int kind) {
     }
     int v = -1;
     if (kind == 64) {
-      if (c >= 'A' && c <= 'Z') v = c - 'A';
-      else if (c >= 'a' && c <= 'z') v = c - 'a' + 26;
-      else if (c >= '0' && c <= '9') v = c - '0' + 52;
-      else if (c == '+' || c == '-') v = 62;
-      else if (c == '/' || c == '_') v = 63;
+      if (c >= 'A' && c <= 'Z')
+        v = c - 'A';
+      else if (c >= 'a' && c <= 'z')
+        v = c - 'a' + 26;
+      else if (c >= '0' && c <= '9')
+        v = c - '0' + 52;
+      else if (c == '+' || c == '-')
+        v = 62;
+      else if (c == '/' || c == '_')
+        v = 63;
     } else if (kind == 32) {
-      if (c >= 'A' && c <= 'Z') v = c - 'A';
-      else if (c >= 'a' && c <= 'z') v = c - 'a';
-      else if (c >= '2' && c <= '7') v = c - '2' + 26;
+      if (c >= 'A' && c <= 'Z')
+        v = c - 'A';
+      else if (c >= 'a' && c <= 'z')
+        v = c - 'a';
+      else if (c >= '2' && c <= '7')
+        v = c - '2' + 26;
     } else {
-      if (c >= '0' && c <= '9') v = c - '0';
-      else if (c >= 'A' && c <= 'V') v = c - 'A' + 10;
-      else if (c >= 'a' && c <= 'v') v = c - 'a' + 10;
+      if (c >= '0' && c <= '9')
+        v = c - '0';
+      else if (c >= 'A' && c <= 'V')
+        v = c - 'A' + 10;
+      else if (c >= 'a' && c <= 'v')
+        v = c - 'a' + 10;
     }
     if (v < 0 || padding) return fail(status::syntax_error, p_);
     acc = (acc << bits | uint32_t(v)) & 0xffff;
@@ -710,10 +722,10 @@ status parser::strings() {
     if (status s = skip_space(); s != status::ok) return s;
     const bool plus = peek() == '+';
     const char n = plus ? '\0' : peek();
-    const bool beside = !stack_.empty() &&
-                        (n == '"' || n == '\'' || (n == 'h' && peek(1) == '\'') ||
-                         t_.substr(p_, 4) == "b64'" || t_.substr(p_, 4) == "b32'" ||
-                         t_.substr(p_, 4) == "h32'");
+    const bool beside =
+        !stack_.empty() &&
+        (n == '"' || n == '\'' || (n == 'h' && peek(1) == '\'') || t_.substr(p_, 4) == "b64'" ||
+         t_.substr(p_, 4) == "b32'" || t_.substr(p_, 4) == "h32'");
     if (!plus && !beside) {
       p_ = save;
       break;

@@ -34,11 +34,13 @@ status node_read(node n, T* out, size_t capacity, size_t* count, error_info* err
     if (err != nullptr) *err = error_info{s, offset, 0, 0};
     return s;
   };
-  if (count == nullptr || (out == nullptr && capacity != 0)) return report(status::invalid_argument, 0);
+  if (count == nullptr || (out == nullptr && capacity != 0))
+    return report(status::invalid_argument, 0);
   *count = 0;
   if (n.is_null()) return report(status::invalid_argument, 0);
   uint64_t tag = 0;
-  if (n.get_tag(tag) == status::ok && tag == tag_homogeneous && n.tag_content().type() == item_type::array)
+  if (n.get_tag(tag) == status::ok && tag == tag_homogeneous &&
+      n.tag_content().type() == item_type::array)
     n = n.tag_content();
   if (n.type() == item_type::tag) {
     typed_array a;
@@ -48,7 +50,8 @@ status node_read(node n, T* out, size_t capacity, size_t* count, error_info* err
     const status s = typed_convert(a, out, capacity, &bad);
     if (s == status::buffer_too_small) return report(s, n.offset());
     if (s != status::ok) {
-      return report(s, s == status::type_mismatch ? n.offset() : a.data_offset + bad * a.element_size);
+      return report(s,
+                    s == status::type_mismatch ? n.offset() : a.data_offset + bad * a.element_size);
     }
     return report(status::ok, 0);
   }

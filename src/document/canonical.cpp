@@ -34,14 +34,14 @@ enum class order : uint8_t { bytewise, length_first, ctap2 };
 
 /// One key as its canonical encoding: head[0, head_len) then data[0, size).
 struct key_ref {
-  uint64_t prefix;          ///< first 8 encoded bytes, big endian, zero padded
-  size_t total;             ///< head_len + size
-  const uint8_t* data;      ///< content (strings), scratch bytes (containers, tags) or null
+  uint64_t prefix;      ///< first 8 encoded bytes, big endian, zero padded
+  size_t total;         ///< head_len + size
+  const uint8_t* data;  ///< content (strings), scratch bytes (containers, tags) or null
   size_t size;
-  const doc_node* key;      ///< the key node (its value follows it)
+  const doc_node* key;  ///< the key node (its value follows it)
   uint8_t head[9];
   uint8_t head_len;
-  size_t scratch;           ///< offset of the bytes in the scratch buffer (complex keys), else SIZE_MAX
+  size_t scratch;  ///< offset of the bytes in the scratch buffer (complex keys), else SIZE_MAX
 };
 
 inline uint8_t byte_at(const key_ref& k, size_t i) noexcept {
@@ -200,26 +200,19 @@ class canonical_encoder {
     k.key = c;
     k.scratch = SIZE_MAX;
     switch (item_type(c->type)) {
-      case item_type::unsigned_int:
-        set_head_key(k, 0, c->arg, nullptr, 0);
-        return status::ok;
-      case item_type::negative_int:
-        set_head_key(k, 1, c->arg, nullptr, 0);
-        return status::ok;
+      case item_type::unsigned_int: set_head_key(k, 0, c->arg, nullptr, 0); return status::ok;
+      case item_type::negative_int: set_head_key(k, 1, c->arg, nullptr, 0); return status::ok;
       case item_type::simple:
       case item_type::boolean:
       case item_type::null:
-      case item_type::undefined:
-        set_head_key(k, 7, c->arg, nullptr, 0);
-        return status::ok;
+      case item_type::undefined: set_head_key(k, 7, c->arg, nullptr, 0); return status::ok;
       case item_type::byte_string:
         set_head_key(k, 2, c->arg, c->u.data, size_t(c->arg));
         return status::ok;
       case item_type::text_string:
         set_head_key(k, 3, c->arg, c->u.data, size_t(c->arg));
         return status::ok;
-      default:
-        break;
+      default: break;
     }
     k.data = nullptr;
     k.size = 0;
@@ -349,12 +342,10 @@ class canonical_encoder {
       bool opened = false;
       const doc_node* content = nullptr;  // a tag's content, written next
       switch (item_type(p->type)) {
-        case item_type::byte_string:
-          s = w.write_bytes(p->u.data, size_t(p->arg));
-          break;
+        case item_type::byte_string: s = w.write_bytes(p->u.data, size_t(p->arg)); break;
         case item_type::text_string:
-          s = w.write_text(std::string_view(reinterpret_cast<const char*>(p->u.data),
-                                            size_t(p->arg)));
+          s = w.write_text(
+              std::string_view(reinterpret_cast<const char*>(p->u.data), size_t(p->arg)));
           break;
         case item_type::array:
           s = w.begin_array(p->arg);
@@ -381,9 +372,7 @@ class canonical_encoder {
           s = w.write_tag(p->arg);
           content = p + 1;  // the writer closes the tag after it
           break;
-        case item_type::floating:
-          s = write_float(w, p);
-          break;
+        case item_type::floating: s = write_float(w, p); break;
         case item_type::unsigned_int: s = w.write_uint(p->arg); break;
         case item_type::negative_int: s = w.write_negative(p->arg); break;
         default: s = w.write_simple(uint8_t(p->arg)); break;  // simple, bool, null, undefined
@@ -437,7 +426,7 @@ class canonical_encoder {
 }  // namespace
 
 status encode_sorted(const doc_node* root, writer& w, uint32_t flags, const allocator& alloc,
-                        error_info* error) noexcept {
+                     error_info* error) noexcept {
   const uint32_t mode = flags & k_canonical_flags;
   const order o = mode == encode_canonical      ? order::bytewise
                   : mode == encode_length_first ? order::length_first

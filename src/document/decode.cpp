@@ -109,10 +109,10 @@ const uint8_t k_empty[1] = {0};
 /// The first 8 bytes of a doc_node (type, flags, b0, b1, span) as one word,
 /// so a node is written with three 64-bit stores instead of byte by byte.
 constexpr uint64_t node_head(uint8_t type, uint8_t flags, uint8_t b0, uint8_t b1,
-                          uint32_t span) noexcept {
+                             uint32_t span) noexcept {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  return uint64_t(type) << 56 | uint64_t(flags) << 48 | uint64_t(b0) << 40 |
-         uint64_t(b1) << 32 | span;
+  return uint64_t(type) << 56 | uint64_t(flags) << 48 | uint64_t(b0) << 40 | uint64_t(b1) << 32 |
+         span;
 #else
   return uint64_t(type) | uint64_t(flags) << 8 | uint64_t(b0) << 16 | uint64_t(b1) << 24 |
          uint64_t(span) << 32;
@@ -157,9 +157,7 @@ struct open_frame {
 }  // namespace
 
 namespace {
-memory_budget& counter_of(memory_budget& b) noexcept {
-  return b.parent != nullptr ? *b.parent : b;
-}
+memory_budget& counter_of(memory_budget& b) noexcept { return b.parent != nullptr ? *b.parent : b; }
 void* budget_malloc(void* context, size_t size) {
   auto& b = *static_cast<memory_budget*>(context);
   memory_budget& c = counter_of(b);
@@ -205,8 +203,8 @@ struct doc_builder {
   const allocator& alloc;
   error_info* error;
   size_t item_start = 0;
-  memory_budget* budget = nullptr;     ///< set when max_memory limits the decode
-  uint64_t max_string = UINT64_MAX;    ///< longest string: the fused decoder declines past it
+  memory_budget* budget = nullptr;   ///< set when max_memory limits the decode
+  uint64_t max_string = UINT64_MAX;  ///< longest string: the fused decoder declines past it
 
   /// Frees a node array left from an earlier decode: the budget counts only
   /// what this decode allocates, so it starts from nothing.
@@ -221,7 +219,8 @@ struct doc_builder {
       doc.capacity_ = 0;
     }
     // Small budgets get small string chunks (the arena doubles them as it goes).
-    if (doc.strings_.chunks == nullptr && b->left() < (size_t(1) << 16)) doc.strings_.next_size = 512;
+    if (doc.strings_.chunks == nullptr && b->left() < (size_t(1) << 16))
+      doc.strings_.next_size = 512;
   }
 
   /// Copies the reader's sticky error out.
@@ -353,14 +352,16 @@ struct doc_builder {
         // argument is one load shifted down to its width.
         ib = *p;
         e = &detail::k_heads[ib];
-        arg = e->arg_bytes == 0 ? uint64_t(ib & 0x1f) : detail::load_argument_n(p + 1, e->arg_bytes);
+        arg =
+            e->arg_bytes == 0 ? uint64_t(ib & 0x1f) : detail::load_argument_n(p + 1, e->arg_bytes);
         q = p + 1 + e->arg_bytes;
       } else {
         if (p == end) return bail();
         ib = *p;
         e = &detail::k_heads[ib];
         if (size_t(end - p) <= e->arg_bytes) return bail();
-        arg = e->arg_bytes == 0 ? uint64_t(ib & 0x1f) : detail::load_argument_short(p + 1, e->arg_bytes);
+        arg = e->arg_bytes == 0 ? uint64_t(ib & 0x1f)
+                                : detail::load_argument_short(p + 1, e->arg_bytes);
         q = p + 1 + e->arg_bytes;
       }
 
@@ -388,8 +389,7 @@ struct doc_builder {
         case detail::hk_bytes:
         case detail::hk_text: {
           if (arg > uint64_t(end - q) || arg > max_string) return bail();
-          if (validate && e->kind == detail::hk_text &&
-              !utf8_is_valid(q, size_t(arg), end))
+          if (validate && e->kind == detail::hk_text && !utf8_is_valid(q, size_t(arg), end))
             return bail();
           const uint8_t* data = q;
           if (copy) {
@@ -404,7 +404,7 @@ struct doc_builder {
           }
           store_node(nodes + index,
                      head | node_head(0, 0, uint8_t(uint64_t(off) >> 32),
-                                        uint8_t(uint64_t(off) >> 40), uint32_t(off)),
+                                      uint8_t(uint64_t(off) >> 40), uint32_t(off)),
                      arg, pointer_bits(data));
           p = q + arg;
           goto complete;
@@ -418,11 +418,8 @@ struct doc_builder {
           if (arg > uint64_t(end - q) / 2 || arg > max_entries) return bail();
           children = 2 * arg;
           break;
-        case detail::hk_tag:
-          children = 1;
-          break;
-        default:
-          return bail();  // reserved (28-30), indefinite or break (31)
+        case detail::hk_tag: children = 1; break;
+        default: return bail();  // reserved (28-30), indefinite or break (31)
       }
       // A container or tag: the reader opens a level for it, even for [] and {}.
       if (depth >= max_depth) return bail();
@@ -557,11 +554,8 @@ struct doc_builder {
               return fail(status::out_of_memory, it.offset, it.depth);
             complete = false;
             break;
-          case item_type::floating:
-            n.b0 = it.width;
-            break;
-          default:
-            break;
+          case item_type::floating: n.b0 = it.width; break;
+          default: break;
         }
         if (!chunk) ++doc.items_;
       }
@@ -640,7 +634,8 @@ void document::clear() noexcept {
 
 void document::release() noexcept {
   clear();
-  if (nodes_ != nullptr) alloc_->free(alloc_->context, nodes_, capacity_ * sizeof(detail::doc_node));
+  if (nodes_ != nullptr)
+    alloc_->free(alloc_->context, nodes_, capacity_ * sizeof(detail::doc_node));
   nodes_ = nullptr;
   capacity_ = 0;
 }
@@ -672,11 +667,12 @@ status budget_status(status s, const memory_budget* budget, error_info* error) n
 resolved_limits resolve_limits(const decode_options& options, size_t input_size) noexcept {
   resolved_limits l;
   l.max_depth = options.max_depth != 0 ? options.max_depth : default_max_depth;
-  l.max_nodes = options.max_nodes == 0 ? default_max_nodes
+  l.max_nodes = options.max_nodes == 0            ? default_max_nodes
                 : options.max_nodes > k_max_nodes ? k_max_nodes
                                                   : options.max_nodes;
   l.max_string_length = options.max_string_length != 0 ? options.max_string_length : UINT64_MAX;
-  l.max_container_items = options.max_container_items != 0 ? options.max_container_items : UINT64_MAX;
+  l.max_container_items =
+      options.max_container_items != 0 ? options.max_container_items : UINT64_MAX;
   if (options.max_memory != 0) {
     l.max_memory = options.max_memory;
   } else {
@@ -774,17 +770,15 @@ status decode_buffer(const void* data, size_t size, document& out, const decode_
   status s = status::ok;
   bool done = false;
   // The fused decoder checks no map keys: strict checks take the reader's path.
-  const bool fused = path != decode_path::reader_only && size != 0 &&
-                     (options.flags & k_strict_flags) == 0;
+  const bool fused =
+      path != decode_path::reader_only && size != 0 && (options.flags & k_strict_flags) == 0;
   if (fused) {
     doc_builder b{out, alloc, error};
     b.start_budget(limited ? &budget : nullptr);
     b.max_string = limits.max_string_length;
-    switch (b.fast(begin, begin + size, options.flags, max_depth, limit,
-                   limits.max_container_items)) {
-      case doc_builder::fast_outcome::done:
-        done = true;
-        break;
+    switch (
+        b.fast(begin, begin + size, options.flags, max_depth, limit, limits.max_container_items)) {
+      case doc_builder::fast_outcome::done: done = true; break;
       case doc_builder::fast_outcome::out_of_memory:
         return budget_status(status::out_of_memory, b.budget, error);
       case doc_builder::fast_outcome::fallback:
@@ -844,8 +838,7 @@ status node::get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) con
       negative = p_->arg == 3;
       return status::ok;
     }
-    default:
-      return status::type_mismatch;
+    default: return status::type_mismatch;
   }
 }
 

@@ -24,7 +24,7 @@ struct resolved_limits {
   uint32_t max_nodes;  ///< at most the hard limit UINT32_MAX - 1
   uint64_t max_string_length;
   uint64_t max_container_items;
-  size_t max_memory;   ///< SIZE_MAX: no budget
+  size_t max_memory;  ///< SIZE_MAX: no budget
 };
 resolved_limits resolve_limits(const decode_options& options, size_t input_size) noexcept;
 

@@ -57,8 +57,8 @@ status encode_tree(const detail::doc_node* p, writer& w, uint32_t flags,
           s = text ? w.begin_text_indefinite() : w.begin_bytes_indefinite();
           opened = true;  // chunk nodes follow; each is written as a definite string
         } else {
-          s = text ? w.write_text(std::string_view(reinterpret_cast<const char*>(p->u.data),
-                                                   size_t(p->arg)))
+          s = text ? w.write_text(
+                         std::string_view(reinterpret_cast<const char*>(p->u.data), size_t(p->arg)))
                    : w.write_bytes(p->u.data, size_t(p->arg));
           next = detail::after(p);  // preferred: the chunks are skipped
         }
@@ -142,9 +142,7 @@ struct mnode_encoder {
       const mutable_node* then = nullptr;
       const bool indefinite = (m->flags_ & mutable_node::flag_indefinite) != 0;
       switch (item_type(m->type_)) {
-        case item_type::byte_string:
-          s = w.write_bytes(m->u_.data, size_t(m->arg_));
-          break;
+        case item_type::byte_string: s = w.write_bytes(m->u_.data, size_t(m->arg_)); break;
         case item_type::text_string:
           s = w.write_text(
               std::string_view(reinterpret_cast<const char*>(m->u_.data), size_t(m->arg_)));
@@ -167,9 +165,7 @@ struct mnode_encoder {
           s = w.write_tag(m->arg_);
           then = m->u_.content;
           break;
-        case item_type::floating:
-          s = w.write_float(m->u_.dbl, float_width(m->width_));
-          break;
+        case item_type::floating: s = w.write_float(m->u_.dbl, float_width(m->width_)); break;
         default:  // integers and simple values
           s = detail::write_plain(w, item_type(m->type_), m->arg_);
           break;

@@ -27,7 +27,7 @@ bool valid_encode_flags(uint32_t flags) noexcept;
 /// Canonical encoding of the subtree at root (src/document/canonical.cpp);
 /// error (optional) gets the offset of a duplicate key or a refused tag.
 status encode_sorted(const doc_node* root, writer& w, uint32_t flags, const allocator& alloc,
-                        error_info* error) noexcept;
+                     error_info* error) noexcept;
 
 /// The allocator of the mutable document that owns n.
 const allocator& mdoc_allocator(const mutable_node* n) noexcept;

@@ -118,9 +118,7 @@ struct mdoc_core {
         case item_type::text_string:
           m = make_string(item_type(p->type), p->u.data, size_t(p->arg));
           break;
-        case item_type::floating:
-          m = make_float(float_node_value(p), float_width(p->b0));
-          break;
+        case item_type::floating: m = make_float(float_node_value(p), float_width(p->b0)); break;
         case item_type::array:
         case item_type::map:
           m = make(item_type(p->type));
@@ -136,9 +134,7 @@ struct mdoc_core {
           m = make(item_type::tag, p->arg);
           opens = true;
           break;
-        default:
-          m = make(item_type(p->type), p->arg);
-          break;
+        default: m = make(item_type(p->type), p->arg); break;
       }
       if (m == nullptr) return status::out_of_memory;
       if (stack.empty()) {
@@ -328,11 +324,8 @@ status mutable_node::get_simple(uint8_t& out) const noexcept {
     case item_type::simple:
     case item_type::boolean:
     case item_type::null:
-    case item_type::undefined:
-      out = uint8_t(arg_);
-      return status::ok;
-    default:
-      return status::type_mismatch;
+    case item_type::undefined: out = uint8_t(arg_); return status::ok;
+    default: return status::type_mismatch;
   }
 }
 
@@ -369,13 +362,12 @@ mutable_node* mutable_node::at(size_t index) const noexcept {
 }
 
 mutable_node* mutable_node::map_key(size_t index) const noexcept {
-  return type_ == uint8_t(item_type::map) && index < count_ / 2 ? u_.children[2 * index]
-                                                                 : nullptr;
+  return type_ == uint8_t(item_type::map) && index < count_ / 2 ? u_.children[2 * index] : nullptr;
 }
 
 mutable_node* mutable_node::map_value(size_t index) const noexcept {
   return type_ == uint8_t(item_type::map) && index < count_ / 2 ? u_.children[2 * index + 1]
-                                                                 : nullptr;
+                                                                : nullptr;
 }
 
 mutable_node* mutable_node::find(std::string_view key) const noexcept {
@@ -440,7 +432,8 @@ mutable_node* mutable_node::next_sibling() const noexcept {
 
 mutable_node* mutable_node::parent() const noexcept { return parent_; }
 
-status mutable_node::get_bignum(uint64_t& raw, byte_view& magnitude, bool& negative) const noexcept {
+status mutable_node::get_bignum(uint64_t& raw, byte_view& magnitude,
+                                bool& negative) const noexcept {
   switch (item_type(type_)) {
     case item_type::unsigned_int:
     case item_type::negative_int:
@@ -457,8 +450,7 @@ status mutable_node::get_bignum(uint64_t& raw, byte_view& magnitude, bool& negat
       negative = arg_ == 3;
       return status::ok;
     }
-    default:
-      return status::type_mismatch;
+    default: return status::type_mismatch;
   }
 }
 
@@ -626,8 +618,7 @@ mutable_node* mutable_document::make_bytes(const void* data, size_t size) noexce
 
 mutable_node* mutable_document::make_text(std::string_view text) noexcept {
   detail::mdoc_core* c = core();
-  return c != nullptr ? c->make_string(item_type::text_string, text.data(), text.size())
-                      : nullptr;
+  return c != nullptr ? c->make_string(item_type::text_string, text.data(), text.size()) : nullptr;
 }
 
 mutable_node* mutable_document::make_array() noexcept {

@@ -77,9 +77,8 @@ status sequence::next_document(document& out, uint32_t flags) noexcept {
   decode_options limits;
   limits.max_memory = max_memory_;
   budget_.arm(detail::resolve_limits(limits, reader_.input().size - start).max_memory);
-  const status s =
-      detail::decode_from_reader(reader_, out, flags & ~uint32_t(decode_exact), &where, max_nodes_,
-                                 &budget_);
+  const status s = detail::decode_from_reader(reader_, out, flags & ~uint32_t(decode_exact), &where,
+                                              max_nodes_, &budget_);
   budget_.arm(SIZE_MAX);
   if (s == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
   if (s == status::ok || s == status::end) return s;

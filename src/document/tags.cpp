@@ -86,9 +86,15 @@ size_t content_offset(node n) noexcept {
   uint64_t len = 0;
   std::string_view t;
   byte_view b;
-  if (n.get_text(t) == status::ok) len = t.size();
-  else if (n.get_bytes(b) == status::ok) len = b.size;
-  const size_t head = len < 24 ? 1 : len <= 0xff ? 2 : len <= 0xffff ? 3 : len <= 0xffffffffu ? 5 : 9;
+  if (n.get_text(t) == status::ok)
+    len = t.size();
+  else if (n.get_bytes(b) == status::ok)
+    len = b.size;
+  const size_t head = len < 24             ? 1
+                      : len <= 0xff        ? 2
+                      : len <= 0xffff      ? 3
+                      : len <= 0xffffffffu ? 5
+                                           : 9;
   return n.offset() + head;
 }
 
@@ -183,8 +189,8 @@ status parse_rfc3339(std::string_view text, time_value& out, size_t* error_pos) 
     if (error_pos != nullptr) *error_pos = c.pos;
     return status::out_of_range;
   }
-  out.seconds = days * k_day + int64_t(hh) * 3600 + int64_t(mm) * 60 + int64_t(ss) -
-                int64_t(offset) * 60;
+  out.seconds =
+      days * k_day + int64_t(hh) * 3600 + int64_t(mm) * 60 + int64_t(ss) - int64_t(offset) * 60;
   out.nanoseconds = ns;
   out.offset_minutes = offset;
   return status::ok;
@@ -303,7 +309,8 @@ status get_time(node n, time_value& out, error_info* error) noexcept {
         if (ns >= 1000000000) {  // rounded up to the next second
           ns -= 1000000000;
           whole += 1;
-          if (!(whole < 9223372036854775808.0)) return fail(error, status::out_of_range, c.offset());
+          if (!(whole < 9223372036854775808.0))
+            return fail(error, status::out_of_range, c.offset());
         }
         out = time_value{int64_t(whole), uint32_t(ns), 0};
         return status::ok;
@@ -323,8 +330,7 @@ status get_time(node n, time_value& out, error_info* error) noexcept {
       out = time_value{days * k_day, 0, 0};
       return status::ok;
     }
-    default:
-      return fail(error, status::type_mismatch, n.offset());
+    default: return fail(error, status::type_mismatch, n.offset());
   }
 }
 
@@ -379,7 +385,8 @@ status write_time_string(writer& w, const time_value& t, int fraction_digits) no
   char buf[k_rfc3339_max];
   const size_t n = format_rfc3339(t, buf, fraction_digits);
   if (n == 0) return status::invalid_argument;
-  if (status s = w.write_tag(tag_date_time_string); s != status::ok && s != status::buffer_too_small)
+  if (status s = w.write_tag(tag_date_time_string);
+      s != status::ok && s != status::buffer_too_small)
     return s;
   return w.write_text(std::string_view(buf, n));
 }

@@ -198,10 +198,9 @@ inline __m128i block_errors(const uint8_t* p) noexcept {
   // A continuation byte is due where prev1 >= C0, prev2 >= E0 or prev3 >= F0
   // (saturating subtraction leaves non-zero exactly there), and allowed nowhere
   // else. Lead bytes C0, C1, F5..FF count as leads here and fail below.
-  const __m128i due = _mm_or_si128(
-      _mm_or_si128(_mm_subs_epu8(prev1, _mm_set1_epi8(char(0xBF))),
-                   _mm_subs_epu8(prev2, _mm_set1_epi8(char(0xDF)))),
-      _mm_subs_epu8(prev3, _mm_set1_epi8(char(0xEF))));
+  const __m128i due = _mm_or_si128(_mm_or_si128(_mm_subs_epu8(prev1, _mm_set1_epi8(char(0xBF))),
+                                                _mm_subs_epu8(prev2, _mm_set1_epi8(char(0xDF)))),
+                                   _mm_subs_epu8(prev3, _mm_set1_epi8(char(0xEF))));
   // 80..BF are the bytes below -64 as signed values.
   const __m128i is_cont = _mm_cmplt_epi8(cur, _mm_set1_epi8(-64));
   __m128i err = _mm_cmpeq_epi8(_mm_cmpeq_epi8(due, _mm_setzero_si128()), is_cont);
@@ -215,14 +214,14 @@ inline __m128i block_errors(const uint8_t* p) noexcept {
   const __m128i ge_a0 = _mm_cmpgt_epi8(cur, _mm_set1_epi8(char(0x9F)));
   const __m128i after_e0 = _mm_cmpeq_epi8(prev1, _mm_set1_epi8(char(0xE0)));
   const __m128i after_ed = _mm_cmpeq_epi8(prev1, _mm_set1_epi8(char(0xED)));
-  err = _mm_or_si128(err, _mm_or_si128(_mm_andnot_si128(ge_a0, after_e0),
-                                       _mm_and_si128(ge_a0, after_ed)));
+  err = _mm_or_si128(
+      err, _mm_or_si128(_mm_andnot_si128(ge_a0, after_e0), _mm_and_si128(ge_a0, after_ed)));
   // F0 needs 90..BF (overlong otherwise), F4 80..8F (above U+10FFFF otherwise).
   const __m128i ge_90 = _mm_cmpgt_epi8(cur, _mm_set1_epi8(char(0x8F)));
   const __m128i after_f0 = _mm_cmpeq_epi8(prev1, _mm_set1_epi8(char(0xF0)));
   const __m128i after_f4 = _mm_cmpeq_epi8(prev1, _mm_set1_epi8(char(0xF4)));
-  return _mm_or_si128(err, _mm_or_si128(_mm_andnot_si128(ge_90, after_f0),
-                                        _mm_and_si128(ge_90, after_f4)));
+  return _mm_or_si128(
+      err, _mm_or_si128(_mm_andnot_si128(ge_90, after_f0), _mm_and_si128(ge_90, after_f4)));
 }
 
 /// Validates [i, size) with 16-byte blocks, for size >= 19, where i >= 3
@@ -268,47 +267,68 @@ size_t validate_blocks(const uint8_t* data, size_t i, size_t size) noexcept {
 // Continuations 3 and 4 of a sequence are the one thing a pair cannot see:
 // those pairs (continuation, continuation) get k_2_conts, which must match
 // "prev2 >= E0 or prev3 >= F0" exactly.
-constexpr uint8_t k_short = 0x01;     // lead, then not a continuation
-constexpr uint8_t k_long = 0x02;      // ASCII, then a continuation
-constexpr uint8_t k_over2 = 0x04;     // C0/C1, then a continuation (overlong)
-constexpr uint8_t k_over3 = 0x08;     // E0, then 80..9F (overlong)
-constexpr uint8_t k_surr = 0x10;      // ED, then A0..BF (surrogate)
-constexpr uint8_t k_big = 0x20;       // F4..FF, then 90..BF (> U+10FFFF)
-constexpr uint8_t k_4_80 = 0x40;      // F0 or F5..FF, then 80..8F
-constexpr uint8_t k_2_conts = 0x80;   // continuation, then continuation
+constexpr uint8_t k_short = 0x01;    // lead, then not a continuation
+constexpr uint8_t k_long = 0x02;     // ASCII, then a continuation
+constexpr uint8_t k_over2 = 0x04;    // C0/C1, then a continuation (overlong)
+constexpr uint8_t k_over3 = 0x08;    // E0, then 80..9F (overlong)
+constexpr uint8_t k_surr = 0x10;     // ED, then A0..BF (surrogate)
+constexpr uint8_t k_big = 0x20;      // F4..FF, then 90..BF (> U+10FFFF)
+constexpr uint8_t k_4_80 = 0x40;     // F0 or F5..FF, then 80..8F
+constexpr uint8_t k_2_conts = 0x80;  // continuation, then continuation
 
 constexpr uint8_t k_any_lo = k_short | k_long | k_2_conts;  // rules blind to L
-constexpr uint8_t k_table1[16] = {  // high nibble of prev1
-    k_long, k_long, k_long, k_long, k_long, k_long, k_long, k_long,  // 00..7F
-    k_2_conts, k_2_conts, k_2_conts, k_2_conts,                      // 80..BF
-    k_short | k_over2,                                               // C0..CF
-    k_short,                                                         // D0..DF
-    k_short | k_over3 | k_surr,                                      // E0..EF
-    k_short | k_big | k_4_80};                                       // F0..FF
-constexpr uint8_t k_table2[16] = {  // low nibble of prev1
+constexpr uint8_t k_table1[16] = {                          // high nibble of prev1
+    k_long,
+    k_long,
+    k_long,
+    k_long,
+    k_long,
+    k_long,
+    k_long,
+    k_long,  // 00..7F
+    k_2_conts,
+    k_2_conts,
+    k_2_conts,
+    k_2_conts,                              // 80..BF
+    k_short | k_over2,                      // C0..CF
+    k_short,                                // D0..DF
+    k_short | k_over3 | k_surr,             // E0..EF
+    k_short | k_big | k_4_80};              // F0..FF
+constexpr uint8_t k_table2[16] = {          // low nibble of prev1
     k_any_lo | k_over2 | k_over3 | k_4_80,  // C0 E0 F0
     k_any_lo | k_over2,                     // C1
-    k_any_lo, k_any_lo,
-    k_any_lo | k_big,                   // F4
-    k_any_lo | k_big | k_4_80,          // F5
-    k_any_lo | k_big | k_4_80,          // F6
-    k_any_lo | k_big | k_4_80,          // F7
-    k_any_lo | k_big | k_4_80,          // F8
-    k_any_lo | k_big | k_4_80,          // F9
-    k_any_lo | k_big | k_4_80,          // FA
-    k_any_lo | k_big | k_4_80,          // FB
-    k_any_lo | k_big | k_4_80,          // FC
-    k_any_lo | k_big | k_4_80 | k_surr,  // ED FD
-    k_any_lo | k_big | k_4_80,          // FE
-    k_any_lo | k_big | k_4_80};         // FF
+    k_any_lo,
+    k_any_lo,
+    k_any_lo | k_big,                                         // F4
+    k_any_lo | k_big | k_4_80,                                // F5
+    k_any_lo | k_big | k_4_80,                                // F6
+    k_any_lo | k_big | k_4_80,                                // F7
+    k_any_lo | k_big | k_4_80,                                // F8
+    k_any_lo | k_big | k_4_80,                                // F9
+    k_any_lo | k_big | k_4_80,                                // FA
+    k_any_lo | k_big | k_4_80,                                // FB
+    k_any_lo | k_big | k_4_80,                                // FC
+    k_any_lo | k_big | k_4_80 | k_surr,                       // ED FD
+    k_any_lo | k_big | k_4_80,                                // FE
+    k_any_lo | k_big | k_4_80};                               // FF
 constexpr uint8_t k_cont_any = k_long | k_2_conts | k_over2;  // any continuation
-constexpr uint8_t k_table3[16] = {  // high nibble of cur
-    k_short, k_short, k_short, k_short, k_short, k_short, k_short, k_short,  // ASCII
-    k_cont_any | k_over3 | k_4_80,                                          // 80..8F
-    k_cont_any | k_over3 | k_big,                                           // 90..9F
-    k_cont_any | k_surr | k_big,                                            // A0..AF
-    k_cont_any | k_surr | k_big,                                            // B0..BF
-    k_short, k_short, k_short, k_short};                                    // leads
+constexpr uint8_t k_table3[16] = {                            // high nibble of cur
+    k_short,
+    k_short,
+    k_short,
+    k_short,
+    k_short,
+    k_short,
+    k_short,
+    k_short,                        // ASCII
+    k_cont_any | k_over3 | k_4_80,  // 80..8F
+    k_cont_any | k_over3 | k_big,   // 90..9F
+    k_cont_any | k_surr | k_big,    // A0..AF
+    k_cont_any | k_surr | k_big,    // B0..BF
+    k_short,
+    k_short,
+    k_short,
+    k_short};  // leads
 
 CBOR_FAST_TARGET_AVX2 inline __m256i load32(const uint8_t* p) noexcept {
   return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -337,8 +357,8 @@ CBOR_FAST_TARGET_AVX2 inline __m256i block_errors_avx2(const uint8_t* p, __m256i
   // Bit 7 of (x -sat (E0 - 80)) is set exactly when x >= E0; likewise F0.
   const __m256i third = _mm256_subs_epu8(load32(p - 2), _mm256_set1_epi8(char(0xE0 - 0x80)));
   const __m256i fourth = _mm256_subs_epu8(load32(p - 3), _mm256_set1_epi8(char(0xF0 - 0x80)));
-  const __m256i due = _mm256_and_si256(_mm256_or_si256(third, fourth),
-                                       _mm256_set1_epi8(char(k_2_conts)));
+  const __m256i due =
+      _mm256_and_si256(_mm256_or_si256(third, fourth), _mm256_set1_epi8(char(k_2_conts)));
   return _mm256_xor_si256(rules, due);
 }
 

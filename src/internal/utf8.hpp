@@ -62,8 +62,8 @@ inline bool utf8_quick_ascii(const uint8_t* data, size_t size,
     const size_t first_high = size_t(__builtin_ctzll(lo | 0x10000u));
     if (first_high >= size) return true;
     if (first_high == 16 && size <= 32 && readable >= 32) {
-      const unsigned hi = unsigned(
-          _mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16))));
+      const unsigned hi =
+          unsigned(_mm_movemask_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(data + 16))));
       return size_t(__builtin_ctzll(hi | 0x10000u)) + 16 >= size;
     }
   }

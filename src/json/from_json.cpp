@@ -57,9 +57,9 @@ struct level {
   bool object;
   od::array_iterator ait, aend;
   od::object_iterator oit, oend;
-  size_t head;         ///< index of the container's event
+  size_t head;  ///< index of the container's event
   uint64_t count;
-  size_t keys_start;   ///< reject_duplicate_keys: this object's keys in keys_
+  size_t keys_start;  ///< reject_duplicate_keys: this object's keys in keys_
 };
 
 struct key_ref {
@@ -120,8 +120,8 @@ class converter {
   status fail_simdjson(simdjson::error_code e, od::document& doc) {
     size_t at = size_;
     const char* loc = nullptr;
-    if (doc.current_location().get(loc) == simdjson::SUCCESS && loc != nullptr &&
-        loc >= base_ && loc <= base_ + size_)
+    if (doc.current_location().get(loc) == simdjson::SUCCESS && loc != nullptr && loc >= base_ &&
+        loc <= base_ + size_)
       at = size_t(loc - base_);
     return fail(map_error(e), at);
   }
@@ -360,8 +360,7 @@ status converter::walk(od::document& doc) {
   }
   // Anything but whitespace after the value is an error.
   const char* loc = nullptr;
-  if (doc.current_location().get(loc) == simdjson::SUCCESS && loc != nullptr &&
-      loc < base_ + size_)
+  if (doc.current_location().get(loc) == simdjson::SUCCESS && loc != nullptr && loc < base_ + size_)
     return fail(status::syntax_error, size_t(loc - base_));
   return status::ok;
 }
@@ -478,7 +477,6 @@ status converter::run(const simdjson::padded_string& padded, std::string_view js
   }
   return s;
 }
-
 
 namespace dom = simdjson::dom;
 

@@ -23,16 +23,16 @@ enum class byte_form : uint8_t { base64url, base64, base16 };
 enum class frame_kind : uint8_t {
   array,
   map,
-  byte_chunks,   ///< indefinite byte string: one JSON string of the joined chunks
-  text_chunks,   ///< indefinite text string
-  tag_dropped,   ///< a tag whose content prints alone
-  tag_kept,      ///< {"tag":N,"value":...}
+  byte_chunks,  ///< indefinite byte string: one JSON string of the joined chunks
+  text_chunks,  ///< indefinite text string
+  tag_dropped,  ///< a tag whose content prints alone
+  tag_kept,     ///< {"tag":N,"value":...}
 };
 
 struct frame {
   uint64_t printed;  ///< children so far (a map counts keys and values)
   frame_kind kind;
-  byte_form form;    ///< for byte strings inside (inherited; tags 21-23 set it)
+  byte_form form;          ///< for byte strings inside (inherited; tags 21-23 set it)
   uint8_t carry_size = 0;  ///< byte_chunks: bytes of an unfinished base64 group
   uint8_t carry[2] = {0, 0};
 };
@@ -219,9 +219,7 @@ class json_printer {
   status run(size_t* bad_offset);
 
  private:
-  byte_form form() const {
-    return stack_.empty() ? byte_form::base64url : stack_.back().form;
-  }
+  byte_form form() const { return stack_.empty() ? byte_form::base64url : stack_.back().form; }
   void push(frame_kind kind, byte_form f) {
     frame fr{};
     fr.printed = 0;
@@ -457,8 +455,7 @@ void fill_error(error_info* error, status s, const reader& r, size_t bad_offset)
 
 }  // namespace
 
-status json_next(reader& r, text_output& out, const to_json_options& options,
-                 error_info* error) {
+status json_next(reader& r, text_output& out, const to_json_options& options, error_info* error) {
   size_t bad = 0;
   status s;
   try {
@@ -473,8 +470,7 @@ status json_next(reader& r, text_output& out, const to_json_options& options,
   return s;
 }
 
-status json_next(reader& r, std::string& out, const to_json_options& options,
-                 error_info* error) {
+status json_next(reader& r, std::string& out, const to_json_options& options, error_info* error) {
   text_output o(out);
   return json_next(r, o, options, error);
 }

@@ -196,8 +196,8 @@ struct bulk_reader {
     if (n > size_t(end - p) || n > r.options_.max_container_items) return r.next(head);
     if (!out.begin(n)) return status::buffer_too_small;
     T* slot = out.slots();
-    const bool plain = r.slow_ == 0 && r.top_->left != 0 && r.items_left_ > n &&
-                       r.depth_ < r.options_.max_depth;
+    const bool plain =
+        r.slow_ == 0 && r.top_->left != 0 && r.items_left_ > n && r.depth_ < r.options_.max_depth;
     if (!plain) {
       s = r.next(head);
       if (s != status::ok) return s;
@@ -238,7 +238,8 @@ struct bulk_reader {
         size_t k = 0;
         if constexpr (std::is_same<T, double>::value) {
           if (b0 == 0xfb) {
-            for (; k < m && *p == 0xfb; ++k, p += 9) slot[i + k] = bits_to_double(load_argument<8>(p + 1));
+            for (; k < m && *p == 0xfb; ++k, p += 9)
+              slot[i + k] = bits_to_double(load_argument<8>(p + 1));
           } else if (b0 == 0xfa) {
             for (; k < m && *p == 0xfa; ++k, p += 5)
               slot[i + k] = single_to_double(uint32_t(load_be(p + 1, 4)));
@@ -247,8 +248,9 @@ struct bulk_reader {
           if (b0 == 0x1a) {
             // Eight at a time while all eight heads match (one test for them).
             T* o = slot + i;
-            for (; k + 8 <= m && ((p[0] ^ 0x1a) | (p[5] ^ 0x1a) | (p[10] ^ 0x1a) | (p[15] ^ 0x1a) |
-                                  (p[20] ^ 0x1a) | (p[25] ^ 0x1a) | (p[30] ^ 0x1a) | (p[35] ^ 0x1a)) == 0;
+            for (; k + 8 <= m &&
+                   ((p[0] ^ 0x1a) | (p[5] ^ 0x1a) | (p[10] ^ 0x1a) | (p[15] ^ 0x1a) |
+                    (p[20] ^ 0x1a) | (p[25] ^ 0x1a) | (p[30] ^ 0x1a) | (p[35] ^ 0x1a)) == 0;
                  k += 8, p += 40) {
               for (unsigned e = 0; e < 8; ++e) o[k + e] = T(load_be(p + 1 + 5 * e, 4));
             }
@@ -294,8 +296,8 @@ struct bulk_reader {
           }
         }
         const unsigned major = b >> 5;
-        if (major > 1 || (!std::is_same<T, int64_t>::value && !std::is_same<T, double>::value &&
-                          major != 0))
+        if (major > 1 ||
+            (!std::is_same<T, int64_t>::value && !std::is_same<T, double>::value && major != 0))
           goto slow;
         const unsigned ai = b & 0x1f;
         uint64_t v;

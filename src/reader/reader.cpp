@@ -177,14 +177,14 @@ CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
 }
 
 CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t left,
-                                         size_t head_offset) noexcept {
+                                       size_t head_offset) noexcept {
   if (depth_ == 0) item_start_ = head_offset;
   if (depth_ >= options_.max_depth) return fail(status::depth_exceeded, head_offset);
   if (depth_ == capacity_) {
     // Grow geometrically, but never past max_depth frames. The first growth
     // leaves the inline frames (copied over).
-    uint64_t want = uint64_t(capacity_) * 2 > k_initial_frames ? uint64_t(capacity_) * 2
-                                                               : k_initial_frames;
+    uint64_t want =
+        uint64_t(capacity_) * 2 > k_initial_frames ? uint64_t(capacity_) * 2 : k_initial_frames;
     if (want > options_.max_depth) want = options_.max_depth;
     const allocator& a = *options_.alloc;
     void* p;
@@ -300,10 +300,22 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
   if (parent->kind >= k_bytes) return fail(status::nested_indefinite_chunk, off);
   uint8_t kind;
   switch (major) {
-    case 2: kind = k_bytes; out.type = item_type::byte_string; break;
-    case 3: kind = k_text; out.type = item_type::text_string; break;
-    case 4: kind = k_array; out.type = item_type::array; break;
-    case 5: kind = k_map; out.type = item_type::map; break;
+    case 2:
+      kind = k_bytes;
+      out.type = item_type::byte_string;
+      break;
+    case 3:
+      kind = k_text;
+      out.type = item_type::text_string;
+      break;
+    case 4:
+      kind = k_array;
+      out.type = item_type::array;
+      break;
+    case 5:
+      kind = k_map;
+      out.type = item_type::map;
+      break;
     default: return fail(status::indefinite_not_allowed, off);  // 0, 1 and 6
   }
   if (kind >= k_bytes) joined_left_ = options_.max_string_length;
@@ -369,8 +381,8 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
   const uint32_t level = depth_;
   const size_t start = offset();
   bool key = false;
-  if (top_->kind == k_map && top_->left != 0 && pos_ != end_ && *pos_ != 0xff &&
-      keys_ != nullptr && keys_->tracks(level)) {
+  if (top_->kind == k_map && top_->left != 0 && pos_ != end_ && *pos_ != 0xff && keys_ != nullptr &&
+      keys_->tracks(level)) {
     if ((top_->left & 1) == 0) {
       key = true;
     } else if (keys_->key_open()) {
@@ -423,11 +435,16 @@ struct reader_steps {
   // The argument of the head at p: inline below 24, else big-endian after the initial byte.
   template <unsigned ArgBytes>
   static uint64_t head_arg(const uint8_t* p) noexcept {
-    if constexpr (ArgBytes == 0) return *p & 0x1fu;
-    else if constexpr (ArgBytes == 1) return p[1];
-    else if constexpr (ArgBytes == 2) return load_be16(p + 1);
-    else if constexpr (ArgBytes == 4) return load_be32(p + 1);
-    else return load_be64(p + 1);
+    if constexpr (ArgBytes == 0)
+      return *p & 0x1fu;
+    else if constexpr (ArgBytes == 1)
+      return p[1];
+    else if constexpr (ArgBytes == 2)
+      return load_be16(p + 1);
+    else if constexpr (ArgBytes == 4)
+      return load_be32(p + 1);
+    else
+      return load_be64(p + 1);
   }
 
   // A head of type Type with an ArgBytes-long argument at p == r.pos_ !=
@@ -462,9 +479,8 @@ struct reader_steps {
       if (CBOR_FAST_UNLIKELY(arg > r.options_.max_string_length || arg > size_t(end - content))) {
         out.u.data = nullptr;
         r.pos_ = content;
-        return r.fail(arg > r.options_.max_string_length ? status::string_too_long
-                                                         : status::truncated,
-                      off);
+        return r.fail(
+            arg > r.options_.max_string_length ? status::string_too_long : status::truncated, off);
       }
       out.u.data = content;
       r.pos_ = content + arg;
@@ -486,9 +502,12 @@ struct reader_steps {
       } else if constexpr (Type == item_type::tag) {
         return r.push_definite(k_tag, 1, off);
       } else if constexpr (Type == item_type::floating) {
-        if constexpr (ArgBytes == 8) out.u.dbl = bits_to_double(arg);
-        else if constexpr (ArgBytes == 4) out.u.dbl = single_to_double(uint32_t(arg));
-        else out.u.dbl = half_to_double(uint16_t(arg));
+        if constexpr (ArgBytes == 8)
+          out.u.dbl = bits_to_double(arg);
+        else if constexpr (ArgBytes == 4)
+          out.u.dbl = single_to_double(uint32_t(arg));
+        else
+          out.u.dbl = half_to_double(uint16_t(arg));
       } else if constexpr (Type == item_type::simple && ArgBytes == 1) {
         // One-byte simple values 0..31 are not well-formed.
         if (arg < 32) return r.fail(status::bad_simple_value, off);
@@ -509,7 +528,7 @@ struct reader_steps {
 #define CBOR_FAST_READER_STEP(name, type, arg_bytes) &read<item_type::type, arg_bytes>,
         CBOR_FAST_HEAD_STEPS(CBOR_FAST_READER_STEP)
 #undef CBOR_FAST_READER_STEP
-        &special};
+        & special};
   };
 };
 }  // namespace detail
@@ -562,7 +581,7 @@ bool reader::fast_skip() noexcept {
   const uint64_t max_string = options_.max_string_length;
   const uint64_t max_entries = options_.max_container_items;
   const uint32_t levels = options_.max_depth - depth_;  // levels we may open
-  uint64_t outer[k_fast_skip_levels];  // items left in the enclosing levels
+  uint64_t outer[k_fast_skip_levels];                   // items left in the enclosing levels
   uint32_t depth = 0;
   uint64_t left = 1;  // items left at the current level (the one item to skip)
   uint64_t items = 0;
@@ -603,7 +622,8 @@ bool reader::fast_skip() noexcept {
         uint64_t children = 1;
         if (e.kind != detail::hk_tag) {
           if (arg > max_entries) return false;
-          if (e.kind == detail::hk_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2) return false;
+          if (e.kind == detail::hk_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2)
+            return false;
           children = e.kind == detail::hk_array ? arg : 2 * arg;
         }
         // The general path opens a level even for [] and {}.

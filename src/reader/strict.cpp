@@ -137,9 +137,12 @@ size_t key_float(double value, uint8_t* out) noexcept {
   uint64_t bits;
   const unsigned width = shortest_float(value, &bits);
   out[0] = uint8_t(0xe0 | (width == 2 ? 25 : width == 4 ? 26 : 27));
-  if (width == 2) store_be16(out + 1, uint16_t(bits));
-  else if (width == 4) store_be32(out + 1, uint32_t(bits));
-  else store_be64(out + 1, bits);
+  if (width == 2)
+    store_be16(out + 1, uint16_t(bits));
+  else if (width == 4)
+    store_be32(out + 1, uint32_t(bits));
+  else
+    store_be64(out + 1, bits);
   return 1 + width;
 }
 
@@ -354,7 +357,7 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     uint8_t head[18];  // a bignum: tag head and byte-string head
     size_t h;
     if (major == 7 && ai >= 25) {
-      const double v = ai == 25 ? half_to_double(uint16_t(arg))
+      const double v = ai == 25   ? half_to_double(uint16_t(arg))
                        : ai == 26 ? single_to_double(uint32_t(arg))
                                   : bits_to_double(arg);
       h = key_float(v, head);
@@ -411,12 +414,12 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
 // rewritten once through a scratch copy when not in order already.
 status key_checker::sort_nested_maps(pod_vector<uint8_t>& bytes) noexcept {
   struct open_item {
-    uint64_t left;     ///< children still due
-    size_t map;        ///< maps: index into maps; else SIZE_MAX
-    size_t child;      ///< maps: children seen
+    uint64_t left;  ///< children still due
+    size_t map;     ///< maps: index into maps; else SIZE_MAX
+    size_t child;   ///< maps: children seen
   };
   struct map_info {
-    size_t bounds;     ///< index into bounds: 2n + 1 offsets (child starts, then the end)
+    size_t bounds;  ///< index into bounds: 2n + 1 offsets (child starts, then the end)
     uint64_t pairs;
   };
   pod_vector<open_item> stack(alloc_);

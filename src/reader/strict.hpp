@@ -134,8 +134,8 @@ class key_checker {
     size_t key_start;
     size_t previous_start;  ///< the previous key's encoding (deterministic order)
     size_t previous_end;
-    size_t entries_mark;    ///< entries_.size() when the map opened
-    size_t arena_mark;      ///< arena_.size() when the map opened
+    size_t entries_mark;  ///< entries_.size() when the map opened
+    size_t arena_mark;    ///< arena_.size() when the map opened
   };
   struct key_entry {
     uint64_t hash;

@@ -147,12 +147,15 @@ status typed_convert(const typed_array& a, T* out, size_t capacity, size_t* bad)
           if (le == host_little_endian()) {
             if (n != 0) std::memcpy(out, p, n * 8);
           } else {
-            for (size_t k = 0; k < n; ++k) out[k] = bits_to_double(load_elem<uint64_t>(p + 8 * k, le));
+            for (size_t k = 0; k < n; ++k)
+              out[k] = bits_to_double(load_elem<uint64_t>(p + 8 * k, le));
           }
         } else if (a.element == typed_element::float32) {
-          for (size_t k = 0; k < n; ++k) out[k] = single_to_double(load_fast<uint32_t>(p + 4 * k, le));
+          for (size_t k = 0; k < n; ++k)
+            out[k] = single_to_double(load_fast<uint32_t>(p + 4 * k, le));
         } else if (a.element == typed_element::float16) {
-          for (size_t k = 0; k < n; ++k) out[k] = half_to_double(load_fast<uint16_t>(p + 2 * k, le));
+          for (size_t k = 0; k < n; ++k)
+            out[k] = half_to_double(load_fast<uint16_t>(p + 2 * k, le));
         } else {
           for (size_t k = 0; k < n; ++k) out[k] = float128_to_double(p + 16 * k, le);
         }
@@ -241,7 +244,8 @@ status read_typed_array(reader& r, typed_array& out) noexcept {
   const status ps = detail::peek_next(r, h);
   if (ps != status::ok) return ps;
   typed_array info;
-  if (h.major != 6 || !h.complete || !typed_array_from_tag(h.arg, info)) return status::type_mismatch;
+  if (h.major != 6 || !h.complete || !typed_array_from_tag(h.arg, info))
+    return status::type_mismatch;
   item tag;
   status s = r.next(tag);
   if (s != status::ok) return s;

@@ -18,7 +18,7 @@ struct peeked_head {
   uint8_t ai = 0;
   bool complete = false;  ///< a definite head (ai < 28) whose argument bytes are all there
   uint64_t arg = 0;
-  size_t size = 0;        ///< head bytes when complete
+  size_t size = 0;  ///< head bytes when complete
   size_t offset = 0;
 };
 

@@ -54,10 +54,8 @@ inline size_t encode_float(uint8_t* out, double v, float_width width) noexcept {
       out[0] = 0xfa;
       detail::store_be32(out + 1, detail::double_to_single(v));
       return 5;
-    case float_width::double_:
-      break;
-    default:
-      return 0;
+    case float_width::double_: break;
+    default: return 0;
   }
   out[0] = 0xfb;
   detail::store_be64(out + 1, bits);
@@ -195,12 +193,11 @@ bool writer::grow(size_t n) noexcept {
   }
   const size_t want = used + n;
   size_t new_capacity = capacity < k_min_owned_capacity / 2 ? k_min_owned_capacity
-                        : capacity > k_size_max / 2       ? k_size_max
-                                                          : capacity * 2;
+                        : capacity > k_size_max / 2         ? k_size_max
+                                                            : capacity * 2;
   if (new_capacity < want) new_capacity = want;
-  void* p = buf_ != nullptr
-                ? alloc_->realloc(alloc_->context, buf_, capacity, new_capacity)
-                : alloc_->malloc(alloc_->context, new_capacity);
+  void* p = buf_ != nullptr ? alloc_->realloc(alloc_->context, buf_, capacity, new_capacity)
+                            : alloc_->malloc(alloc_->context, new_capacity);
   if (p == nullptr) {
     fail(status::out_of_memory);  // the old buffer is untouched and still ours
     return false;
@@ -456,9 +453,12 @@ status writer::write_float_bits_slow(unsigned bytes, uint64_t bits) noexcept {
   if (error_ != status::ok) return error_;
   uint8_t out[k_max_head];
   out[0] = bytes == 2 ? 0xf9 : bytes == 4 ? 0xfa : 0xfb;
-  if (bytes == 2) detail::store_be16(out + 1, uint16_t(bits));
-  else if (bytes == 4) detail::store_be32(out + 1, uint32_t(bits));
-  else detail::store_be64(out + 1, bits);
+  if (bytes == 2)
+    detail::store_be16(out + 1, uint16_t(bits));
+  else if (bytes == 4)
+    detail::store_be32(out + 1, uint32_t(bits));
+  else
+    detail::store_be64(out + 1, bits);
   if (status s = before_item(k_major_simple, false); s != status::ok) return s;
   put(out, 1 + bytes);
   after_item();

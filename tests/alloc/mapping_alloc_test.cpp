@@ -29,7 +29,9 @@ void* operator new(size_t size, const std::nothrow_t&) noexcept {
   if (g_counting) ++g_news;
   return std::malloc(size != 0 ? size : 1);
 }
-void* operator new[](size_t size, const std::nothrow_t& t) noexcept { return operator new(size, t); }
+void* operator new[](size_t size, const std::nothrow_t& t) noexcept {
+  return operator new(size, t);
+}
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete[](void* p) noexcept { std::free(p); }
 void operator delete(void* p, size_t) noexcept { std::free(p); }
@@ -136,10 +138,22 @@ TEST(MappingAllocations, OnePerContainer) {
 TEST(MappingAllocations, LengthBombAllocatesNothing) {
   // {"title": "", "subs": <2^32 items declared>, ...}
   owning out;
-  const auto in = cbor_fast_test::from_hex("a3" "657469746c65" "60" "6473756273" "9b0000000100000000");
+  const auto in = cbor_fast_test::from_hex(
+      "a3"
+      "657469746c65"
+      "60"
+      "6473756273"
+      "9b0000000100000000");
   EXPECT_EQ(allocations_of_decode(in, out, status::truncated), 0u);
-  const auto ids =
-      cbor_fast_test::from_hex("a3" "657469746c65" "60" "6473756273" "80" "63696473" "9affffffff" "00");
+  const auto ids = cbor_fast_test::from_hex(
+      "a3"
+      "657469746c65"
+      "60"
+      "6473756273"
+      "80"
+      "63696473"
+      "9affffffff"
+      "00");
   EXPECT_EQ(allocations_of_decode(ids, out, status::truncated), 0u);
 }
 

@@ -49,63 +49,63 @@ static inline void check_hex_(const char* label, const void* data, size_t size) 
 #define CHECK(cond) ((void)check_record_((cond) ? 1 : 0, __FILE__, __LINE__, #cond))
 
 /** Signed integers (up to 64 bits). */
-#define CHECK_EQ_INT(actual, expected)                                                     \
-  do {                                                                                     \
-    long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);            \
+#define CHECK_EQ_INT(actual, expected)                                                      \
+  do {                                                                                      \
+    long long check_a_ = (long long)(actual), check_e_ = (long long)(expected);             \
     if (!check_record_(check_a_ == check_e_, __FILE__, __LINE__, #actual " == " #expected)) \
-      fprintf(stderr, "    got %lld, expected %lld\n", check_a_, check_e_);                \
+      fprintf(stderr, "    got %lld, expected %lld\n", check_a_, check_e_);                 \
   } while (0)
 
 /** Unsigned integers, sizes and offsets (up to 64 bits). */
-#define CHECK_EQ_UINT(actual, expected)                                                    \
-  do {                                                                                     \
-    unsigned long long check_a_ = (unsigned long long)(actual);                            \
-    unsigned long long check_e_ = (unsigned long long)(expected);                          \
+#define CHECK_EQ_UINT(actual, expected)                                                     \
+  do {                                                                                      \
+    unsigned long long check_a_ = (unsigned long long)(actual);                             \
+    unsigned long long check_e_ = (unsigned long long)(expected);                           \
     if (!check_record_(check_a_ == check_e_, __FILE__, __LINE__, #actual " == " #expected)) \
-      fprintf(stderr, "    got %llu, expected %llu\n", check_a_, check_e_);                \
+      fprintf(stderr, "    got %llu, expected %llu\n", check_a_, check_e_);                 \
   } while (0)
 
 /** A cbor_fast_status, printed by name. */
-#define CHECK_STATUS(actual, expected)                                                     \
-  do {                                                                                     \
-    cbor_fast_status check_a_ = (actual), check_e_ = (expected);                           \
+#define CHECK_STATUS(actual, expected)                                                      \
+  do {                                                                                      \
+    cbor_fast_status check_a_ = (actual), check_e_ = (expected);                            \
     if (!check_record_(check_a_ == check_e_, __FILE__, __LINE__, #actual " == " #expected)) \
-      fprintf(stderr, "    got %s (%d), expected %s (%d)\n", cbor_status_name(check_a_),   \
-              (int)check_a_, cbor_status_name(check_e_), (int)check_e_);                   \
+      fprintf(stderr, "    got %s (%d), expected %s (%d)\n", cbor_status_name(check_a_),    \
+              (int)check_a_, cbor_status_name(check_e_), (int)check_e_);                    \
   } while (0)
 
 /** NUL-terminated strings (NULL compares equal only to NULL). */
-#define CHECK_EQ_STR(actual, expected)                                                     \
-  do {                                                                                     \
-    const char* check_a_ = (actual);                                                       \
-    const char* check_e_ = (expected);                                                     \
-    int check_ok_ = (check_a_ == NULL || check_e_ == NULL) ? check_a_ == check_e_          \
+#define CHECK_EQ_STR(actual, expected)                                                        \
+  do {                                                                                        \
+    const char* check_a_ = (actual);                                                          \
+    const char* check_e_ = (expected);                                                        \
+    int check_ok_ = (check_a_ == NULL || check_e_ == NULL) ? check_a_ == check_e_             \
                                                            : strcmp(check_a_, check_e_) == 0; \
-    if (!check_record_(check_ok_, __FILE__, __LINE__, #actual " == " #expected))           \
-      fprintf(stderr, "    got \"%s\", expected \"%s\"\n", check_a_ ? check_a_ : "(null)", \
-              check_e_ ? check_e_ : "(null)");                                             \
+    if (!check_record_(check_ok_, __FILE__, __LINE__, #actual " == " #expected))              \
+      fprintf(stderr, "    got \"%s\", expected \"%s\"\n", check_a_ ? check_a_ : "(null)",    \
+              check_e_ ? check_e_ : "(null)");                                                \
   } while (0)
 
 /** Bytes: data[0, size) equals the string literal or array `expected` of expected_size bytes. */
-#define CHECK_EQ_BYTES(data, size, expected, expected_size)                               \
-  do {                                                                                     \
-    const void* check_d_ = (data);                                                         \
-    size_t check_n_ = (size), check_en_ = (expected_size);                                 \
-    int check_ok_ = check_n_ == check_en_ &&                                               \
-                    (check_n_ == 0 || (check_d_ != NULL &&                                 \
-                                       memcmp(check_d_, (expected), check_n_) == 0));      \
-    if (!check_record_(check_ok_, __FILE__, __LINE__, #data " == " #expected)) {           \
-      check_hex_("got", check_d_, check_n_);                                               \
-      check_hex_("expected", (expected), check_en_);                                       \
-    }                                                                                      \
+#define CHECK_EQ_BYTES(data, size, expected, expected_size)                                   \
+  do {                                                                                        \
+    const void* check_d_ = (data);                                                            \
+    size_t check_n_ = (size), check_en_ = (expected_size);                                    \
+    int check_ok_ =                                                                           \
+        check_n_ == check_en_ &&                                                              \
+        (check_n_ == 0 || (check_d_ != NULL && memcmp(check_d_, (expected), check_n_) == 0)); \
+    if (!check_record_(check_ok_, __FILE__, __LINE__, #data " == " #expected)) {              \
+      check_hex_("got", check_d_, check_n_);                                                  \
+      check_hex_("expected", (expected), check_en_);                                          \
+    }                                                                                         \
   } while (0)
 
 /** Runs one test function, naming it in failure messages. */
-#define RUN_TEST(fn)        \
-  do {                      \
-    check_current_ = #fn;   \
-    fn();                   \
-    check_current_ = "";    \
+#define RUN_TEST(fn)      \
+  do {                    \
+    check_current_ = #fn; \
+    fn();                 \
+    check_current_ = "";  \
   } while (0)
 
 /** Prints the summary line; the process exit code (0 only if nothing failed). */

@@ -14,7 +14,6 @@
 
 /* ---- helpers ------------------------------------------------------------- */
 
-
 static uint8_t g_in[4096];
 static size_t g_in_size;
 
@@ -311,13 +310,10 @@ static void test_node_scalars(void) {
                  CBOR_FAST_ERR_TYPE_MISMATCH);
     CHECK_STATUS(cbor_node_get_bignum(NULL, &u, &mag, &msize, &neg),
                  CBOR_FAST_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(cbor_node_get_bignum(n, NULL, &mag, &msize, &neg),
-                 CBOR_FAST_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(cbor_node_get_bignum(n, &u, NULL, &msize, &neg),
-                 CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_node_get_bignum(n, NULL, &mag, &msize, &neg), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_node_get_bignum(n, &u, NULL, &msize, &neg), CBOR_FAST_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(cbor_node_get_bignum(n, &u, &mag, NULL, &neg), CBOR_FAST_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(cbor_node_get_bignum(n, &u, &mag, &msize, NULL),
-                 CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_node_get_bignum(n, &u, &mag, &msize, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
   }
 
   n = cbor_node_array_get(root, 2);
@@ -666,8 +662,7 @@ static void test_mnode_getters(void) {
   CHECK_STATUS(cbor_mnode_get_bool(cbor_mnode_map_find(map, "b", 1), &b), CBOR_FAST_OK);
   CHECK_EQ_INT(b, 1);
   CHECK_STATUS(cbor_mnode_get_bool(f, &b), CBOR_FAST_ERR_TYPE_MISMATCH);
-  CHECK_STATUS(cbor_mnode_get_bytes(cbor_mnode_map_find(map, "y", 1), &data, &size),
-               CBOR_FAST_OK);
+  CHECK_STATUS(cbor_mnode_get_bytes(cbor_mnode_map_find(map, "y", 1), &data, &size), CBOR_FAST_OK);
   CHECK_EQ_BYTES(data, size, "\x07", 1);
   CHECK_STATUS(cbor_mnode_get_bytes(f, &data, &size), CBOR_FAST_ERR_TYPE_MISMATCH);
   CHECK_STATUS(cbor_mnode_get_text(cbor_mnode_map_key(map, 0), &text, &size), CBOR_FAST_OK);
@@ -676,9 +671,9 @@ static void test_mnode_getters(void) {
   CHECK_STATUS(cbor_mnode_get_tag(cbor_mnode_map_find(map, "t", 1), &u), CBOR_FAST_OK);
   CHECK_EQ_UINT(u, 4);
   CHECK_STATUS(cbor_mnode_get_tag(f, &u), CBOR_FAST_ERR_TYPE_MISMATCH);
-  CHECK_STATUS(cbor_mnode_get_text(cbor_mnode_tag_content(cbor_mnode_map_find(map, "t", 1)),
-                                   &text, &size),
-               CBOR_FAST_OK);
+  CHECK_STATUS(
+      cbor_mnode_get_text(cbor_mnode_tag_content(cbor_mnode_map_find(map, "t", 1)), &text, &size),
+      CBOR_FAST_OK);
   CHECK_EQ_BYTES(text, size, "z", 1);
   CHECK(cbor_mnode_tag_content(f) == NULL);
   CHECK(cbor_mnode_tag_content(NULL) == NULL);
@@ -746,9 +741,9 @@ static void test_mdoc_encode_and_copy(void) {
   CHECK_STATUS(cbor_doc_to_mdoc(doc, NULL, &m), CBOR_FAST_OK);
   cbor_doc_free(doc);
   memset(g_in, 0, sizeof g_in);
-  CHECK_STATUS(cbor_mnode_append(cbor_mnode_map_find(cbor_mdoc_root(m), "a", 1),
-                                 cbor_mdoc_text(m, "x", 1)),
-               CBOR_FAST_OK);
+  CHECK_STATUS(
+      cbor_mnode_append(cbor_mnode_map_find(cbor_mdoc_root(m), "a", 1), cbor_mdoc_text(m, "x", 1)),
+      CBOR_FAST_OK);
   size = menc(m, out, sizeof out);
   /* Indefinite array and single width kept, as the copy documents. */
   CHECK_EQ_BYTES(out, size, "\xa2\x61\x61\x9f\x01\x61\x78\xff\x61\x62\xfa\x3f\xc0\x00\x00", 15);
@@ -834,8 +829,7 @@ static void test_sequence(void) {
   CHECK_STATUS(cbor_node_get_uint64(cbor_doc_root(doc), &u), CBOR_FAST_OK);
   CHECK_EQ_UINT(u, 1);
   cbor_doc_free(doc);
-  CHECK_STATUS(cbor_seq_next_doc(seq, CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS,
-                                 &doc),
+  CHECK_STATUS(cbor_seq_next_doc(seq, CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS, &doc),
                CBOR_FAST_OK);
   CHECK_EQ_UINT(cbor_node_size(cbor_doc_root(doc)), 2);
   CHECK_EQ_UINT(cbor_node_offset(cbor_doc_root(doc)), 1);

@@ -63,9 +63,9 @@ static void test_canonical_errors(void) {
   CHECK_STATUS(canon(tagged, sizeof tagged, CBOR_FAST_ENCODE_CANONICAL, out, &n, &err),
                CBOR_FAST_OK);
   CHECK_STATUS(canon(two, sizeof two, 0, out, &n, &err), CBOR_FAST_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(canon(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL | CBOR_FAST_ENCODE_CTAP2, out,
-                     &n, &err),
-               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      canon(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL | CBOR_FAST_ENCODE_CTAP2, out, &n, &err),
+      CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_canonicalize(two, sizeof two, CBOR_FAST_ENCODE_CANONICAL, 0, NULL, NULL, &err),
                CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
@@ -135,8 +135,8 @@ static void test_mdoc_encode_flags(void) {
 
 static void test_mnode_edit(void) {
   /* {1: "a", -1: "b", "k": [10, 11, 12]} */
-  static const uint8_t in[] = {0xa3, 0x01, 0x61, 0x61, 0x20, 0x61, 0x62, 0x61,
-                               0x6b, 0x83, 0x0a, 0x0b, 0x0c};
+  static const uint8_t in[] = {0xa3, 0x01, 0x61, 0x61, 0x20, 0x61, 0x62,
+                               0x61, 0x6b, 0x83, 0x0a, 0x0b, 0x0c};
   static const uint8_t after_remove[] = {0xa2, 0x01, 0x61, 0x61, 0x61, 0x6b, 0x81, 0x0c};
   static const uint8_t big[] = {0xc3, 0x49, 1, 0, 0, 0, 0, 0, 0, 0, 0};
   cbor_doc* doc = NULL;
@@ -230,7 +230,7 @@ static void test_time_text(void) {
   CHECK_EQ_INT(t.offset_minutes, -480);
   n = cbor_time_format(&t, -1, out, sizeof out);
   CHECK_EQ_BYTES(out, n, ok, sizeof ok - 1);
-  CHECK_EQ_UINT(cbor_time_format(&t, -1, out, 10), 0);  /* too little room */
+  CHECK_EQ_UINT(cbor_time_format(&t, -1, out, 10), 0); /* too little room */
   CHECK_STATUS(cbor_time_parse(frac, sizeof frac - 1, &t, &pos), CBOR_FAST_OK);
   CHECK_EQ_INT(t.seconds, -1);
   CHECK_EQ_UINT(t.nanoseconds, 500000000u);
@@ -245,14 +245,14 @@ static void test_time_text(void) {
 
 static void test_time_tags(void) {
   /* 0("2013-03-21T20:04:00Z") and 1(1363896240.5), RFC 8949 Appendix A. */
-  static const uint8_t t0[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '0', '3', '-', '2', '1', 'T',
-                               '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
+  static const uint8_t t0[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '0', '3', '-', '2',
+                               '1',  'T',  '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
   static const uint8_t t1[] = {0xc1, 0xfb, 0x41, 0xd4, 0x52, 0xd9, 0xec, 0x20, 0x00, 0x00};
-  static const uint8_t bad[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '1', '3', '-', '2', '1', 'T',
-                                '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
+  static const uint8_t bad[] = {0xc0, 0x74, '2', '0', '1', '3', '-', '1', '3', '-', '2',
+                                '1',  'T',  '2', '0', ':', '0', '4', ':', '0', '0', 'Z'};
   static const uint8_t days[] = {0xd8, 0x64, 0x39, 0x29, 0xb3};
-  static const uint8_t full[] = {0xd9, 0x03, 0xec, 0x6a, '1', '9', '4', '0', '-', '1', '0', '-',
-                                 '0', '9'};
+  static const uint8_t full[] = {0xd9, 0x03, 0xec, 0x6a, '1', '9', '4',
+                                 '0',  '-',  '1',  '0',  '-', '0', '9'};
   cbor_fast_time t = CBOR_FAST_TIME_INIT;
   cbor_fast_error err = CBOR_FAST_ERROR_INIT;
   cbor_doc* doc = NULL;
@@ -313,10 +313,10 @@ static void test_other_tags(void) {
   static const uint8_t id[16] = {0x8e, 0xc1, 0x2f, 0x73, 0x1d, 0x51, 0x4a, 0x4c,
                                  0x9e, 0x3e, 0x6b, 0x19, 0x2c, 0x46, 0xf1, 0x2b};
   /* 55799([1, 24(h'01'), 37(h'...'), bstr(<<{1: -7}>>), h'']) */
-  static const uint8_t want[] = {0xd9, 0xd9, 0xf7, 0x85, 0xc5, 0x82, 0x20, 0x03, 0xd8, 0x18, 0x41,
-                                 0x01, 0xd8, 0x25, 0x50, 0x8e, 0xc1, 0x2f, 0x73, 0x1d, 0x51, 0x4a,
-                                 0x4c, 0x9e, 0x3e, 0x6b, 0x19, 0x2c, 0x46, 0xf1, 0x2b, 0x43, 0xa1,
-                                 0x01, 0x26, 0x40};
+  static const uint8_t want[] = {0xd9, 0xd9, 0xf7, 0x85, 0xc5, 0x82, 0x20, 0x03, 0xd8,
+                                 0x18, 0x41, 0x01, 0xd8, 0x25, 0x50, 0x8e, 0xc1, 0x2f,
+                                 0x73, 0x1d, 0x51, 0x4a, 0x4c, 0x9e, 0x3e, 0x6b, 0x19,
+                                 0x2c, 0x46, 0xf1, 0x2b, 0x43, 0xa1, 0x01, 0x26, 0x40};
   uint8_t buf[sizeof want];
   cbor_doc* doc = NULL;
   cbor_writer* w = NULL;
@@ -328,9 +328,9 @@ static void test_other_tags(void) {
   int neg = 0;
   const cbor_node* root;
   CHECK_STATUS(cbor_decode(dec, sizeof dec, 0, NULL, &doc, NULL), CBOR_FAST_OK);
-  CHECK_STATUS(cbor_node_get_decimal(cbor_doc_root(doc), &tag, &exponent, &raw, &mag, &size, &neg,
-                                     NULL),
-               CBOR_FAST_OK);
+  CHECK_STATUS(
+      cbor_node_get_decimal(cbor_doc_root(doc), &tag, &exponent, &raw, &mag, &size, &neg, NULL),
+      CBOR_FAST_OK);
   CHECK_EQ_UINT(tag, 4);
   CHECK_EQ_INT(exponent, -2);
   CHECK_EQ_UINT(raw, 27315);
@@ -359,9 +359,9 @@ static void test_other_tags(void) {
   CHECK_EQ_BYTES(data, size, want, sizeof want);
   cbor_writer_free(w);
   /* Read back: skipping the marker, the UUID, the embedded item. */
-  CHECK_STATUS(cbor_decode(want, sizeof want, CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED, NULL, &doc,
-                           NULL),
-               CBOR_FAST_OK);
+  CHECK_STATUS(
+      cbor_decode(want, sizeof want, CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED, NULL, &doc, NULL),
+      CBOR_FAST_OK);
   root = cbor_doc_root(doc);
   CHECK_EQ_INT(cbor_node_type(root), CBOR_FAST_TYPE_ARRAY);
   CHECK_STATUS(cbor_node_get_uuid(cbor_node_array_get(root, 2), &mag, NULL), CBOR_FAST_OK);
@@ -384,7 +384,6 @@ static void test_other_tags(void) {
   CHECK(cbor_node_skip_self_described(NULL) == NULL);
   cbor_doc_free(doc);
 }
-
 
 int main(void) {
   RUN_TEST(test_canonical_forms);

@@ -14,13 +14,17 @@ int cbor_fast_header_c_check(void);
 
 /* sizeof and two offsets of each public struct, as a C compiler lays them out. */
 size_t cbor_fast_header_c_sizes(size_t* out, size_t n) {
-  const size_t sizes[] = {
-      sizeof(cbor_fast_item),        offsetof(cbor_fast_item, value),
-      offsetof(cbor_fast_item, size), sizeof(cbor_fast_error),
-      offsetof(cbor_fast_error, message), sizeof(cbor_fast_allocator),
-      offsetof(cbor_fast_allocator, context), sizeof(cbor_fast_decode_options),
-      offsetof(cbor_fast_decode_options, alloc), sizeof(cbor_fast_status),
-      sizeof(cbor_fast_type)};
+  const size_t sizes[] = {sizeof(cbor_fast_item),
+                          offsetof(cbor_fast_item, value),
+                          offsetof(cbor_fast_item, size),
+                          sizeof(cbor_fast_error),
+                          offsetof(cbor_fast_error, message),
+                          sizeof(cbor_fast_allocator),
+                          offsetof(cbor_fast_allocator, context),
+                          sizeof(cbor_fast_decode_options),
+                          offsetof(cbor_fast_decode_options, alloc),
+                          sizeof(cbor_fast_status),
+                          sizeof(cbor_fast_type)};
   size_t i;
   for (i = 0; i < n && i < sizeof sizes / sizeof sizes[0]; ++i) out[i] = sizes[i];
   return sizeof sizes / sizeof sizes[0];

@@ -31,13 +31,17 @@ void check(bool ok, const char* what) {
 
 int main() {
   // The C and C++ compilers agree on every public layout.
-  const size_t cxx[] = {
-      sizeof(cbor_fast_item),         offsetof(cbor_fast_item, value),
-      offsetof(cbor_fast_item, size), sizeof(cbor_fast_error),
-      offsetof(cbor_fast_error, message), sizeof(cbor_fast_allocator),
-      offsetof(cbor_fast_allocator, context), sizeof(cbor_fast_decode_options),
-      offsetof(cbor_fast_decode_options, alloc), sizeof(cbor_fast_status),
-      sizeof(cbor_fast_type)};
+  const size_t cxx[] = {sizeof(cbor_fast_item),
+                        offsetof(cbor_fast_item, value),
+                        offsetof(cbor_fast_item, size),
+                        sizeof(cbor_fast_error),
+                        offsetof(cbor_fast_error, message),
+                        sizeof(cbor_fast_allocator),
+                        offsetof(cbor_fast_allocator, context),
+                        sizeof(cbor_fast_decode_options),
+                        offsetof(cbor_fast_decode_options, alloc),
+                        sizeof(cbor_fast_status),
+                        sizeof(cbor_fast_type)};
   size_t c[sizeof cxx / sizeof cxx[0]] = {};
   check(cbor_fast_header_c_sizes(c, sizeof c / sizeof c[0]) == sizeof c / sizeof c[0],
         "same number of layout facts");

@@ -23,11 +23,11 @@
 typedef struct test_heap {
   void* ptr[HEAP_SLOTS];
   size_t size[HEAP_SLOTS];
-  size_t live;          /* blocks not freed yet */
-  long calls;           /* malloc + realloc calls so far */
-  long fail_at;         /* the call (0-based) that returns NULL; -1: never */
-  int size_mismatches;  /* free/realloc given a size other than the block's */
-  int foreign;          /* free/realloc of a pointer this heap did not hand out */
+  size_t live;         /* blocks not freed yet */
+  long calls;          /* malloc + realloc calls so far */
+  long fail_at;        /* the call (0-based) that returns NULL; -1: never */
+  int size_mismatches; /* free/realloc given a size other than the block's */
+  int foreign;         /* free/realloc of a pointer this heap did not hand out */
 } test_heap;
 
 static void heap_init(test_heap* h, long fail_at) {
@@ -97,11 +97,11 @@ static cbor_fast_allocator heap_hooks(test_heap* h) {
 }
 
 /* Everything handed out came back, with the right sizes. */
-#define CHECK_HEAP_CLEAN(h)                 \
-  do {                                      \
-    CHECK_EQ_UINT((h)->live, 0);            \
-    CHECK_EQ_INT((h)->size_mismatches, 0);  \
-    CHECK_EQ_INT((h)->foreign, 0);          \
+#define CHECK_HEAP_CLEAN(h)                \
+  do {                                     \
+    CHECK_EQ_UINT((h)->live, 0);           \
+    CHECK_EQ_INT((h)->size_mismatches, 0); \
+    CHECK_EQ_INT((h)->foreign, 0);         \
   } while (0)
 
 /* ========================================================================== */
@@ -131,23 +131,23 @@ static cbor_fast_item blank_item(void) {
   } while (0)
 
 /* finish() on a writer gives exactly these bytes (a string literal). */
-#define CHECK_OUTPUT(w, lit)                                               \
-  do {                                                                     \
-    const uint8_t* out_data_ = NULL;                                       \
-    size_t out_size_ = 0;                                                  \
+#define CHECK_OUTPUT(w, lit)                                                     \
+  do {                                                                           \
+    const uint8_t* out_data_ = NULL;                                             \
+    size_t out_size_ = 0;                                                        \
     CHECK_STATUS(cbor_writer_finish((w), &out_data_, &out_size_), CBOR_FAST_OK); \
-    CHECK_EQ_BYTES(out_data_, out_size_, (lit), sizeof(lit) - 1);          \
-    CHECK_EQ_UINT(cbor_writer_size(w), sizeof(lit) - 1);                   \
+    CHECK_EQ_BYTES(out_data_, out_size_, (lit), sizeof(lit) - 1);                \
+    CHECK_EQ_UINT(cbor_writer_size(w), sizeof(lit) - 1);                         \
   } while (0)
 
 /* Output of one writer call on a fresh growable writer. */
-#define CHECK_WRITES(call, lit)                      \
-  do {                                               \
-    cbor_writer* w = NULL;                           \
+#define CHECK_WRITES(call, lit)                            \
+  do {                                                     \
+    cbor_writer* w = NULL;                                 \
     CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK); \
-    CHECK_STATUS(call, CBOR_FAST_OK);                \
-    CHECK_OUTPUT(w, lit);                            \
-    cbor_writer_free(w);                             \
+    CHECK_STATUS(call, CBOR_FAST_OK);                      \
+    CHECK_OUTPUT(w, lit);                                  \
+    cbor_writer_free(w);                                   \
   } while (0)
 
 /* ========================================================================== */
@@ -166,7 +166,8 @@ static const status_row k_statuses[] = {
     {CBOR_FAST_OK, "ok", "success", 0, 0},
     {CBOR_FAST_END, "end", "end of input", 0, 0},
     {CBOR_FAST_ERR_INVALID_ARGUMENT, "invalid_argument", "invalid argument", 1, 0},
-    {CBOR_FAST_ERR_INVALID_STATE, "invalid_state", "operation not valid in the current state", 1, 0},
+    {CBOR_FAST_ERR_INVALID_STATE, "invalid_state", "operation not valid in the current state", 1,
+     0},
     {CBOR_FAST_ERR_BUFFER_TOO_SMALL, "buffer_too_small", "output buffer too small", 1, 0},
     {CBOR_FAST_ERR_WRITER_UNCLOSED, "writer_unclosed", "container or tag left open", 1, 0},
     {CBOR_FAST_ERR_WRITER_COUNT, "writer_count_mismatch",
@@ -202,7 +203,8 @@ static const status_row k_statuses[] = {
     {CBOR_FAST_ERR_UNSORTED_KEYS, "unsorted_map_keys",
      "map keys not in bytewise lexicographic order (deterministic encoding)", 1, 0},
     {CBOR_FAST_ERR_DUPLICATE_KEY, "duplicate_key", "duplicate map key", 1, 0},
-    {CBOR_FAST_ERR_SYNTAX_ERROR, "syntax_error", "syntax error in JSON or diagnostic notation text", 1, 0},
+    {CBOR_FAST_ERR_SYNTAX_ERROR, "syntax_error", "syntax error in JSON or diagnostic notation text",
+     1, 0},
     {CBOR_FAST_ERR_DEPTH, "depth_exceeded", "maximum nesting depth exceeded", 1, 0},
     {CBOR_FAST_ERR_OUT_OF_MEMORY, "out_of_memory", "out of memory", 1, 0},
     {CBOR_FAST_ERR_TOO_MANY_ITEMS, "too_many_items", "too many data items", 1, 0},
@@ -260,8 +262,8 @@ static void test_version(void) {
   CHECK_EQ_UINT(cbor_fast_version(), CBOR_FAST_VERSION_MAJOR * 10000 +
                                          CBOR_FAST_VERSION_MINOR * 100 + CBOR_FAST_VERSION_PATCH);
   CHECK_EQ_STR(cbor_fast_version_string(), CBOR_FAST_VERSION_STRING);
-  snprintf(expected, sizeof expected, "%d.%d.%d", CBOR_FAST_VERSION_MAJOR,
-           CBOR_FAST_VERSION_MINOR, CBOR_FAST_VERSION_PATCH);
+  snprintf(expected, sizeof expected, "%d.%d.%d", CBOR_FAST_VERSION_MAJOR, CBOR_FAST_VERSION_MINOR,
+           CBOR_FAST_VERSION_PATCH);
   CHECK_EQ_STR(cbor_fast_version_string(), expected);
 }
 
@@ -323,25 +325,25 @@ typedef struct scalar_row {
 
 static void test_reader_scalars(void) {
   static const uint8_t input[] = {
-      0x00,                                                  /* 0 */
-      0x17,                                                  /* 23 */
-      0x18, 0x18,                                            /* 24 */
-      0x18, 0xff,                                            /* 255 */
-      0x19, 0x01, 0x00,                                      /* 256 */
-      0x1a, 0x00, 0x01, 0x00, 0x00,                          /* 65536 */
-      0x1b, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,  /* 2^32 */
-      0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,  /* 2^64 - 1 */
-      0x20,                                                  /* -1 */
-      0x38, 0x63,                                            /* -100 */
-      0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,  /* -2^64 */
-      0xf4, 0xf5, 0xf6, 0xf7,                                /* false true null undefined */
-      0xf0,                                                  /* simple(16) */
-      0xf8, 0x20,                                            /* simple(32) */
-      0xf8, 0xff,                                            /* simple(255) */
-      0xf9, 0x3c, 0x00,                                      /* 1.0 half */
-      0xf9, 0x80, 0x00,                                      /* -0.0 half */
-      0xfa, 0x47, 0xc3, 0x50, 0x00,                          /* 100000.0 single */
-      0xfb, 0x3f, 0xf1, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a,  /* 1.1 double */
+      0x00,                                                 /* 0 */
+      0x17,                                                 /* 23 */
+      0x18, 0x18,                                           /* 24 */
+      0x18, 0xff,                                           /* 255 */
+      0x19, 0x01, 0x00,                                     /* 256 */
+      0x1a, 0x00, 0x01, 0x00, 0x00,                         /* 65536 */
+      0x1b, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00, /* 2^32 */
+      0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* 2^64 - 1 */
+      0x20,                                                 /* -1 */
+      0x38, 0x63,                                           /* -100 */
+      0x3b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, /* -2^64 */
+      0xf4, 0xf5, 0xf6, 0xf7,                               /* false true null undefined */
+      0xf0,                                                 /* simple(16) */
+      0xf8, 0x20,                                           /* simple(32) */
+      0xf8, 0xff,                                           /* simple(255) */
+      0xf9, 0x3c, 0x00,                                     /* 1.0 half */
+      0xf9, 0x80, 0x00,                                     /* -0.0 half */
+      0xfa, 0x47, 0xc3, 0x50, 0x00,                         /* 100000.0 single */
+      0xfb, 0x3f, 0xf1, 0x99, 0x99, 0x99, 0x99, 0x99, 0x9a, /* 1.1 double */
   };
   static const scalar_row rows[] = {
       {"uint 0", CBOR_FAST_TYPE_UINT, 0, 0, 1, 0, 0.0},
@@ -430,10 +432,10 @@ static void test_reader_strings(void) {
 
 static void test_reader_containers(void) {
   /* [1, {"a": 2}] then [_ 3] then 1(1363896240) then (_ h'0102', h'03') */
-  static const uint8_t input[] = {0x82, 0x01, 0xa1, 0x61, 0x61, 0x02,            /* 0..5 */
-                                  0x9f, 0x03, 0xff,                              /* 6..8 */
-                                  0xc1, 0x1a, 0x51, 0x4b, 0x67, 0xb0,            /* 9..14 */
-                                  0x5f, 0x42, 0x01, 0x02, 0x41, 0x03, 0xff};     /* 15..21 */
+  static const uint8_t input[] = {0x82, 0x01, 0xa1, 0x61, 0x61, 0x02,        /* 0..5 */
+                                  0x9f, 0x03, 0xff,                          /* 6..8 */
+                                  0xc1, 0x1a, 0x51, 0x4b, 0x67, 0xb0,        /* 9..14 */
+                                  0x5f, 0x42, 0x01, 0x02, 0x41, 0x03, 0xff}; /* 15..21 */
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   cbor_reader* r = open_reader(input, sizeof input);
 
@@ -716,14 +718,13 @@ static void test_reader_errors(void) {
       {"indefinite tag", "\x01\xdf", 2, 0, 0, CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED, 1, 1, 0},
       {"simple 31 in two bytes", "\xf8\x1f", 2, 0, 0, CBOR_FAST_ERR_BAD_SIMPLE, 0, 0, 0},
       {"text chunk in bytes", "\x5f\x61\x61\xff", 4, 0, 0, CBOR_FAST_ERR_CHUNK_TYPE, 1, 0, 1},
-      {"nested indefinite chunk", "\x7f\x7f\xff\xff", 4, 0, 0, CBOR_FAST_ERR_NESTED_CHUNK, 1, 0,
-       1},
+      {"nested indefinite chunk", "\x7f\x7f\xff\xff", 4, 0, 0, CBOR_FAST_ERR_NESTED_CHUNK, 1, 0, 1},
       {"break at top", "\x00\xff", 2, 0, 0, CBOR_FAST_ERR_UNEXPECTED_BREAK, 1, 1, 0},
       {"break in definite", "\x81\xff", 2, 0, 0, CBOR_FAST_ERR_UNEXPECTED_BREAK, 1, 0, 1},
       {"map missing value", "\xbf\x01\xff", 3, 0, 0, CBOR_FAST_ERR_MAP_MISSING_VALUE, 2, 0, 1},
       {"utf8 lone continuation", "\x63\x61\x80\x62", 4, 0, 1, CBOR_FAST_ERR_INVALID_UTF8, 2, 0, 0},
-      {"utf8 in second item", "\x00\x82\x00\x62\xc3\x28", 6, 0, 1, CBOR_FAST_ERR_INVALID_UTF8, 4,
-       1, 1},
+      {"utf8 in second item", "\x00\x82\x00\x62\xc3\x28", 6, 0, 1, CBOR_FAST_ERR_INVALID_UTF8, 4, 1,
+       1},
       {"depth 2 of 2 exceeded", "\x81\x81\x81\x00", 4, 2, 0, CBOR_FAST_ERR_DEPTH, 2, 0, 2},
       {"tag counts as a level", "\x81\xc1\x00", 3, 1, 0, CBOR_FAST_ERR_DEPTH, 1, 0, 1},
       {"item offset in a sequence", "\x01\x02\x82\x01\x1c", 5, 0, 0, CBOR_FAST_ERR_RESERVED_AI, 4,
@@ -744,8 +745,7 @@ static void test_reader_errors(void) {
       CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, row->max_depth), CBOR_FAST_OK);
     if (row->validate_utf8)
       CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_VALIDATE_UTF8, 1), CBOR_FAST_OK);
-    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK && guard++ < 100) {
-    }
+    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK && guard++ < 100) {}
     CHECK_STATUS(s, row->code);
     e.message = NULL;
     CHECK_STATUS(cbor_reader_error(r, &e), row->code);
@@ -783,8 +783,7 @@ static void test_reader_error_struct(void) {
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   size_t i;
   cbor_reader* r = open_reader(input, sizeof input);
-  while (cbor_reader_next(r, &it) == CBOR_FAST_OK) {
-  }
+  while (cbor_reader_next(r, &it) == CBOR_FAST_OK) {}
 
   /* struct_size 0: the 0.1 layout, every field. */
   memset(&e, 0, sizeof e);
@@ -1029,8 +1028,7 @@ static void test_reader_reset(void) {
 static cbor_fast_status read_all_items(cbor_reader* r) {
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   cbor_fast_status s;
-  while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {
-  }
+  while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {}
   return s == CBOR_FAST_END ? CBOR_FAST_OK : s;
 }
 
@@ -1489,7 +1487,7 @@ static void test_writer_caller_buffer(void) {
   data = buf;
   CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_ERR_BUFFER_TOO_SMALL);
   CHECK(data == NULL);
-  CHECK_EQ_UINT(size, 11); /* bytes needed */
+  CHECK_EQ_UINT(size, 11);                                      /* bytes needed */
   for (i = 4; i < sizeof buf; ++i) CHECK_EQ_UINT(buf[i], 0xaa); /* nothing past capacity */
 
   /* Structure is still tracked after an overflow: a structural error wins. */
@@ -1732,7 +1730,10 @@ static void test_round_trip(void) {
   CHECK_STATUS(cbor_writer_end(w), CBOR_FAST_OK);
   CHECK_STATUS(cbor_writer_finish(w, &out, &out_size), CBOR_FAST_OK);
   CHECK_EQ_BYTES(out, out_size,
-                 "\xa4\x61n\x39\x01\xf3\x61" "f\xf9\x38\x00\x61s\x7f\x62" "ab\x61" "c\xff\x61t\xc0\x01",
+                 "\xa4\x61n\x39\x01\xf3\x61"
+                 "f\xf9\x38\x00\x61s\x7f\x62"
+                 "ab\x61"
+                 "c\xff\x61t\xc0\x01",
                  24);
 
   CHECK_STATUS(cbor_reader_new(out, out_size, NULL, &r), CBOR_FAST_OK);

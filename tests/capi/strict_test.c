@@ -28,12 +28,12 @@
 #define HEAP_HEADER 16
 
 typedef struct counting_heap {
-  long fail_at;   /* the call (0-based) that returns NULL; -1: never */
-  long calls;     /* malloc + realloc calls */
-  long blocks;    /* successful mallocs minus frees */
-  size_t live;    /* bytes held by the library now */
-  size_t peak;    /* most bytes held at once since heap_mark() */
-  int bad_sizes;  /* free/realloc given a size other than the block's */
+  long fail_at;  /* the call (0-based) that returns NULL; -1: never */
+  long calls;    /* malloc + realloc calls */
+  long blocks;   /* successful mallocs minus frees */
+  size_t live;   /* bytes held by the library now */
+  size_t peak;   /* most bytes held at once since heap_mark() */
+  int bad_sizes; /* free/realloc given a size other than the block's */
 } counting_heap;
 
 static void heap_init(counting_heap* h, long fail_at) {
@@ -100,17 +100,16 @@ static cbor_fast_allocator heap_hooks(counting_heap* h) {
 }
 
 /* Everything handed out came back, with the sizes it was given. */
-#define CHECK_HEAP_CLEAN(h)              \
-  do {                                   \
-    CHECK_EQ_INT((h)->blocks, 0);        \
-    CHECK_EQ_UINT((h)->live, 0);         \
-    CHECK_EQ_INT((h)->bad_sizes, 0);     \
+#define CHECK_HEAP_CLEAN(h)          \
+  do {                               \
+    CHECK_EQ_INT((h)->blocks, 0);    \
+    CHECK_EQ_UINT((h)->live, 0);     \
+    CHECK_EQ_INT((h)->bad_sizes, 0); \
   } while (0)
 
 /* ========================================================================== */
 /* Inputs                                                                     */
 /* ========================================================================== */
-
 
 /* Bytes built in code, for inputs too long to spell in hex. */
 typedef struct bytes {
@@ -224,8 +223,7 @@ static uint8_t* copy_input(const uint8_t* in, size_t n, size_t prefixed) {
  * After the 0x00 prefix the row's offsets are reported minus 1 (so they
  * compare with the others) and max_items is one higher (it counts the
  * whole input). */
-static outcome run_reader(const uint8_t* in, size_t n, const limits* l, int by_skip,
-                          int prefixed) {
+static outcome run_reader(const uint8_t* in, size_t n, const limits* l, int by_skip, int prefixed) {
   outcome o = {CBOR_FAST_OK, 0, 0, 0, 0};
   const size_t p = prefixed ? 1 : 0;
   uint8_t* buf = copy_input(in, n, p);
@@ -491,8 +489,8 @@ static void test_duplicate_keys(void) {
       /* Equal in the data model (0.4): maps as unordered maps (refused when
        * the value starts: 14 items first), 0.0 and -0.0, NaN payloads, a
        * bignum and the integer of the same value. */
-      {"maps with their entries in another order", "a2 a2 0100 0200 00 a2 0200 0100 00", DUP,
-       S_DUP, 7, 14},
+      {"maps with their entries in another order", "a2 a2 0100 0200 00 a2 0200 0100 00", DUP, S_DUP,
+       7, 14},
       {"0.0 and -0.0", "a2 f90000 00 f98000 00", DUP, S_DUP, 5, 3},
       {"NaN and NaN with a payload", "a2 f97e00 00 fa7fc00001 00", DUP, S_DUP, 5, 3},
       {"bignum 1 and 1", "a2 c24101 00 01 00", DUP, S_DUP, 5, 4},
@@ -676,19 +674,70 @@ static void test_deterministic_key_order(void) {
  * checks; the others fail where they first leave it. */
 static void test_deterministic_appendix_a(void) {
   static const char* const deterministic[] = {
-      "00", "01", "0a", "17", "1818", "1819", "1864", "1903e8", "1a000f4240",
-      "1b000000e8d4a51000", "1bffffffffffffffff", "c249010000000000000000",
-      "3bffffffffffffffff", "c349010000000000000000", "20", "29", "3863", "3903e7", "f90000",
-      "f98000", "f93c00", "fb3ff199999999999a", "f93e00", "f97bff", "fa47c35000", "fa7f7fffff",
-      "fb7e37e43c8800759c", "f90001", "f90400", "f9c400", "fbc010666666666666", "f97c00",
-      "f97e00", "f9fc00", "f4", "f5", "f6", "f7", "f0", "f8ff",
-      "c074323031332d30332d32315432303a30343a30305a", "c11a514b67b0", "c1fb41d452d9ec200000",
-      "d74401020304", "d818456449455446",
-      "d82076687474703a2f2f7777772e6578616d706c652e636f6d", "40", "4401020304", "60", "6161",
-      "6449455446", "62225c", "62c3bc", "63e6b0b4", "64f0908591", "80", "83010203",
+      "00",
+      "01",
+      "0a",
+      "17",
+      "1818",
+      "1819",
+      "1864",
+      "1903e8",
+      "1a000f4240",
+      "1b000000e8d4a51000",
+      "1bffffffffffffffff",
+      "c249010000000000000000",
+      "3bffffffffffffffff",
+      "c349010000000000000000",
+      "20",
+      "29",
+      "3863",
+      "3903e7",
+      "f90000",
+      "f98000",
+      "f93c00",
+      "fb3ff199999999999a",
+      "f93e00",
+      "f97bff",
+      "fa47c35000",
+      "fa7f7fffff",
+      "fb7e37e43c8800759c",
+      "f90001",
+      "f90400",
+      "f9c400",
+      "fbc010666666666666",
+      "f97c00",
+      "f97e00",
+      "f9fc00",
+      "f4",
+      "f5",
+      "f6",
+      "f7",
+      "f0",
+      "f8ff",
+      "c074323031332d30332d32315432303a30343a30305a",
+      "c11a514b67b0",
+      "c1fb41d452d9ec200000",
+      "d74401020304",
+      "d818456449455446",
+      "d82076687474703a2f2f7777772e6578616d706c652e636f6d",
+      "40",
+      "4401020304",
+      "60",
+      "6161",
+      "6449455446",
+      "62225c",
+      "62c3bc",
+      "63e6b0b4",
+      "64f0908591",
+      "80",
+      "83010203",
       "8301820203820405",
-      "98190102030405060708090a0b0c0d0e0f101112131415161718181819", "a0", "a201020304",
-      "a26161016162820203", "826161a161626163", "a56161614161626142616361436164614461656145",
+      "98190102030405060708090a0b0c0d0e0f101112131415161718181819",
+      "a0",
+      "a201020304",
+      "a26161016162820203",
+      "826161a161626163",
+      "a56161614161626142616361436164614461656145",
   };
   static const strict_row not_deterministic[] = {
       {"Infinity as single", "fa7f800000", DET | DUP, S_NP, 0, 0},
@@ -826,14 +875,13 @@ static void test_max_string_length(void) {
       {"chunks 5+5+1, limit 11", "5f 45" FIVE " 45" FIVE " 4130 ff", 11, 0, 0, S_OK, 0, -1},
       {"chunks 5+5+1, limit 10", "5f 45" FIVE " 45" FIVE " 4130 ff", 10, 0, 0, S_LONG, 13, 3},
       {"chunks 5+5+1, limit 9", "5f 45" FIVE " 45" FIVE " 4130 ff", 9, 0, 0, S_LONG, 7, 2},
-      {"text chunks 5+5+1, limit 10", "7f 65" FIVE " 65" FIVE " 6130 ff", 10, 0, 0, S_LONG, 13,
-       3},
+      {"text chunks 5+5+1, limit 10", "7f 65" FIVE " 65" FIVE " 6130 ff", 10, 0, 0, S_LONG, 13, 3},
       {"one chunk over the limit", "5f 4a" TEN " ff", 9, 0, 0, S_LONG, 1, 1},
       /* Each joined string starts from 0: two of 5 at 1 and 9, limit 5. */
-      {"two joined strings of 5, limit 5", "82 5f 45" FIVE " ff 5f 45" FIVE " ff", 5, 0, 0, S_OK,
-       0, -1},
-      {"two joined strings of 5, limit 4", "82 5f 45" FIVE " ff 5f 45" FIVE " ff", 4, 0, 0,
-       S_LONG, 2, 2},
+      {"two joined strings of 5, limit 5", "82 5f 45" FIVE " ff 5f 45" FIVE " ff", 5, 0, 0, S_OK, 0,
+       -1},
+      {"two joined strings of 5, limit 4", "82 5f 45" FIVE " ff 5f 45" FIVE " ff", 4, 0, 0, S_LONG,
+       2, 2},
   };
   run_limit_rows(rows, COUNT(rows));
 }
@@ -848,8 +896,8 @@ static void test_max_container_items(void) {
       /* Indefinite: at the head of the entry that goes over. */
       {"indefinite array of 5, limit 4", "9f 01 02 03 04 05 ff", 0, 4, 0, S_LARGE, 5, 5},
       {"indefinite array of 4, limit 4", "9f 01 02 03 04 ff", 0, 4, 0, S_OK, 0, -1},
-      {"indefinite map of 5 pairs, limit 4", "bf 0100 0200 0300 0400 0500 ff", 0, 4, 0, S_LARGE,
-       9, 9},
+      {"indefinite map of 5 pairs, limit 4", "bf 0100 0200 0300 0400 0500 ff", 0, 4, 0, S_LARGE, 9,
+       9},
       {"inner array of 5, limit 4", "82 85 01 02 03 04 05 00", 0, 4, 0, S_LARGE, 1, 1},
       {"string chunks are no entries", "5f 4161 4161 4161 ff", 0, 2, 0, S_OK, 0, -1},
   };
@@ -1258,8 +1306,7 @@ static cbor_fast_status run_oom_target(oom_target t, const uint8_t* in, size_t n
       return s;
     }
     CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 1), CBOR_FAST_OK);
-    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {
-    }
+    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) {}
     if (s == CBOR_FAST_END) s = cbor_reader_finish(r);
     if (s != CBOR_FAST_OK) CHECK_STATUS(cbor_reader_error(r, &e), s);
     cbor_reader_free(r);
@@ -1317,10 +1364,10 @@ static void test_out_of_memory(void) {
 
 /* ========================================================================== */
 
-#define RUN(fn)     \
-  do {              \
-    g_test = #fn;   \
-    RUN_TEST(fn);   \
+#define RUN(fn)   \
+  do {            \
+    g_test = #fn; \
+    RUN_TEST(fn); \
   } while (0)
 
 int main(void) {

@@ -34,8 +34,9 @@ static void test_json_to_cbor(void) {
   const uint8_t* data = NULL;
   size_t size = 0;
   cbor_fast_error e = CBOR_FAST_ERROR_INIT;
-  static const uint8_t want[] = {0xa2, 0x61, 0x61, 0x83, 0x18, 0x18, 0x20, 0xf9, 0x3e, 0x00,
-                                 0x61, 0x62, 0xc2, 0x49, 0x01, 0, 0, 0, 0, 0, 0, 0, 0};
+  static const uint8_t want[] = {0xa2, 0x61, 0x61, 0x83, 0x18, 0x18, 0x20, 0xf9,
+                                 0x3e, 0x00, 0x61, 0x62, 0xc2, 0x49, 0x01, 0,
+                                 0,    0,    0,    0,    0,    0,    0};
   const char* json = "{\"a\": [24, -1, 1.5], \"b\": 18446744073709551616}";
   CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
   CHECK_STATUS(cbor_json_to_cbor(json, strlen(json), 0, w, &e), CBOR_FAST_OK);
@@ -54,11 +55,12 @@ static void test_json_to_cbor(void) {
   /* Duplicate member names only with the flag. */
   CHECK_STATUS(cbor_json_to_cbor("{\"k\":1,\"k\":2}", 13, 0, w, NULL), CBOR_FAST_OK);
   CHECK_STATUS(cbor_writer_reset(w), CBOR_FAST_OK);
-  CHECK_STATUS(cbor_json_to_cbor("{\"k\":1,\"k\":2}", 13, CBOR_FAST_JSON_REJECT_DUPLICATE_KEYS, w, &e),
-               CBOR_FAST_ERR_DUPLICATE_KEY);
+  CHECK_STATUS(
+      cbor_json_to_cbor("{\"k\":1,\"k\":2}", 13, CBOR_FAST_JSON_REJECT_DUPLICATE_KEYS, w, &e),
+      CBOR_FAST_ERR_DUPLICATE_KEY);
   CHECK_EQ_UINT(e.offset, 7);
 
-  CHECK_STATUS(cbor_json_to_cbor(NULL, 0, 0, w, &e), CBOR_FAST_ERR_SYNTAX_ERROR);  /* empty text */
+  CHECK_STATUS(cbor_json_to_cbor(NULL, 0, 0, w, &e), CBOR_FAST_ERR_SYNTAX_ERROR); /* empty text */
   CHECK_STATUS(cbor_json_to_cbor(NULL, 1, 0, w, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_json_to_cbor("1", 1, 0, NULL, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_json_to_cbor("1", 1, 0x80, w, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
@@ -74,11 +76,13 @@ static void test_json_from_cbor_buffer(void) {
   size_t len = 99;
   cbor_fast_error e = CBOR_FAST_ERROR_INIT;
   /* Asking for the length: capacity 0, then exactly one byte short of the NUL. */
-  CHECK_STATUS(cbor_json_from_cbor(in, sizeof in, 0, NULL, 0, &len, &e), CBOR_FAST_ERR_BUFFER_TOO_SMALL);
+  CHECK_STATUS(cbor_json_from_cbor(in, sizeof in, 0, NULL, 0, &len, &e),
+               CBOR_FAST_ERR_BUFFER_TOO_SMALL);
   CHECK_EQ_UINT(len, strlen(want));
   CHECK_STATUS(cbor_json_from_cbor(in, sizeof in, 0, buf, strlen(want), &len, NULL),
                CBOR_FAST_ERR_BUFFER_TOO_SMALL);
-  CHECK_STATUS(cbor_json_from_cbor(in, sizeof in, 0, buf, strlen(want) + 1, &len, &e), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_json_from_cbor(in, sizeof in, 0, buf, strlen(want) + 1, &len, &e),
+               CBOR_FAST_OK);
   CHECK_EQ_STR(buf, want);
   CHECK_EQ_UINT(len, strlen(want));
 
@@ -87,22 +91,28 @@ static void test_json_from_cbor_buffer(void) {
     static const uint8_t tagged[] = {0xc1, 0x01};
     CHECK_STATUS(cbor_json_from_cbor(tagged, 2, 0, buf, sizeof buf, &len, NULL), CBOR_FAST_OK);
     CHECK_EQ_STR(buf, "1");
-    CHECK_STATUS(cbor_json_from_cbor(tagged, 2, CBOR_FAST_JSON_KEEP_TAGS, buf, sizeof buf, &len, NULL),
-                 CBOR_FAST_OK);
+    CHECK_STATUS(
+        cbor_json_from_cbor(tagged, 2, CBOR_FAST_JSON_KEEP_TAGS, buf, sizeof buf, &len, NULL),
+        CBOR_FAST_OK);
     CHECK_EQ_STR(buf, "{\"tag\":1,\"value\":1}");
   }
   /* Errors with their CBOR offsets. */
   {
     static const uint8_t bad_utf8[] = {0x82, 0x01, 0x61, 0xff};
     static const uint8_t two[] = {0x01, 0x02};
-    CHECK_STATUS(cbor_json_from_cbor(bad_utf8, 4, 0, buf, sizeof buf, &len, &e), CBOR_FAST_ERR_INVALID_UTF8);
+    CHECK_STATUS(cbor_json_from_cbor(bad_utf8, 4, 0, buf, sizeof buf, &len, &e),
+                 CBOR_FAST_ERR_INVALID_UTF8);
     CHECK_EQ_UINT(e.offset, 2);
-    CHECK_STATUS(cbor_json_from_cbor(two, 2, 0, buf, sizeof buf, &len, &e), CBOR_FAST_ERR_TRAILING_BYTES);
+    CHECK_STATUS(cbor_json_from_cbor(two, 2, 0, buf, sizeof buf, &len, &e),
+                 CBOR_FAST_ERR_TRAILING_BYTES);
     CHECK_EQ_UINT(e.offset, 1);
-    CHECK_STATUS(cbor_json_from_cbor(two, 0, 0, buf, sizeof buf, &len, &e), CBOR_FAST_ERR_TRUNCATED);
-    CHECK_STATUS(cbor_json_from_cbor(NULL, 1, 0, buf, sizeof buf, &len, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_json_from_cbor(two, 0, 0, buf, sizeof buf, &len, &e),
+                 CBOR_FAST_ERR_TRUNCATED);
+    CHECK_STATUS(cbor_json_from_cbor(NULL, 1, 0, buf, sizeof buf, &len, &e),
+                 CBOR_FAST_ERR_INVALID_ARGUMENT);
     CHECK_STATUS(cbor_json_from_cbor(two, 1, 0, NULL, 4, &len, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
-    CHECK_STATUS(cbor_json_from_cbor(two, 1, 2, buf, sizeof buf, &len, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_json_from_cbor(two, 1, 2, buf, sizeof buf, &len, &e),
+                 CBOR_FAST_ERR_INVALID_ARGUMENT);
   }
 }
 
@@ -114,8 +124,9 @@ static void test_diag_both_ways(void) {
   cbor_fast_error e = CBOR_FAST_ERROR_INIT;
   CHECK_STATUS(cbor_diag_from_cbor(in, sizeof in, 0, buf, sizeof buf, &len, &e), CBOR_FAST_OK);
   CHECK_EQ_STR(buf, "[1, [_ true]]");
-  CHECK_STATUS(cbor_diag_from_cbor(in, sizeof in, CBOR_FAST_DIAG_INDICATORS, buf, sizeof buf, &len, &e),
-               CBOR_FAST_OK);
+  CHECK_STATUS(
+      cbor_diag_from_cbor(in, sizeof in, CBOR_FAST_DIAG_INDICATORS, buf, sizeof buf, &len, &e),
+      CBOR_FAST_OK);
   CHECK_EQ_STR(buf, "[1_0, [_ true]]");
   /* ... which parses back to the same bytes. */
   CHECK_STATUS(cbor_diag_to_cbor(buf, len, 0, out, sizeof out, &len, &e), CBOR_FAST_OK);
@@ -126,21 +137,27 @@ static void test_diag_both_ways(void) {
 
   /* Sizing: too small reports the bytes needed, nothing written past capacity. */
   memset(out, 0xee, sizeof out);
-  CHECK_STATUS(cbor_diag_to_cbor("h'010203'", 9, 0, out, 3, &len, &e), CBOR_FAST_ERR_BUFFER_TOO_SMALL);
+  CHECK_STATUS(cbor_diag_to_cbor("h'010203'", 9, 0, out, 3, &len, &e),
+               CBOR_FAST_ERR_BUFFER_TOO_SMALL);
   CHECK_EQ_UINT(len, 4);
   CHECK_EQ_UINT(out[0], 0xee);
   /* A sequence needs the flag. */
-  CHECK_STATUS(cbor_diag_to_cbor("1 2", 3, 0, out, sizeof out, &len, &e), CBOR_FAST_ERR_SYNTAX_ERROR);
+  CHECK_STATUS(cbor_diag_to_cbor("1 2", 3, 0, out, sizeof out, &len, &e),
+               CBOR_FAST_ERR_SYNTAX_ERROR);
   CHECK_EQ_UINT(e.offset, 2);
-  CHECK_STATUS(cbor_diag_to_cbor("1 2", 3, CBOR_FAST_DIAG_SEQUENCE, out, sizeof out, &len, &e), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_diag_to_cbor("1 2", 3, CBOR_FAST_DIAG_SEQUENCE, out, sizeof out, &len, &e),
+               CBOR_FAST_OK);
   CHECK_EQ_UINT(len, 2);
-  CHECK_STATUS(cbor_diag_to_cbor("256_0", 5, 0, out, sizeof out, &len, &e), CBOR_FAST_ERR_OUT_OF_RANGE);
+  CHECK_STATUS(cbor_diag_to_cbor("256_0", 5, 0, out, sizeof out, &len, &e),
+               CBOR_FAST_ERR_OUT_OF_RANGE);
   CHECK_EQ_UINT(e.offset, 0);
-  CHECK_STATUS(cbor_diag_to_cbor(NULL, 2, 0, out, sizeof out, &len, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_diag_to_cbor(NULL, 2, 0, out, sizeof out, &len, &e),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_diag_to_cbor("1", 1, CBOR_FAST_DIAG_PRETTY, out, sizeof out, &len, &e),
                CBOR_FAST_ERR_INVALID_ARGUMENT);
-  CHECK_STATUS(cbor_diag_from_cbor(in, sizeof in, CBOR_FAST_DIAG_SEQUENCE, buf, sizeof buf, &len, &e),
-               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(
+      cbor_diag_from_cbor(in, sizeof in, CBOR_FAST_DIAG_SEQUENCE, buf, sizeof buf, &len, &e),
+      CBOR_FAST_ERR_INVALID_ARGUMENT);
 }
 
 static void test_reader_sinks(void) {

@@ -6,8 +6,8 @@
 
 static void test_reader_uint64_array(void) {
   /* [0, 24, 2^32, 2^64-1], then 1 */
-  static const uint8_t in[] = {0x84, 0x00, 0x18, 0x18, 0x1b, 0, 0, 0, 1, 0, 0, 0, 0,
-                               0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
+  static const uint8_t in[] = {0x84, 0x00, 0x18, 0x18, 0x1b, 0,    0,    0,    1,    0,    0,   0,
+                               0,    0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01};
   cbor_reader* r = NULL;
   uint64_t out[4];
   size_t n = 0;
@@ -67,7 +67,8 @@ static void test_typed_arrays_round_trip(void) {
   size_t bad = 9, n = 0;
   const int le = cbor_host_is_little_endian();
   CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
-  CHECK_STATUS(cbor_writer_write_typed_array(w, CBOR_FAST_TYPED_FLOAT64, le, values, 3), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_write_typed_array(w, CBOR_FAST_TYPED_FLOAT64, le, values, 3),
+               CBOR_FAST_OK);
   CHECK_STATUS(cbor_writer_write_typed_array(w, 99, le, values, 3), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
   CHECK_EQ_UINT(size, 2 + 2 + 24);
@@ -99,8 +100,8 @@ static void test_typed_arrays_round_trip(void) {
 
 static void test_document_nodes(void) {
   /* {"a": [1, 2.5, -3], "b": 72(h'ff01')} */
-  static const uint8_t in[] = {0xa2, 0x61, 0x61, 0x83, 0x01, 0xf9, 0x41, 0x00, 0x22,
-                               0x61, 0x62, 0xd8, 0x48, 0x42, 0xff, 0x01};
+  static const uint8_t in[] = {0xa2, 0x61, 0x61, 0x83, 0x01, 0xf9, 0x41, 0x00,
+                               0x22, 0x61, 0x62, 0xd8, 0x48, 0x42, 0xff, 0x01};
   cbor_doc* doc = NULL;
   const cbor_node* root;
   double d[3];
@@ -111,12 +112,14 @@ static void test_document_nodes(void) {
   cbor_fast_typed_array a = CBOR_FAST_TYPED_ARRAY_INIT;
   CHECK_STATUS(cbor_decode(in, sizeof in, CBOR_FAST_DECODE_EXACT, NULL, &doc, NULL), CBOR_FAST_OK);
   root = cbor_doc_root(doc);
-  CHECK_STATUS(cbor_node_read_double_array(cbor_node_map_value(root, 0), d, 3, &n, &err), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_read_double_array(cbor_node_map_value(root, 0), d, 3, &n, &err),
+               CBOR_FAST_OK);
   CHECK(d[1] == 2.5 && d[2] == -3.0);
   CHECK_STATUS(cbor_node_read_int64_array(cbor_node_map_value(root, 0), s, 3, &n, &err),
                CBOR_FAST_ERR_TYPE_MISMATCH);
   CHECK_EQ_UINT(err.offset, 5);
-  CHECK_STATUS(cbor_node_read_int64_array(cbor_node_map_value(root, 1), s, 3, &n, &err), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_node_read_int64_array(cbor_node_map_value(root, 1), s, 3, &n, &err),
+               CBOR_FAST_OK);
   CHECK_EQ_UINT(n, 2);
   CHECK(s[0] == -1 && s[1] == 1);
   CHECK_STATUS(cbor_node_read_uint64_array(cbor_node_map_value(root, 1), u, 3, &n, &err),

@@ -207,12 +207,8 @@ const trace_row traces[] = {
 /// The preferred serialization of the six non-preferred float rows (roundtrip
 /// false in the file, but not indefinite): the half-precision form.
 const trace_row preferred_overrides[] = {
-    {"single_infinity", "f97c00"},
-    {"single_nan", "f97e00"},
-    {"single_neg_infinity", "f9fc00"},
-    {"double_infinity", "f97c00"},
-    {"double_nan", "f97e00"},
-    {"double_neg_infinity", "f9fc00"},
+    {"single_infinity", "f97c00"}, {"single_nan", "f97e00"}, {"single_neg_infinity", "f9fc00"},
+    {"double_infinity", "f97c00"}, {"double_nan", "f97e00"}, {"double_neg_infinity", "f9fc00"},
 };
 
 const char* find_in(const trace_row* table, size_t n, const char* name) {
@@ -226,9 +222,8 @@ std::vector<row> make_rows() {
   std::vector<row> out;
   for (const shared_appendix_a& a : k_shared_appendix_a) {
     const char* trace = find_in(traces, std::size(traces), a.name);
-    const char* preferred = a.roundtrip ? a.hex
-                                        : find_in(preferred_overrides,
-                                                  std::size(preferred_overrides), a.name);
+    const char* preferred =
+        a.roundtrip ? a.hex : find_in(preferred_overrides, std::size(preferred_overrides), a.name);
     out.push_back(row{a.name, a.hex, trace != nullptr ? trace : "(no trace in appendix_a_test.cpp)",
                       a.diag, preferred});
   }
@@ -360,7 +355,7 @@ INSTANTIATE_TEST_SUITE_P(rfc8949, appendix_a, ::testing::ValuesIn(rows), row_nam
 struct int_row {
   const char* hex;
   bool negative;
-  uint64_t raw;        ///< value() : the integer, or n for -1 - n
+  uint64_t raw;  ///< value() : the integer, or n for -1 - n
   bool fits_int64;
   int64_t as_int64;
 };
@@ -431,17 +426,14 @@ TEST(appendix_a_integers, write_bignum_gives_the_rfc_rows) {
     bool negative;
     const char* expected;
   } cases[] = {
-      {&two_64, false, "c249010000000000000000"},
-      {&two_64, true, "c349010000000000000000"},
-      {&max64, false, "1bffffffffffffffff"},
-      {&max64, true, "3bffffffffffffffff"},
+      {&two_64, false, "c249010000000000000000"}, {&two_64, true, "c349010000000000000000"},
+      {&max64, false, "1bffffffffffffffff"},      {&max64, true, "3bffffffffffffffff"},
       {&padded, false, "c249010000000000000000"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.expected);
     writer w;
-    ASSERT_STATUS(w.write_bignum(c.magnitude->data(), c.magnitude->size(), c.negative),
-                  status::ok);
+    ASSERT_STATUS(w.write_bignum(c.magnitude->data(), c.magnitude->size(), c.negative), status::ok);
     ASSERT_STATUS(w.finish(), status::ok);
     EXPECT_EQ(to_hex(w.data(), w.size()), c.expected);
   }
@@ -453,9 +445,9 @@ struct float_row {
   const char* hex;
   uint8_t width;
   uint64_t wire_bits;
-  double value;         ///< expected float_value(); NaN rows compare as NaN
-  const char* text;     ///< diag_append_float
-  const char* shortest; ///< write_float(value)
+  double value;          ///< expected float_value(); NaN rows compare as NaN
+  const char* text;      ///< diag_append_float
+  const char* shortest;  ///< write_float(value)
 };
 
 const double inf = std::numeric_limits<double>::infinity();
@@ -469,10 +461,8 @@ const float_row float_rows[] = {
     {"f93e00", 2, 0x3e00, 1.5, "1.5", "f93e00"},
     {"f97bff", 2, 0x7bff, 65504.0, "65504.0", "f97bff"},
     {"fa47c35000", 4, 0x47c35000, 100000.0, "100000.0", "fa47c35000"},
-    {"fa7f7fffff", 4, 0x7f7fffff, 3.4028234663852886e+38, "3.4028234663852886e+38",
-     "fa7f7fffff"},
-    {"fb7e37e43c8800759c", 8, 0x7e37e43c8800759cULL, 1.0e+300, "1.0e+300",
-     "fb7e37e43c8800759c"},
+    {"fa7f7fffff", 4, 0x7f7fffff, 3.4028234663852886e+38, "3.4028234663852886e+38", "fa7f7fffff"},
+    {"fb7e37e43c8800759c", 8, 0x7e37e43c8800759cULL, 1.0e+300, "1.0e+300", "fb7e37e43c8800759c"},
     {"f90001", 2, 0x0001, 5.960464477539063e-8, "5.960464477539063e-8", "f90001"},
     {"f90400", 2, 0x0400, 0.00006103515625, "0.00006103515625", "f90400"},
     {"f9c400", 2, 0xc400, -4.0, "-4.0", "f9c400"},

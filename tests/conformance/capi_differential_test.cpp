@@ -57,8 +57,8 @@ struct rec {
   }
   std::string str() const {
     return "type " + std::to_string(type) + (indefinite ? " indef" : "") + " depth " +
-           std::to_string(depth) + " offset " + std::to_string(offset) + " arg " +
-           to_hex_u64(arg) + " width " + std::to_string(width);
+           std::to_string(depth) + " offset " + std::to_string(offset) + " arg " + to_hex_u64(arg) +
+           " width " + std::to_string(width);
   }
 };
 
@@ -83,9 +83,9 @@ bool describe(const cbor_node* n, uint32_t depth, rec& r) {
       s = cbor_node_get_int_raw(n, &r.arg, &negative);
       if (s == CBOR_FAST_OK && negative != (r.type == CBOR_FAST_TYPE_NEGATIVE ? 1 : 0))
         s = CBOR_FAST_ERR_INTERNAL;
-      if (s == CBOR_FAST_OK && (cbor_node_get_bignum(n, &raw, &magnitude, &size, &negative) !=
-                                    CBOR_FAST_OK ||
-                                raw != r.arg || magnitude != nullptr))
+      if (s == CBOR_FAST_OK &&
+          (cbor_node_get_bignum(n, &raw, &magnitude, &size, &negative) != CBOR_FAST_OK ||
+           raw != r.arg || magnitude != nullptr))
         s = CBOR_FAST_ERR_INTERNAL;
       break;
     case CBOR_FAST_TYPE_BYTES:
@@ -100,9 +100,7 @@ bool describe(const cbor_node* n, uint32_t depth, rec& r) {
       break;
     }
     case CBOR_FAST_TYPE_ARRAY:
-    case CBOR_FAST_TYPE_MAP:
-      r.arg = cbor_node_size(n);
-      break;
+    case CBOR_FAST_TYPE_MAP: r.arg = cbor_node_size(n); break;
     case CBOR_FAST_TYPE_TAG: {
       s = cbor_node_get_tag(n, &r.arg);
       const cbor_node* c = cbor_node_tag_content(n);
@@ -138,9 +136,7 @@ bool describe(const cbor_node* n, uint32_t depth, rec& r) {
       r.width = cbor_node_float_width(n);
       break;
     }
-    default:
-      s = CBOR_FAST_ERR_INTERNAL;
-      break;
+    default: s = CBOR_FAST_ERR_INTERNAL; break;
   }
   if (s != CBOR_FAST_OK) ADD_FAILURE() << "C getters disagree on node " << r.str();
   return s == CBOR_FAST_OK;
@@ -170,9 +166,11 @@ bool flatten_doc(const cbor_doc* doc, std::vector<rec>& out) {
         ADD_FAILURE() << "tag child is not its content: " << r.str();
         return false;
       }
-      stack.push_back({child, r.type == CBOR_FAST_TYPE_TAG   ? 1
-                              : r.type == CBOR_FAST_TYPE_MAP ? 2 * r.arg
-                                                             : r.arg, 0});
+      stack.push_back({child,
+                       r.type == CBOR_FAST_TYPE_TAG   ? 1
+                       : r.type == CBOR_FAST_TYPE_MAP ? 2 * r.arg
+                                                      : r.arg,
+                       0});
     } else if (child != nullptr) {
       ADD_FAILURE() << "scalar node with a child: " << r.str();
       return false;
@@ -220,8 +218,8 @@ cbor_fast_status encode_to(const cbor_doc* doc, uint32_t flags, bytes& out) {
 struct first_item {
   status s = status::ok;  ///< ok, end, or the reader's error
   cbor_fast::error_info error;
-  size_t consumed = 0;          ///< offset just past the item (s == ok)
-  status finish = status::ok;   ///< reader.finish() right after it
+  size_t consumed = 0;         ///< offset just past the item (s == ok)
+  status finish = status::ok;  ///< reader.finish() right after it
   std::vector<rec> recs;
 };
 
@@ -276,20 +274,14 @@ first_item read_first(const uint8_t* data, size_t size) {
           }
           break;
         case item_type::array:
-        case item_type::map:
-          stack.push_back({index, 0, false, false});
-          break;
-        case item_type::tag:
-          stack.push_back({index, 0, false, true});
-          break;
+        case item_type::map: stack.push_back({index, 0, false, false}); break;
+        case item_type::tag: stack.push_back({index, 0, false, true}); break;
         case item_type::floating:
           c.arg = double_bits(it.float_value());
           c.width = it.width;
           opened = false;
           break;
-        default:
-          opened = false;
-          break;
+        default: opened = false; break;
       }
       out.recs.push_back(std::move(c));
       if (opened) continue;
@@ -362,8 +354,8 @@ decoded decode_and_check(const exact_buffer& in, uint32_t extra, const first_ite
   EXPECT_EQ(cbor_doc_node_count(raw), ref.recs.size()) << what;
   if (!flatten_doc(raw, out.recs)) return out;
   compare(out.recs, ref.recs,
-          (extra & CBOR_FAST_DECODE_COPY_STRINGS) != 0 ? mode::copied : mode::borrowed,
-          in.data(), in.size(), what);
+          (extra & CBOR_FAST_DECODE_COPY_STRINGS) != 0 ? mode::copied : mode::borrowed, in.data(),
+          in.size(), what);
   bytes again;
   EXPECT_EQ(encode_to(raw, CBOR_FAST_ENCODE_NONE, again), CBOR_FAST_OK) << what;
   const bytes input(in.data(), in.data() + in.size());
@@ -392,9 +384,8 @@ bool load(const std::string& path, bytes& out) {
 
 constexpr int k_generated = 3000;
 constexpr int k_max_depth = 8;
-const uint64_t k_boundaries[] = {0,     1,      23,          24,          255,
-                                 256,   65535,  65536,       0xffffffffu, uint64_t(1) << 32,
-                                 UINT64_MAX};
+const uint64_t k_boundaries[] = {
+    0, 1, 23, 24, 255, 256, 65535, 65536, 0xffffffffu, uint64_t(1) << 32, UINT64_MAX};
 
 /// Random values through the C++ writer: every major type, every head size,
 /// bignums, floats of each width (specials, subnormals, NaN payloads),
@@ -425,9 +416,11 @@ class value_generator {
     return s;
   }
   void write_float(cbor_fast::writer& w) {
-    static const double k_special[] = {0.0, -0.0, HUGE_VAL, -HUGE_VAL, std::nan(""),
-                                       -std::nan(""), 5e-324, 0x1p-24, 0x1p-149, 0x1p-1022,
-                                       65504.0, 65505.0, 1.0, -2.5, 1e300, 3.4028234663852886e38};
+    static const double k_special[] = {
+        0.0,          -0.0,          HUGE_VAL, -HUGE_VAL,
+        std::nan(""), -std::nan(""), 5e-324,   0x1p-24,
+        0x1p-149,     0x1p-1022,     65504.0,  65505.0,
+        1.0,          -2.5,          1e300,    3.4028234663852886e38};
     using cbor_fast::float_width;
     const float_width widths[] = {float_width::shortest, float_width::half, float_width::single,
                                   float_width::double_};
@@ -453,9 +446,7 @@ class value_generator {
           w.write_float(widened_nan(neg, m & 0xfffffffffffffu, 0), float_width::double_);
         break;
       }
-      default:
-        w.write_float(bits_double(rng_()));
-        break;
+      default: w.write_float(bits_double(rng_())); break;
     }
   }
 
@@ -480,8 +471,9 @@ class value_generator {
       case 6: w.write_text(text(SIZE_MAX)); break;
       case 7: {
         // Mostly false/true/null/undefined, some one-byte and two-byte simple values.
-        const uint64_t v =
-            below(12) == 0 ? below(20) : below(5) == 0 ? 32 + below(224) : 20 + below(4);
+        const uint64_t v = below(12) == 0  ? below(20)
+                           : below(5) == 0 ? 32 + below(224)
+                                           : 20 + below(4);
         w.write_simple(uint8_t(v));
         break;
       }
@@ -545,8 +537,7 @@ TEST(CapiDifferential, CorpusMatchesReader) {
     ASSERT_EQ(ref.recs.size(), file.second) << path;  // the README's data item count
     decode_and_check(in, CBOR_FAST_DECODE_NONE, ref, path);
     decode_and_check(in, CBOR_FAST_DECODE_COPY_STRINGS, ref, path + " (copied)");
-    std::printf("[ capi-diff ] %s: %zu items, %zu bytes\n", file.first, ref.recs.size(),
-                in.size());
+    std::printf("[ capi-diff ] %s: %zu items, %zu bytes\n", file.first, ref.recs.size(), in.size());
   }
 }
 
@@ -597,15 +588,15 @@ TEST(CapiDifferential, GeneratedValuesMatchReader) {
     }
     EXPECT_TRUE(again == pref) << pwhat << ": preferred is not a fixed point";
   }
-  for (const char* key : {"type1", "type2", "type3", "type3_", "type4", "type4_", "type5",
-                          "type5_", "type6", "type6_", "type7", "type8", "type9", "type10",
-                          "type11", "type12", "width2", "width4", "width8", "nan2", "nan4",
-                          "nan8"})
+  for (const char* key :
+       {"type1",  "type2",  "type3",  "type3_", "type4", "type4_", "type5",  "type5_",
+        "type6",  "type6_", "type7",  "type8",  "type9", "type10", "type11", "type12",
+        "width2", "width4", "width8", "nan2",   "nan4",  "nan8"})
     EXPECT_GT(seen[key], 0u) << "generator never produced " << key;
   // Containers nest to k_max_depth; a bignum there adds its byte string below.
   EXPECT_GE(max_depth, uint32_t(k_max_depth));
-  std::printf("[ capi-diff ] %zu generated values, %zu items, max depth %u\n", inputs.size(),
-              items, max_depth);
+  std::printf("[ capi-diff ] %zu generated values, %zu items, max depth %u\n", inputs.size(), items,
+              max_depth);
 }
 
 TEST(CapiDifferential, CorruptedInputsFailLikeReader) {
@@ -635,8 +626,8 @@ TEST(CapiDifferential, CorruptedInputsFailLikeReader) {
     }
     const exact_buffer in(m);
     const first_item ref = read_first(in.data(), in.size());
-    const std::string what = "corrupted #" + std::to_string(i) + " " + to_hex(m) + " (from " +
-                             original + ")";
+    const std::string what =
+        "corrupted #" + std::to_string(i) + " " + to_hex(m) + " (from " + original + ")";
     for (uint32_t flags : {CBOR_FAST_DECODE_NONE, CBOR_FAST_DECODE_EXACT,
                            CBOR_FAST_DECODE_EXACT | CBOR_FAST_DECODE_COPY_STRINGS}) {
       const bool exact = (flags & CBOR_FAST_DECODE_EXACT) != 0;
@@ -682,8 +673,8 @@ TEST(CapiDifferential, CorruptedInputsFailLikeReader) {
   std::string mix;
   for (const auto& kv : seen) mix += " " + kv.first + "=" + std::to_string(kv.second);
   std::printf("[ capi-diff ] 500 corrupted inputs, EXACT statuses (x2):%s\n", mix.c_str());
-  for (const char* key : {"ok", "truncated", "trailing_bytes", "reserved_additional_info",
-                          "unexpected_break"})
+  for (const char* key :
+       {"ok", "truncated", "trailing_bytes", "reserved_additional_info", "unexpected_break"})
     EXPECT_GT(seen[key], 0u) << "no corrupted input gave " << key;
 }
 

@@ -27,9 +27,9 @@ using cbor_fast::reader_options;
 
 struct corpus_file {
   const char* name;
-  size_t size;          ///< bytes, from the README
-  size_t data_items;    ///< from the README
-  size_t float64s;      ///< counted once with an independent decoder
+  size_t size;        ///< bytes, from the README
+  size_t data_items;  ///< from the README
+  size_t float64s;    ///< counted once with an independent decoder
 };
 
 const corpus_file files[] = {
@@ -163,9 +163,7 @@ TEST_P(corpus, diag_prints_the_document) {
   EXPECT_STATUS(cbor_fast::diag_next(rd, rest), status::end);
 }
 
-std::string file_name(const ::testing::TestParamInfo<corpus_file>& info) {
-  return info.param.name;
-}
+std::string file_name(const ::testing::TestParamInfo<corpus_file>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(shared, corpus, ::testing::ValuesIn(files), file_name);
 

@@ -48,7 +48,7 @@ std::string repeated_text(const std::string& s, size_t n) {
 struct deep_case {
   const char* name;
   bytes input;
-  size_t items;      ///< items next() delivers, end items included
+  size_t items;  ///< items next() delivers, end items included
   uint32_t max_item_depth;
   std::string diag;
 };
@@ -166,8 +166,8 @@ struct depth_case {
 std::vector<depth_case> depth_cases() {
   std::vector<depth_case> out;
   out.push_back({"arrays", repeated({0x81}, 512, {0x00}), repeated({0x81}, 513, {0x00}), 512});
-  out.push_back({"maps", repeated({0xa1, 0x00}, 512, {0x00}),
-                 repeated({0xa1, 0x00}, 513, {0x00}), 2 * 512 + 0});
+  out.push_back({"maps", repeated({0xa1, 0x00}, 512, {0x00}), repeated({0xa1, 0x00}, 513, {0x00}),
+                 2 * 512 + 0});
   out.push_back({"tags", repeated({0xc1}, 512, {0x00}), repeated({0xc1}, 513, {0x00}), 512});
   bytes in512 = repeated({0x9f}, 512, {});
   in512.insert(in512.end(), 512, 0xff);
@@ -237,9 +237,12 @@ TEST(limits_default_depth, custom_small_limit) {
     status last;
     size_t offset;
   } cases[] = {
-      {"8100", status::end, 0},        {"818100", status::depth_exceeded, 1},
-      {"c100", status::end, 0},        {"c1c100", status::depth_exceeded, 1},
-      {"9f5fffff", status::depth_exceeded, 1}, {"00", status::end, 0},
+      {"8100", status::end, 0},
+      {"818100", status::depth_exceeded, 1},
+      {"c100", status::end, 0},
+      {"c1c100", status::depth_exceeded, 1},
+      {"9f5fffff", status::depth_exceeded, 1},
+      {"00", status::end, 0},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.hex);
@@ -492,7 +495,7 @@ TEST(limits_joined, read_joined_reports_reader_errors) {
     status code;
     size_t offset;
   } cases[] = {
-      {"5f 41 00", false, status::truncated, 3},                 // no break
+      {"5f 41 00", false, status::truncated, 3},  // no break
       {"5f 41 00 61 00 ff", false, status::chunk_type_mismatch, 3},
       {"7f 61 41 7f ff ff", false, status::nested_indefinite_chunk, 3},
       {"7f 61 41 61 ff ff", true, status::invalid_utf8, 4},

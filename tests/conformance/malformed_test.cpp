@@ -80,12 +80,9 @@ const before_row end_of_input_in_head[] = {
 
 // "Definite-length strings with short data": declared length > bytes left.
 const before_row short_strings[] = {
-    {"short_strings/bytes_1_of_0", ""},
-    {"short_strings/text_1_of_0", ""},
-    {"short_strings/bytes_4g_of_1", ""},
-    {"short_strings/bytes_16e_of_3", ""},
-    {"short_strings/text_4g_of_1", ""},
-    {"short_strings/text_9e_of_3", ""},
+    {"short_strings/bytes_1_of_0", ""},  {"short_strings/text_1_of_0", ""},
+    {"short_strings/bytes_4g_of_1", ""}, {"short_strings/bytes_16e_of_3", ""},
+    {"short_strings/text_4g_of_1", ""},  {"short_strings/text_9e_of_3", ""},
 };
 
 // "Definite-length maps and arrays not closed with enough items".
@@ -142,30 +139,18 @@ const before_row indefinite_containers_not_closed[] = {
 // Subkind 1: reserved additional information values 28, 29, 30 of every
 // major type (the RFC list ends with a stray comma).
 const before_row reserved_additional_info[] = {
-    {"reserved_additional_info/mt0_28", ""},
-    {"reserved_additional_info/mt0_29", ""},
-    {"reserved_additional_info/mt0_30", ""},
-    {"reserved_additional_info/mt1_28", ""},
-    {"reserved_additional_info/mt1_29", ""},
-    {"reserved_additional_info/mt1_30", ""},
-    {"reserved_additional_info/mt2_28", ""},
-    {"reserved_additional_info/mt2_29", ""},
-    {"reserved_additional_info/mt2_30", ""},
-    {"reserved_additional_info/mt3_28", ""},
-    {"reserved_additional_info/mt3_29", ""},
-    {"reserved_additional_info/mt3_30", ""},
-    {"reserved_additional_info/mt4_28", ""},
-    {"reserved_additional_info/mt4_29", ""},
-    {"reserved_additional_info/mt4_30", ""},
-    {"reserved_additional_info/mt5_28", ""},
-    {"reserved_additional_info/mt5_29", ""},
-    {"reserved_additional_info/mt5_30", ""},
-    {"reserved_additional_info/mt6_28", ""},
-    {"reserved_additional_info/mt6_29", ""},
-    {"reserved_additional_info/mt6_30", ""},
-    {"reserved_additional_info/mt7_28", ""},
-    {"reserved_additional_info/mt7_29", ""},
-    {"reserved_additional_info/mt7_30", ""},
+    {"reserved_additional_info/mt0_28", ""}, {"reserved_additional_info/mt0_29", ""},
+    {"reserved_additional_info/mt0_30", ""}, {"reserved_additional_info/mt1_28", ""},
+    {"reserved_additional_info/mt1_29", ""}, {"reserved_additional_info/mt1_30", ""},
+    {"reserved_additional_info/mt2_28", ""}, {"reserved_additional_info/mt2_29", ""},
+    {"reserved_additional_info/mt2_30", ""}, {"reserved_additional_info/mt3_28", ""},
+    {"reserved_additional_info/mt3_29", ""}, {"reserved_additional_info/mt3_30", ""},
+    {"reserved_additional_info/mt4_28", ""}, {"reserved_additional_info/mt4_29", ""},
+    {"reserved_additional_info/mt4_30", ""}, {"reserved_additional_info/mt5_28", ""},
+    {"reserved_additional_info/mt5_29", ""}, {"reserved_additional_info/mt5_30", ""},
+    {"reserved_additional_info/mt6_28", ""}, {"reserved_additional_info/mt6_29", ""},
+    {"reserved_additional_info/mt6_30", ""}, {"reserved_additional_info/mt7_28", ""},
+    {"reserved_additional_info/mt7_29", ""}, {"reserved_additional_info/mt7_30", ""},
 };
 
 // Subkind 2: "Reserved two-byte encodings of simple values".
@@ -179,14 +164,10 @@ const before_row bad_simple_value[] = {
 // Subkind 3: "Indefinite-length string chunks not of the correct type": the
 // chunk head at offset 1 is the offender.
 const before_row chunk_type_mismatch[] = {
-    {"chunk_type_mismatch/bytes_uint", "(_h"},
-    {"chunk_type_mismatch/bytes_nint", "(_h"},
-    {"chunk_type_mismatch/bytes_text", "(_h"},
-    {"chunk_type_mismatch/bytes_array", "(_h"},
-    {"chunk_type_mismatch/bytes_map", "(_h"},
-    {"chunk_type_mismatch/bytes_tag", "(_h"},
-    {"chunk_type_mismatch/bytes_simple", "(_h"},
-    {"chunk_type_mismatch/text_bytes", "(_s"},
+    {"chunk_type_mismatch/bytes_uint", "(_h"},   {"chunk_type_mismatch/bytes_nint", "(_h"},
+    {"chunk_type_mismatch/bytes_text", "(_h"},   {"chunk_type_mismatch/bytes_array", "(_h"},
+    {"chunk_type_mismatch/bytes_map", "(_h"},    {"chunk_type_mismatch/bytes_tag", "(_h"},
+    {"chunk_type_mismatch/bytes_simple", "(_h"}, {"chunk_type_mismatch/text_bytes", "(_s"},
 };
 
 // Subkind 3: "Indefinite-length string chunks not definite length": a chunk
@@ -503,18 +484,18 @@ INSTANTIATE_TEST_SUITE_P(text, utf8_invalid, ::testing::ValuesIn(make_utf8_rows(
 
 TEST(utf8_valid, boundaries_accepted_when_validating) {
   const char* cases[] = {
-      "61 7f",              // U+007F, last one-byte
-      "62 c2 80",           // U+0080, first two-byte
-      "62 df bf",           // U+07FF
-      "63 e0 a0 80",        // U+0800, first three-byte
-      "63 ed 9f bf",        // U+D7FF, just below the surrogates
-      "63 ee 80 80",        // U+E000, just above them
-      "63 ef bf bf",        // U+FFFF
-      "64 f0 90 80 80",     // U+10000, first four-byte
-      "64 f4 8f bf bf",     // U+10FFFF, the last code point
-      "61 00",              // NUL is a valid code point
+      "61 7f",                       // U+007F, last one-byte
+      "62 c2 80",                    // U+0080, first two-byte
+      "62 df bf",                    // U+07FF
+      "63 e0 a0 80",                 // U+0800, first three-byte
+      "63 ed 9f bf",                 // U+D7FF, just below the surrogates
+      "63 ee 80 80",                 // U+E000, just above them
+      "63 ef bf bf",                 // U+FFFF
+      "64 f0 90 80 80",              // U+10000, first four-byte
+      "64 f4 8f bf bf",              // U+10FFFF, the last code point
+      "61 00",                       // NUL is a valid code point
       "7f 62 c3 bc 63 e6 b0 b4 ff",  // chunks split at code point boundaries
-      "7f ff",              // no chunks
+      "7f ff",                       // no chunks
   };
   cbor_fast::reader_options opt;
   opt.validate_utf8 = true;

@@ -39,10 +39,10 @@ struct trace {
 std::string describe(const item& it) {
   uint64_t u;
   std::memcpy(&u, &it.u, sizeof u);
-  return "type " + std::to_string(int(it.type)) + " flags " + std::to_string(it.flags) +
-         " head " + std::to_string(it.head_size) + " width " + std::to_string(it.width) +
-         " depth " + std::to_string(it.depth) + " offset " + std::to_string(it.offset) +
-         " arg " + std::to_string(it.arg) + " u " + std::to_string(u);
+  return "type " + std::to_string(int(it.type)) + " flags " + std::to_string(it.flags) + " head " +
+         std::to_string(it.head_size) + " width " + std::to_string(it.width) + " depth " +
+         std::to_string(it.depth) + " offset " + std::to_string(it.offset) + " arg " +
+         std::to_string(it.arg) + " u " + std::to_string(u);
 }
 
 bool same(const item& a, const item& b) {
@@ -77,8 +77,7 @@ void check_visit(const bytes& in, const trace& want, const std::string& what) {
   reader r(in.data(), in.size());
   std::vector<item> got;
   status s;
-  while ((s = r.visit([&got](const item& it) noexcept { got.push_back(it); })) == status::ok) {
-  }
+  while ((s = r.visit([&got](const item& it) noexcept { got.push_back(it); })) == status::ok) {}
   expect_items(want.items, got, what + " [visit]");
   EXPECT_EQ(s, want.final) << what << " [visit]";
   EXPECT_EQ(r.error().offset, want.error_offset) << what << " [visit]";
@@ -218,7 +217,8 @@ const valid_row valid_rows[] = {
     {"uint_65535_65536", "19 ffff 1a 00010000", 2},
     {"uint_2p32_max", "1b 0000000100000000 1b ffffffffffffffff", 2},
     {"negint_forms", "20 38 18 39 0100 3a 00010000 3b ffffffffffffffff", 5},
-    {"bytes_text_forms", "40 41 00 58 18 000102030405060708090a0b0c0d0e0f1011121314151617 60 61 61", 5},
+    {"bytes_text_forms", "40 41 00 58 18 000102030405060708090a0b0c0d0e0f1011121314151617 60 61 61",
+     5},
     {"indefinite_strings", "5f 41 00 42 0102 ff 7f 61 61 60 ff", 8},
     {"arrays_maps_empty", "80 a0 9f ff bf ff", 8},
     {"nested_definite", "82 81 a1 01 82 02 03 c1 1a 514b67b0", 13},
@@ -305,7 +305,8 @@ TEST(reader_paths, malformed_input_of_every_cause) {
 TEST(reader_paths, every_truncation) {
   const bytes full = from_hex(
       "a4 61 61 83 01 39 0100 fb 3ff199999999999a 62 6262 9f 5f 41 00 ff c1 1a 514b67b0 ff"
-      " 63 636363 bf 18 ff f5 ff 61 64 d8 20 78 19 00000000000000000000000000000000000000000000000000");
+      " 63 636363 bf 18 ff f5 ff 61 64 d8 20 78 19 "
+      "00000000000000000000000000000000000000000000000000");
   ASSERT_EQ(by_next(full).final, status::end);
   for (size_t n = 1; n < full.size(); ++n) {
     const bytes in(full.begin(), full.begin() + std::ptrdiff_t(n));

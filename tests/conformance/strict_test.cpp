@@ -49,8 +49,7 @@ outcome walk(const bytes& in, const reader_options& o) {
 outcome skip_all(const bytes& in, const reader_options& o) {
   reader r(in.data(), in.size(), o);
   status s;
-  while ((s = r.skip()) == status::ok) {
-  }
+  while ((s = r.skip()) == status::ok) {}
   if (s == status::end) return {status::ok, 0, 0};
   return {s, r.error().offset, 0};
 }
@@ -134,7 +133,6 @@ std::vector<row> rows_with(uint32_t check) {
 // Keys equal by value whatever their encoding, and pairs that are not equal
 // ("duplicate_keys/..." rows of tests/vectors/strict.json).
 const std::vector<row> k_duplicates = rows_with(SHARED_CHECK_DUPLICATE_KEYS);
-
 
 TEST(DuplicateKeys, TableThroughEveryEntryPoint) {
   reader_options o;
@@ -240,7 +238,6 @@ TEST(DuplicateKeys, MovedReaderKeepsItsKeys) {
 // ("deterministic/..." rows of tests/vectors/strict.json).
 const std::vector<row> k_deterministic = rows_with(SHARED_CHECK_DETERMINISTIC);
 
-
 TEST(Deterministic, TableThroughEveryEntryPoint) {
   reader_options o;
   o.deterministic = true;
@@ -323,8 +320,8 @@ TEST(Limits, SameStatusAndOffsetEverywhere) {
   constexpr uint64_t no = UINT64_MAX;
   const limit_row rows[] = {
       {"string at the limit", "4A 00010203040506070809", 512, 10, no, no, status::ok, 0},
-      {"string over the limit", "4A 00010203040506070809", 512, 9, no, no,
-       status::string_too_long, 0},
+      {"string over the limit", "4A 00010203040506070809", 512, 9, no, no, status::string_too_long,
+       0},
       {"string over the limit in an array", "82 00 6A 30313233343536373839", 512, 9, no, no,
        status::string_too_long, 2},
       {"joined string at the limit", "5F 43010203 43040506 FF", 512, 6, no, no, status::ok, 0},
@@ -333,12 +330,11 @@ TEST(Limits, SameStatusAndOffsetEverywhere) {
       {"joined text over the limit", "81 7F 63616263 63646566 FF", 512, 5, no, no,
        status::string_too_long, 6},
       {"array at the limit", "84 00 00 00 00", 512, no, 4, no, status::ok, 0},
-      {"array over the limit", "85 00 00 00 00 00", 512, no, 4, no,
-       status::container_too_large, 0},
+      {"array over the limit", "85 00 00 00 00 00", 512, no, 4, no, status::container_too_large, 0},
       {"indefinite array over the limit", "9F 00 00 00 00 00 FF", 512, no, 4, no,
        status::container_too_large, 5},
-      {"map over the limit", "A3 01 00 02 00 03 00", 512, no, 2, no,
-       status::container_too_large, 0},
+      {"map over the limit", "A3 01 00 02 00 03 00", 512, no, 2, no, status::container_too_large,
+       0},
       {"indefinite map over the limit", "BF 01 00 02 00 03 00 FF", 512, no, 2, no,
        status::container_too_large, 5},
       {"items at the limit", "83 00 00 00", 512, no, no, 4, status::ok, 0},
@@ -554,8 +550,7 @@ TEST(Defaults, DenseDocumentFitsHostileNestingDoesNot) {
   counting m;
   document d(&m.hooks);
   error_info e;
-  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e),
-            status::memory_budget_exceeded);
+  EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e), status::memory_budget_exceeded);
   EXPECT_LE(m.peak, 32 * maps.size() + (size_t(1) << 20));
   o.max_memory = SIZE_MAX;
   EXPECT_EQ(cbor_fast::decode(maps.data(), maps.size(), d, o, &e), status::ok);

@@ -174,15 +174,9 @@ class tracer {
     if (!out_.empty()) out_.push_back(' ');
     char buf[40];
     switch (it.type) {
-      case item_type::none:
-        out_ += "none?";
-        break;
-      case item_type::unsigned_int:
-        out_ += std::to_string(it.value());
-        break;
-      case item_type::negative_int:
-        out_ += negative_text(it.value());
-        break;
+      case item_type::none: out_ += "none?"; break;
+      case item_type::unsigned_int: out_ += std::to_string(it.value()); break;
+      case item_type::negative_int: out_ += negative_text(it.value()); break;
       case item_type::byte_string:
         if (it.is_indefinite()) {
           out_ += "(_h";
@@ -220,21 +214,13 @@ class tracer {
         out_ += it.is_indefinite() ? std::string("{_") : "{" + std::to_string(it.count());
         closers_.push_back('}');
         break;
-      case item_type::tag:
-        out_ += "tag" + std::to_string(it.tag_number());
-        break;
+      case item_type::tag: out_ += "tag" + std::to_string(it.tag_number()); break;
       case item_type::simple:
         out_ += "simple(" + std::to_string(unsigned(it.simple_value())) + ")";
         break;
-      case item_type::boolean:
-        out_ += it.boolean_value() ? "true" : "false";
-        break;
-      case item_type::null:
-        out_ += "null";
-        break;
-      case item_type::undefined:
-        out_ += "undefined";
-        break;
+      case item_type::boolean: out_ += it.boolean_value() ? "true" : "false"; break;
+      case item_type::null: out_ += "null"; break;
+      case item_type::undefined: out_ += "undefined"; break;
       case item_type::floating:
         std::snprintf(buf, sizeof buf, "f%u:%0*llx", unsigned(it.width), int(it.width) * 2,
                       static_cast<unsigned long long>(it.float_bits()));
@@ -307,8 +293,7 @@ class stream_checker {
   }
 
   ::testing::AssertionResult check(const item& it) {
-    if (it.offset != cursor_)
-      return fail_at(it, "offset should be " + std::to_string(cursor_));
+    if (it.offset != cursor_) return fail_at(it, "offset should be " + std::to_string(cursor_));
     if (it.type == item_type::end) {
       if (stack_.empty()) return fail_at(it, "end item with nothing open");
       const frame f = stack_.back();
@@ -326,8 +311,8 @@ class stream_checker {
         if ((it.flags & item::flag_break) != 0 || it.head_size != 0)
           return fail_at(it, "definite end needs head_size 0 and no flag_break");
         if (f.seen != f.expected)
-          return fail_at(it, "definite container ended after " + std::to_string(f.seen) +
-                                 " of " + std::to_string(f.expected) + " children");
+          return fail_at(it, "definite container ended after " + std::to_string(f.seen) + " of " +
+                                 std::to_string(f.expected) + " children");
       }
       stack_.pop_back();
       cursor_ += it.head_size;
@@ -349,8 +334,7 @@ class stream_checker {
       if (!f.indefinite && f.type != item_type::tag && f.seen >= f.expected)
         return fail_at(it, "child beyond the definite count");
     }
-    if (it.offset + it.encoded_size() > size_)
-      return fail_at(it, "item extends past the input");
+    if (it.offset + it.encoded_size() > size_) return fail_at(it, "item extends past the input");
     const bool indefinite = it.is_indefinite();
     switch (it.type) {
       case item_type::byte_string:
@@ -367,8 +351,8 @@ class stream_checker {
       case item_type::array:
       case item_type::map:
         if (indefinite && it.head_size != 1) return fail_at(it, "indefinite head_size != 1");
-        stack_.push_back({it.type, indefinite,
-                          it.type == item_type::map ? 2 * it.count() : it.count(), 0});
+        stack_.push_back(
+            {it.type, indefinite, it.type == item_type::map ? 2 * it.count() : it.count(), 0});
         break;
       case item_type::tag:
         if (indefinite) return fail_at(it, "indefinite tag");
@@ -388,8 +372,7 @@ class stream_checker {
         child_done();
         break;
       }
-      case item_type::none:
-        return fail_at(it, "item of type none");
+      case item_type::none: return fail_at(it, "item of type none");
       default:
         if (indefinite) return fail_at(it, "indefinite flag on a scalar");
         child_done();
@@ -412,10 +395,10 @@ class stream_checker {
 struct read_log {
   std::string trace;
   size_t items = 0;
-  status last = status::ok;          ///< end, or the error
-  cbor_fast::error_info error;       ///< reader.error() afterwards
-  size_t cursor = 0;                 ///< offset just past the last item delivered
-  bool balanced = true;              ///< nothing open after the last item
+  status last = status::ok;     ///< end, or the error
+  cbor_fast::error_info error;  ///< reader.error() afterwards
+  size_t cursor = 0;            ///< offset just past the last item delivered
+  bool balanced = true;         ///< nothing open after the last item
 };
 
 /// Reads items until next() returns something other than ok, checking each
@@ -450,10 +433,8 @@ enum class float_mode {
 /// Writes one item as the matching writer call.
 inline status write_item(cbor_fast::writer& w, const item& it, float_mode fm) {
   switch (it.type) {
-    case item_type::unsigned_int:
-      return w.write_uint(it.value());
-    case item_type::negative_int:
-      return w.write_negative(it.value());
+    case item_type::unsigned_int: return w.write_uint(it.value());
+    case item_type::negative_int: return w.write_negative(it.value());
     case item_type::byte_string:
       return it.is_indefinite() ? w.begin_bytes_indefinite() : w.write_bytes(it.bytes());
     case item_type::text_string:
@@ -462,24 +443,17 @@ inline status write_item(cbor_fast::writer& w, const item& it, float_mode fm) {
       return it.is_indefinite() ? w.begin_array_indefinite() : w.begin_array(it.count());
     case item_type::map:
       return it.is_indefinite() ? w.begin_map_indefinite() : w.begin_map(it.count());
-    case item_type::tag:
-      return w.write_tag(it.tag_number());
-    case item_type::simple:
-      return w.write_simple(it.simple_value());
-    case item_type::boolean:
-      return w.write_bool(it.boolean_value());
-    case item_type::null:
-      return w.write_null();
-    case item_type::undefined:
-      return w.write_undefined();
+    case item_type::tag: return w.write_tag(it.tag_number());
+    case item_type::simple: return w.write_simple(it.simple_value());
+    case item_type::boolean: return w.write_bool(it.boolean_value());
+    case item_type::null: return w.write_null();
+    case item_type::undefined: return w.write_undefined();
     case item_type::floating:
       return w.write_float(it.float_value(), fm == float_mode::as_read
                                                  ? static_cast<cbor_fast::float_width>(it.width)
                                                  : cbor_fast::float_width::shortest);
-    case item_type::end:
-      return w.end();
-    case item_type::none:
-      break;
+    case item_type::end: return w.end();
+    case item_type::none: break;
   }
   return status::internal_error;
 }
@@ -505,8 +479,8 @@ inline status transcode(const uint8_t* input, size_t size, float_mode fm, bytes&
 }
 
 /// gtest would print a status as raw bytes: compare and print by name instead.
-inline ::testing::AssertionResult status_is(const char* actual_expr, const char*,
-                                            status actual, status expected) {
+inline ::testing::AssertionResult status_is(const char* actual_expr, const char*, status actual,
+                                            status expected) {
   if (actual == expected) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << actual_expr << " is " << cbor_fast::status_name(actual) << " ("

@@ -178,9 +178,7 @@ TEST_P(truncation, every_prefix_is_truncated) {
   }
 }
 
-std::string item_name(const ::testing::TestParamInfo<valid_item>& info) {
-  return info.param.name;
-}
+std::string item_name(const ::testing::TestParamInfo<valid_item>& info) { return info.param.name; }
 
 INSTANTIATE_TEST_SUITE_P(prefixes, truncation, ::testing::ValuesIn(items()), item_name);
 

@@ -43,10 +43,10 @@ uint64_t u_bits(const item& it) {
 }
 
 std::string describe(const item& it) {
-  return "type " + std::to_string(int(it.type)) + " flags " + std::to_string(it.flags) +
-         " head " + std::to_string(it.head_size) + " width " + std::to_string(it.width) +
-         " depth " + std::to_string(it.depth) + " offset " + std::to_string(it.offset) +
-         " arg " + std::to_string(it.arg) + " u " + to_hex_u64(u_bits(it));
+  return "type " + std::to_string(int(it.type)) + " flags " + std::to_string(it.flags) + " head " +
+         std::to_string(it.head_size) + " width " + std::to_string(it.width) + " depth " +
+         std::to_string(it.depth) + " offset " + std::to_string(it.offset) + " arg " +
+         std::to_string(it.arg) + " u " + to_hex_u64(u_bits(it));
 }
 
 /// After the last status, `again` (one more call) must repeat it and deliver nothing.
@@ -78,8 +78,7 @@ trace by_visit(const bytes& in, const reader_options& o) {
   trace t;
   status s;
   auto v = [&t](const item& it) noexcept { t.items.push_back(it); };
-  while ((s = r.visit(v)) == status::ok) {
-  }
+  while ((s = r.visit(v)) == status::ok) {}
   finish(t, r, s, [&] { return r.visit(v); });
   return t;
 }
@@ -130,7 +129,8 @@ trace by_plain(const bytes& in, const reader_options& o) {
     t.items.push_back(it);
   }
   finish(t, r, s, [&] {
-    EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v)) << "visit_plain() after the end or an error";
+    EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v))
+        << "visit_plain() after the end or an error";
     return r.next(it);
   });
   return t;
@@ -205,10 +205,8 @@ const named rows[] = {
     {"containers_of_each_head_size",
      "80 a0 8101 9800 990000 9a00000000 9b0000000000000000 b800 b90000 ba00000000 "
      "bb0000000000000000 a10102"},
-    {"tags_of_each_head_size",
-     "c001 d81802 d9010003 da0001000004 db000000010000000005 c1c2c3c440"},
-    {"simple_values",
-     "e0 f3 f4 f5 f6 f7 f820 f8ff"},
+    {"tags_of_each_head_size", "c001 d81802 d9010003 da0001000004 db000000010000000005 c1c2c3c440"},
+    {"simple_values", "e0 f3 f4 f5 f6 f7 f820 f8ff"},
     {"floats", "f93c00 f97c00 f9fe00 fa47c35000 fa7f800000 fb3ff199999999999a fb7ff8000000000000"},
     // Halves and singles of every class: normal ones widen inline, zeros,
     // subnormals, infinities and NaNs (payloads kept) the general way.
@@ -255,8 +253,7 @@ const named rows[] = {
     // small limits of the option sets, and past the end of the input.
     {"short_heads_over_small_limits",
      "85 64 61626364 83 01 02 03 a3 01 01 02 02 03 03 6b 68656c6c6f20776f726c64 44 00010203"},
-    {"short_string_past_end",
-     "82 01 77 0102030405060708090a0b0c0d0e0f101112131415"},
+    {"short_string_past_end", "82 01 77 0102030405060708090a0b0c0d0e0f101112131415"},
     {"short_array_past_end", "82 01 97 0102030405060708090a0b0c0d0e0f101112131415"},
     {"short_map_past_end",
      "82 01 b7 0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f2021222324252627"
@@ -332,10 +329,16 @@ void random_item(std::mt19937_64& rng, bytes& out, int depth) {
       break;
     }
     case 4: {
-      static const uint8_t simple[][10] = {{1, 0xf4}, {1, 0xf5}, {1, 0xf6}, {1, 0xf7}, {1, 0xe5},
-                                          {2, 0xf8, 0x40}, {3, 0xf9, 0x3c, 0x00},
-                                          {5, 0xfa, 0x3f, 0xc0, 0x00, 0x00},
-                                          {9, 0xfb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18}};
+      static const uint8_t simple[][10] = {
+          {1, 0xf4},
+          {1, 0xf5},
+          {1, 0xf6},
+          {1, 0xf7},
+          {1, 0xe5},
+          {2, 0xf8, 0x40},
+          {3, 0xf9, 0x3c, 0x00},
+          {5, 0xfa, 0x3f, 0xc0, 0x00, 0x00},
+          {9, 0xfb, 0x40, 0x09, 0x21, 0xfb, 0x54, 0x44, 0x2d, 0x18}};
       const uint8_t* s = simple[rng() % 9];
       out.insert(out.end(), s + 1, s + 1 + s[0]);
       break;
@@ -345,13 +348,18 @@ void random_item(std::mt19937_64& rng, bytes& out, int depth) {
     case 7: {
       const uint64_t n = rng() % 5;
       const bool indefinite = rng() % 5 == 0;
-      if (indefinite) out.push_back(kind == 6 ? 0x9f : 0xbf);
-      else head(kind == 6 ? 4 : 5, n);
+      if (indefinite)
+        out.push_back(kind == 6 ? 0x9f : 0xbf);
+      else
+        head(kind == 6 ? 4 : 5, n);
       for (uint64_t i = 0; i < (kind == 6 ? n : 2 * n); ++i) random_item(rng, out, depth + 1);
       if (indefinite) out.push_back(0xff);
       break;
     }
-    case 8: head(6, small); random_item(rng, out, depth + 1); break;
+    case 8:
+      head(6, small);
+      random_item(rng, out, depth + 1);
+      break;
     case 9: {
       out.push_back(rng() % 2 ? 0x5f : 0x7f);
       const uint8_t major = out.back() == 0x5f ? 0x40 : 0x60;
@@ -421,10 +429,10 @@ TEST(reader_visit, one_complete_item_per_call) {
   std::vector<item_type> seen;
   auto v = [&seen](const item& it) noexcept { seen.push_back(it.type); };
   ASSERT_EQ(r.visit(v), status::ok);
-  EXPECT_EQ(seen, (std::vector<item_type>{item_type::array, item_type::unsigned_int,
-                                          item_type::array, item_type::unsigned_int,
-                                          item_type::unsigned_int, item_type::end,
-                                          item_type::end}));
+  EXPECT_EQ(seen,
+            (std::vector<item_type>{item_type::array, item_type::unsigned_int, item_type::array,
+                                    item_type::unsigned_int, item_type::unsigned_int,
+                                    item_type::end, item_type::end}));
   EXPECT_EQ(r.offset(), 5u);
   seen.clear();
   ASSERT_EQ(r.visit(v), status::ok);
@@ -486,8 +494,8 @@ TEST(reader_visit, empty_containers_visited_as_whole_items) {
     EXPECT_EQ(r.depth(), 1u) << key;
   }
   EXPECT_EQ(values, (std::vector<std::string>{"5:0@1+3", "13:0@1+4", "6:0@1+6", "13:0@1+7",
-                                              "5:2@1+9", "5:0@2+10", "13:0@2+11",
-                                              "6:0@2+11", "13:0@2+12", "13:0@1+12"}));
+                                              "5:2@1+9", "5:0@2+10", "13:0@2+11", "6:0@2+11",
+                                              "13:0@2+12", "13:0@1+12"}));
   EXPECT_EQ(r.items(), 9u);
   EXPECT_EQ(r.offset(), doc_size);
   EXPECT_EQ(r.visit(v), status::invalid_state);
@@ -573,7 +581,8 @@ TEST(reader_visit, boundary_values_reach_the_visitor) {
   std::vector<uint64_t> args;
   std::vector<double> floats;
   auto v = [&](const item& x) noexcept {
-    if (x.type == item_type::floating) floats.push_back(x.float_value());
+    if (x.type == item_type::floating)
+      floats.push_back(x.float_value());
     else if (x.type == item_type::unsigned_int || x.type == item_type::negative_int)
       args.push_back(x.value());
   };
@@ -626,7 +635,8 @@ TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   std::vector<item_type> seen;
   auto v = [&seen](const item& it) noexcept { seen.push_back(it.type); };
   item it;
-  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // a top-level container: next() notes where it starts
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(
+      r, v));  // a top-level container: next() notes where it starts
   ASSERT_EQ(r.next(it), status::ok);
   reader_options o;
   o.validate_utf8 = true;  // from now on, text is validated by next()
@@ -637,16 +647,19 @@ TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   EXPECT_EQ(it.type, item_type::text_string);
   o.validate_utf8 = false;
   ASSERT_EQ(r.set_options(o), status::ok);
-  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // an indefinite string's start: next()'s
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(
+      r, v));  // an indefinite string's start: next()'s
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(r.depth(), 2u);
-  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // its chunk: next() counts it against the string
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(
+      r, v));  // its chunk: next() counts it against the string
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // its break
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(it.type, item_type::end);
   seen.clear();
-  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));  // 5: inline again once the string is closed
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(
+      r, v));  // 5: inline again once the string is closed
   ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));  // the array's end
   EXPECT_EQ(seen, (std::vector<item_type>{item_type::unsigned_int, item_type::end}));
   // The last 8 bytes (from offset 11) are next()'s, where it checks the
@@ -659,7 +672,8 @@ TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   const bytes bad = from_hex("82 1c 00 00 00 00 00 00 00 00 00 00 00 00");
   r.reset(bad.data(), bad.size());
   ASSERT_EQ(r.next(it), status::ok);
-  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));  // reserved additional information: next()'s
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(
+      r, v));  // reserved additional information: next()'s
   EXPECT_EQ(r.next(it), status::reserved_additional_info);
   EXPECT_EQ(r.error().offset, 1u);
   EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));

@@ -58,16 +58,14 @@ struct counting_allocator {
 
   void reset_peak() { peak = live; }
   void add(void* p, size_t n) {
-    if (tracing())
-      std::fprintf(stderr, "alloc %zu (live %zu)\n", n, live + n);
+    if (tracing()) std::fprintf(stderr, "alloc %zu (live %zu)\n", n, live + n);
     if (first == SIZE_MAX) first = n;
     FUZZ_CHECK(sizes.emplace(p, n).second);
     live += n;
     if (live > peak) peak = live;
   }
   void remove(void* p, size_t n) {
-    if (tracing())
-      std::fprintf(stderr, "free %zu (live %zu)\n", n, live - n);
+    if (tracing()) std::fprintf(stderr, "free %zu (live %zu)\n", n, live - n);
     const auto it = sizes.find(p);
     FUZZ_CHECK(it != sizes.end() && it->second == n);
     sizes.erase(it);
@@ -80,8 +78,7 @@ struct counting_allocator {
   }
   static void* do_realloc(void* ctx, void* p, size_t old_size, size_t size) {
     auto* self = static_cast<counting_allocator*>(ctx);
-    if (tracing())
-      std::fprintf(stderr, "realloc %zu -> %zu\n", old_size, size);
+    if (tracing()) std::fprintf(stderr, "realloc %zu -> %zu\n", old_size, size);
     if (p == nullptr) return do_malloc(ctx, size);
     // Always moves (a stale pointer kept by the library shows up under
     // ASan), but counts as the library's budget does: the block changes
@@ -103,8 +100,8 @@ struct counting_allocator {
 
 /// What the input asks for.
 struct setup {
-  uint32_t flags = 0;     ///< CBOR_FAST_DECODE_*
-  bool doc_first = false; ///< sequence: cbor_seq_next_doc on even items
+  uint32_t flags = 0;      ///< CBOR_FAST_DECODE_*
+  bool doc_first = false;  ///< sequence: cbor_seq_next_doc on even items
   bool old_layout = false;
   uint32_t max_depth = 0;
   uint64_t max_string_length = 0;
@@ -203,8 +200,7 @@ outcome reader_item(const uint8_t* data, size_t size, const setup& s) {
 void report(const char* what, const outcome& got, const outcome& want, const uint8_t* data,
             size_t size) {
   std::fprintf(stderr, "%s: status %d offset %zu, reader: status %d offset %zu\ninput %s\n", what,
-               int(got.status), got.offset, int(want.status), want.offset,
-               hex(data, size).c_str());
+               int(got.status), got.offset, int(want.status), want.offset, hex(data, size).c_str());
   FUZZ_FAIL(what);
 }
 
@@ -268,8 +264,8 @@ void check_decode(const uint8_t* data, size_t size, const setup& s) {
   FUZZ_CHECK(counter.first == SIZE_MAX || counter.first <= 256);
   const size_t handle = counter.first == SIZE_MAX ? 0 : counter.first;
   if (budget && counter.peak > s.max_memory + handle) {
-    std::fprintf(stderr, "peak %zu bytes (handle %zu), max_memory %llu, status %d\n",
-                 counter.peak, handle, static_cast<unsigned long long>(s.max_memory), int(st));
+    std::fprintf(stderr, "peak %zu bytes (handle %zu), max_memory %llu, status %d\n", counter.peak,
+                 handle, static_cast<unsigned long long>(s.max_memory), int(st));
     FUZZ_FAIL("the decoder held more than max_memory");
   }
   outcome got{st, st == CBOR_FAST_OK ? cbor_doc_encoded_size(doc) : e.offset};
@@ -359,8 +355,10 @@ void check_sequence(const uint8_t* data, size_t size, const setup& s) {
       const size_t iterator_growth = counter.live - held;
       if (s.max_memory != 0 && !s.old_layout &&
           counter.peak - held > s.max_memory + handle + iterator_growth) {
-        std::fprintf(stderr, "sequence document: peak %zu bytes (handle %zu, iterator %zu), "
-                     "max_memory %llu\n", counter.peak - held, handle, iterator_growth,
+        std::fprintf(stderr,
+                     "sequence document: peak %zu bytes (handle %zu, iterator %zu), "
+                     "max_memory %llu\n",
+                     counter.peak - held, handle, iterator_growth,
                      static_cast<unsigned long long>(s.max_memory));
         FUZZ_FAIL("a sequence document held more than max_memory");
       }

@@ -60,12 +60,8 @@ inline std::vector<event> doc_events(const cbor_node* root) {
           break;
         }
         case CBOR_FAST_TYPE_ARRAY:
-        case CBOR_FAST_TYPE_MAP:
-          e.value = cbor_node_size(n);
-          break;
-        case CBOR_FAST_TYPE_TAG:
-          FUZZ_CHECK(cbor_node_get_tag(n, &e.value) == CBOR_FAST_OK);
-          break;
+        case CBOR_FAST_TYPE_MAP: e.value = cbor_node_size(n); break;
+        case CBOR_FAST_TYPE_TAG: FUZZ_CHECK(cbor_node_get_tag(n, &e.value) == CBOR_FAST_OK); break;
         case CBOR_FAST_TYPE_SIMPLE:
         case CBOR_FAST_TYPE_BOOL:
         case CBOR_FAST_TYPE_NULL:
@@ -82,8 +78,7 @@ inline std::vector<event> doc_events(const cbor_node* root) {
           e.width = cbor_node_float_width(n);
           break;
         }
-        default:
-          FUZZ_FAIL("node of an unknown type");
+        default: FUZZ_FAIL("node of an unknown type");
       }
       out.push_back(std::move(e));
       if (t == CBOR_FAST_TYPE_ARRAY || t == CBOR_FAST_TYPE_MAP) {

@@ -88,8 +88,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   std::vector<event> expect;
   const status rs = read_item_events(r, expect);
 
-  const uint32_t flags = (c.utf8 ? CBOR_FAST_DECODE_VALIDATE_UTF8 : 0u) |
-                         (c.a ? CBOR_FAST_DECODE_COPY_STRINGS : 0u);
+  const uint32_t flags =
+      (c.utf8 ? CBOR_FAST_DECODE_VALIDATE_UTF8 : 0u) | (c.a ? CBOR_FAST_DECODE_COPY_STRINGS : 0u);
   cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
   o.max_depth = c.depth_code == 0 ? 0 : c.max_depth;
   cbor_doc* doc = nullptr;
@@ -121,8 +121,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
                     "reader over encode(doc, PREFERRED)");
   for (const std::vector<uint8_t>* bytes : {&kept, &preferred}) {
     cbor_doc* again = nullptr;
-    FUZZ_CHECK(cbor_decode(bytes->data(), bytes->size(), flags | CBOR_FAST_DECODE_EXACT, &o,
-                           &again, nullptr) == CBOR_FAST_OK);
+    FUZZ_CHECK(cbor_decode(bytes->data(), bytes->size(), flags | CBOR_FAST_DECODE_EXACT, &o, &again,
+                           nullptr) == CBOR_FAST_OK);
     check_same_events(doc_events(cbor_doc_root(again)), reader_events(bytes->data(), bytes->size()),
                       {true, true}, "reader vs cbor_decode of an encoding");
     const uint32_t eflags = bytes == &kept ? CBOR_FAST_ENCODE_NONE : CBOR_FAST_ENCODE_PREFERRED;

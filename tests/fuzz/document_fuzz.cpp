@@ -272,9 +272,9 @@ bool all_heads_shortest(const uint8_t* data, size_t size) {
       continue;
     const uint8_t ai = data[it.offset] & 31;
     const uint64_t v = it.arg;
-    const bool shortest = ai < 24 || (ai == 24 && (v >= 24 || it.type == cbor_fast::item_type::simple)) ||
-                          (ai == 25 && v > 0xff) || (ai == 26 && v > 0xffff) ||
-                          (ai == 27 && v > 0xffffffffull);
+    const bool shortest =
+        ai < 24 || (ai == 24 && (v >= 24 || it.type == cbor_fast::item_type::simple)) ||
+        (ai == 25 && v > 0xff) || (ai == 26 && v > 0xffff) || (ai == 27 && v > 0xffffffffull);
     if (!shortest) return false;
   }
   FUZZ_CHECK(s == cbor_fast::status::end);
@@ -325,9 +325,9 @@ void check_writer_modes(const cbor_doc* doc, uint32_t flags, const std::vector<u
 void check_stable(const std::vector<uint8_t>& bytes, uint32_t decode_flags, uint32_t max_depth,
                   uint32_t encode_flags, std::vector<event>* events) {
   doc_ptr again;
-  const cbor_fast_status s = decode(bytes.data(), bytes.size(),
-                                    decode_flags | CBOR_FAST_DECODE_EXACT, max_depth, nullptr,
-                                    again, nullptr);
+  const cbor_fast_status s =
+      decode(bytes.data(), bytes.size(), decode_flags | CBOR_FAST_DECODE_EXACT, max_depth, nullptr,
+             again, nullptr);
   if (s != CBOR_FAST_OK) {
     std::fprintf(stderr, "re-decode of %s failed: %s\n", hex(bytes.data(), bytes.size()).c_str(),
                  cbor_status_name(s));
@@ -336,8 +336,8 @@ void check_stable(const std::vector<uint8_t>& bytes, uint32_t decode_flags, uint
   FUZZ_CHECK(cbor_doc_encoded_size(again.p) == bytes.size());
   const std::vector<uint8_t> re = encode_doc(again.p, encode_flags);
   if (re != bytes) {
-    std::fprintf(stderr, "unstable encoding:\n  %s\n  %s\n", hex(bytes.data(), bytes.size()).c_str(),
-                 hex(re.data(), re.size()).c_str());
+    std::fprintf(stderr, "unstable encoding:\n  %s\n  %s\n",
+                 hex(bytes.data(), bytes.size()).c_str(), hex(re.data(), re.size()).c_str());
     FUZZ_CHECK(re == bytes);
   }
   if (events != nullptr) *events = doc_events(cbor_doc_root(again.p));
@@ -368,8 +368,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   // EXACT and trailing bytes agree with the item's encoded size.
   doc_ptr other;
   cbor_fast_error other_err = CBOR_FAST_ERROR_INIT;
-  const cbor_fast_status so = decode(in, size, flags ^ CBOR_FAST_DECODE_EXACT, max_depth,
-                                     nullptr, other, &other_err);
+  const cbor_fast_status so =
+      decode(in, size, flags ^ CBOR_FAST_DECODE_EXACT, max_depth, nullptr, other, &other_err);
   const cbor_fast_status s_plain = c.b ? so : s;
   const cbor_fast_status s_exact = c.b ? s : so;
   const cbor_fast_error& e_exact = c.b ? err : other_err;
@@ -469,8 +469,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
       const cbor_fast_status sf = cbor_writer_finish(lw, &p, &n);
       // The encoder's own stack (deep nesting) may be what ran out: the
       // writer is then fine, only left with containers open.
-      FUZZ_CHECK(sf == se || (se == CBOR_FAST_ERR_OUT_OF_MEMORY &&
-                              sf == CBOR_FAST_ERR_WRITER_UNCLOSED));
+      FUZZ_CHECK(sf == se ||
+                 (se == CBOR_FAST_ERR_OUT_OF_MEMORY && sf == CBOR_FAST_ERR_WRITER_UNCLOSED));
       if (sf == CBOR_FAST_OK) FUZZ_CHECK(n == kept.size() && std::memcmp(p, kept.data(), n) == 0);
     }
     cbor_writer_free(lw);

@@ -185,9 +185,9 @@ struct event {
   /// Tags: number. Simple/bool/null/undefined: simple value. Floats: bits of
   /// the value widened to binary64.
   uint64_t value = 0;
-  uint32_t width = 0;   ///< floats: 2, 4 or 8
-  size_t offset = 0;    ///< head offset (not compared for end events)
-  std::string bytes;    ///< strings: the content
+  uint32_t width = 0;  ///< floats: 2, 4 or 8
+  size_t offset = 0;   ///< head offset (not compared for end events)
+  std::string bytes;   ///< strings: the content
 };
 
 /// What compare_events() looks at besides types and values.

@@ -45,11 +45,11 @@ using namespace cbor_fast_fuzz;
 
 /// An open container, tag or indefinite string of the model.
 struct frame {
-  uint8_t major;     ///< 2, 3 (indefinite strings), 4, 5, 6
+  uint8_t major;  ///< 2, 3 (indefinite strings), 4, 5, 6
   bool indefinite;
-  uint64_t expected; ///< definite arrays: items; maps: 2 * pairs; tags: 1
+  uint64_t expected;  ///< definite arrays: items; maps: 2 * pairs; tags: 1
   uint64_t seen;
-  size_t offset;     ///< its head
+  size_t offset;  ///< its head
 };
 
 /// Head size for an additional-information value (0 for 28..30).
@@ -63,11 +63,11 @@ size_t head_size_of(uint8_t ai) {
 struct walk_result {
   status final = status::ok;  ///< end or the error
   cbor_fast::error_info error;
-  size_t fail_at = 0;  ///< offset where the failing next() started
-  std::vector<size_t> top_starts;  ///< offset of each top-level item
-  std::vector<size_t> top_ends;    ///< offset after each complete top-level item
-  std::map<size_t, size_t> close_at;       ///< container/string head -> offset after its end
-  std::map<size_t, std::string> joined;    ///< indefinite string head -> joined content
+  size_t fail_at = 0;                    ///< offset where the failing next() started
+  std::vector<size_t> top_starts;        ///< offset of each top-level item
+  std::vector<size_t> top_ends;          ///< offset after each complete top-level item
+  std::map<size_t, size_t> close_at;     ///< container/string head -> offset after its end
+  std::map<size_t, std::string> joined;  ///< indefinite string head -> joined content
 };
 
 /// The head at data[at]: major type and argument, when complete and definite.
@@ -173,7 +173,8 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
           FUZZ_CHECK(opts.validate_utf8 && have && (ib >> 5) == 3 && (ib & 31) != 31);
           const size_t hs = head_size_of(ib & 31);
           FUZZ_CHECK(hs != 0 && size - before >= hs);
-          const uint64_t len = (ib & 31) < 24 ? uint64_t(ib & 31) : load_be(data + before + 1, hs - 1);
+          const uint64_t len =
+              (ib & 31) < 24 ? uint64_t(ib & 31) : load_be(data + before + 1, hs - 1);
           FUZZ_CHECK(len <= size - before - hs);
           const size_t bad = first_invalid_utf8(data + before + hs, size_t(len));
           FUZZ_CHECK(bad < len);
@@ -238,8 +239,7 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
                      stack.back().major == 5);
           FUZZ_CHECK(e.offset > stack.back().offset && e.offset <= before);
           break;
-        default:
-          FUZZ_FAIL("unexpected status from next()");
+        default: FUZZ_FAIL("unexpected status from next()");
       }
       res.final = s;
       res.error = e;
@@ -325,9 +325,7 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
           FUZZ_CHECK(it.arg == (indefinite ? 0 : arg));
           if (!indefinite) FUZZ_CHECK(arg <= opts.max_container_items);
           break;
-        case 6:
-          FUZZ_CHECK(it.type == item_type::tag && it.arg == arg);
-          break;
+        case 6: FUZZ_CHECK(it.type == item_type::tag && it.arg == arg); break;
         default:
           if (ai == 20 || ai == 21) {
             FUZZ_CHECK(it.type == item_type::boolean && it.arg == ai);
@@ -359,8 +357,8 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
       }
     }
     // Items complete finished tags; a complete top-level item is recorded.
-    const bool complete = it.type == item_type::end ||
-                          !(!stack.empty() && stack.back().offset == before);
+    const bool complete =
+        it.type == item_type::end || !(!stack.empty() && stack.back().offset == before);
     if (complete) {
       while (!stack.empty() && stack.back().major == 6 && stack.back().seen == 1) {
         res.close_at[stack.back().offset] = after;
@@ -609,7 +607,8 @@ void check_strict(const walk_result& w, const walk_result& w0,
   for (const violation& v : expected)
     match = match || (w.final == v.code && w.error.offset == v.offset && w.fail_at == v.detect);
   if (!match) {
-    std::fprintf(stderr, "strict reader: status %d offset %zu at next() from %zu; expected one of:\n",
+    std::fprintf(stderr,
+                 "strict reader: status %d offset %zu at next() from %zu; expected one of:\n",
                  int(w.final), w.error.offset, w.fail_at);
     for (const violation& v : expected)
       std::fprintf(stderr, "  status %d offset %zu at next() from %zu\n", int(v.code), v.offset,
@@ -648,7 +647,8 @@ void check_preferred(const uint8_t* data, const walk_result& w0, bool accepted) 
       FUZZ_FAIL("preferred re-encoding: model and library differ");
     }
     if (accepted) {
-      FUZZ_CHECK(lib.size() == end - start && std::memcmp(lib.data(), data + start, lib.size()) == 0);
+      FUZZ_CHECK(lib.size() == end - start &&
+                 std::memcmp(lib.data(), data + start, lib.size()) == 0);
     }
   }
 }
@@ -707,8 +707,7 @@ void visit_pass(const uint8_t* data, size_t size, const cbor_fast::reader_option
       return st;
     };
     status s;
-    while ((s = step()) == status::ok) {
-    }
+    while ((s = step()) == status::ok) {}
     finish(got, r, s);
     const size_t seen = got.items.size();
     FUZZ_CHECK(step() == s && got.items.size() == seen);  // sticky, and nothing more

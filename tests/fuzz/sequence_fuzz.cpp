@@ -71,8 +71,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   const config c = take_config(data, size);
   const std::vector<uint8_t> copy(data, data + size);
   const uint8_t* in = copy.empty() ? nullptr : copy.data();
-  const uint32_t flags = (c.utf8 ? CBOR_FAST_DECODE_VALIDATE_UTF8 : 0u) |
-                         (c.b ? CBOR_FAST_DECODE_COPY_STRINGS : 0u);
+  const uint32_t flags =
+      (c.utf8 ? CBOR_FAST_DECODE_VALIDATE_UTF8 : 0u) | (c.b ? CBOR_FAST_DECODE_COPY_STRINGS : 0u);
   cbor_fast_decode_options opts = CBOR_FAST_DECODE_OPTIONS_INIT;
   opts.max_depth = c.depth_code == 0 ? 0 : c.max_depth;
 
@@ -122,7 +122,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
         check_same_events(a, doc_events(cbor_doc_root(alone)), {true, true},
                           "sequence document vs cbor_decode");
         FUZZ_CHECK(cbor_doc_node_count(d) == cbor_doc_node_count(alone));
-        FUZZ_CHECK(encode_doc(d, CBOR_FAST_ENCODE_NONE) == encode_doc(alone, CBOR_FAST_ENCODE_NONE));
+        FUZZ_CHECK(encode_doc(d, CBOR_FAST_ENCODE_NONE) ==
+                   encode_doc(alone, CBOR_FAST_ENCODE_NONE));
         cbor_doc_free(alone);
       }
       cbor_doc_free(d);

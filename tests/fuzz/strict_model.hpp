@@ -22,8 +22,7 @@ namespace cbor_fast_fuzz {
 /// binary64 value `bits`, when that format holds it exactly (NaN payloads
 /// included); false otherwise. Candidate bits are derived, then confirmed by
 /// widening them back.
-inline bool narrow_float_bits(uint64_t bits, unsigned exp_bits, unsigned mant_bits,
-                              uint64_t& out) {
+inline bool narrow_float_bits(uint64_t bits, unsigned exp_bits, unsigned mant_bits, uint64_t& out) {
   const uint64_t sign = bits >> 63;
   const uint64_t e = (bits >> 52) & 0x7ff;
   const uint64_t m = bits & ((uint64_t(1) << 52) - 1);
@@ -143,9 +142,9 @@ inline void prefer_bignum(std::string& s, size_t at, uint64_t tag) {
 /// Builds the tree, then writes it bottom-up (children before parents).
 inline std::string key_form(const std::string& canon) {
   struct knode {
-    std::string head;            ///< the head (strings: head and content)
+    std::string head;  ///< the head (strings: head and content)
     uint8_t major = 0;
-    uint64_t want = 0;           ///< children (map: keys and values)
+    uint64_t want = 0;  ///< children (map: keys and values)
     std::vector<size_t> kids;
     std::string enc;
   };
@@ -166,7 +165,7 @@ inline std::string key_form(const std::string& canon) {
       double d;
       std::memcpy(&d, &bits, sizeof d);
       if (d != d) bits = 0x7ff8000000000000u;  // every NaN: one key
-      if (d == 0) bits = 0;                     // -0.0: 0.0
+      if (d == 0) bits = 0;                    // -0.0: 0.0
       uint64_t narrow = 0;
       const unsigned width = shortest_float(bits, narrow);
       k.head += char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb);
@@ -210,12 +209,12 @@ inline std::string key_form(const std::string& canon) {
 /// stack: no recursion at any depth).
 inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::string& out) {
   struct frame {
-    uint8_t kind;       ///< 0 definite array/map, 1 indefinite array/map, 2 tag, 3 indefinite string
+    uint8_t kind;  ///< 0 definite array/map, 1 indefinite array/map, 2 tag, 3 indefinite string
     uint8_t major;
-    uint64_t count;     ///< definite: items left; indefinite containers: items seen
-    std::string body;   ///< indefinite: the children / the joined content
-    size_t start = 0;   ///< tags: where the tag's head starts in its sink
-    uint64_t tag = 0;   ///< tags: the tag number
+    uint64_t count;    ///< definite: items left; indefinite containers: items seen
+    std::string body;  ///< indefinite: the children / the joined content
+    size_t start = 0;  ///< tags: where the tag's head starts in its sink
+    uint64_t tag = 0;  ///< tags: the tag number
   };
   std::vector<frame> stack;
   out.clear();

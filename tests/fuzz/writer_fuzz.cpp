@@ -54,7 +54,7 @@ struct cursor {
 struct expected {
   item_type type = item_type::none;
   uint8_t flags = 0;
-  uint64_t arg = 0;        ///< floats: see float_* below
+  uint64_t arg = 0;  ///< floats: see float_* below
   std::string bytes;
   // Floats: the width on the wire and the widened bits, or any NaN.
   uint32_t width = 0;
@@ -76,7 +76,8 @@ double round_to_half(double v) {
   if (std::isnan(v) || std::isinf(v)) return v;
   const double a = std::fabs(v);
   if (a >= 65520.0) return std::copysign(INFINITY, v);
-  if (a < std::ldexp(1.0, -14)) return std::nearbyint(v * std::ldexp(1.0, 24)) * std::ldexp(1.0, -24);
+  if (a < std::ldexp(1.0, -14))
+    return std::nearbyint(v * std::ldexp(1.0, 24)) * std::ldexp(1.0, -24);
   int x = 0;
   std::frexp(a, &x);  // a = m * 2^x, m in [0.5, 1)
   const double quantum = std::ldexp(1.0, x - 11);
@@ -110,9 +111,9 @@ expected float_expectation(double v, float_width w) {
 
 /// The model: what is open, and the sticky error.
 struct frame {
-  char kind;        ///< 'a' array, 'm' map, 'B' bytes / 'T' text (indefinite), 't' tag
+  char kind;  ///< 'a' array, 'm' map, 'B' bytes / 'T' text (indefinite), 't' tag
   bool indefinite;
-  uint64_t left;    ///< definite: items still due (maps: 2 * pairs); tags: 1 until content starts
+  uint64_t left;  ///< definite: items still due (maps: 2 * pairs); tags: 1 until content starts
   uint64_t seen;
 };
 
@@ -126,7 +127,8 @@ struct model {
     if (sticky != status::ok) return sticky;
     if (stack.empty()) return status::ok;
     const frame& f = stack.back();
-    if (f.kind == 'B' || f.kind == 'T') return chunk_kind == f.kind ? status::ok : status::writer_bad_chunk;
+    if (f.kind == 'B' || f.kind == 'T')
+      return chunk_kind == f.kind ? status::ok : status::writer_bad_chunk;
     if (!f.indefinite && f.left == 0) return status::writer_count_mismatch;
     return status::ok;
   }
@@ -177,9 +179,9 @@ int sink_cb(void* ctx, const uint8_t* data, size_t size) {
 
 struct run_result {
   status final = status::ok;
-  std::vector<uint8_t> bytes;     ///< when final is ok
-  size_t size = 0;                ///< writer size() at the end
-  std::vector<uint8_t> prefix;    ///< fixed buffer: bytes written before the first overflow
+  std::vector<uint8_t> bytes;   ///< when final is ok
+  size_t size = 0;              ///< writer size() at the end
+  std::vector<uint8_t> prefix;  ///< fixed buffer: bytes written before the first overflow
   bool sink_failed = false;
 };
 
@@ -207,7 +209,7 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
     const unsigned op = in.byte() % 24u;
     const size_t size_before = w.size();
     const bool sink_failed_before = sink.failed;
-    status want = status::ok;   // the model's prediction
+    status want = status::ok;  // the model's prediction
     status got;
     std::vector<expected> items;  // what the call adds if accepted
     char chunk_kind = 0;
@@ -245,7 +247,8 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
         while (skip < mag.size() && mag[skip] == '\0') ++skip;
         const std::string stripped = mag.substr(skip);
         if (stripped.size() <= 8) {
-          const uint64_t v = load_be(reinterpret_cast<const uint8_t*>(stripped.data()), stripped.size());
+          const uint64_t v =
+              load_be(reinterpret_cast<const uint8_t*>(stripped.data()), stripped.size());
           items.push_back(make(negative ? item_type::negative_int : item_type::unsigned_int, 0, v));
         } else {
           items.push_back(make(item_type::tag, 0, negative ? 3u : 2u));
@@ -291,9 +294,9 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
         const uint8_t v = in.byte();
         got = w.write_simple(v);
         const item_type t = v == 20 || v == 21 ? item_type::boolean
-                            : v == 22           ? item_type::null
-                            : v == 23           ? item_type::undefined
-                                                : item_type::simple;
+                            : v == 22          ? item_type::null
+                            : v == 23          ? item_type::undefined
+                                               : item_type::simple;
         items.push_back(make(t, 0, v));
         if (v >= 24 && v <= 31) want = status::invalid_argument;
         break;
@@ -314,7 +317,7 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
           bits = widen_wire_float(b, 4);
         }
         static const float_width widths[4] = {float_width::shortest, float_width::half,
-                                               float_width::single, float_width::double_};
+                                              float_width::single, float_width::double_};
         const float_width fw = widths[in.byte() % 4];
         const double v = bits_double(bits);
         got = w.write_float(v, fw);
@@ -363,7 +366,8 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
       continue;
     }
     if (want == status::ok) want = structural;
-    if (want == status::ok && m == mode::fixed && w.size() > capacity) want = status::buffer_too_small;
+    if (want == status::ok && m == mode::fixed && w.size() > capacity)
+      want = status::buffer_too_small;
     // A sink that failed during this call makes it fail; afterwards sticky.
     if (m == mode::sink && sink.failed && !sink_failed_before) {
       FUZZ_CHECK(want == status::ok);
@@ -371,7 +375,8 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
     }
     if (got != want) {
       std::fprintf(stderr, "op %u at input offset %zu: writer says %s, model says %s\n", op,
-                   size_t(in.p - program), cbor_fast::status_name(got), cbor_fast::status_name(want));
+                   size_t(in.p - program), cbor_fast::status_name(got),
+                   cbor_fast::status_name(want));
       FUZZ_CHECK(got == want);
     }
     // (A failed sink drops the bytes it was handed, so size() may shrink then.)
@@ -450,14 +455,14 @@ run_result run(const uint8_t* program, size_t program_size, mode m, unsigned par
       // Fresh again: one more document.
       FUZZ_CHECK(w.size() == 0 && w.depth() == 0 && w.error() == status::ok);
       FUZZ_CHECK(w.write_uint(500) == status::ok && w.finish() == status::ok);
-      FUZZ_CHECK(w.size() == 3 && w.data()[0] == 0x19 && w.data()[1] == 0x01 && w.data()[2] == 0xf4);
+      FUZZ_CHECK(w.size() == 3 && w.data()[0] == 0x19 && w.data()[1] == 0x01 &&
+                 w.data()[2] == 0xf4);
       break;
     }
   }
 
   // ---- read back ----
-  cbor_fast::reader r(res.bytes.data(), res.bytes.size(),
-                      unlimited());
+  cbor_fast::reader r(res.bytes.data(), res.bytes.size(), unlimited());
   cbor_fast::item it;
   size_t i = 0;
   status s;

@@ -127,8 +127,10 @@ int main(int argc, char** argv) {
   if (!sequence) {
     cbor_doc* doc = NULL;
     s = cbor_decode(data, size, flags | CBOR_FAST_DECODE_EXACT, &options, &doc, &error);
-    if (s == CBOR_FAST_OK) offset = cbor_doc_encoded_size(doc);
-    else offset = error.offset;
+    if (s == CBOR_FAST_OK)
+      offset = cbor_doc_encoded_size(doc);
+    else
+      offset = error.offset;
     cbor_doc_free(doc);
   } else {
     cbor_seq* seq = NULL;

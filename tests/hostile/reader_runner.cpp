@@ -55,11 +55,9 @@ void run(const std::vector<uint8_t>& input, const cbor_fast::reader_options& opt
   cbor_fast::status s;
   if (mode == "next") {
     cbor_fast::item it;
-    while ((s = r.next(it)) == cbor_fast::status::ok) {
-    }
+    while ((s = r.next(it)) == cbor_fast::status::ok) {}
   } else {
-    while ((s = r.skip()) == cbor_fast::status::ok) {
-    }
+    while ((s = r.skip()) == cbor_fast::status::ok) {}
   }
   if (s == cbor_fast::status::end) s = r.finish();
   const cbor_fast::error_info& e = r.error();

@@ -9,16 +9,17 @@
 
 #include <cbor_fast.h>
 
-#define EXPECT(cond)                                               \
-  do {                                                             \
-    if (!(cond)) {                                                 \
+#define EXPECT(cond)                                                       \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
       fprintf(stderr, "consumer: %s:%d: %s\n", __FILE__, __LINE__, #cond); \
-      return 1;                                                    \
-    }                                                              \
+      return 1;                                                            \
+    }                                                                      \
   } while (0)
 
 int main(void) {
-  static const uint8_t expected[] = {0xa2, 0x61, 'n', 0x39, 0x01, 0xf3, 0x61, 't', 0x82, 0xf5, 0xf6};
+  static const uint8_t expected[] = {0xa2, 0x61, 'n',  0x39, 0x01, 0xf3,
+                                     0x61, 't',  0x82, 0xf5, 0xf6};
   cbor_writer* w = NULL;
   cbor_reader* r = NULL;
   cbor_doc* doc = NULL;

@@ -19,11 +19,11 @@
   } while (0)
 
 /* Reads one item and checks its type and value. */
-#define NEXT(r, it, t, v)                                   \
-  do {                                                      \
-    EXPECT(cbor_reader_next((r), &(it)) == CBOR_FAST_OK);   \
-    EXPECT((it).type == (t));                               \
-    EXPECT((it).value == (uint64_t)(v));                    \
+#define NEXT(r, it, t, v)                                 \
+  do {                                                    \
+    EXPECT(cbor_reader_next((r), &(it)) == CBOR_FAST_OK); \
+    EXPECT((it).type == (t));                             \
+    EXPECT((it).value == (uint64_t)(v));                  \
   } while (0)
 
 /* libcbor encodes {"name": "cbor", "n": -1000, "list": [5, 2.5, true, null],

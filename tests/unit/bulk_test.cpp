@@ -24,15 +24,26 @@ using cbor_fast_test::to_hex;
 
 TEST(BulkRead, EveryHeadWidth) {
   // 0, 23, 24, 255, 256, 65535, 65536, 2^32-1, 2^32, 2^64-1
-  const bytes in = from_hex("8a" "00" "17" "1818" "18ff" "190100" "19ffff" "1a00010000" "1affffffff"
-                            "1b0000000100000000" "1bffffffffffffffff" "f6");
+  const bytes in = from_hex(
+      "8a"
+      "00"
+      "17"
+      "1818"
+      "18ff"
+      "190100"
+      "19ffff"
+      "1a00010000"
+      "1affffffff"
+      "1b0000000100000000"
+      "1bffffffffffffffff"
+      "f6");
   reader r(in.data(), in.size());
   uint64_t out[10];
   size_t n = 0;
   ASSERT_EQ(r.read_array(out, 10, &n), status::ok);
   ASSERT_EQ(n, 10u);
-  const uint64_t want[10] = {0,     23,    24,          255,                 256,
-                             65535, 65536, 0xffffffffu, uint64_t(1) << 32, UINT64_MAX};
+  const uint64_t want[10] = {
+      0, 23, 24, 255, 256, 65535, 65536, 0xffffffffu, uint64_t(1) << 32, UINT64_MAX};
   for (size_t i = 0; i < 10; ++i) EXPECT_EQ(out[i], want[i]) << i;
   // The reader goes on after the array.
   item it;
@@ -44,7 +55,12 @@ TEST(BulkRead, EveryHeadWidth) {
 }
 
 TEST(BulkRead, SignedBoundaries) {
-  const bytes in = from_hex("84" "3b7fffffffffffffff" "20" "00" "1b7fffffffffffffff");
+  const bytes in = from_hex(
+      "84"
+      "3b7fffffffffffffff"
+      "20"
+      "00"
+      "1b7fffffffffffffff");
   reader r(in.data(), in.size());
   std::vector<int64_t> v;
   ASSERT_EQ(r.read_array(v), status::ok);
@@ -70,7 +86,9 @@ TEST(BulkRead, SignedBoundaries) {
     EXPECT_EQ(rx.next(it), status::out_of_range);
   }
   // Negative into uint64_t.
-  const bytes neg = from_hex("8220" "00");
+  const bytes neg = from_hex(
+      "8220"
+      "00");
   reader rn(neg.data(), neg.size());
   uint64_t u[2];
   size_t n = 0;
@@ -80,8 +98,15 @@ TEST(BulkRead, SignedBoundaries) {
 
 TEST(BulkRead, Floats) {
   // half 1.0, half smallest subnormal, half NaN, single 1.5, double 0.1, int 3, -2^53
-  const bytes in = from_hex("87" "f93c00" "f90001" "f97e00" "fa3fc00000" "fb3fb999999999999a" "03"
-                            "3b001fffffffffffff");
+  const bytes in = from_hex(
+      "87"
+      "f93c00"
+      "f90001"
+      "f97e00"
+      "fa3fc00000"
+      "fb3fb999999999999a"
+      "03"
+      "3b001fffffffffffff");
   reader r(in.data(), in.size());
   double d[7];
   size_t n = 0;
@@ -95,12 +120,17 @@ TEST(BulkRead, Floats) {
   EXPECT_EQ(d[5], 3.0);
   EXPECT_EQ(d[6], -9007199254740992.0);
   // 2^53 + 1 has no double.
-  const bytes inexact = from_hex("81" "1b0020000000000001");
+  const bytes inexact = from_hex(
+      "81"
+      "1b0020000000000001");
   reader ri(inexact.data(), inexact.size());
   EXPECT_EQ(ri.read_array(d, 7, &n), status::out_of_range);
   EXPECT_EQ(ri.error().offset, 1u);
   // Floats into integers: a type mismatch at the element.
-  const bytes f = from_hex("82" "01" "f93c00");
+  const bytes f = from_hex(
+      "82"
+      "01"
+      "f93c00");
   reader rf(f.data(), f.size());
   uint64_t u[2];
   EXPECT_EQ(rf.read_array(u, 2, &n), status::type_mismatch);
@@ -108,7 +138,9 @@ TEST(BulkRead, Floats) {
 }
 
 TEST(BulkRead, NotAnArrayReadsNothing) {
-  const bytes in = from_hex("01" "83010203");
+  const bytes in = from_hex(
+      "01"
+      "83010203");
   reader r(in.data(), in.size());
   uint64_t out[2];
   size_t n = 7;
@@ -162,7 +194,15 @@ TEST(BulkRead, ElementErrorsAreStickyAtTheElement) {
 
 TEST(BulkRead, IndefiniteAndNested) {
   // [_ 1, 2, 3] inside a map, with a tag 41 (homogeneous) array after it.
-  const bytes in = from_hex("a2" "6161" "9f010203ff" "6162" "d829" "82" "1818" "19ffff");
+  const bytes in = from_hex(
+      "a2"
+      "6161"
+      "9f010203ff"
+      "6162"
+      "d829"
+      "82"
+      "1818"
+      "19ffff");
   reader r(in.data(), in.size());
   item it;
   ASSERT_EQ(r.next(it), status::ok);
@@ -247,16 +287,16 @@ TEST(TypedArray, Tags) {
     uint8_t size;
     bool little;
   };
-  const row rows[] = {{64, typed_element::uint8, 1, false},    {65, typed_element::uint16, 2, false},
-                      {66, typed_element::uint32, 4, false},   {67, typed_element::uint64, 8, false},
-                      {68, typed_element::uint8_clamped, 1, false},
-                      {69, typed_element::uint16, 2, true},    {70, typed_element::uint32, 4, true},
-                      {71, typed_element::uint64, 8, true},    {72, typed_element::sint8, 1, false},
-                      {73, typed_element::sint16, 2, false},   {77, typed_element::sint16, 2, true},
-                      {79, typed_element::sint64, 8, true},    {80, typed_element::float16, 2, false},
-                      {82, typed_element::float64, 8, false},  {83, typed_element::float128, 16, false},
-                      {84, typed_element::float16, 2, true},   {86, typed_element::float64, 8, true},
-                      {87, typed_element::float128, 16, true}};
+  const row rows[] = {
+      {64, typed_element::uint8, 1, false},         {65, typed_element::uint16, 2, false},
+      {66, typed_element::uint32, 4, false},        {67, typed_element::uint64, 8, false},
+      {68, typed_element::uint8_clamped, 1, false}, {69, typed_element::uint16, 2, true},
+      {70, typed_element::uint32, 4, true},         {71, typed_element::uint64, 8, true},
+      {72, typed_element::sint8, 1, false},         {73, typed_element::sint16, 2, false},
+      {77, typed_element::sint16, 2, true},         {79, typed_element::sint64, 8, true},
+      {80, typed_element::float16, 2, false},       {82, typed_element::float64, 8, false},
+      {83, typed_element::float128, 16, false},     {84, typed_element::float16, 2, true},
+      {86, typed_element::float64, 8, true},        {87, typed_element::float128, 16, true}};
   for (const row& w : rows) {
     SCOPED_TRACE(w.tag);
     typed_array a;
@@ -286,20 +326,41 @@ TEST(TypedArray, WriteExactBytes) {
   ASSERT_EQ(cbor_fast::write_typed_array(w, typed_element::float16, false, be, 2), status::ok);
   ASSERT_EQ(w.finish(), status::ok);
   EXPECT_EQ(to_hex(w.to_vector()),
-            "d845" "44" "01000302"            // tag 69: uint16 little endian
-            "d856" "48" "000000000000f83f"    // tag 86: float64 little endian
-            "d848" "42" "ff02"                // tag 72: sint8
-            "d855" "40"                       // tag 85: float32 little endian, empty
-            "d850" "44" "3c00c000");          // tag 80: float16 big endian
+            "d845"
+            "44"
+            "01000302"  // tag 69: uint16 little endian
+            "d856"
+            "48"
+            "000000000000f83f"  // tag 86: float64 little endian
+            "d848"
+            "42"
+            "ff02"  // tag 72: sint8
+            "d855"
+            "40"  // tag 85: float32 little endian, empty
+            "d850"
+            "44"
+            "3c00c000");  // tag 80: float16 big endian
 }
 
 TEST(TypedArray, ReadViewsAndConversions) {
   // 70: uint32 LE [1, 2^32-1]; 82: float64 BE [1.5]; 87: float128 LE [1.0, -2.5]; 73: sint16 BE [-2].
-  const bytes in = from_hex("d846" "48" "01000000" "ffffffff"
-                            "d852" "48" "3ff8000000000000"
-                            "d857" "5820" "0000000000000000" "000000000000ff3f"
-                            "0000000000000000" "00000000004000c0"
-                            "d849" "42" "fffe");
+  const bytes in = from_hex(
+      "d846"
+      "48"
+      "01000000"
+      "ffffffff"
+      "d852"
+      "48"
+      "3ff8000000000000"
+      "d857"
+      "5820"
+      "0000000000000000"
+      "000000000000ff3f"
+      "0000000000000000"
+      "00000000004000c0"
+      "d849"
+      "42"
+      "fffe");
   reader r(in.data(), in.size());
   typed_array a;
   ASSERT_EQ(cbor_fast::read_typed_array(r, a), status::ok);
@@ -385,7 +446,11 @@ TEST(TypedArray, BadContentAndBulkIntegration) {
   EXPECT_EQ(cbor_fast::read_typed_array(ro, a), status::type_mismatch);
   EXPECT_EQ(ro.offset(), 0u);  // nothing read
   // read_array() takes typed arrays too: sint64 LE with a negative into uint64_t.
-  const bytes neg = from_hex("d84f" "50" "0100000000000000" "feffffffffffffff");
+  const bytes neg = from_hex(
+      "d84f"
+      "50"
+      "0100000000000000"
+      "feffffffffffffff");
   reader rn(neg.data(), neg.size());
   std::vector<uint64_t> v;
   EXPECT_EQ(rn.read_array(v), status::out_of_range);
@@ -436,7 +501,12 @@ TEST(TypedArray, MultiDimensional) {
   ASSERT_EQ(cbor_fast::write_typed_array(w, cells, 6), status::ok);
   ASSERT_EQ(w.end(), status::ok);
   ASSERT_EQ(w.finish(), status::ok);
-  EXPECT_EQ(to_hex(w.to_vector()), "d828" "82" "820203" "d840" "46010203040506");
+  EXPECT_EQ(to_hex(w.to_vector()),
+            "d828"
+            "82"
+            "820203"
+            "d840"
+            "46010203040506");
   const bytes enc = w.to_vector();
   reader r(enc.data(), enc.size());
   uint64_t d[4];
@@ -467,7 +537,10 @@ TEST(TypedArray, MultiDimensional) {
   ASSERT_EQ(h.write_float(0.5), status::ok);
   ASSERT_EQ(h.end(), status::ok);
   ASSERT_EQ(h.finish(), status::ok);
-  EXPECT_EQ(to_hex(h.to_vector()), "d829" "81" "f93800");
+  EXPECT_EQ(to_hex(h.to_vector()),
+            "d829"
+            "81"
+            "f93800");
 }
 
 }  // namespace
@@ -476,7 +549,15 @@ namespace {
 
 TEST(TypedArray, DiagShowsTheElements) {
   // 69: uint16 LE [1, 2]; 72: sint8 [-1, 127]; 84: float16 LE [1.5]; 64 with an empty string.
-  const bytes in = from_hex("84" "d845" "4401000200" "d848" "42ff7f" "d854" "42003e" "d84040");
+  const bytes in = from_hex(
+      "84"
+      "d845"
+      "4401000200"
+      "d848"
+      "42ff7f"
+      "d854"
+      "42003e"
+      "d84040");
   reader r(in.data(), in.size());
   std::string out;
   cbor_fast::diag_options opt;
@@ -486,7 +567,12 @@ TEST(TypedArray, DiagShowsTheElements) {
             "[69(h'01000200' / [1, 2] /), 72(h'ff7f' / [-1, 127] /), 84(h'003e' / [1.5] /), "
             "64(h'' / [] /)]");
   // Off by default; a tag that is no typed array, or a bad length, gets no comment.
-  const bytes plain = from_hex("82" "d845" "4401000200" "d845" "43010203");
+  const bytes plain = from_hex(
+      "82"
+      "d845"
+      "4401000200"
+      "d845"
+      "43010203");
   reader r2(plain.data(), plain.size());
   out.clear();
   ASSERT_EQ(cbor_fast::diag_next(r2, out), status::ok);
@@ -532,7 +618,10 @@ TEST(BulkRead, RunsOfSmallIntegers) {
     cbor_fast::writer w;
     ASSERT_EQ(w.begin_array(count), status::ok);
     for (size_t i = 0; i < count; ++i) {
-      const uint64_t v = i % 37 == 36 ? 5 : i % 61 == 60 ? 200 : i % 89 == 88 ? 1000 : 65536 + i * 7919;
+      const uint64_t v = i % 37 == 36   ? 5
+                         : i % 61 == 60 ? 200
+                         : i % 89 == 88 ? 1000
+                                        : 65536 + i * 7919;
       want.push_back(v);
       w.write_uint(v);
     }

@@ -121,8 +121,7 @@ TEST(Canonical, BignumsInPreferredForm) {
   EXPECT_EQ(canon("c248ffffffffffffffff", encode_canonical).out, "1bffffffffffffffff");
   EXPECT_EQ(canon("c348ffffffffffffffff", encode_canonical).out, "3bffffffffffffffff");
   // 2^64 stays a bignum; leading zeros go.
-  EXPECT_EQ(canon("c24a00010000000000000000", encode_canonical).out,
-            "c249010000000000000000");
+  EXPECT_EQ(canon("c24a00010000000000000000", encode_canonical).out, "c249010000000000000000");
   EXPECT_EQ(canon("c25f4201004700000000000000ff", encode_length_first).out,
             "c249010000000000000000");
   // CTAP2: a bignum that fits becomes an integer, any other tag is refused.

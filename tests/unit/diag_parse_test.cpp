@@ -196,21 +196,21 @@ TEST(diag_parse, depth_limit_without_recursion) {
 /// Printer -> parser with every encoding indicator: the same bytes.
 TEST(diag_parse, round_trip_with_indicators) {
   const char* inputs[] = {
-      "1801",                          // 1 with a one-byte argument
-      "1b0000000000000001",            // 1 in eight bytes
-      "3a00000000",                    // -1 in four bytes
-      "780161",                        // "a" with a one-byte length
-      "980101",                        // [1] with a one-byte count
-      "b90000",                        // {} with a two-byte count
-      "d9000102",                      // tag 1 in two bytes
-      "fa3fc00000",                    // 1.5 as a single
-      "fb7ff8000000000000",            // NaN as a double
-      "5f42010243030405ff",            // (_ h'0102', h'030405')
-      "7f780161ff",                    // (_ "a"_0)
-      "bf61610161629fffff",            // {_ "a": 1, "b": [_ ]}
-      "c249010000000000000000",        // a bignum stays a tag over bytes
-      "d818456449455446",              // 24(h'...')
-      "f8ff",                          // simple(255)
+      "1801",                    // 1 with a one-byte argument
+      "1b0000000000000001",      // 1 in eight bytes
+      "3a00000000",              // -1 in four bytes
+      "780161",                  // "a" with a one-byte length
+      "980101",                  // [1] with a one-byte count
+      "b90000",                  // {} with a two-byte count
+      "d9000102",                // tag 1 in two bytes
+      "fa3fc00000",              // 1.5 as a single
+      "fb7ff8000000000000",      // NaN as a double
+      "5f42010243030405ff",      // (_ h'0102', h'030405')
+      "7f780161ff",              // (_ "a"_0)
+      "bf61610161629fffff",      // {_ "a": 1, "b": [_ ]}
+      "c249010000000000000000",  // a bignum stays a tag over bytes
+      "d818456449455446",        // 24(h'...')
+      "f8ff",                    // simple(255)
   };
   for (const char* hex : inputs) {
     SCOPED_TRACE(hex);

@@ -77,13 +77,32 @@ TEST(MutableEdit, RemoveFromMaps) {
   ASSERT_EQ(map->map_remove("k"), status::ok);
   EXPECT_EQ(map->map_remove("k"), status::out_of_range);
   EXPECT_EQ(map->map_remove(""), status::out_of_range);
-  EXPECT_EQ(enc(m), "a3" "01" "6161" "1818" "6164" "3818" "6165");
+  EXPECT_EQ(enc(m),
+            "a3"
+            "01"
+            "6161"
+            "1818"
+            "6164"
+            "3818"
+            "6165");
   ASSERT_EQ(map->map_remove_at(1), status::ok);  // 24: "d"
   EXPECT_EQ(map->map_remove_at(2), status::out_of_range);
-  EXPECT_EQ(enc(m), "a2" "01" "6161" "3818" "6165");
+  EXPECT_EQ(enc(m),
+            "a2"
+            "01"
+            "6161"
+            "3818"
+            "6165");
   // A removed node may be placed again.
   ASSERT_EQ(map->map_put(m.make_int(-1), b), status::ok);
-  EXPECT_EQ(enc(m), "a3" "01" "6161" "3818" "6165" "20" "6162");
+  EXPECT_EQ(enc(m),
+            "a3"
+            "01"
+            "6161"
+            "3818"
+            "6165"
+            "20"
+            "6162");
   ASSERT_EQ(map->map_remove_at(0), status::ok);
   ASSERT_EQ(map->map_remove_at(0), status::ok);
   ASSERT_EQ(map->map_remove_at(0), status::ok);
@@ -112,7 +131,13 @@ TEST(MutableEdit, RemoveFromArraysWhileIterating) {
     else
       ++i;
   }
-  EXPECT_EQ(enc(m), "85" "00" "02" "04" "06" "08");
+  EXPECT_EQ(enc(m),
+            "85"
+            "00"
+            "02"
+            "04"
+            "06"
+            "08");
   // By sibling: take next before removing; remove multiples of 4.
   for (mutable_node* c = arr->first_child(); c != nullptr;) {
     mutable_node* next = c->next_sibling();
@@ -126,7 +151,10 @@ TEST(MutableEdit, RemoveFromArraysWhileIterating) {
     }
     c = next;
   }
-  EXPECT_EQ(enc(m), "82" "02" "06");
+  EXPECT_EQ(enc(m),
+            "82"
+            "02"
+            "06");
   EXPECT_EQ(arr->at(1)->index(), 1u);
   ASSERT_EQ(arr->remove_at(1), status::ok);
   ASSERT_EQ(arr->remove_at(0), status::ok);

@@ -213,7 +213,8 @@ TEST(MutableDocument, ManyAppendsAndIndexing) {
 }
 
 TEST(MutableDocument, DeepCopyEditEncode) {
-  bytes in = hex("a3 6161 01 6162 9f 02 03 ff 6163 7f 6178 6179 ff");  // {"a":1,"b":[_ 2,3],"c":(_ "x","y")}
+  bytes in = hex(
+      "a3 6161 01 6162 9f 02 03 ff 6163 7f 6178 6179 ff");  // {"a":1,"b":[_ 2,3],"c":(_ "x","y")}
   document d;
   ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
   mutable_document m;
@@ -347,13 +348,13 @@ TEST(Sequence, MalformedSecondItemIsSticky) {
 /// Every operation of the layer that allocates, on hooks that fail at one
 /// call. Returns the first failure (which must be out_of_memory) or ok.
 status allocating_scenario(const allocator* a) {
-#define STEP(expr)                            \
-  do {                                        \
-    const status step_status_ = (expr);       \
+#define STEP(expr)                                       \
+  do {                                                   \
+    const status step_status_ = (expr);                  \
     if (step_status_ != status::ok) return step_status_; \
   } while (0)
-#define MAKE(var, expr)                       \
-  mutable_node* var = (expr);                 \
+#define MAKE(var, expr)       \
+  mutable_node* var = (expr); \
   if (var == nullptr) return status::out_of_memory
 
   // Fused path: deep enough for the heap stack (past 64 levels), enough nodes
@@ -376,8 +377,8 @@ status allocating_scenario(const allocator* a) {
   copy.flags = decode_copy_strings;
   document fused(a);
   error_info e;
-  STEP(detail::decode_buffer(in.data(), in.size(), fused, copy, &e,
-                             detail::decode_path::fast_only));
+  STEP(
+      detail::decode_buffer(in.data(), in.size(), fused, copy, &e, detail::decode_path::fast_only));
 
   // Reader path: indefinite strings (joined into the arena) and nesting past
   // the reader's first stack.

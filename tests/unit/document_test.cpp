@@ -26,8 +26,8 @@ namespace {
 
 using namespace doc_test;
 
-status decode_hex(const char* h, document& d, uint32_t flags = decode_none,
-                  error_info* e = nullptr, bytes* keep = nullptr) {
+status decode_hex(const char* h, document& d, uint32_t flags = decode_none, error_info* e = nullptr,
+                  bytes* keep = nullptr) {
   static thread_local bytes storage;
   bytes& b = keep != nullptr ? *keep : storage;
   b = hex(h);
@@ -55,8 +55,7 @@ TEST(DocumentScalars, DecodeTypeValueOffsetAndRoundTrip) {
       {"uint 65535", "19ffff", item_type::unsigned_int, 65535},
       {"uint 65536 (first 4-byte)", "1a00010000", item_type::unsigned_int, 65536},
       {"uint 2^32-1", "1affffffff", item_type::unsigned_int, 0xffffffffu},
-      {"uint 2^32 (first 8-byte)", "1b0000000100000000", item_type::unsigned_int,
-       0x100000000ull},
+      {"uint 2^32 (first 8-byte)", "1b0000000100000000", item_type::unsigned_int, 0x100000000ull},
       {"uint 2^64-1", "1bffffffffffffffff", item_type::unsigned_int, UINT64_MAX},
       {"neg -1", "20", item_type::negative_int, 0},
       {"neg -24", "37", item_type::negative_int, 23},
@@ -122,10 +121,13 @@ TEST(DocumentScalars, FloatValuesAreExactWidenings) {
     const char* cbor;
     double value;
   } rows[] = {
-      {"f93c00", 1.0},          {"f97bff", 65504.0},
+      {"f93c00", 1.0},
+      {"f97bff", 65504.0},
       {"f90001", std::ldexp(1.0, -24)},  // smallest half subnormal
-      {"fa47c35000", 100000.0}, {"fa3fc00000", 1.5},
-      {"fb3ff199999999999a", 1.1}, {"f97c00", HUGE_VAL},
+      {"fa47c35000", 100000.0},
+      {"fa3fc00000", 1.5},
+      {"fb3ff199999999999a", 1.1},
+      {"f97c00", HUGE_VAL},
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.cbor);
@@ -152,11 +154,11 @@ TEST(DocumentScalars, PreferredEncodingShortensFloats) {
     const char* in;
     const char* preferred;
   } rows[] = {
-      {"fb3ff0000000000000", "f93c00"},  // 1.0 as double -> half
-      {"fa3fc00000", "f93e00"},          // 1.5 as single -> half
-      {"fb40f86a0000000000", "fa47c35000"},  // 100000.0 -> single
+      {"fb3ff0000000000000", "f93c00"},              // 1.0 as double -> half
+      {"fa3fc00000", "f93e00"},                      // 1.5 as single -> half
+      {"fb40f86a0000000000", "fa47c35000"},          // 100000.0 -> single
       {"fb3ff199999999999a", "fb3ff199999999999a"},  // 1.1 stays double
-      {"fa7fc00000", "f97e00"},          // quiet NaN -> half
+      {"fa7fc00000", "f97e00"},                      // quiet NaN -> half
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.in);
@@ -424,8 +426,8 @@ TEST(DocumentNavigation, ArraysMapsTagsAndSiblings) {
   // Sibling walk: children of the root, then of the map (key, value, ...).
   std::vector<item_type> seen;
   for (node c : root.children()) seen.push_back(c.type());
-  EXPECT_EQ(seen, (std::vector<item_type>{item_type::unsigned_int, item_type::array,
-                                          item_type::map, item_type::tag, item_type::array}));
+  EXPECT_EQ(seen, (std::vector<item_type>{item_type::unsigned_int, item_type::array, item_type::map,
+                                          item_type::tag, item_type::array}));
   size_t map_children = 0;
   for (node c = map.first_child(); c; c = c.next_sibling()) ++map_children;
   EXPECT_EQ(map_children, 8u);
@@ -467,8 +469,7 @@ TEST(DocumentIndefinite, StringsJoinAndKeepTheirChunks) {
       {"bytes, no chunks", "5f ff", item_type::byte_string, "", "40"},
       {"text with an empty chunk", "7f 6161 60 626263 ff", item_type::text_string, "616263",
        "63616263"},
-      {"text, one chunk", "7f 6449455446 ff", item_type::text_string, "49455446",
-       "6449455446"},
+      {"text, one chunk", "7f 6449455446 ff", item_type::text_string, "49455446", "6449455446"},
   };
   for (const row& r : rows) {
     for (uint32_t flags : {uint32_t(decode_none), uint32_t(decode_copy_strings)}) {
@@ -688,31 +689,31 @@ status reader_verdict(const bytes& in, const reader_options& ro, error_info& e) 
 
 TEST(DocumentDecode, MalformedInputGivesTheReadersStatusAndOffsets) {
   const char* rows[] = {
-      "18",            // truncated head
-      "1b000000",      // truncated 8-byte head
-      "62 61",         // truncated string
-      "83 01 02",      // missing items
-      "8a 01",         // count larger than the input: rejected at the head
-      "a3 01 02",      // pair count larger than half the input
-      "1c",            // reserved additional information
-      "9e",            //
-      "1f",            // indefinite uint
-      "3f",            //
-      "df 01",         // indefinite tag
-      "f8 10",         // two-byte simple below 32
-      "f8 1f",         //
-      "5f 61 61 ff",   // text chunk in a byte string
-      "7f 7f ff ff",   // nested indefinite chunk
-      "5f 01 ff",      // not a string at all
-      "ff",            // break at top level
-      "82 01 ff",      // break in a definite array
-      "bf 01 ff",      // break where a value is due
-      "9f 01",         // open indefinite array at the end
-      "c1",            // tag without content
-      "5f 41 00",      // open indefinite string
+      "18",              // truncated head
+      "1b000000",        // truncated 8-byte head
+      "62 61",           // truncated string
+      "83 01 02",        // missing items
+      "8a 01",           // count larger than the input: rejected at the head
+      "a3 01 02",        // pair count larger than half the input
+      "1c",              // reserved additional information
+      "9e",              //
+      "1f",              // indefinite uint
+      "3f",              //
+      "df 01",           // indefinite tag
+      "f8 10",           // two-byte simple below 32
+      "f8 1f",           //
+      "5f 61 61 ff",     // text chunk in a byte string
+      "7f 7f ff ff",     // nested indefinite chunk
+      "5f 01 ff",        // not a string at all
+      "ff",              // break at top level
+      "82 01 ff",        // break in a definite array
+      "bf 01 ff",        // break where a value is due
+      "9f 01",           // open indefinite array at the end
+      "c1",              // tag without content
+      "5f 41 00",        // open indefinite string
       "82 9f 01 ff ff",  // break after a completed definite array
-      "a1 c1 c1",      // nested tags without content
-      "fc",            // reserved in major 7
+      "a1 c1 c1",        // nested tags without content
+      "fc",              // reserved in major 7
   };
   const reader_options ro;
   for (const char* h : rows) {
@@ -869,7 +870,7 @@ TEST(DocumentDecode, FusedAndReaderPathsAgreeOnRandomAndMutatedInput) {
   size_t compared = 0;
   for (int round = 0; round < 3000; ++round) {
     bytes in = gen.make();
-    if (round % 3 == 1 && !in.empty()) in.resize(size_t(mutate() % in.size()));  // truncate
+    if (round % 3 == 1 && !in.empty()) in.resize(size_t(mutate() % in.size()));       // truncate
     if (round % 3 == 2 && !in.empty()) in[mutate() % in.size()] = uint8_t(mutate());  // corrupt
     if (round % 5 == 0) in.push_back(0x00);  // trailing byte
     for (uint32_t flags : {uint32_t(decode_none), uint32_t(decode_exact | decode_validate_utf8),
@@ -1050,8 +1051,10 @@ TEST(DocumentDeep, HundredThousandLevelsWithoutRecursion) {
     const char* name;
     uint8_t open;
     uint8_t close;  // 0: none
-  } shapes[] = {{"definite arrays", 0x81, 0}, {"indefinite arrays", 0x9f, 0xff},
-                {"tags", 0xc1, 0}, {"maps", 0xa1, 0}};
+  } shapes[] = {{"definite arrays", 0x81, 0},
+                {"indefinite arrays", 0x9f, 0xff},
+                {"tags", 0xc1, 0},
+                {"maps", 0xa1, 0}};
   for (const shape& s : shapes) {
     SCOPED_TRACE(s.name);
     bytes in;
@@ -1115,7 +1118,9 @@ TEST(DocumentEncode, FullCallerBufferReportsTheSizeNeeded) {
   ASSERT_EQ(encode(d, outer, encode_preferred), status::ok);
   ASSERT_EQ(outer.end(), status::ok);
   ASSERT_EQ(outer.finish(), status::ok);
-  EXPECT_EQ(to_hex(outer.data(), outer.size()), "82820102836161616282" "0102");
+  EXPECT_EQ(to_hex(outer.data(), outer.size()),
+            "82820102836161616282"
+            "0102");
   // A writer that is already in error gives its error back.
   writer full;
   ASSERT_EQ(full.end(), status::writer_no_container);

@@ -262,7 +262,8 @@ const to_row k_to_json[] = {
     {"array_indefinite", "9f018202039f0405ffff", "[1,[2,3],[4,5]]"},
     {"map", "a26161016162820203", "{\"a\":1,\"b\":[2,3]}"},
     {"map_int_keys", "a201020304", "{\"1\":2,\"3\":4}"},
-    {"map_other_keys", "a4f5014201ff02820102032001", "{\"true\":1,\"h'01ff'\":2,\"[1, 2]\":3,\"-1\":1}"},
+    {"map_other_keys", "a4f5014201ff02820102032001",
+     "{\"true\":1,\"h'01ff'\":2,\"[1, 2]\":3,\"-1\":1}"},
     {"map_text_in_key_escaped", "a1816161 00", "{\"[\\\"a\\\"]\":0}"},
     {"map_indefinite_text_key", "bf7f6161ff01ff", "{\"a\":1}"},
     {"bignum_2p64", "c249010000000000000000", "18446744073709551616"},
@@ -323,7 +324,7 @@ TEST(cbor_to_json, errors) {
   to_json("7f6161 62ff61 ff", {}, status::invalid_utf8, 3);
   to_json("a1 62ff61 01", {}, status::invalid_utf8, 1);     // a text key
   to_json("a1 81 62ff61 01", {}, status::invalid_utf8, 2);  // inside a non-text key
-  to_json("8201", {}, status::truncated, 0);  // the reader names the unfinished array
+  to_json("8201", {}, status::truncated, 0);                // the reader names the unfinished array
   to_json("", {}, status::truncated, 0);
   to_json("0101", {}, status::trailing_bytes, 1);
   to_json("ff", {}, status::unexpected_break, 0);

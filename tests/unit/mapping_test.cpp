@@ -13,10 +13,10 @@
 #include "conformance/test_util.hpp"
 #include "cbor_fast/typed_array.hpp"
 
+using cbor_fast::status;
 using cbor_fast_test::bytes;
 using cbor_fast_test::from_hex;
 using cbor_fast_test::to_hex;
-using cbor_fast::status;
 
 namespace maptest {
 
@@ -132,9 +132,21 @@ TEST(MappingEncode, MapByNamesOmitsEmptyOptional) {
   small s;
   s.a = 24;
   s.s = "hi";
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(s)), "a2" "6161" "1818" "6173" "626869");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(s)),
+            "a2"
+            "6161"
+            "1818"
+            "6173"
+            "626869");
   s.o = -1;
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(s)), "a3" "6161" "1818" "6173" "626869" "616f" "20");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(s)),
+            "a3"
+            "6161"
+            "1818"
+            "6173"
+            "626869"
+            "616f"
+            "20");
 }
 
 TEST(MappingEncode, IntegerKeys) {
@@ -143,7 +155,13 @@ TEST(MappingEncode, IntegerKeys) {
   k.kid = "11";
   static const uint8_t x[2] = {0xab, 0xcd};
   k.x = {x, 2};
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(k)), "a3" "0102" "02" "623131" "21" "42abcd");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(k)),
+            "a3"
+            "0102"
+            "02"
+            "623131"
+            "21"
+            "42abcd");
 }
 
 TEST(MappingEncode, ArrayLayoutWritesNullForEmptyOptional) {
@@ -157,25 +175,52 @@ TEST(MappingEncode, ContainersAndScalars) {
   one<std::vector<uint64_t>> v;
   v.v = {0, 23, 24, 255, 256, 65536, uint64_t(1) << 32, UINT64_MAX};
   EXPECT_EQ(to_hex(cbor_fast::to_cbor(v)),
-            "a16176" "88" "00" "17" "1818" "18ff" "190100" "1a00010000" "1b0000000100000000"
+            "a16176"
+            "88"
+            "00"
+            "17"
+            "1818"
+            "18ff"
+            "190100"
+            "1a00010000"
+            "1b0000000100000000"
             "1bffffffffffffffff");
   one<std::vector<double>> d;
   d.v = {1.0, 1.5, 0.1};
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(d)), "a16176" "83" "f93c00" "f93e00" "fb3fb999999999999a");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(d)),
+            "a16176"
+            "83"
+            "f93c00"
+            "f93e00"
+            "fb3fb999999999999a");
   one<std::map<std::string, int64_t>> m;
   m.v = {{"b", -1}, {"a", INT64_MIN}};
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(m)), "a16176" "a2" "6161" "3b7fffffffffffffff" "6162" "20");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(m)),
+            "a16176"
+            "a2"
+            "6161"
+            "3b7fffffffffffffff"
+            "6162"
+            "20");
   one<std::vector<uint8_t>> b;
   b.v = {1, 2};
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(b)), "a16176" "420102");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(b)),
+            "a16176"
+            "420102");
   one<std::variant<int64_t, std::string>> var;
   var.v = std::string("x");
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(var)), "a16176" "6178");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(var)),
+            "a16176"
+            "6178");
   one<color> c;
   c.v = color::green;
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(c)), "a16176" "02");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(c)),
+            "a16176"
+            "02");
   one<std::vector<item_t>> e;
-  EXPECT_EQ(to_hex(cbor_fast::to_cbor(e)), "a16176" "80");
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(e)),
+            "a16176"
+            "80");
 }
 
 TEST(MappingEncode, HookAndFixedBuffer) {
@@ -183,7 +228,14 @@ TEST(MappingEncode, HookAndFixedBuffer) {
   w.t.deg = 1.5;
   w.hist = {celsius{-2.0}};
   EXPECT_EQ(to_hex(cbor_fast::to_cbor(w)),
-            "a2" "6174" "d903e8" "f93e00" "6468697374" "81" "d903e8" "f9c000");
+            "a2"
+            "6174"
+            "d903e8"
+            "f93e00"
+            "6468697374"
+            "81"
+            "d903e8"
+            "f9c000");
   // Into a caller buffer too small: the writer counts the bytes needed.
   uint8_t buf[4];
   cbor_fast::writer out(buf, sizeof buf);
@@ -236,7 +288,14 @@ TEST(MappingDecode, RoundTripEverything) {
 }
 
 TEST(MappingDecode, BorrowedStringsPointIntoTheInput) {
-  const bytes in = from_hex("a3" "6161" "01" "6173" "626869" "616f" "f6");
+  const bytes in = from_hex(
+      "a3"
+      "6161"
+      "01"
+      "6173"
+      "626869"
+      "616f"
+      "f6");
   small s;
   s.o = 5;
   ASSERT_EQ(cbor_fast::from_cbor(in.data(), in.size(), s), status::ok);
@@ -249,7 +308,17 @@ TEST(MappingDecode, KeysAndIndefiniteForms) {
   cose_key k;
   cbor_fast::mapping_error err;
   // Indefinite map, keys in another order, an unknown key (3) with a nested value skipped.
-  ASSERT_EQ(decode_hex("bf" "21" "4101" "03" "82a10102" "9f01ff" "01" "02" "ff", k, err), status::ok)
+  ASSERT_EQ(decode_hex("bf"
+                       "21"
+                       "4101"
+                       "03"
+                       "82a10102"
+                       "9f01ff"
+                       "01"
+                       "02"
+                       "ff",
+                       k, err),
+            status::ok)
       << err.path;
   EXPECT_EQ(k.kty, 2);
   EXPECT_FALSE(k.kid.has_value());
@@ -257,15 +326,31 @@ TEST(MappingDecode, KeysAndIndefiniteForms) {
   EXPECT_EQ(k.x[0], 1);
   // Indefinite text into std::string, indefinite array into a vector.
   one<std::string> t;
-  ASSERT_EQ(decode_hex("a16176" "7f" "6161" "6162" "ff", t, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "7f"
+                       "6161"
+                       "6162"
+                       "ff",
+                       t, err),
+            status::ok);
   EXPECT_EQ(t.v, "ab");
   one<std::vector<item_t>> v;
-  ASSERT_EQ(decode_hex("a16176" "9f" "a2646e616d6561786371747901" "ff", v, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "9f"
+                       "a2646e616d6561786371747901"
+                       "ff",
+                       v, err),
+            status::ok);
   ASSERT_EQ(v.v.size(), 1u);
   EXPECT_EQ(v.v[0].name, "x");
   // A string_view cannot borrow an indefinite string.
   one<std::string_view> sv;
-  EXPECT_EQ(decode_hex("a16176" "7f" "6161" "ff", sv, err), status::type_mismatch);
+  EXPECT_EQ(decode_hex("a16176"
+                       "7f"
+                       "6161"
+                       "ff",
+                       sv, err),
+            status::type_mismatch);
   EXPECT_EQ(err.offset, 3u);
   EXPECT_EQ(err.path, "v");
 }
@@ -334,9 +419,15 @@ TEST(MappingDecode, Floats) {
   EXPECT_EQ(d.v, std::ldexp(1.0, -24));
   ASSERT_EQ(decode_hex("a16176f97e00", d, err), status::ok);  // NaN
   EXPECT_TRUE(std::isnan(d.v));
-  ASSERT_EQ(decode_hex("a16176" "1b0020000000000000", d, err), status::ok);  // 2^53
+  ASSERT_EQ(decode_hex("a16176"
+                       "1b0020000000000000",
+                       d, err),
+            status::ok);  // 2^53
   EXPECT_EQ(d.v, 9007199254740992.0);
-  EXPECT_EQ(decode_hex("a16176" "1b0020000000000001", d, err), status::out_of_range);  // 2^53+1
+  EXPECT_EQ(decode_hex("a16176"
+                       "1b0020000000000001",
+                       d, err),
+            status::out_of_range);  // 2^53+1
   EXPECT_EQ(err.offset, 3u);
   one<float> f;
   ASSERT_EQ(decode_hex("a16176fb3ff8000000000000", f, err), status::ok);  // 1.5 as a double
@@ -355,7 +446,9 @@ TEST(MappingErrors, PathOfANestedMember) {
   order o;
   o.items = {{"a", 1}, {"b", 2}, {"c", 3}, {"d", 4}};
   bytes enc = cbor_fast::to_cbor(o);
-  const bytes needle = from_hex("646e616d65" "6164");  // "name": "d"
+  const bytes needle = from_hex(
+      "646e616d65"
+      "6164");  // "name": "d"
   auto at = std::search(enc.begin(), enc.end(), needle.begin(), needle.end());
   ASSERT_NE(at, enc.end());
   const size_t value_at = size_t(at - enc.begin()) + 5;
@@ -388,7 +481,14 @@ TEST(MappingErrors, MissingDuplicateUnknown) {
   EXPECT_EQ(err.offset, 7u);
   EXPECT_EQ(err.path, "a");
   // Unknown key skipped, or refused.
-  const bytes unknown = from_hex("a3" "6178" "a16178820001" "6161" "01" "6173" "60");
+  const bytes unknown = from_hex(
+      "a3"
+      "6178"
+      "a16178820001"
+      "6161"
+      "01"
+      "6173"
+      "60");
   ASSERT_EQ(cbor_fast::from_cbor(unknown.data(), unknown.size(), s, err), status::ok) << err.path;
   EXPECT_EQ(s.a, 1u);
   cbor_fast::mapping_options strict;
@@ -399,16 +499,31 @@ TEST(MappingErrors, MissingDuplicateUnknown) {
   EXPECT_EQ(err.path, "x");
   // Integer keys: unknown key refused with its number in the path.
   cose_key k;
-  EXPECT_EQ(decode_hex("a2" "0102" "26" "00", k, err, strict), status::type_mismatch);
+  EXPECT_EQ(decode_hex("a2"
+                       "0102"
+                       "26"
+                       "00",
+                       k, err, strict),
+            status::type_mismatch);
   EXPECT_EQ(err.offset, 3u);
   EXPECT_EQ(err.path, "[-7]");
   // Map entries: a duplicate key, and a bad value under a key.
   one<std::map<std::string, int32_t>> m;
-  EXPECT_EQ(decode_hex("a16176" "a2" "616b01" "616b02", m, err), status::duplicate_key);
+  EXPECT_EQ(decode_hex("a16176"
+                       "a2"
+                       "616b01"
+                       "616b02",
+                       m, err),
+            status::duplicate_key);
   EXPECT_EQ(err.offset, 7u);
   EXPECT_EQ(err.path, "v[\"k\"]");
   one<std::map<int32_t, int8_t>> mi;
-  EXPECT_EQ(decode_hex("a16176" "a1" "24" "190100", mi, err), status::out_of_range);
+  EXPECT_EQ(decode_hex("a16176"
+                       "a1"
+                       "24"
+                       "190100",
+                       mi, err),
+            status::out_of_range);
   EXPECT_EQ(err.offset, 5u);
   EXPECT_EQ(err.path, "v[-5]");
 }
@@ -430,9 +545,15 @@ TEST(MappingErrors, ArraysAndShapes) {
   EXPECT_EQ(decode_hex("a0", p, err), status::type_mismatch);  // a map for an array
   EXPECT_EQ(err.offset, 0u);
   one<std::array<int, 2>> a;
-  EXPECT_EQ(decode_hex("a16176" "83010203", a, err), status::type_mismatch);
+  EXPECT_EQ(decode_hex("a16176"
+                       "83010203",
+                       a, err),
+            status::type_mismatch);
   EXPECT_EQ(err.offset, 3u);
-  ASSERT_EQ(decode_hex("a16176" "9f0102ff", a, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "9f0102ff",
+                       a, err),
+            status::ok);
   EXPECT_EQ(a.v[1], 2);
   // Trailing bytes after the item, and empty input.
   EXPECT_EQ(decode_hex("82010200", p, err), status::trailing_bytes);
@@ -472,23 +593,38 @@ TEST(MappingErrors, ReaderLimitsAndStrictChecksApply) {
   cbor_fast::mapping_options opt;
   opt.reader.validate_utf8 = true;
   one<std::string_view> s;
-  EXPECT_EQ(decode_hex("a16176" "62c328", s, err, opt), status::invalid_utf8);
+  EXPECT_EQ(decode_hex("a16176"
+                       "62c328",
+                       s, err, opt),
+            status::invalid_utf8);
   EXPECT_EQ(err.offset, 4u);  // the reader's offset: the string's content
   opt = {};
   opt.reader.deterministic = true;
   one<uint32_t> u;
-  EXPECT_EQ(decode_hex("a16176" "1801", u, err, opt), status::non_preferred_encoding);
+  EXPECT_EQ(decode_hex("a16176"
+                       "1801",
+                       u, err, opt),
+            status::non_preferred_encoding);
   EXPECT_EQ(err.offset, 3u);
   opt = {};
   opt.reader.max_string_length = 2;
-  EXPECT_EQ(decode_hex("a16176" "63616263", s, err, opt), status::string_too_long);
+  EXPECT_EQ(decode_hex("a16176"
+                       "63616263",
+                       s, err, opt),
+            status::string_too_long);
   // A length bomb: 2^32 items declared, 0 present.
   one<std::vector<item_t>> v;
-  EXPECT_EQ(decode_hex("a16176" "9b0000000100000000", v, err), status::truncated);
+  EXPECT_EQ(decode_hex("a16176"
+                       "9b0000000100000000",
+                       v, err),
+            status::truncated);
   EXPECT_EQ(err.offset, 3u);
   EXPECT_EQ(v.v.capacity(), 0u);
   // Malformed input inside a member.
-  EXPECT_EQ(decode_hex("a16176" "1c", u, err), status::reserved_additional_info);
+  EXPECT_EQ(decode_hex("a16176"
+                       "1c",
+                       u, err),
+            status::reserved_additional_info);
   EXPECT_EQ(err.offset, 3u);
 }
 
@@ -496,29 +632,60 @@ TEST(MappingDecode, VectorsOfNumbersAcceptTypedArrays) {
   one<std::vector<double>> d;
   cbor_fast::mapping_error err;
   // Mixed widths and an integer.
-  ASSERT_EQ(decode_hex("a16176" "84" "f93e00" "fa3fc00000" "fb3ff8000000000000" "02", d, err),
+  ASSERT_EQ(decode_hex("a16176"
+                       "84"
+                       "f93e00"
+                       "fa3fc00000"
+                       "fb3ff8000000000000"
+                       "02",
+                       d, err),
             status::ok);
   EXPECT_EQ(d.v, (std::vector<double>{1.5, 1.5, 1.5, 2.0}));
   // Tag 86: float64 little endian; tag 82: big endian.
-  ASSERT_EQ(decode_hex("a16176" "d856" "50" "000000000000f03f" "0000000000000040", d, err),
+  ASSERT_EQ(decode_hex("a16176"
+                       "d856"
+                       "50"
+                       "000000000000f03f"
+                       "0000000000000040",
+                       d, err),
             status::ok);
   EXPECT_EQ(d.v, (std::vector<double>{1.0, 2.0}));
-  ASSERT_EQ(decode_hex("a16176" "d852" "48" "3ff8000000000000", d, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "d852"
+                       "48"
+                       "3ff8000000000000",
+                       d, err),
+            status::ok);
   EXPECT_EQ(d.v, (std::vector<double>{1.5}));
   // A text element: the offset of the element, the path of the vector.
-  EXPECT_EQ(decode_hex("a16176" "82" "01" "6161", d, err), status::type_mismatch);
+  EXPECT_EQ(decode_hex("a16176"
+                       "82"
+                       "01"
+                       "6161",
+                       d, err),
+            status::type_mismatch);
   EXPECT_EQ(err.offset, 5u);
   EXPECT_EQ(err.path, "v");
   one<std::vector<int64_t>> n;
-  EXPECT_EQ(decode_hex("a16176" "82" "01" "3b8000000000000000", n, err), status::out_of_range);
+  EXPECT_EQ(decode_hex("a16176"
+                       "82"
+                       "01"
+                       "3b8000000000000000",
+                       n, err),
+            status::out_of_range);
   EXPECT_EQ(err.offset, 5u);
   // Empty and 65536-element vectors both ways.
-  ASSERT_EQ(decode_hex("a16176" "80", n, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "80",
+                       n, err),
+            status::ok);
   EXPECT_TRUE(n.v.empty());
   one<std::vector<uint64_t>> big;
   for (uint64_t i = 0; i < 65536; ++i) big.v.push_back(i * 977);
   const bytes enc = cbor_fast::to_cbor(big);
-  EXPECT_EQ(to_hex(bytes(enc.begin(), enc.begin() + 8)), "a16176" "9a00010000");
+  EXPECT_EQ(to_hex(bytes(enc.begin(), enc.begin() + 8)),
+            "a16176"
+            "9a00010000");
   one<std::vector<uint64_t>> back;
   ASSERT_EQ(cbor_fast::from_cbor(enc.data(), enc.size(), back), status::ok);
   EXPECT_EQ(back.v, big.v);
@@ -534,31 +701,65 @@ TEST(MappingDecode, VectorsOfNumbersAcceptTypedArrays) {
 TEST(MappingDecode, VariantsAndHooks) {
   one<std::variant<std::monostate, int64_t, std::string, std::vector<int32_t>>> v;
   cbor_fast::mapping_error err;
-  ASSERT_EQ(decode_hex("a16176" "20", v, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "20",
+                       v, err),
+            status::ok);
   EXPECT_EQ(std::get<int64_t>(v.v), -1);
-  ASSERT_EQ(decode_hex("a16176" "6161", v, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "6161",
+                       v, err),
+            status::ok);
   EXPECT_EQ(std::get<std::string>(v.v), "a");
-  ASSERT_EQ(decode_hex("a16176" "820102", v, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "820102",
+                       v, err),
+            status::ok);
   EXPECT_EQ(std::get<3>(v.v).size(), 2u);
-  ASSERT_EQ(decode_hex("a16176" "f6", v, err), status::ok);
+  ASSERT_EQ(decode_hex("a16176"
+                       "f6",
+                       v, err),
+            status::ok);
   EXPECT_EQ(v.v.index(), 0u);
-  EXPECT_EQ(decode_hex("a16176" "f5", v, err), status::type_mismatch);
+  EXPECT_EQ(decode_hex("a16176"
+                       "f5",
+                       v, err),
+            status::type_mismatch);
   EXPECT_EQ(err.offset, 3u);
   weather w;
-  ASSERT_EQ(decode_hex("a2" "6174" "d903e8" "f93e00" "6468697374" "81" "d903e8" "f9c000", w, err),
+  ASSERT_EQ(decode_hex("a2"
+                       "6174"
+                       "d903e8"
+                       "f93e00"
+                       "6468697374"
+                       "81"
+                       "d903e8"
+                       "f9c000",
+                       w, err),
             status::ok);
   EXPECT_EQ(w.t.deg, 1.5);
   ASSERT_EQ(w.hist.size(), 1u);
   EXPECT_EQ(w.hist[0].deg, -2.0);
   // The hook's own failure: its status at the item's offset, with the path.
-  EXPECT_EQ(decode_hex("a2" "6174" "d903e8" "f93e00" "6468697374" "81" "d903e9" "f9c000", w, err),
+  EXPECT_EQ(decode_hex("a2"
+                       "6174"
+                       "d903e8"
+                       "f93e00"
+                       "6468697374"
+                       "81"
+                       "d903e9"
+                       "f9c000",
+                       w, err),
             status::type_mismatch);
   EXPECT_EQ(err.offset, 15u);
   EXPECT_EQ(err.path, "hist[0]");
 }
 
 TEST(MappingDecode, FromAReaderInASequence) {
-  const bytes in = from_hex("820102" "820304" "01");
+  const bytes in = from_hex(
+      "820102"
+      "820304"
+      "01");
   cbor_fast::reader r(in.data(), in.size());
   point p;
   ASSERT_EQ(cbor_fast::from_cbor(r, p), status::ok);

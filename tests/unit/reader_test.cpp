@@ -222,9 +222,9 @@ TEST(Reader, SkipPassesOverWholeSubtrees) {
   ASSERT_EQ(r.next(it), status::ok);  // array
   ASSERT_EQ(r.skip(), status::ok);    // the map
   EXPECT_EQ(r.offset(), 6u);
-  ASSERT_EQ(r.skip(), status::ok);    // the tag and its content
+  ASSERT_EQ(r.skip(), status::ok);  // the tag and its content
   EXPECT_EQ(r.offset(), 9u);
-  ASSERT_EQ(r.skip(), status::ok);    // the indefinite string
+  ASSERT_EQ(r.skip(), status::ok);  // the indefinite string
   EXPECT_EQ(r.offset(), 13u);
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(it.value(), 7u);
@@ -302,8 +302,9 @@ TEST(Reader, FinishDistinguishesTrailingBytesAndOpenContainers) {
 
 TEST(Reader, IntegerAccessors) {
   // 0, 2^63-1, 2^63, -1, -2^63, -2^63-1, -2^64
-  auto in = hex("00 1b7fffffffffffffff 1b8000000000000000 20 3b7fffffffffffffff "
-                "3b8000000000000000 3bffffffffffffffff");
+  auto in =
+      hex("00 1b7fffffffffffffff 1b8000000000000000 20 3b7fffffffffffffff "
+          "3b8000000000000000 3bffffffffffffffff");
   reader r(in.data(), in.size());
   item it;
   int64_t v = 0;
@@ -558,9 +559,9 @@ TEST(Reader, StrictUtf8ShortStringsLookOnlyAtTheirOwnBytes) {
     std::vector<uint8_t> in;
     in.push_back(uint8_t(0x60 + len));  // text string head, len <= 23
     in.insert(in.end(), len, 'a');
-    in.push_back(0x41);                 // h'ff': a byte string, not text
+    in.push_back(0x41);  // h'ff': a byte string, not text
     in.push_back(0xff);
-    in.insert(in.end(), 20, 0xff);      // no item: only read past by the load
+    in.insert(in.end(), 20, 0xff);  // no item: only read past by the load
     {
       reader r(in.data(), in.size() - 20, strict);
       item it;
@@ -590,8 +591,7 @@ status read_all(const std::vector<uint8_t>& in, const reader_options& o, size_t*
   reader r(in.data(), in.size(), o);
   item it;
   status s;
-  while ((s = r.next(it)) == status::ok) {
-  }
+  while ((s = r.next(it)) == status::ok) {}
   *offset = r.error().offset;
   return s;
 }
@@ -600,10 +600,10 @@ TEST(ReaderLimits, StringLengthBoundaryAndCheckedBeforeInputLength) {
   reader_options o;
   o.max_string_length = 3;
   size_t off = 0;
-  EXPECT_EQ(read_all(hex("63616263"), o, &off), status::end);          // "abc": at the limit
+  EXPECT_EQ(read_all(hex("63616263"), o, &off), status::end);  // "abc": at the limit
   EXPECT_EQ(read_all(hex("01 6461626364"), o, &off), status::string_too_long);  // "abcd"
   EXPECT_EQ(off, 1u);
-  EXPECT_EQ(read_all(hex("44 01020304"), o, &off), status::string_too_long);   // bytes too
+  EXPECT_EQ(read_all(hex("44 01020304"), o, &off), status::string_too_long);  // bytes too
   EXPECT_EQ(off, 0u);
   // 2^64-1 declared in a 10-byte input: the limit speaks first.
   EXPECT_EQ(read_all(hex("5bffffffffffffffff00"), o, &off), status::string_too_long);

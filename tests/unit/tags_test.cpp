@@ -44,15 +44,14 @@ TEST(Rfc3339, ValidRows) {
       {"1969-12-31T23:59:59.5Z", -1, 500000000, 0},
       {"1969-12-31T23:59:59.999999999Z", -1, 999999999, 0},
       {"1970-01-01T00:00:00.000000001Z", 0, 1, 0},
-      {"2013-03-21T20:04:00Z", 1363896240, 0, 0},  // RFC 8949 Appendix A
-      {"1985-04-12T23:20:50.52Z", 482196050, 520000000, 0},  // RFC 3339 5.8
-      {"1996-12-19T16:39:57-08:00", 851042397, 0, -480},    // RFC 3339 5.8
-      {"1990-12-31T23:59:60Z", 662688000, 0, 0},            // leap second: the next second
+      {"2013-03-21T20:04:00Z", 1363896240, 0, 0},                    // RFC 8949 Appendix A
+      {"1985-04-12T23:20:50.52Z", 482196050, 520000000, 0},          // RFC 3339 5.8
+      {"1996-12-19T16:39:57-08:00", 851042397, 0, -480},             // RFC 3339 5.8
+      {"1990-12-31T23:59:60Z", 662688000, 0, 0},                     // leap second: the next second
       {"1937-01-01T12:00:27.87+00:20", -1041337173, 870000000, 20},  // RFC 3339 5.8
-      {"2000-02-29T00:00:00Z", 951782400, 0, 0},            // leap year (400)
+      {"2000-02-29T00:00:00Z", 951782400, 0, 0},                     // leap year (400)
       {"2400-02-29T00:00:00Z", 13574563200, 0, 0},
-      {"2024-02-29T23:59:59+23:59", 1709164859,
-       0, 1439},
+      {"2024-02-29T23:59:59+23:59", 1709164859, 0, 1439},
       {"0000-01-01T00:00:00Z", -62167219200, 0, 0},
       {"9999-12-31T23:59:59Z", 253402300799, 0, 0},
       {"1970-01-01T00:00:00-00:00", 0, 0, 0},
@@ -74,29 +73,29 @@ TEST(Rfc3339, BadRowsWithPositions) {
   };
   const row rows[] = {
       {"", 0},
-      {"2013-03-21 20:04:00Z", 10},       // space instead of T
-      {"2013-03-21T20:04:00", 19},        // no offset
-      {"2013-3-21T20:04:00Z", 6},         // one-digit month
-      {"2013-00-21T20:04:00Z", 5},        // month 0
-      {"2013-13-21T20:04:00Z", 5},        // month 13
-      {"2013-03-32T20:04:00Z", 8},        // day 32
-      {"2013-03-00T20:04:00Z", 8},        // day 0
-      {"1900-02-29T00:00:00Z", 8},        // not a leap year (100)
+      {"2013-03-21 20:04:00Z", 10},  // space instead of T
+      {"2013-03-21T20:04:00", 19},   // no offset
+      {"2013-3-21T20:04:00Z", 6},    // one-digit month
+      {"2013-00-21T20:04:00Z", 5},   // month 0
+      {"2013-13-21T20:04:00Z", 5},   // month 13
+      {"2013-03-32T20:04:00Z", 8},   // day 32
+      {"2013-03-00T20:04:00Z", 8},   // day 0
+      {"1900-02-29T00:00:00Z", 8},   // not a leap year (100)
       {"2023-02-29T00:00:00Z", 8},
       {"2100-02-29T00:00:00Z", 8},
       {"2023-04-31T00:00:00Z", 8},
-      {"2013-03-21T24:00:00Z", 11},       // hour 24
-      {"2013-03-21T20:60:00Z", 14},       // minute 60
-      {"2013-03-21T20:04:61Z", 17},       // second 61
-      {"2013-03-21T20:04:00.Z", 20},      // no fraction digits
+      {"2013-03-21T24:00:00Z", 11},             // hour 24
+      {"2013-03-21T20:60:00Z", 14},             // minute 60
+      {"2013-03-21T20:04:61Z", 17},             // second 61
+      {"2013-03-21T20:04:00.Z", 20},            // no fraction digits
       {"2013-03-21T20:04:00.1234567891Z", 29},  // a tenth fraction digit
-      {"2013-03-21T20:04:00+24:00", 20},  // offset hour 24
-      {"2013-03-21T20:04:00+05:60", 23},  // offset minute 60
-      {"2013-03-21T20:04:00+0530", 22},   // no colon
-      {"2013-03-21T20:04:00Zx", 20},      // trailing text
+      {"2013-03-21T20:04:00+24:00", 20},        // offset hour 24
+      {"2013-03-21T20:04:00+05:60", 23},        // offset minute 60
+      {"2013-03-21T20:04:00+0530", 22},         // no colon
+      {"2013-03-21T20:04:00Zx", 20},            // trailing text
       {"2013-03-21T20:04:00X", 19},
       {"+2013-03-21T20:04:00Z", 0},
-      {"2013-03-21T20:04", 16},           // ends early
+      {"2013-03-21T20:04", 16},  // ends early
   };
   for (const row& r : rows) {
     SCOPED_TRACE(r.text);
@@ -125,17 +124,17 @@ TEST(Rfc3339, Format) {
   EXPECT_EQ(fmt({-62167219200, 0, 0}), "0000-01-01T00:00:00Z");
   EXPECT_EQ(fmt({253402300799, 999999999, 0}), "9999-12-31T23:59:59.999999999Z");
   EXPECT_EQ(fmt({253402300799, 0, -1439}), "9999-12-31T00:00:59-23:59");
-  EXPECT_EQ(format_rfc3339({253402300800, 0, 0}, buf), 0u);   // year 10000
-  EXPECT_EQ(format_rfc3339({-62167219201, 0, 0}, buf), 0u);   // year -1
-  EXPECT_EQ(format_rfc3339({253402300799, 0, 1}, buf), 0u);   // local year 10000
+  EXPECT_EQ(format_rfc3339({253402300800, 0, 0}, buf), 0u);  // year 10000
+  EXPECT_EQ(format_rfc3339({-62167219201, 0, 0}, buf), 0u);  // year -1
+  EXPECT_EQ(format_rfc3339({253402300799, 0, 1}, buf), 0u);  // local year 10000
   EXPECT_EQ(format_rfc3339({0, 1000000000, 0}, buf), 0u);
   EXPECT_EQ(format_rfc3339({0, 0, 1440}, buf), 0u);
   EXPECT_EQ(format_rfc3339({0, 0, 0}, buf, 10), 0u);
   EXPECT_EQ(format_rfc3339({INT64_MIN, 0, 0}, buf), 0u);
   EXPECT_EQ(format_rfc3339({INT64_MAX, 0, -1439}, buf), 0u);
   // Round trips.
-  for (const char* s : {"1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00",
-                        "1937-01-01T12:00:27.87+00:20"}) {
+  for (const char* s :
+       {"1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00", "1937-01-01T12:00:27.87+00:20"}) {
     time_value t;
     ASSERT_EQ(parse_rfc3339(s, t), status::ok);
     EXPECT_EQ(fmt(t), s);
@@ -253,11 +252,17 @@ std::string written(status (*fn)(writer&)) {
 }
 
 TEST(TimeTags, Write) {
-  EXPECT_EQ(written([](writer& w) { return write_time_string(w, {1363896240, 0, 0}); }),
+  EXPECT_EQ(written([](writer& w) {
+              return write_time_string(w, {1363896240, 0, 0});
+            }),
             "c074" + text_hex("2013-03-21T20:04:00Z"));
-  EXPECT_EQ(written([](writer& w) { return write_time_epoch(w, {1363896240, 0, 0}); }),
+  EXPECT_EQ(written([](writer& w) {
+              return write_time_epoch(w, {1363896240, 0, 0});
+            }),
             "c11a514b67b0");
-  EXPECT_EQ(written([](writer& w) { return write_time_epoch(w, {1363896240, 500000000, 0}); }),
+  EXPECT_EQ(written([](writer& w) {
+              return write_time_epoch(w, {1363896240, 500000000, 0});
+            }),
             "c1fb41d452d9ec200000");
   EXPECT_EQ(written([](writer& w) { return write_time_epoch(w, {-1, 0, 0}); }), "c120");
   EXPECT_EQ(written([](writer& w) { return write_time_epoch(w, {-2, 500000000, 0}); }), "c1f9be00");
@@ -412,7 +417,10 @@ TEST(EmbeddedWriter, ExactBytes) {
   ASSERT_EQ(w.begin_embedded(false), status::ok);  // nothing inside: h''
   ASSERT_EQ(w.end_embedded(), status::ok);
   ASSERT_EQ(w.finish(), status::ok);
-  EXPECT_EQ(to_hex(w.data(), w.size()), "d8184101" "456449455446" "40");
+  EXPECT_EQ(to_hex(w.data(), w.size()),
+            "d8184101"
+            "456449455446"
+            "40");
 }
 
 TEST(EmbeddedWriter, LengthBoundaries) {
@@ -468,8 +476,16 @@ TEST(EmbeddedWriter, CoseSigStructureNestedAndAllDestinations) {
     c(w.end());
     return worst;
   };
-  const std::string want = "85" "6a" + text_hex("Signature1") + "43a10126" "40" "4474657374" +
-                           "47" "8201d8184261" "61";
+  const std::string want =
+      "85"
+      "6a" +
+      text_hex("Signature1") +
+      "43a10126"
+      "40"
+      "4474657374" +
+      "47"
+      "8201d8184261"
+      "61";
   writer owned;
   ASSERT_EQ(build(owned), status::ok);
   ASSERT_EQ(owned.finish(), status::ok);

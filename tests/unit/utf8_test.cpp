@@ -85,9 +85,9 @@ size_t reference_validate(const uint8_t* p, size_t n) {
       if ((p[i + k] & 0xC0) != 0x80) return i;
       cp = (cp << 6) | (p[i + k] & 0x3Fu);
     }
-    if (cp < min) return i;                       // overlong
-    if (cp >= 0xD800 && cp <= 0xDFFF) return i;   // surrogate
-    if (cp > 0x10FFFF) return i;                  // out of range
+    if (cp < min) return i;                      // overlong
+    if (cp >= 0xD800 && cp <= 0xDFFF) return i;  // surrogate
+    if (cp > 0x10FFFF) return i;                 // out of range
     i += len;
   }
   return n;
@@ -140,9 +140,11 @@ constexpr size_t valid = SIZE_MAX;
 void check_rows(const std::vector<row>& rows) {
   bytes cjk;
   for (int k = 0; k < 7; ++k) append_code_point(cjk, 0x65E5);
-  const std::vector<bytes> prefixes = {
-      {}, from("\xC3\xA9"), concat(from("x\xE2\x82\xAC"), ascii(13)), cjk,
-      concat(cjk, from("\xF0\x9F\x98\x80"), ascii(6))};
+  const std::vector<bytes> prefixes = {{},
+                                       from("\xC3\xA9"),
+                                       concat(from("x\xE2\x82\xAC"), ascii(13)),
+                                       cjk,
+                                       concat(cjk, from("\xF0\x9F\x98\x80"), ascii(6))};
   const std::vector<bytes> suffixes = {{}, ascii(40)};
   for (const row& r : rows) {
     for (const bytes& prefix : prefixes) {
@@ -224,7 +226,10 @@ TEST_P(Utf8Validate, AboveMaximum) {
       {"FC 6-byte lead", "\xFC\x84\x80\x80\x80\x80", 0},
       {"FE", "\xFE", 0},
       {"FF", "\xFF", 0},
-      {"FF after text", "abc\xFF" "def", 3},
+      {"FF after text",
+       "abc\xFF"
+       "def",
+       3},
   });
 }
 
@@ -249,10 +254,19 @@ TEST_P(Utf8Validate, Truncated) {
       {"4-byte, 3 of 4 at end", "\xF0\x9F\x98", 0},
       {"3-byte at end after text", "ab\xE2\x82", 2},
       {"E0 at end, valid 2nd", "ab\xE0\xA0", 2},
-      {"2-byte in middle", "a\xC3" "b", 1},
-      {"3-byte, 2 of 3 in middle", "a\xE2\x82" "b", 1},
+      {"2-byte in middle",
+       "a\xC3"
+       "b",
+       1},
+      {"3-byte, 2 of 3 in middle",
+       "a\xE2\x82"
+       "b",
+       1},
       {"3-byte, bad 3rd (lead)", "a\xE2\x82\xC3\xA9", 1},
-      {"4-byte, 3 of 4 in middle", "a\xF0\x9F\x98" "b", 1},
+      {"4-byte, 3 of 4 in middle",
+       "a\xF0\x9F\x98"
+       "b",
+       1},
       {"4-byte, 2 of 4 then lead", "a\xF0\x9F\xE2\x82\xAC", 1},
       {"lead then lead", "\xC3\xC3\xA9", 0},
   });
@@ -357,8 +371,9 @@ TEST_P(Utf8Validate, InvalidAfterLongNonAsciiRun) {
 
 TEST_P(Utf8Validate, EveryAlignment) {
   // Same content at each start alignment, ending exactly at the allocation end.
-  bytes content =
-      from("Gr\xC3\xBC\xC3\x9F" "e aus K\xC3\xB6ln, \xE2\x82\xAC 5, \xF0\x9F\x98\x80 ok");
+  bytes content = from(
+      "Gr\xC3\xBC\xC3\x9F"
+      "e aus K\xC3\xB6ln, \xE2\x82\xAC 5, \xF0\x9F\x98\x80 ok");
   content.insert(content.end(), 40, 'z');
   content.push_back(0xC3);  // truncated at the very end
   for (size_t align = 0; align < 16; ++align) {
@@ -366,8 +381,7 @@ TEST_P(Utf8Validate, EveryAlignment) {
     std::memcpy(buf.get() + align, content.data(), content.size());
     ASSERT_EQ(utf8_validate_on(g_path, buf.get() + align, content.size()), content.size() - 1)
         << align;
-    ASSERT_EQ(utf8_validate_on(g_path, buf.get() + align, content.size() - 1),
-              content.size() - 1)
+    ASSERT_EQ(utf8_validate_on(g_path, buf.get() + align, content.size() - 1), content.size() - 1)
         << align;
   }
 }
@@ -385,10 +399,11 @@ bytes text_of(size_t n, const std::string& filler) {
 
 const std::vector<std::string>& fillers() {
   static const std::vector<std::string> f = {
-      "\xC3\xA9",                                  // 2-byte
-      "\xE6\x97\xA5",                              // 3-byte
-      "\xF0\x9F\x98\x80",                          // 4-byte
-      "\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80" "a",  // mixed, 10 bytes
+      "\xC3\xA9",          // 2-byte
+      "\xE6\x97\xA5",      // 3-byte
+      "\xF0\x9F\x98\x80",  // 4-byte
+      "\xC3\xA9\xE6\x97\xA5\xF0\x9F\x98\x80"
+      "a",  // mixed, 10 bytes
   };
   return f;
 }
@@ -431,8 +446,9 @@ TEST_P(Utf8Validate, InvalidAtEveryPositionInNonAsciiText) {
 
 TEST_P(Utf8Validate, ValidBoundaryAtEveryPositionInNonAsciiText) {
   for (const std::string& filler : fillers()) {
-    for (const char* seq : {"\x7F", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF",
-                            "\xEE\x80\x80", "\xEF\xBF\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF"}) {
+    for (const char* seq :
+         {"\x7F", "\xC2\x80", "\xDF\xBF", "\xE0\xA0\x80", "\xED\x9F\xBF", "\xEE\x80\x80",
+          "\xEF\xBF\xBF", "\xF0\x90\x80\x80", "\xF4\x8F\xBF\xBF"}) {
       for (size_t pos = 0; pos <= 100; ++pos) {
         for (size_t tail : {size_t(0), size_t(3), size_t(33)}) {
           SCOPED_TRACE(std::to_string(pos) + ", filler " + std::to_string(filler.size()) +
@@ -505,8 +521,8 @@ TEST_P(Utf8Validate, ThreeAndFourByteFormsInNonAsciiText) {
             buf[lead + 3] = b0 < 0xF0 ? uint8_t('x') : uint8_t(last);
             const size_t want = reference_validate(buf.get(), b.size());
             ASSERT_EQ(utf8_validate_on(g_path, buf.get(), b.size()), want)
-                << std::hex << b0 << " " << unsigned(b1) << " " << unsigned(buf[lead + 2])
-                << " " << unsigned(buf[lead + 3]) << " at " << std::dec << lead;
+                << std::hex << b0 << " " << unsigned(b1) << " " << unsigned(buf[lead + 2]) << " "
+                << unsigned(buf[lead + 3]) << " at " << std::dec << lead;
           }
           if (b0 < 0xF0) break;  // 3-byte: b2 is `last`
         }
@@ -592,8 +608,7 @@ TEST(Utf8Paths, EveryPathAnswersEvenWhereUnsupported) {
   // Whatever the CPU, utf8_validate_on gives the same answer for every path
   // (an unsupported one runs the portable code).
   const bytes b = concat(text_of(50, "\xE6\x97\xA5"), from("\xED\xA0\x80"), ascii(10));
-  for (utf8_path path :
-       {utf8_path::portable, utf8_path::sse2, utf8_path::avx2, utf8_path::best}) {
+  for (utf8_path path : {utf8_path::portable, utf8_path::sse2, utf8_path::avx2, utf8_path::best}) {
     EXPECT_EQ(utf8_validate_on(path, b.data(), b.size()), 50u) << path_name(path);
   }
 }
@@ -603,8 +618,8 @@ TEST(Utf8Paths, EveryPathAnswersEvenWhereUnsupported) {
 /// Byte strings biased toward UTF-8-ish content: whole encoded code points
 /// (including ones near every boundary) mixed with arbitrary bytes.
 bytes random_utf8ish(std::mt19937_64& rng) {
-  static const uint32_t edges[] = {0x0,    0x7F,    0x80,    0x7FF,    0x800,   0xFFF,
-                                   0x1000, 0xD7FF,  0xE000,  0xFFFD,   0xFFFF,  0x10000,
+  static const uint32_t edges[] = {0x0,     0x7F,    0x80,    0x7FF,    0x800,   0xFFF,
+                                   0x1000,  0xD7FF,  0xE000,  0xFFFD,   0xFFFF,  0x10000,
                                    0x3FFFF, 0x40000, 0xFFFFF, 0x100000, 0x10FFFF};
   static const uint8_t special[] = {0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2,
                                     0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE, 0xEF, 0xF0, 0xF1,
@@ -615,30 +630,18 @@ bytes random_utf8ish(std::mt19937_64& rng) {
     switch (rng() % 10) {
       case 0:
       case 1:
-      case 2:
-        b.push_back(uint8_t(0x20 + rng() % 0x5F));
-        break;
-      case 3:
-        b.push_back(special[rng() % sizeof special]);
-        break;
-      case 4:
-        b.push_back(uint8_t(rng()));
-        break;
-      case 5:
-        append_code_point(b, edges[rng() % (sizeof edges / sizeof edges[0])]);
-        break;
-      case 6:
-        append_code_point(b, uint32_t(0x80 + rng() % (0x800 - 0x80)));
-        break;
+      case 2: b.push_back(uint8_t(0x20 + rng() % 0x5F)); break;
+      case 3: b.push_back(special[rng() % sizeof special]); break;
+      case 4: b.push_back(uint8_t(rng())); break;
+      case 5: append_code_point(b, edges[rng() % (sizeof edges / sizeof edges[0])]); break;
+      case 6: append_code_point(b, uint32_t(0x80 + rng() % (0x800 - 0x80))); break;
       case 7: {
         uint32_t cp = uint32_t(0x800 + rng() % (0x10000 - 0x800));
         if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0x4E00;
         append_code_point(b, cp);
         break;
       }
-      case 8:
-        append_code_point(b, uint32_t(0x10000 + rng() % 0x100000));
-        break;
+      case 8: append_code_point(b, uint32_t(0x10000 + rng() % 0x100000)); break;
       default:
         // A run of ASCII, so strings also cross the block boundaries.
         b.insert(b.end(), rng() % 40, uint8_t('a' + rng() % 26));

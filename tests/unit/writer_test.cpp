@@ -37,10 +37,14 @@ bytes from_hex(std::string_view h) {
   int hi = -1;
   for (char c : h) {
     int v;
-    if (c >= '0' && c <= '9') v = c - '0';
-    else if (c >= 'a' && c <= 'f') v = c - 'a' + 10;
-    else if (c >= 'A' && c <= 'F') v = c - 'A' + 10;
-    else continue;  // spaces group bytes for the reader
+    if (c >= '0' && c <= '9')
+      v = c - '0';
+    else if (c >= 'a' && c <= 'f')
+      v = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F')
+      v = c - 'A' + 10;
+    else
+      continue;  // spaces group bytes for the reader
     if (hi < 0) {
       hi = v;
     } else {
@@ -239,7 +243,7 @@ TEST(WriterBignum, Rows) {
     SCOPED_TRACE(r.name);
     EXPECT_EQ(encode([&](writer& w) {
                 EXPECT_OK(w.write_bignum(r.magnitude.empty() ? nullptr : r.magnitude.data(),
-                                    r.magnitude.size(), r.negative));
+                                         r.magnitude.size(), r.negative));
               }),
               norm(r.hex));
   }
@@ -360,7 +364,9 @@ TEST(WriterString, AppendixA) {
   }
   EXPECT_EQ(encode([](writer& w) { EXPECT_OK(w.write_bytes(nullptr, 0)); }), "40");
   const bytes b = from_hex("01020304");
-  EXPECT_EQ(encode([&](writer& w) { EXPECT_OK(w.write_bytes(byte_view{b.data(), b.size()})); }),
+  EXPECT_EQ(encode([&](writer& w) {
+              EXPECT_OK(w.write_bytes(byte_view{b.data(), b.size()}));
+            }),
             "4401020304");
 
   writer w;
@@ -409,16 +415,17 @@ TEST(WriterContainers, DefiniteCountsAreEnforcedAtBoundaries) {
             }),
             "9818" + std::string(48, '0'));
   // 24 pairs = 48 items in a map.
-  EXPECT_EQ(encode([](writer& w) {
-              EXPECT_OK(w.begin_map(24));
-              for (int i = 0; i < 48; ++i) EXPECT_OK(w.write_uint(1));
-              EXPECT_OK(w.end());
-            }),
-            "b818" + [] {
-              std::string s;
-              for (int i = 0; i < 48; ++i) s += "01";
-              return s;
-            }());
+  EXPECT_EQ(
+      encode([](writer& w) {
+        EXPECT_OK(w.begin_map(24));
+        for (int i = 0; i < 48; ++i) EXPECT_OK(w.write_uint(1));
+        EXPECT_OK(w.end());
+      }),
+      "b818" + [] {
+        std::string s;
+        for (int i = 0; i < 48; ++i) s += "01";
+        return s;
+      }());
   // A huge map count saturates internally; end() still reports the missing items.
   writer w;
   EXPECT_OK(w.begin_map(k_u64_max));
@@ -496,7 +503,12 @@ TEST(WriterContainers, AppendixA) {
     const char* hex;
   };
   const std::vector<row> rows = {
-      {"[]", [](writer& w) { EXPECT_OK(w.begin_array(0)); EXPECT_OK(w.end()); }, "80"},
+      {"[]",
+       [](writer& w) {
+         EXPECT_OK(w.begin_array(0));
+         EXPECT_OK(w.end());
+       },
+       "80"},
       {"[1, 2, 3]",
        [](writer& w) {
          EXPECT_OK(w.begin_array(3));
@@ -526,7 +538,12 @@ TEST(WriterContainers, AppendixA) {
          EXPECT_OK(w.end());
        },
        "98190102030405060708090a0b0c0d0e0f101112131415161718181819"},
-      {"{}", [](writer& w) { EXPECT_OK(w.begin_map(0)); EXPECT_OK(w.end()); }, "a0"},
+      {"{}",
+       [](writer& w) {
+         EXPECT_OK(w.begin_map(0));
+         EXPECT_OK(w.end());
+       },
+       "a0"},
       {"{1: 2, 3: 4}",
        [](writer& w) {
          EXPECT_OK(w.begin_map(2));
@@ -831,9 +848,13 @@ TEST(WriterSimple, Rows) {
   EXPECT_EQ(encode([](writer& w) { EXPECT_OK(w.write_null()); }), "f6");
   EXPECT_EQ(encode([](writer& w) { EXPECT_OK(w.write_undefined()); }), "f7");
   const uint_row rows[] = {
-      {"0", 0, "e0"},    {"16", 16, "f0"},     {"19", 19, "f3"},
-      {"20 = false", 20, "f4"}, {"23 = undefined", 23, "f7"},
-      {"32 (first two-byte)", 32, "f8 20"}, {"255", 255, "f8 ff"},
+      {"0", 0, "e0"},
+      {"16", 16, "f0"},
+      {"19", 19, "f3"},
+      {"20 = false", 20, "f4"},
+      {"23 = undefined", 23, "f7"},
+      {"32 (first two-byte)", 32, "f8 20"},
+      {"255", 255, "f8 ff"},
   };
   for (const auto& r : rows) {
     SCOPED_TRACE(r.name);
@@ -924,8 +945,7 @@ TEST(WriterFloat, NanSignAndPayloadKept) {
       {"lowest single payload bit", 0x7ff0000020000000u, "fa 7f 80 00 01"},
       {"quiet NaN with low single payload", 0x7ff8000020000000u, "fa 7f c0 00 01"},
       {"negative NaN, single payload", 0xfff0000020000000u, "fa ff 80 00 01"},
-      {"payload bit just below single: double", 0x7ff0000010000000u,
-       "fb 7f f0 00 00 10 00 00 00"},
+      {"payload bit just below single: double", 0x7ff0000010000000u, "fb 7f f0 00 00 10 00 00 00"},
       {"quiet NaN with lowest payload bit", 0x7ff8000000000001u, "fb 7f f8 00 00 00 00 00 01"},
       {"negative signalling NaN, payload 1", 0xfff0000000000001u, "fb ff f0 00 00 00 00 00 01"},
   };
@@ -1079,16 +1099,21 @@ uint16_t reference_half(double v) {
   uint32_t lo = 0, hi = 0x7c00;  // value(lo) <= a < value(hi)
   while (hi - lo > 1) {
     const uint32_t mid = (lo + hi) / 2;
-    if (value(mid) <= a) lo = mid;
-    else hi = mid;
+    if (value(mid) <= a)
+      lo = mid;
+    else
+      hi = mid;
   }
   // Both differences are exact (Sterbenz), except for lo == 0 where only the
   // comparison matters and rounding cannot flip it.
   const double below = a - value(lo), above = value(hi) - a;
   uint32_t pick;
-  if (below < above) pick = lo;
-  else if (above < below) pick = hi;
-  else pick = (lo & 1) == 0 ? lo : hi;
+  if (below < above)
+    pick = lo;
+  else if (above < below)
+    pick = hi;
+  else
+    pick = (lo & 1) == 0 ? lo : hi;
   return uint16_t(sign | pick);
 }
 
@@ -1149,8 +1174,7 @@ TEST(WriterFloat, SingleWideningIsExact) {
       ASSERT_EQ(detail::double_to_bits(v),
                 uint64_t(f >> 31) << 63 | uint64_t(0x7ff) << 52 | uint64_t(f & 0x7fffffu) << 29);
     } else {
-      ASSERT_EQ(detail::double_to_bits(v),
-                detail::double_to_bits(double(detail::bits_to_float(f))))
+      ASSERT_EQ(detail::double_to_bits(v), detail::double_to_bits(double(detail::bits_to_float(f))))
           << std::hex << f;
     }
     ASSERT_EQ(detail::double_to_single(v), f) << std::hex << f;
@@ -1171,8 +1195,8 @@ TEST(WriterFloat, InlineWidthsAtTheirBoundaries) {
     float_width width;
     const char* hex;
   };
-  const float_width h = float_width::half, s = float_width::single,
-                    sh = float_width::shortest, d = float_width::double_;
+  const float_width h = float_width::half, s = float_width::single, sh = float_width::shortest,
+                    d = float_width::double_;
   const row rows[] = {
       {"half min normal 2^-14", std::ldexp(1.0, -14), h, "f9 04 00"},
       {"half max subnormal", std::ldexp(1023.0, -24), h, "f9 03 ff"},
@@ -1291,8 +1315,8 @@ TEST(WriterFloat, TypedWidthsWriteTheBitsAsGiven) {
        [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x00000001))); }, "fa00000001"},
       {"single largest", [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x7f7fffff))); },
        "fa7f7fffff"},
-      {"single NaN with payload",
-       [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x7fc00001))); }, "fa7fc00001"},
+      {"single NaN with payload", [f32](writer& w) { EXPECT_OK(w.write_float32(f32(0x7fc00001))); },
+       "fa7fc00001"},
       {"double 1.0 (fits a half)", [](writer& w) { EXPECT_OK(w.write_float64(1.0)); },
        "fb3ff0000000000000"},
       {"double NaN with payload",
@@ -1307,7 +1331,8 @@ TEST(WriterFloat, TypedWidthsWriteTheBitsAsGiven) {
          EXPECT_OK(w.end());
        },
        "83 f93c00 fa40000000 fb4008000000000000"},
-      {"tag content", [](writer& w) {
+      {"tag content",
+       [](writer& w) {
          EXPECT_OK(w.write_tag(1));
          EXPECT_OK(w.write_float64(1363896240.5));
        },
@@ -1726,8 +1751,8 @@ TEST(WriterSink, TinyChunkSizesReproduceTheSameBytes) {
   sample_document(ref);
   EXPECT_OK(ref.finish());
   const bytes want = ref.to_vector();
-  for (size_t chunk : {size_t(0), size_t(1), size_t(2), size_t(5), size_t(7), size_t(8),
-                       size_t(9), size_t(10), size_t(31), size_t(60), size_t(61), size_t(62)}) {
+  for (size_t chunk : {size_t(0), size_t(1), size_t(2), size_t(5), size_t(7), size_t(8), size_t(9),
+                       size_t(10), size_t(31), size_t(60), size_t(61), size_t(62)}) {
     SCOPED_TRACE(chunk);
     sink_record r;
     writer w(record_sink, &r, chunk);  // 0 is taken as 1
@@ -1751,7 +1776,7 @@ TEST(WriterSink, FailureIsSticky) {
     r.fail_at = 2;
     writer w(record_sink, &r, 4);
     for (uint64_t i = 1; i <= 8; ++i) EXPECT_OK(w.write_uint(i));  // the 5th write flushes chunk 1
-    EXPECT_STATUS(w.write_uint(9), sink_failed);            // chunk 2 is refused
+    EXPECT_STATUS(w.write_uint(9), sink_failed);                   // chunk 2 is refused
     EXPECT_STATUS(w.write_uint(10), sink_failed);
     EXPECT_STATUS(w.end(), sink_failed);
     EXPECT_STATUS(w.finish(), sink_failed);
@@ -1768,7 +1793,7 @@ TEST(WriterSink, FailureIsSticky) {
     r.fail_at = 1;
     writer w(record_sink, &r, 16);  // room for a whole head again after the flush
     for (uint64_t i = 1; i <= 16; ++i) EXPECT_OK(w.write_uint(i));  // chunk 1 is full
-    EXPECT_STATUS(w.begin_array(3), sink_failed);                  // its flush is refused
+    EXPECT_STATUS(w.begin_array(3), sink_failed);                   // its flush is refused
     EXPECT_STATUS(w.write_uint(5), sink_failed);
     EXPECT_STATUS(w.begin_map(1), sink_failed);
     EXPECT_STATUS(w.end(), sink_failed);
@@ -1899,8 +1924,8 @@ TEST(WriterAlloc, FailureAtEveryAllocationIsStickyAndLeakFree) {
       a.fail_after = n;
       sink_record r;
       {
-        writer w = std::string(mode) == "owned" ? writer(&a.hooks)
-                                                : writer(record_sink, &r, 64, &a.hooks);
+        writer w =
+            std::string(mode) == "owned" ? writer(&a.hooks) : writer(record_sink, &r, 64, &a.hooks);
         const std::vector<status> got = allocating_document(w);
         bool failed = false;
         for (status s : got) {

@@ -19,6 +19,7 @@ namespace detail {
 /// The inline steps, one per item type and argument size (0, 1, 2, 4 or 8
 /// bytes after the initial byte), as X(name, item type, argument bytes), so a
 /// step knows both at compile time. head_step follows this order.
+// clang-format off
 #define CBOR_FAST_HEAD_STEPS(X)                                                       \
   X(uint0, unsigned_int, 0) X(uint1, unsigned_int, 1) X(uint2, unsigned_int, 2)       \
   X(uint4, unsigned_int, 4) X(uint8, unsigned_int, 8)                                 \
@@ -36,13 +37,14 @@ namespace detail {
   X(false_, boolean, 0) X(true_, boolean, 0) X(null, null, 0) X(undefined, undefined, 0) \
   X(simple8, simple, 1)  /* 0xf8: one-byte simple value, 32..255 only */              \
   X(half, floating, 2) X(single, floating, 4) X(double_, floating, 8)
+// clang-format on
 
 /// Which inline step an initial byte takes.
 enum head_step : uint8_t {
 #define CBOR_FAST_HEAD_ENUM(name, type, arg_bytes) hs_##name,
   CBOR_FAST_HEAD_STEPS(CBOR_FAST_HEAD_ENUM)
 #undef CBOR_FAST_HEAD_ENUM
-  hs_other,  // additional information 28..31: reserved, indefinite, break
+      hs_other,  // additional information 28..31: reserved, indefinite, break
   hs_count
 };
 static_assert(hs_simple == 35 && hs_other == 44, "head_step: five steps for each of majors 0-6");
@@ -91,18 +93,24 @@ constexpr head_entry classify_head(unsigned ib) noexcept {
                                     item_type::tag};
     constexpr uint8_t kinds[7] = {hk_scalar, hk_scalar, hk_bytes, hk_text,
                                   hk_array,  hk_map,    hk_tag};
-    return {uint8_t(types[major]), uint8_t(major >= 4 ? k_head_level : 0), 0, 0,
-            uint8_t(hs_uint0 + major * 5 + size_index), kinds[major], arg_bytes, size};
+    return {uint8_t(types[major]),
+            uint8_t(major >= 4 ? k_head_level : 0),
+            0,
+            0,
+            uint8_t(hs_uint0 + major * 5 + size_index),
+            kinds[major],
+            arg_bytes,
+            size};
   }
   if (ai < 20) return {uint8_t(item_type::simple), 0, 0, 0, hs_simple, hk_scalar, 0, 1};
-  if (ai < 22) return {uint8_t(item_type::boolean), 0, 0, 0, uint8_t(hs_false_ + (ai - 20)),
-                       hk_scalar, 0, 1};
+  if (ai < 22)
+    return {uint8_t(item_type::boolean), 0, 0, 0, uint8_t(hs_false_ + (ai - 20)), hk_scalar, 0, 1};
   if (ai == 22) return {uint8_t(item_type::null), 0, 0, 0, hs_null, hk_scalar, 0, 1};
   if (ai == 23) return {uint8_t(item_type::undefined), 0, 0, 0, hs_undefined, hk_scalar, 0, 1};
   if (ai == 24) return {uint8_t(item_type::simple), 0, 0, 0, hs_simple8, hk_simple8, 1, 2};
   // 25, 26, 27: half, single, double; the width is the argument's size.
-  return {uint8_t(item_type::floating), 0, arg_bytes, 0, uint8_t(hs_half + (ai - 25)), hk_scalar,
-          arg_bytes, size};
+  return {uint8_t(item_type::floating), 0,         arg_bytes, 0,
+          uint8_t(hs_half + (ai - 25)), hk_scalar, arg_bytes, size};
 }
 
 struct head_table {
