@@ -59,56 +59,54 @@ extern "C" {
  * Appendix F), 200-299 invalid or refused by a strict check, 300-399 limits and
  * memory.
  */
+/* clang-format off */
 typedef enum cbor_fast_status {
   CBOR_FAST_OK = 0,
   /** End of input at the top level / end of a sequence. Not an error. */
   CBOR_FAST_END = 1,
 
   /* usage (1-99) */
-  CBOR_FAST_ERR_INVALID_ARGUMENT = 10,    /**< NULL handle/pointer, bad option or value */
-  CBOR_FAST_ERR_INVALID_STATE = 11,       /**< call does not fit the handle's state */
-  CBOR_FAST_ERR_BUFFER_TOO_SMALL = 12,    /**< caller buffer full; size tells bytes needed */
-  CBOR_FAST_ERR_WRITER_UNCLOSED = 13,     /**< finish with a container or tag open */
-  CBOR_FAST_ERR_WRITER_COUNT = 14,        /**< more/fewer items than a definite head said */
+  CBOR_FAST_ERR_INVALID_ARGUMENT = 10,  /**< NULL handle/pointer, bad option or value */
+  CBOR_FAST_ERR_INVALID_STATE = 11,     /**< call does not fit the handle's state */
+  CBOR_FAST_ERR_BUFFER_TOO_SMALL = 12,  /**< caller buffer full; size tells bytes needed */
+  CBOR_FAST_ERR_WRITER_UNCLOSED = 13,   /**< finish with a container or tag open */
+  CBOR_FAST_ERR_WRITER_COUNT = 14,      /**< more/fewer items than a definite head said */
   CBOR_FAST_ERR_WRITER_NO_CONTAINER = 15, /**< end with no open container */
-  CBOR_FAST_ERR_WRITER_BAD_CHUNK = 16,    /**< chunk of the wrong type in an indefinite string */
-  CBOR_FAST_ERR_WRITER_ODD_MAP = 17,      /**< map ended after a key without value */
-  CBOR_FAST_ERR_SINK_FAILED = 18,         /**< the sink callback returned non-zero */
-  CBOR_FAST_ERR_TYPE_MISMATCH = 19,       /**< node getter on a node of another type */
-  CBOR_FAST_ERR_OUT_OF_RANGE = 20,        /**< value does not fit the out type / bad index */
+  CBOR_FAST_ERR_WRITER_BAD_CHUNK = 16,  /**< chunk of the wrong type in an indefinite string */
+  CBOR_FAST_ERR_WRITER_ODD_MAP = 17,    /**< map ended after a key without value */
+  CBOR_FAST_ERR_SINK_FAILED = 18,       /**< the sink callback returned non-zero */
+  CBOR_FAST_ERR_TYPE_MISMATCH = 19,     /**< node getter on a node of another type */
+  CBOR_FAST_ERR_OUT_OF_RANGE = 20,      /**< value does not fit the out type / bad index */
 
   /* not well-formed (100-199) */
-  CBOR_FAST_ERR_TRUNCATED = 100,              /**< input ends inside a head, string or container */
-  CBOR_FAST_ERR_RESERVED_AI = 101,            /**< additional information 28, 29 or 30 */
+  CBOR_FAST_ERR_TRUNCATED = 100,        /**< input ends inside a head, string or container */
+  CBOR_FAST_ERR_RESERVED_AI = 101,      /**< additional information 28, 29 or 30 */
   CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED = 102, /**< ai 31 on major type 0, 1 or 6 */
-  CBOR_FAST_ERR_BAD_SIMPLE = 103,             /**< two-byte simple value below 32 */
-  CBOR_FAST_ERR_CHUNK_TYPE = 104,             /**< indefinite string chunk of another type */
-  CBOR_FAST_ERR_NESTED_CHUNK = 105,           /**< indefinite chunk inside an indefinite string */
-  CBOR_FAST_ERR_UNEXPECTED_BREAK = 106,       /**< break outside an indefinite container */
-  CBOR_FAST_ERR_MAP_MISSING_VALUE = 107,      /**< break where a map value is due */
+  CBOR_FAST_ERR_BAD_SIMPLE = 103,       /**< two-byte simple value below 32 */
+  CBOR_FAST_ERR_CHUNK_TYPE = 104,       /**< indefinite string chunk of another type */
+  CBOR_FAST_ERR_NESTED_CHUNK = 105,     /**< indefinite chunk inside an indefinite string */
+  CBOR_FAST_ERR_UNEXPECTED_BREAK = 106, /**< break outside an indefinite container */
+  CBOR_FAST_ERR_MAP_MISSING_VALUE = 107, /**< break where a map value is due */
 
   /* invalid / strict (200-299) */
-  CBOR_FAST_ERR_INVALID_UTF8 = 200,   /**< text string not valid UTF-8 (strict) */
-  CBOR_FAST_ERR_TRAILING_BYTES = 201, /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
-  CBOR_FAST_ERR_NOT_PREFERRED =
-      202, /**< head or float longer than needed (deterministic); since 0.2 */
+  CBOR_FAST_ERR_INVALID_UTF8 = 200,     /**< text string not valid UTF-8 (strict) */
+  CBOR_FAST_ERR_TRAILING_BYTES = 201,   /**< bytes after the item (CBOR_FAST_DECODE_EXACT) */
+  CBOR_FAST_ERR_NOT_PREFERRED = 202,    /**< head or float longer than needed (deterministic); since 0.2 */
   CBOR_FAST_ERR_INDEFINITE_LENGTH = 203, /**< indefinite-length item (deterministic); since 0.2 */
-  CBOR_FAST_ERR_UNSORTED_KEYS =
-      204, /**< map keys out of bytewise order (deterministic); since 0.2 */
-  CBOR_FAST_ERR_DUPLICATE_KEY = 205, /**< map key equal to an earlier one; since 0.2 */
-  CBOR_FAST_ERR_SYNTAX_ERROR =
-      220, /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
+  CBOR_FAST_ERR_UNSORTED_KEYS = 204,    /**< map keys out of bytewise order (deterministic); since 0.2 */
+  CBOR_FAST_ERR_DUPLICATE_KEY = 205,    /**< map key equal to an earlier one; since 0.2 */
+  CBOR_FAST_ERR_SYNTAX_ERROR = 220,           /**< JSON or diagnostic-notation text input breaks its grammar; since 0.4 */
 
   /* limits and memory (300-399) */
-  CBOR_FAST_ERR_DEPTH = 300,               /**< nesting deeper than max_depth */
-  CBOR_FAST_ERR_OUT_OF_MEMORY = 301,       /**< an allocation failed */
-  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,      /**< more items than max_items / a document can hold */
+  CBOR_FAST_ERR_DEPTH = 300,            /**< nesting deeper than max_depth */
+  CBOR_FAST_ERR_OUT_OF_MEMORY = 301,    /**< an allocation failed */
+  CBOR_FAST_ERR_TOO_MANY_ITEMS = 302,   /**< more items than max_items / a document can hold */
   CBOR_FAST_ERR_CONTAINER_TOO_LARGE = 303, /**< array or map with more entries than allowed */
-  CBOR_FAST_ERR_STRING_TOO_LONG = 304,     /**< string, chunk or joined string over the limit */
-  CBOR_FAST_ERR_MEMORY_BUDGET =
-      305,                     /**< decoding would hold more than max_memory bytes; since 0.2 */
-  CBOR_FAST_ERR_INTERNAL = 399 /**< a library bug; please report it */
+  CBOR_FAST_ERR_STRING_TOO_LONG = 304,  /**< string, chunk or joined string over the limit */
+  CBOR_FAST_ERR_MEMORY_BUDGET = 305,    /**< decoding would hold more than max_memory bytes; since 0.2 */
+  CBOR_FAST_ERR_INTERNAL = 399          /**< a library bug; please report it */
 } cbor_fast_status;
+/* clang-format on */
 
 /** Static English description of a status ("unexpected end of input"); never NULL. */
 CBOR_FAST_API const char* cbor_status_string(cbor_fast_status status);
@@ -168,30 +166,34 @@ typedef struct cbor_fast_allocator {
 /* ========================================================================== */
 
 /** Kind of an item or document node. */
+/* clang-format off */
 typedef enum cbor_fast_type {
-  CBOR_FAST_TYPE_NONE = 0,       /**< no item / NULL node */
-  CBOR_FAST_TYPE_UINT = 1,       /**< major 0: value */
-  CBOR_FAST_TYPE_NEGATIVE = 2,   /**< major 1: the integer is -1 - value (down to -2^64) */
-  CBOR_FAST_TYPE_BYTES = 3,      /**< major 2 */
-  CBOR_FAST_TYPE_TEXT = 4,       /**< major 3 */
-  CBOR_FAST_TYPE_ARRAY = 5,      /**< major 4 */
-  CBOR_FAST_TYPE_MAP = 6,        /**< major 5 */
-  CBOR_FAST_TYPE_TAG = 7,        /**< major 6: value is the tag number, one item follows */
-  CBOR_FAST_TYPE_SIMPLE = 8,     /**< simple value other than the four below */
-  CBOR_FAST_TYPE_BOOL = 9,       /**< false (20) / true (21) */
-  CBOR_FAST_TYPE_NULL = 10,      /**< simple 22 */
-  CBOR_FAST_TYPE_UNDEFINED = 11, /**< simple 23 */
-  CBOR_FAST_TYPE_FLOAT = 12,     /**< half, single or double */
-  CBOR_FAST_TYPE_END = 13        /**< reader only: end of an array, map or indefinite string */
+  CBOR_FAST_TYPE_NONE = 0,        /**< no item / NULL node */
+  CBOR_FAST_TYPE_UINT = 1,        /**< major 0: value */
+  CBOR_FAST_TYPE_NEGATIVE = 2,    /**< major 1: the integer is -1 - value (down to -2^64) */
+  CBOR_FAST_TYPE_BYTES = 3,       /**< major 2 */
+  CBOR_FAST_TYPE_TEXT = 4,        /**< major 3 */
+  CBOR_FAST_TYPE_ARRAY = 5,       /**< major 4 */
+  CBOR_FAST_TYPE_MAP = 6,         /**< major 5 */
+  CBOR_FAST_TYPE_TAG = 7,         /**< major 6: value is the tag number, one item follows */
+  CBOR_FAST_TYPE_SIMPLE = 8,      /**< simple value other than the four below */
+  CBOR_FAST_TYPE_BOOL = 9,        /**< false (20) / true (21) */
+  CBOR_FAST_TYPE_NULL = 10,       /**< simple 22 */
+  CBOR_FAST_TYPE_UNDEFINED = 11,  /**< simple 23 */
+  CBOR_FAST_TYPE_FLOAT = 12,      /**< half, single or double */
+  CBOR_FAST_TYPE_END = 13         /**< reader only: end of an array, map or indefinite string */
 } cbor_fast_type;
+/* clang-format on */
 
 /** Float width on the wire in bytes; SHORTEST lets the writer pick. */
+/* clang-format off */
 typedef enum cbor_fast_float_width {
   CBOR_FAST_FLOAT_SHORTEST = 0,
   CBOR_FAST_FLOAT_HALF = 2,
   CBOR_FAST_FLOAT_SINGLE = 4,
   CBOR_FAST_FLOAT_DOUBLE = 8
 } cbor_fast_float_width;
+/* clang-format on */
 
 /** Indefinite-length string, array or map start; also set on the END item that closes one. */
 #define CBOR_FAST_ITEM_INDEFINITE 1u
@@ -238,6 +240,7 @@ typedef struct cbor_reader cbor_reader;
  * except CBOR_FAST_OPT_MAX_DEPTH (512). A reader holds no memory per item, so
  * it has no memory budget.
  */
+/* clang-format off */
 typedef enum cbor_fast_option {
   /** Maximum nesting depth, 0 .. UINT32_MAX (default 512). No recursion at any depth. */
   CBOR_FAST_OPT_MAX_DEPTH = 1,
@@ -276,6 +279,7 @@ typedef enum cbor_fast_option {
    *  CBOR_FAST_ERR_NOT_PREFERRED at the tag. */
   CBOR_FAST_OPT_DETERMINISTIC = 7
 } cbor_fast_option;
+/* clang-format on */
 
 /**
  * Creates a reader over data[0, size) (a CBOR sequence: zero or more items).
