@@ -223,7 +223,17 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
         case status::non_preferred_encoding: {
           FUZZ_CHECK(opts.deterministic && e.offset == before && have && !in_string);
           const size_t hs = head_size_of(ib & 31);
-          FUZZ_CHECK(hs != 0 && size - before >= hs && !head_is_shortest(data + before));
+          FUZZ_CHECK(hs != 0 && size - before >= hs);
+          if (head_is_shortest(data + before)) {
+            // Since 0.4 (RFC 8949 3.4.3): a bignum (tag 2 or 3) over a byte
+            // string of at most 8 bytes, or with a leading zero, is reported
+            // at the tag's own (shortest) head.
+            FUZZ_CHECK((ib == 0xc2 || ib == 0xc3) && size - before >= 2);
+            const uint8_t b = data[before + 1];
+            FUZZ_CHECK((b >> 5) == 2);
+            if ((b & 31) < 24)
+              FUZZ_CHECK((b & 31) <= 8 || (size - before >= 3 && data[before + 2] == 0));
+          }
           break;
         }
         case status::indefinite_length:
