@@ -236,9 +236,11 @@ typedef struct cbor_reader cbor_reader;
  * bindings' option structs) selects that limit's default, so a zeroed struct
  * is the defaults; a value passed to cbor_reader_set() is taken as it is, 0
  * included (CBOR_FAST_OPT_MAX_DEPTH 0: scalars only), as since 0.1, which
- * callers rely on. Each reader limit's default is also its largest value
- * except CBOR_FAST_OPT_MAX_DEPTH (512). A reader holds no memory per item, so
- * it has no memory budget.
+ * callers rely on. A reader's limits default to those of documents: depth
+ * 512, CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS entries per container and
+ * CBOR_FAST_DEFAULT_MAX_ITEMS items (since 0.5; before, no limit), and the
+ * string length is unlimited; set a limit to its largest value (UINT64_MAX)
+ * to lift it. A reader holds no memory per item, so it has no memory budget.
  */
 /* clang-format off */
 typedef enum cbor_fast_option {
@@ -249,11 +251,15 @@ typedef enum cbor_fast_option {
   /** Longest string, chunk or joined string in bytes (default UINT64_MAX): more
    *  gives CBOR_FAST_ERR_STRING_TOO_LONG at the string's head. */
   CBOR_FAST_OPT_MAX_STRING_LENGTH = 3,
-  /** Most entries in one array (items) or map (pairs) (default UINT64_MAX): more
-   *  gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending head. */
+  /** Most entries in one array (items) or map (pairs) (default
+   *  CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS, 2^24, since 0.5; UINT64_MAX: no
+   *  limit): more gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending
+   *  head, checked before the bytes left. */
   CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
-  /** Most data items in all since creation/reset (default UINT64_MAX): the next
-   *  one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. */
+  /** Most data items in all since creation/reset (default
+   *  CBOR_FAST_DEFAULT_MAX_ITEMS, 2^28, since 0.5; UINT64_MAX: no limit): the
+   *  next one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. A reader over a longer
+   *  sequence lifts it, or uses cbor_seq (which counts per item). */
   CBOR_FAST_OPT_MAX_ITEMS = 5,
   /** 1: reject a map key equal (by value: 1 and 0x1801, half and double of one
    *  value, definite and indefinite strings alike) to an earlier key of the same
@@ -537,12 +543,14 @@ typedef struct cbor_node cbor_node;
  *
  * Safe defaults for untrusted input (since 0.4): a document may hold at most
  * CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE (32) times its input size plus
- * CBOR_FAST_DEFAULT_MEMORY_SLACK (1 MiB) and 2^28 items, and nest 512 deep
- * (a definite array or map counting more entries than bytes are left fails
- * at its head, so entries per container need no default). No normal document comes near: the benchmark
+ * CBOR_FAST_DEFAULT_MEMORY_SLACK (1 MiB) and CBOR_FAST_DEFAULT_MAX_ITEMS
+ * (2^28) items, nest 512 deep and (since 0.5) hold at most
+ * CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS (2^24) entries in one array or map,
+ * the defaults of a reader too. No normal document comes near: the benchmark
  * corpus decodes within 9 times its size, a document of one-byte integers
- * (the densest there is) within 24 times. Lift a limit by setting its field;
- * its type's maximum (UINT64_MAX) means no limit but the input's own bound.
+ * (the densest there is) within 24 times, and its largest container holds
+ * 14310 entries. Lift a limit by setting its field; its type's maximum
+ * (UINT64_MAX) means no limit but the input's own bound.
  */
 typedef struct cbor_fast_decode_options {
   uint32_t struct_size; /**< sizeof(cbor_fast_decode_options), or 0 (= the 0.1 layout) */
@@ -552,12 +560,13 @@ typedef struct cbor_fast_decode_options {
   /** Longest string or chunk, and longest joined indefinite string, in bytes;
    *  0: no limit (CBOR_FAST_ERR_STRING_TOO_LONG). */
   uint64_t max_string_length;
-  /** Most entries in one array (items) or map (pairs); 0: no limit
-   *  (CBOR_FAST_ERR_CONTAINER_TOO_LARGE). */
+  /** Most entries in one array (items) or map (pairs); 0: the default
+   *  CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS (before 0.5: no limit), UINT64_MAX:
+   *  no limit (CBOR_FAST_ERR_CONTAINER_TOO_LARGE). */
   uint64_t max_container_items;
   /** Most data items in one document, counting keys, values, tags and
-   *  indefinite-string chunks; 0: the default 2^28 (before 0.4: the hard
-   *  limit), UINT32_MAX or more: the hard limit UINT32_MAX - 1
+   *  indefinite-string chunks; 0: the default CBOR_FAST_DEFAULT_MAX_ITEMS
+   *  (before 0.4: the hard limit), UINT32_MAX or more: the hard limit UINT32_MAX - 1
    *  (CBOR_FAST_ERR_TOO_MANY_ITEMS). */
   uint64_t max_items;
   /** Most bytes the decoder may hold at once through the allocator: the node
@@ -576,6 +585,12 @@ typedef struct cbor_fast_decode_options {
 #define CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE 32u
 /** The default memory budget's fixed part, in bytes. Since 0.4. */
 #define CBOR_FAST_DEFAULT_MEMORY_SLACK 1048576u
+/** The default limit of entries in one array or map (2^24) of documents,
+ *  sequences and readers. Since 0.5. */
+#define CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS 16777216u
+/** The default limit of items of a document, of each item of a sequence, and
+ *  of a reader since creation/reset (2^28). Since 0.5. */
+#define CBOR_FAST_DEFAULT_MAX_ITEMS 268435456u
 
 /**
  * Decodes the first data item of data[0, size) into a document. Without

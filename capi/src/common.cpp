@@ -54,6 +54,9 @@ static_assert(int(CBOR_FAST_FLOAT_DOUBLE) == int(float_width::double_), "float w
 static_assert(CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE == default_memory_per_input_byte,
               "default memory budget");
 static_assert(CBOR_FAST_DEFAULT_MEMORY_SLACK == default_memory_slack, "default memory slack");
+static_assert(CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS == default_max_container_items,
+              "default container limit");
+static_assert(CBOR_FAST_DEFAULT_MAX_ITEMS == default_max_items, "default item limit");
 
 // ---- the allocator hooks: one layout seen from both languages ----------------
 static_assert(std::is_standard_layout<cbor_fast_allocator>::value &&

@@ -129,11 +129,11 @@ enum encode_flags : uint32_t {
 };
 
 /// Safe defaults for untrusted input (since 0.4), what 0 selects in every
-/// limit of decode_options (and of cbor_fast_decode_options in C). There is
-/// no default limit of entries per container: a definite count above the
-/// bytes left fails at its head (truncated), and an indefinite container is
-/// held to the node limit and the memory budget; a default there would make
-/// documents report length bombs differently from readers. No normal
+/// limit of decode_options (and of cbor_fast_decode_options in C): the
+/// memory budget below, default_max_items nodes, default_max_depth levels
+/// and (since 0.5) default_max_container_items entries per array or map, the
+/// limits readers have by default too, so a document and a reader report a
+/// hostile input with the same status and offset. No normal
 /// document reaches them: the benchmark corpus decodes within 9 times its size
 /// (twitter 1.6-2.9x, citm_catalog 4.5-8.7x, canada 3.8x, with and without
 /// copies and strict checks) and a document of one-byte integers, the densest
@@ -145,10 +145,8 @@ enum encode_flags : uint32_t {
 /// sequence.
 inline constexpr uint64_t default_memory_per_input_byte = 32;
 inline constexpr size_t default_memory_slack = size_t(1) << 20;
-/// Most nodes of one document: 2^28 (6 GiB of nodes).
-inline constexpr uint32_t default_max_nodes = uint32_t(1) << 28;
-/// Nesting limit of documents and readers.
-inline constexpr uint32_t default_max_depth = 512;
+/// Most nodes of one document: default_max_items, 2^28 (6 GiB of nodes).
+inline constexpr uint32_t default_max_nodes = uint32_t(default_max_items);
 
 /// Limits and behaviour of decode(). In every limit 0 means the default
 /// above, the same rule as the C API's; the largest value of the field means
@@ -165,8 +163,9 @@ struct decode_options {
   /// (string_too_long at the head that exceeds it). 0: no limit (the default).
   uint64_t max_string_length = UINT64_MAX;
   /// Most entries in one array (items) or map (pairs) (container_too_large);
-  /// 0: no limit (the default; see above).
-  uint64_t max_container_items = UINT64_MAX;
+  /// 0 means default_max_container_items, 2^24, the default (before 0.5: no
+  /// limit); UINT64_MAX: no limit.
+  uint64_t max_container_items = default_max_container_items;
   /// Most bytes the decoder may hold at once through its allocator: the node
   /// array, copied and joined strings, and the nesting and duplicate-key
   /// tables while decoding (memory_budget_exceeded at the item being added).

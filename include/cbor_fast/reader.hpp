@@ -45,13 +45,35 @@ enum frame_kind : uint8_t {
 
 inline namespace v1 {
 
+/// The default limits of every surface for untrusted input: readers,
+/// documents, sequences, the C API (CBOR_FAST_DEFAULT_*) and the bindings.
+/// No normal document comes near them and each is lifted by setting the
+/// limit, up to its type's maximum for no limit beyond the input's own bound.
+///
+/// Nesting limit of readers and documents.
+inline constexpr uint32_t default_max_depth = 512;
+/// Most entries in one array (items) or map (pairs), since 0.5: 2^24. The
+/// largest container of the benchmark corpus holds 14310 (canada.json's
+/// longest ring), 1/1172 of it; a declared count above the bytes left already
+/// fails at its head, so what this bounds is a count that is also held by
+/// the input: what a consumer sizes by one head (2^24 eight-byte slots are
+/// 128 MiB), and a streaming source whose length is not known. Higher than
+/// fxamacker/cbor's 131072, which one flat array of 1 MiB of doubles reaches.
+inline constexpr uint64_t default_max_container_items = uint64_t(1) << 24;
+/// Most data items of one document, and of a reader since construction or
+/// reset(), since 0.5 for readers: 2^28 (a document of them holds 6 GiB of
+/// nodes). The corpus's largest file has 167187. A reader over a longer
+/// CBOR sequence lifts it, or reads the sequence with a sequence (which
+/// counts per top-level item).
+inline constexpr uint64_t default_max_items = uint64_t(1) << 28;
+
 /// Runtime limits and checks of a reader. Defaults are safe for hostile input.
 struct reader_options {
   /// Maximum nesting depth (containers, tags and indefinite strings). Items at
   /// the top level have depth 0; a container at depth max_depth - 1 is the
   /// deepest allowed. Any value up to UINT32_MAX works: the reader keeps its
   /// own stack on the heap and never recurses.
-  uint32_t max_depth = 512;
+  uint32_t max_depth = default_max_depth;
   /// Reject text strings (and text chunks) that are not valid UTF-8 (RFC 3629).
   bool validate_utf8 = false;
   /// Longest string content in bytes: a definite string or chunk declaring
@@ -60,13 +82,15 @@ struct reader_options {
   /// total past it. The reader itself never copies, so the default is unlimited.
   uint64_t max_string_length = UINT64_MAX;
   /// Most entries in one array (items) or map (pairs): a definite head
-  /// declaring more, or an indefinite container reaching more, fails with
-  /// container_too_large at the offending head.
-  uint64_t max_container_items = UINT64_MAX;
+  /// declaring more (before the input length is compared), or an indefinite
+  /// container reaching more, fails with container_too_large at the
+  /// offending head. Default 2^24 (before 0.5: no limit); UINT64_MAX: none.
+  uint64_t max_container_items = default_max_container_items;
   /// Most data items in all (every head counts once: containers, tags, keys,
   /// values, string chunks; end items and breaks do not): the next item fails
-  /// with too_many_items. Counted since construction or reset().
-  uint64_t max_items = UINT64_MAX;
+  /// with too_many_items. Counted since construction or reset(). Default
+  /// 2^28 (before 0.5: no limit); UINT64_MAX: none.
+  uint64_t max_items = default_max_items;
   /// Reject a map key equal to an earlier key of the same map (RFC 8949
   /// section 5.6): duplicate_key at the second key's offset. Keys compare by
   /// value in the generic data model, so 1 and 0x18 0x01, a half and a

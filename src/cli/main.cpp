@@ -104,10 +104,11 @@ void print_usage(std::FILE* to) {
              "  --max-string-length N    longest string, chunk or joined indefinite string\n"
              "                           in bytes (default: no limit)\n"
              "  --max-container-items N  most items in one array or pairs in one map\n"
-             "                           (default: no limit)\n"
+             "                           (default {}; 18446744073709551615: no limit)\n"
              "  --max-items N            most data items, counting keys, values, tags and\n"
              "                           string chunks: in the whole input (diag) or in\n"
-             "                           each document (check: 1 or more) (default: no limit)\n"
+             "                           each document (check: 1 or more) (default {};\n"
+             "                           18446744073709551615: no limit)\n"
              "check only:\n"
              "  --max-memory N           most bytes the decoder may hold at once: nodes,\n"
              "                           joined strings, stacks, key tables (default: 32 times\n"
@@ -122,7 +123,8 @@ void print_usage(std::FILE* to) {
              "Exit status: 0 success, 1 malformed input or a limit exceeded (one line on\n"
              "stderr: cbor-fast: error: NAME (MESSAGE) at byte offset N; for from-json and\n"
              "from-diag N is the offset in the text), 2 usage or I/O error.\n",
-             cbor_fast::reader_options{}.max_depth, CBOR_FAST_EXAMPLE_PATH);
+             cbor_fast::reader_options{}.max_depth, cbor_fast::default_max_container_items,
+             cbor_fast::default_max_items, CBOR_FAST_EXAMPLE_PATH);
 }
 
 int usage_error(std::string_view message) {
@@ -152,16 +154,16 @@ bool read_all(std::FILE* f, std::string& out) {
 
 enum class command { diag, check, to_json, from_json, from_diag, canonical };
 
-/// Options of both commands. Limits default to the reader's defaults (none
-/// but the depth), so both commands accept the same inputs by default.
+/// Options of both commands. Limits default to the reader's defaults (which
+/// are the documents' too), so both commands accept the same inputs by default.
 struct cli_args {
   bool strict = false;
   bool no_duplicate_keys = false;
   bool deterministic = false;
   uint32_t max_depth = cbor_fast::reader_options{}.max_depth;
   uint64_t max_string_length = UINT64_MAX;
-  uint64_t max_container_items = UINT64_MAX;
-  uint64_t max_items = UINT64_MAX;
+  uint64_t max_container_items = cbor_fast::reader_options{}.max_container_items;
+  uint64_t max_items = cbor_fast::reader_options{}.max_items;
   size_t max_memory = 0;    ///< check only; 0: the library's default budget
   bool sequence = false;    ///< check, from-json
   bool pretty = false;      ///< diag

@@ -672,7 +672,7 @@ resolved_limits resolve_limits(const decode_options& options, size_t input_size)
                                                   : options.max_nodes;
   l.max_string_length = options.max_string_length != 0 ? options.max_string_length : UINT64_MAX;
   l.max_container_items =
-      options.max_container_items != 0 ? options.max_container_items : UINT64_MAX;
+      options.max_container_items != 0 ? options.max_container_items : default_max_container_items;
   if (options.max_memory != 0) {
     l.max_memory = options.max_memory;
   } else {

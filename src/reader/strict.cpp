@@ -300,7 +300,10 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
   };
   pod_vector<open_item> open(alloc_);
   reader_options ro;
-  ro.max_depth = UINT32_MAX;  // the outer reader has applied its limit already
+  // The outer reader has applied its limits to this key already.
+  ro.max_depth = UINT32_MAX;
+  ro.max_container_items = UINT64_MAX;
+  ro.max_items = UINT64_MAX;
   ro.alloc = &alloc_;
   reader r(data, size, ro);
   item it;

@@ -4,7 +4,10 @@
  * input plus CBOR_FAST_DEFAULT_MEMORY_SLACK; the densest normal document (one
  * byte per integer) fits; hostile nesting that needs more fails with
  * CBOR_FAST_ERR_MEMORY_BUDGET, and setting max_memory to UINT64_MAX lifts the
- * budget.
+ * budget. Since 0.5 an array or map holds at most
+ * CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS entries by default on every surface
+ * (reader, document, sequence): exactly that many pass, one more is
+ * CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the head, UINT64_MAX lifts it.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -137,8 +140,107 @@ static void test_hostile_nesting_hits_the_default(void) {
   free(in);
 }
 
+/* A 9-byte array (major 4) or map (5) head counting n, after `prefix` bytes. */
+static size_t count_head(uint8_t* out, const uint8_t* prefix, size_t prefix_size, int major,
+                         uint64_t n) {
+  int i;
+  if (prefix_size != 0) memcpy(out, prefix, prefix_size);
+  out[prefix_size] = (uint8_t)(major << 5 | 27);
+  for (i = 0; i < 8; ++i) out[prefix_size + 1 + i] = (uint8_t)(n >> (56 - 8 * i));
+  return prefix_size + 9;
+}
+
+/* One input through the reader (skip), cbor_decode, cbor_seq_next and
+ * cbor_seq_next_doc with max_container_items `limit` (0: the default). */
+static void check_container_row(const char* name, const uint8_t* in, size_t size, uint64_t limit,
+                                cbor_fast_status want, size_t offset) {
+  cbor_reader* r = NULL;
+  cbor_doc* doc = NULL;
+  cbor_seq* seq = NULL;
+  size_t off = 0, len = 0;
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+  o.max_container_items = limit;
+  check_current_ = name; /* the row, in failure messages */
+  CHECK_STATUS(cbor_reader_new(in, size, NULL, &r), CBOR_FAST_OK);
+  if (limit != 0)
+    CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, limit), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), want);
+  CHECK_STATUS(cbor_reader_error(r, &e), want); /* the sticky error's code */
+  CHECK_EQ_UINT(e.offset, offset);
+  cbor_reader_free(r);
+  CHECK_STATUS(cbor_decode(in, size, CBOR_FAST_DECODE_EXACT, &o, &doc, &e), want);
+  CHECK(doc == NULL);
+  CHECK_EQ_UINT(e.offset, offset);
+  CHECK_STATUS(cbor_seq_new(in, size, &o, &seq), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_seq_next(seq, 0, &off, &len), want);
+  CHECK_STATUS(cbor_seq_error(seq, &e), want);
+  CHECK_EQ_UINT(e.offset, offset);
+  cbor_seq_free(seq);
+  CHECK_STATUS(cbor_seq_new(in, size, &o, &seq), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_seq_next_doc(seq, 0, &doc), want);
+  CHECK_STATUS(cbor_seq_error(seq, &e), want);
+  CHECK_EQ_UINT(e.offset, offset);
+  cbor_seq_free(seq);
+}
+
+static void test_default_container_limit_heads(void) {
+  /* A head alone: a count the limit lets through fails as truncated (its
+   * entries are missing), one it refuses as container_too_large, at the head. */
+  const uint64_t n = CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS;
+  const uint8_t pair_prefix[2] = {0x82, 0x00};
+  uint8_t in[16];
+  size_t size;
+  CHECK_EQ_UINT(n, (uint64_t)1 << 24);
+  size = count_head(in, NULL, 0, 4, n);
+  check_container_row("array_at_default_passes_the_limit", in, size, 0, CBOR_FAST_ERR_TRUNCATED, 0);
+  size = count_head(in, NULL, 0, 4, n + 1);
+  check_container_row("array_one_over_default", in, size, 0, CBOR_FAST_ERR_CONTAINER_TOO_LARGE, 0);
+  check_container_row("array_one_over_default.lifted_to_max", in, size, UINT64_MAX,
+                      CBOR_FAST_ERR_TRUNCATED, 0);
+  check_container_row("array_one_over_default.lifted_by_one", in, size, n + 1,
+                      CBOR_FAST_ERR_TRUNCATED, 0);
+  size = count_head(in, NULL, 0, 5, n);
+  check_container_row("map_at_default_passes_the_limit", in, size, 0, CBOR_FAST_ERR_TRUNCATED, 0);
+  size = count_head(in, NULL, 0, 5, n + 1);
+  check_container_row("map_one_over_default", in, size, 0, CBOR_FAST_ERR_CONTAINER_TOO_LARGE, 0);
+  size = count_head(in, pair_prefix, 2, 4, n + 1);
+  check_container_row("nested_one_over_default", in, size, 0, CBOR_FAST_ERR_CONTAINER_TOO_LARGE, 2);
+  check_current_ = "test_default_container_limit_heads";
+}
+
+static void test_default_container_limit_full(void) {
+  /* [_ 0 x n] and [_ 0 x (n + 1)] through the reader (a document of them
+   * would hold 384 MiB of nodes; the head rows test the document paths). */
+  const size_t n = CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS;
+  uint8_t* in = (uint8_t*)calloc(n + 3, 1);
+  cbor_reader* r = NULL;
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  CHECK(in != NULL);
+  if (in == NULL) return;
+  in[0] = 0x9f;
+  in[n + 1] = 0xff; /* n entries, then the break */
+  CHECK_STATUS(cbor_reader_new(in, n + 2, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_reader_offset(r), n + 2);
+  in[n + 1] = 0x00;
+  in[n + 2] = 0xff; /* n + 1 entries: the last one is refused */
+  CHECK_STATUS(cbor_reader_reset(r, in, n + 3), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), CBOR_FAST_ERR_CONTAINER_TOO_LARGE);
+  CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_CONTAINER_TOO_LARGE);
+  CHECK_EQ_UINT(e.offset, 1 + n);
+  CHECK_STATUS(cbor_reader_reset(r, in, n + 3), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, UINT64_MAX), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_reader_offset(r), n + 3);
+  cbor_reader_free(r);
+  free(in);
+}
+
 int main(void) {
   RUN_TEST(test_dense_document_fits_the_default);
   RUN_TEST(test_hostile_nesting_hits_the_default);
+  RUN_TEST(test_default_container_limit_heads);
+  RUN_TEST(test_default_container_limit_full);
   return check_summary();
 }

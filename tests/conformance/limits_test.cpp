@@ -6,7 +6,11 @@
 //    level 513 fails with depth_exceeded at the head that tries;
 //  - absurd declared lengths and counts (2^64 - 1, 2^63, 2^32, 2^32 - 1) are
 //    rejected at once as truncated at the head, with nothing allocated and
-//    no integer overflow in the bounds checks;
+//    no integer overflow in the bounds checks (counts with the container limit
+//    lifted: under the default one they are container_too_large first);
+//  - the default container limit (2^24 entries, since 0.5) and item limit
+//    (2^28) of readers, documents and sequences: exactly at it passes, one
+//    over fails with container_too_large at the head, and lifting works;
 //  - strings are views into the input (pointer equality, 1 MiB string),
 //    indefinite-string chunks too, and read_joined() joins the chunks.
 
@@ -15,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "cbor_fast/document.hpp"
 #include "conformance/test_util.hpp"
 
 namespace {
@@ -263,23 +268,26 @@ struct length_case {
   const char* hex;
   size_t offset;
   const char* before;
+  /// An array or map count: over the default container limit, which is
+  /// checked before the bytes left (container_too_large unless lifted).
+  bool count = false;
 };
 
 const length_case huge_lengths[] = {
     // 2^64 - 1 with one byte behind the head: 10 bytes in all.
     {"bytes_2_64_minus_1", "5b ffffffffffffffff 00", 0, ""},
     {"text_2_64_minus_1", "7b ffffffffffffffff 00", 0, ""},
-    {"array_2_64_minus_1", "9b ffffffffffffffff 00", 0, ""},
-    {"map_2_64_minus_1", "bb ffffffffffffffff 00", 0, ""},
+    {"array_2_64_minus_1", "9b ffffffffffffffff 00", 0, "", true},
+    {"map_2_64_minus_1", "bb ffffffffffffffff 00", 0, "", true},
     // 2^32 (just over 32 bits) and 2^32 - 1.
     {"bytes_2_32", "5b 0000000100000000 00", 0, ""},
     {"text_2_32", "7b 0000000100000000 00", 0, ""},
-    {"array_2_32", "9b 0000000100000000 00", 0, ""},
-    {"map_2_32", "bb 0000000100000000 00", 0, ""},
+    {"array_2_32", "9b 0000000100000000 00", 0, "", true},
+    {"map_2_32", "bb 0000000100000000 00", 0, "", true},
     {"bytes_2_32_minus_1", "5a ffffffff 00", 0, ""},
     {"text_2_32_minus_1", "7a ffffffff 00", 0, ""},
-    {"array_2_32_minus_1", "9a ffffffff 00", 0, ""},
-    {"map_2_32_minus_1", "ba ffffffff 00", 0, ""},
+    {"array_2_32_minus_1", "9a ffffffff 00", 0, "", true},
+    {"map_2_32_minus_1", "ba ffffffff 00", 0, "", true},
     // Lengths for which offset + length wraps around 2^64: 9 + (2^64 - 8) = 1
     // and 9 + (2^64 - 9) = 0; a bounds check by addition would pass them.
     {"bytes_offset_plus_length_wraps_to_1", "5b fffffffffffffff8 00", 0, ""},
@@ -287,11 +295,11 @@ const length_case huge_lengths[] = {
     {"text_offset_plus_length_wraps", "7b fffffffffffffff8 00", 0, ""},
     // Pair counts for which 2 * pairs wraps: 2 * 2^63 = 0 and
     // 2 * (2^63 + 1) = 2 (two bytes follow); a check by doubling would pass.
-    {"map_doubled_count_wraps_to_0", "bb 8000000000000000 00", 0, ""},
-    {"map_doubled_count_wraps_to_2", "bb 8000000000000001 0000", 0, ""},
+    {"map_doubled_count_wraps_to_0", "bb 8000000000000000 00", 0, "", true},
+    {"map_doubled_count_wraps_to_2", "bb 8000000000000001 0000", 0, "", true},
     // Inside a container and inside an indefinite string.
     {"bytes_in_array", "81 5b ffffffffffffffff 00", 1, "[1"},
-    {"array_in_map", "a1 00 9b ffffffffffffffff 00", 2, "{1 0"},
+    {"array_in_map", "a1 00 9b ffffffffffffffff 00", 2, "{1 0", true},
     {"chunk_in_indefinite_bytes", "5f 5b ffffffffffffffff 00 ff", 1, "(_h"},
     {"chunk_in_indefinite_text", "7f 7a ffffffff 00 ff", 1, "(_s"},
 };
@@ -300,21 +308,32 @@ void PrintTo(const length_case& r, std::ostream* os) { *os << r.name; }
 
 class limits_length : public ::testing::TestWithParam<length_case> {};
 
-TEST_P(limits_length, rejected_at_once_as_truncated) {
-  const length_case& c = GetParam();
+void expect_length_failure(const length_case& c, const reader_options& opt, status want) {
   const exact_buffer in(from_hex(c.hex));
-  reader rd(in.data(), in.size());
+  reader rd(in.data(), in.size(), opt);
   const read_log log = read_all(rd, in.data(), in.size());
-  EXPECT_STATUS(log.last, status::truncated);
+  EXPECT_STATUS(log.last, want);
   EXPECT_EQ(log.error.offset, c.offset);
   EXPECT_EQ(log.trace, c.before);
-  reader rs(in.data(), in.size());
-  EXPECT_STATUS(rs.skip(), status::truncated);
+  reader rs(in.data(), in.size(), opt);
+  EXPECT_STATUS(rs.skip(), want);
   EXPECT_EQ(rs.error().offset, c.offset);
-  reader rdg(in.data(), in.size());
+  reader rdg(in.data(), in.size(), opt);
   std::string out;
-  EXPECT_STATUS(cbor_fast::diag_next(rdg, out), status::truncated);
+  EXPECT_STATUS(cbor_fast::diag_next(rdg, out), want);
   EXPECT_EQ(rdg.error().offset, c.offset);
+}
+
+TEST_P(limits_length, rejected_at_once_as_truncated) {
+  reader_options lifted;
+  lifted.max_container_items = UINT64_MAX;
+  expect_length_failure(GetParam(), lifted, status::truncated);
+}
+
+TEST_P(limits_length, a_count_over_the_default_limit_is_container_too_large) {
+  const length_case& c = GetParam();
+  expect_length_failure(c, reader_options{},
+                        c.count ? status::container_too_large : status::truncated);
 }
 
 std::string length_case_name(const ::testing::TestParamInfo<length_case>& info) {
@@ -512,6 +531,156 @@ TEST(limits_joined, read_joined_reports_reader_errors) {
     EXPECT_STATUS(rd.read_joined(start, out), c.code);
     EXPECT_EQ(rd.error().offset, c.offset);
   }
+}
+
+// ---- default container and item limits (since 0.5) -------------------------------
+
+constexpr uint64_t k_container_default = uint64_t(1) << 24;
+
+TEST(limits_default_container, the_defaults_of_every_surface) {
+  EXPECT_EQ(cbor_fast::default_max_container_items, k_container_default);
+  EXPECT_EQ(cbor_fast::default_max_items, uint64_t(1) << 28);
+  EXPECT_EQ(reader_options{}.max_container_items, k_container_default);
+  EXPECT_EQ(reader_options{}.max_items, uint64_t(1) << 28);
+  EXPECT_EQ(cbor_fast::decode_options{}.max_container_items, k_container_default);
+  EXPECT_EQ(uint64_t(cbor_fast::default_max_nodes), cbor_fast::default_max_items);
+}
+
+/// A 9-byte head of `major` (4 array, 5 map) counting n entries, after `prefix`.
+bytes count_head(bytes prefix, uint8_t major, uint64_t n) {
+  prefix.push_back(uint8_t(major << 5 | 27));
+  for (int shift = 56; shift >= 0; shift -= 8) prefix.push_back(uint8_t(n >> shift));
+  return prefix;
+}
+
+struct container_row {
+  const char* name;
+  bytes input;
+  uint64_t limit;  ///< max_container_items; 0: the default (not set)
+  status want;     ///< from every reading path
+  size_t offset;
+};
+
+/// Heads alone: a count the limit lets through then fails as truncated (the
+/// bytes are missing), one it refuses as container_too_large, both at the head.
+std::vector<container_row> head_rows() {
+  const uint64_t n = k_container_default;
+  return {
+      {"array_at_default_passes_the_limit", count_head({}, 4, n), 0, status::truncated, 0},
+      {"array_one_over_default", count_head({}, 4, n + 1), 0, status::container_too_large, 0},
+      {"map_at_default_passes_the_limit", count_head({}, 5, n), 0, status::truncated, 0},
+      {"map_one_over_default", count_head({}, 5, n + 1), 0, status::container_too_large, 0},
+      {"nested_one_over_default", count_head({0x82, 0x00}, 4, n + 1), 0,
+       status::container_too_large, 2},
+      {"array_one_over_default.lifted_to_max", count_head({}, 4, n + 1), UINT64_MAX,
+       status::truncated, 0},
+      {"map_one_over_default.lifted_by_one", count_head({}, 5, n + 1), n + 1, status::truncated, 0},
+      {"array_2p64m1.lifted_to_max", count_head({}, 4, UINT64_MAX), UINT64_MAX, status::truncated,
+       0},
+  };
+}
+
+TEST(limits_default_container, heads_through_readers_documents_and_sequences) {
+  for (const container_row& r : head_rows()) {
+    SCOPED_TRACE(r.name);
+    const exact_buffer in(r.input);
+    reader_options ro;
+    cbor_fast::decode_options dopt;
+    if (r.limit != 0) ro.max_container_items = dopt.max_container_items = r.limit;
+    reader rd(in.data(), in.size(), ro);
+    const read_log log = read_all(rd, in.data(), in.size());
+    EXPECT_STATUS(log.last, r.want);
+    EXPECT_EQ(log.error.offset, r.offset);
+    reader rs(in.data(), in.size(), ro);
+    EXPECT_STATUS(rs.skip(), r.want);
+    EXPECT_EQ(rs.error().offset, r.offset);
+    cbor_fast::document doc;
+    cbor_fast::error_info err;
+    EXPECT_STATUS(cbor_fast::decode(in.data(), in.size(), doc, dopt, &err), r.want);
+    EXPECT_EQ(err.offset, r.offset);
+    // 0 in decode_options selects the same default.
+    cbor_fast::decode_options zero = dopt;
+    if (r.limit == 0) zero.max_container_items = 0;
+    EXPECT_STATUS(cbor_fast::decode(in.data(), in.size(), doc, zero, &err), r.want);
+    EXPECT_EQ(err.offset, r.offset);
+    cbor_fast::sequence seq(in.data(), in.size(), zero);
+    EXPECT_STATUS(seq.next_document(doc), r.want);
+    EXPECT_EQ(seq.error().offset, r.offset);
+    cbor_fast::sequence seq2(in.data(), in.size(), zero);
+    size_t offset = 0, length = 0;
+    EXPECT_STATUS(seq2.next(offset, length), r.want);
+    EXPECT_EQ(seq2.error().offset, r.offset);
+  }
+}
+
+/// Whole containers (16 MiB of entries) through the reader: the reader holds
+/// nothing per entry, a document would hold 384 MiB of nodes, so the head
+/// rows above are what the document paths are tested with.
+TEST(limits_default_container, full_containers_at_and_over_the_default) {
+  const size_t n = size_t(k_container_default);
+  struct row {
+    const char* name;
+    bytes input;
+    uint64_t limit;
+    status want;
+    size_t offset;  ///< of the failure; for ok the input size
+  };
+  bytes definite = count_head({}, 4, n);
+  definite.resize(definite.size() + n, 0x00);
+  bytes indef_at(1 + n + 1, 0x00);
+  indef_at.front() = 0x9f;
+  indef_at.back() = 0xff;
+  bytes indef_over(1 + n + 2, 0x00);
+  indef_over.front() = 0x9f;
+  indef_over.back() = 0xff;
+  bytes indef_map_over(1 + 2 * (n + 1) + 1, 0x00);
+  indef_map_over.front() = 0xbf;
+  indef_map_over.back() = 0xff;
+  const row rows[] = {
+      {"definite_array_at_default", definite, 0, status::ok, definite.size()},
+      {"indefinite_array_at_default", indef_at, 0, status::ok, indef_at.size()},
+      {"indefinite_array_one_over_default", indef_over, 0, status::container_too_large, 1 + n},
+      {"indefinite_array_one_over_default.lifted", indef_over, UINT64_MAX, status::ok,
+       indef_over.size()},
+      {"indefinite_map_one_over_default", indef_map_over, 0, status::container_too_large,
+       1 + 2 * n},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    reader_options ro;
+    if (r.limit != 0) ro.max_container_items = r.limit;
+    reader rs(r.input.data(), r.input.size(), ro);
+    EXPECT_STATUS(rs.skip(), r.want);
+    EXPECT_EQ(r.want == status::ok ? rs.offset() : rs.error().offset, r.offset);
+    // next() one item at a time: the same status at the same head.
+    reader rn(r.input.data(), r.input.size(), ro);
+    item it;
+    status s;
+    while ((s = rn.next(it)) == status::ok) {}
+    EXPECT_STATUS(s, r.want == status::ok ? status::end : r.want);
+    if (r.want != status::ok) {
+      EXPECT_EQ(rn.error().offset, r.offset);
+    }
+  }
+}
+
+TEST(limits_default_items, lifted_and_restored_through_set_options) {
+  // 2^28 items take 256 MiB of input at least, too much for this suite: the
+  // default is checked by value, the counting by a small limit and its lift.
+  const exact_buffer in(from_hex("83 00 00 00"));
+  reader_options ro;
+  ro.max_items = 3;
+  reader r(in.data(), in.size(), ro);
+  EXPECT_STATUS(r.skip(), status::too_many_items);
+  EXPECT_EQ(r.error().offset, 3u);
+  reader lifted(in.data(), in.size(), ro);
+  ro.max_items = UINT64_MAX;
+  EXPECT_STATUS(lifted.set_options(ro), status::ok);
+  EXPECT_STATUS(lifted.skip(), status::ok);
+  EXPECT_EQ(lifted.items(), 4u);
+  reader plain(in.data(), in.size());
+  EXPECT_STATUS(plain.skip(), status::ok);
+  EXPECT_EQ(plain.items(), 4u);  // counted from 0 under the default of 2^28
 }
 
 }  // namespace

@@ -123,7 +123,8 @@ cbor_fast_decode_options decode_options(const setup& s, const cbor_fast_allocato
   return o;
 }
 
-/// The reader settings equal to the decode options (0 there = no limit).
+/// The reader settings equal to the decode options (0 there = the default,
+/// which a reader has without being set).
 void configure(cbor_reader* r, const setup& s) {
   FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, s.max_depth == 0 ? 512 : s.max_depth) ==
              CBOR_FAST_OK);

@@ -32,6 +32,8 @@ N = 10**6          # depth bombs, item bombs and chunk bombs
 KEYS = 100_000     # keys of the large maps
 FILL = b"\x00" * 1000  # what follows a length bomb: far less than declared
 DEFAULT_DEPTH = 512
+DEFAULT_CONTAINER = 1 << 24  # entries per array or map (reader.hpp, since 0.5)
+LIFT_CONTAINER = ["--max-container-items", str((1 << 64) - 1)]
 DEEP = ["--max-depth", "2000000"]
 NODE = 24          # bytes of one document node (document.hpp: "24-byte nodes")
 MiB = 1 << 20
@@ -175,7 +177,19 @@ def depth_group():
 # ---- length bombs ---------------------------------------------------------------
 # A declared length (strings) or count (arrays: one byte per item at least;
 # maps: two per pair) above the bytes left fails with truncated at the head,
-# before anything is sized by it.
+# before anything is sized by it. A count above the default container limit
+# (2^24) fails with container_too_large at the head first, as every limit
+# comes before the input length; lifted, the same head is truncated.
+
+def count_row(name, g, data, n, offset, why=""):
+    """An array or map head counting n at offset with far fewer bytes behind:
+    container_too_large over the default container limit, truncated within it
+    and (a second row) with the limit lifted."""
+    row(name, g, data, "container_too_large" if n > DEFAULT_CONTAINER else "truncated", offset,
+        why=why)
+    if n > DEFAULT_CONTAINER:
+        row(name + ".lifted", g, data, "truncated", offset, LIFT_CONTAINER, why=why)
+
 
 def length_group():
     g = "length"
@@ -184,19 +198,26 @@ def length_group():
         for dname, (n, size) in declared.items():
             bomb = head(major, n, size)
             base = f"length.{type_name}.{dname}"
-            row(f"{base}.top", g, bomb + FILL, "truncated", 0,
-                why=f"major {major} declaring {n} with {len(FILL)} bytes left")
+            counted = major in (4, 5)
+
+            def bomb_row(name, data, offset, why=""):
+                if counted:
+                    count_row(name, g, data, n, offset, why)
+                else:
+                    row(name, g, data, "truncated", offset, why=why)
+            bomb_row(f"{base}.top", bomb + FILL, 0,
+                     f"major {major} declaring {n} with {len(FILL)} bytes left")
             prefix = b"\x83\x01\x02"  # [1, 2, bomb]
-            row(f"{base}.in_array", g, prefix + bomb + FILL, "truncated", len(prefix))
+            bomb_row(f"{base}.in_array", prefix + bomb + FILL, len(prefix))
             if major in (2, 3):
                 # As a chunk of an indefinite string of the same type.
                 prefix = bytes([major << 5 | 31]) + head(major, 1) + b"a"
-                row(f"{base}.chunk", g, prefix + bomb + FILL, "truncated", len(prefix))
+                bomb_row(f"{base}.chunk", prefix + bomb + FILL, len(prefix))
             else:
                 prefix = b"\x9f\x01\x02"  # [_ 1, 2, bomb
-                row(f"{base}.in_indef", g, prefix + bomb + FILL, "truncated", len(prefix))
+                bomb_row(f"{base}.in_indef", prefix + bomb + FILL, len(prefix))
             prefix = b"\x81" * 300  # 300 levels down
-            row(f"{base}.deep", g, prefix + bomb + FILL, "truncated", len(prefix))
+            bomb_row(f"{base}.deep", prefix + bomb + FILL, len(prefix))
 
     # The limit comes before the input length: string_too_long / container_too_large.
     for type_name in ("bytes", "text"):
@@ -252,10 +273,34 @@ def length_group():
 def items_group():
     g = "items"
     some = b"\x00" * 1000
-    row("items.array.2p32_declared", g, head(4, 1 << 32, 9) + some, "truncated", 0,
-        why="2^32 items declared, 1000 follow")
-    row("items.array.2p32m1_declared", g, head(4, (1 << 32) - 1, 5) + some, "truncated", 0)
-    row("items.map.2p32_declared", g, head(5, 1 << 32, 9) + some, "truncated", 0)
+    count_row("items.array.2p32_declared", g, head(4, 1 << 32, 9) + some, 1 << 32, 0,
+              why="2^32 items declared, 1000 follow")
+    count_row("items.array.2p32m1_declared", g, head(4, (1 << 32) - 1, 5) + some, (1 << 32) - 1, 0)
+    count_row("items.map.2p32_declared", g, head(5, 1 << 32, 9) + some, 1 << 32, 0)
+
+    # The default container limit, 2^24 entries (since 0.5). Heads: exactly
+    # at it the count passes the limit and is truncated (1000 bytes follow),
+    # one over it is refused at the head; lifted by one it passes again.
+    n = DEFAULT_CONTAINER
+    for type_name in ("array", "map"):
+        major = MAJOR[type_name]
+        count_row(f"items.{type_name}.default_limit.head_at", g, head(major, n) + some, n, 0,
+                  why="2^24 entries declared: within the default, 1000 bytes follow")
+        row(f"items.{type_name}.default_limit.head_one_over", g, head(major, n + 1) + some,
+            "container_too_large", 0, why="2^24 + 1 entries declared: over the default")
+        row(f"items.{type_name}.default_limit.head_one_over.lifted_by_one", g,
+            head(major, n + 1) + some, "truncated", 0, ["--max-container-items", str(n + 1)])
+    # Whole containers of 2^24 and 2^24 + 1 zeros (16 MiB): the readers hold
+    # nothing per entry; a document of them would hold 384 MiB of nodes,
+    # which the default memory budget (32 bytes per input byte) allows, so
+    # the decoders take the head rows above instead.
+    at = b"\x9f" + b"\x00" * n + b"\xff"
+    over = b"\x9f" + b"\x00" * (n + 1) + b"\xff"
+    ok("items.indef_array.default_limit.at", g, at, engines=READERS,
+       why="2^24 entries in an indefinite array: the default allows them")
+    row("items.indef_array.default_limit.one_over", g, over, "container_too_large", 1 + n,
+        engines=READERS, why="entry 2^24 + 1, at 1 + 2^24, is one over the default")
+    ok("items.indef_array.default_limit.one_over.lifted", g, over, LIFT_CONTAINER, READERS)
     row("items.array.one_short", g, head(4, N, 5) + b"\x00" * (N - 1), "truncated", 0,
         why="10^6 items declared, 10^6 - 1 bytes left")
     row("items.map.pairs_over_half", g, head(5, N, 5) + b"\x00" * (2 * N - 1), "truncated", 0,
