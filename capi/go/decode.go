@@ -11,9 +11,11 @@ import (
 )
 
 // DecodeOptions are the limits and checks for Decode, NewSequence and
-// NewReader. The zero value gives the library's defaults: no strict checks
-// and no limits but MaxDepth 512. Each failure is an *Error whose Code names
-// it (see the Err sentinels), at the offset the library reports.
+// NewReader. The zero value gives the library's defaults: no strict checks,
+// MaxDepth 512, DefaultMaxContainerItems and DefaultMaxItems (since 0.5;
+// math.MaxUint64 lifts either), no string limit. Each failure is an *Error
+// whose Code names it (see the Err sentinels), at the offset the library
+// reports.
 type DecodeOptions struct {
 	// MaxDepth is the most containers and tags that may be open at once;
 	// 0 means 512. Decoding never recurses, so large values are safe.
@@ -32,11 +34,12 @@ type DecodeOptions struct {
 	// indefinite string (ErrStringTooLong); 0 means no limit.
 	MaxStringLength uint64
 	// MaxContainerItems is the most items of one array or pairs of one map
-	// (ErrContainerTooLarge); 0 means no limit.
+	// (ErrContainerTooLarge at its head); 0 means DefaultMaxContainerItems
+	// (2^24; before 0.5, no limit), math.MaxUint64 no limit.
 	MaxContainerItems uint64
 	// MaxItems is the most data items (keys, values, tags, chunks) of one
-	// item, or for a Reader since its start (ErrTooManyItems); 0 means no
-	// limit.
+	// item, or for a Reader since its start (ErrTooManyItems); 0 means
+	// DefaultMaxItems (2^28; before 0.5, no limit), math.MaxUint64 no limit.
 	MaxItems uint64
 	// MaxMemory bounds the input Decode and NewSequence accept, in bytes
 	// (ErrMemoryBudget at offset 0; the values built hold at least its

@@ -178,13 +178,15 @@ func (r *Reader) SetMaxStringLength(n uint64) error {
 }
 
 // SetMaxContainerItems limits arrays to n items and maps to n pairs
-// (ErrContainerTooLarge at the container's head).
+// (ErrContainerTooLarge at the container's head; default
+// DefaultMaxContainerItems, math.MaxUint64: no limit).
 func (r *Reader) SetMaxContainerItems(n uint64) error {
 	return r.set(C.CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, n)
 }
 
 // SetMaxItems limits the data items read since the start to n
-// (ErrTooManyItems at the next one).
+// (ErrTooManyItems at the next one; default DefaultMaxItems, math.MaxUint64:
+// no limit).
 func (r *Reader) SetMaxItems(n uint64) error {
 	return r.set(C.CBOR_FAST_OPT_MAX_ITEMS, n)
 }

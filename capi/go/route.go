@@ -273,9 +273,18 @@ func (t *tokens) remaining(it *citem) uint64 {
 	return uint64(len(t.data) - int(it.offset) - int(it.head_size))
 }
 
+// defaultReaderOpts are the library's reader defaults (cbor_fast.h).
 var defaultReaderOpts = C.cf_reader_opts{
 	max_depth:           512,
 	max_string_length:   math.MaxUint64,
-	max_container_items: math.MaxUint64,
-	max_items:           math.MaxUint64,
+	max_container_items: C.CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS,
+	max_items:           C.CBOR_FAST_DEFAULT_MAX_ITEMS,
 }
+
+// Default limits of every decoding entry point (the library's, since 0.5):
+// entries in one array or map, and data items of one item or of a Reader
+// since its start. Set a limit to math.MaxUint64 to lift it.
+const (
+	DefaultMaxContainerItems uint64 = C.CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS
+	DefaultMaxItems          uint64 = C.CBOR_FAST_DEFAULT_MAX_ITEMS
+)

@@ -2,8 +2,10 @@ package cborfast
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
+	"math"
 	"testing"
 )
 
@@ -206,4 +208,50 @@ func TestNextBatchEqualsNextOnCorpus(t *testing.T) {
 		}
 	}
 	checkNoLeaks(t, before)
+}
+
+// countHead is prefix then a 9-byte array (major 4) or map (5) head counting n.
+func countHead(prefix []byte, major byte, n uint64) []byte {
+	return binary.BigEndian.AppendUint64(append(append([]byte{}, prefix...), major<<5|27), n)
+}
+
+// The default container limit (since 0.5) on Decode, NewSequence and
+// NewReader: a head alone, so a count the limit lets through is truncated
+// (its entries are missing) and one it refuses is container_too_large, both
+// at the head.
+func TestDefaultContainerLimit(t *testing.T) {
+	if DefaultMaxContainerItems != 1<<24 || DefaultMaxItems != 1<<28 {
+		t.Fatalf("defaults %d %d", DefaultMaxContainerItems, DefaultMaxItems)
+	}
+	n := DefaultMaxContainerItems
+	pair := []byte{0x82, 0x00}
+	for _, row := range []struct {
+		name   string
+		in     []byte
+		o      DecodeOptions
+		want   *Error
+		offset int
+		before int
+	}{
+		{"array_at_default_passes_the_limit", countHead(nil, 4, n), DecodeOptions{}, ErrTruncated, 0, 0},
+		{"array_one_over_default", countHead(nil, 4, n+1), DecodeOptions{}, ErrContainerTooLarge, 0, 0},
+		{"map_at_default_passes_the_limit", countHead(nil, 5, n), DecodeOptions{}, ErrTruncated, 0, 0},
+		{"map_one_over_default", countHead(nil, 5, n+1), DecodeOptions{}, ErrContainerTooLarge, 0, 0},
+		{"nested_one_over_default", countHead(pair, 4, n+1), DecodeOptions{}, ErrContainerTooLarge, 2, 2},
+		{"array_one_over_default.lifted_to_max", countHead(nil, 4, n+1),
+			DecodeOptions{MaxContainerItems: math.MaxUint64}, ErrTruncated, 0, 0},
+		{"map_one_over_default.lifted_by_one", countHead(nil, 5, n+1),
+			DecodeOptions{MaxContainerItems: n + 1}, ErrTruncated, 0, 0},
+	} {
+		failsEverywhere(t, row.name, row.in, row.o, row.want, row.offset, row.before)
+	}
+	// The setter lifts it on a Reader too.
+	r := DecodeOptions{}.NewReader(countHead(nil, 4, n+1))
+	defer r.Close()
+	if err := r.SetMaxContainerItems(math.MaxUint64); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); !errors.Is(err, ErrTruncated) || err.(*Error).Offset != 0 {
+		t.Errorf("lifted reader: %v", err)
+	}
 }

@@ -21,6 +21,10 @@ keys and set members: str and bytes only), immutable. cbor_fast's
 own: strict_utf8, reject_duplicate_keys, deterministic, max_string_length,
 max_container_items, max_items, max_memory (bytes the decoder may hold: the
 library reader, the extension's stack and an estimate of the objects built).
+None selects a limit's default: no string limit, DEFAULT_MAX_CONTAINER_ITEMS
+(2**24) entries per array or map and DEFAULT_MAX_ITEMS (2**28) items (both
+since 0.5; counted from the start of the input for Reader and iter_sequence);
+2**64 - 1 lifts a limit.
 
 Encoding options (cbor2's): datetime_as_timestamp, timezone, value_sharing,
 default(encoder, obj), canonical (byte-identical to cbor2's canonical mode),
@@ -35,7 +39,8 @@ dicts; string_referencing is decoded only; encoders= is not supported.
 """
 
 from . import _ext, _semantic
-from ._ext import CBOREncoder, Reader, dumps, iter_sequence, loads
+from ._ext import (DEFAULT_MAX_CONTAINER_ITEMS, DEFAULT_MAX_ITEMS, CBOREncoder, Reader, dumps,
+                   iter_sequence, loads)
 from ._types import (STATUS_CODES, CBORDecodeEOF, CBORDecodeError, CBOREncodeError,
                      CBOREncodeTypeError, CBOREncodeValueError, CBORError, CBORSimpleValue,
                      CBORTag, FrozenDict, Item, ItemType, UndefinedType, undefined)
@@ -94,4 +99,5 @@ __all__ = ["loads", "load", "dumps", "dump", "iter_sequence", "Reader", "Item", 
            "CBORTag", "CBORSimpleValue", "undefined", "UndefinedType", "FrozenDict",
            "frozendict", "CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
            "CBOREncodeTypeError", "CBOREncodeValueError", "CBOREncoder", "CBORDecoder",
-           "STATUS_CODES", "library_version", "Tag", "Simple"]
+           "STATUS_CODES", "library_version", "Tag", "Simple", "DEFAULT_MAX_CONTAINER_ITEMS",
+           "DEFAULT_MAX_ITEMS"]

@@ -773,7 +773,11 @@ PyMODINIT_FUNC PyInit__ext(void) {
   Py_INCREF(&cf_encoder_type);
   if (PyModule_AddObject(m, "Reader", (PyObject*)&reader_type) < 0 ||
       PyModule_AddObject(m, "CBOREncoder", (PyObject*)&cf_encoder_type) < 0 ||
-      PyModule_AddStringConstant(m, "library_version", cbor_fast_version_string()) < 0) {
+      PyModule_AddStringConstant(m, "library_version", cbor_fast_version_string()) < 0 ||
+      PyModule_AddObject(m, "DEFAULT_MAX_CONTAINER_ITEMS",
+                         PyLong_FromUnsignedLongLong(CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS)) < 0 ||
+      PyModule_AddObject(m, "DEFAULT_MAX_ITEMS",
+                         PyLong_FromUnsignedLongLong(CBOR_FAST_DEFAULT_MAX_ITEMS)) < 0) {
     Py_DECREF(m);
     return NULL;
   }

@@ -39,8 +39,8 @@ typedef struct {
   int immutable;
   int strict_hashable;          /* map keys and set members: str and bytes only */
   uint64_t max_string_length;   /* 0: no limit */
-  uint64_t max_container_items; /* 0: no limit */
-  uint64_t max_items;           /* 0: no limit */
+  uint64_t max_container_items; /* 0: the library's default, 2**24 */
+  uint64_t max_items;           /* 0: the library's default, 2**28 */
   uint64_t max_memory;          /* 0: no limit */
   const char* str_errors;       /* NULL: strict */
   PyObject* tag_hook;           /* borrowed in the options, owned by the decoder */

@@ -96,6 +96,36 @@ class Strict(unittest.TestCase):
         # {1: 2, 3: 4} has 2 pairs: a2 at 0
         self.fails("container_too_large", 0, loads, h("a2 01 02 03 04"), max_container_items=1)
 
+    def test_default_container_limit(self):
+        # A head alone: a count the default lets through is truncated (its
+        # entries are missing), one over it is container_too_large, at the head.
+        import cbor_fast
+        self.assertEqual(cbor_fast.DEFAULT_MAX_CONTAINER_ITEMS, 1 << 24)
+        self.assertEqual(cbor_fast.DEFAULT_MAX_ITEMS, 1 << 28)
+        n = cbor_fast.DEFAULT_MAX_CONTAINER_ITEMS
+
+        def head(prefix, major, count):  # prefix, then a 9-byte head
+            return h(prefix) + bytes([major << 5 | 27]) + count.to_bytes(8, "big")
+
+        rows = [
+            ("array_at_default_passes_the_limit", head("", 4, n), {}, "truncated", 0, 0),
+            ("array_one_over_default", head("", 4, n + 1), {}, "container_too_large", 0, 0),
+            ("map_at_default_passes_the_limit", head("", 5, n), {}, "truncated", 0, 0),
+            ("map_one_over_default", head("", 5, n + 1), {}, "container_too_large", 0, 0),
+            ("nested_one_over_default", head("82 00", 4, n + 1), {}, "container_too_large", 2, 2),
+            ("array_one_over_default.lifted_to_max", head("", 4, n + 1),
+             {"max_container_items": 2 ** 64 - 1}, "truncated", 0, 0),
+            ("map_one_over_default.lifted_by_one", head("", 5, n + 1),
+             {"max_container_items": n + 1}, "truncated", 0, 0),
+            ("array_one_over_default.none_is_default", head("", 4, n + 1),
+             {"max_container_items": None}, "container_too_large", 0, 0),
+        ]
+        for name, data, options, status, offset, before in rows:
+            with self.subTest(name):
+                self.fails(status, offset, loads, data, **options)
+                self.fails(status, offset, list, iter_sequence(data, **options))
+                self.reader_fails(data, status, offset, before, **options)
+
     def test_max_items(self):
         # [1, 2, 3] is 4 data items; the 4th (03) is at offset 3.
         self.fails("too_many_items", 3, loads, THREE, max_items=3)

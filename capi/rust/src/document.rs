@@ -10,12 +10,18 @@ use crate::value::Value;
 
 /// Nesting limit the library applies unless told otherwise.
 pub const DEFAULT_MAX_DEPTH: u32 = 512;
+/// Entries per array or map (pairs) the library allows unless told
+/// otherwise: 2^24 (since 0.5; before, no limit). `u64::MAX` lifts it.
+pub const DEFAULT_MAX_CONTAINER_ITEMS: u64 = ffi::CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS;
+/// Data items of a document (or of a reader since its start) the library
+/// allows unless told otherwise: 2^28 (for readers since 0.5). `u64::MAX` lifts it.
+pub const DEFAULT_MAX_ITEMS: u64 = ffi::CBOR_FAST_DEFAULT_MAX_ITEMS;
 
 /// Options for [`decode_with`], [`Document::parse_with`], [`Sequence::with_options`]
 /// and [`Reader::with_options`](crate::Reader::with_options).
 ///
-/// A plain struct with public fields, and a builder over them; the limits
-/// are `0` for "no limit", as in the C API:
+/// A plain struct with public fields, and a builder over them; a limit of
+/// `0` selects its default, as in the C API, and `u64::MAX` lifts it:
 ///
 /// ```
 /// use cbor_fast::{DecodeOptions, Status, decode_with};
@@ -46,13 +52,17 @@ pub struct DecodeOptions {
     /// head or key. Off by default.
     pub deterministic: bool,
     /// Most bytes in one string, chunk or joined indefinite string
-    /// ([`Status::StringTooLong`]); 0: no limit.
+    /// ([`Status::StringTooLong`]); 0: no limit (the default).
     pub max_string_length: u64,
     /// Most items of one array or pairs of one map
-    /// ([`Status::ContainerTooLarge`]); 0: no limit.
+    /// ([`Status::ContainerTooLarge`] at its head); 0: the default
+    /// [`DEFAULT_MAX_CONTAINER_ITEMS`] (2^24; before 0.5, no limit);
+    /// `u64::MAX`: no limit.
     pub max_container_items: u64,
     /// Most data items (keys, values, tags, chunks) of one document, or for a
-    /// reader since its start ([`Status::TooManyItems`]); 0: no limit.
+    /// reader since its start ([`Status::TooManyItems`]); 0: the default
+    /// [`DEFAULT_MAX_ITEMS`] (2^28; for readers before 0.5, no limit);
+    /// `u64::MAX`: no limit.
     pub max_items: u64,
     /// Most bytes the library may hold at once to decode a document (node
     /// array, joined strings, tables: [`Status::MemoryBudget`]); 0: the

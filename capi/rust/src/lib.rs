@@ -36,8 +36,8 @@ mod writer;
 pub mod serde;
 
 pub use document::{
-    Children, DEFAULT_MAX_DEPTH, DecodeOptions, Document, Entries, Node, Sequence, Type, decode,
-    decode_with,
+    Children, DEFAULT_MAX_CONTAINER_ITEMS, DEFAULT_MAX_DEPTH, DEFAULT_MAX_ITEMS, DecodeOptions,
+    Document, Entries, Node, Sequence, Type, decode, decode_with,
 };
 pub use error::{Error, Status};
 pub use reader::{Item, Reader, Token};

@@ -164,8 +164,9 @@ impl<'a> Reader<'a> {
 
     /// A reader over `data` with the checks and limits of `options`:
     /// `max_depth` (0: 512), `reject_duplicate_keys`, `deterministic`,
-    /// `max_string_length`, `max_container_items` and `max_items` (0: no
-    /// limit; `max_items` counts from the start of the input). `exact` and
+    /// `max_string_length`, `max_container_items` and `max_items` (0: the
+    /// default, as in [`DecodeOptions`]; `max_items` counts from the start of
+    /// the input). `exact` and
     /// `validate_utf8` do not apply (text is always checked in Rust, see
     /// above); a non-zero `max_memory` is [`Status::InvalidArgument`], since
     /// a reader builds no document to bound.
@@ -228,14 +229,17 @@ impl<'a> Reader<'a> {
         self.set(ffi::CBOR_FAST_OPT_MAX_STRING_LENGTH, bytes)
     }
 
-    /// Most items of one array or pairs of one map (default unlimited): more
-    /// is [`Status::ContainerTooLarge`] at the container's head.
+    /// Most items of one array or pairs of one map (default
+    /// [`DEFAULT_MAX_CONTAINER_ITEMS`](crate::DEFAULT_MAX_CONTAINER_ITEMS),
+    /// 2^24; `u64::MAX`: no limit): more is [`Status::ContainerTooLarge`] at
+    /// the container's head.
     pub fn set_max_container_items(&mut self, entries: u64) -> Result<(), Error> {
         self.set(ffi::CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, entries)
     }
 
-    /// Most data items since the start (default unlimited): the next one is
-    /// [`Status::TooManyItems`].
+    /// Most data items since the start (default
+    /// [`DEFAULT_MAX_ITEMS`](crate::DEFAULT_MAX_ITEMS), 2^28; `u64::MAX`: no
+    /// limit): the next one is [`Status::TooManyItems`].
     pub fn set_max_items(&mut self, items: u64) -> Result<(), Error> {
         self.set(ffi::CBOR_FAST_OPT_MAX_ITEMS, items)
     }

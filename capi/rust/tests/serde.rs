@@ -515,3 +515,20 @@ fn deep_input_is_a_depth_error_or_skipped_without_recursion() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn default_container_limit_through_serde() {
+    // An array head (9b) counting 2^24 + 1: refused at its head under the
+    // default limit; lifted, only the missing entries are reported.
+    let mut over = vec![0x9b];
+    over.extend_from_slice(&(cbor_fast::DEFAULT_MAX_CONTAINER_ITEMS + 1).to_be_bytes());
+    let e = from_slice::<Vec<u8>>(&over).unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::ContainerTooLarge, 0));
+    let lifted = DecodeOptions::new().max_container_items(u64::MAX);
+    let e = from_slice_with::<Vec<u8>>(&over, &lifted).unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+    let mut at = vec![0x9b];
+    at.extend_from_slice(&cbor_fast::DEFAULT_MAX_CONTAINER_ITEMS.to_be_bytes());
+    let e = from_slice::<Vec<u8>>(&at).unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+}

@@ -98,6 +98,75 @@ fn max_string_length() {
     fails_everywhere(&joined, opts, Status::StringTooLong, 7, 2);
 }
 
+/// A 9-byte array (major 4) or map (5) head counting `n`, after `prefix`.
+fn count_head(prefix: &str, major: u8, n: u64) -> Vec<u8> {
+    let mut out = hex(prefix);
+    out.push(major << 5 | 27);
+    out.extend_from_slice(&n.to_be_bytes());
+    out
+}
+
+/// `#define NAME VALUEu` of cbor_fast.h, parsed from the header.
+fn header_define(name: &str) -> u64 {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../include/cbor_fast.h");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let key = format!("#define {name} ");
+    let line = text.lines().find(|l| l.starts_with(&key)).unwrap_or_else(|| panic!("{name}"));
+    line[key.len()..].trim().trim_end_matches('u').parse().unwrap()
+}
+
+#[test]
+fn default_container_and_item_limits() {
+    use cbor_fast::{DEFAULT_MAX_CONTAINER_ITEMS, DEFAULT_MAX_ITEMS};
+    assert_eq!(DEFAULT_MAX_CONTAINER_ITEMS, 1 << 24);
+    assert_eq!(DEFAULT_MAX_ITEMS, 1 << 28);
+    assert_eq!(header_define("CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS"), DEFAULT_MAX_CONTAINER_ITEMS);
+    assert_eq!(header_define("CBOR_FAST_DEFAULT_MAX_ITEMS"), DEFAULT_MAX_ITEMS);
+    let n = DEFAULT_MAX_CONTAINER_ITEMS;
+    let default = DecodeOptions::new();
+    // (name, input, options, status, offset). A head alone: a count the
+    // limit lets through is truncated (its entries are missing), one it
+    // refuses is container_too_large, both at the head.
+    let rows = [
+        ("array_at_default_passes_the_limit", count_head("", 4, n), default, Status::Truncated, 0),
+        ("array_one_over_default", count_head("", 4, n + 1), default, Status::ContainerTooLarge, 0),
+        ("map_at_default_passes_the_limit", count_head("", 5, n), default, Status::Truncated, 0),
+        ("map_one_over_default", count_head("", 5, n + 1), default, Status::ContainerTooLarge, 0),
+        (
+            "nested_one_over_default",
+            count_head("82 00", 4, n + 1),
+            default,
+            Status::ContainerTooLarge,
+            2,
+        ),
+        (
+            "array_one_over_default.lifted_to_max",
+            count_head("", 4, n + 1),
+            DecodeOptions::new().max_container_items(u64::MAX),
+            Status::Truncated,
+            0,
+        ),
+        (
+            "map_one_over_default.lifted_by_one",
+            count_head("", 5, n + 1),
+            DecodeOptions::new().max_container_items(n + 1),
+            Status::Truncated,
+            0,
+        ),
+    ];
+    for (name, data, opts, status, offset) in rows {
+        let items_before = usize::from(offset != 0) * 2; // 82 and 00 come out first
+        eprintln!("row {name}");
+        fails_everywhere(&data, opts, status, offset, items_before);
+    }
+    // The setter lifts it on a reader too.
+    let over = count_head("", 4, n + 1);
+    let mut r = Reader::new(&over).unwrap();
+    r.set_max_container_items(u64::MAX).unwrap();
+    let e = r.next_item().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+}
+
 #[test]
 fn max_container_items_and_max_items() {
     // [1, 2, 3]: 83 at 0, items at 1, 2, 3

@@ -207,7 +207,7 @@ pub const CBOR_FAST_DECODE_VALIDATE_UTF8: u32 = 4;
 pub const CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS: u32 = 8;
 pub const CBOR_FAST_DECODE_DETERMINISTIC: u32 = 16;
 
-/// The 0.2 layout (the limits after `alloc` are new in 0.2; 0 = no limit).
+/// The 0.2 layout (the limits after `alloc` are new in 0.2; 0 = the default).
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct cbor_fast_decode_options {
@@ -232,6 +232,14 @@ impl cbor_fast_decode_options {
         max_memory: 0,
     };
 }
+/// The default budget's bytes per input byte (since 0.4).
+pub const CBOR_FAST_DEFAULT_MEMORY_PER_INPUT_BYTE: u64 = 32;
+/// The default budget's fixed part in bytes (since 0.4).
+pub const CBOR_FAST_DEFAULT_MEMORY_SLACK: u64 = 1048576;
+/// The default limit of entries in one array or map, 2^24 (since 0.5).
+pub const CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS: u64 = 16777216;
+/// The default limit of items (of a document, of a reader since its start), 2^28 (since 0.5).
+pub const CBOR_FAST_DEFAULT_MAX_ITEMS: u64 = 268435456;
 
 pub const CBOR_FAST_ENCODE_NONE: u32 = 0;
 pub const CBOR_FAST_ENCODE_PREFERRED: u32 = 1;
