@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "cbor_fast/diag.hpp"
+#include "internal/bignum.hpp"
 #include "internal/float16.hpp"
 #include "internal/utf8.hpp"
 
@@ -73,35 +74,6 @@ int hex_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-/// Big-endian magnitude of a decimal digit string.
-std::vector<uint8_t> decimal_to_bytes(std::string_view digits) {
-  std::vector<uint32_t> limbs(1, 0);
-  size_t i = 0;
-  while (i < digits.size()) {
-    const size_t k = digits.size() - i < 9 ? digits.size() - i : 9;
-    uint32_t chunk = 0, scale = 1;
-    for (size_t j = 0; j < k; ++j) {
-      chunk = chunk * 10 + uint32_t(digits[i + j] - '0');
-      scale *= 10;
-    }
-    uint64_t carry = chunk;
-    for (uint32_t& l : limbs) {
-      const uint64_t cur = uint64_t(l) * scale + carry;
-      l = uint32_t(cur);
-      carry = cur >> 32;
-    }
-    if (carry != 0) limbs.push_back(uint32_t(carry));
-    i += k;
-  }
-  std::vector<uint8_t> out(limbs.size() * 4);
-  for (size_t k = 0; k < limbs.size(); ++k)
-    for (size_t b = 0; b < 4; ++b) out[out.size() - 1 - (k * 4 + b)] = uint8_t(limbs[k] >> (8 * b));
-  size_t lead = 0;
-  while (lead < out.size() && out[lead] == 0) ++lead;
-  out.erase(out.begin(), out.begin() + std::ptrdiff_t(lead));
-  return out;
 }
 
 class parser {
@@ -297,7 +269,7 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
   std::vector<uint8_t> mag;
   if (base == 10) {
     if (digits.size() > k_max_bignum_digits) return fail(status::out_of_range, at);
-    mag = decimal_to_bytes(digits);
+    mag = detail::decimal_to_magnitude(digits);
   } else if (base == 16) {
     size_t i = 0;
     while (i < digits.size() && digits[i] == '0') ++i;
@@ -311,9 +283,7 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
     return fail(status::out_of_range, at);
   }
   if (negative) {  // -N: tag 3 holds N - 1 (N > 2^64, so no borrow out)
-    for (size_t k = mag.size(); k-- > 0;)
-      if (mag[k]-- != 0) break;
-    if (!mag.empty() && mag[0] == 0) mag.erase(mag.begin());
+    detail::decrement_magnitude(mag);
     if (mag.size() <= 8) {  // -2^64 .. : still major type 1
       uint64_t v = 0;
       for (uint8_t b : mag) v = v << 8 | b;

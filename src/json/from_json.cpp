@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "cbor_fast/json.hpp"
+#include "internal/bignum.hpp"
 #include "internal/float16.hpp"
 
 namespace cbor_fast {
@@ -388,33 +389,10 @@ status converter::close(level& l) {
 /// Decimal digits to a big-endian magnitude (minus one for a negative value,
 /// the tag 3 convention) and out through the writer.
 status write_bignum_digits(writer& w, std::string_view digits, bool negative) {
-  std::vector<uint32_t> limbs(1, 0);  // little-endian base 2^32
-  size_t i = 0;
-  while (i < digits.size()) {
-    const size_t k = digits.size() - i < 9 ? digits.size() - i : 9;
-    uint32_t chunk = 0, scale = 1;
-    for (size_t j = 0; j < k; ++j) {
-      chunk = chunk * 10 + uint32_t(digits[i + j] - '0');
-      scale *= 10;
-    }
-    uint64_t carry = chunk;
-    for (uint32_t& l : limbs) {
-      const uint64_t cur = uint64_t(l) * scale + carry;
-      l = uint32_t(cur);
-      carry = cur >> 32;
-    }
-    if (carry != 0) limbs.push_back(uint32_t(carry));
-    i += k;
-  }
-  if (negative) {  // the value is -N: tag 3 holds N - 1 (N > 2^64 here, never 0)
-    for (uint32_t& l : limbs)
-      if (l-- != 0) break;
-  }
-  std::vector<uint8_t> bytes(limbs.size() * 4);
-  for (size_t k = 0; k < limbs.size(); ++k)
-    for (size_t b = 0; b < 4; ++b)
-      bytes[bytes.size() - 1 - (k * 4 + b)] = uint8_t(limbs[k] >> (8 * b));
-  return w.write_bignum(bytes.data(), bytes.size(), negative);
+  std::vector<uint8_t> mag = detail::decimal_to_magnitude(digits);
+  // The value is -N: tag 3 holds N - 1 (N > 2^64 here, never 0).
+  if (negative) detail::decrement_magnitude(mag);
+  return w.write_bignum(mag.data(), mag.size(), negative);
 }
 
 status converter::emit(writer& w) const {
