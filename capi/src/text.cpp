@@ -1,5 +1,5 @@
 // C API shims: JSON and diagnostic notation (cbor_fast.h, "JSON and
-// diagnostic notation"). Each body maps arguments and catches everything.
+// diagnostic notation"). Each body maps arguments and runs through guard().
 #include <cstring>
 #include <string>
 #include <vector>
@@ -16,6 +16,7 @@ namespace {
 
 using cbor_fast::status;
 using cbor_fast::detail::fill_error;
+using cbor_fast::detail::guard;
 using cbor_fast::detail::to_c;
 
 constexpr uint32_t k_json_out_flags = CBOR_FAST_JSON_KEEP_TAGS;
@@ -59,6 +60,29 @@ cbor_fast_status copy_out(const std::string& text, char* buffer, size_t capacity
   return CBOR_FAST_OK;
 }
 
+/// The arguments of cbor_json_from_cbor and cbor_diag_from_cbor (flags
+/// within `known`); clears *length first.
+bool text_out_args_ok(const void* data, size_t size, uint32_t flags, uint32_t known,
+                      const char* buffer, size_t capacity, size_t* length) {
+  if (length != nullptr) *length = 0;
+  return !(data == nullptr && size != 0) && !(buffer == nullptr && capacity != 0) &&
+         (flags & ~known) == 0;
+}
+
+/// The end of cbor_json_from_cbor and cbor_diag_from_cbor: the failure with
+/// its offset, or the text copied into the caller's buffer.
+cbor_fast_status finish_text(status s, const cbor_fast::error_info& e, const std::string& text,
+                             char* buffer, size_t capacity, size_t* length,
+                             cbor_fast_error* error) {
+  if (s != status::ok) {
+    report(error, s, e);
+    return to_c(s);
+  }
+  const cbor_fast_status c = copy_out(text, buffer, capacity, length);
+  fill_error(error, static_cast<status>(c));
+  return c;
+}
+
 }  // namespace
 
 extern "C" {
@@ -67,7 +91,7 @@ cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags, cbor_fast
                                   void* context, cbor_fast_error* error) {
   if (reader == nullptr || sink == nullptr || (flags & ~k_json_out_flags) != 0)
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::to_json_options o;
     o.keep_tags = (flags & CBOR_FAST_JSON_KEEP_TAGS) != 0;
     cbor_fast::text_output out(sink, context);
@@ -75,58 +99,42 @@ cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags, cbor_fast
     const status s = cbor_fast::json_next(reader->reader, out, o, &e);
     report(error, s, e);
     return to_c(s);
-  } catch (...) {
-    return fail(error, status::internal_error);
-  }
+  });
 }
 
 cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags, cbor_fast_text_sink_fn sink,
                                   void* context, cbor_fast_error* error) {
   if (reader == nullptr || sink == nullptr || (flags & ~k_diag_out_flags) != 0)
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::text_output out(sink, context);
     const status s = cbor_fast::diag_write(reader->reader, out, diag_opts(flags));
     cbor_fast::error_info e = reader->reader.error();
     if (e.code != s) e = cbor_fast::error_info{s, reader->reader.offset(), 0, 0};
     report(error, s, e);
     return to_c(s);
-  } catch (...) {
-    return fail(error, status::internal_error);
-  }
+  });
 }
 
 cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t flags, char* buffer,
                                      size_t capacity, size_t* length, cbor_fast_error* error) {
-  if (length != nullptr) *length = 0;
-  if ((data == nullptr && size != 0) || (buffer == nullptr && capacity != 0) ||
-      (flags & ~k_json_out_flags) != 0)
+  if (!text_out_args_ok(data, size, flags, k_json_out_flags, buffer, capacity, length))
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::to_json_options o;
     o.keep_tags = (flags & CBOR_FAST_JSON_KEEP_TAGS) != 0;
     std::string text;
     cbor_fast::error_info e;
     const status s = cbor_fast::cbor_to_json(static_cast<const uint8_t*>(data), size, text, o, &e);
-    if (s != status::ok) {
-      report(error, s, e);
-      return to_c(s);
-    }
-    const cbor_fast_status c = copy_out(text, buffer, capacity, length);
-    fill_error(error, static_cast<status>(c));
-    return c;
-  } catch (...) {
-    return fail(error, status::out_of_memory);
-  }
+    return finish_text(s, e, text, buffer, capacity, length, error);
+  });
 }
 
 cbor_fast_status cbor_diag_from_cbor(const void* data, size_t size, uint32_t flags, char* buffer,
                                      size_t capacity, size_t* length, cbor_fast_error* error) {
-  if (length != nullptr) *length = 0;
-  if ((data == nullptr && size != 0) || (buffer == nullptr && capacity != 0) ||
-      (flags & ~k_diag_out_flags) != 0)
+  if (!text_out_args_ok(data, size, flags, k_diag_out_flags, buffer, capacity, length))
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::reader r(data, size);
     std::string text;
     cbor_fast::text_output out(text);
@@ -141,23 +149,15 @@ cbor_fast_status cbor_diag_from_cbor(const void* data, size_t size, uint32_t fla
     } else if (s != status::ok && e.code != s) {
       e = cbor_fast::error_info{s, r.offset(), 0, 0};
     }
-    if (s != status::ok) {
-      report(error, s, e);
-      return to_c(s);
-    }
-    const cbor_fast_status c = copy_out(text, buffer, capacity, length);
-    fill_error(error, static_cast<status>(c));
-    return c;
-  } catch (...) {
-    return fail(error, status::out_of_memory);
-  }
+    return finish_text(s, e, text, buffer, capacity, length, error);
+  });
 }
 
 cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags,
                                    cbor_writer* writer, cbor_fast_error* error) {
   if (writer == nullptr || (json == nullptr && size != 0) || (flags & ~k_json_in_flags) != 0)
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::from_json_options o;
     o.reject_duplicate_keys = (flags & CBOR_FAST_JSON_REJECT_DUPLICATE_KEYS) != 0;
     cbor_fast::error_info e;
@@ -165,9 +165,7 @@ cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags
                                              writer->writer, o, &e);
     report(error, s, e);
     return to_c(s);
-  } catch (...) {
-    return fail(error, status::internal_error);
-  }
+  });
 }
 
 cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags, uint8_t* buffer,
@@ -176,7 +174,7 @@ cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags
   if ((text == nullptr && size != 0) || (buffer == nullptr && capacity != 0) ||
       (flags & ~uint32_t(CBOR_FAST_DIAG_SEQUENCE)) != 0)
     return fail(error, status::invalid_argument);
-  try {
+  return guard(error, [&] {
     cbor_fast::diag_parse_options o;
     o.sequence = (flags & CBOR_FAST_DIAG_SEQUENCE) != 0;
     std::vector<uint8_t> out;
@@ -192,9 +190,7 @@ cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags
     if (!out.empty()) std::memcpy(buffer, out.data(), out.size());
     fill_error(error, status::ok);
     return CBOR_FAST_OK;
-  } catch (...) {
-    return fail(error, status::out_of_memory);
-  }
+  });
 }
 
 }  // extern "C"
