@@ -235,6 +235,20 @@ fn single_to_double(f: u32) -> f64 {
     f64::from_bits(bits)
 }
 
+/// The integer methods of a serde `Serializer`: each widens its argument
+/// (`From`, lossless) to the i64 or u64 that `int` or `uint` writes.
+macro_rules! integer_arms {
+    ($($name:ident($t:ty) => $write:ident),* $(,)?) => {
+        $(
+            #[inline]
+            fn $name(self, v: $t) -> Result<(), Error> {
+                self.$write(v.into());
+                Ok(())
+            }
+        )*
+    };
+}
+
 impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     type Ok = ();
     type Error = Error;
@@ -255,25 +269,10 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.out.push(if v { 0xf5 } else { 0xf4 });
         Ok(())
     }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<(), Error> {
-        self.int(i64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<(), Error> {
-        self.int(i64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<(), Error> {
-        self.int(i64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<(), Error> {
-        self.int(v);
-        Ok(())
+    integer_arms! {
+        serialize_i8(i8) => int, serialize_i16(i16) => int, serialize_i32(i32) => int,
+        serialize_i64(i64) => int, serialize_u8(u8) => uint, serialize_u16(u16) => uint,
+        serialize_u32(u32) => uint, serialize_u64(u64) => uint,
     }
     fn serialize_i128(self, v: i128) -> Result<(), Error> {
         if v < 0 {
@@ -281,26 +280,6 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         } else {
             self.bignum(false, v as u128);
         }
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<(), Error> {
-        self.uint(u64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<(), Error> {
-        self.uint(u64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<(), Error> {
-        self.uint(u64::from(v));
-        Ok(())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<(), Error> {
-        self.uint(v);
         Ok(())
     }
     fn serialize_u128(self, v: u128) -> Result<(), Error> {
@@ -506,41 +485,30 @@ impl Compound<'_, '_> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
+/// Sequences, tuples and tuple structs: each element is one more array item.
+macro_rules! element_impls {
+    ($($tr:ident::$method:ident),* $(,)?) => {
+        $(
+            impl ser::$tr for Compound<'_, '_> {
+                type Ok = ();
+                type Error = Error;
+                #[inline]
+                fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                    self.element(value)
+                }
+                fn end(self) -> Result<(), Error> {
+                    self.finish()
+                }
+            }
+        )*
+    };
 }
 
-impl ser::SerializeTuple for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_, '_> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-    fn end(self) -> Result<(), Error> {
-        self.finish()
-    }
-}
+element_impls!(
+    SerializeSeq::serialize_element,
+    SerializeTuple::serialize_element,
+    SerializeTupleStruct::serialize_field,
+);
 
 impl ser::SerializeTupleVariant for Compound<'_, '_> {
     type Ok = ();
