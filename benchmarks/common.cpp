@@ -8,6 +8,7 @@
 #include <sstream>
 #include <utility>
 
+#include "capi_loop.hpp"
 #include "cbor_fast.h"
 
 namespace cbor_fast_bench {
@@ -523,25 +524,9 @@ inline void fold_c(checksum& c, const cbor_fast_item& it) noexcept {
 
 checksum walk_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept {
   checksum c;
-  cbor_reader* r = nullptr;
-  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) {
-    *ok = false;
-    return c;
-  }
-  cbor_fast_status s;
   // The loop a C caller writes for each call: the same shape as walk()'s.
-  if (batch) {
-    cbor_fast_item items[256];
-    items[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
-    size_t count;
-    while ((s = cbor_reader_next_batch(r, items, 256, &count)) == CBOR_FAST_OK)
-      for (size_t i = 0; i < count; ++i) fold_c(c, items[i]);
-  } else {
-    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
-    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) fold_c(c, it);
-  }
-  cbor_reader_free(r);
-  *ok = s == CBOR_FAST_END;
+  *ok = for_each_c_item(data, size, batch,
+                        [&c](const cbor_fast_item& it) noexcept { fold_c(c, it); });
   return c;
 }
 

@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "capi_loop.hpp"
 #include "cbor_fast.h"
 
 namespace cbor_fast_bench {
@@ -73,22 +74,8 @@ inline void consume_c(realistic_hash& h, const cbor_fast_item& it) noexcept {
 
 realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept {
   realistic_hash h;
-  cbor_reader* r = nullptr;
-  *ok = false;
-  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) return h;
-  cbor_fast_status s;
-  if (batch) {
-    cbor_fast_item items[256];
-    items[0] = cbor_fast_item CBOR_FAST_ITEM_INIT;
-    size_t count;
-    while ((s = cbor_reader_next_batch(r, items, 256, &count)) == CBOR_FAST_OK)
-      for (size_t i = 0; i < count; ++i) consume_c(h, items[i]);
-  } else {
-    cbor_fast_item it = CBOR_FAST_ITEM_INIT;
-    while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) consume_c(h, it);
-  }
-  cbor_reader_free(r);
-  *ok = s == CBOR_FAST_END;
+  *ok = for_each_c_item(data, size, batch,
+                        [&h](const cbor_fast_item& it) noexcept { consume_c(h, it); });
   return h;
 }
 
