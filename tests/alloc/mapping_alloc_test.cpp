@@ -144,7 +144,8 @@ TEST(MappingAllocations, LengthBombAllocatesNothing) {
       "60"
       "6473756273"
       "9b0000000100000000");
-  EXPECT_EQ(allocations_of_decode(in, out, status::truncated), 0u);
+  // 2^32 entries: over the default container limit (2^24) at the head.
+  EXPECT_EQ(allocations_of_decode(in, out, status::container_too_large), 0u);
   const auto ids = cbor_fast_test::from_hex(
       "a3"
       "657469746c65"
@@ -152,8 +153,9 @@ TEST(MappingAllocations, LengthBombAllocatesNothing) {
       "6473756273"
       "80"
       "63696473"
-      "9affffffff"
+      "9a00ffffff"
       "00");
+  // 2^24 - 1 entries: within the limit, more than the input holds.
   EXPECT_EQ(allocations_of_decode(ids, out, status::truncated), 0u);
 }
 

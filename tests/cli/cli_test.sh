@@ -337,7 +337,10 @@ case $case_name in
       # An array declaring 2^32 items: the limit first, then the input length.
       run_hex 9b00000001000000000000 $cmd --max-container-items 1000
       expect_error container_too_large "array or map has too many entries" 0
+      # Under the default limit (2^24 entries) too; lifted, the input length.
       run_hex 9b00000001000000000000 $cmd
+      expect_error container_too_large "array or map has too many entries" 0
+      run_hex 9b00000001000000000000 $cmd --max-container-items 18446744073709551615
       expect_error truncated "unexpected end of input" 0
     done
     run_hex 83010203 diag --max-container-items 3

@@ -492,11 +492,14 @@ TEST(Defaults, ZeroMeansTheDefaultInEveryLimit) {
   using cbor_fast::detail::resolve_limits;
   decode_options o;
   o.max_depth = 0;
+  o.max_container_items = 0;
   const auto l = resolve_limits(o, 1000);
   EXPECT_EQ(l.max_depth, 512u);
   EXPECT_EQ(l.max_nodes, uint32_t(1) << 28);
   EXPECT_EQ(l.max_string_length, UINT64_MAX);
-  EXPECT_EQ(l.max_container_items, UINT64_MAX);
+  EXPECT_EQ(l.max_container_items, uint64_t(1) << 24);  // since 0.5 (before: no limit)
+  // The field's own default is that value too.
+  EXPECT_EQ(resolve_limits(decode_options{}, 1000).max_container_items, uint64_t(1) << 24);
   EXPECT_EQ(l.max_memory, 32u * 1000u + (size_t(1) << 20));
   // Empty input: the slack alone.
   EXPECT_EQ(resolve_limits(o, 0).max_memory, size_t(1) << 20);

@@ -176,7 +176,9 @@ TEST(BulkRead, ElementErrorsAreStickyAtTheElement) {
       {"truncated element", "82 01 19 01", status::truncated, 2},
       {"input ends before an element", "83 00 1a80f7fc7d", status::truncated, 7},
       {"truncated array", "83 01 02", status::truncated, 0},
-      {"count past the input", "9b 0000000100000000 00", status::truncated, 0},
+      {"count past the input", "9a 00010000 00", status::truncated, 0},
+      // 2^32: over the default container limit (2^24), checked first.
+      {"count over the container limit", "9b 0000000100000000 00", status::container_too_large, 0},
       {"break in a definite array", "82 01 ff", status::unexpected_break, 2},
       {"indefinite with text", "9f 01 6161 ff", status::type_mismatch, 2},
   };

@@ -612,11 +612,20 @@ TEST(MappingErrors, ReaderLimitsAndStrictChecksApply) {
                        "63616263",
                        s, err, opt),
             status::string_too_long);
-  // A length bomb: 2^32 items declared, 0 present.
+  // A length bomb: 2^32 items declared, 0 present: over the default
+  // container limit (2^24) at its head, and truncated there once lifted.
   one<std::vector<item_t>> v;
   EXPECT_EQ(decode_hex("a16176"
                        "9b0000000100000000",
                        v, err),
+            status::container_too_large);
+  EXPECT_EQ(err.offset, 3u);
+  EXPECT_EQ(v.v.capacity(), 0u);
+  opt = {};
+  opt.reader.max_container_items = UINT64_MAX;
+  EXPECT_EQ(decode_hex("a16176"
+                       "9b0000000100000000",
+                       v, err, opt),
             status::truncated);
   EXPECT_EQ(err.offset, 3u);
   EXPECT_EQ(v.v.capacity(), 0u);

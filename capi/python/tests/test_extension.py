@@ -241,11 +241,18 @@ def test_mutation_fuzz_never_crashes():
 
 
 def test_huge_counts_do_not_allocate():
-    # an array head promising 2**63 items over 1 byte of input
-    for head in ("9b7fffffffffffffff00", "bb7fffffffffffffff0000", "5b7fffffffffffffff"):
+    # an array head promising 2**63 items over 1 byte of input: over the
+    # default container limit at the head; lifted, the input cannot hold it
+    lifted = {"max_container_items": 2**64 - 1}
+    for head, status in (("9b7fffffffffffffff00", "container_too_large"),
+                         ("bb7fffffffffffffff0000", "container_too_large"),
+                         ("5b7fffffffffffffff", "truncated")):
         with pytest.raises(CBORDecodeError) as e:
             loads(h(head))
-        assert e.value.status == "truncated"
+        assert (e.value.status, e.value.offset) == (status, 0)
+        with pytest.raises(CBORDecodeError) as e:
+            loads(h(head), **lifted)
+        assert (e.value.status, e.value.offset) == ("truncated", 0)
 
 
 def test_max_memory_bounds_what_the_decoder_holds():

@@ -456,23 +456,30 @@ fn errors_have_status_and_offset() {
 fn length_bombs_fail_without_allocating_their_claim() {
     // An array, a map, a byte string and a text string claiming 2^64-1
     // entries or bytes, then (almost) nothing: refused at the head, since the
-    // input cannot hold what it announces.
-    for (name, h, at) in [
-        ("array", "9b ffffffffffffffff", 0),
-        ("map", "bb ffffffffffffffff", 0),
-        ("bytes", "5b ffffffffffffffff", 0),
-        ("text", "7b ffffffffffffffff", 0),
-        ("array of 2^32 arrays", "9a ffffffff 80 80", 0),
-        ("nested claim", "82 00 9b ffffffffffffffff 00", 2),
+    // input cannot hold what it announces (counts over the default container
+    // limit, 2^24, are refused for that first).
+    let big = Status::ContainerTooLarge;
+    for (name, h, status, at) in [
+        ("array", "9b ffffffffffffffff", big, 0),
+        ("map", "bb ffffffffffffffff", big, 0),
+        ("bytes", "5b ffffffffffffffff", Status::Truncated, 0),
+        ("text", "7b ffffffffffffffff", Status::Truncated, 0),
+        ("array of 2^32 arrays", "9a ffffffff 80 80", big, 0),
+        ("array of 2^24 - 1 arrays", "9a 00ffffff 80 80", Status::Truncated, 0),
+        ("nested claim", "82 00 9b ffffffffffffffff 00", big, 2),
     ] {
         let data = hex(h);
         let (r, n) = allocations(|| from_slice::<serde::de::IgnoredAny>(&data));
         let e = r.unwrap_err();
-        assert_eq!((e.status(), e.offset()), (Status::Truncated, at), "{name}: {e}");
+        assert_eq!((e.status(), e.offset()), (status, at), "{name}: {e}");
         assert!(n < 8, "{name}: {n} allocations");
     }
     let data = hex("9b ffffffffffffffff 01 02");
     let (r, n) = allocations(|| from_slice::<Vec<u64>>(&data));
+    assert_eq!(r.map_err(|e| (e.status(), e.offset())), Err((big, 0)));
+    assert!(n < 8, "{n} allocations");
+    let lifted = DecodeOptions::new().max_container_items(u64::MAX);
+    let (r, n) = allocations(|| from_slice_with::<Vec<u64>>(&data, &lifted));
     assert_eq!(r.map_err(|e| (e.status(), e.offset())), Err((Status::Truncated, 0)));
     assert!(n < 8, "{n} allocations");
     // Indefinite lengths have no claim; they end where the input does.
