@@ -530,12 +530,12 @@ fn default_container_limit_through_serde() {
     let mut over = vec![0x9b];
     over.extend_from_slice(&(cbor_fast::DEFAULT_MAX_CONTAINER_ITEMS + 1).to_be_bytes());
     let e = from_slice::<Vec<u8>>(&over).unwrap_err();
-    assert_eq!((e.status, e.offset), (Status::ContainerTooLarge, 0));
+    assert_eq!((e.status(), e.offset()), (Status::ContainerTooLarge, 0));
     let lifted = DecodeOptions::new().max_container_items(u64::MAX);
     let e = from_slice_with::<Vec<u8>>(&over, &lifted).unwrap_err();
-    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 0));
     let mut at = vec![0x9b];
     at.extend_from_slice(&cbor_fast::DEFAULT_MAX_CONTAINER_ITEMS.to_be_bytes());
     let e = from_slice::<Vec<u8>>(&at).unwrap_err();
-    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 0));
 }
