@@ -15,7 +15,8 @@ namespace cbor_fast_bench {
 /// Always inlined, so each caller's loop is compiled as if written out there
 /// (the callgrind figures of walk_capi stay those of the hand-written loop).
 template <class F>
-__attribute__((always_inline)) inline bool for_each_c_item(const uint8_t* data, size_t size, bool batch, F&& f) noexcept {
+__attribute__((always_inline)) inline bool for_each_c_item(const uint8_t* data, size_t size,
+                                                           bool batch, F&& f) noexcept {
   cbor_reader* r = nullptr;
   if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) return false;
   cbor_fast_status s;
