@@ -127,6 +127,7 @@ func TestBulkErrorsHaveStatusAndOffset(t *testing.T) {
 		{"typed odd length", "d846 43 010203", func(b []byte) error { _, e := DecodeUint64Array(b); return e }, "type_mismatch", 2},
 		{"trailing bytes", "82 01 02 00", func(b []byte) error { _, e := DecodeUint64Array(b); return e }, "trailing_bytes", 3},
 		{"empty input", "", func(b []byte) error { _, e := DecodeUint64Array(b); return e }, "truncated", 0},
+		{"typed floats into uint64", "d856 48 000000000000f83f", func(b []byte) error { _, e := DecodeUint64Array(b); return e }, "type_mismatch", 0},
 	}
 	for _, r := range rows {
 		err := r.decode(unhex(t, r.hex))
