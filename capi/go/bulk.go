@@ -8,6 +8,7 @@ import "C"
 import (
 	"reflect"
 	"runtime"
+	"slices"
 	"strconv"
 	"unsafe"
 )
@@ -319,7 +320,7 @@ func typedElement(k reflect.Kind, size uintptr) uint32 {
 func appendTyped(b []byte, element uint32, p unsafe.Pointer, count int, size uintptr) ([]byte, error) {
 	need := count*int(size) + 11
 	start := len(b)
-	b = append(b, make([]byte, need)...)
+	b = slices.Grow(b, need)[:start+need]
 	var written C.size_t
 	s := C.cf_write_typed(unsafe.Pointer(&b[start]), C.size_t(need), C.uint32_t(element),
 		C.int(C.cbor_host_is_little_endian()), p, C.size_t(count), &written)
