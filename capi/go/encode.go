@@ -626,11 +626,18 @@ func sliceEnc(t reflect.Type) encFn {
 		}
 	}
 	elem := encoderLocked(et)
+	var typed uint32
+	if !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
+		typed = typedElement(et.Kind(), esize)
+	}
 	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		sh := (*sliceHeader)(p)
 		if sh.data == nil {
 			b = e.nilContainer(b, 0x80)
 			return b, nil
+		}
+		if typed != 0 && e.em.opts.TypedArrays {
+			return appendTyped(b, typed, sh.data, sh.len, esize)
 		}
 		if err := e.enter(b); err != nil {
 			return b, err

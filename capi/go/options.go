@@ -261,6 +261,13 @@ type EncOptions struct {
 	// MaxNestedLevels bounds nesting on output (0: DefaultEncodeMaxDepth); it
 	// also stops a value that contains itself.
 	MaxNestedLevels int
+	// TypedArrays writes []uint16, []uint32, []uint64, []int8 .. []int64,
+	// []float32 and []float64 (and []uint, []int where 64 bits; element
+	// types without their own MarshalCBOR) as RFC 8746 typed arrays in the
+	// host's byte order, at memcpy speed: little endian on amd64 and arm64,
+	// so the output is the same on those. Off (the default, as fxamacker):
+	// arrays of numbers. []byte stays a byte string either way.
+	TypedArrays bool
 }
 
 // CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding.

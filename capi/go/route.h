@@ -61,4 +61,55 @@ static inline cbor_fast_status cf_reader_next_batch(uintptr_t r, cbor_fast_item*
   return cbor_reader_next_batch((cbor_reader*)r, items, capacity, count);
 }
 
+/*
+ * One bulk number read (cbor_reader_read_*_array) on reader r, restarted over
+ * data[0, size): kind 0 uint64, 1 int64, 2 double. *end gets the reader's
+ * offset after it, *sticky whether the failure (if any) is the reader's
+ * sticky error (then in *err). One cgo call.
+ */
+static inline cbor_fast_status cf_bulk_read(uintptr_t r, const void* data, size_t size, int kind,
+                                            void* out, size_t capacity, size_t* count,
+                                            size_t* end, cbor_fast_error* err, int* sticky) {
+  cbor_reader* rd = (cbor_reader*)r;
+  cbor_fast_status s = cbor_reader_reset(rd, data, size);
+  if (s != CBOR_FAST_OK) return s;
+  switch (kind) {
+    case 0: s = cbor_reader_read_uint64_array(rd, (uint64_t*)out, capacity, count); break;
+    case 1: s = cbor_reader_read_int64_array(rd, (int64_t*)out, capacity, count); break;
+    default: s = cbor_reader_read_double_array(rd, (double*)out, capacity, count); break;
+  }
+  *end = cbor_reader_offset(rd);
+  *sticky = 0;
+  if (s != CBOR_FAST_OK) *sticky = cbor_reader_error(rd, err) != CBOR_FAST_OK;
+  cbor_reader_reset(rd, NULL, 0);
+  return s;
+}
+
+/* Passes over the rest of the value the batch ended inside of, until the
+ * reader is back at depth (a tag closes with its content). */
+static inline cbor_fast_status cf_skip_out_to(uintptr_t r, uint32_t depth) {
+  cbor_reader* rd = (cbor_reader*)r;
+  while (cbor_reader_depth(rd) > depth) {
+    cbor_fast_status s = cbor_reader_skip_to_end(rd);
+    if (s != CBOR_FAST_OK) return s;
+  }
+  return CBOR_FAST_OK;
+}
+
+/*
+ * An RFC 8746 typed array of count elements at data written into
+ * buf[0, capacity) by the library's writer; *written gets its size.
+ */
+static inline cbor_fast_status cf_write_typed(void* buf, size_t capacity, uint32_t element,
+                                              int little_endian, const void* data, size_t count,
+                                              size_t* written) {
+  cbor_writer* w = NULL;
+  cbor_fast_status s = cbor_writer_new_buffer(buf, capacity, NULL, &w);
+  if (s != CBOR_FAST_OK) return s;
+  s = cbor_writer_write_typed_array(w, element, little_endian, data, count);
+  *written = cbor_writer_size(w);
+  cbor_writer_free(w);
+  return s;
+}
+
 #endif

@@ -359,7 +359,22 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 	esize := et.Size()
 	isBytes := et.Kind() == reflect.Uint8
 	elem := decoderLocked(et)
+	bulk, narrow := bulkKind(et)
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		// []uint64, []int64, []float64: long arrays and RFC 8746 typed
+		// arrays through the library's bulk reader (see bulkSlice); the
+		// smaller number types: typed arrays only.
+		if bulk >= 0 && (it._type == C.CBOR_FAST_TYPE_ARRAY && !narrow && !isIndef(it) && uint64(it.value) >= bulkMinLen ||
+			it._type == C.CBOR_FAST_TYPE_TAG && it.value >= 64 && it.value <= 87) {
+			if it._type == C.CBOR_FAST_TYPE_ARRAY {
+				if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
+					return err
+				}
+			}
+			if handled, err := d.bulkSlice(it, t, bulk, narrow, p); handled || err != nil {
+				return err
+			}
+		}
 		if isBytes && it._type == C.CBOR_FAST_TYPE_BYTES {
 			var b []byte
 			if isIndef(it) {

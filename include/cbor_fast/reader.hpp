@@ -288,7 +288,7 @@ class reader {
   /// Takes other's frames (copied when they are its inline ones); other
   /// keeps, or gets back, its inline frames.
   void take_stack(reader& other) noexcept;
-  bool fast_skip() noexcept;
+  bool fast_skip(uint64_t count = 1) noexcept;  // the next `count` items of the innermost level
   void pop_finished_tags() noexcept;
   void pop() noexcept {
     --depth_;

@@ -572,7 +572,7 @@ constexpr unsigned k_fast_skip_levels = 512;
 // than 512 levels open, the default max_depth) it returns false having changed
 // nothing, and skip() takes the general path, which reports the exact status
 // and offset.
-bool reader::fast_skip() noexcept {
+bool reader::fast_skip(uint64_t count) noexcept {
   // Chunks of an indefinite string, and key checks, take the general path.
   if (top_->kind >= k_bytes || strict_) return false;
   const uint8_t* p = pos_;
@@ -583,7 +583,7 @@ bool reader::fast_skip() noexcept {
   const uint32_t levels = options_.max_depth - depth_;  // levels we may open
   uint64_t outer[k_fast_skip_levels];                   // items left in the enclosing levels
   uint32_t depth = 0;
-  uint64_t left = 1;  // items left at the current level (the one item to skip)
+  uint64_t left = count;  // items left at the current level (the ones to skip)
   uint64_t items = 0;
   for (;;) {
     if (p == end) return false;
@@ -641,7 +641,7 @@ bool reader::fast_skip() noexcept {
       if (depth == 0) {
         if (items > items_left_) return false;
         items_left_ -= items;
-        --top_->left;
+        top_->left -= count;
         pos_ = p;
         return true;
       }
@@ -674,6 +674,12 @@ status reader::skip_to_end() noexcept {
   pop_finished_tags();
   if (depth_ == 0) return status::invalid_state;
   const uint32_t target = depth_ - 1;
+  // The items left of a definite array or map go in one fast skip where it
+  // allows (the rule of skip()); the END, and what it refuses, below.
+  if ((top_->kind == k_array || top_->kind == k_map) && top_->left != 0 && !top_->indefinite &&
+      pos_ != end_) {
+    fast_skip(top_->left);
+  }
   item it;
   for (;;) {
     status s = next_general(it);

@@ -263,6 +263,54 @@ TEST(Reader, SkipToEndLeavesTheInnermostContainer) {
   EXPECT_EQ(r.finish(), status::ok);
 }
 
+// skip_to_end() passes over the items left of a definite array in one fast
+// skip; where that refuses (a limit, truncation) the general path gives the
+// status and offset that reading item by item gives.
+TEST(Reader, SkipToEndPassesOverTheItemsLeftAtOnce) {
+  // [1, 2, 3, [4, 5], "ab", 6], 7
+  auto in = hex("86 01 02 03 82 04 05 62 61 62 06 07");
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // the array
+  ASSERT_EQ(r.next(it), status::ok);  // 1
+  ASSERT_EQ(r.skip_to_end(), status::ok);
+  EXPECT_EQ(r.depth(), 0u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 7u);
+  EXPECT_EQ(it.offset, 11u);
+  EXPECT_EQ(r.finish(), status::ok);
+  struct row {
+    const char* name;
+    std::vector<uint8_t> input;
+    uint64_t max_items;
+    status code;
+    size_t offset;
+  };
+  const row rows[] = {
+      {"max_items reached inside the nested array", in, 5, status::too_many_items, 5},
+      {"max_items reached at the last item", in, 8, status::too_many_items, 10},
+      {"truncated inside the nested array", hex("84 01 02 82 04"), UINT64_MAX, status::truncated,
+       3},
+      {"a truncated string", hex("84 01 02 03 62 61"), UINT64_MAX, status::truncated, 4},
+      {"malformed inside", hex("83 01 02 1c"), UINT64_MAX, status::reserved_additional_info, 3},
+  };
+  for (const row& c : rows) {
+    reader_options o;
+    o.max_items = c.max_items;
+    reader skipping(c.input.data(), c.input.size(), o);
+    ASSERT_EQ(skipping.next(it), status::ok) << c.name;
+    ASSERT_EQ(skipping.next(it), status::ok) << c.name;
+    EXPECT_EQ(skipping.skip_to_end(), c.code) << c.name;
+    EXPECT_EQ(skipping.error().offset, c.offset) << c.name;
+    // the same status and offset as reading every item
+    reader reading(c.input.data(), c.input.size(), o);
+    status s = status::ok;
+    while ((s = reading.next(it)) == status::ok) {}
+    EXPECT_EQ(s, c.code) << c.name;
+    EXPECT_EQ(reading.error().offset, c.offset) << c.name;
+  }
+}
+
 TEST(Reader, SkipReportsErrorsInsideSubtree) {
   auto in = hex("82 01 1c");  // reserved additional info inside the array
   reader r(in.data(), in.size());

@@ -12,6 +12,9 @@ A drop-in for cbor2 (same names and options; switch with the import):
     dump(obj, fp, **options)    writes dumps(obj) to a binary file
     iter_sequence(data, ...)    each item of an RFC 8742 CBOR sequence
     Reader(data, ...)           low-level items, strings as zero-copy memoryviews
+    loads_array(data, typecode="d")  one array of numbers (or RFC 8746 typed
+                                array) -> array.array ('d', 'q' or 'Q'), in one
+                                library call
 
 Decoding options (cbor2's): tag_hook(tag, immutable), object_hook(dict,
 immutable), semantic_decoders {tag: fn(value, immutable)}, str_errors
@@ -20,7 +23,10 @@ recursion), allow_indefinite, allow_duplicate_keys, strict_hashable_types (map
 keys and set members: str and bytes only), immutable. cbor_fast's
 own: strict_utf8, reject_duplicate_keys, deterministic, max_string_length,
 max_container_items, max_items, max_memory (bytes the decoder may hold: the
-library reader, the extension's stack and an estimate of the objects built).
+library reader, the extension's stack and an estimate of the objects built),
+typed_arrays (RFC 8746 tags 64..86 -> array.array in host byte order; float16
+widened to 'd'; float128, tag 76 and typed arrays inside map keys, set members
+or with immutable=True stay CBORTag, as cbor2 leaves them all).
 None selects a limit's default: no string limit, DEFAULT_MAX_CONTAINER_ITEMS
 (2**24) entries per array or map and DEFAULT_MAX_ITEMS (2**28) items (both
 since 0.5; counted from the start of the input for Reader and iter_sequence);
@@ -28,7 +34,11 @@ since 0.5; counted from the start of the input for Reader and iter_sequence);
 
 Encoding options (cbor2's): datetime_as_timestamp, timezone, value_sharing,
 default(encoder, obj), canonical (byte-identical to cbor2's canonical mode),
-date_as_datetime, indefinite_containers.
+date_as_datetime, indefinite_containers. An array.array is written as
+a CBOR array of its numbers (as cbor2 does); cbor_fast's typed_arrays=True
+writes it, and a memoryview of numbers (not of bytes), as an RFC 8746 typed
+array in the buffer's byte order, with tag 40 and the shape for more than one
+dimension.
 
 Differences from cbor2, on purpose: loads() rejects bytes after the item
 ("trailing_bytes"); errors carry .status, .code, .offset, .depth; floats are
@@ -40,7 +50,7 @@ dicts; string_referencing is decoded only; encoders= is not supported.
 
 from . import _ext, _semantic
 from ._ext import (DEFAULT_MAX_CONTAINER_ITEMS, DEFAULT_MAX_ITEMS, CBOREncoder, Reader, dumps,
-                   iter_sequence, loads)
+                   iter_sequence, loads, loads_array)
 from ._types import (STATUS_CODES, CBORDecodeEOF, CBORDecodeError, CBOREncodeError,
                      CBOREncodeTypeError, CBOREncodeValueError, CBORError, CBORSimpleValue,
                      CBORTag, FrozenDict, Item, ItemType, UndefinedType, undefined)
@@ -95,7 +105,7 @@ class CBORDecoder:
         return load(self.fp, immutable=immutable, **self._options)
 
 
-__all__ = ["loads", "load", "dumps", "dump", "iter_sequence", "Reader", "Item", "ItemType",
+__all__ = ["loads", "loads_array", "load", "dumps", "dump", "iter_sequence", "Reader", "Item", "ItemType",
            "CBORTag", "CBORSimpleValue", "undefined", "UndefinedType", "FrozenDict",
            "frozendict", "CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
            "CBOREncodeTypeError", "CBOREncodeValueError", "CBOREncoder", "CBORDecoder",

@@ -33,7 +33,7 @@ static const char* decode_kwlist[] = {
     "str_errors",    "max_depth",         "allow_indefinite",   "allow_duplicate_keys",
     "strict_hashable_types", "immutable", "strict_utf8",        "reject_duplicate_keys",
     "deterministic", "max_string_length", "max_container_items", "max_items",
-    "max_memory",    NULL};
+    "max_memory",    "typed_arrays",      NULL};
 
 /* Parses the decode options; *data gets the input object (borrowed). */
 static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fmt,
@@ -42,7 +42,7 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
   PyObject* max_depth = NULL;
   const char* str_errors = "strict";
   int allow_indefinite = 1, allow_duplicate_keys = 1, strict_hashable = 0, immutable = 0;
-  int strict_utf8 = 0, reject_dup = 0, deterministic = 0;
+  int strict_utf8 = 0, reject_dup = 0, deterministic = 0, typed_arrays = 0;
   PyObject *max_string = Py_None, *max_container = Py_None, *max_items = Py_None,
            *max_memory = Py_None;
   memset(o, 0, sizeof(*o));
@@ -50,7 +50,8 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
                                    &object_hook, &semantic, &str_errors, &max_depth,
                                    &allow_indefinite, &allow_duplicate_keys, &strict_hashable,
                                    &immutable, &strict_utf8, &reject_dup, &deterministic,
-                                   &max_string, &max_container, &max_items, &max_memory)) {
+                                   &max_string, &max_container, &max_items, &max_memory,
+                                   &typed_arrays)) {
     return -1;
   }
   o->max_depth = 512;
@@ -98,6 +99,7 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
   o->reject_duplicate_keys = reject_dup || !allow_duplicate_keys;
   o->deterministic = deterministic;
   o->strict_hashable = strict_hashable;
+  o->typed_arrays = typed_arrays;
   if (parse_limit(max_string, "max_string_length", &o->max_string_length) < 0 ||
       parse_limit(max_container, "max_container_items", &o->max_container_items) < 0 ||
       parse_limit(max_items, "max_items", &o->max_items) < 0 ||
@@ -153,8 +155,8 @@ static PyObject* decode_error_at(int status, size_t offset) {
 static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
   PyObject* data;
   cf_decode_options opts;
-  if (parse_decode_options(args, kwargs, exact ? "O|$OOOsOpppppppOOOO:loads"
-                                               : "O|$OOOsOpppppppOOOO:_decode_first",
+  if (parse_decode_options(args, kwargs, exact ? "O|$OOOsOpppppppOOOOp:loads"
+                                               : "O|$OOOsOpppppppOOOOp:_decode_first",
                            &data, &opts) < 0) {
     return NULL;
   }
@@ -292,7 +294,7 @@ static PyObject* py_iter_sequence(PyObject* self, PyObject* args, PyObject* kwar
   (void)self;
   PyObject* data;
   cf_decode_options opts;
-  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOO:iter_sequence", &data, &opts) <
+  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOOp:iter_sequence", &data, &opts) <
       0) {
     return NULL;
   }
@@ -369,7 +371,7 @@ static int reader_open(reader_obj* r) {
 static PyObject* reader_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   PyObject* data;
   cf_decode_options opts;
-  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOO:Reader", &data, &opts) < 0) {
+  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOOp:Reader", &data, &opts) < 0) {
     return NULL;
   }
   if (opts.max_memory != 0) {
@@ -744,6 +746,9 @@ static PyMethodDef module_methods[] = {
      "_decode_first(data, **options) -> (value, end): the first item and where it ends."},
     {"iter_sequence", (PyCFunction)(void (*)(void))py_iter_sequence, METH_VARARGS | METH_KEYWORDS,
      "iter_sequence(data, **options): an iterator over the items of a CBOR sequence."},
+    {"loads_array", (PyCFunction)(void (*)(void))cf_loads_array, METH_VARARGS | METH_KEYWORDS,
+     "loads_array(data, typecode='d') -> array.array: one CBOR array of numbers (or an RFC 8746 "
+     "typed array) read in one library call."},
     {"dumps", (PyCFunction)(void (*)(void))cf_dumps, METH_FASTCALL | METH_KEYWORDS,
      "dumps(obj, **options) -> bytes."},
     {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},

@@ -42,6 +42,7 @@ typedef struct {
   uint64_t max_container_items; /* 0: the library's default, 2**24 */
   uint64_t max_items;           /* 0: the library's default, 2**28 */
   uint64_t max_memory;          /* 0: no limit */
+  int typed_arrays;             /* RFC 8746 tags 64..87 (not float128) -> array.array */
   const char* str_errors;       /* NULL: strict */
   PyObject* tag_hook;           /* borrowed in the options, owned by the decoder */
   PyObject* object_hook;
@@ -60,6 +61,7 @@ typedef struct {
   uint32_t frozen_depth; /* frozen levels up to here (hashing recurses on them) */
   uint8_t kind;
   uint8_t frozen;  /* build hashable values (map keys, set members) */
+  uint8_t typed;   /* CF_TAG: a typed array, already built in obj (typed_arrays) */
 } cf_frame;
 
 /* Deepest nesting of a hashable value built (a map key, a set member): hashing
@@ -71,6 +73,7 @@ typedef struct {
 typedef struct {
   cf_decode_options opts;
   cbor_reader* rd;
+  cbor_reader* sub;     /* typed_arrays: reads one typed array ahead of the batch */
   cbor_fast_allocator alloc;
   const uint8_t* base;
   size_t size;
@@ -98,8 +101,29 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
 int cf_decoder_has_more(cf_decoder* d, size_t end);
 void cf_key_cache_clear(void);
 
+/* ---- bulk and typed arrays (_ext_typed.c) ------------------------------------ */
+
+/* The array.array type (imported once); NULL with an exception on failure. */
+PyObject* cf_array_type(void);
+/* A new array.array holding the elements of a typed array, converted to the
+ * host's byte order (float16 widened into 'd'); NULL with an exception.
+ * float128 has no array typecode: the caller keeps such tags as CBORTag. */
+PyObject* cf_typed_array_object(const cbor_fast_typed_array* a);
+/* 1 when obj is an array.array (or a subclass). */
+int cf_is_array(PyObject* obj);
+/* loads_array(data, typecode="d") */
+PyObject* cf_loads_array(PyObject* self, PyObject* args, PyObject* kwargs);
+/* Writes a buffer object (array.array, memoryview) of numbers: as an RFC 8746
+ * typed array when `typed`, else as a CBOR array of its numbers. 1: written;
+ * 0: not a buffer of numbers (nothing written, no exception); -1: error. */
+int cf_write_number_buffer(cbor_writer* w, PyObject* obj, int typed);
+
 /* ---- encoding ----------------------------------------------------------------- */
 
+/* Raises CBOREncodeError for a writer status (MemoryError for out_of_memory); -1. */
+int cf_writer_failed(cbor_fast_status st);
+/* A float the way the encoder writes every float: shortest exact width, NaN as f97e00. */
+cbor_fast_status cf_write_double(cbor_writer* w, double v);
 PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
 extern PyTypeObject cf_encoder_type;
 

@@ -251,6 +251,8 @@ void cf_decoder_free(cf_decoder* d) {
   Py_CLEAR(d->opts.semantic_decoders);
   cbor_reader_free(d->rd);
   d->rd = NULL;
+  cbor_reader_free(d->sub);
+  d->sub = NULL;
 }
 
 /* ---- the stack ---------------------------------------------------------------- */
@@ -313,6 +315,54 @@ static int account(cf_decoder* d, size_t bytes, const cbor_fast_item* it) {
     raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
     return -1;
   }
+  return 0;
+}
+
+/* typed_arrays: the tag item `it` (64..87) of frame `f` starts a typed array.
+ * The library's typed-array reader reads it from the input ahead of the
+ * batch (on a second reader), and the array.array built goes into f->obj;
+ * the byte string item that follows is then not decoded again. A reserved
+ * tag (76) or float128 is left to the default path (CBORTag). */
+static int typed_ahead(cf_decoder* d, cf_frame* f, const cbor_fast_item* it) {
+  if (d->sub == NULL && cbor_reader_new(NULL, 0, &d->alloc, &d->sub) != CBOR_FAST_OK) {
+    if (d->budget_hit) {
+      raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, it->offset, it->depth);
+    } else {
+      PyErr_NoMemory();
+    }
+    return -1;
+  }
+  cbor_fast_typed_array a = CBOR_FAST_TYPED_ARRAY_INIT;
+  cbor_fast_status st = cbor_reader_reset(d->sub, d->base + it->offset, d->size - it->offset);
+  if (st == CBOR_FAST_OK) {
+    st = cbor_reader_read_typed_array(d->sub, &a);
+  }
+  if (st != CBOR_FAST_OK) {
+    cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+    if (cbor_reader_error(d->sub, &err) == CBOR_FAST_OK) {
+      if (st == CBOR_FAST_ERR_TYPE_MISMATCH) {
+        return 0; /* not a typed-array tag (76): nothing read */
+      }
+      err.code = st;
+      err.offset = 0;
+    }
+    raise_decode_error(d, err.code, it->offset + err.offset, it->depth + 1);
+    return -1;
+  }
+  if (a.element == CBOR_FAST_TYPED_FLOAT128) {
+    return 0;
+  }
+  if (d->max_memory && account(d, 64 + a.count * (a.element == CBOR_FAST_TYPED_FLOAT16
+                                                      ? sizeof(double)
+                                                      : a.element_size),
+                               it) < 0) {
+    return -1;
+  }
+  f->obj = cf_typed_array_object(&a);
+  if (f->obj == NULL) {
+    return -1;
+  }
+  f->typed = 1;
   return 0;
 }
 
@@ -396,6 +446,9 @@ static int stringref_add(cf_decoder* d, PyObject* s, size_t size) {
 static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
   uint64_t tag = f->tag;
   PyObject* r = NULL;
+  if (f->typed) {
+    return v; /* the array.array typed_ahead() built */
+  }
   switch (tag) {
     case 2:
     case 3:
@@ -722,6 +775,11 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
       case CBOR_FAST_TYPE_TEXT:
       case CBOR_FAST_TYPE_BYTES: {
         int is_text = it->type == CBOR_FAST_TYPE_TEXT;
+        if (top != NULL && top->kind == CF_TAG && top->typed) {
+          v = top->obj; /* the typed array's content, already converted */
+          top->obj = NULL;
+          break;
+        }
         if (it->flags & CBOR_FAST_ITEM_INDEFINITE) {
           if (!d->opts.allow_indefinite) {
             raise_decode_error(d, CBOR_FAST_ERR_INDEFINITE_LENGTH, it->offset, it->depth);
@@ -821,7 +879,11 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           return -1;
         }
         f->tag = it->value;
-        if (it->value == 28) {
+        if (d->opts.typed_arrays && it->value >= 64 && it->value <= 87 && !f->frozen) {
+          if (typed_ahead(d, f, it) < 0) {
+            return -1;
+          }
+        } else if (it->value == 28) {
           if (d->shareables == NULL && (d->shareables = PyList_New(0)) == NULL) {
             return -1;
           }

@@ -106,13 +106,14 @@ typedef struct {
   int date_as_datetime;
   int string_referencing;
   int indefinite_containers;
+  int typed_arrays; /* array.array and memoryviews of numbers as RFC 8746 typed arrays */
   cbor_writer* w;  /* the writer of the dumps() call in progress, else NULL */
   PyObject* shared; /* value sharing: id -> index */
   PyObject* keep;   /* value sharing: the shared objects, kept alive */
   ptrset onstack;
 } cf_encoder;
 
-static int writer_failed(cbor_fast_status st) {
+int cf_writer_failed(cbor_fast_status st) {
   if (st == CBOR_FAST_ERR_OUT_OF_MEMORY) {
     PyErr_NoMemory();
     return -1;
@@ -130,11 +131,15 @@ static int writer_failed(cbor_fast_status st) {
   return -1;
 }
 
+cbor_fast_status cf_write_double(cbor_writer* w, double v) {
+  return isnan(v) ? cbor_writer_float16(w, 0x7e00) : cbor_writer_float(w, v, CBOR_FAST_FLOAT_SHORTEST);
+}
+
 #define WRITE(call)                        \
   do {                                     \
     cbor_fast_status st_ = (call);         \
     if (st_ != CBOR_FAST_OK) {             \
-      return writer_failed(st_);           \
+      return cf_writer_failed(st_);           \
     }                                      \
   } while (0)
 
@@ -156,7 +161,7 @@ static int write_bignum(cbor_writer* w, PyObject* magnitude, int negative) {
                                            (size_t)PyBytes_GET_SIZE(b), negative);
   Py_DECREF(b);
   if (st != CBOR_FAST_OK) {
-    return writer_failed(st);
+    return cf_writer_failed(st);
   }
   return 0;
 }
@@ -189,7 +194,7 @@ static int write_int(cbor_writer* w, PyObject* o) {
     rc = write_bignum(w, magnitude, negative);
   } else {
     cbor_fast_status st = negative ? cbor_writer_negative(w, u) : cbor_writer_uint(w, u);
-    rc = st == CBOR_FAST_OK ? 0 : writer_failed(st);
+    rc = st == CBOR_FAST_OK ? 0 : cf_writer_failed(st);
   }
   Py_DECREF(magnitude);
   return rc;
@@ -323,7 +328,7 @@ static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count) {
       }
       if ((st = cbor_writer_finish(scratch, &data, &size)) != CBOR_FAST_OK) {
         e->value_sharing = sharing;
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
       entries[filled - 1].bytes = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
@@ -373,7 +378,7 @@ static int share(cf_encoder* e, cbor_writer* w, PyObject* o) {
     if (st == CBOR_FAST_OK) {
       st = cbor_writer_uint(w, (uint64_t)PyLong_AsSize_t(index));
     }
-    return st == CBOR_FAST_OK ? 1 : writer_failed(st);
+    return st == CBOR_FAST_OK ? 1 : cf_writer_failed(st);
   }
   if (PyErr_Occurred()) {
     Py_DECREF(id);
@@ -438,7 +443,7 @@ static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o,
                                   : cbor_writer_map(w, (uint64_t)f->n);
   }
   if (st != CBOR_FAST_OK) {
-    return writer_failed(st);
+    return cf_writer_failed(st);
   }
   return 0;
 }
@@ -528,12 +533,11 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
     } else if (t == &PyFloat_Type || (t != &PyBool_Type && PyFloat_Check(cur))) {
       double v = PyFloat_AS_DOUBLE(cur);
-      cbor_fast_status st = isnan(v) ? cbor_writer_float16(w, 0x7e00)
-                                     : cbor_writer_float(w, v, CBOR_FAST_FLOAT_SHORTEST);
+      cbor_fast_status st = cf_write_double(w, v);
       Py_DECREF(cur);
       cur = NULL;
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else if (t == &PyDict_Type || PyDict_Check(cur)) {
@@ -554,7 +558,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       cur = NULL;
       cbor_fast_status st = cbor_writer_null(w);
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else if (t == &PyBool_Type) {
@@ -562,7 +566,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
       cur = NULL;
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else if (PyBytes_Check(cur)) {
@@ -571,9 +575,43 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
       cur = NULL;
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
+    } else if ((e->typed_arrays && PyMemoryView_Check(cur)) ||
+               cf_is_array(cur)) {
+      /* array.array: a CBOR array of its numbers (as cbor2), or with
+       * typed_arrays an RFC 8746 typed array, as a memoryview of numbers is */
+      int written = cf_write_number_buffer(w, cur, e->typed_arrays);
+      if (written < 0) {
+        goto fail;
+      }
+      if (written == 0) {
+        if (PyMemoryView_Check(cur)) {
+          /* not numbers: the bytes, as without typed_arrays */
+          Py_buffer view;
+          if (PyObject_GetBuffer(cur, &view, PyBUF_SIMPLE) < 0) {
+            goto fail;
+          }
+          cbor_fast_status st = cbor_writer_bytes(w, view.buf, (size_t)view.len);
+          PyBuffer_Release(&view);
+          if (st != CBOR_FAST_OK) {
+            cf_writer_failed(st);
+            goto fail;
+          }
+        } else {
+          /* array('u') and the like: as the list of its items */
+          PyObject* list = PySequence_List(cur);
+          Py_DECREF(cur);
+          cur = list;
+          if (list == NULL) {
+            goto fail;
+          }
+          continue;
+        }
+      }
+      Py_DECREF(cur);
+      cur = NULL;
     } else if (PyByteArray_Check(cur) || PyMemoryView_Check(cur)) {
       Py_buffer view;
       if (PyObject_GetBuffer(cur, &view, PyBUF_SIMPLE) < 0) {
@@ -584,7 +622,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
       cur = NULL;
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else if (PyUnicode_Check(cur)) {
@@ -611,7 +649,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       }
       cbor_fast_status st = cbor_writer_tag(w, number);
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
       replaced = 0;
@@ -621,7 +659,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       cur = NULL;
       cbor_fast_status st = cbor_writer_undefined(w);
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else if ((PyObject*)t == cf_state.simple_type) {
@@ -636,7 +674,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       cbor_fast_status st = v < 0 || v > 255 ? CBOR_FAST_ERR_INVALID_ARGUMENT
                                              : cbor_writer_simple(w, (uint8_t)v);
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     } else {
@@ -680,7 +718,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       frame_clear(e, f);
       s.depth--;
       if (st != CBOR_FAST_OK) {
-        writer_failed(st);
+        cf_writer_failed(st);
         goto fail;
       }
     }
@@ -746,7 +784,7 @@ static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
     size_t size = 0;
     cbor_fast_status st = cbor_writer_finish(w, &data, &size);
     if (st != CBOR_FAST_OK) {
-      writer_failed(st);
+      cf_writer_failed(st);
     } else {
       r = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
     }
@@ -764,6 +802,7 @@ static const char* encoder_kwlist[] = {"fp",
                                        "date_as_datetime",
                                        "string_referencing",
                                        "indefinite_containers",
+                                       "typed_arrays",
                                        NULL};
 
 static int encoder_configure(cf_encoder* e, PyObject* args, PyObject* kwargs, const char* fmt) {
@@ -771,11 +810,11 @@ static int encoder_configure(cf_encoder* e, PyObject* args, PyObject* kwargs, co
   PyObject* tz = Py_None;
   PyObject* dflt = Py_None;
   e->datetime_as_timestamp = e->value_sharing = e->canonical = e->date_as_datetime = 0;
-  e->string_referencing = e->indefinite_containers = 0;
+  e->string_referencing = e->indefinite_containers = e->typed_arrays = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)encoder_kwlist, &fp,
                                    &e->datetime_as_timestamp, &tz, &e->value_sharing, &dflt,
                                    &e->canonical, &e->date_as_datetime, &e->string_referencing,
-                                   &e->indefinite_containers)) {
+                                   &e->indefinite_containers, &e->typed_arrays)) {
     return -1;
   }
   if (e->string_referencing) {
@@ -823,7 +862,7 @@ PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyOb
   int rc;
   if (kwnames == NULL || PyTuple_GET_SIZE(kwnames) == 0) {
     PyObject* empty = PyTuple_New(0);
-    rc = empty == NULL ? -1 : encoder_configure(e, empty, NULL, "|O$pOpOpppp:dumps");
+    rc = empty == NULL ? -1 : encoder_configure(e, empty, NULL, "|O$pOpOppppp:dumps");
     Py_XDECREF(empty);
   } else {
     PyObject* kwargs = PyDict_New();
@@ -837,7 +876,7 @@ PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyOb
       rc = -1;
     }
     if (rc == 0) {
-      rc = encoder_configure(e, empty, kwargs, "|O$pOpOpppp:dumps");
+      rc = encoder_configure(e, empty, kwargs, "|O$pOpOppppp:dumps");
     }
     Py_XDECREF(kwargs);
     Py_XDECREF(empty);
@@ -849,7 +888,7 @@ PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyOb
 
 static int encoder_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   cf_encoder* e = (cf_encoder*)self;
-  if (encoder_configure(e, args, kwargs, "O|$pOpOpppp:CBOREncoder") < 0) {
+  if (encoder_configure(e, args, kwargs, "O|$pOpOppppp:CBOREncoder") < 0) {
     return -1;
   }
   if (e->fp == Py_None) {

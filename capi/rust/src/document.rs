@@ -557,6 +557,50 @@ impl<'d, 'a> Node<'d, 'a> {
         Node::wrap(unsafe { ffi::cbor_node_tag_content(self.ptr()) }).map(|c| (t, c))
     }
 
+    /// This node, an array of numbers (a tag 41 in front allowed) or an RFC
+    /// 8746 typed array, as a `Vec` in one library call (see
+    /// [`crate::Number`]): [`Status::TypeMismatch`] for another node or at
+    /// the first element of another type, [`Status::OutOfRange`] at the first
+    /// element that does not fit, with its offset.
+    ///
+    /// ```
+    /// let doc = cbor_fast::Document::parse(&[0x82, 0xf9, 0x3c, 0x00, 0x20]).unwrap();
+    /// assert_eq!(doc.root().read_array::<f64>().unwrap(), [1.0, -1.0]);
+    /// ```
+    pub fn read_array<T: crate::Number>(&self) -> Result<Vec<T>, Error> {
+        let mut count = 0usize;
+        let mut e = ffi::cbor_fast_error::INIT;
+        // SAFETY: live node (see above); capacity 0 with NULL out.
+        let code = unsafe { T::read_node(self.ptr(), ptr::null_mut(), 0, &mut count, &mut e) };
+        if code == ffi::CBOR_FAST_OK {
+            return Ok(Vec::new());
+        }
+        if code != ffi::CBOR_FAST_ERR_BUFFER_TOO_SMALL {
+            return Err(Error::from_c(code, &e));
+        }
+        let mut v: Vec<T> = Vec::with_capacity(count);
+        // SAFETY: `v` has room for `count` elements.
+        let code = unsafe { T::read_node(self.ptr(), v.as_mut_ptr(), count, &mut count, &mut e) };
+        if code != ffi::CBOR_FAST_OK {
+            return Err(Error::from_c(code, &e));
+        }
+        // SAFETY: the library wrote `count` elements (at most the capacity).
+        unsafe { v.set_len(count.min(v.capacity())) };
+        Ok(v)
+    }
+
+    /// This node as an RFC 8746 typed array (a view of the input), or
+    /// [`Status::TypeMismatch`].
+    pub fn read_typed_array(&self) -> Result<crate::TypedArray<'a>, Error> {
+        let mut raw = ffi::cbor_fast_typed_array::INIT;
+        // SAFETY: live node, valid out struct with struct_size set.
+        let code = unsafe { ffi::cbor_node_read_typed_array(self.ptr(), &mut raw) };
+        if code != ffi::CBOR_FAST_OK {
+            return Err(Error::from_code(code, self.offset()));
+        }
+        crate::TypedArray::from_raw(raw, self.offset())
+    }
+
     /// Array: items; map: pairs; 0 otherwise.
     pub fn len(&self) -> usize {
         unsafe { ffi::cbor_node_size(self.ptr()) }

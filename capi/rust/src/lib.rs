@@ -6,7 +6,11 @@
 //! * [`Reader`]: zero-copy pull reader; strings are slices of the input.
 //! * [`Document`] / [`Node`]: zero-copy random access to one decoded item.
 //! * [`Writer`]: push writer for hand-made encodings (indefinite lengths,
-//!   forced float widths).
+//!   forced float widths, RFC 8746 typed arrays from `&[T]`).
+//! * Bulk arrays: [`Reader::read_array`] / [`Node::read_array`] read a whole
+//!   array of numbers (or an RFC 8746 typed array) into a `Vec<u64>`,
+//!   `Vec<i64>` or `Vec<f64>` in one library call; [`TypedArray`] is a typed
+//!   array's zero-copy view.
 //! * [`ffi`]: the raw C declarations, for what the safe layer leaves out
 //!   (allocator hooks, sink writers, mutable documents).
 //!
@@ -29,6 +33,7 @@ pub use cbor_fast_sys as ffi;
 mod document;
 mod error;
 mod reader;
+mod typed;
 mod value;
 mod writer;
 
@@ -41,6 +46,7 @@ pub use document::{
 };
 pub use error::{Error, Status};
 pub use reader::{Item, Reader, Token};
+pub use typed::{Number, TypedArray, TypedElement, TypedNumber};
 pub use value::Value;
 pub use writer::{FloatWidth, Writer, encode};
 

@@ -3,6 +3,7 @@ use std::ptr::{self, NonNull};
 
 use crate::error::{Error, Status};
 use crate::ffi;
+use crate::typed::{Number, Scratch, TypedArray, read_on, reader_error};
 
 /// What an [`Item`] is. Strings borrow the reader's input (`'a`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -120,6 +121,8 @@ pub struct Reader<'a> {
     error: Option<Error>,
     /// The iterator has handed out the sticky error.
     reported: bool,
+    /// The second reader of `read_array` (made on first use).
+    scratch: Scratch,
 }
 
 // SAFETY: the handle has no thread affinity; all use goes through &mut self
@@ -142,6 +145,7 @@ impl<'a> Reader<'a> {
                 last: ffi::cbor_fast_item::INIT,
                 error: None,
                 reported: false,
+                scratch: Scratch::new(),
             }),
             _ => {
                 Err(Error::from_code(if code == 0 { ffi::CBOR_FAST_ERR_INTERNAL } else { code }, 0))
@@ -252,6 +256,82 @@ impl<'a> Reader<'a> {
             ffi::cbor_reader_set(self.raw.as_ptr(), ffi::CBOR_FAST_OPT_MAX_DEPTH, u64::from(depth))
         };
         crate::error::check(code, self.offset())
+    }
+
+    /// Reads the next item, an array of numbers (any head and float width per
+    /// element; a tag 41 in front allowed) or an RFC 8746 typed array, into a
+    /// `Vec` through the library's bulk reader: one call for a definite array
+    /// (reserved once from its count, which the library checks against the
+    /// bytes left), no per-element item. See [`Number`] for what each `T`
+    /// accepts.
+    ///
+    /// Errors: [`Status::TypeMismatch`] when the next item is no such array
+    /// (nothing read; the reader can go on) or, sticky, at the first element
+    /// of another type; [`Status::OutOfRange`] at the first element that does
+    /// not fit `T`; [`Status::Truncated`] at the end of the input; the
+    /// reader's own errors (malformed input, limits) with their offsets.
+    ///
+    /// ```
+    /// use cbor_fast::{Reader, Status};
+    /// // [1, 2^32, 2^64-1] in three head widths
+    /// let data = [0x83, 0x01, 0x1b, 0, 0, 0, 1, 0, 0, 0, 0, 0x1b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff];
+    /// let mut r = Reader::new(&data).unwrap();
+    /// assert_eq!(r.read_array::<u64>().unwrap(), [1, 1 << 32, u64::MAX]);
+    /// // the same into i64: 2^64-1 does not fit, at its offset
+    /// let err = Reader::new(&data).unwrap().read_array::<i64>().unwrap_err();
+    /// assert_eq!((err.status, err.offset), (Status::OutOfRange, 11));
+    /// ```
+    pub fn read_array<T: Number>(&mut self) -> Result<Vec<T>, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let offset = self.offset();
+        let r = read_on::<T>(self.raw.as_ptr(), &mut self.scratch, self.input, offset);
+        if let Err(e) = r {
+            self.keep_if_sticky(e);
+        }
+        r
+    }
+
+    /// Reads the next item as an RFC 8746 typed array (tag 64..87 over a
+    /// definite byte string whose length is a multiple of the element size),
+    /// a view of the input. [`Status::TypeMismatch`]: no such tag (nothing
+    /// read), or, sticky, bad content at the byte string's offset.
+    ///
+    /// ```
+    /// use cbor_fast::{Reader, TypedElement};
+    /// // tag 86 (float64, little endian) over 8 bytes: [1.5]
+    /// let data = [0xd8, 0x56, 0x48, 0, 0, 0, 0, 0, 0, 0xf8, 0x3f];
+    /// let a = Reader::new(&data).unwrap().read_typed_array().unwrap();
+    /// assert_eq!((a.element(), a.len(), a.data_offset()), (TypedElement::Float64, 1, 3));
+    /// assert_eq!(a.to_vec::<f64>().unwrap(), [1.5]);
+    /// ```
+    pub fn read_typed_array(&mut self) -> Result<TypedArray<'a>, Error> {
+        if let Some(e) = self.error {
+            return Err(e);
+        }
+        let offset = self.offset();
+        let mut raw = ffi::cbor_fast_typed_array::INIT;
+        // SAFETY: live handle, valid out struct with struct_size set.
+        let code = unsafe { ffi::cbor_reader_read_typed_array(self.raw.as_ptr(), &mut raw) };
+        if code == ffi::CBOR_FAST_END {
+            return Err(Error::new(Status::Truncated, offset));
+        }
+        if code != ffi::CBOR_FAST_OK {
+            let e = reader_error(self.raw.as_ptr(), code, offset, 0);
+            self.keep_if_sticky(e);
+            return Err(e);
+        }
+        TypedArray::from_raw(raw, offset)
+    }
+
+    /// Keeps `e` as the sticky error when the library's reader has one.
+    fn keep_if_sticky(&mut self, e: Error) {
+        let mut ce = ffi::cbor_fast_error::INIT;
+        // SAFETY: live handle, valid out pointer.
+        if unsafe { ffi::cbor_reader_error(self.raw.as_ptr(), &mut ce) } != ffi::CBOR_FAST_OK {
+            self.error = Some(e);
+        }
     }
 
     /// Offset of the next byte to read.

@@ -244,6 +244,51 @@ pub const CBOR_FAST_DEFAULT_MAX_ITEMS: u64 = 268435456;
 pub const CBOR_FAST_ENCODE_NONE: u32 = 0;
 pub const CBOR_FAST_ENCODE_PREFERRED: u32 = 1;
 
+// ---- bulk number arrays and RFC 8746 typed arrays (since 0.4) -------------------
+
+pub const CBOR_FAST_TYPED_UINT8: u32 = 1;
+pub const CBOR_FAST_TYPED_UINT8_CLAMPED: u32 = 2;
+pub const CBOR_FAST_TYPED_UINT16: u32 = 3;
+pub const CBOR_FAST_TYPED_UINT32: u32 = 4;
+pub const CBOR_FAST_TYPED_UINT64: u32 = 5;
+pub const CBOR_FAST_TYPED_SINT8: u32 = 6;
+pub const CBOR_FAST_TYPED_SINT16: u32 = 7;
+pub const CBOR_FAST_TYPED_SINT32: u32 = 8;
+pub const CBOR_FAST_TYPED_SINT64: u32 = 9;
+pub const CBOR_FAST_TYPED_FLOAT16: u32 = 10;
+pub const CBOR_FAST_TYPED_FLOAT32: u32 = 11;
+pub const CBOR_FAST_TYPED_FLOAT64: u32 = 12;
+pub const CBOR_FAST_TYPED_FLOAT128: u32 = 13;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cbor_fast_typed_array {
+    pub struct_size: u32,
+    pub element: u32,
+    pub tag: u64,
+    pub element_size: u32,
+    pub little_endian: u32,
+    pub data: *const u8,
+    pub count: usize,
+    pub offset: usize,
+    pub data_offset: usize,
+}
+
+impl cbor_fast_typed_array {
+    /// `CBOR_FAST_TYPED_ARRAY_INIT`.
+    pub const INIT: cbor_fast_typed_array = cbor_fast_typed_array {
+        struct_size: std::mem::size_of::<cbor_fast_typed_array>() as u32,
+        element: 0,
+        tag: 0,
+        element_size: 0,
+        little_endian: 0,
+        data: std::ptr::null(),
+        count: 0,
+        offset: 0,
+        data_offset: 0,
+    };
+}
+
 unsafe extern "C" {
     // ---- status strings and version ----
     pub fn cbor_status_string(status: cbor_fast_status) -> *const c_char;
@@ -540,6 +585,81 @@ unsafe extern "C" {
         out: *mut *mut cbor_doc,
     ) -> cbor_fast_status;
     pub fn cbor_seq_error(seq: *const cbor_seq, error: *mut cbor_fast_error) -> cbor_fast_status;
+
+    // bulk number arrays and RFC 8746 typed arrays (since 0.4)
+    pub fn cbor_reader_read_uint64_array(
+        reader: *mut cbor_reader,
+        out: *mut u64,
+        capacity: usize,
+        count: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_reader_read_int64_array(
+        reader: *mut cbor_reader,
+        out: *mut i64,
+        capacity: usize,
+        count: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_reader_read_double_array(
+        reader: *mut cbor_reader,
+        out: *mut f64,
+        capacity: usize,
+        count: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_node_read_uint64_array(
+        node: *const cbor_node,
+        out: *mut u64,
+        capacity: usize,
+        count: *mut usize,
+        error: *mut cbor_fast_error,
+    ) -> cbor_fast_status;
+    pub fn cbor_node_read_int64_array(
+        node: *const cbor_node,
+        out: *mut i64,
+        capacity: usize,
+        count: *mut usize,
+        error: *mut cbor_fast_error,
+    ) -> cbor_fast_status;
+    pub fn cbor_node_read_double_array(
+        node: *const cbor_node,
+        out: *mut f64,
+        capacity: usize,
+        count: *mut usize,
+        error: *mut cbor_fast_error,
+    ) -> cbor_fast_status;
+    pub fn cbor_reader_read_typed_array(
+        reader: *mut cbor_reader,
+        out: *mut cbor_fast_typed_array,
+    ) -> cbor_fast_status;
+    pub fn cbor_node_read_typed_array(
+        node: *const cbor_node,
+        out: *mut cbor_fast_typed_array,
+    ) -> cbor_fast_status;
+    pub fn cbor_typed_array_copy_uint64(
+        array: *const cbor_fast_typed_array,
+        out: *mut u64,
+        capacity: usize,
+        bad_index: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_typed_array_copy_int64(
+        array: *const cbor_fast_typed_array,
+        out: *mut i64,
+        capacity: usize,
+        bad_index: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_typed_array_copy_double(
+        array: *const cbor_fast_typed_array,
+        out: *mut f64,
+        capacity: usize,
+        bad_index: *mut usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_writer_write_typed_array(
+        writer: *mut cbor_writer,
+        element: u32,
+        little_endian: c_int,
+        data: *const c_void,
+        count: usize,
+    ) -> cbor_fast_status;
+    pub fn cbor_host_is_little_endian() -> c_int;
 }
 
 #[cfg(test)]
@@ -592,6 +712,20 @@ mod layout {
         assert_eq!(offset_of!(cbor_fast_allocator, free), 16);
         assert_eq!(offset_of!(cbor_fast_allocator, context), 24);
         assert_eq!(size_of::<cbor_fast_allocator>(), 32);
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn typed_array_layout() {
+        assert_eq!(offset_of!(cbor_fast_typed_array, element), 4);
+        assert_eq!(offset_of!(cbor_fast_typed_array, tag), 8);
+        assert_eq!(offset_of!(cbor_fast_typed_array, element_size), 16);
+        assert_eq!(offset_of!(cbor_fast_typed_array, little_endian), 20);
+        assert_eq!(offset_of!(cbor_fast_typed_array, data), 24);
+        assert_eq!(offset_of!(cbor_fast_typed_array, count), 32);
+        assert_eq!(offset_of!(cbor_fast_typed_array, offset), 40);
+        assert_eq!(offset_of!(cbor_fast_typed_array, data_offset), 48);
+        assert_eq!(size_of::<cbor_fast_typed_array>(), 56);
     }
 
     #[test]

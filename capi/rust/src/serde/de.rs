@@ -77,6 +77,8 @@ pub struct Deserializer<'a> {
     last: usize,
     /// Joined chunks of an indefinite-length string.
     scratch: Vec<u8>,
+    /// The second reader of the bulk fields (`serde::bulk`), made on first use.
+    ahead: crate::typed::Scratch,
 }
 
 // SAFETY: the reader handle has no thread affinity and is used through &mut.
@@ -133,6 +135,7 @@ impl<'a> Deserializer<'a> {
                 len: 0,
                 last: 0,
                 scratch: Vec::new(),
+                ahead: crate::typed::Scratch::new(),
             }),
             _ => Err(crate::Error::from_code(
                 if code == 0 { ffi::CBOR_FAST_ERR_INTERNAL } else { code },
@@ -372,6 +375,65 @@ impl<'a> Deserializer<'a> {
         }
     }
 
+    /// A `serde::bulk` field: the next item, an array of numbers or a typed
+    /// array, read in one library call on the second reader; then the main
+    /// reader passes over it. `None` (nothing consumed) when the item is no
+    /// such array, for the element-by-element path to report or accept.
+    fn bulk<T: crate::Number>(&mut self) -> Result<Option<Vec<T>>, Error> {
+        if self.pos == self.len {
+            self.fill()?;
+        }
+        let head = self.items[self.pos];
+        let input: &'a [u8] = self.input;
+        let rest = input.get(head.offset..).unwrap_or(&[]);
+        let r = self.ahead.over(rest)?;
+        match crate::typed::read_ahead::<T>(r, rest, head.offset) {
+            Ok((v, _)) => {
+                self.pass_over(&head)?;
+                Ok(Some(v))
+            }
+            Err(e) => {
+                let mut ce = ffi::cbor_fast_error::INIT;
+                // SAFETY: live handle, valid out pointer.
+                let sticky = unsafe { ffi::cbor_reader_error(r, &mut ce) } != ffi::CBOR_FAST_OK;
+                if sticky || e.status != Status::TypeMismatch { Err(e.into()) } else { Ok(None) }
+            }
+        }
+    }
+
+    /// Consumes the value whose head is `items[pos]` (an array or a tag over
+    /// numbers, known well-formed): what the batch holds of it, then, if the
+    /// batch ended inside it, the library skips the rest.
+    fn pass_over(&mut self, head: &ffi::cbor_fast_item) -> Result<(), Error> {
+        let depth = head.depth;
+        let array = head.type_ == ffi::CBOR_FAST_TYPE_ARRAY;
+        self.last = head.offset;
+        self.pos += 1;
+        while self.pos < self.len {
+            let x = &self.items[self.pos];
+            if x.depth > depth {
+                self.pos += 1;
+                continue;
+            }
+            if array && x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
+                self.pos += 1;
+            }
+            return Ok(());
+        }
+        // The batch ended inside the value: an array (or the tag around one)
+        // still open, or a tag whose content is still to come. A tag closes
+        // with its content, so the reader is back at `depth` when done.
+        // SAFETY (both calls): live handle.
+        while unsafe { ffi::cbor_reader_depth(self.raw.as_ptr()) } > depth {
+            let code = unsafe { ffi::cbor_reader_skip_to_end(self.raw.as_ptr()) };
+            if code != ffi::CBOR_FAST_OK {
+                let at = self.offset();
+                return Err(crate::typed::reader_error(self.raw.as_ptr(), code, at, 0).into());
+            }
+        }
+        Ok(())
+    }
+
     /// The magnitude of a bignum whose tag (2 or 3) was just read.
     fn bignum(&mut self, tag: &It) -> Result<(bool, Option<u128>), Error> {
         let content = self.next()?;
@@ -547,6 +609,21 @@ macro_rules! forward_to_any {
     )*};
 }
 
+impl<'a> Deserializer<'a> {
+    fn bulk_field<T: crate::Number, V: Visitor<'a>>(
+        &mut self,
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        match self.bulk::<T>()? {
+            Some(v) => {
+                super::numbers::hand_over(v);
+                visitor.visit_unit()
+            }
+            None => visitor.visit_newtype_struct(self),
+        }
+    }
+}
+
 impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     type Error = Error;
 
@@ -596,6 +673,12 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Error> {
+        match name {
+            super::numbers::BULK_U64 => return self.bulk_field::<u64, V>(visitor),
+            super::numbers::BULK_I64 => return self.bulk_field::<i64, V>(visitor),
+            super::numbers::BULK_F64 => return self.bulk_field::<f64, V>(visitor),
+            _ => {}
+        }
         if name == TAG_ENUM {
             // Tagged<T>: (Some(tag), content) or (None, the item).
             let (ty, _, value) = self.peek()?;

@@ -15,21 +15,30 @@
 //! | maps, structs | definite-length map (struct fields keyed by name) |
 //! | enums | externally tagged: `"Variant"`, or `{"Variant": content}` |
 //! | [`Tagged`] | tag head and content |
+//! | `Vec<u64>`/`Vec<i64>`/`Vec<f64>` with [`typed_array`] | RFC 8746 typed array (tag 64..87 over the bytes) |
 //!
 //! Reading accepts more: indefinite lengths, half/single floats for `f64`,
 //! integers for floats, a struct as an array of its fields, `undefined` as
 //! `null`, and tags around anything (ignored unless asked for by `Tagged`).
 //! Errors carry a status and byte offset ([`Error`]).
 //!
+//! Number vectors: a `Vec<u64>`, `Vec<i64>` or `Vec<f64>` field with
+//! `#[serde(with = "cbor_fast::serde::bulk")]` (or [`typed_array`]) is read by
+//! this crate's deserializer in one library call, from a plain array or an
+//! RFC 8746 typed array; fields without the attribute are read element by
+//! element, as serde asks.
+//!
 //! The serializer writes bytes directly in Rust (preferred serialization,
 //! byte-identical to the C writer); the deserializer reads the library's
 //! items in batches (`cbor_reader_next_batch`).
 mod de;
 mod error;
+mod numbers;
 mod ser;
 mod tag;
 
 pub use de::{Deserializer, from_slice, from_slice_with};
 pub use error::Error;
+pub use numbers::{BulkElement, bulk, typed_array};
 pub use ser::{Compound, Serializer, to_vec, to_writer};
 pub use tag::Tagged;

@@ -44,6 +44,59 @@ impl<'o> Serializer<'o> {
         Serializer { out }
     }
 
+    /// An RFC 8746 typed array of `count` elements of `size` bytes at
+    /// `addr` (a slice `typed_array::serialize` holds borrowed for this
+    /// call), written by the library's writer straight into the output.
+    fn typed_array(
+        &mut self,
+        addr: usize,
+        count: usize,
+        size: usize,
+        element: u32,
+    ) -> Result<(), Error> {
+        let at = self.out.len();
+        let bytes = count.checked_mul(size).and_then(|n| n.checked_add(11));
+        let Some(room) = bytes else {
+            return Err(Error::new(Status::InvalidArgument, at, "typed array too large"));
+        };
+        self.out.reserve(room);
+        let spare = self.out.spare_capacity_mut();
+        let mut w = std::ptr::null_mut();
+        // SAFETY: the spare capacity is writable for spare.len() bytes and
+        // outlives the writer, which is freed below.
+        let code = unsafe {
+            crate::ffi::cbor_writer_new_buffer(
+                spare.as_mut_ptr().cast(),
+                spare.len(),
+                std::ptr::null(),
+                &mut w,
+            )
+        };
+        if code != crate::ffi::CBOR_FAST_OK || w.is_null() {
+            return Err(crate::Error::from_code(code, at).into());
+        }
+        let little = i32::from(cfg!(target_endian = "little"));
+        // SAFETY: live writer; `addr` holds count elements of `size` bytes.
+        let code = unsafe {
+            crate::ffi::cbor_writer_write_typed_array(
+                w,
+                element,
+                little,
+                addr as *const std::ffi::c_void,
+                count,
+            )
+        };
+        // SAFETY: live writer, freed exactly once.
+        let written = unsafe { crate::ffi::cbor_writer_size(w) };
+        unsafe { crate::ffi::cbor_writer_free(w) };
+        if code != crate::ffi::CBOR_FAST_OK || written > room {
+            return Err(crate::Error::from_code(code, at).into());
+        }
+        // SAFETY: the writer initialised `written` bytes of the spare capacity.
+        unsafe { self.out.set_len(at + written) };
+        Ok(())
+    }
+
     #[inline]
     fn head(&mut self, major: u8, v: u64) {
         write_head(self.out, major, v);
@@ -340,9 +393,14 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         value: &T,
     ) -> Result<(), Error> {
+        if name == super::numbers::TYPED {
+            if let Some((addr, count, size, element)) = super::numbers::take_typed() {
+                return self.typed_array(addr, count, size, element);
+            }
+        }
         value.serialize(self)
     }
     /// `{variant: value}`.
