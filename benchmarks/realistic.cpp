@@ -19,11 +19,13 @@
 // project's ordinary flags; nothing in it asks for inlining.
 #include "realistic.hpp"
 
+#include <cstring>
 #include <string>
 #include <vector>
 
 #include "capi_loop.hpp"
 #include "cbor_fast.h"
+#include "cbor_fast/stream.hpp"
 
 namespace cbor_fast_bench {
 
@@ -47,6 +49,79 @@ realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexc
   cbor_fast::reader r(data, size);
   status s;
   while ((s = r.visit(realistic_consumer{&h})) == status::ok) {}
+  *ok = s == status::end;
+  return h;
+}
+
+realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
+  realistic_hash h;
+  const realistic_consumer consume{&h};
+  *ok = false;
+  // The window: big enough for the largest single item of the corpus plus a chunk.
+  std::vector<uint8_t> window(chunk + (size_t(64) << 10));
+  cbor_fast::reader_options o;
+  o.streaming = true;
+  cbor_fast::reader r(window.data(), 0, o);
+  size_t start = 0;   // stream offset of window[0]
+  size_t filled = 0;  // bytes in the window
+  size_t arrived = 0;
+  item it;
+  for (;;) {
+    const status s = r.next(it);
+    if (s == status::ok) {
+      consume(it);
+      continue;
+    }
+    if (s == status::end) break;
+    if (s != status::need_more) return h;
+    if (arrived == size) {
+      r.end_input();
+      continue;
+    }
+    const size_t keep = r.keep_from();
+    std::memmove(window.data(), window.data() + (keep - start), filled - (keep - start));
+    filled -= keep - start;
+    start = keep;
+    const size_t n = chunk < size - arrived ? chunk : size - arrived;
+    if (filled + n > window.size()) return h;  // an item larger than the window
+    std::memcpy(window.data() + filled, data + arrived, n);
+    filled += n;
+    arrived += n;
+    if (r.feed(window.data(), filled, start) != status::ok) return h;
+  }
+  *ok = true;
+  return h;
+}
+
+namespace {
+struct chunk_source {
+  const uint8_t* data;
+  size_t size;
+  size_t at;
+  size_t chunk;
+  static bool read(void* ctx, uint8_t* buf, size_t cap, size_t* got) {
+    chunk_source& s = *static_cast<chunk_source*>(ctx);
+    size_t n = s.size - s.at;
+    if (n > s.chunk) n = s.chunk;
+    if (n > cap) n = cap;
+    std::memcpy(buf, s.data + s.at, n);
+    s.at += n;
+    *got = n;
+    return true;
+  }
+};
+}  // namespace
+
+realistic_hash realistic_stream(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
+  realistic_hash h;
+  const realistic_consumer consume{&h};
+  chunk_source src{data, size, 0, chunk};
+  cbor_fast::stream_options so;
+  so.block_size = chunk;
+  cbor_fast::stream st(&chunk_source::read, &src, so);
+  item it;
+  status s;
+  while ((s = st.next(it)) == status::ok) consume(it);
   *ok = s == status::end;
   return h;
 }

@@ -74,6 +74,12 @@ struct realistic_consumer {
 realistic_hash realistic_next(const uint8_t* data, size_t size, bool* ok) noexcept;
 realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexcept;
 realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept;
+/// The next() loop over input that arrives `chunk` bytes at a time, as from a
+/// socket: a streaming reader over a window buffer (the unread tail moved to
+/// its front, the next chunk copied in after it) fed after each need_more.
+realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept;
+/// The same through cbor_fast::stream with a source handing out `chunk`-byte reads.
+realistic_hash realistic_stream(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept;
 /// The "bound" row: visit() with a tiny visitor (what the engine alone costs).
 /// Returns the number of items that are not end items.
 uint64_t tiny_visit(const uint8_t* data, size_t size, bool* ok) noexcept;

@@ -97,6 +97,17 @@ void register_walks(const std::vector<input>& inputs) {
     add_realistic(
         "walk", "cbor_fast_capi_batch", in, want,
         [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_capi(p, n, true, o); });
+    // Input in parts (reader_options::streaming), as from a socket or pipe.
+    add_realistic(
+        "walk", "cbor_fast_fed_4k", in, want,
+        [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_fed(p, n, 4096, o); });
+    add_realistic(
+        "walk", "cbor_fast_fed_64", in, want,
+        [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_fed(p, n, 64, o); });
+    add_realistic("walk", "cbor_fast_stream_4k", in, want,
+                  [](const uint8_t* p, size_t n, bool* o) noexcept {
+                    return realistic_stream(p, n, 4096, o);
+                  });
     // The bound row counts items only: checked by that count.
     {
       const uint8_t* p = in.bytes.data();

@@ -7,7 +7,8 @@
  *
  * Conventions, true for every function below unless its comment says more:
  *  - Fallible calls return cbor_fast_status: CBOR_FAST_OK (0) on success.
- *    CBOR_FAST_END (1) means "nothing more" and is not an error.
+ *    CBOR_FAST_END (1) means "nothing more" and is not an error; nor is
+ *    CBOR_FAST_NEED_MORE (2): streaming input ends inside an item (feed more).
  *  - A NULL handle or a NULL required pointer gives CBOR_FAST_ERR_INVALID_ARGUMENT
  *    (never a crash). Every *_free function accepts NULL and does nothing.
  *  - Handles are opaque, created and freed by the library. One handle may not be
@@ -64,6 +65,9 @@ typedef enum cbor_fast_status {
   CBOR_FAST_OK = 0,
   /** End of input at the top level / end of a sequence. Not an error. */
   CBOR_FAST_END = 1,
+  /** Streaming input ends inside an item: feed more and call again (see
+   *  CBOR_FAST_OPT_STREAMING). Not an error, not sticky; since 0.5. */
+  CBOR_FAST_NEED_MORE = 2,
 
   /* usage (1-99) */
   CBOR_FAST_ERR_INVALID_ARGUMENT = 10,  /**< NULL handle/pointer, bad option or value */
@@ -77,6 +81,7 @@ typedef enum cbor_fast_status {
   CBOR_FAST_ERR_SINK_FAILED = 18,       /**< the sink callback returned non-zero */
   CBOR_FAST_ERR_TYPE_MISMATCH = 19,     /**< node getter on a node of another type */
   CBOR_FAST_ERR_OUT_OF_RANGE = 20,      /**< value does not fit the out type / bad index */
+  CBOR_FAST_ERR_SOURCE_FAILED = 21,     /**< a stream's read callback failed; since 0.5 */
 
   /* not well-formed (100-199) */
   CBOR_FAST_ERR_TRUNCATED = 100,        /**< input ends inside a head, string or container */
@@ -112,7 +117,8 @@ typedef enum cbor_fast_status {
 CBOR_FAST_API const char* cbor_status_string(cbor_fast_status status);
 /** Static name of a status ("truncated"); never NULL ("unknown" for unknown codes). */
 CBOR_FAST_API const char* cbor_status_name(cbor_fast_status status);
-/** 1 for every failure (everything but CBOR_FAST_OK and CBOR_FAST_END), else 0. */
+/** 1 for every failure (every code outside 0-9: CBOR_FAST_OK, CBOR_FAST_END,
+ *  CBOR_FAST_NEED_MORE and codes 3-9 are not failures), else 0. */
 CBOR_FAST_API int cbor_status_is_error(cbor_fast_status status);
 /** 1 for the not-well-formed block (100-199), else 0. */
 CBOR_FAST_API int cbor_status_is_malformed(cbor_fast_status status);
@@ -283,7 +289,22 @@ typedef enum cbor_fast_option {
    *  Since 0.4 also bignums in preferred form (RFC 8949 3.4.3): a tag 2/3
    *  whose byte string has 8 bytes or fewer, or a leading zero byte, gives
    *  CBOR_FAST_ERR_NOT_PREFERRED at the tag. */
-  CBOR_FAST_OPT_DETERMINISTIC = 7
+  CBOR_FAST_OPT_DETERMINISTIC = 7,
+  /** 1: the input arrives in parts (default 0; since 0.5). Where the buffer
+   *  ends inside an item, calls return CBOR_FAST_NEED_MORE (not an error, not
+   *  sticky, nothing of the partial item consumed) and cbor_reader_needed()
+   *  tells the fewest further bytes wanted; cbor_reader_feed() continues. At
+   *  the end of the buffer at the top level the answer is NEED_MORE too.
+   *  Set it to 0 when no more input comes: a partial item then gives
+   *  CBOR_FAST_ERR_TRUNCATED, the top level CBOR_FAST_END. Definite array
+   *  and map counts are not compared with the bytes at hand while streaming,
+   *  so bound them with CBOR_FAST_OPT_MAX_CONTAINER_ITEMS before sizing memory
+   *  by them. cbor_reader_skip() and cbor_reader_item_ready() wait for the
+   *  whole item (what they scanned is not scanned again after a feed);
+   *  cbor_reader_next(), _next_batch() and _skip_to_end() take items as they
+   *  come; cbor_reader_join() keeps the chunks it has and goes on when called
+   *  again with the same item. */
+  CBOR_FAST_OPT_STREAMING = 8
 } cbor_fast_option;
 /* clang-format on */
 
@@ -383,6 +404,36 @@ CBOR_FAST_API cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_finish(cbor_reader* reader);
+/**
+ * Hands the reader a new buffer holding the stream's bytes from offset
+ * first_offset on, data[0, size) (CBOR_FAST_OPT_STREAMING; since 0.5): the
+ * same buffer grown (first_offset 0) or a window that starts at or before
+ * cbor_reader_keep_from(). The buffer is borrowed as in cbor_reader_new(),
+ * from now on; views from earlier buffers stay valid as long as those bytes
+ * do. Offsets (items, errors, cbor_reader_offset) stay those of the stream.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader, data NULL
+ *         with size > 0, first_offset past cbor_reader_keep_from(), or a buffer
+ *         ending before cbor_reader_offset(); nothing changes, not sticky).
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_feed(cbor_reader* reader, const void* data, size_t size,
+                                                size_t first_offset);
+/**
+ * Whether the next complete item (what cbor_reader_skip() passes over) is in
+ * the buffer, consuming nothing (since 0.5). Without streaming: the sticky
+ * status (CBOR_FAST_OK when none).
+ * @return CBOR_FAST_OK; CBOR_FAST_NEED_MORE (see cbor_reader_needed());
+ *         CBOR_FAST_ERR_INVALID_STATE at the END of the enclosing container;
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL); CBOR_FAST_ERR_OUT_OF_MEMORY;
+ *         or the sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_item_ready(cbor_reader* reader);
+/** After CBOR_FAST_NEED_MORE: the fewest bytes past the buffer's end the call
+ *  needs (it may want more once they are there); else 0, and 0 for NULL. Since 0.5. */
+CBOR_FAST_API size_t cbor_reader_needed(const cbor_reader* reader);
+/** The first stream offset the next cbor_reader_feed() buffer must hold: the
+ *  offset of the next byte, or earlier while a map key is being read with
+ *  duplicate-key or deterministic checks on. 0 for NULL. Since 0.5. */
+CBOR_FAST_API size_t cbor_reader_keep_from(const cbor_reader* reader);
 /** Offset of the next byte to read; 0 for NULL. */
 CBOR_FAST_API size_t cbor_reader_offset(const cbor_reader* reader);
 /** Current nesting depth; 0 for NULL. */
@@ -871,6 +922,86 @@ CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, 
 /** The sticky error (code, offset, item_offset = start of the bad item);
  *  CBOR_FAST_ERR_INVALID_ARGUMENT as cbor_reader_error(). */
 CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
+
+/* ========================================================================== */
+/* Streams: input that arrives in parts, in a buffer of bounded size (0.5)   */
+/* ========================================================================== */
+
+/**
+ * A stream reads a CBOR sequence from a source (a callback or a file
+ * descriptor) through one buffer the stream owns: it reads more whenever an
+ * item is not all there and drops the input before the item being read, so
+ * memory stays within max_buffer plus the reader's stack, whatever the
+ * input's size. Items, statuses and offsets (counted from the start of the
+ * input) are those of a cbor_reader over the whole input; a stream never
+ * returns CBOR_FAST_NEED_MORE. String views in items point into the stream's
+ * buffer and are valid until the next call on the stream.
+ */
+typedef struct cbor_stream cbor_stream;
+/** Reads up to `capacity` bytes into `buffer`, stores the count in *got (0:
+ *  the input has ended) and returns 0; non-zero means failure (the stream
+ *  then fails with CBOR_FAST_ERR_SOURCE_FAILED). Fewer bytes than asked are
+ *  fine: the stream asks again only when it needs more. */
+typedef int (*cbor_fast_source_fn)(void* context, uint8_t* buffer, size_t capacity, size_t* got);
+/**
+ * A stream over source(context, ...). The context is the caller's; it must
+ * stay valid until cbor_stream_free().
+ * @param max_buffer  the most bytes the buffer holds (0: 64 MiB); an item that
+ *                    needs more (for next: a head and its string; for skip and
+ *                    next_doc: the whole item) fails with CBOR_FAST_ERR_MEMORY_BUDGET
+ * @param alloc       hooks for the handle, the buffer and the reader, or NULL
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (source or out NULL, an
+ *         allocator with a NULL hook); CBOR_FAST_ERR_OUT_OF_MEMORY.
+ */
+CBOR_FAST_API cbor_fast_status cbor_stream_new(cbor_fast_source_fn source, void* context,
+                                               size_t max_buffer, const cbor_fast_allocator* alloc,
+                                               cbor_stream** out);
+/** A stream over a POSIX file descriptor (read(2), retried on EINTR; never
+ *  closed by the stream). Same parameters and statuses as cbor_stream_new(),
+ *  CBOR_FAST_ERR_INVALID_ARGUMENT for a negative fd. */
+CBOR_FAST_API cbor_fast_status cbor_stream_new_fd(int fd, size_t max_buffer,
+                                                  const cbor_fast_allocator* alloc,
+                                                  cbor_stream** out);
+/** Frees the stream (not the source). NULL is a no-op. */
+CBOR_FAST_API void cbor_stream_free(cbor_stream* stream);
+/** Sets a reader option, as cbor_reader_set() (CBOR_FAST_OPT_STREAMING is
+ *  refused: a stream always streams). */
+CBOR_FAST_API cbor_fast_status cbor_stream_set(cbor_stream* stream, cbor_fast_option option,
+                                               uint64_t value);
+/**
+ * The next item, as cbor_reader_next() over the whole input.
+ * @return CBOR_FAST_OK; CBOR_FAST_END (the input ended at the top level);
+ *         CBOR_FAST_ERR_TRUNCATED (it ended inside an item);
+ *         CBOR_FAST_ERR_SOURCE_FAILED; CBOR_FAST_ERR_MEMORY_BUDGET;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, an
+ *         item struct_size no version has); or the reader's error. Sticky.
+ */
+CBOR_FAST_API cbor_fast_status cbor_stream_next(cbor_stream* stream, cbor_fast_item* item);
+/** Passes over the next complete item (as cbor_reader_skip()); statuses as
+ *  cbor_stream_next(), and CBOR_FAST_ERR_INVALID_STATE at an END. */
+CBOR_FAST_API cbor_fast_status cbor_stream_skip(cbor_stream* stream);
+/**
+ * The whole content of a string item just read (as cbor_reader_join()),
+ * copied into a buffer the stream owns, valid until the next call on it.
+ * @return as cbor_reader_join(), plus the stream's own statuses.
+ */
+CBOR_FAST_API cbor_fast_status cbor_stream_join(cbor_stream* stream, const cbor_fast_item* item,
+                                                const uint8_t** data, size_t* size);
+/**
+ * The next top-level item decoded into a document that owns its strings
+ * (the buffer moves on): a streamed cbor_seq_next_doc().
+ * @param flags  0 or CBOR_FAST_DECODE_COPY_STRINGS (implied); set strict
+ *               checks and limits with cbor_stream_set()
+ * @return CBOR_FAST_OK (*out set; free with cbor_doc_free()); CBOR_FAST_END;
+ *         CBOR_FAST_ERR_INVALID_STATE (inside an item); statuses as
+ *         cbor_stream_next(); CBOR_FAST_ERR_TOO_MANY_ITEMS.
+ */
+CBOR_FAST_API cbor_fast_status cbor_stream_next_doc(cbor_stream* stream, uint32_t flags,
+                                                    cbor_doc** out);
+/** Offset of the next byte to read, from the start of the input; 0 for NULL. */
+CBOR_FAST_API size_t cbor_stream_offset(const cbor_stream* stream);
+/** The sticky error, as cbor_reader_error(). */
+CBOR_FAST_API cbor_fast_status cbor_stream_error(const cbor_stream* stream, cbor_fast_error* error);
 
 /* ========================================================================== */
 /* Status spellings (since 0.4)                                               */

@@ -133,7 +133,9 @@ const char* cbor_status_name(cbor_fast_status status) {
 }
 
 int cbor_status_is_error(cbor_fast_status status) {
-  return status != CBOR_FAST_OK && status != CBOR_FAST_END ? 1 : 0;
+  // By block: 0-9 are not errors (OK, END, NEED_MORE), everything else is.
+  const int v = static_cast<int>(status);
+  return v >= 0 && v <= 9 ? 0 : 1;
 }
 
 int cbor_status_is_malformed(cbor_fast_status status) {

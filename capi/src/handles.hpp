@@ -19,6 +19,7 @@
 #include "cbor_fast/error.hpp"
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/writer.hpp"
+#include "internal/compiler.hpp"
 
 // cbor_fast::detail, outside v1: the one internal namespace of the project
 // (src/internal and document.hpp use it too; a v1::detail beside it would make
@@ -171,10 +172,59 @@ void fill_error(cbor_fast_error* out, status code) noexcept;
 /// indefinite-length strings (its contents stay valid until the next join,
 /// reset or free). The join buffer uses operator new: the C API promises the
 /// hooks for the handle and the nesting stack only.
+namespace cbor_fast {
+namespace detail {
+/// The C item from a C++ one (every field: the 0.1 layout is the whole struct).
+///
+/// Each select tests the type only (cmov, not a chain of branches): the reader
+/// leaves item::u null (all bits zero) unless the item is a float (u.dbl) or a
+/// definite string (u.data), and gives an indefinite string start arg 0, so
+/// float_value and data are u's bits or zero, and size is arg or zero.
+CBOR_FAST_ALWAYS_INLINE inline void item_to_c(const cbor_fast::item& it,
+                                              cbor_fast_item* item) noexcept {
+  const auto type = static_cast<uint8_t>(it.type);
+  const bool floating = it.type == cbor_fast::item_type::floating;
+  const bool string = uint8_t(type - uint8_t(cbor_fast::item_type::byte_string)) < 2;
+  uint64_t u;
+  std::memcpy(&u, &it.u, sizeof u);
+  const uint64_t float_bits = floating ? u : 0;
+  item->type = static_cast<cbor_fast_type>(type);
+  item->flags = it.flags;
+  item->depth = it.depth;
+  item->offset = it.offset;
+  item->head_size = it.head_size;
+  item->float_width = it.width;
+  item->value = it.arg;
+  std::memcpy(&item->float_value, &float_bits, sizeof float_bits);
+  item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(floating ? 0 : u));
+  item->size = string ? static_cast<size_t>(it.arg) : 0;
+}
+
+/// The C++ item a C item came from (for cbor_reader_join, cbor_stream_join).
+inline cbor_fast::item item_from_c(const cbor_fast_item& in) noexcept {
+  cbor_fast::item out;
+  out.type = static_cast<cbor_fast::item_type>(in.type);
+  out.flags = static_cast<uint8_t>(in.flags);
+  out.head_size = static_cast<uint8_t>(in.head_size);
+  out.depth = in.depth;
+  out.offset = in.offset;
+  out.arg = in.value;
+  out.u.data = in.data;
+  return out;
+}
+
+/// One cbor_fast_option into reader options (cbor_reader_set, cbor_stream_set).
+cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noexcept;
+}  // namespace detail
+}  // namespace cbor_fast
+
 struct cbor_reader {
   cbor_fast::allocator alloc;  ///< hooks for this handle and the reader's stack
   cbor_fast::reader reader;
   std::string joined;
+  /// The last cbor_reader_join() returned CBOR_FAST_NEED_MORE: the next one
+  /// appends to `joined` (streaming input).
+  bool join_partial = false;
 
   cbor_reader(const cbor_fast::allocator& a, const void* data, size_t size) noexcept
       : alloc(a), reader(data, size, options(&alloc)) {}

@@ -10,6 +10,8 @@
 using cbor_fast::detail::error_ok;
 using cbor_fast::detail::fill_error;
 using cbor_fast::detail::guard;
+using cbor_fast::detail::item_from_c;
+using cbor_fast::detail::item_to_c;
 using cbor_fast::detail::to_c;
 
 namespace {
@@ -22,19 +24,6 @@ constexpr uint32_t k_item_size = sizeof(cbor_fast_item);
 /// every field; when one is appended, shorter callers get a field-wise copy.
 inline bool item_size_ok(const cbor_fast_item* item) noexcept {
   return cbor_fast::detail::item_size_ok(item->struct_size);
-}
-
-/// The C++ item a C item came from (for cbor_reader_join).
-cbor_fast::item to_cxx(const cbor_fast_item& in) noexcept {
-  cbor_fast::item out;
-  out.type = static_cast<cbor_fast::item_type>(in.type);
-  out.flags = static_cast<uint8_t>(in.flags);
-  out.head_size = static_cast<uint8_t>(in.head_size);
-  out.depth = in.depth;
-  out.offset = in.offset;
-  out.arg = in.value;
-  out.u.data = in.data;
-  return out;
 }
 
 /// True for a BYTES or TEXT item. The type is read as an integer: a caller's
@@ -71,9 +60,41 @@ cbor_fast_status cbor_reader_reset(cbor_reader* reader, const void* data, size_t
   return guard([&] {
     reader->reader.reset(static_cast<const uint8_t*>(data), size);
     reader->joined.clear();  // keeps its capacity, like the reader keeps its stack
+    reader->join_partial = false;
     return CBOR_FAST_OK;
   });
 }
+
+namespace cbor_fast {
+namespace detail {
+cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noexcept {
+  // Values are literal, 0 included (see cbor_fast_option in cbor_fast.h).
+  switch (option) {
+    case CBOR_FAST_OPT_MAX_DEPTH:
+      if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+      o.max_depth = static_cast<uint32_t>(value);
+      break;
+    case CBOR_FAST_OPT_MAX_STRING_LENGTH: o.max_string_length = value; break;
+    case CBOR_FAST_OPT_MAX_CONTAINER_ITEMS: o.max_container_items = value; break;
+    case CBOR_FAST_OPT_MAX_ITEMS: o.max_items = value; break;
+    case CBOR_FAST_OPT_VALIDATE_UTF8:
+    case CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS:
+    case CBOR_FAST_OPT_DETERMINISTIC:
+    case CBOR_FAST_OPT_STREAMING: {
+      if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+      const bool on = value != 0;
+      if (option == CBOR_FAST_OPT_VALIDATE_UTF8) o.validate_utf8 = on;
+      if (option == CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS) o.reject_duplicate_keys = on;
+      if (option == CBOR_FAST_OPT_DETERMINISTIC) o.deterministic = on;
+      if (option == CBOR_FAST_OPT_STREAMING) o.streaming = on;
+      break;
+    }
+    default: return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  }
+  return CBOR_FAST_OK;
+}
+}  // namespace detail
+}  // namespace cbor_fast
 
 cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, uint64_t value) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -82,66 +103,18 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
   const int opt = cbor_fast::detail::enum_value(option);
   return guard([&] {
     cbor_fast::reader_options o = reader->reader.options();
-    // Values are literal, 0 included (see cbor_fast_option in cbor_fast.h).
-    switch (opt) {
-      case CBOR_FAST_OPT_MAX_DEPTH:
-        if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-        o.max_depth = static_cast<uint32_t>(value);
-        break;
-      case CBOR_FAST_OPT_VALIDATE_UTF8:
-        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-        o.validate_utf8 = value != 0;
-        break;
-      case CBOR_FAST_OPT_MAX_STRING_LENGTH: o.max_string_length = value; break;
-      case CBOR_FAST_OPT_MAX_CONTAINER_ITEMS: o.max_container_items = value; break;
-      case CBOR_FAST_OPT_MAX_ITEMS: o.max_items = value; break;
-      case CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS:
-        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-        o.reject_duplicate_keys = value != 0;
-        break;
-      case CBOR_FAST_OPT_DETERMINISTIC:
-        if (value > 1) return CBOR_FAST_ERR_INVALID_ARGUMENT;
-        o.deterministic = value != 0;
-        break;
-      default: return CBOR_FAST_ERR_INVALID_ARGUMENT;
-    }
-    return to_c(reader->reader.set_options(o));
+    const cbor_fast_status s = cbor_fast::detail::apply_option(o, opt, value);
+    return s != CBOR_FAST_OK ? s : to_c(reader->reader.set_options(o));
   });
 }
 
 namespace {
-/// The C item from a C++ one (every field: the 0.1 layout is the whole struct).
-///
-/// Each select tests the type only (cmov, not a chain of branches): the reader
-/// leaves item::u null (all bits zero) unless the item is a float (u.dbl) or a
-/// definite string (u.data), and gives an indefinite string start arg 0, so
-/// float_value and data are u's bits or zero, and size is arg or zero.
-CBOR_FAST_ALWAYS_INLINE inline void to_c_item(const cbor_fast::item& it,
-                                              cbor_fast_item* item) noexcept {
-  const auto type = static_cast<uint8_t>(it.type);
-  const bool floating = it.type == cbor_fast::item_type::floating;
-  const bool string = uint8_t(type - uint8_t(cbor_fast::item_type::byte_string)) < 2;
-  uint64_t u;
-  std::memcpy(&u, &it.u, sizeof u);
-  const uint64_t float_bits = floating ? u : 0;
-  item->type = static_cast<cbor_fast_type>(type);
-  item->flags = it.flags;
-  item->depth = it.depth;
-  item->offset = it.offset;
-  item->head_size = it.head_size;
-  item->float_width = it.width;
-  item->value = it.arg;
-  std::memcpy(&item->float_value, &float_bits, sizeof float_bits);
-  item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(floating ? 0 : u));
-  item->size = string ? static_cast<size_t>(it.arg) : 0;
-}
-
 /// A visitor that fills one C item, always inlined (into each step of the
 /// reader's plain path, where the item's type and head size are constants).
 struct c_item_out {
   cbor_fast_item* item;
   CBOR_FAST_ALWAYS_INLINE void operator()(const cbor_fast::item& it) const noexcept {
-    to_c_item(it, item);
+    item_to_c(it, item);
   }
 };
 
@@ -152,7 +125,7 @@ CBOR_FAST_NOINLINE cbor_fast_status next_general(cbor_reader* reader, cbor_fast_
   cbor_fast::item it;
   const cbor_fast::status s = cbor_fast::detail::reader_access::next_general(reader->reader, it);
   if (s != cbor_fast::status::ok) return to_c(s);
-  to_c_item(it, item);
+  item_to_c(it, item);
   return CBOR_FAST_OK;
 }
 }  // namespace
@@ -184,7 +157,7 @@ cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* ite
   const cbor_fast::status s = reader->reader.visit_items(
       [&out, stride, struct_size](const cbor_fast::item& it) noexcept {
         auto* element = reinterpret_cast<cbor_fast_item*>(out);
-        to_c_item(it, element);
+        item_to_c(it, element);
         // Each element is then a complete item on its own (for cbor_reader_join).
         element->struct_size = struct_size;
         out += stride;
@@ -224,8 +197,10 @@ cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* ite
       *size = item->size;
       return CBOR_FAST_OK;
     }
-    reader->joined.clear();
-    const cbor_fast::status s = reader->reader.read_joined(to_cxx(*item), reader->joined);
+    // After need_more the chunks so far are kept and this call goes on.
+    if (!reader->join_partial) reader->joined.clear();
+    const cbor_fast::status s = reader->reader.read_joined(item_from_c(*item), reader->joined);
+    reader->join_partial = s == cbor_fast::status::need_more;
     if (s != cbor_fast::status::ok) return to_c(s);
     *data = reinterpret_cast<const uint8_t*>(reader->joined.data());
     *size = reader->joined.size();
@@ -236,6 +211,25 @@ cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* ite
 cbor_fast_status cbor_reader_finish(cbor_reader* reader) {
   if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return guard([&] { return to_c(reader->reader.finish()); });
+}
+
+cbor_fast_status cbor_reader_feed(cbor_reader* reader, const void* data, size_t size,
+                                  size_t first_offset) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] { return to_c(reader->reader.feed(data, size, first_offset)); });
+}
+
+cbor_fast_status cbor_reader_item_ready(cbor_reader* reader) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] { return to_c(reader->reader.item_ready()); });
+}
+
+size_t cbor_reader_needed(const cbor_reader* reader) {
+  return reader != nullptr ? reader->reader.needed() : 0;
+}
+
+size_t cbor_reader_keep_from(const cbor_reader* reader) {
+  return reader != nullptr ? reader->reader.keep_from() : 0;
 }
 
 size_t cbor_reader_offset(const cbor_reader* reader) {

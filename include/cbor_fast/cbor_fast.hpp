@@ -9,6 +9,7 @@
 #include "cbor_fast/item.hpp"
 #include "cbor_fast/mapping.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/stream.hpp"
 #include "cbor_fast/typed_array.hpp"
 #include "cbor_fast/tags.hpp"
 #include "cbor_fast/version.hpp"

@@ -379,7 +379,8 @@ status decode(Temporary&& input, document& out, const decode_options& options = 
 /// accepted and ignored; set validate_utf8 on the reader). Always the
 /// reader-driven decoder, so any reader works. Returns ok, end when the reader has no
 /// more items, invalid_state when it is inside an item, the reader's sticky
-/// error, too_many_items or out_of_memory.
+/// error, too_many_items or out_of_memory. A streaming reader gives need_more
+/// (out empty, nothing consumed) until the whole item is in.
 status decode(reader& r, document& out, uint32_t flags = decode_none, error_info* error = nullptr,
               uint32_t max_nodes = 0) noexcept;
 

@@ -888,6 +888,11 @@ inline std::string format_path(const decode_ctx& c) {
 template <class T>
 status run_decode(reader& r, T& out, const mapping_options& options, error_info* err,
                   std::string* path) {
+  // Streaming input: the whole item first (nothing of a partial one is read).
+  if (r.options().streaming) {
+    const status ready = r.item_ready();
+    if (ready != status::ok) return ready;
+  }
   decode_ctx c(r, options.reject_unknown_keys);
   const size_t start = r.offset();
   status s;

@@ -135,6 +135,8 @@ status from_cbor(const uint8_t* data, size_t size, T& out, mapping_error& err,
                  const mapping_options& options = {});
 /// Decodes the next item of `r` into `out` (end when the reader has none left).
 /// A failure makes no reader error sticky unless the reader itself failed.
+/// A streaming reader gives need_more until the whole item is in (see
+/// reader::item_ready()).
 template <class T>
 status from_cbor(reader& r, T& out, error_info* err = nullptr, const mapping_options& options = {});
 template <class T>

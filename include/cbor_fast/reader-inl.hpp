@@ -54,7 +54,7 @@ inline reader::reader(const uint8_t* data, size_t size, const reader_options& op
 }
 
 inline reader::~reader() {
-  if (stack_ != inline_frames_ || keys_ != nullptr) release_storage();
+  if (stack_ != inline_frames_ || keys_ != nullptr || scout_ != nullptr) release_storage();
 }
 
 template <class Visitor>
@@ -66,6 +66,11 @@ status reader::visit(Visitor&& v) {
   // As skip(): at the end of the enclosing container there is no item to visit.
   if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
+  if (options_.streaming) {
+    // The visitor sees the item only once all of it is here.
+    const status ready = item_ready();
+    if (ready != status::ok) return ready;
+  }
   return drive<true>(v, 0, nullptr);
 }
 

@@ -109,6 +109,17 @@ struct reader_options {
   /// bytes or fewer, or with a leading zero, is non_preferred_encoding).
   /// Each at the offset of the offending head or key.
   bool deterministic = false;
+  /// The input arrives in parts (since 0.5): a buffer that ends inside an
+  /// item is not an error. next() there returns need_more (not sticky), with
+  /// needed() the fewest further bytes it needs and nothing of the partial
+  /// item consumed; feed() hands over a longer or a later buffer and the call
+  /// is made again. At the end of the buffer at the top level next() gives
+  /// need_more too (the stream may go on): end_input() says no more comes,
+  /// after which a partial item is truncated and the top level gives end.
+  /// A definite array or map head is taken without comparing its count with
+  /// the bytes at hand (they may not have arrived), so a consumer that sizes
+  /// memory by a count should bound it with max_container_items.
+  bool streaming = false;
   /// Memory hooks for the reader's container stack; nullptr means malloc/free.
   const allocator* alloc = nullptr;
 };
@@ -119,6 +130,18 @@ struct reader_options {
 /// The reader never copies the input: the buffer must stay alive and unchanged
 /// as long as the reader and every item or view taken from it are in use.
 /// Errors are sticky: after the first failure every call returns it.
+///
+/// Input in parts (reader_options::streaming): offsets count from the start
+/// of the stream whatever buffer holds the bytes now. After need_more, feed()
+/// the buffer again with more bytes: the same buffer grown (first_offset 0),
+/// or a window that keeps the stream from keep_from() on. Items already
+/// returned point into the buffer that held them and stay valid as long as
+/// those bytes do. skip(), visit() and read_array() need their whole item:
+/// they return need_more (consuming nothing) until it is in the buffer, and
+/// what they scanned of it so far is not scanned again after feed().
+/// visit_items() and skip_to_end() take whole items as they arrive and stop
+/// with need_more at a partial one; read_joined() appends the chunks that
+/// have arrived and continues on the next call.
 class reader {
  public:
   inline reader(const uint8_t* data, size_t size, const reader_options& options = {}) noexcept;
@@ -206,6 +229,32 @@ class reader {
   /// container is open; truncated with the offset otherwise (or the sticky error).
   status finish() noexcept;
 
+  // ---- input in parts (reader_options::streaming; since 0.5) ----
+  /// Continues on `data[0, size)`, which holds the stream's bytes from offset
+  /// `first_offset` on: first_offset must be at most keep_from() and the
+  /// buffer must reach at least offset() (else invalid_argument, nothing
+  /// changes; not sticky). Offsets stay those of the stream. Any reader may
+  /// be fed; only a streaming one waits for more instead of failing.
+  status feed(const uint8_t* data, size_t size, size_t first_offset) noexcept;
+  status feed(const void* data, size_t size, size_t first_offset) noexcept {
+    return feed(static_cast<const uint8_t*>(data), size, first_offset);
+  }
+  /// After need_more: the fewest further bytes (past the buffer's end) the
+  /// call needs; it may need more once they are there. 0 otherwise.
+  size_t needed() const noexcept { return needed_; }
+  /// The first stream offset a later buffer must still hold: offset(), or
+  /// with duplicate-key or deterministic checks the start of the earliest map
+  /// key still being read (keys already read are copied by the reader).
+  size_t keep_from() const noexcept;
+  /// No more input comes: streaming ends (the options keep the rest), so a
+  /// partial item is truncated and the end of input at the top level is end.
+  void end_input() noexcept;
+  /// ok when the next complete item (what skip() would pass over) is in the
+  /// buffer; else need_more (streaming), end, invalid_state or an error as
+  /// skip() would return it. Nothing is consumed. What was scanned is kept,
+  /// so calling it after each feed() costs one pass over the item in all.
+  status item_ready() noexcept;
+
   /// Data items read since construction or reset() (every head counts, as
   /// for max_items).
   uint64_t items() const noexcept { return options_.max_items - items_left_; }
@@ -218,7 +267,8 @@ class reader {
   /// The sticky error (ok if none) with its offset and depth.
   const error_info& error() const noexcept { return error_; }
   const reader_options& options() const noexcept { return options_; }
-  /// The whole input.
+  /// The whole input. In streaming mode: stream offsets [0, end of the
+  /// buffer), of which only those from the buffer's first offset are readable.
   byte_view input() const noexcept { return {begin_, static_cast<size_t>(end_ - begin_)}; }
 
  private:
@@ -271,6 +321,13 @@ class reader {
   template <bool WholeItem, bool NoCalls, class Form, class Taken>
   CBOR_FAST_VISIT_INLINE bool read_head(const cursor& c, item& it, Taken& taken) noexcept;
   status fail(status s, size_t offset) noexcept;
+  /// The input ends `missing` bytes short of the item at `offset`: need_more
+  /// when streaming (nothing changes but needed()), else a sticky truncated.
+  status short_input(size_t offset, size_t missing) noexcept;
+  /// item_ready()'s and fast_skip()'s scan in one pass over the next `count`
+  /// definite-length items of the innermost level, changing nothing: their
+  /// end, or nullptr (anything else, including a partial item).
+  const uint8_t* fast_extent(uint64_t* items, uint64_t count) const noexcept;
   status push(uint8_t kind, bool indefinite, uint64_t left, size_t head_offset) noexcept;
   status next_special(item& out) noexcept;
   status head_special(item& out, const uint8_t* p, size_t off) noexcept;
@@ -316,7 +373,13 @@ class reader {
   /// Why next() cannot take its inline path (slow_* bits in reader.cpp): a
   /// sticky error, strict checks, or an open indefinite string. One test for all.
   uint8_t slow_ = 0;
-  detail::key_checker* keys_ = nullptr;   ///< their map bookkeeping, made on first use
+  detail::key_checker* keys_ = nullptr;  ///< their map bookkeeping, made on first use
+  size_t needed_ = 0;                    ///< after need_more: bytes still missing
+  /// item_ready()'s scan of a partial item, kept across feed(): a reader of
+  /// its own (made on first use), valid while scout_origin_ is offset().
+  reader* scout_ = nullptr;
+  size_t scout_origin_ = SIZE_MAX;
+  void release_scout() noexcept;
   frame inline_frames_[k_inline_frames];  ///< stack_ until it grows
   /// take_plain() reads a head only at pos_ < plain_end_: then slow_ is 0,
   /// nine bytes are left and the item budget is not spent. Set by

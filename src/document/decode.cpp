@@ -741,6 +741,14 @@ using detail::k_decode_flags;
 
 status decode(reader& r, document& out, uint32_t flags, error_info* error,
               uint32_t max_nodes) noexcept {
+  // Streaming input: the whole item first (nothing of a partial one is read).
+  if (r.options().streaming) {
+    const status ready = r.item_ready();
+    if (ready != status::ok) {
+      out.clear();
+      return ready;
+    }
+  }
   const status s = detail::decode_from_reader(r, out, flags, error, max_nodes, nullptr);
   if (s == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
   return s;

@@ -163,7 +163,10 @@ struct bulk_reader {
   template <class T, class Out>
   static status read(reader& r, Out& out) {
     peeked_head h;
-    status s = peek(r, h);
+    status s;
+    // Streaming: the whole array first (nothing is read of a partial one).
+    if (r.options_.streaming && (s = r.item_ready()) != status::ok) return s;
+    s = peek(r, h);
     if (s != status::ok) return s;
     if (h.major == 6 && h.complete) {
       if (h.arg == tag_homogeneous) {

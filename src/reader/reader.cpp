@@ -82,6 +82,9 @@ reader::reader(reader&& other) noexcept
       strict_(other.strict_),
       slow_(other.slow_),
       keys_(std::exchange(other.keys_, nullptr)),
+      needed_(other.needed_),
+      scout_(std::exchange(other.scout_, nullptr)),
+      scout_origin_(std::exchange(other.scout_origin_, SIZE_MAX)),
       plain_end_(other.plain_end_) {
   take_stack(other);
   top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
@@ -97,6 +100,7 @@ reader& reader::operator=(reader&& other) noexcept {
     stack_ = inline_frames_;
     capacity_ = k_inline_frames;
     release_keys();
+    release_scout();
     begin_ = other.begin_;
     pos_ = other.pos_;
     end_ = other.end_;
@@ -111,6 +115,9 @@ reader& reader::operator=(reader&& other) noexcept {
     strict_ = other.strict_;
     slow_ = other.slow_;
     keys_ = std::exchange(other.keys_, nullptr);
+    needed_ = other.needed_;
+    scout_ = std::exchange(other.scout_, nullptr);
+    scout_origin_ = std::exchange(other.scout_origin_, SIZE_MAX);
     plain_end_ = other.plain_end_;
     top_ = depth_ != 0 ? &stack_[depth_ - 1] : &root_;
     other.top_ = &other.root_;
@@ -125,6 +132,15 @@ void reader::release_storage() noexcept {
   stack_ = inline_frames_;
   capacity_ = k_inline_frames;
   release_keys();
+  release_scout();
+}
+
+void reader::release_scout() noexcept {
+  scout_origin_ = SIZE_MAX;
+  if (scout_ == nullptr) return;
+  scout_->~reader();
+  options_.alloc->free(options_.alloc->context, scout_, sizeof(reader));
+  scout_ = nullptr;
 }
 
 void reader::release_keys() noexcept {
@@ -145,6 +161,8 @@ status reader::set_options(const reader_options& options) noexcept {
   // Maps opened from now on are checked; those already open are not.
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
   slow_ = uint8_t((slow_ & ~slow_strict) | (strict_ ? slow_strict : 0));
+  scout_origin_ = SIZE_MAX;  // its limits were the old ones
+  if (keys_ != nullptr) keys_->set_copy_keys(options_.streaming);
   note_plain_end();
   return status::ok;
 }
@@ -161,11 +179,54 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   error_ = error_info{};
   slow_ = strict_ ? slow_strict : 0;
   if (keys_ != nullptr) keys_->clear();
+  needed_ = 0;
+  scout_origin_ = SIZE_MAX;
   note_plain_end();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
+CBOR_FAST_COLD status reader::short_input(size_t offset, size_t missing) noexcept {
+  if (!options_.streaming) return fail(status::truncated, offset);
+  needed_ = missing;
+  return status::need_more;
+}
+
+size_t reader::keep_from() const noexcept {
+  const size_t at = offset();
+  if (keys_ == nullptr) return at;
+  const size_t key = keys_->earliest_open_key();
+  return key < at ? key : at;
+}
+
+status reader::feed(const uint8_t* data, size_t size, size_t first_offset) noexcept {
+  const size_t at = offset();
+  if ((data == nullptr && size != 0) || first_offset > keep_from() ||
+      size > SIZE_MAX - first_offset || first_offset + size < at)
+    return status::invalid_argument;
+  // Offsets stay the stream's: begin_ is where offset 0 would be, computed
+  // in integers (it lies before the buffer; only the buffer is read).
+  const uintptr_t base = reinterpret_cast<uintptr_t>(data) - uintptr_t(first_offset);
+  begin_ = reinterpret_cast<const uint8_t*>(base);
+  pos_ = reinterpret_cast<const uint8_t*>(base + at);
+  end_ = reinterpret_cast<const uint8_t*>(base + first_offset + size);
+  needed_ = 0;
+  // The scout reads from `at` on, in offsets counted from there.
+  if (scout_origin_ == at &&
+      scout_->feed(data + (at - first_offset), size - (at - first_offset), 0) != status::ok)
+    scout_origin_ = SIZE_MAX;
+  if (slow_ != 0) plain_end_ = begin_;
+  note_plain_end();
+  return status::ok;
+}
+
+void reader::end_input() noexcept {
+  options_.streaming = false;
+  scout_origin_ = SIZE_MAX;
+  if (keys_ != nullptr) keys_->set_copy_keys(false);
+}
+
 CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
+  needed_ = 0;
   error_.code = s;
   slow_ |= slow_error;
   plain_end_ = begin_;
@@ -257,8 +318,8 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
     return status::ok;
   }
   if (pos_ == end_) {
-    if (depth_ == 0) return status::end;
-    return fail(status::truncated, offset());
+    if (depth_ == 0 && !options_.streaming) return status::end;
+    return short_input(offset(), 1);
   }
   if (top_->left == 0 || items_left_ == 0) {
     // An indefinite container at its entry limit, or the item budget spent:
@@ -389,6 +450,12 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
       if (end_key(start, false) != status::ok) return error_.code;
     }
   }
+  if (options_.deterministic && options_.streaming && pos_ != end_ &&
+      (*pos_ == 0xc2 || *pos_ == 0xc3)) {
+    // The bignum check reads past the tag: take the tag once that is here.
+    const size_t missing = detail::bignum_missing(pos_ + 1, end_);
+    if (missing != 0) return short_input(start, missing);
+  }
   status s = next_special(out);
   if (s != status::ok) return s;
   if (options_.deterministic && (s = check_preferred(out)) != status::ok) return s;
@@ -410,6 +477,7 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
       void* p = options_.alloc->malloc(options_.alloc->context, sizeof(detail::key_checker));
       if (p == nullptr) return fail(status::out_of_memory, out.offset);
       keys_ = new (p) detail::key_checker(*options_.alloc);
+      keys_->set_copy_keys(options_.streaming);
     }
     if (!keys_->open_map(depth_)) return fail(status::out_of_memory, out.offset);
   }
@@ -455,7 +523,7 @@ struct reader_steps {
     const uint8_t* const end = r.end_;
     const size_t off = size_t(p - r.begin_);
     if (ArgBytes != 0 && CBOR_FAST_UNLIKELY(size_t(end - p) < head_size))
-      return r.fail(status::truncated, off);
+      return r.short_input(off, head_size - size_t(end - p));
     const uint64_t arg = head_arg<ArgBytes>(p);
     const uint8_t* const content = p + head_size;
     // Read the members before writing *out: its byte-sized fields may alias anything.
@@ -478,6 +546,12 @@ struct reader_steps {
       // them as for any other head).
       if (CBOR_FAST_UNLIKELY(arg > r.options_.max_string_length || arg > size_t(end - content))) {
         out.u.data = nullptr;
+        if (arg <= r.options_.max_string_length && r.options_.streaming) {
+          ++parent->left;  // the partial string is not taken
+          r.items_left_ = items_left;
+          r.needed_ = size_t(arg - size_t(end - content));
+          return status::need_more;
+        }
         r.pos_ = content;
         return r.fail(
             arg > r.options_.max_string_length ? status::string_too_long : status::truncated, off);
@@ -493,11 +567,13 @@ struct reader_steps {
         if (arg > r.options_.max_container_items) return r.fail(status::container_too_large, off);
         // Every item takes at least one byte: a count the input cannot hold is
         // rejected here, before anyone sizes an allocation by it.
-        if (arg > size_t(end - content)) return r.fail(status::truncated, off);
+        if (arg > size_t(end - content) && !r.options_.streaming)
+          return r.fail(status::truncated, off);
         return r.push_definite(k_array, arg, off);
       } else if constexpr (Type == item_type::map) {
         if (arg > r.options_.max_container_items) return r.fail(status::container_too_large, off);
-        if (arg > size_t(end - content) / 2) return r.fail(status::truncated, off);
+        if (arg > size_t(end - content) / 2 && !r.options_.streaming)
+          return r.fail(status::truncated, off);
         return r.push_definite(k_map, arg * 2, off);
       } else if constexpr (Type == item_type::tag) {
         return r.push_definite(k_tag, 1, off);
@@ -550,7 +626,7 @@ status reader::next_general(item& out) noexcept {
   if (CBOR_FAST_LIKELY(slow_ == 0 && parent->left != 0 && items_left_ != 0 && p != end_))
     return k_steps.at[detail::k_heads[*p].step](*this, out, p, parent);  // read_item()
   // The end of a top-level sequence (a small document's second call).
-  if (p == end_ && depth_ == 0 && slow_ == 0) return status::end;
+  if (p == end_ && depth_ == 0 && slow_ == 0 && !options_.streaming) return status::end;
   if (slow_ == 0 && parent->left == 0 && !parent->indefinite && parent->kind != k_tag) {
     // A definite array or map has all its items: report its end (as next_special would).
     pop();
@@ -573,8 +649,21 @@ constexpr unsigned k_fast_skip_levels = 512;
 // nothing, and skip() takes the general path, which reports the exact status
 // and offset.
 bool reader::fast_skip(uint64_t count) noexcept {
-  // Chunks of an indefinite string, and key checks, take the general path.
-  if (top_->kind >= k_bytes || strict_) return false;
+  // Key checks take the general path.
+  if (strict_) return false;
+  uint64_t items;
+  const uint8_t* const end = fast_extent(&items, count);
+  if (end == nullptr) return false;
+  items_left_ -= items;
+  top_->left -= count;
+  pos_ = end;
+  return true;
+}
+
+// fast_skip()'s scan: where the next `count` items at pos_ end, changing nothing.
+inline const uint8_t* reader::fast_extent(uint64_t* items_out, uint64_t count) const noexcept {
+  // Chunks of an indefinite string take the general path.
+  if (top_->kind >= k_bytes) return nullptr;
   const uint8_t* p = pos_;
   const uint8_t* const end = end_;
   const bool utf8 = options_.validate_utf8;
@@ -586,7 +675,7 @@ bool reader::fast_skip(uint64_t count) noexcept {
   uint64_t left = count;  // items left at the current level (the ones to skip)
   uint64_t items = 0;
   for (;;) {
-    if (p == end) return false;
+    if (p == end) return nullptr;
     const uint8_t ib = *p;
     // By reference: the fields load as bytes (a copy of the whole entry
     // would be one load plus shifts).
@@ -598,7 +687,7 @@ bool reader::fast_skip(uint64_t count) noexcept {
     } else if (avail >= 9) {
       arg = detail::load_argument_n(p + 1, e.arg_bytes);
     } else {
-      if (avail <= e.arg_bytes) return false;
+      if (avail <= e.arg_bytes) return nullptr;
       arg = detail::load_argument_short(p + 1, e.arg_bytes);
     }
     const uint8_t* const q = p + 1 + e.arg_bytes;
@@ -606,14 +695,14 @@ bool reader::fast_skip(uint64_t count) noexcept {
     switch (e.kind) {
       case detail::hk_scalar: p = q; break;
       case detail::hk_simple8:
-        if (arg < 32) return false;
+        if (arg < 32) return nullptr;
         p = q;
         break;
       case detail::hk_bytes:
       case detail::hk_text:
-        if (arg > max_string || arg > size_t(end - q)) return false;
+        if (arg > max_string || arg > size_t(end - q)) return nullptr;
         if (e.kind == detail::hk_text && utf8 && !detail::utf8_is_valid(q, size_t(arg), end))
-          return false;
+          return nullptr;
         p = q + arg;
         break;
       case detail::hk_array:
@@ -621,29 +710,27 @@ bool reader::fast_skip(uint64_t count) noexcept {
       case detail::hk_tag: {
         uint64_t children = 1;
         if (e.kind != detail::hk_tag) {
-          if (arg > max_entries) return false;
+          if (arg > max_entries) return nullptr;
           if (e.kind == detail::hk_array ? arg > size_t(end - q) : arg > size_t(end - q) / 2)
-            return false;
+            return nullptr;
           children = e.kind == detail::hk_array ? arg : 2 * arg;
         }
         // The general path opens a level even for [] and {}.
-        if (depth >= levels || depth == k_fast_skip_levels) return false;
+        if (depth >= levels || depth == k_fast_skip_levels) return nullptr;
         p = q;
         if (children == 0) break;
         outer[depth++] = left;
         left = children;
         continue;
       }
-      default: return false;
+      default: return nullptr;
     }
     // An item is complete: count it, closing every level it completes.
     while (--left == 0) {
       if (depth == 0) {
-        if (items > items_left_) return false;
-        items_left_ -= items;
-        top_->left -= count;
-        pos_ = p;
-        return true;
+        if (items > items_left_) return nullptr;
+        *items_out = items;
+        return p;
       }
       left = outer[--depth];
     }
@@ -657,6 +744,11 @@ status reader::skip() noexcept {
   if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
   if (pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
+  if (options_.streaming) {
+    // All or nothing: a partial item is not entered.
+    const status ready = item_ready();
+    if (ready != status::ok) return ready;
+  }
   const uint32_t target = depth_;
   item it;
   status s = next_general(it);
@@ -681,11 +773,70 @@ status reader::skip_to_end() noexcept {
     fast_skip(top_->left);
   }
   item it;
+  if (options_.streaming) {
+    // Whole items at this level (skip()), so after need_more the reader is
+    // between two of them and the next call goes on from there.
+    for (;;) {
+      const bool closing =
+          top_->indefinite ? pos_ != end_ && *pos_ == 0xff : top_->left == 0 && top_->kind != k_tag;
+      const status s = closing ? next_general(it) : skip();
+      if (s != status::ok) return s;
+      pop_finished_tags();
+      if (depth_ <= target) return status::ok;
+    }
+  }
   for (;;) {
     status s = next_general(it);
     if (s != status::ok) return s;
     pop_finished_tags();
     if (depth_ <= target) return status::ok;
+  }
+}
+
+status reader::item_ready() noexcept {
+  if (error_.code != status::ok || !options_.streaming) return error_.code;
+  pop_finished_tags();
+  // As skip(): at the end of the enclosing container there is no item.
+  if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
+  if (pos_ == end_) return short_input(offset(), 1);
+  if (top_->indefinite && *pos_ == 0xff) return status::invalid_state;
+  const size_t at = offset();
+  if (scout_origin_ != at) {
+    uint64_t items;
+    if (fast_extent(&items, 1) != nullptr) return status::ok;
+    // The scout: a plain reader over the rest of the buffer (offsets from
+    // `at`) with this one's limits for one item here, no strict checks (the
+    // real pass makes them), fed along with this one until the item is in.
+    reader_options so = options_;
+    so.max_depth = options_.max_depth - depth_;
+    so.max_items = items_left_;
+    so.validate_utf8 = false;
+    so.reject_duplicate_keys = false;
+    so.deterministic = false;
+    so.streaming = true;
+    if (scout_ == nullptr) {
+      void* p = options_.alloc->malloc(options_.alloc->context, sizeof(reader));
+      if (p == nullptr) return fail(status::out_of_memory, at);
+      scout_ = new (p) reader(pos_, size_t(end_ - pos_), so);
+    } else {
+      scout_->reset(pos_, size_t(end_ - pos_));
+      scout_->set_options(so);  // at depth 0: cannot fail
+    }
+    scout_origin_ = at;
+  }
+  item it;
+  for (;;) {
+    const status s = scout_->next(it);
+    if (s == status::need_more) {
+      needed_ = scout_->needed();
+      return s;
+    }
+    // Complete, or an error inside: either way the real pass may run (and
+    // reports the error where it is).
+    if (s != status::ok || scout_->depth() == 0) {
+      scout_origin_ = SIZE_MAX;
+      return status::ok;
+    }
   }
 }
 

@@ -161,6 +161,18 @@ bool bignum_is_preferred(const uint8_t* content, const uint8_t* end) noexcept {
   return first == end || *first != 0;  // no leading zero byte
 }
 
+size_t bignum_missing(const uint8_t* content, const uint8_t* end) noexcept {
+  if (content == end) return 1;
+  if ((*content >> 5) != 2 || (*content & 0x1fu) >= 28) return 0;
+  const unsigned ai = *content & 0x1fu;
+  const size_t n = ai < 24 ? 0u : size_t(1) << (ai - 24);
+  const size_t have = size_t(end - content);
+  if (have < 1 + n) return 1 + n - have;
+  uint64_t len = n == 0 ? ai : 0;
+  for (size_t i = 1; i <= n; ++i) len = (len << 8) | content[i];
+  return len > 8 && have == 1 + n ? 1 : 0;  // the first content byte decides
+}
+
 bool is_preferred(const item& it) noexcept {
   if (it.type == item_type::floating) {
     uint64_t bits;
@@ -257,14 +269,24 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
     if (m.has_previous) {
       const size_t prev_size = m.previous_end - m.previous_start;
       const size_t common = prev_size < size ? prev_size : size;
-      int c = std::memcmp(input + m.previous_start, input + start, common);
+      const uint8_t* prev = (m.previous_in_arena ? arena_.data() : input) + m.previous_start;
+      int c = std::memcmp(prev, input + start, common);
       if (c == 0) c = prev_size < size ? -1 : prev_size > size ? 1 : 0;
       if (c == 0) return status::duplicate_key;
       if (c > 0) return status::unsorted_map_keys;
     }
     m.has_previous = true;
-    m.previous_start = start;
-    m.previous_end = end;
+    m.previous_in_arena = copy_keys_;
+    if (copy_keys_) {
+      // Streaming: the next key may come in a buffer without this one.
+      // (Earlier copies stay until the map closes: the map's key bytes once.)
+      m.previous_start = arena_.size();
+      if (!arena_.append(input + start, size)) return status::out_of_memory;
+      m.previous_end = arena_.size();
+    } else {
+      m.previous_start = start;
+      m.previous_end = end;
+    }
     // Deterministic keys are canonical and strictly increasing, so no two are
     // the same bytes; with duplicate checks on, equal values with distinct
     // canonical bytes (0.0 and -0.0, two NaNs) are still looked for below.
@@ -273,8 +295,14 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
   if (!duplicates) return status::ok;
   // A float's own bytes are not its key form when it is -0.0 or a NaN.
   if (raw_canonical && input[start] >= 0xf9 && input[start] <= 0xfb) raw_canonical = false;
-  if (raw_canonical) return insert_unique(input, start, size, false);
   const size_t before = arena_.size();
+  if (raw_canonical && !copy_keys_) return insert_unique(input, start, size, false);
+  if (raw_canonical) {
+    if (!arena_.append(input + start, size)) return status::out_of_memory;
+    const status r = insert_unique(input, before, size, true);
+    if (r != status::ok) arena_.truncate(before);
+    return r;
+  }
   const status s = canonicalize(input + start, size);
   if (s != status::ok) {
     arena_.truncate(before);

@@ -105,6 +105,15 @@ class key_checker {
   void close_above(uint32_t depth) noexcept;
   /// Forgets everything (the reader restarts); keeps the memory.
   void clear() noexcept;
+  /// Streaming input: keep a copy of every key read (the input before the
+  /// reader's position may be gone by the next key), in the arena.
+  void set_copy_keys(bool on) noexcept { copy_keys_ = on; }
+  /// The input offset of the earliest key still being read, or SIZE_MAX.
+  size_t earliest_open_key() const noexcept {
+    for (size_t i = 0; i < maps_.size(); ++i)
+      if (maps_[i].key_open) return maps_[i].key_start;
+    return SIZE_MAX;
+  }
 
   /// True when the map at reader level `level` is the innermost one tracked.
   bool tracks(uint32_t level) const noexcept {
@@ -134,8 +143,9 @@ class key_checker {
     size_t key_start;
     size_t previous_start;  ///< the previous key's encoding (deterministic order)
     size_t previous_end;
-    size_t entries_mark;  ///< entries_.size() when the map opened
-    size_t arena_mark;    ///< arena_.size() when the map opened
+    bool previous_in_arena;  ///< previous_start/end index arena_, not the input
+    size_t entries_mark;     ///< entries_.size() when the map opened
+    size_t arena_mark;       ///< arena_.size() when the map opened
   };
   struct key_entry {
     uint64_t hash;
@@ -161,7 +171,8 @@ class key_checker {
   pod_vector<map_state> maps_;
   pod_vector<key_entry> entries_;
   pod_vector<uint32_t> buckets_;  ///< newest entry per bucket; size is a power of two
-  pod_vector<uint8_t> arena_;     ///< canonical forms of keys whose bytes are not
+  bool copy_keys_ = false;
+  pod_vector<uint8_t> arena_;  ///< canonical forms of keys whose bytes are not
 };
 
 /// True when the item's head has its shortest form: the shortest argument
@@ -176,6 +187,9 @@ size_t key_float(double value, uint8_t* out) noexcept;
 /// a byte string that RFC 8949 3.4.3 would not write (8 bytes or fewer, so an
 /// integer; or a leading zero byte).
 bool bignum_is_preferred(const uint8_t* content, const uint8_t* end) noexcept;
+/// The bytes content[0, end) lacks for bignum_is_preferred() to decide (0
+/// when it can): streaming input may end inside the string's head.
+size_t bignum_missing(const uint8_t* content, const uint8_t* end) noexcept;
 
 /// The width (2, 4 or 8) of the shortest float that holds `value` exactly,
 /// NaN payloads included; *bits receives its encoding at that width.

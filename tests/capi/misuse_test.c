@@ -413,7 +413,7 @@ static void test_out_of_range_values(void) {
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   const uint8_t* data = NULL;
   size_t size = 0;
-  static const int bad_options[] = {0, 8, 9, 100, -1, 0x7fffffff};
+  static const int bad_options[] = {0, 9, 10, 100, -1, 0x7fffffff};
   static const cbor_fast_option bool_options[] = {CBOR_FAST_OPT_VALIDATE_UTF8,
                                                   CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS,
                                                   CBOR_FAST_OPT_DETERMINISTIC};

@@ -464,7 +464,7 @@ static void test_option_values(void) {
     /* The option after the last one is unknown. */
     cbor_reader* r = NULL;
     CHECK_STATUS(cbor_reader_new(twice, sizeof twice, NULL, &r), CBOR_FAST_OK);
-    CHECK_STATUS(cbor_reader_set(r, (cbor_fast_option)8, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_STATUS(cbor_reader_set(r, (cbor_fast_option)9, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
     cbor_reader_free(r);
   }
 }

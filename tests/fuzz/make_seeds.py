@@ -24,7 +24,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
-CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping"]
+CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping", "chunked"]
 
 # ---- the shared vectors (tests/vectors/*.json) ---------------------------------
 

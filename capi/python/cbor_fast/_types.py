@@ -11,11 +11,11 @@ __all__ = ["CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
 # The library's status codes (cbor_fast_status in capi/include/cbor_fast.h), by
 # name. tests/test_status.py checks this table against the header's enum.
 STATUS_CODES = {
-    "ok": 0, "end": 1,
+    "ok": 0, "end": 1, "need_more": 2,
     "invalid_argument": 10, "invalid_state": 11, "buffer_too_small": 12,
     "writer_unclosed": 13, "writer_count_mismatch": 14, "writer_no_container": 15,
     "writer_bad_chunk": 16, "writer_odd_map": 17, "sink_failed": 18, "type_mismatch": 19,
-    "out_of_range": 20,
+    "out_of_range": 20, "source_failed": 21,
     "truncated": 100, "reserved_additional_info": 101, "indefinite_not_allowed": 102, "bad_simple_value": 103,
     "chunk_type_mismatch": 104, "nested_indefinite_chunk": 105, "unexpected_break": 106, "map_missing_value": 107,
     "invalid_utf8": 200, "trailing_bytes": 201, "non_preferred_encoding": 202,

@@ -26,6 +26,7 @@ pub type cbor_fast_status = i32;
 
 pub const CBOR_FAST_OK: cbor_fast_status = 0;
 pub const CBOR_FAST_END: cbor_fast_status = 1;
+pub const CBOR_FAST_NEED_MORE: cbor_fast_status = 2;
 
 pub const CBOR_FAST_ERR_INVALID_ARGUMENT: cbor_fast_status = 10;
 pub const CBOR_FAST_ERR_INVALID_STATE: cbor_fast_status = 11;
@@ -38,6 +39,7 @@ pub const CBOR_FAST_ERR_WRITER_ODD_MAP: cbor_fast_status = 17;
 pub const CBOR_FAST_ERR_SINK_FAILED: cbor_fast_status = 18;
 pub const CBOR_FAST_ERR_TYPE_MISMATCH: cbor_fast_status = 19;
 pub const CBOR_FAST_ERR_OUT_OF_RANGE: cbor_fast_status = 20;
+pub const CBOR_FAST_ERR_SOURCE_FAILED: cbor_fast_status = 21;
 
 pub const CBOR_FAST_ERR_TRUNCATED: cbor_fast_status = 100;
 pub const CBOR_FAST_ERR_RESERVED_AI: cbor_fast_status = 101;

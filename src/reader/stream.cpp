@@ -1,0 +1,169 @@
+// The stream: a streaming reader fed from a source through one buffer that
+// keeps only the input from the reader's keep_from() on.
+#include "cbor_fast/stream.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <unistd.h>
+#define CBOR_FAST_HAVE_READ 1
+#endif
+
+namespace cbor_fast {
+inline namespace v1 {
+
+namespace {
+reader_options streaming_options(const stream_options& o, const allocator* alloc) noexcept {
+  reader_options ro = o.reader;
+  ro.streaming = true;
+  ro.alloc = alloc;
+  return ro;
+}
+
+allocator hooks_of(const stream_options& o) noexcept {
+  return o.reader.alloc != nullptr ? *o.reader.alloc : default_allocator();
+}
+
+}  // namespace
+
+bool fd_source(void* context, uint8_t* buffer, size_t capacity, size_t* got) noexcept {
+#ifdef CBOR_FAST_HAVE_READ
+  const int fd = *static_cast<const int*>(context);
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, capacity);
+    if (n >= 0) {
+      *got = size_t(n);
+      return true;
+    }
+    if (errno != EINTR) return false;
+  }
+#else
+  (void)context;
+  (void)buffer;
+  (void)capacity;
+  *got = 0;
+  return false;
+#endif
+}
+
+stream::stream(source_fn source, void* context, const stream_options& options) noexcept
+    : source_(source),
+      context_(context),
+      alloc_(hooks_of(options)),
+      block_(options.block_size != 0 ? options.block_size : size_t(64) << 10),
+      max_buffer_(options.max_buffer != 0 ? options.max_buffer : size_t(64) << 20),
+      reader_(static_cast<const uint8_t*>(nullptr), 0, streaming_options(options, &alloc_)) {
+  if (source_ == nullptr || alloc_.malloc == nullptr || alloc_.realloc == nullptr ||
+      alloc_.free == nullptr)
+    error_ = error_info{status::invalid_argument, 0, 0, 0};
+}
+
+stream::stream(int fd, const stream_options& options) noexcept : stream(&fd_source, &fd_, options) {
+  fd_ = fd;
+  if (fd < 0) error_ = error_info{status::invalid_argument, 0, 0, 0};
+}
+
+stream::~stream() {
+  if (buf_ != nullptr) alloc_.free(alloc_.context, buf_, capacity_);
+}
+
+status stream::fail(status s) noexcept {
+  const size_t at = reader_.offset();
+  error_ = error_info{s, at, at, reader_.depth()};
+  return s;
+}
+
+status stream::refill(size_t needed) noexcept {
+  if (ended_) return fail(status::internal_error);  // the reader knows no more comes
+  // Drop what no later call reads.
+  const size_t keep = reader_.keep_from();
+  const size_t drop = keep - first_offset_;
+  if (drop != 0) {
+    std::memmove(buf_, buf_ + drop, size_ - drop);
+    size_ -= drop;
+    first_offset_ = keep;
+  }
+  if (needed > max_buffer_ || size_ > max_buffer_ - needed)
+    return fail(status::memory_budget_exceeded);
+  const size_t want = size_ + needed;
+  if (want > capacity_ || (capacity_ - size_ < block_ && capacity_ < max_buffer_)) {
+    // Room for what is needed and a block more (or twice the old size),
+    // within max_buffer.
+    size_t cap = want > size_ + block_ ? want : size_ + block_;
+    if (capacity_ <= max_buffer_ / 2 && cap < capacity_ * 2) cap = capacity_ * 2;
+    if (cap > max_buffer_) cap = max_buffer_;
+    void* p = buf_ == nullptr ? alloc_.malloc(alloc_.context, cap)
+                              : alloc_.realloc(alloc_.context, buf_, capacity_, cap);
+    if (p == nullptr) return fail(status::out_of_memory);
+    buf_ = static_cast<uint8_t*>(p);
+    capacity_ = cap;
+  }
+  size_t got_total = 0;
+  while (got_total < needed) {
+    size_t got = 0;
+    if (!source_(context_, buf_ + size_, capacity_ - size_, &got) || got > capacity_ - size_)
+      return fail(status::source_failed);
+    if (got == 0) {
+      ended_ = true;
+      break;
+    }
+    size_ += got;
+    got_total += got;
+  }
+  const status s = reader_.feed(buf_, size_, first_offset_);
+  if (s != status::ok) return fail(status::internal_error);
+  if (ended_) reader_.end_input();
+  return status::ok;
+}
+
+status stream::set_options(const reader_options& options) noexcept {
+  reader_options ro = options;
+  ro.streaming = !ended_;
+  ro.alloc = &alloc_;
+  return reader_.set_options(ro);
+}
+
+status stream::next(item& out) noexcept {
+  if (error_.code != status::ok) return error_.code;
+  for (;;) {
+    const status s = reader_.next(out);
+    if (s != status::need_more) return s;
+    if (const status r = refill(reader_.needed()); r != status::ok) return r;
+  }
+}
+
+status stream::wait_for_item() noexcept {
+  if (error_.code != status::ok) return error_.code;
+  for (;;) {
+    const status s = reader_.item_ready();
+    if (s != status::need_more) return s;
+    if (const status r = refill(reader_.needed()); r != status::ok) return r;
+  }
+}
+
+status stream::skip() noexcept {
+  const status s = wait_for_item();
+  return s != status::ok ? s : reader_.skip();
+}
+
+status stream::next_document(document& out, uint32_t flags) noexcept {
+  const status s = wait_for_item();
+  if (s != status::ok) {
+    out.clear();
+    return s;
+  }
+  return decode(reader_, out, flags | decode_copy_strings);
+}
+
+status stream::read_joined(const item& start, std::string& out) noexcept {
+  if (error_.code != status::ok) return error_.code;
+  for (;;) {
+    const status s = reader_.read_joined(start, out);
+    if (s != status::need_more) return s;
+    if (const status r = refill(reader_.needed()); r != status::ok) return r;
+  }
+}
+
+}  // namespace v1
+}  // namespace cbor_fast

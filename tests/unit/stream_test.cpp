@@ -1,0 +1,673 @@
+// Input in parts: the streaming reader (reader_options::streaming, feed(),
+// need_more) and the stream helper, against one-shot reads of the same bytes.
+//
+// Every comparison feeds the input in pieces two ways: a buffer that grows
+// (feed(data, size, 0)), and a window that keeps only the stream from
+// keep_from() on, copied into a fresh allocation each time so that a
+// reader touching dropped bytes trips AddressSanitizer.
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../unit/document_test_util.hpp"
+#include "cbor_fast/document.hpp"
+#include "cbor_fast/reader.hpp"
+#include "cbor_fast/stream.hpp"
+#include "shared_vectors.h"
+
+namespace {
+
+using cbor_fast::item;
+using cbor_fast::item_type;
+using cbor_fast::reader;
+using cbor_fast::reader_options;
+using cbor_fast::status;
+using cbor_fast::doc_test::bytes;
+using cbor_fast::doc_test::hex;
+using cbor_fast::doc_test::load_file;
+
+/// One item as a comparable line: every field, string content included.
+std::string describe(const item& it) {
+  std::string s = std::to_string(int(it.type)) + "/" + std::to_string(it.flags) + "/" +
+                  std::to_string(it.head_size) + "/" + std::to_string(it.width) + " d" +
+                  std::to_string(it.depth) + " @" + std::to_string(it.offset) + " a" +
+                  std::to_string(it.arg);
+  if ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
+      !it.is_indefinite())
+    s += " '" + std::string(reinterpret_cast<const char*>(it.u.data), size_t(it.arg)) + "'";
+  if (it.type == item_type::floating) {
+    uint64_t bits;
+    std::memcpy(&bits, &it.u.dbl, sizeof bits);
+    s += " f" + std::to_string(bits);
+  }
+  return s;
+}
+
+/// What a whole read saw: the items, then the final status with its offsets.
+struct trace {
+  std::vector<std::string> items;
+  status last = status::ok;
+  size_t error_offset = 0;
+  size_t error_item_offset = 0;
+  bool operator==(const trace& o) const {
+    return items == o.items && last == o.last && error_offset == o.error_offset &&
+           error_item_offset == o.error_item_offset;
+  }
+};
+
+std::ostream& operator<<(std::ostream& os, const trace& t) {
+  os << t.items.size() << " items, last " << cbor_fast::status_name(t.last) << " at "
+     << t.error_offset << " (item " << t.error_item_offset << ")";
+  return os;
+}
+
+void finish(trace& t, const reader& r, status s) {
+  t.last = s;
+  if (cbor_fast::is_error(s)) {
+    t.error_offset = r.error().offset;
+    t.error_item_offset = r.error().item_offset;
+  }
+}
+
+trace one_shot(const bytes& in, const reader_options& o) {
+  trace t;
+  reader r(in.data(), in.size(), o);
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) t.items.push_back(describe(it));
+  finish(t, r, s);
+  return t;
+}
+
+enum class mode { grow, window };
+
+/// Chunk sizes: a fixed size, or random sizes up to `max` from a seed.
+struct chunker {
+  size_t fixed;
+  uint32_t seed;
+  size_t max;
+  std::mt19937 rng{seed};
+  size_t next() {
+    if (fixed != 0) return fixed;
+    return std::uniform_int_distribution<size_t>(1, max)(rng);
+  }
+};
+
+/// Feeds `in` in pieces to a streaming reader; `step` runs one read call
+/// and returns its status (need_more means: feed, then call again).
+template <class Step>
+trace fed(const bytes& in, reader_options o, chunker ch, mode m, Step step) {
+  o.streaming = true;
+  trace t;
+  size_t avail = 0;             // bytes of `in` handed over so far
+  const bytes grown = in;       // grow mode: the prefix [0, avail) of one buffer
+  std::vector<uint8_t> window;  // the window mode's current buffer
+  reader r(static_cast<const uint8_t*>(nullptr), 0, o);
+  for (;;) {
+    const status s = step(r, t);
+    if (s == status::ok) continue;
+    if (s != status::need_more) {
+      finish(t, r, s);
+      return t;
+    }
+    EXPECT_GE(r.needed(), 1u);
+    if (avail == in.size()) {
+      r.end_input();
+      continue;
+    }
+    const size_t n = std::min(ch.next(), in.size() - avail);
+    avail += n;
+    if (m == mode::grow) {
+      EXPECT_EQ(r.feed(grown.data(), avail, 0), status::ok);
+    } else {
+      const size_t keep = r.keep_from();
+      EXPECT_LE(keep, r.offset());
+      std::vector<uint8_t> fresh(in.begin() + long(keep), in.begin() + long(avail));
+      window.swap(fresh);  // the old window is freed: stale reads trip ASan
+      EXPECT_EQ(r.feed(window.data(), window.size(), keep), status::ok);
+    }
+  }
+}
+
+trace fed_next(const bytes& in, const reader_options& o, chunker ch, mode m) {
+  return fed(in, o, ch, m, [](reader& r, trace& t) {
+    item it;
+    const status s = r.next(it);
+    if (s == status::ok) t.items.push_back(describe(it));
+    return s;
+  });
+}
+
+/// The whole input at once to a streaming reader, end_input() at its first
+/// need_more: what feeding in pieces must give. It differs from one_shot()
+/// only where a definite array or map counts more entries than bytes are
+/// left: a one-shot read refuses that at the head, a stream cannot know yet.
+trace all_at_once_streaming(const bytes& in, const reader_options& o) {
+  return fed(in, o, chunker{SIZE_MAX, 0, 0}, mode::grow, [](reader& r, trace& t) {
+    item it;
+    const status s = r.next(it);
+    if (s == status::ok) t.items.push_back(describe(it));
+    return s;
+  });
+}
+
+/// one_shot() and the streaming reference agree, but for the count check.
+void expect_reference_agrees(const bytes& in, const trace& plain, const trace& ref,
+                             const std::string& name) {
+  if (plain == ref) return;
+  ASSERT_EQ(plain.last, status::truncated) << name;
+  ASSERT_LT(plain.error_offset, in.size()) << name;
+  const unsigned major = in[plain.error_offset] >> 5;
+  EXPECT_TRUE(major == 4 || major == 5) << name << ": differs not at an array or map head";
+  EXPECT_LE(plain.items.size(), ref.items.size()) << name;
+}
+
+void expect_same_every_way(const bytes& in, const reader_options& o, const std::string& name,
+                           bool well_formed = true) {
+  const trace plain = one_shot(in, o);
+  const trace want = all_at_once_streaming(in, o);
+  if (well_formed)
+    EXPECT_EQ(want, plain) << name;
+  else
+    expect_reference_agrees(in, plain, want, name);
+  for (mode m : {mode::grow, mode::window}) {
+    const char* mname = m == mode::grow ? "grow" : "window";
+    EXPECT_EQ(fed_next(in, o, chunker{1, 0, 0}, m), want)
+        << name << " one byte at a time, " << mname;
+    EXPECT_EQ(fed_next(in, o, chunker{0, 7, 13}, m), want) << name << " random chunks, " << mname;
+  }
+}
+
+const char* const corpus_names[] = {"twitter", "citm_catalog", "canada"};
+
+bytes corpus(const char* name) {
+  bytes in;
+  EXPECT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/" + name + ".cbor", in)) << name;
+  return in;
+}
+
+// ---- need_more: exact counts, nothing consumed ------------------------------
+
+struct need_row {
+  const char* name;
+  const char* hex;
+  int items_first;  ///< items next() returns before need_more
+  size_t offset;    ///< reader offset at need_more
+  size_t needed;    ///< needed() there
+  size_t trunc_at;  ///< after end_input(): truncated at this offset
+};
+
+const need_row need_rows[] = {
+    {"empty_buffer_top_level", "", 0, 0, 1, SIZE_MAX},
+    {"uint16_head_missing_one", "19 01", 0, 0, 1, 0},
+    {"uint64_head_missing_seven", "1b 00", 0, 0, 7, 0},
+    {"text_missing_three_of_five", "65 68 65", 0, 0, 3, 0},
+    {"bytes_65536_all_missing", "5a 00 01 00 00", 0, 0, 65536, 0},
+    {"array_second_element", "82 01", 2, 2, 1, 2},
+    {"inside_indefinite_text", "7f 61 61", 2, 3, 1, 3},
+    {"map_value_missing", "a1 01", 2, 2, 1, 2},
+    {"tag_content_missing", "c1", 1, 1, 1, 1},
+    {"float64_missing_eight", "fb", 0, 0, 8, 0},
+    {"definite_array_count_beyond_the_bytes", "9a 00 01 00 00 01", 2, 6, 1, 6},
+};
+
+class need_more_rows : public ::testing::TestWithParam<need_row> {};
+
+TEST_P(need_more_rows, count_offset_and_nothing_consumed) {
+  const need_row& row = GetParam();
+  const bytes in = hex(row.hex);
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), in.size(), o);
+  item it;
+  for (int i = 0; i < row.items_first; ++i) ASSERT_EQ(r.next(it), status::ok) << i;
+  const size_t items = r.items();
+  EXPECT_EQ(r.next(it), status::need_more);
+  EXPECT_EQ(r.offset(), row.offset);
+  EXPECT_EQ(r.needed(), row.needed);
+  EXPECT_EQ(r.items(), items);
+  // Not sticky, nothing changed: the same answer again.
+  EXPECT_EQ(r.next(it), status::need_more);
+  EXPECT_EQ(r.needed(), row.needed);
+  EXPECT_EQ(r.error().code, status::ok);
+  r.end_input();
+  if (row.trunc_at == SIZE_MAX) {
+    EXPECT_EQ(r.next(it), status::end);
+  } else {
+    EXPECT_EQ(r.next(it), status::truncated);
+    EXPECT_EQ(r.error().offset, row.trunc_at);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(rows, need_more_rows, ::testing::ValuesIn(need_rows),
+                         [](const ::testing::TestParamInfo<need_row>& i) { return i.param.name; });
+
+TEST(streaming, exactly_the_needed_bytes_complete_the_item) {
+  const bytes whole = hex("65 68 65 6c 6c 6f 01");  // "hello", 1
+  reader_options o;
+  o.streaming = true;
+  reader r(whole.data(), 3, o);
+  item it;
+  ASSERT_EQ(r.next(it), status::need_more);
+  ASSERT_EQ(r.needed(), 3u);
+  ASSERT_EQ(r.feed(whole.data(), 3 + r.needed(), 0), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(describe(it), describe([&] {
+              reader one(whole.data(), whole.size());
+              item x;
+              EXPECT_EQ(one.next(x), status::ok);
+              return x;
+            }()));
+  EXPECT_EQ(r.next(it), status::need_more);
+  EXPECT_EQ(r.offset(), 6u);
+  ASSERT_EQ(r.feed(whole.data() + 6, 1, 6), status::ok);  // a window from offset 6
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::unsigned_int);
+  EXPECT_EQ(it.offset, 6u);
+  EXPECT_EQ(it.arg, 1u);
+}
+
+TEST(streaming, feed_refuses_buffers_that_lose_unread_bytes) {
+  const bytes in = hex("82 01 02");
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 2, o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.offset(), 2u);
+  // Starts past keep_from() (offset 2): byte 2 would be lost.
+  EXPECT_EQ(r.feed(in.data() + 1, 2, 3), status::invalid_argument);
+  // Ends before the reader's offset.
+  EXPECT_EQ(r.feed(in.data(), 1, 0), status::invalid_argument);
+  EXPECT_EQ(r.feed(static_cast<const uint8_t*>(nullptr), 1, 0), status::invalid_argument);
+  // Not sticky: a good buffer goes on.
+  EXPECT_EQ(r.error().code, status::ok);
+  ASSERT_EQ(r.feed(in.data() + 2, 1, 2), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.arg, 2u);
+  EXPECT_EQ(it.offset, 2u);
+}
+
+TEST(streaming, without_streaming_the_same_bytes_are_truncated) {
+  const bytes in = hex("65 68 65");
+  reader r(in.data(), in.size());
+  item it;
+  EXPECT_EQ(r.next(it), status::truncated);
+  EXPECT_EQ(r.error().offset, 0u);
+  EXPECT_EQ(r.needed(), 0u);
+}
+
+// ---- whole-item calls wait for the whole item -------------------------------
+
+TEST(streaming, skip_waits_for_the_whole_item_and_consumes_nothing_before) {
+  const bytes in = hex("83 01 82 02 03 04 05");  // [1, [2, 3], 4], 5
+  reader_options o;
+  o.streaming = true;
+  for (size_t cut = 0; cut < 6; ++cut) {
+    reader r(in.data(), cut, o);
+    EXPECT_EQ(r.skip(), status::need_more) << cut;
+    EXPECT_EQ(r.offset(), 0u) << cut;
+    EXPECT_EQ(r.items(), 0u) << cut;
+    // One feed per missing byte: what was scanned is not scanned again.
+    for (size_t more = cut + 1; more < 6; ++more) {
+      ASSERT_EQ(r.feed(in.data(), more, 0), status::ok);
+      EXPECT_EQ(r.skip(), status::need_more) << cut << " " << more;
+      EXPECT_EQ(r.needed(), 1u);
+    }
+    ASSERT_EQ(r.feed(in.data(), 6, 0), status::ok);
+    EXPECT_EQ(r.skip(), status::ok) << cut;
+    EXPECT_EQ(r.offset(), 6u);
+    EXPECT_EQ(r.items(), 6u);  // [1, [2, 3], 4]: six heads
+    EXPECT_EQ(r.skip(), status::need_more);
+    ASSERT_EQ(r.feed(in.data(), 7, 0), status::ok);
+    EXPECT_EQ(r.skip(), status::ok);
+    EXPECT_EQ(r.skip(), status::need_more);
+    r.end_input();
+    EXPECT_EQ(r.skip(), status::end);
+  }
+}
+
+TEST(streaming, item_ready_needs_the_whole_string_of_the_item) {
+  const bytes in = hex("82 01 63 61 62 63");  // [1, "abc"]
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 4, o);
+  EXPECT_EQ(r.item_ready(), status::need_more);
+  EXPECT_EQ(r.needed(), 2u);
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  EXPECT_EQ(r.item_ready(), status::ok);
+  EXPECT_EQ(r.offset(), 0u);
+}
+
+TEST(streaming, visit_calls_nothing_until_the_item_is_there) {
+  const bytes in = hex("a2 61 61 01 61 62 82 02 03");  // {"a": 1, "b": [2, 3]}
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 7, o);
+  std::vector<std::string> seen;
+  auto v = [&](const item& it) noexcept { seen.push_back(describe(it)); };
+  EXPECT_EQ(r.visit(v), status::need_more);
+  EXPECT_TRUE(seen.empty());
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  EXPECT_EQ(r.visit(v), status::ok);
+  reader one(in.data(), in.size());
+  std::vector<std::string> want;
+  ASSERT_EQ(one.visit([&](const item& it) noexcept { want.push_back(describe(it)); }), status::ok);
+  EXPECT_EQ(seen, want);
+}
+
+TEST(streaming, read_array_waits_then_reads_every_element) {
+  const bytes in = hex("83 01 19 01 00 1a 00 01 00 00");  // [1, 256, 65536]
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 5, o);
+  std::vector<uint64_t> out;
+  EXPECT_EQ(r.read_array(out), status::need_more);
+  EXPECT_EQ(r.offset(), 0u);
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  ASSERT_EQ(r.read_array(out), status::ok);
+  EXPECT_EQ(out, (std::vector<uint64_t>{1, 256, 65536}));
+}
+
+TEST(streaming, skip_to_end_goes_on_where_it_stopped) {
+  const bytes in = hex("83 01 82 02 03 04 05");
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 3, o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // the outer array
+  EXPECT_EQ(r.skip_to_end(), status::need_more);
+  EXPECT_EQ(r.offset(), 2u);  // 1 was passed over, [2, 3] is partial
+  ASSERT_EQ(r.feed(in.data(), 5, 0), status::ok);
+  EXPECT_EQ(r.skip_to_end(), status::need_more);
+  EXPECT_EQ(r.offset(), 5u);
+  ASSERT_EQ(r.feed(in.data(), 6, 0), status::ok);
+  EXPECT_EQ(r.skip_to_end(), status::ok);
+  EXPECT_EQ(r.depth(), 0u);
+  ASSERT_EQ(r.feed(in.data(), 7, 0), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.arg, 5u);
+}
+
+TEST(streaming, read_joined_appends_the_chunks_as_they_come) {
+  const bytes in = hex("5f 42 01 02 43 03 04 05 ff");
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 3, o);
+  item start;
+  ASSERT_EQ(r.next(start), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(start, out), status::need_more);
+  ASSERT_EQ(r.feed(in.data(), 6, 0), status::ok);
+  EXPECT_EQ(r.read_joined(start, out), status::need_more);
+  EXPECT_EQ(out, std::string("\x01\x02", 2));
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  EXPECT_EQ(r.read_joined(start, out), status::ok);
+  EXPECT_EQ(out, std::string("\x01\x02\x03\x04\x05", 5));
+  EXPECT_EQ(r.depth(), 0u);
+}
+
+// ---- strict checks across buffers -------------------------------------------
+
+struct strict_row {
+  const char* name;
+  const char* hex;
+  bool duplicates;
+  bool deterministic;
+  status want;
+  size_t offset;
+};
+
+const strict_row strict_rows[] = {
+    {"duplicate_text_key", "a2 61 61 01 61 61 02", true, false, status::duplicate_key, 4},
+    {"duplicate_array_key", "a2 82 01 02 00 82 01 02 01", true, false, status::duplicate_key, 5},
+    {"distinct_keys", "a2 61 61 01 61 62 02", true, false, status::end, 0},
+    {"unsorted_keys", "a2 61 62 01 61 61 02", false, true, status::unsorted_map_keys, 4},
+    {"sorted_keys", "a2 61 61 01 61 62 02", false, true, status::end, 0},
+    {"bignum_of_eight_bytes", "c2 48 01 02 03 04 05 06 07 08", false, true,
+     status::non_preferred_encoding, 0},
+    {"bignum_leading_zero", "c2 49 00 01 02 03 04 05 06 07 08", false, true,
+     status::non_preferred_encoding, 0},
+};
+
+class strict_fed : public ::testing::TestWithParam<strict_row> {};
+
+TEST_P(strict_fed, same_status_and_offset_byte_by_byte) {
+  const strict_row& row = GetParam();
+  const bytes in = hex(row.hex);
+  reader_options o;
+  o.reject_duplicate_keys = row.duplicates;
+  o.deterministic = row.deterministic;
+  const trace want = one_shot(in, o);
+  EXPECT_EQ(want.last, row.want);
+  if (row.want != status::end) {
+    EXPECT_EQ(want.error_offset, row.offset);
+  }
+  for (mode m : {mode::grow, mode::window})
+    EXPECT_EQ(fed_next(in, o, chunker{1, 0, 0}, m), want) << (m == mode::grow ? "grow" : "window");
+}
+
+INSTANTIATE_TEST_SUITE_P(rows, strict_fed, ::testing::ValuesIn(strict_rows),
+                         [](const ::testing::TestParamInfo<strict_row>& i) {
+                           return i.param.name;
+                         });
+
+TEST(streaming, keep_from_holds_an_open_key) {
+  const bytes in = hex("a1 82 01 02 00");  // {[1, 2]: 0}
+  reader_options o;
+  o.streaming = true;
+  o.reject_duplicate_keys = true;
+  reader r(in.data(), 3, o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // the map
+  ASSERT_EQ(r.next(it), status::ok);  // the key's array
+  ASSERT_EQ(r.next(it), status::ok);  // 1
+  EXPECT_EQ(r.offset(), 3u);
+  EXPECT_EQ(r.keep_from(), 1u);  // the key [1, 2] starts at 1
+  EXPECT_EQ(r.feed(in.data() + 2, 3, 2), status::invalid_argument);
+  ASSERT_EQ(r.feed(in.data() + 1, 4, 1), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);  // 2
+  ASSERT_EQ(r.next(it), status::ok);  // end of the key
+  ASSERT_EQ(r.next(it), status::ok);  // the value 0
+  EXPECT_EQ(r.keep_from(), r.offset());
+}
+
+// ---- the shared vectors and the corpus, fed in pieces -----------------------
+
+TEST(streaming_vectors, appendix_a_every_way) {
+  for (const shared_appendix_a& a : k_shared_appendix_a)
+    expect_same_every_way(hex(a.hex), reader_options{}, a.name);
+}
+
+TEST(streaming_vectors, malformed_every_way) {
+  for (const shared_malformed& m : k_shared_malformed) {
+    const bytes in = hex(m.hex);
+    const trace want = one_shot(in, reader_options{});
+    EXPECT_EQ(int(want.last), int(m.status)) << m.name;
+    expect_same_every_way(in, reader_options{}, m.name, false);
+  }
+}
+
+TEST(streaming_vectors, strict_every_way) {
+  for (const shared_strict& v : k_shared_strict) {
+    reader_options o;
+    o.validate_utf8 = (v.checks & SHARED_CHECK_UTF8) != 0;
+    o.reject_duplicate_keys = (v.checks & SHARED_CHECK_DUPLICATE_KEYS) != 0;
+    o.deterministic = (v.checks & SHARED_CHECK_DETERMINISTIC) != 0;
+    expect_same_every_way(hex(v.hex), o, v.name, false);
+  }
+}
+
+TEST(streaming_corpus, next_one_byte_and_random_chunks) {
+  for (const char* name : corpus_names) {
+    const bytes in = corpus(name);
+    ASSERT_FALSE(in.empty());
+    expect_same_every_way(in, reader_options{}, name);
+  }
+}
+
+TEST(streaming_corpus, strict_reader_in_a_window_of_4096) {
+  reader_options o;
+  o.validate_utf8 = true;
+  o.reject_duplicate_keys = true;
+  for (const char* name : corpus_names) {
+    const bytes in = corpus(name);
+    const trace want = one_shot(in, o);
+    EXPECT_EQ(want.last, status::end) << name;
+    EXPECT_EQ(fed_next(in, o, chunker{4096, 0, 0}, mode::window), want) << name;
+  }
+}
+
+TEST(streaming_corpus, skip_and_visit_items_in_chunks) {
+  for (const char* name : corpus_names) {
+    const bytes in = corpus(name);
+    // Two documents: skip() takes each whole.
+    bytes two = in;
+    two.insert(two.end(), in.begin(), in.end());
+    trace skips =
+        fed(two, reader_options{}, chunker{0, 3, 9000}, mode::window, [](reader& r, trace& t) {
+          const status s = r.skip();
+          if (s == status::ok) t.items.push_back(std::to_string(r.offset()));
+          return s;
+        });
+    EXPECT_EQ(skips.last, status::end);
+    EXPECT_EQ(skips.items,
+              (std::vector<std::string>{std::to_string(in.size()), std::to_string(two.size())}));
+    // visit_items(): item by item, as next().
+    trace visited =
+        fed(in, reader_options{}, chunker{64, 0, 0}, mode::window, [](reader& r, trace& t) {
+          size_t n = 0;
+          return r.visit_items([&](const item& it) noexcept { t.items.push_back(describe(it)); },
+                               100, &n);
+        });
+    EXPECT_EQ(visited, one_shot(in, reader_options{})) << name;
+  }
+}
+
+// ---- the stream helper ------------------------------------------------------
+
+/// A source handing out `in` in pieces of a fixed size.
+struct memory_source {
+  const bytes* in;
+  size_t at = 0;
+  size_t piece;
+  bool fail_at_end = false;
+  static bool read(void* ctx, uint8_t* buf, size_t cap, size_t* got) {
+    memory_source& s = *static_cast<memory_source*>(ctx);
+    if (s.at == s.in->size() && s.fail_at_end) return false;
+    size_t n = std::min({cap, s.piece, s.in->size() - s.at});
+    std::memcpy(buf, s.in->data() + s.at, n);
+    s.at += n;
+    *got = n;
+    return true;
+  }
+};
+
+trace stream_trace(cbor_fast::stream& st) {
+  trace t;
+  item it;
+  status s;
+  while ((s = st.next(it)) == status::ok) t.items.push_back(describe(it));
+  t.last = s;
+  if (cbor_fast::is_error(s)) {
+    t.error_offset = st.error().offset;
+    t.error_item_offset = st.error().item_offset;
+  }
+  return t;
+}
+
+TEST(stream, corpus_through_small_pieces_equals_one_shot) {
+  for (const char* name : corpus_names) {
+    const bytes in = corpus(name);
+    memory_source src{&in, 0, 1000};
+    cbor_fast::stream_options so;
+    so.block_size = 4096;
+    so.max_buffer = 16 << 10;  // far below the file sizes: memory stays bounded
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    EXPECT_EQ(stream_trace(st), one_shot(in, reader_options{})) << name;
+    EXPECT_LE(st.buffered(), so.max_buffer);
+  }
+}
+
+TEST(stream, an_item_over_max_buffer_fails_at_its_offset) {
+  bytes in = hex("01 59 10 00");  // 1, then a 4096-byte string
+  in.resize(in.size() + 4096, 'x');
+  memory_source src{&in, 0, 100};
+  cbor_fast::stream_options so;
+  so.max_buffer = 4096;  // the string with its 3-byte head needs 4099
+  cbor_fast::stream st(&memory_source::read, &src, so);
+  item it;
+  ASSERT_EQ(st.next(it), status::ok);
+  EXPECT_EQ(st.next(it), status::memory_budget_exceeded);
+  EXPECT_EQ(st.error().offset, 1u);
+  EXPECT_EQ(st.next(it), status::memory_budget_exceeded);  // sticky
+  // With room for 4099 bytes it passes.
+  memory_source src2{&in, 0, 100};
+  so.max_buffer = 4099;
+  cbor_fast::stream st2(&memory_source::read, &src2, so);
+  ASSERT_EQ(st2.next(it), status::ok);
+  ASSERT_EQ(st2.next(it), status::ok);
+  EXPECT_EQ(it.arg, 4096u);
+  EXPECT_EQ(st2.next(it), status::end);
+}
+
+TEST(stream, source_failure_and_truncation) {
+  const bytes in = hex("82 01");
+  memory_source failing{&in, 0, 1, true};
+  cbor_fast::stream st(&memory_source::read, &failing, {});
+  item it;
+  ASSERT_EQ(st.next(it), status::ok);
+  ASSERT_EQ(st.next(it), status::ok);
+  EXPECT_EQ(st.next(it), status::source_failed);
+  EXPECT_EQ(st.error().offset, 2u);
+  memory_source ending{&in, 0, 1};
+  cbor_fast::stream st2(&memory_source::read, &ending, {});
+  ASSERT_EQ(st2.next(it), status::ok);
+  ASSERT_EQ(st2.next(it), status::ok);
+  EXPECT_EQ(st2.next(it), status::truncated);
+  EXPECT_EQ(st2.error().offset, 2u);
+}
+
+TEST(stream, documents_of_a_sequence_from_a_pipe) {
+  // citm_catalog twice, then 7, written into a pipe by another thread.
+  const bytes doc = corpus("citm_catalog");
+  bytes seq = doc;
+  seq.insert(seq.end(), doc.begin(), doc.end());
+  seq.push_back(0x07);
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::thread writer([&] {
+    size_t at = 0;
+    while (at < seq.size()) {
+      const ssize_t n = ::write(fds[1], seq.data() + at, std::min<size_t>(777, seq.size() - at));
+      if (n <= 0) break;
+      at += size_t(n);
+    }
+    ::close(fds[1]);
+  });
+  cbor_fast::stream st(fds[0]);
+  cbor_fast::document want;
+  ASSERT_EQ(cbor_fast::decode(doc.data(), doc.size(), want), status::ok);
+  const std::string want_hex = cbor_fast::doc_test::encode_hex(want);
+  for (int i = 0; i < 2; ++i) {
+    cbor_fast::document got;
+    ASSERT_EQ(st.next_document(got), status::ok) << i;
+    EXPECT_EQ(cbor_fast::doc_test::encode_hex(got), want_hex) << i;
+  }
+  cbor_fast::document last;
+  ASSERT_EQ(st.next_document(last), status::ok);
+  EXPECT_EQ(cbor_fast::doc_test::encode_hex(last), "07");
+  EXPECT_EQ(st.next_document(last), status::end);
+  writer.join();
+  ::close(fds[0]);
+}
+
+}  // namespace
