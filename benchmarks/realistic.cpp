@@ -93,6 +93,34 @@ realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, boo
   return h;
 }
 
+realistic_hash realistic_grown(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
+  realistic_hash h;
+  const realistic_consumer consume{&h};
+  *ok = false;
+  cbor_fast::reader_options o;
+  o.streaming = true;
+  size_t shown = chunk < size ? chunk : size;
+  cbor_fast::reader r(data, shown, o);
+  item it;
+  for (;;) {
+    const status s = r.next(it);
+    if (s == status::ok) {
+      consume(it);
+      continue;
+    }
+    if (s == status::end) break;
+    if (s != status::need_more) return h;
+    if (shown == size) {
+      r.end_input();
+      continue;
+    }
+    shown = chunk < size - shown ? shown + chunk : size;
+    if (r.feed(data, shown, 0) != status::ok) return h;
+  }
+  *ok = true;
+  return h;
+}
+
 namespace {
 struct chunk_source {
   const uint8_t* data;

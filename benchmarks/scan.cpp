@@ -104,6 +104,13 @@ void register_walks(const std::vector<input>& inputs) {
     add_realistic(
         "walk", "cbor_fast_fed_64", in, want,
         [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_fed(p, n, 64, o); });
+    add_realistic("walk", "cbor_fast_grown_4k", in, want,
+                  [](const uint8_t* p, size_t n, bool* o) noexcept {
+                    return realistic_grown(p, n, 4096, o);
+                  });
+    add_realistic(
+        "walk", "cbor_fast_grown_64", in, want,
+        [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_grown(p, n, 64, o); });
     add_realistic("walk", "cbor_fast_stream_4k", in, want,
                   [](const uint8_t* p, size_t n, bool* o) noexcept {
                     return realistic_stream(p, n, 4096, o);

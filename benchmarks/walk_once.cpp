@@ -38,8 +38,8 @@ uint64_t fold(const checksum& c) {
 }
 
 const char* const k_ops =
-    "walk walk_utf8 walk_fed_4k walk_fed_64 walk_visit walk_visit_bound walk_capi walk_capi_batch"
-    " validate validate_utf8"
+    "walk walk_utf8 walk_fed_4k walk_fed_64 walk_grown_4k walk_grown_64 walk_stream_4k"
+    " walk_visit walk_visit_bound walk_capi walk_capi_batch validate validate_utf8"
     " validate_strict encode"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
@@ -86,6 +86,19 @@ int main(int argc, char** argv) {
       status st;
       const checksum c = walk(p, n, true, &st);
       return st == status::ok ? fold(c) : 0;
+    };
+  } else if (op == "walk_grown_4k" || op == "walk_grown_64") {
+    const size_t chunk = op == "walk_grown_4k" ? 4096 : 64;
+    body = [=] {
+      bool ok;
+      const realistic_hash h = realistic_grown(p, n, chunk, &ok);
+      return ok ? h.h : 0;
+    };
+  } else if (op == "walk_stream_4k") {
+    body = [=] {
+      bool ok;
+      const realistic_hash h = realistic_stream(p, n, 4096, &ok);
+      return ok ? h.h : 0;
     };
   } else if (op == "walk_fed_4k" || op == "walk_fed_64") {
     const size_t chunk = op == "walk_fed_4k" ? 4096 : 64;

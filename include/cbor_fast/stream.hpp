@@ -60,8 +60,17 @@ class stream {
   ~stream();
 
   /// The next item, as reader::next(): ok, end (the input ended at the top
-  /// level), or an error (truncated when it ends inside an item).
-  status next(item& out) noexcept;
+  /// level), or an error (truncated when it ends inside an item). Inline: the
+  /// reader's own next() while the buffer lasts, out of line only to refill.
+  status next(item& out) noexcept {
+    status s = reader_.next(out);
+    while (s == status::need_more) {
+      const status r = more();
+      if (r != status::ok) return r;
+      s = reader_.next(out);
+    }
+    return s;
+  }
   /// Passes over the next complete item, as reader::skip().
   status skip() noexcept;
   /// Calls v for every item of the next complete item, as reader::visit(),
@@ -98,6 +107,8 @@ class stream {
   /// room for `needed` more bytes and reads until they are there (or the
   /// input ends: then the reader learns no more comes).
   status refill(size_t needed) noexcept;
+  /// After need_more: the sticky error, or refill(reader_.needed()).
+  status more() noexcept;
   status wait_for_item() noexcept;
   status fail(status s) noexcept;
 

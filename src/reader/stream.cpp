@@ -124,13 +124,9 @@ status stream::set_options(const reader_options& options) noexcept {
   return reader_.set_options(ro);
 }
 
-status stream::next(item& out) noexcept {
+status stream::more() noexcept {
   if (error_.code != status::ok) return error_.code;
-  for (;;) {
-    const status s = reader_.next(out);
-    if (s != status::need_more) return s;
-    if (const status r = refill(reader_.needed()); r != status::ok) return r;
-  }
+  return refill(reader_.needed());
 }
 
 status stream::wait_for_item() noexcept {
