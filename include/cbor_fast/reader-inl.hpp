@@ -66,8 +66,8 @@ status reader::visit(Visitor&& v) {
   // As skip(): at the end of the enclosing container there is no item to visit.
   if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
-  if (options_.streaming) {
-    // The visitor sees the item only once all of it is here.
+  // Streaming: the visitor sees the item only once all of it is here.
+  if (CBOR_FAST_VISIT_UNLIKELY(options_.streaming)) {
     const status ready = item_ready();
     if (ready != status::ok) return ready;
   }

@@ -450,12 +450,6 @@ CBOR_FAST_NOINLINE status reader::next_strict(item& out) noexcept {
       if (end_key(start, false) != status::ok) return error_.code;
     }
   }
-  if (options_.deterministic && options_.streaming && pos_ != end_ &&
-      (*pos_ == 0xc2 || *pos_ == 0xc3)) {
-    // The bignum check reads past the tag: take the tag once that is here.
-    const size_t missing = detail::bignum_missing(pos_ + 1, end_);
-    if (missing != 0) return short_input(start, missing);
-  }
   status s = next_special(out);
   if (s != status::ok) return s;
   if (options_.deterministic && (s = check_preferred(out)) != status::ok) return s;
@@ -526,6 +520,15 @@ struct reader_steps {
       return r.short_input(off, head_size - size_t(end - p));
     const uint64_t arg = head_arg<ArgBytes>(p);
     const uint8_t* const content = p + head_size;
+    if constexpr (Type == item_type::tag && ArgBytes == 0) {
+      // Streaming with the deterministic check: that check of a bignum (tag 2
+      // or 3) reads past the tag, so the tag is taken once that is here.
+      if (CBOR_FAST_UNLIKELY(r.options_.streaming) && r.options_.deterministic &&
+          (arg == 2 || arg == 3)) {
+        const size_t missing = bignum_missing(content, end);
+        if (missing != 0) return r.short_input(off, missing);
+      }
+    }
     // Read the members before writing *out: its byte-sized fields may alias anything.
     const uint32_t depth = r.depth_;
     const uint64_t items_left = r.items_left_;

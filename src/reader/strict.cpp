@@ -14,6 +14,7 @@
 #include <random>
 
 #include "cbor_fast/reader.hpp"
+#include "internal/compiler.hpp"
 #include "internal/endian.hpp"
 #include "internal/float16.hpp"
 
@@ -295,14 +296,15 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
   if (!duplicates) return status::ok;
   // A float's own bytes are not its key form when it is -0.0 or a NaN.
   if (raw_canonical && input[start] >= 0xf9 && input[start] <= 0xfb) raw_canonical = false;
-  const size_t before = arena_.size();
-  if (raw_canonical && !copy_keys_) return insert_unique(input, start, size, false);
   if (raw_canonical) {
+    if (CBOR_FAST_LIKELY(!copy_keys_)) return insert_unique(input, start, size, false);
+    const size_t copy = arena_.size();
     if (!arena_.append(input + start, size)) return status::out_of_memory;
-    const status r = insert_unique(input, before, size, true);
-    if (r != status::ok) arena_.truncate(before);
+    const status r = insert_unique(input, copy, size, true);
+    if (r != status::ok) arena_.truncate(copy);
     return r;
   }
+  const size_t before = arena_.size();
   const status s = canonicalize(input + start, size);
   if (s != status::ok) {
     arena_.truncate(before);

@@ -140,12 +140,12 @@ class key_checker {
     uint32_t level;
     bool key_open;
     bool has_previous;
+    bool previous_in_arena;  ///< previous_start/end index arena_, not the input
     size_t key_start;
     size_t previous_start;  ///< the previous key's encoding (deterministic order)
     size_t previous_end;
-    bool previous_in_arena;  ///< previous_start/end index arena_, not the input
-    size_t entries_mark;     ///< entries_.size() when the map opened
-    size_t arena_mark;       ///< arena_.size() when the map opened
+    size_t entries_mark;  ///< entries_.size() when the map opened
+    size_t arena_mark;    ///< arena_.size() when the map opened
   };
   struct key_entry {
     uint64_t hash;
