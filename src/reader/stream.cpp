@@ -83,6 +83,9 @@ status stream::refill(size_t needed) noexcept {
     std::memmove(buf_, buf_ + drop, size_ - drop);
     size_ -= drop;
     first_offset_ = keep;
+    // The reader follows every move of the bytes, so it never reads stale
+    // ones (on a failure below too).
+    if (reader_.feed(buf_, size_, first_offset_) != status::ok) return fail(status::internal_error);
   }
   if (needed > max_buffer_ || size_ > max_buffer_ - needed)
     return fail(status::memory_budget_exceeded);
@@ -98,12 +101,15 @@ status stream::refill(size_t needed) noexcept {
     if (p == nullptr) return fail(status::out_of_memory);
     buf_ = static_cast<uint8_t*>(p);
     capacity_ = cap;
+    if (reader_.feed(buf_, size_, first_offset_) != status::ok) return fail(status::internal_error);
   }
   size_t got_total = 0;
   while (got_total < needed) {
     size_t got = 0;
-    if (!source_(context_, buf_ + size_, capacity_ - size_, &got) || got > capacity_ - size_)
+    if (!source_(context_, buf_ + size_, capacity_ - size_, &got) || got > capacity_ - size_) {
+      reader_.feed(buf_, size_, first_offset_);  // what did arrive
       return fail(status::source_failed);
+    }
     if (got == 0) {
       ended_ = true;
       break;

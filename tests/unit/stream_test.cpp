@@ -619,6 +619,22 @@ TEST(stream, an_item_over_max_buffer_fails_at_its_offset) {
   EXPECT_EQ(st2.next(it), status::end);
 }
 
+TEST(stream, a_failed_skip_stays_failed_for_next) {
+  // [1, 2, ... 300]: skip() needs the whole array, over a 256-byte buffer.
+  bytes in = hex("99 01 2c");
+  for (int i = 0; i < 300; ++i) in.push_back(0x01);
+  memory_source src{&in, 0, 64};
+  cbor_fast::stream_options so;
+  so.max_buffer = 256;
+  cbor_fast::stream st(&memory_source::read, &src, so);
+  EXPECT_EQ(st.skip(), status::memory_budget_exceeded);
+  EXPECT_EQ(st.error().offset, 0u);
+  item it;
+  // next() would need only the array's head, but the error is sticky.
+  EXPECT_EQ(st.next(it), status::memory_budget_exceeded);
+  EXPECT_EQ(st.offset(), 0u);
+}
+
 TEST(stream, source_failure_and_truncation) {
   const bytes in = hex("82 01");
   memory_source failing{&in, 0, 1, true};
