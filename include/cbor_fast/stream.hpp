@@ -63,7 +63,8 @@ class stream {
   /// level), or an error (truncated when it ends inside an item). Inline: the
   /// reader's own next() while the buffer lasts, out of line only to refill.
   status next(item& out) noexcept {
-    if (error_.code != status::ok) return error_.code;  // sticky
+    // After a failure of the stream's own the reader sees no bytes left, so
+    // it answers need_more and more() gives the sticky error.
     status s = reader_.next(out);
     while (s == status::need_more) {
       const status r = more();
