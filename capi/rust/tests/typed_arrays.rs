@@ -110,10 +110,11 @@ fn large_and_length_bomb() {
     data.extend(std::iter::repeat_n(0x01, n));
     data.push(0xff);
     assert_eq!(Reader::new(&data).unwrap().read_array::<i64>().unwrap(), vec![1; n]);
-    // 2^60 elements promised over 9 bytes: truncated, nothing big allocated
+    // 2^60 elements promised over 9 bytes: over the default container limit
+    // (2^24, since 0.5), nothing big allocated
     let data = hex("9b1000000000000000");
     let e = Reader::new(&data).unwrap().read_array::<f64>().unwrap_err();
-    assert_eq!((e.status, e.offset), (Status::Truncated, 0));
+    assert_eq!((e.status, e.offset), (Status::ContainerTooLarge, 0));
 }
 
 // ---- Node::read_array, TypedArray ----------------------------------------------------
