@@ -61,7 +61,18 @@ def test_input(data):
     test_sequence(data)
 
 
+# Inputs the fuzzer once found, run before fuzzing starts (first byte: the
+# option set). 2026-12-02: tag 36 over a header with a form feed, which the
+# email package parses but refuses to write again (HeaderWriteError).
+REGRESSIONS = (
+    bytes.fromhex("02" "d824 67") + b"a: b\x0cc\n",
+    bytes.fromhex("cf" "85 f888 d824 6e") + b"d$:\x00\x00\x0c" + bytes(8) + bytes.fromhex("00 f6 f6"),
+)
+
+
 def main():
+    for data in REGRESSIONS:
+        test_input(data)
     atheris.Setup(sys.argv, test_input)
     atheris.Fuzz()
 

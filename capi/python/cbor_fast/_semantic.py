@@ -71,6 +71,17 @@ def _mime(value, immutable):
     return Parser().parsestr(value)
 
 
+def _mime_text(message):
+    # The email package refuses to write some messages it parsed (a header that
+    # folds into a newline raises email.errors.HeaderWriteError, which is no
+    # ValueError): that is a value dumps() cannot encode, not an escape.
+    from email.errors import MessageError
+    try:
+        return message.as_string()
+    except (MessageError, LookupError, UnicodeError) as exc:
+        raise CBOREncodeValueError("cannot write MIME message: %s" % exc) from exc
+
+
 def _uuid(value, immutable):
     return uuid.UUID(bytes=value)
 
@@ -239,7 +250,7 @@ def encode(encoder, obj):
         return CBORTag(52 if obj.version == 4 else 54,
                        [obj.prefixlen, _strip_zeros(obj.network_address.packed)])
     if isinstance(obj, Message):
-        return CBORTag(36, obj.as_string())
+        return CBORTag(36, _mime_text(obj))
     if isinstance(obj, CBORTag):  # a subclass
         return CBORTag(obj.tag, obj.value)
     if isinstance(obj, CBORSimpleValue):

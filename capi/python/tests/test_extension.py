@@ -326,6 +326,36 @@ def test_semantic_tags_both_ways(ref):
             assert ours == theirs, v  # floats: cbor2 writes doubles unless canonical
 
 
+def test_mime_message_the_email_package_cannot_write_is_an_encode_error():
+    import email.errors
+    import email.message
+    # Tag 36 over a header whose value holds a form feed (the atheris finding
+    # of 2026-12-02): the email package parses it, and where it checks the
+    # headers it writes (CPython's fix for CVE-2024-6923: Debian's 3.11.2,
+    # 3.12.5+) it refuses to write it again: HeaderWriteError, no ValueError.
+    data = h("d824 67") + b"a: b\x0cc\n"
+    msg = loads(data)
+    assert isinstance(msg, email.message.Message)
+    assert msg["a"] == "b\x0cc"
+    if hasattr(email.errors, "HeaderWriteError"):
+        with pytest.raises(CBOREncodeValueError, match="cannot write MIME message"):
+            dumps(msg)
+        with pytest.raises(CBOREncodeValueError):
+            dumps([1, {"m": msg}])
+    else:
+        assert loads(dumps(msg))["a"] == "b\x0cc"
+
+    # The same on every Python: a message whose writer fails with the email
+    # package's own error.
+    class Unwritable(email.message.Message):
+        def as_string(self, *args, **kwargs):
+            raise email.errors.HeaderParseError("header cannot be written")
+
+    with pytest.raises(CBOREncodeValueError, match="header cannot be written") as info:
+        dumps(Unwritable())
+    assert isinstance(info.value.__cause__, email.errors.MessageError)
+
+
 def test_interface_bytes_match_cbor2(ref):
     # cbor2 6.3 decodes its own interface encoding as an address; the bytes agree
     iface = ipaddress.ip_interface("10.0.0.1/8")
