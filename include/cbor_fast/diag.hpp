@@ -15,6 +15,8 @@
 namespace cbor_fast {
 inline namespace v1 {
 
+class stream;  // stream.hpp
+
 struct diag_options {
   /// Append encoding indicators to floats (_1 half, _2 single, _3 double),
   /// RFC 8949 section 8.1. Off: floats print as in Appendix A ("1.5").
@@ -50,6 +52,13 @@ status diag_next(reader& r, std::string& out, const diag_options& options = {});
 /// The same, streaming into `out`: the text reaches out's destination in
 /// chunks, so memory stays bounded whatever the size of the item. Since 0.4.
 status diag_write(reader& r, text_output& out, const diag_options& options = {});
+
+/// The same from a stream (stream.hpp): the text of the next complete item
+/// goes out as the stream reads it, so neither the input nor the text of one
+/// item needs to fit in memory (the stream holds one string at most, besides
+/// its read block). On error the output holds the text printed so far and the
+/// stream's error() has the offset. Since 0.5.
+status diag_write(stream& s, text_output& out, const diag_options& options = {});
 
 /// Diagnostic notation (RFC 8949 section 8) and the EDN literals of RFC 8610
 /// Appendix G, parsed into CBOR. Since 0.4.

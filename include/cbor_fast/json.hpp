@@ -15,6 +15,8 @@
 namespace cbor_fast {
 inline namespace v1 {
 
+class stream;  // stream.hpp
+
 /// CBOR -> JSON (RFC 8949 section 6.1).
 struct to_json_options {
   /// Tags other than 2, 3 and 21-23: false drops the tag and converts its
@@ -52,6 +54,14 @@ struct to_json_options {
 /// (may be nullptr) gets the status with its byte offset in the CBOR input. On
 /// error the output holds the text printed so far.
 status json_next(reader& r, text_output& out, const to_json_options& options = {},
+                 error_info* error = nullptr);
+
+/// The same from a stream (stream.hpp): the text of the next complete item
+/// goes out as the stream reads it, so neither the input nor the text of one
+/// item needs to fit in memory (the stream holds one string at most, besides
+/// its read block). Text strings are checked for UTF-8 as they come whatever
+/// the stream's options. Since 0.5.
+status json_next(stream& s, text_output& out, const to_json_options& options = {},
                  error_info* error = nullptr);
 
 /// The same, appending to *out.

@@ -36,7 +36,9 @@ struct stream_options {
   size_t block_size = size_t(64) << 10;
   /// The most bytes the buffer holds: an item (for next(): a head with its
   /// string; for skip(), visit() and next_document(): the whole item) that
-  /// needs more fails with memory_budget_exceeded at its offset. Input
+  /// needs more fails with memory_budget_exceeded at its offset once the
+  /// buffer is full (truncated, as for a one-shot read, if the input ends
+  /// before that: a 9-byte input declaring a 4 GiB string is short). Input
   /// before the item being read is dropped, so memory stays at most this
   /// plus the reader's stack and key tables, whatever the input's size.
   size_t max_buffer = size_t(64) << 20;

@@ -9,15 +9,20 @@
 //
 // diag prints each top-level item of a CBOR sequence (RFC 8742) as one line
 // of diagnostic notation (RFC 8949 section 8), read with the pull reader.
-// diag, to-json and canonical read their input as a stream (item_stream,
-// stream.hpp): memory is the largest top-level item plus a read block, and
-// the text of each item goes out in 64 KiB chunks as it is printed.
+// diag, to-json and canonical read their input through a cbor_fast::stream:
+// diag and to-json print each item as it is read (memory: a 64 KiB read
+// block, the longest string, and up to 1 MiB of an item's text held back so
+// that an item that fails prints nothing), canonical holds one top-level
+// item at a time.
 // check decodes the input into documents with the document decoder (exactly
 // one item, or with --sequence every item of a sequence) and prints one
 // summary line. LIMITS are the reader's checks and limits (--strict,
 // --no-duplicate-keys, --deterministic, --max-depth, --max-string-length,
 // --max-container-items, --max-items); both commands apply them the same way,
-// so a hostile input fails with the same status and offset in each.
+// so a hostile input fails with the same status and offset in each, with one
+// exception: an array or map declaring more entries than the input holds is
+// refused at its head by check, which holds the whole input, and found short
+// where the input ends by diag, which reads a stream.
 //
 // Exit status: 0 success, 1 the input is malformed or exceeds a limit (one
 // error line on stderr: "cbor-fast: error: NAME (MESSAGE) at byte offset N"),
@@ -39,10 +44,10 @@
 #include "cbor_fast/document.hpp"
 #include "cbor_fast/json.hpp"
 #include "cbor_fast/reader.hpp"
+#include "cbor_fast/stream.hpp"
 #include "cbor_fast/text_output.hpp"
 #include "cbor_fast/version.hpp"
 #include "cbor_fast/writer.hpp"
-#include "stream.hpp"
 
 #ifndef CBOR_FAST_EXAMPLE_PATH
 #error "CBOR_FAST_EXAMPLE_PATH must name the bundled example.cbor"
@@ -85,8 +90,9 @@ void print_usage(std::FILE* to) {
              "           definite lengths, map keys sorted bytewise (RFC 8949 4.2.1);\n"
              "           --length-first: shorter keys first (RFC 8949 4.2.3); --ctap2: the\n"
              "           CTAP2 order (major type, then length, then bytes).\n"
-             "diag, to-json and canonical read the input as a stream: memory is the\n"
-             "largest top-level item plus 1 MiB, whatever the input's size.\n"
+             "diag, to-json and canonical read the input as a stream, whatever its size:\n"
+             "diag and to-json print each item as it is read (memory: about 1 MiB and the\n"
+             "longest string), canonical holds one top-level item at a time.\n"
              "\n"
              "LIMITS (each failure names its status and byte offset):\n"
              "  --strict                 RFC 8949 validity: reject text strings that are\n"
@@ -210,9 +216,6 @@ cbor_fast::reader_options reader_options_of(const cli_args& args) {
   return options;
 }
 
-int stdout_sink(void*, const char* data, size_t size) {
-  return std::fwrite(data, 1, size, stdout) == size ? 0 : 1;
-}
 int stdout_bytes(void*, const uint8_t* data, size_t size) {
   return std::fwrite(data, 1, size, stdout) == size ? 0 : 1;
 }
@@ -242,77 +245,109 @@ bool open_input(const cli_args& args, input_file& in, int& exit_status) {
 
 enum class printer { diag, json, canonical };
 
-/// diag, to-json, canonical: each complete top-level item of the stream
-/// printed (or re-encoded) to stdout as it comes.
+/// Standard output for the text of one top-level item at a time: the text is
+/// held back until the item is complete, so an item that fails prints
+/// nothing, unless its text grows past `hold` bytes; then what is held goes
+/// out and the rest follows as it is printed (memory stays bounded for an
+/// item of any size, and on failure its text ends where the error is).
+class held_stdout {
+ public:
+  static constexpr size_t hold = size_t{1} << 20;
+  static int sink(void* context, const char* data, size_t size) {
+    auto* self = static_cast<held_stdout*>(context);
+    if (!self->spilled_ && self->held_.size() + size <= hold) {
+      self->held_.append(data, size);
+      return 0;
+    }
+    if (!self->spilled_) {
+      self->spilled_ = true;
+      if (!self->write(self->held_.data(), self->held_.size())) return 1;
+      self->held_.clear();
+    }
+    return self->write(data, size) ? 0 : 1;
+  }
+  /// The item is complete: its text goes out. False on a write error.
+  bool commit() {
+    const bool ok = write(held_.data(), held_.size());
+    held_.clear();
+    spilled_ = false;
+    return ok;
+  }
+  /// The item failed: its text is dropped unless some of it went out already
+  /// (then the rest of what was printed follows it).
+  bool abandon() { return spilled_ ? commit() : (held_.clear(), true); }
+
+ private:
+  static bool write(const char* data, size_t size) {
+    return size == 0 || std::fwrite(data, 1, size, stdout) == size;
+  }
+  std::string held_;
+  bool spilled_ = false;
+};
+
+/// diag, to-json, canonical: each top-level item of the input, read through a
+/// cbor_fast::stream (bounded memory: one read block and the longest string
+/// for diag and to-json, the whole item for canonical), printed (or
+/// re-encoded) to stdout as it comes.
 int run_streamed(const cli_args& args, printer what) {
   input_file in;
   int exit_status = k_exit_ok;
   if (!open_input(args, in, exit_status)) return exit_status;
-  cbor_fast::reader_options options = reader_options_of(args);
-  // JSON text must be UTF-8: checked before anything of the item is printed.
-  if (what == printer::json) options.validate_utf8 = true;
-  cbor_fast_cli::item_stream stream(in.f, options);
-  cbor_fast::reader_options print_options = options;
-  print_options.max_items = UINT64_MAX;  // counted by the stream
-  cbor_fast::reader r(static_cast<const uint8_t*>(nullptr), 0, print_options);
-  cbor_fast::text_output out(stdout_sink, nullptr);
+  const std::string& name = args.file == "-" ? std::string("standard input") : args.file;
+  cbor_fast::stream_options so;
+  so.reader = reader_options_of(args);
+  // JSON text must be UTF-8: checked as each string is read, before it prints.
+  if (what == printer::json) so.reader.validate_utf8 = true;
+  so.block_size = size_t{1} << 16;
+  cbor_fast::stream input(fileno(in.f), so);
+  held_stdout held;
+  cbor_fast::text_output out(&held_stdout::sink, &held);
   cbor_fast::diag_options dopts;
   dopts.indent = args.pretty ? 2 : 0;
   dopts.encoding_indicators = args.indicators;
   cbor_fast::to_json_options jopts;
   jopts.keep_tags = args.keep_tags;
-  cbor_fast::decode_options canonical_options;
-  canonical_options.flags =
-      cbor_fast::decode_exact |
-      (options.validate_utf8 ? uint32_t{cbor_fast::decode_validate_utf8} : 0u) |
-      (options.reject_duplicate_keys ? uint32_t{cbor_fast::decode_reject_duplicate_keys} : 0u) |
-      (options.deterministic ? uint32_t{cbor_fast::decode_deterministic} : 0u);
-  canonical_options.max_depth = options.max_depth;
-  canonical_options.max_string_length = options.max_string_length;
-  canonical_options.max_container_items = options.max_container_items;
-  canonical_options.max_memory = args.max_memory;
+  const uint32_t document_flags =
+      (so.reader.validate_utf8 ? uint32_t{cbor_fast::decode_validate_utf8} : 0u) |
+      (so.reader.reject_duplicate_keys ? uint32_t{cbor_fast::decode_reject_duplicate_keys} : 0u) |
+      (so.reader.deterministic ? uint32_t{cbor_fast::decode_deterministic} : 0u);
+  cbor_fast::document doc;
   for (;;) {
-    const uint8_t* data;
-    size_t size, offset;
-    const cbor_fast::status s = stream.next(&data, &size, &offset);
+    cbor_fast::status s;
+    size_t error_offset = 0;
+    if (what == printer::canonical) {
+      // The whole item as a document, then the library's canonical encoder;
+      // the stream's limits and strict checks are the command's.
+      s = input.next_document(doc, document_flags);
+      if (s == cbor_fast::status::ok) {
+        cbor_fast::writer w;
+        cbor_fast::error_info e;
+        s = cbor_fast::encode(doc.root(), w, args.canonical_form, &e);
+        if (s == cbor_fast::status::ok) s = w.finish();
+        if (s == cbor_fast::status::ok) out.put(reinterpret_cast<const char*>(w.data()), w.size());
+        error_offset = e.offset;
+      } else {
+        error_offset = input.error().offset;
+      }
+    } else {
+      cbor_fast::error_info e;
+      s = what == printer::diag ? cbor_fast::diag_write(input, out, dopts)
+                                : cbor_fast::json_next(input, out, jopts, &e);
+      if (s == cbor_fast::status::ok) out.put('\n');
+      error_offset = what == printer::diag ? input.error().offset : e.offset;
+    }
+    if (s == cbor_fast::status::ok) s = out.flush();
     if (s == cbor_fast::status::end) break;
     if (s != cbor_fast::status::ok) {
-      if (out.flush() != cbor_fast::status::ok || std::fflush(stdout) != 0)
+      const bool written = out.error() == cbor_fast::status::ok && held.abandon();
+      if (!written || std::fflush(stdout) != 0)
         return io_error("cannot write to", "standard output", errno);
-      if (stream.io_error())
-        return io_error("cannot read", args.file == "-" ? "standard input" : args.file, errno);
-      return input_error(s, stream.error().offset);
+      if (s == cbor_fast::status::source_failed) return io_error("cannot read", name, errno);
+      return input_error(s, error_offset);
     }
-    r.reset(data, size);
-    cbor_fast::status ps;
-    if (what == printer::canonical) {
-      // The library's canonical encoder (cbor_fast::canonicalize) on the one
-      // complete item the stream holds; its limits and strict checks are the
-      // command's, and an error's offset is counted from the stream's start.
-      cbor_fast::writer w;
-      cbor_fast::error_info e;
-      ps = cbor_fast::canonicalize(data, size, w, args.canonical_form, canonical_options, &e);
-      if (ps == cbor_fast::status::ok) ps = w.finish();
-      if (ps != cbor_fast::status::ok) {
-        out.flush();
-        std::fflush(stdout);
-        return input_error(ps, offset + e.offset);
-      }
-      out.put(reinterpret_cast<const char*>(w.data()), w.size());
-    } else {
-      ps = what == printer::diag ? cbor_fast::diag_write(r, out, dopts)
-                                 : cbor_fast::json_next(r, out, jopts);
-      if (ps == cbor_fast::status::ok) out.put('\n');
-    }
-    if (ps != cbor_fast::status::ok) {
-      if (out.error() != cbor_fast::status::ok)
-        return io_error("cannot write to", "standard output", errno);
-      return input_error(ps, offset + r.offset());
-    }
-    out.maybe_flush();
+    if (!held.commit()) return io_error("cannot write to", "standard output", errno);
   }
-  if (out.flush() != cbor_fast::status::ok || std::fflush(stdout) != 0)
-    return io_error("cannot write to", "standard output", errno);
+  if (std::fflush(stdout) != 0) return io_error("cannot write to", "standard output", errno);
   return k_exit_ok;
 }
 

@@ -2,6 +2,7 @@
 // stream. The reader accepts nesting far deeper than any call stack, so the
 // printer keeps its own small stack of open containers instead of recursing.
 #include "cbor_fast/diag.hpp"
+#include "cbor_fast/stream.hpp"
 #include "cbor_fast/typed_array.hpp"
 
 #include "diag/diag_print.hpp"
@@ -186,7 +187,9 @@ class printer {
   printer(text_output& out, const diag_options& options, bool validate)
       : out_(out), opt_(options), validate_(validate) {}
 
-  status run(reader& r, const item* first, size_t* bad_offset);
+  /// Source: reader or stream (the same items; a stream reads on as needed).
+  template <class Source>
+  status run(Source& r, const item* first, size_t* bad_offset);
 
  private:
   void newline(size_t levels) {
@@ -250,7 +253,8 @@ class printer {
   size_t levels_ = 0;  ///< open arrays and maps (the indentation)
 };
 
-status printer::run(reader& r, const item* first, size_t* bad_offset) {
+template <class Source>
+status printer::run(Source& r, const item* first, size_t* bad_offset) {
   std::vector<open_frame> stack;  // allocates only once something nests
   const bool indicators = opt_.encoding_indicators;
   item it;
@@ -355,14 +359,23 @@ status printer::run(reader& r, const item* first, size_t* bad_offset) {
   }
 }
 
-}  // namespace
-
-status diag_write(reader& r, text_output& out, const diag_options& options) {
+template <class Source>
+status write_one(Source& r, text_output& out, const diag_options& options) {
   size_t bad = 0;
   status s = detail::diag_print(r, out, options, nullptr, false, &bad);
   const status f = out.flush();
   if (s == status::ok) s = f;
   return s;
+}
+
+}  // namespace
+
+status diag_write(reader& r, text_output& out, const diag_options& options) {
+  return write_one(r, out, options);
+}
+
+status diag_write(stream& s, text_output& out, const diag_options& options) {
+  return write_one(s, out, options);
 }
 
 status diag_next(reader& r, std::string& out, const diag_options& options) {
@@ -383,14 +396,26 @@ void diag_append_float(double value, std::string& out) {
 }  // namespace v1
 
 namespace detail {
-status diag_print(reader& r, text_output& out, const diag_options& options, const item* first,
-                  bool validate_utf8, size_t* bad_offset) {
+namespace {
+template <class Source>
+status print_any(Source& r, text_output& out, const diag_options& options, const item* first,
+                 bool validate_utf8, size_t* bad_offset) {
   try {
     printer p(out, options, validate_utf8);
     return p.run(r, first, bad_offset);
   } catch (const std::bad_alloc&) {
     return status::out_of_memory;
   }
+}
+}  // namespace
+
+status diag_print(reader& r, text_output& out, const diag_options& options, const item* first,
+                  bool validate_utf8, size_t* bad_offset) {
+  return print_any(r, out, options, first, validate_utf8, bad_offset);
+}
+status diag_print(stream& r, text_output& out, const diag_options& options, const item* first,
+                  bool validate_utf8, size_t* bad_offset) {
+  return print_any(r, out, options, first, validate_utf8, bad_offset);
 }
 }  // namespace detail
 

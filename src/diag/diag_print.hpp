@@ -12,6 +12,9 @@ namespace detail {
 /// UTF-8 give invalid_utf8, with *bad_offset their head's offset.
 status diag_print(reader& r, text_output& out, const diag_options& options, const item* first,
                   bool validate_utf8, size_t* bad_offset);
+/// The same from a stream (which reads on as the item needs).
+status diag_print(stream& r, text_output& out, const diag_options& options, const item* first,
+                  bool validate_utf8, size_t* bad_offset);
 
 /// diag_append_float's text into out[0, 48); returns its length.
 size_t format_float(double value, char* out);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cbor_fast/json.hpp"
+#include "cbor_fast/stream.hpp"
 #include "diag/diag_print.hpp"
 #include "internal/utf8.hpp"
 
@@ -211,9 +212,11 @@ int escape_sink(void* context, const char* data, size_t size) {
   return out->error() == status::ok ? 0 : 1;
 }
 
+/// Source: reader or stream (the same items; a stream reads on as needed).
+template <class Source>
 class json_printer {
  public:
-  json_printer(reader& r, text_output& out, const to_json_options& options)
+  json_printer(Source& r, text_output& out, const to_json_options& options)
       : r_(r), out_(out), opt_(options) {}
 
   status run(size_t* bad_offset);
@@ -232,13 +235,14 @@ class json_printer {
     return detail::utf8_is_valid(b.data, b.size, b.data + b.size);
   }
 
-  reader& r_;
+  Source& r_;
   text_output& out_;
   const to_json_options& opt_;
   std::vector<frame> stack_;
 };
 
-status json_printer::run(size_t* bad_offset) {
+template <class Source>
+status json_printer<Source>::run(size_t* bad_offset) {
   item it;
   bool pending = false;  // `it` was read ahead (the content of a tag 2 / 3)
   for (;;) {
@@ -441,7 +445,11 @@ status json_printer::run(size_t* bad_offset) {
   }
 }
 
-void fill_error(error_info* error, status s, const reader& r, size_t bad_offset) {
+size_t depth_of(const reader& r) { return r.depth(); }
+size_t depth_of(const stream& s) { return s.reader().depth(); }
+
+template <class Source>
+void fill_error(error_info* error, status s, const Source& r, size_t bad_offset) {
   if (error == nullptr) return;
   if (r.error().code == s) {
     *error = r.error();
@@ -449,17 +457,16 @@ void fill_error(error_info* error, status s, const reader& r, size_t bad_offset)
     error->code = s;
     error->offset = s == status::invalid_utf8 ? bad_offset : r.offset();
     error->item_offset = 0;
-    error->depth = r.depth();
+    error->depth = uint32_t(depth_of(r));
   }
 }
 
-}  // namespace
-
-status json_next(reader& r, text_output& out, const to_json_options& options, error_info* error) {
+template <class Source>
+status print_next(Source& r, text_output& out, const to_json_options& options, error_info* error) {
   size_t bad = 0;
   status s;
   try {
-    json_printer p(r, out, options);
+    json_printer<Source> p(r, out, options);
     s = p.run(&bad);
   } catch (const std::bad_alloc&) {
     s = status::out_of_memory;
@@ -468,6 +475,16 @@ status json_next(reader& r, text_output& out, const to_json_options& options, er
   if (s == status::ok) s = f;
   if (s != status::ok && s != status::end) fill_error(error, s, r, bad);
   return s;
+}
+
+}  // namespace
+
+status json_next(reader& r, text_output& out, const to_json_options& options, error_info* error) {
+  return print_next(r, out, options, error);
+}
+
+status json_next(stream& s, text_output& out, const to_json_options& options, error_info* error) {
+  return print_next(s, out, options, error);
 }
 
 status json_next(reader& r, std::string& out, const to_json_options& options, error_info* error) {

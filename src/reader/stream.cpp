@@ -89,8 +89,16 @@ status stream::refill(size_t needed) noexcept {
     // ones (on a failure below too).
     if (reader_.feed(buf_, size_, first_offset_) != status::ok) return fail(status::internal_error);
   }
-  if (needed > max_buffer_ || size_ > max_buffer_ - needed)
-    return fail(status::memory_budget_exceeded);
+  // An item that cannot fit (a string longer than the buffer may grow): read
+  // what fits, to learn whether the input ends first. Then the item is
+  // truncated, as a one-shot read of the same bytes says; else it is too
+  // large for the buffer.
+  bool over = false;
+  if (needed > max_buffer_ || size_ > max_buffer_ - needed) {
+    if (size_ >= max_buffer_) return fail(status::memory_budget_exceeded);
+    needed = max_buffer_ - size_;
+    over = true;
+  }
   const size_t want = size_ + needed;
   if (want > capacity_ || (capacity_ - size_ < block_ && capacity_ < max_buffer_)) {
     // Room for what is needed and a block more (or twice the old size),
@@ -121,6 +129,15 @@ status stream::refill(size_t needed) noexcept {
   }
   const status s = reader_.feed(buf_, size_, first_offset_);
   if (s != status::ok) return fail(status::internal_error);
+  if (over && !ended_) {
+    // The buffer is full: one more byte says whether the input went on (the
+    // byte is lost, but the stream fails either way).
+    uint8_t probe;
+    size_t got = 0;
+    if (!source_(context_, &probe, 1, &got) || got > 1) return fail(status::source_failed);
+    if (got != 0) return fail(status::memory_budget_exceeded);
+    ended_ = true;
+  }
   if (ended_) reader_.end_input();
   return status::ok;
 }

@@ -17,7 +17,9 @@
 #include <vector>
 
 #include "../unit/document_test_util.hpp"
+#include "cbor_fast/diag.hpp"
 #include "cbor_fast/document.hpp"
+#include "cbor_fast/json.hpp"
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/stream.hpp"
 #include "shared_vectors.h"
@@ -619,6 +621,42 @@ TEST(stream, an_item_over_max_buffer_fails_at_its_offset) {
   EXPECT_EQ(st2.next(it), status::end);
 }
 
+TEST(stream, a_string_over_max_buffer_on_a_short_input_is_truncated) {
+  // 1, then a head declaring 4096 bytes (the 1 is dropped once read, so the
+  // buffer holds the 3-byte head and the content): the input ends before the
+  // 4096-byte buffer is full, exactly when it is full, or goes on one byte
+  // more; and a 2^32-byte string on a 10-byte input.
+  struct row {
+    const char* name;
+    size_t content;
+    status want;
+  } rows[] = {
+      {"ends before the buffer is full", 4000, status::truncated},
+      {"ends as the buffer is full", 4093, status::truncated},
+      {"one byte beyond the buffer", 4094, status::memory_budget_exceeded},
+  };
+  for (const row& r : rows) {
+    bytes in = hex("01 59 10 00");
+    in.resize(in.size() + r.content, 'x');
+    memory_source src{&in, 0, 100};
+    cbor_fast::stream_options so;
+    so.max_buffer = 4096;
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    item it;
+    ASSERT_EQ(st.next(it), status::ok) << r.name;
+    EXPECT_EQ(st.next(it), r.want) << r.name;
+    EXPECT_EQ(st.error().code, r.want) << r.name;
+    EXPECT_EQ(st.error().offset, 1u) << r.name;
+    EXPECT_EQ(st.next(it), r.want) << r.name << ": sticky";
+  }
+  const bytes bomb = hex("5b 0000000100000000 00");
+  memory_source src{&bomb, 0, 100};
+  cbor_fast::stream st(&memory_source::read, &src, {});
+  item it;
+  EXPECT_EQ(st.next(it), status::truncated);
+  EXPECT_EQ(st.error().offset, 0u);
+}
+
 TEST(stream, a_failed_skip_stays_failed_for_next) {
   // [1, 2, ... 300]: skip() needs the whole array, over a 256-byte buffer.
   bytes in = hex("99 01 2c");
@@ -684,6 +722,170 @@ TEST(stream, documents_of_a_sequence_from_a_pipe) {
   EXPECT_EQ(st.next_document(last), status::end);
   writer.join();
   ::close(fds[0]);
+}
+
+// ---- diagnostic notation and JSON printed from a stream ---------------------
+
+/// What a printer gave: its text, status and error offset.
+struct printed {
+  std::string text;
+  status last = status::ok;
+  size_t offset = 0;
+  bool operator==(const printed& o) const {
+    return text == o.text && last == o.last && offset == o.offset;
+  }
+};
+std::ostream& operator<<(std::ostream& os, const printed& p) {
+  return os << cbor_fast::status_name(p.last) << " at " << p.offset << " after \"" << p.text
+            << "\"";
+}
+
+enum class text_kind { diag, json };
+
+/// Every top-level item printed one-shot from a reader, a line each.
+printed print_one_shot(const bytes& in, text_kind k, const reader_options& o) {
+  printed p;
+  reader r(in.data(), in.size(), o);
+  cbor_fast::text_output out(p.text);
+  for (;;) {
+    cbor_fast::error_info e;
+    p.last =
+        k == text_kind::diag ? cbor_fast::diag_write(r, out) : cbor_fast::json_next(r, out, {}, &e);
+    if (p.last != status::ok) break;
+    out.put('\n');
+  }
+  out.flush();
+  if (p.last != status::end) p.offset = k == text_kind::diag ? r.error().offset : 0;
+  return p;
+}
+
+/// The same through a stream whose source hands out `piece` bytes at a time.
+printed print_streamed(const bytes& in, text_kind k, const reader_options& o, size_t piece,
+                       size_t max_buffer, size_t* most_buffered = nullptr) {
+  printed p;
+  memory_source src{&in, 0, piece};
+  cbor_fast::stream_options so;
+  so.reader = o;
+  so.block_size = 256;
+  so.max_buffer = max_buffer;
+  cbor_fast::stream st(&memory_source::read, &src, so);
+  // Small chunks: the text goes out while the item is still being read.
+  cbor_fast::text_output out(p.text, 64);
+  for (;;) {
+    cbor_fast::error_info e;
+    p.last = k == text_kind::diag ? cbor_fast::diag_write(st, out)
+                                  : cbor_fast::json_next(st, out, {}, &e);
+    if (most_buffered != nullptr && st.buffered() > *most_buffered) *most_buffered = st.buffered();
+    if (p.last != status::ok) break;
+    out.put('\n');
+  }
+  out.flush();
+  if (p.last != status::end) p.offset = k == text_kind::diag ? st.error().offset : 0;
+  return p;
+}
+
+TEST(stream_printers, corpus_diag_and_json_equal_one_shot_in_a_small_buffer) {
+  for (const char* name : corpus_names) {
+    const bytes in = corpus(name);
+    for (text_kind k : {text_kind::diag, text_kind::json}) {
+      const printed want = print_one_shot(in, k, reader_options{});
+      ASSERT_EQ(want.last, status::end) << name;
+      size_t most = 0;
+      // 16 KiB of buffer for a whole document of 0.3 to 1.7 MB: nothing holds
+      // the item; the longest string (twitter: under 2 KiB) must fit.
+      EXPECT_EQ(print_streamed(in, k, reader_options{}, 1000, 16 << 10, &most), want)
+          << name << (k == text_kind::diag ? " diag" : " json");
+      EXPECT_LE(most, size_t{16} << 10) << name;
+    }
+  }
+}
+
+TEST(stream_printers, appendix_a_one_byte_at_a_time) {
+  bytes all;
+  for (const shared_appendix_a& a : k_shared_appendix_a) {
+    const bytes in = hex(a.hex);
+    all.insert(all.end(), in.begin(), in.end());
+    for (text_kind k : {text_kind::diag, text_kind::json})
+      EXPECT_EQ(print_streamed(in, k, reader_options{}, 1, 1 << 10), print_one_shot(in, k, {}))
+          << a.name;
+  }
+  // All of them as one sequence: one line each, as one-shot.
+  EXPECT_EQ(print_streamed(all, text_kind::diag, reader_options{}, 3, 1 << 10),
+            print_one_shot(all, text_kind::diag, {}));
+}
+
+TEST(stream_printers, malformed_input_fails_where_one_shot_does_with_the_same_text) {
+  struct row {
+    const char* name;
+    const char* hex;
+    status want;
+    size_t offset;
+    const char* text;
+  };
+  const row rows[] = {
+      {"string cut short", "8201656162", status::truncated, 2, "[1"},
+      {"indefinite array never closed", "9f0102", status::truncated, 3, "[_ 1, 2"},
+      {"reserved head in a map", "a1011c", status::reserved_additional_info, 2, "{1"},
+      {"stray break after an item", "01ff", status::unexpected_break, 1, "1\n"},
+  };
+  for (const row& r : rows) {
+    const bytes in = hex(r.hex);
+    const printed want{r.text, r.want, r.offset};
+    EXPECT_EQ(print_one_shot(in, text_kind::diag, {}), want) << r.name;
+    for (size_t piece : {size_t{1}, size_t{2}, size_t{100}})
+      EXPECT_EQ(print_streamed(in, text_kind::diag, {}, piece, 1 << 10), want)
+          << r.name << " in pieces of " << piece;
+  }
+}
+
+TEST(stream_printers, a_count_beyond_the_input_is_found_where_the_input_ends) {
+  // [1, 2] declaring 3: one-shot refuses the head (the input cannot hold 3);
+  // a stream cannot know that at the head and finds the input short at 3.
+  const bytes in = hex("830102");
+  EXPECT_EQ(print_one_shot(in, text_kind::diag, {}), (printed{"", status::truncated, 0}));
+  EXPECT_EQ(print_streamed(in, text_kind::diag, {}, 1, 1 << 10),
+            (printed{"[1, 2", status::truncated, 3}));
+}
+
+TEST(stream_printers, json_refuses_invalid_utf8_at_the_string_head) {
+  // ["ok", "\xff"]: the second string's head is at offset 4.
+  const bytes in = hex("82626f6b61ff");
+  for (size_t piece : {size_t{1}, size_t{64}}) {
+    printed p;
+    memory_source src{&in, 0, piece};
+    cbor_fast::stream st(&memory_source::read, &src, {});
+    cbor_fast::text_output out(p.text);
+    cbor_fast::error_info e;
+    EXPECT_EQ(cbor_fast::json_next(st, out, {}, &e), status::invalid_utf8) << piece;
+    EXPECT_EQ(e.offset, 4u) << piece;
+    EXPECT_EQ(p.text, "[\"ok\",\"") << piece;  // the string opened, as one-shot
+  }
+}
+
+TEST(stream_printers, one_huge_array_prints_in_a_buffer_of_4_kib) {
+  // An array of 1,000,000 two-byte integers (2 MB): a reader needs all of it,
+  // the stream a few blocks.
+  bytes in = hex("9a000f4240");
+  std::string want_diag = "[", want_json = "[";
+  for (int i = 0; i < 1000000; ++i) {
+    in.push_back(0x18);
+    in.push_back(uint8_t(24 + i % 200));
+    const std::string v = std::to_string(24 + i % 200);
+    if (i != 0) {
+      want_diag += ", ";
+      want_json += ",";
+    }
+    want_diag += v;
+    want_json += v;
+  }
+  want_diag += "]\n";
+  want_json += "]\n";
+  size_t most = 0;
+  EXPECT_EQ(print_streamed(in, text_kind::diag, {}, 4096, 4 << 10, &most),
+            (printed{want_diag, status::end, 0}));
+  EXPECT_EQ(print_streamed(in, text_kind::json, {}, 4096, 4 << 10, &most),
+            (printed{want_json, status::end, 0}));
+  EXPECT_LE(most, size_t{4} << 10);
 }
 
 }  // namespace
