@@ -6,6 +6,7 @@
 #include "cbor_fast/typed_array.hpp"
 
 #include "diag/diag_print.hpp"
+#include "internal/shortest.hpp"
 #include "internal/utf8.hpp"
 
 #include <charconv>
@@ -432,19 +433,16 @@ size_t format_float(double value, char* out) {
     return size_t(o - out) + 8;
   }
 
-  // Shortest round-trip digits in scientific form, "d.ddde±xx"; zero gives "0e+00".
-  char sci[32];
-  const auto res =
-      std::to_chars(sci, sci + sizeof sci, std::fabs(value), std::chars_format::scientific);
-  const std::string_view text(sci, static_cast<size_t>(res.ptr - sci));
-  const size_t e_at = text.find('e');
-  char digits[20];
-  int k = 0;  // significant digits
-  for (size_t i = 0; i < e_at; ++i)
-    if (text[i] != '.') digits[k++] = text[i];
+  // The shortest round-trip digits (k of them) and the exponent of the first:
+  // value = d.ddd x 10^exp10; zero is the digit 0.
+  char digits[20] = {'0'};
+  int k = 1;  // significant digits
   int exp10 = 0;
-  std::from_chars(text.data() + e_at + 2, text.data() + text.size(), exp10);
-  if (text[e_at + 1] == '-') exp10 = -exp10;
+  if (value != 0) {
+    const detail::shortest_decimal d = detail::shortest(std::fabs(value));
+    k = int(std::to_chars(digits, digits + sizeof digits, d.digits).ptr - digits);
+    exp10 = d.exponent + k - 1;
+  }
 
   // Layout of ECMAScript Number::toString: n is the position of the decimal
   // point relative to the first digit. Plain notation for 1e-6 <= |v| < 1e21,

@@ -11,6 +11,7 @@
 #include "cbor_fast/json.hpp"
 #include "cbor_fast/stream.hpp"
 #include "diag/diag_print.hpp"
+#include "internal/shortest.hpp"
 #include "internal/utf8.hpp"
 
 namespace cbor_fast {
@@ -63,21 +64,42 @@ struct escape_table {
 };
 constexpr escape_table k_escape;
 
+/// Whether any of the 8 bytes of w is a C0 control, '"' or '\\' (the bytes
+/// k_escape marks): the classic tests for a byte below 0x20 and for a zero
+/// byte of w ^ '"'.. and w ^ '\\'.. (a borrow can only mark a byte above
+/// one that truly matched).
+inline bool any_to_escape(uint64_t w) noexcept {
+  constexpr uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+  const uint64_t q = w ^ (ones * uint8_t('"')), b = w ^ (ones * uint8_t('\\'));
+  return ((((w - ones * 0x20) & ~w) | ((q - ones) & ~q) | ((b - ones) & ~b)) & highs) != 0;
+}
+
 /// JSON string content (no quotes): runs that need no escape are copied whole.
 void put_escaped(text_output& out, const char* s, size_t n) {
-  size_t run = 0;
-  for (size_t i = 0; i < n; ++i) {
-    const char e = k_escape.v[static_cast<unsigned char>(s[i])];
-    if (e == 0) continue;
-    out.put(s + run, i - run);
-    run = i + 1;
-    if (e == 'u') {
-      const auto c = static_cast<unsigned char>(s[i]);
-      const char esc[6] = {'\\', 'u', '0', '0', k_hex_upper[c >> 4], k_hex_upper[c & 0xf]};
-      out.put(esc, sizeof esc);
-    } else {
-      const char esc[2] = {'\\', e};
-      out.put(esc, 2);
+  size_t run = 0, i = 0;
+  while (i < n) {
+    // Eight bytes at a time past those that need nothing, then byte by byte
+    // through the word that has one (or the last few bytes).
+    while (n - i >= 8) {
+      uint64_t w;
+      std::memcpy(&w, s + i, 8);
+      if (any_to_escape(w)) break;
+      i += 8;
+    }
+    const size_t stop = n - i >= 8 ? i + 8 : n;
+    for (; i < stop; ++i) {
+      const char e = k_escape.v[static_cast<unsigned char>(s[i])];
+      if (e == 0) continue;
+      out.put(s + run, i - run);
+      run = i + 1;
+      if (e == 'u') {
+        const auto c = static_cast<unsigned char>(s[i]);
+        const char esc[6] = {'\\', 'u', '0', '0', k_hex_upper[c >> 4], k_hex_upper[c & 0xf]};
+        out.put(esc, sizeof esc);
+      } else {
+        const char esc[2] = {'\\', e};
+        out.put(esc, 2);
+      }
     }
   }
   out.put(s + run, n - run);
@@ -152,8 +174,11 @@ void put_chunk(text_output& out, frame& f, const uint8_t* p, size_t n) {
   }
   if (n == 0) return;
   const size_t used = put_encoded(out, f.form, p, n, false);
-  f.carry_size = uint8_t(n - used);
-  for (size_t i = 0; i < f.carry_size; ++i) f.carry[i] = p[used + i];
+  // Base64 takes whole 3-byte groups: 0 to 2 bytes are left for the next chunk.
+  const size_t left = n - used;
+  f.carry_size = uint8_t(left);
+  if (left > 0) f.carry[0] = p[used];
+  if (left > 1) f.carry[1] = p[used + 1];
 }
 
 void put_uint(text_output& out, uint64_t v) {
@@ -224,11 +249,12 @@ class json_printer {
  private:
   byte_form form() const { return stack_.empty() ? byte_form::base64url : stack_.back().form; }
   void push(frame_kind kind, byte_form f) {
-    frame fr{};
+    // Filled in place: a frame built on the stack and copied in one 16-byte
+    // move waits for its byte stores (a store-forwarding stall per array).
+    frame& fr = stack_.emplace_back();
     fr.printed = 0;
     fr.kind = kind;
     fr.form = f;
-    stack_.push_back(fr);
   }
   bool text_ok(const item& it) const {
     const byte_view b = it.bytes();
@@ -414,17 +440,13 @@ status json_printer<Source>::run(size_t* bad_offset) {
             if (v - v != 0 || v != v) {  // NaN or infinite
               out_.put("null");
             } else {
-              // The shortest text that reads back as v (std::to_chars: plain
-              // or exponent form, "1e+300"), with ".0" on an integral value so
-              // that it reads back as a float, not an integer.
-              char buf[40];
-              const auto r = std::to_chars(buf, buf + 32, v);
-              size_t n = size_t(r.ptr - buf);
-              if (std::memchr(buf, '.', n) == nullptr && std::memchr(buf, 'e', n) == nullptr) {
-                buf[n++] = '.';
-                buf[n++] = '0';
-              }
-              out_.put(buf, n);
+              // The shortest text that reads back as v (std::to_chars's text:
+              // plain or exponent form, "1e+300"; at most 24 characters), with
+              // ".0" on an integral value so that it reads back as a float, not
+              // an integer. Written in place.
+              char* const o = out_.reserve(32);
+              if (o == nullptr) return out_.error();
+              out_.commit(detail::format_shortest(v, o, true));
             }
             break;
           }

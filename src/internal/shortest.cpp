@@ -1,0 +1,362 @@
+// The shortest decimal that reads back as a double, after Ulf Adams, "Ryu:
+// fast float-to-string conversion" (PLDI 2018): the decimal interval of the
+// reals that round to v is scaled by a 125-bit power of 5 (pow5_tables.inc,
+// written by gen_pow5_tables.py), and digits are dropped while both ends of
+// the interval still differ.
+#include "internal/shortest.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+
+namespace cbor_fast {
+namespace detail {
+
+#if defined(__SIZEOF_INT128__)
+
+namespace {
+
+#include "internal/pow5_tables.inc"
+
+constexpr int k_mantissa_bits = 52;
+constexpr int k_exponent_bias = 1023;
+
+/// ceil(log2(5^e)) for 0 <= e <= 3528 (1 for e = 0).
+inline int32_t pow5_bits(int32_t e) noexcept { return int32_t((uint32_t(e) * 1217359u) >> 19) + 1; }
+/// floor(log10(2^e)) for 0 <= e <= 1650.
+inline uint32_t log10_pow2(int32_t e) noexcept { return (uint32_t(e) * 78913u) >> 18; }
+/// floor(log10(5^e)) for 0 <= e <= 2620.
+inline uint32_t log10_pow5(int32_t e) noexcept { return (uint32_t(e) * 732923u) >> 20; }
+
+inline bool multiple_of_pow5(uint64_t v, uint32_t p) noexcept {
+  uint32_t n = 0;  // v != 0
+  while (v % 5 == 0) {
+    v /= 5;
+    if (++n >= p) return true;
+  }
+  return n >= p;
+}
+inline bool multiple_of_pow2(uint64_t v, uint32_t p) noexcept {
+  return (v & ((uint64_t(1) << p) - 1)) == 0;
+}
+
+__extension__ typedef unsigned __int128 u128;  // GCC and Clang
+
+/// (m * mul) >> j for a 128-bit mul, 64 <= j < 128.
+inline uint64_t mul_shift(uint64_t m, const uint64_t* mul, int32_t j) noexcept {
+  const u128 low = u128(m) * mul[0];
+  const u128 high = u128(m) * mul[1];
+  return uint64_t(((low >> 64) + high) >> (j - 64));
+}
+
+}  // namespace
+
+namespace {
+/// shortest()'s body, inlined into format_shortest.
+inline shortest_decimal shortest_of(double v) noexcept {
+  uint64_t bits;
+  std::memcpy(&bits, &v, sizeof bits);
+  const uint64_t mantissa = bits & ((uint64_t(1) << k_mantissa_bits) - 1);
+  const uint32_t biased = uint32_t(bits >> k_mantissa_bits) & 0x7ffu;
+  // v = m2 * 2^e2, with two more bits of room for the interval's ends.
+  int32_t e2;
+  uint64_t m2;
+  if (biased == 0) {
+    e2 = 1 - k_exponent_bias - k_mantissa_bits - 2;
+    m2 = mantissa;
+  } else {
+    e2 = int32_t(biased) - k_exponent_bias - k_mantissa_bits - 2;
+    m2 = (uint64_t(1) << k_mantissa_bits) | mantissa;
+  }
+  // An even mantissa's interval includes its ends (round half to even).
+  const bool accept_bounds = (m2 & 1) == 0;
+  const uint64_t mv = 4 * m2;
+  // The interval below v is half as wide at a power of two (but for the
+  // smallest normal exponent).
+  const uint32_t mm_shift = mantissa != 0 || biased <= 1;
+
+  // vr, vp, vm: v and the interval's upper and lower end, times 10^-e10.
+  uint64_t vr, vp, vm;
+  int32_t e10;
+  bool vm_trailing_zeros = false, vr_trailing_zeros = false;
+  if (e2 >= 0) {
+    const uint32_t q = log10_pow2(e2) - (e2 > 3);
+    e10 = int32_t(q);
+    const int32_t k = k_pow5_bits + pow5_bits(int32_t(q)) - 1;
+    const int32_t i = -e2 + int32_t(q) + k;
+    const uint64_t* mul = k_pow5_inv[q];
+    vr = mul_shift(mv, mul, i);
+    vp = mul_shift(mv + 2, mul, i);
+    vm = mul_shift(mv - 1 - mm_shift, mul, i);
+    if (q <= 21) {
+      // At most one of mv, mv + 2 and mv - 1 - mm_shift is a multiple of 5.
+      if (mv % 5 == 0) {
+        vr_trailing_zeros = multiple_of_pow5(mv, q);
+      } else if (accept_bounds) {
+        vm_trailing_zeros = multiple_of_pow5(mv - 1 - mm_shift, q);
+      } else {
+        vp -= multiple_of_pow5(mv + 2, q);
+      }
+    }
+  } else {
+    const uint32_t q = log10_pow5(-e2) - (-e2 > 1);
+    e10 = int32_t(q) + e2;
+    const int32_t i = -e2 - int32_t(q);
+    const int32_t k = pow5_bits(i) - k_pow5_bits;
+    const int32_t j = int32_t(q) - k;
+    const uint64_t* mul = k_pow5[i];
+    vr = mul_shift(mv, mul, j);
+    vp = mul_shift(mv + 2, mul, j);
+    vm = mul_shift(mv - 1 - mm_shift, mul, j);
+    if (q <= 1) {
+      // mv = 4 * m2 has two trailing zero bits; mv + 2 one; mv - 1 - mm_shift
+      // one exactly when mm_shift is 1.
+      vr_trailing_zeros = true;
+      if (accept_bounds) {
+        vm_trailing_zeros = mm_shift == 1;
+      } else {
+        --vp;
+      }
+    } else if (q < 63) {
+      vr_trailing_zeros = multiple_of_pow2(mv, q);
+    }
+  }
+
+  // Drop digits while the interval's ends still differ.
+  int32_t removed = 0;
+  uint64_t output;
+  if (vm_trailing_zeros || vr_trailing_zeros) {
+    // Exact ends: trailing zeros decide whether an end is in the interval
+    // and whether the dropped digits were exactly a half.
+    uint32_t last_removed = 0;
+    while (vp / 10 > vm / 10) {
+      vm_trailing_zeros &= vm % 10 == 0;
+      vr_trailing_zeros &= last_removed == 0;
+      last_removed = uint32_t(vr % 10);
+      vr /= 10;
+      vp /= 10;
+      vm /= 10;
+      ++removed;
+    }
+    if (vm_trailing_zeros) {
+      while (vm % 10 == 0) {
+        vr_trailing_zeros &= last_removed == 0;
+        last_removed = uint32_t(vr % 10);
+        vr /= 10;
+        vp /= 10;
+        vm /= 10;
+        ++removed;
+      }
+    }
+    if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0) last_removed = 4;  // to even
+    output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
+  } else {
+    // The common case: no end is exact.
+    bool round_up = false;
+    if (vp / 100 > vm / 100) {
+      round_up = vr % 100 >= 50;
+      vr /= 100;
+      vp /= 100;
+      vm /= 100;
+      removed += 2;
+    }
+    while (vp / 10 > vm / 10) {
+      round_up = vr % 10 >= 5;
+      vr /= 10;
+      vp /= 10;
+      vm /= 10;
+      ++removed;
+    }
+    output = vr + (vr == vm || round_up);
+  }
+  return shortest_decimal{output, e10 + removed};
+}
+}  // namespace
+
+shortest_decimal shortest(double v) noexcept { return shortest_of(v); }
+
+namespace {
+
+constexpr char k_two_digits[] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/// Decimal digits of 0 < v < 10^17: log10 from the bit length (1233 / 4096
+/// is just over log10(2)), one more if v reaches the next power of ten.
+inline int decimal_length(uint64_t v) noexcept {
+  static constexpr uint64_t pow10[18] = {1u,
+                                         10u,
+                                         100u,
+                                         1000u,
+                                         10000u,
+                                         100000u,
+                                         1000000u,
+                                         10000000u,
+                                         100000000u,
+                                         1000000000u,
+                                         10000000000u,
+                                         100000000000u,
+                                         1000000000000u,
+                                         10000000000000u,
+                                         100000000000000u,
+                                         1000000000000000u,
+                                         10000000000000000u,
+                                         100000000000000000u};
+  const int bits = 64 - __builtin_clzll(v);
+  const int t = (bits * 1233) >> 12;  // floor(log10(2^bits)) or one less
+  return t + (v >= pow10[t] ? 1 : 0);
+}
+
+/// Exactly 4 and 8 digits of x (with leading zeros), in two independent
+/// halves each (short dependency chains).
+inline void write4(uint32_t x, char* p) noexcept {
+  std::memcpy(p, k_two_digits + 2 * (x / 100), 2);
+  std::memcpy(p + 2, k_two_digits + 2 * (x % 100), 2);
+}
+inline void write8(uint32_t x, char* p) noexcept {
+  write4(x / 10000, p);
+  write4(x % 10000, p + 4);
+}
+
+/// The n decimal digits of v into out[0, n): eight at a time from the end,
+/// then the rest two at a time.
+inline void write_digits(uint64_t v, int n, char* out) noexcept {
+  char* p = out + n;
+  while (v >= 100000000) {
+    const uint64_t q = v / 100000000;
+    p -= 8;
+    write8(uint32_t(v - q * 100000000), p);
+    v = q;
+  }
+  uint32_t w = uint32_t(v);
+  if (p - out == 8) {
+    write8(w, out);
+    return;
+  }
+  while (w >= 100) {
+    p -= 2;
+    std::memcpy(p, k_two_digits + 2 * (w % 100), 2);
+    w /= 100;
+  }
+  if (w >= 10) {
+    std::memcpy(p - 2, k_two_digits + 2 * w, 2);
+  } else {
+    p[-1] = char('0' + w);
+  }
+}
+
+}  // namespace
+
+size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
+  // The digits are written where they end up (two at a time), and only
+  // moved bytewise: a wide load of bytes just stored two at a time would
+  // wait for the stores (a store-forwarding stall, a third of the time).
+  char* o = out;
+  if (std::signbit(v)) {
+    *o++ = '-';
+    v = -v;
+  }
+  if (v == 0) {
+    std::memcpy(o, "0.0", 3);
+    return size_t(o - out) + (mark_integral ? 3 : 1);
+  }
+  const shortest_decimal d = shortest_of(v);
+  const int n = decimal_length(d.digits);
+  const int e = d.exponent;  // v = digits * 10^e
+  // std::to_chars: printf's %f or %e, whichever is shorter (%f on a tie).
+  const int sci_exp = e + n - 1;
+  int abs_exp = sci_exp < 0 ? -sci_exp : sci_exp;
+  const int sci_len = n + (n > 1 ? 1 : 0) + 2 + (abs_exp >= 100 ? 3 : 2);
+  const int plain_len = e >= 0 ? n + e : n + e > 0 ? n + 1 : 2 - e;
+  if (plain_len <= sci_len) {
+    if (e > 0) {
+      // An integer (the digits are whole: v has no fraction) of at most 22
+      // digits, which std::to_chars prints exactly, not as the shortest
+      // digits and zeros: 2^55 is 36028797018963968, not ...970. Exact in
+      // 128 bits: v < 10^22 < 2^74 is its 53-bit mantissa shifted.
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      const int32_t shift = int32_t(bits >> k_mantissa_bits) - k_exponent_bias - k_mantissa_bits;
+      const uint64_t m =
+          (bits & ((uint64_t(1) << k_mantissa_bits) - 1)) | (uint64_t(1) << k_mantissa_bits);
+      u128 x = shift >= 0 ? u128(m) << shift : u128(m >> -shift);
+      char* p = o + plain_len;
+      while (p != o) {
+        *--p = char('0' + unsigned(x % 10));
+        x /= 10;
+      }
+    } else if (e == 0) {
+      write_digits(d.digits, n, o);
+    }
+    if (e >= 0) {
+      if (!mark_integral) return size_t(o - out) + size_t(plain_len);
+      std::memcpy(o + plain_len, ".0", 2);
+      return size_t(o - out) + size_t(plain_len) + 2;
+    }
+    if (n + e > 0) {
+      // ddd.ddd: the digits one place on, the whole part moved back.
+      const int whole = n + e;
+      write_digits(d.digits, n, o + 1);
+      for (int i = 0; i < whole; ++i) o[i] = o[i + 1];
+      o[whole] = '.';
+    } else {
+      // 0.000ddd: at most 3 zeros after the point (else %e is shorter).
+      std::memcpy(o, "0.000", 5);
+      write_digits(d.digits, n, o + 2 - e - n);
+    }
+    return size_t(o - out) + size_t(plain_len);
+  }
+  // d.ddde+xx
+  write_digits(d.digits, n, o + 1);
+  o[0] = o[1];
+  if (n > 1) {
+    o[1] = '.';
+    o += n + 1;
+  } else {
+    o += 1;
+  }
+  o[0] = 'e';
+  o[1] = sci_exp < 0 ? '-' : '+';
+  o += 2;
+  if (abs_exp >= 100) {
+    *o++ = char('0' + abs_exp / 100);
+    abs_exp %= 100;
+  }
+  std::memcpy(o, k_two_digits + 2 * abs_exp, 2);
+  return size_t(o - out) + 2;
+}
+
+#else  // no 128-bit integers: the standard library's conversion
+
+shortest_decimal shortest(double v) noexcept {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+  uint64_t digits = 0;
+  const char* p = buf;
+  int n = 0;
+  for (; p != r.ptr && *p != 'e'; ++p)
+    if (*p != '.') {
+      digits = digits * 10 + uint64_t(*p - '0');
+      ++n;
+    }
+  int exp10 = 0;
+  std::from_chars(p + 2, r.ptr, exp10);
+  if (p[1] == '-') exp10 = -exp10;
+  return shortest_decimal{digits, exp10 - (n - 1)};
+}
+
+size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
+  const auto r = std::to_chars(out, out + 32, v);
+  size_t n = size_t(r.ptr - out);
+  if (mark_integral && std::memchr(out, '.', n) == nullptr && std::memchr(out, 'e', n) == nullptr) {
+    std::memcpy(out + n, ".0", 2);
+    n += 2;
+  }
+  return n;
+}
+
+#endif
+
+}  // namespace detail
+}  // namespace cbor_fast

@@ -1,0 +1,34 @@
+// The shortest decimal that reads back as a double (internal).
+#ifndef CBOR_FAST_INTERNAL_SHORTEST_HPP
+#define CBOR_FAST_INTERNAL_SHORTEST_HPP
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cbor_fast {
+namespace detail {
+
+/// A finite positive double as digits * 10^exponent with the fewest digits
+/// that read back as it (the closest such digits; ties to even digits).
+struct shortest_decimal {
+  uint64_t digits;  ///< 1 to 17 decimal digits, no trailing zero dropped needlessly
+  int32_t exponent;
+};
+
+/// For finite v > 0 (the sign and zero are the caller's). Ryu's method: the
+/// interval of decimals that round to v, from 128-bit powers of 5.
+shortest_decimal shortest(double v) noexcept;
+
+/// The text std::to_chars(first, last, v) gives for a finite v (the shortest
+/// of plain and exponent form, plain on a tie: "1.5", "100", "1e+300",
+/// "1e-07", "-0"), at most 24 characters, written to out (room for 32:
+/// bytes past the text may be overwritten). Returns the length.
+/// mark_integral: a plain integer gets ".0" ("100.0", "-0.0"; JSON's rule,
+/// so that it reads back as a float). Faster than libstdc++'s to_chars
+/// (which tests/unit/shortest_test.cpp compares it with, byte for byte).
+size_t format_shortest(double v, char* out, bool mark_integral = false) noexcept;
+
+}  // namespace detail
+}  // namespace cbor_fast
+
+#endif  // CBOR_FAST_INTERNAL_SHORTEST_HPP
