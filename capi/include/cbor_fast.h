@@ -907,6 +907,7 @@ CBOR_FAST_API void cbor_seq_free(cbor_seq* seq);
  * _REJECT_DUPLICATE_KEYS, _DETERMINISTIC) without building anything; *offset and *length
  * (each may be NULL) receive where its encoded bytes are.
  * @return CBOR_FAST_OK; CBOR_FAST_END after the last item (not an error);
+ *         CBOR_FAST_NEED_MORE (after cbor_seq_feed(): see there);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL seq, or flags other than
  *         CBOR_FAST_DECODE_*: not sticky); or the item's error (sticky; see
  *         cbor_seq_error() for the offset and the item's start).
@@ -922,6 +923,34 @@ CBOR_FAST_API cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, 
 /** The sticky error (code, offset, item_offset = start of the bad item);
  *  CBOR_FAST_ERR_INVALID_ARGUMENT as cbor_reader_error(). */
 CBOR_FAST_API cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error);
+/**
+ * Input in parts (since 0.5): hands the sequence a new buffer holding the
+ * stream's bytes from offset first_offset on, data[0, size), as
+ * cbor_reader_feed() (the same buffer grown, or a window starting at or before
+ * cbor_seq_keep_from()); it is borrowed from now on. The first call makes the
+ * sequence streaming: cbor_seq_next() and cbor_seq_next_doc() then return
+ * CBOR_FAST_NEED_MORE (not an error, not sticky, nothing consumed, no
+ * document made) while the next item is not all in the buffer, and
+ * cbor_seq_needed() tells the fewest further bytes. Offsets stay the
+ * stream's. Documents made without CBOR_FAST_DECODE_COPY_STRINGS point into
+ * the buffer fed: a caller that moves its window asks for copies.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL seq, data NULL
+ *         with size > 0, first_offset past cbor_seq_keep_from(), a buffer
+ *         ending before the next item: nothing changes, not sticky); or the
+ *         sticky error.
+ */
+CBOR_FAST_API cbor_fast_status cbor_seq_feed(cbor_seq* seq, const void* data, size_t size,
+                                             size_t first_offset);
+/** No more input comes: an item cut short is then CBOR_FAST_ERR_TRUNCATED,
+ *  and the end of the buffer between items CBOR_FAST_END. Since 0.5.
+ *  @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL). */
+CBOR_FAST_API cbor_fast_status cbor_seq_end_input(cbor_seq* seq);
+/** After CBOR_FAST_NEED_MORE: the fewest bytes past the buffer's end wanted;
+ *  else 0, and 0 for NULL. Since 0.5. */
+CBOR_FAST_API size_t cbor_seq_needed(const cbor_seq* seq);
+/** The first stream offset the next cbor_seq_feed() buffer must hold (the
+ *  next item's); 0 for NULL. Since 0.5. */
+CBOR_FAST_API size_t cbor_seq_keep_from(const cbor_seq* seq);
 
 /* ========================================================================== */
 /* Streams: input that arrives in parts, in a buffer of bounded size (0.5)   */

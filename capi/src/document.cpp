@@ -608,6 +608,21 @@ cbor_fast_status cbor_seq_next_doc(cbor_seq* seq, uint32_t flags, cbor_doc** out
   });
 }
 
+cbor_fast_status cbor_seq_feed(cbor_seq* seq, const void* data, size_t size, size_t first_offset) {
+  if (seq == nullptr || (data == nullptr && size != 0)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return to_c(seq->seq.feed(data, size, first_offset));
+}
+
+cbor_fast_status cbor_seq_end_input(cbor_seq* seq) {
+  if (seq == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  seq->seq.end_input();
+  return CBOR_FAST_OK;
+}
+
+size_t cbor_seq_needed(const cbor_seq* seq) { return seq == nullptr ? 0 : seq->seq.needed(); }
+
+size_t cbor_seq_keep_from(const cbor_seq* seq) { return seq == nullptr ? 0 : seq->seq.keep_from(); }
+
 cbor_fast_status cbor_seq_error(const cbor_seq* seq, cbor_fast_error* error) {
   // A struct_size no version has: refused, nothing written.
   if (!error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;

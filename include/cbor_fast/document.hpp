@@ -643,7 +643,29 @@ class sequence {
   /// Offset of the next item.
   size_t offset() const noexcept { return reader_.offset(); }
 
+  // ---- input in parts (since 0.5) ----
+  /// Hands the sequence a new buffer holding the stream's bytes from offset
+  /// first_offset on (as reader::feed(): the same buffer grown, or a window
+  /// that starts at or before keep_from()). The first feed() makes the
+  /// sequence streaming: from then on next() and next_document() return
+  /// need_more (not an error, not sticky, nothing consumed) while the next
+  /// item is not all in the buffer, and needed() tells the fewest further
+  /// bytes; end_input() says no more comes (an item cut short is then
+  /// truncated). Offsets stay the stream's. Documents decoded without
+  /// decode_copy_strings point into the buffer fed: a caller that moves its
+  /// window asks for copies. invalid_argument as reader::feed() (not sticky).
+  status feed(const void* data, size_t size, size_t first_offset = 0) noexcept;
+  /// No more input comes (see feed()).
+  void end_input() noexcept { reader_.end_input(); }
+  /// After need_more: the fewest bytes past the buffer's end wanted.
+  size_t needed() const noexcept { return reader_.needed(); }
+  /// The first stream offset the next feed() must hold (the next item's).
+  size_t keep_from() const noexcept { return reader_.keep_from(); }
+
  private:
+  /// Streaming: ok once the next whole item is buffered, else need_more,
+  /// end or the error (failed as next() fails).
+  status wait_for_item(size_t start) noexcept;
   status prepare(uint32_t flags) noexcept;
   status fail(status s, const error_info* where, size_t item_start) noexcept;
   /// The reader allocates through it, so its growth while a document is

@@ -49,14 +49,41 @@ status sequence::prepare(uint32_t flags) noexcept {
   // max_nodes counts the items of each top-level item, whether it becomes a
   // document or is only checked.
   ro.max_items = reader_.items() + max_nodes_;
+  const reader_options& now = reader_.options();
+  // Unchanged (a call again after need_more): the reader keeps its scout, so
+  // an item fed in many parts is still scanned once.
+  if (ro.validate_utf8 == now.validate_utf8 &&
+      ro.reject_duplicate_keys == now.reject_duplicate_keys &&
+      ro.deterministic == now.deterministic && ro.max_items == now.max_items)
+    return status::ok;
   // Between items the reader is at depth 0, so any max_depth is accepted.
   return reader_.set_options(ro);
+}
+
+status sequence::feed(const void* data, size_t size, size_t first_offset) noexcept {
+  if (error_.code != status::ok) return error_.code;
+  if (!reader_.options().streaming) {
+    reader_options ro = reader_.options();
+    ro.streaming = true;
+    if (status s = reader_.set_options(ro); s != status::ok) return s;
+  }
+  return reader_.feed(data, size, first_offset);
+}
+
+status sequence::wait_for_item(size_t start) noexcept {
+  // The item's bytes are scanned once, however many feeds it takes (the
+  // reader's scout); the strict checks run when it is read.
+  const status s = reader_.item_ready();
+  if (s == status::ok || s == status::need_more || s == status::end) return s;
+  return fail(s, &reader_.error(), start);
 }
 
 status sequence::next(size_t& offset, size_t& length, uint32_t flags) noexcept {
   if (status s = prepare(flags); s != status::ok) return s;
   budget_.arm(SIZE_MAX);  // no document: no budget
   const size_t start = reader_.offset();
+  if (reader_.options().streaming)
+    if (const status w = wait_for_item(start); w != status::ok) return w;
   const status s = reader_.skip();
   if (s == status::end) return s;
   if (s != status::ok) return fail(s, &reader_.error(), start);
@@ -71,6 +98,12 @@ status sequence::next_document(document& out, uint32_t flags) noexcept {
     return s;
   }
   const size_t start = reader_.offset();
+  if (reader_.options().streaming) {
+    if (const status w = wait_for_item(start); w != status::ok) {
+      out.clear();
+      return w;
+    }
+  }
   error_info where;
   // Growth of the reader's stack and key tables during this item counts too.
   // The default budget scales with the input left: what this item can span.

@@ -299,6 +299,96 @@ static void test_stream_fd_documents(void) {
   fclose(f);
 }
 
+/* cbor_seq fed one byte at a time into a window from cbor_seq_keep_from() on:
+ * the same items (offset, length) as a one-shot cbor_seq, then the documents. */
+static void test_seq_fed_byte_by_byte(void) {
+  size_t want_off[16], want_len[16], n = 0, off = 0, len = 0;
+  cbor_seq* one = NULL;
+  CHECK_STATUS(cbor_seq_new(k_sequence, sizeof k_sequence, NULL, &one), CBOR_FAST_OK);
+  while (n < 16 && cbor_seq_next(one, 0, &off, &len) == CBOR_FAST_OK) {
+    want_off[n] = off;
+    want_len[n] = len;
+    ++n;
+  }
+  cbor_seq_free(one);
+  CHECK(n == 3);
+
+  cbor_seq* seq = NULL;
+  CHECK_STATUS(cbor_seq_new(NULL, 0, NULL, &seq), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_seq_feed(seq, NULL, 0, 0), CBOR_FAST_OK); /* streaming from here */
+  uint8_t* window = NULL;
+  size_t arrived = 0, got = 0, need_more = 0;
+  for (;;) {
+    const cbor_fast_status s = cbor_seq_next(seq, 0, &off, &len);
+    if (s == CBOR_FAST_OK) {
+      CHECK(got < n && off == want_off[got] && len == want_len[got]);
+      ++got;
+      continue;
+    }
+    if (s == CBOR_FAST_END) break;
+    CHECK_STATUS(s, CBOR_FAST_NEED_MORE);
+    if (s != CBOR_FAST_NEED_MORE) break;
+    ++need_more;
+    CHECK(cbor_seq_needed(seq) >= 1);
+    if (arrived == sizeof k_sequence) {
+      CHECK_STATUS(cbor_seq_end_input(seq), CBOR_FAST_OK);
+      continue;
+    }
+    ++arrived;
+    const size_t keep = cbor_seq_keep_from(seq);
+    uint8_t* fresh = malloc(arrived - keep);
+    CHECK(fresh != NULL);
+    memcpy(fresh, k_sequence + keep, arrived - keep);
+    CHECK_STATUS(cbor_seq_feed(seq, fresh, arrived - keep, keep), CBOR_FAST_OK);
+    free(window); /* valgrind and ASan see any read of the old window */
+    window = fresh;
+  }
+  CHECK(got == n);
+  CHECK(need_more >= sizeof k_sequence);
+  cbor_seq_free(seq);
+  free(window);
+
+  /* A document per item, the buffer grown; strings copied. */
+  CHECK_STATUS(cbor_seq_new(NULL, 0, NULL, &seq), CBOR_FAST_OK);
+  size_t shown = 5, docs = 0;
+  CHECK_STATUS(cbor_seq_feed(seq, k_sequence, shown, 0), CBOR_FAST_OK);
+  for (;;) {
+    cbor_doc* doc = NULL;
+    const cbor_fast_status s = cbor_seq_next_doc(seq, CBOR_FAST_DECODE_COPY_STRINGS, &doc);
+    if (s == CBOR_FAST_OK) {
+      CHECK(doc != NULL);
+      cbor_doc_free(doc);
+      ++docs;
+      continue;
+    }
+    CHECK(doc == NULL);
+    if (s == CBOR_FAST_END) break;
+    CHECK_STATUS(s, CBOR_FAST_NEED_MORE);
+    if (s != CBOR_FAST_NEED_MORE) break;
+    if (shown == sizeof k_sequence) {
+      cbor_seq_end_input(seq);
+      continue;
+    }
+    shown = shown + 5 < sizeof k_sequence ? shown + 5 : sizeof k_sequence;
+    CHECK_STATUS(cbor_seq_feed(seq, k_sequence, shown, 0), CBOR_FAST_OK);
+  }
+  CHECK(docs == 3);
+  cbor_seq_free(seq);
+
+  /* NULL and bad arguments: refused, nothing sticky. */
+  CHECK_STATUS(cbor_seq_feed(NULL, k_sequence, 1, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_seq_end_input(NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK(cbor_seq_needed(NULL) == 0);
+  CHECK(cbor_seq_keep_from(NULL) == 0);
+  CHECK_STATUS(cbor_seq_new(NULL, 0, NULL, &seq), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_seq_feed(seq, NULL, 3, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_seq_feed(seq, k_sequence, 1, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_seq_next(seq, 0, &off, &len), CBOR_FAST_NEED_MORE);
+  CHECK_STATUS(cbor_seq_feed(seq, k_sequence + 1, 1, 1), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_seq_error(seq, NULL), CBOR_FAST_OK);
+  cbor_seq_free(seq);
+}
+
 int main(void) {
   RUN_TEST(test_reader_fed_byte_by_byte);
   RUN_TEST(test_need_more_counts_and_truncation);
@@ -307,5 +397,6 @@ int main(void) {
   RUN_TEST(test_stream_callback_equals_one_shot);
   RUN_TEST(test_stream_limits_and_failures);
   RUN_TEST(test_stream_fd_documents);
+  RUN_TEST(test_seq_fed_byte_by_byte);
   return check_summary();
 }

@@ -9,8 +9,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -886,6 +888,134 @@ TEST(stream_printers, one_huge_array_prints_in_a_buffer_of_4_kib) {
   EXPECT_EQ(print_streamed(in, text_kind::json, {}, 4096, 4 << 10, &most),
             (printed{want_json, status::end, 0}));
   EXPECT_LE(most, size_t{4} << 10);
+}
+
+// ---- sequences fed in parts -------------------------------------------------
+
+TEST(sequence_fed, corpus_documents_one_byte_and_random_pieces_equal_one_shot) {
+  // The three corpus documents, then 7, as one sequence.
+  bytes all;
+  std::vector<std::string> want;
+  for (const char* name : corpus_names) {
+    const bytes doc = corpus(name);
+    all.insert(all.end(), doc.begin(), doc.end());
+  }
+  all.push_back(0x07);
+  {
+    cbor_fast::sequence one(all.data(), all.size());
+    cbor_fast::document d;
+    while (one.next_document(d) == status::ok) want.push_back(cbor_fast::doc_test::encode_hex(d));
+    ASSERT_EQ(one.error().code, status::ok);
+    ASSERT_EQ(want.size(), 4u);
+  }
+  for (size_t piece : {size_t{1}, size_t{777}, size_t{65536}}) {
+    cbor_fast::sequence seq(nullptr, 0);
+    // The first feed() makes it streaming (before it, an empty sequence ends).
+    size_t shown = piece;
+    ASSERT_EQ(seq.feed(all.data(), shown), status::ok);
+    std::vector<std::string> got;
+    size_t need_more = 0;
+    for (;;) {
+      cbor_fast::document d;
+      const status s = seq.next_document(d);
+      if (s == status::ok) {
+        got.push_back(cbor_fast::doc_test::encode_hex(d));
+        continue;
+      }
+      if (s == status::end) break;
+      ASSERT_EQ(s, status::need_more) << piece;
+      ++need_more;
+      EXPECT_GE(seq.needed(), 1u);
+      EXPECT_EQ(seq.error().code, status::ok);  // not sticky
+      if (shown == all.size()) {
+        seq.end_input();
+        continue;
+      }
+      shown = std::min(all.size(), shown + piece);
+      ASSERT_EQ(seq.feed(all.data(), shown), status::ok);
+    }
+    ASSERT_EQ(got.size(), want.size()) << "pieces of " << piece;
+    for (size_t i = 0; i < want.size(); ++i)
+      EXPECT_TRUE(got[i] == want[i]) << "document " << i << ", pieces of " << piece;
+    EXPECT_GE(need_more, all.size() / piece) << piece;
+  }
+}
+
+TEST(sequence_fed, next_in_a_sliding_window_gives_offsets_and_lengths) {
+  // 1, [2, 3], "abc", {} in a window that keeps only keep_from() on, copied
+  // into a fresh buffer each time (ASan catches a stale read).
+  const bytes in = hex("01 820203 63616263 a0");
+  const size_t want_offsets[] = {0, 1, 4, 8};
+  const size_t want_lengths[] = {1, 3, 4, 1};
+  cbor_fast::sequence seq(nullptr, 0);
+  std::unique_ptr<uint8_t[]> window;
+  size_t arrived = 0, n = 0;
+  ASSERT_EQ(seq.feed(nullptr, 0), status::ok);  // streaming from the start
+  for (;;) {
+    size_t off = 0, len = 0;
+    const status s = seq.next(off, len);
+    if (s == status::ok) {
+      ASSERT_LT(n, 4u);
+      EXPECT_EQ(off, want_offsets[n]) << n;
+      EXPECT_EQ(len, want_lengths[n]) << n;
+      ++n;
+      continue;
+    }
+    if (s == status::end) break;
+    ASSERT_EQ(s, status::need_more);
+    if (arrived == in.size()) {
+      seq.end_input();
+      continue;
+    }
+    ++arrived;  // one more byte
+    const size_t keep = seq.keep_from();
+    std::unique_ptr<uint8_t[]> fresh(new uint8_t[arrived - keep]);
+    std::memcpy(fresh.get(), in.data() + keep, arrived - keep);
+    window = std::move(fresh);
+    ASSERT_EQ(seq.feed(window.get(), arrived - keep, keep), status::ok);
+  }
+  EXPECT_EQ(n, 4u);
+}
+
+TEST(sequence_fed, errors_keep_their_stream_offsets_and_truncation_needs_end_input) {
+  // 1, then a reserved head inside an array at offset 2.
+  const bytes bad = hex("01 81 1c");
+  cbor_fast::sequence seq(nullptr, 0);
+  cbor_fast::document d;
+  ASSERT_EQ(seq.feed(bad.data(), 1), status::ok);
+  ASSERT_EQ(seq.next_document(d), status::ok);
+  ASSERT_EQ(seq.feed(bad.data(), 2), status::ok);
+  EXPECT_EQ(seq.next_document(d), status::need_more);
+  ASSERT_EQ(seq.feed(bad.data(), 3), status::ok);
+  EXPECT_EQ(seq.next_document(d), status::reserved_additional_info);
+  EXPECT_EQ(seq.error().offset, 2u);
+  EXPECT_EQ(seq.error().item_offset, 1u);
+  EXPECT_EQ(seq.next_document(d), status::reserved_additional_info);  // sticky
+
+  // [1, 2] cut after 1: need_more until end_input; then the whole input is
+  // known and, as in a one-shot read, the count is refused at its head.
+  const bytes cut = hex("82 01");
+  cbor_fast::sequence seq2(nullptr, 0);
+  ASSERT_EQ(seq2.feed(cut.data(), cut.size()), status::ok);
+  size_t off, len;
+  EXPECT_EQ(seq2.next(off, len), status::need_more);
+  EXPECT_EQ(seq2.needed(), 1u);
+  seq2.end_input();
+  EXPECT_EQ(seq2.next(off, len), status::truncated);
+  EXPECT_EQ(seq2.error().offset, 0u);
+  EXPECT_EQ(seq2.error().item_offset, 0u);
+
+  // A window starting past keep_from() is refused, changing nothing.
+  const bytes two = hex("01 02");
+  cbor_fast::sequence seq3(nullptr, 0);
+  ASSERT_EQ(seq3.feed(two.data(), 1), status::ok);
+  ASSERT_EQ(seq3.next(off, len), status::ok);
+  EXPECT_EQ(seq3.feed(two.data() + 2, 0, 2), status::invalid_argument);
+  ASSERT_EQ(seq3.feed(two.data() + 1, 1, 1), status::ok);
+  ASSERT_EQ(seq3.next(off, len), status::ok);
+  EXPECT_EQ(off, 1u);
+  seq3.end_input();
+  EXPECT_EQ(seq3.next(off, len), status::end);
 }
 
 }  // namespace
