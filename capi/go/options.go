@@ -63,7 +63,18 @@ type DecOptions struct {
 	MaxItems uint64
 	// Deterministic requires RFC 8949 core deterministic encoding.
 	Deterministic bool
+	// MaxStreamBuffer is the most bytes a Decoder buffers (0:
+	// DefaultMaxStreamBuffer, 64 MiB, the C stream's default max_buffer).
+	// An item that cannot be completed within it fails with
+	// ErrMemoryBudget at the item's offset; the input ending first is
+	// io.ErrUnexpectedEOF as usual. An extension: fxamacker/cbor's Decoder
+	// has no such bound.
+	MaxStreamBuffer int
 }
+
+// DefaultMaxStreamBuffer is the Decoder's buffer bound when
+// DecOptions.MaxStreamBuffer is 0.
+const DefaultMaxStreamBuffer = 64 << 20
 
 func (o DecOptions) maxArray() int {
 	if o.MaxArrayElements <= 0 {
@@ -88,9 +99,10 @@ type DecMode interface {
 }
 
 type decMode struct {
-	opts  DecOptions
-	copts C.cf_reader_opts
-	lim   *limits
+	opts      DecOptions
+	copts     C.cf_reader_opts
+	lim       *limits
+	maxStream int // the Decoder's buffer bound
 }
 
 // DecMode checks the options and returns a mode.
@@ -107,10 +119,16 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if o.MaxArrayElements < 0 || o.MaxMapPairs < 0 {
 		return nil, fmt.Errorf("cborfast: negative container limit")
 	}
+	if o.MaxStreamBuffer < 0 {
+		return nil, fmt.Errorf("cborfast: negative MaxStreamBuffer %d", o.MaxStreamBuffer)
+	}
 	if o.DupMapKey > DupMapKeyEnforcedAPF || o.IndefLength > IndefLengthForbidden || o.UTF8 > UTF8DecodeInvalid {
 		return nil, fmt.Errorf("cborfast: invalid DecOptions mode")
 	}
-	dm := &decMode{opts: o}
+	dm := &decMode{opts: o, maxStream: o.MaxStreamBuffer}
+	if dm.maxStream == 0 {
+		dm.maxStream = DefaultMaxStreamBuffer
+	}
 	dm.copts = defaultReaderOpts
 	dm.copts.max_depth = C.uint64_t(depth)
 	if o.UTF8 == UTF8RejectInvalid {
