@@ -208,6 +208,23 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
+			if fl == flavorAny && lim != nil && lim.tags != nil {
+				rv, ok, nums, offs, c, err := anyRegistered(t, it, lim.tags)
+				if err != nil {
+					return nil, 0, err
+				}
+				if ok {
+					v = rv // (its end is not tracked: flavorAny callers do not use it)
+					break
+				}
+				for i := range nums {
+					stack = append(stack, frame{})
+					f := &stack[len(stack)-1]
+					f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, nums[i], offs[i]
+				}
+				first = c
+				continue
+			}
 			stack = append(stack, frame{})
 			f := &stack[len(stack)-1]
 			f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset)
@@ -340,6 +357,7 @@ func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
 type limits struct {
 	maxArray, maxMap uint64
 	noIndef          bool
+	tags             tagLookup // registered types for `any` (Unmarshal's tokens only)
 }
 
 func (l *limits) check(it *citem, isMap bool) error {

@@ -102,7 +102,8 @@ type decMode struct {
 	opts      DecOptions
 	copts     C.cf_reader_opts
 	lim       *limits
-	maxStream int // the Decoder's buffer bound
+	maxStream int       // the Decoder's buffer bound
+	tags      tagLookup // registered types (DecModeWithTags), or nil
 }
 
 // DecMode checks the options and returns a mode.
@@ -324,7 +325,8 @@ type EncMode interface {
 type encMode struct {
 	opts     EncOptions
 	maxDepth int
-	classic  bool // Encode's rules: nil containers empty, Map in order, Simple/Undefined
+	classic  bool      // Encode's rules: nil containers empty, Map in order, Simple/Undefined
+	tags     tagLookup // registered types (EncModeWithTags), or nil
 }
 
 // EncMode checks the options and returns a mode.

@@ -36,8 +36,9 @@ type decFn func(d *decState, it *citem, p unsafe.Pointer) error
 // typeDec is the cached decoding plan of one Go type; fn is set once the plan
 // is built (recursive types refer to their own typeDec).
 type typeDec struct {
-	fn decFn
-	t  reflect.Type
+	fn    decFn
+	inner decFn // fn without the registered-tag check (registrable types)
+	t     reflect.Type
 }
 
 var (
@@ -64,7 +65,11 @@ func decoderLocked(t reflect.Type) *typeDec {
 	}
 	td := &typeDec{t: t}
 	decBuilding[t] = td
-	td.fn = buildDec(t, td)
+	td.inner = buildDec(t, td)
+	td.fn = td.inner
+	if registrable(t) {
+		td.fn = withDecTags(t, td.inner)
+	}
 	delete(decBuilding, t)
 	decCache.Store(t, td)
 	return td
