@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 )
 
 // DupMapKeyMode says what Unmarshal does with a map key equal to an earlier
@@ -70,6 +71,13 @@ type DecOptions struct {
 	// io.ErrUnexpectedEOF as usual. An extension: fxamacker/cbor's Decoder
 	// has no such bound.
 	MaxStreamBuffer int
+	// DefaultMapType is the map type a CBOR map decodes to inside an `any`
+	// (nil: map[any]any), as fxamacker/cbor's; the map is decoded as that
+	// type, so keys and values must fit it.
+	DefaultMapType reflect.Type
+	// DefaultByteStringType is the type a byte string decodes to inside an
+	// `any` (nil: []byte): a string or []byte kind, as fxamacker/cbor's.
+	DefaultByteStringType reflect.Type
 }
 
 // DefaultMaxStreamBuffer is the Decoder's buffer bound when
@@ -120,6 +128,13 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if o.MaxArrayElements < 0 || o.MaxMapPairs < 0 {
 		return nil, fmt.Errorf("cborfast: negative container limit")
 	}
+	if o.DefaultMapType != nil && o.DefaultMapType.Kind() != reflect.Map {
+		return nil, fmt.Errorf("cborfast: DefaultMapType %v is not a map type", o.DefaultMapType)
+	}
+	if t := o.DefaultByteStringType; t != nil && t.Kind() != reflect.String &&
+		(t.Kind() != reflect.Slice || t.Elem() != reflect.TypeFor[byte]()) {
+		return nil, fmt.Errorf("cborfast: DefaultByteStringType %v is not of kind string or []uint8", t)
+	}
 	if o.MaxStreamBuffer < 0 {
 		return nil, fmt.Errorf("cborfast: negative MaxStreamBuffer %d", o.MaxStreamBuffer)
 	}
@@ -151,7 +166,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	// smaller one is checked here at each head.
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
-		noIndef: o.IndefLength == IndefLengthForbidden}
+		noIndef: o.IndefLength == IndefLengthForbidden,
+		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType}
 	return dm, nil
 }
 
