@@ -162,12 +162,13 @@ func (dec *Decoder) frame() (int, error) {
 		opts = &dec.dm.copts
 	}
 	var end C.size_t
+	var streamed C.int
 	rest := dec.buf[dec.off:]
-	s := C.cf_stream_begin(sr.h, goPtr(rest), C.size_t(len(rest)), opts, &end)
+	s := C.cf_stream_begin(sr.h, goPtr(rest), C.size_t(len(rest)), opts, &end, &streamed)
 	sr.opts = &dec.dm.copts
-	// After anything but an immediate skip the reader's scout may point
-	// into the buffer: such a reader is freed rather than pooled.
-	defer putSReader(sr, s != C.CBOR_FAST_OK)
+	// A reader that streamed may keep a pointer into the buffer (its
+	// scout): it is freed rather than pooled.
+	defer putSReader(sr, streamed != 0 || (s != C.CBOR_FAST_OK && s != C.CBOR_FAST_NEED_MORE))
 	empty := 0
 	for s == C.CBOR_FAST_NEED_MORE {
 		if dec.eof {
