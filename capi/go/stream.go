@@ -93,7 +93,10 @@ func (dec *Decoder) Decode(v any) error {
 	case err == errDiagnose:
 		// The library refused the item, or the input ended inside it:
 		// decode what is there for the error Unmarshal gives.
-		dec.err = dec.diagnose(v)
+		dec.err = dec.diagnose(v, nil)
+		return dec.err
+	case errorsAsFinder(err):
+		dec.err = dec.diagnose(v, err.(*finderError).e)
 		return dec.err
 	case err != nil:
 		dec.err = err
@@ -116,8 +119,19 @@ func (dec *Decoder) Decode(v any) error {
 	return err
 }
 
-// errDiagnose is frame's answer for an item the boundary finder refused.
+// errDiagnose is frame's answer for an item the input ended inside of.
 var errDiagnose = &Error{Status: "diagnose"}
+
+// finderError is frame's answer for an item the boundary finder refused:
+// its error, with stream offsets.
+type finderError struct{ e *Error }
+
+func (f *finderError) Error() string { return f.e.Error() }
+
+func errorsAsFinder(err error) bool {
+	_, ok := err.(*finderError)
+	return ok
+}
 
 // shift turns an *Error of the item at dec.off into one with stream offsets.
 func (dec *Decoder) shift(e *Error) *Error {
@@ -128,14 +142,20 @@ func (dec *Decoder) shift(e *Error) *Error {
 	return &c
 }
 
-// diagnose decodes the buffered start of an item the library refused, or
-// that the input ended inside of, into a throwaway value of v's type (v is
-// left as it was): its *Error, else io.ErrUnexpectedEOF.
-func (dec *Decoder) diagnose(v any) error {
+// diagnose decodes the buffered start of an item the input ended inside of,
+// or that the boundary finder refused with found, into a throwaway value of
+// v's type (v is left as it was), for the error Unmarshal gives: an error of
+// the decoding pass (UTF-8 and strict checks are its own), else found, else
+// io.ErrUnexpectedEOF. (A one-shot pass over a partial item may stop at a
+// count the bytes at hand cannot hold, truncated, before the finder's error.)
+func (dec *Decoder) diagnose(v any, found *Error) error {
 	tmp := reflect.New(reflect.TypeOf(v).Elem()).Interface()
 	_, err := dec.dm.unmarshal(dec.buf[dec.off:], tmp, true)
 	if e, ok := err.(*Error); ok && e.Code != CodeTruncated {
 		return dec.shift(e)
+	}
+	if found != nil {
+		return found
 	}
 	return io.ErrUnexpectedEOF
 }
@@ -201,7 +221,9 @@ func (dec *Decoder) frame() (int, error) {
 		s = C.cf_stream_more(sr.h, goPtr(rest), C.size_t(len(rest)), &end)
 	}
 	if s != C.CBOR_FAST_OK {
-		return 0, errDiagnose
+		ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+		C.cbor_reader_error(sr.r, &ce)
+		return 0, &finderError{dec.shift(fromC(s, &ce))}
 	}
 	return int(end), nil
 }

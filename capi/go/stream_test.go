@@ -349,3 +349,82 @@ func TestDecoderReaderErrors(t *testing.T) {
 type emptyReader struct{}
 
 func (emptyReader) Read(p []byte) (int, error) { return 0, nil }
+
+// The Decoder over random reads gives, item by item, what UnmarshalFirst
+// gives over the whole input (values, type errors, *Error codes and stream
+// offsets; a truncated last item is io.ErrUnexpectedEOF), on sequences cut
+// at every kind of place and with random bytes changed.
+func TestDecoderMatchesUnmarshalFirst(t *testing.T) {
+	before := liveHandles
+	var seq []byte
+	for _, v := range []any{uint64(1), "text", []any{uint64(1), []any{"x", 2.5}, map[any]any{"k": []byte{1, 2}}},
+		map[any]any{uint64(1): map[any]any{"a": nil}}, -7, bytes.Repeat([]byte{7}, 300), true} {
+		b, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq = append(seq, b...)
+	}
+	seq = append(seq, unhex(t, "5f 41 01 41 02 ff 9f 01 bf 61 61 02 ff ff c1 1a 00 01 00 00")...)
+	rng := rand.New(rand.NewSource(11))
+	for n := 0; n < 400; n++ {
+		in := append([]byte{}, seq...)
+		switch n % 3 {
+		case 0:
+			in = in[:rng.Intn(len(in)+1)]
+		case 1:
+			in[rng.Intn(len(in))] = byte(rng.Intn(256))
+		default:
+			in[rng.Intn(len(in))] = byte(rng.Intn(256))
+			in = in[:rng.Intn(len(in)+1)]
+		}
+		dec := NewDecoder(&randReader{bytes.NewReader(in), rand.New(rand.NewSource(int64(n))), 1 + n%40})
+		rest := in
+		for k := 0; ; k++ {
+			var want, got any
+			var werr error
+			advanced := true
+			if len(rest) == 0 {
+				werr = io.EOF
+			} else {
+				var r []byte
+				r, werr = UnmarshalFirst(rest, &want)
+				var e *Error
+				if errors.As(werr, &e) {
+					if e.Code == CodeTruncated {
+						werr = io.ErrUnexpectedEOF
+					} else {
+						c := *e
+						c.Offset += len(in) - len(rest)
+						c.ItemOffset += len(in) - len(rest)
+						werr = &c
+					}
+				} else if te, ok := werr.(*UnmarshalTypeError); ok {
+					c := *te
+					c.Offset += len(in) - len(rest)
+					werr = &c
+				}
+				if r != nil {
+					rest = r
+				} else {
+					advanced = false
+				}
+			}
+			gerr := dec.Decode(&got)
+			if !reflect.DeepEqual(gerr, werr) {
+				t.Fatalf("input %d %x item %d (rest %x): Decoder %v, UnmarshalFirst %v %#v", n, in, k, rest, gerr, werr, want)
+			}
+			if werr == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("input %d item %d: %#v, want %#v", n, k, got, want)
+			}
+			if werr != nil {
+				// A type error decoding into `any` (tag 0/1 content) comes
+				// without the rest; the Decoder goes on after the item.
+				if _, ok := werr.(*UnmarshalTypeError); !ok || !advanced {
+					break
+				}
+			}
+		}
+	}
+	checkNoLeaks(t, before)
+}

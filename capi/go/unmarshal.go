@@ -932,6 +932,11 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	end := len(data)
 	if d.t.i < len(d.t.batch) {
 		end = int(d.t.batch[d.t.i].offset)
+	} else if d.t.i > 0 {
+		// Past the last item the value took. Not the reader's offset: a
+		// batch ends early before a truncated or malformed item, and the
+		// reader has then moved past that item's head.
+		end = itemEnd(&d.t.batch[d.t.i-1])
 	} else {
 		end = int(C.cbor_reader_offset(d.t.c.r))
 	}
