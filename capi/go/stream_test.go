@@ -428,3 +428,26 @@ func TestDecoderMatchesUnmarshalFirst(t *testing.T) {
 	}
 	checkNoLeaks(t, before)
 }
+
+// UnmarshalFirst's rest starts right after the item when what follows is
+// truncated or malformed (the batch stops before it), for `any` and typed
+// targets, and after a bulk-read number array.
+func TestUnmarshalFirstRestBeforeBadItem(t *testing.T) {
+	for _, row := range []struct {
+		name, hex string
+		into       func() any
+		rest       string
+	}{
+		{"truncated_string_next", "26 59012c 0707", func() any { return new(any) }, "59012c0707"},
+		{"truncated_string_next_typed", "26 59012c 0707", func() any { return new(int) }, "59012c0707"},
+		{"malformed_next", "820102 1c", func() any { return new(any) }, "1c"},
+		{"malformed_next_typed", "820102 1c", func() any { return new([]int) }, "1c"},
+		{"truncated_head_next", "a16161f5 1a0001", func() any { return new(map[string]bool) }, "1a0001"},
+		{"bulk_array_then_truncated", "90 000102030405060708090a0b0c0d0e0f 5a01", func() any { return new([]uint64) }, "5a01"},
+	} {
+		rest, err := UnmarshalFirst(unhex(t, row.hex), row.into())
+		if err != nil || !bytes.Equal(rest, unhex(t, row.rest)) {
+			t.Fatalf("%s: rest %x %v, want %s", row.name, rest, err, row.rest)
+		}
+	}
+}
