@@ -435,8 +435,8 @@ func TestDecoderMatchesUnmarshalFirst(t *testing.T) {
 func TestUnmarshalFirstRestBeforeBadItem(t *testing.T) {
 	for _, row := range []struct {
 		name, hex string
-		into       func() any
-		rest       string
+		into      func() any
+		rest      string
 	}{
 		{"truncated_string_next", "26 59012c 0707", func() any { return new(any) }, "59012c0707"},
 		{"truncated_string_next_typed", "26 59012c 0707", func() any { return new(int) }, "59012c0707"},
