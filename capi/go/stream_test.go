@@ -451,3 +451,45 @@ func TestUnmarshalFirstRestBeforeBadItem(t *testing.T) {
 		}
 	}
 }
+
+// The mode's checks and limits apply to each item as in Unmarshal: MaxItems
+// counts per item (a long stream of small items passes), a larger item fails
+// at its offset; duplicate keys and IndefLengthForbidden are the decoding
+// pass's, with stream offsets.
+func TestDecoderModeChecksPerItem(t *testing.T) {
+	dm, err := DecOptions{MaxItems: 5, DupMapKey: DupMapKeyEnforcedAPF, IndefLength: IndefLengthForbidden}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []byte
+	for i := 0; i < 1000; i++ {
+		in = append(in, 0x82, 0x01, 0x02) // 3 data items each: 3000 in all
+	}
+	good := len(in)
+	for _, rd := range streamReaders {
+		for _, row := range []struct {
+			name   string
+			tail   string
+			code   int
+			offset int
+		}{
+			{"too_many_items", "85 01 02 03 04 05", CodeTooManyItems, good + 5},
+			{"duplicate_key", "a2 01 01 01 02", CodeDuplicateKey, good + 3},
+			{"indefinite", "9f ff", CodeIndefiniteLength, good},
+		} {
+			dec := dm.NewDecoder(rd.wrap(append(append([]byte{}, in...), unhex(t, row.tail)...)))
+			for i := 0; i < 1000; i++ {
+				var v []int
+				if err := dec.Decode(&v); err != nil || len(v) != 2 {
+					t.Fatalf("%s/%s item %d: %v %v", rd.name, row.name, i, v, err)
+				}
+			}
+			var v any
+			err := dec.Decode(&v)
+			var e *Error
+			if !errors.As(err, &e) || e.Code != row.code || e.Offset != row.offset || e.ItemOffset != good {
+				t.Fatalf("%s/%s: %v (item %d), want code %d at %d", rd.name, row.name, err, e.ItemOffset, row.code, row.offset)
+			}
+		}
+	}
+}
