@@ -87,17 +87,15 @@ func (dec *Decoder) Decode(v any) error {
 		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
 	n, err := dec.frame()
+	if fe, ok := err.(*finderError); ok {
+		// The library refused the item, or (fe.e nil) the input ended
+		// inside it: decode what is there for the error Unmarshal gives.
+		dec.err = dec.diagnose(v, fe.e)
+		return dec.err
+	}
 	switch {
 	case err == io.EOF:
 		return err
-	case err == errDiagnose:
-		// The library refused the item, or the input ended inside it:
-		// decode what is there for the error Unmarshal gives.
-		dec.err = dec.diagnose(v, nil)
-		return dec.err
-	case errorsAsFinder(err):
-		dec.err = dec.diagnose(v, err.(*finderError).e)
-		return dec.err
 	case err != nil:
 		dec.err = err
 		return err
@@ -119,18 +117,15 @@ func (dec *Decoder) Decode(v any) error {
 	return err
 }
 
-// errDiagnose is frame's answer for an item the input ended inside of.
-var errDiagnose = &Error{Status: "diagnose"}
-
-// finderError is frame's answer for an item the boundary finder refused:
-// its error, with stream offsets.
+// finderError is frame's answer for an item the boundary finder refused
+// (e: its error, with stream offsets) or the input ended inside of (e nil).
 type finderError struct{ e *Error }
 
-func (f *finderError) Error() string { return f.e.Error() }
-
-func errorsAsFinder(err error) bool {
-	_, ok := err.(*finderError)
-	return ok
+func (f *finderError) Error() string {
+	if f.e == nil {
+		return io.ErrUnexpectedEOF.Error()
+	}
+	return f.e.Error()
 }
 
 // shift turns an *Error of the item at dec.off into one with stream offsets.
@@ -164,8 +159,8 @@ func (dec *Decoder) diagnose(v any, found *Error) error {
 const minRead = 512
 
 // frame reads until the next item is complete in buf[off:] and returns its
-// length: io.EOF at the end between items; errDiagnose when the library
-// refused the item (or the input ended inside it); a read error; or
+// length: io.EOF at the end between items; a *finderError when the library
+// refused the item or the input ended inside it; a read error; or
 // ErrMemoryBudget.
 func (dec *Decoder) frame() (int, error) {
 	if dec.off == len(dec.buf) && dec.eof {
@@ -195,7 +190,7 @@ func (dec *Decoder) frame() (int, error) {
 			if dec.off == len(dec.buf) {
 				return 0, io.EOF
 			}
-			return 0, errDiagnose
+			return 0, &finderError{}
 		}
 		if err := dec.room(); err != nil {
 			return 0, err
