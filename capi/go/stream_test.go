@@ -493,3 +493,45 @@ func TestDecoderModeChecksPerItem(t *testing.T) {
 		}
 	}
 }
+
+// Decoders in several goroutines at once share the pool of boundary finders.
+func TestDecoderConcurrent(t *testing.T) {
+	before := liveHandles
+	stream, docs := corpusSequence(t)
+	want := make([]any, len(docs))
+	for i, d := range docs {
+		if err := Unmarshal(d, &want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			dec := NewDecoder(&randReader{bytes.NewReader(stream), rand.New(rand.NewSource(int64(g))), 1 + 3000*g})
+			for i := range docs {
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					errs <- err
+					return
+				}
+				if !reflect.DeepEqual(v, want[i]) {
+					errs <- errors.New("item differs")
+					return
+				}
+			}
+			var v any
+			errs <- func() error {
+				if err := dec.Decode(&v); err != io.EOF {
+					return errors.New("no io.EOF at the end")
+				}
+				return nil
+			}()
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkNoLeaks(t, before)
+}
