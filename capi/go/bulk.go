@@ -222,6 +222,8 @@ func (t *tokens) passOver(head *citem) error {
 		t.sticky = fromC(s, &ce)
 		return t.sticky
 	}
+	// The batch is behind the reader now: none of it is the value's last item.
+	t.batch, t.i = nil, 0
 	return nil
 }
 

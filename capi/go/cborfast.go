@@ -66,6 +66,10 @@
 // decoded into an `any` are boxed from shared slabs; a value that is kept
 // keeps its chunk alive.
 //
+// A Decoder first finds where the next item of its stream ends, with a
+// streaming reader over its buffer (pinned while Decode runs), then decodes
+// the complete item by the same route.
+//
 // Encoding runs in Go, without cgo: it appends to one buffer through cached
 // per-type plans, and its output is tested byte for byte against the
 // library's C writer. Reader.Next is one cgo call per item;

@@ -8,6 +8,8 @@ import "C"
 import (
 	"math"
 	"math/big"
+	"reflect"
+	"unsafe"
 )
 
 // DecodeOptions are the limits and checks for Decode, NewSequence and
@@ -177,6 +179,8 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			if it._type == C.CBOR_FAST_TYPE_TEXT {
 				v = t.box.string(t.bytes(it))
+			} else if fl == flavorAny && lim != nil && lim.defBytes != nil {
+				v = lim.bytesValue(t.bytes(it))
 			} else {
 				b := make([]byte, int(it.size))
 				copy(b, t.bytes(it))
@@ -193,6 +197,18 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			f.array = t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
 			continue
 		case C.CBOR_FAST_TYPE_MAP:
+			if fl == flavorAny && lim != nil && lim.defMap != nil {
+				// DecOptions.DefaultMapType: the map is decoded as that
+				// type by the typed decoder (which recurses, bounded by
+				// MaxNestedLevels).
+				d := (*decState)(unsafe.Pointer(t)) // t is the first field of a decState
+				rv := reflect.New(lim.defMap)
+				if err := decoderFor(lim.defMap).fn(d, it, rv.UnsafePointer()); err != nil {
+					return nil, 0, err
+				}
+				v = rv.Elem().Interface()
+				break
+			}
 			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
 			if err := lim.check(it, true); err != nil {
 				return nil, 0, err
@@ -208,6 +224,23 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
+			if fl == flavorAny && lim != nil && lim.tags != nil {
+				rv, ok, nums, offs, c, err := anyRegistered(t, it, lim.tags)
+				if err != nil {
+					return nil, 0, err
+				}
+				if ok {
+					v = rv // (its end is not tracked: flavorAny callers do not use it)
+					break
+				}
+				for i := range nums {
+					stack = append(stack, frame{})
+					f := &stack[len(stack)-1]
+					f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, nums[i], offs[i]
+				}
+				first = c
+				continue
+			}
 			stack = append(stack, frame{})
 			f := &stack[len(stack)-1]
 			f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset)
@@ -243,6 +276,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				v = string(f.buf)
 			default:
 				v = f.buf
+				if fl == flavorAny && lim != nil && lim.defBytes != nil {
+					v = lim.bytesValue(f.buf)
+				}
 			}
 			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
 		default:
@@ -340,6 +376,21 @@ func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
 type limits struct {
 	maxArray, maxMap uint64
 	noIndef          bool
+	// For `any` (Unmarshal's tokens only, whose *tokens is the first field
+	// of a decState): registered types, DefaultMapType, DefaultByteStringType.
+	tags     tagLookup
+	defMap   reflect.Type
+	defBytes reflect.Type
+}
+
+// bytesValue is a byte string as DefaultByteStringType (a copy).
+func (l *limits) bytesValue(b []byte) any {
+	if l.defBytes.Kind() == reflect.String {
+		return reflect.ValueOf(string(b)).Convert(l.defBytes).Interface()
+	}
+	c := make([]byte, len(b))
+	copy(c, b)
+	return reflect.ValueOf(c).Convert(l.defBytes).Interface()
 }
 
 func (l *limits) check(it *citem, isMap bool) error {

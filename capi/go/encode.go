@@ -484,6 +484,9 @@ func encoderLocked(t reflect.Type) *typeEnc {
 	te := &typeEnc{t: t}
 	encBuilding[t] = te
 	buildEnc(t, te)
+	if registrable(t) {
+		te.fn = withEncTags(t, te.fn)
+	}
 	delete(encBuilding, t)
 	encCache.Store(t, te)
 	return te

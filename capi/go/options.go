@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"reflect"
 )
 
 // DupMapKeyMode says what Unmarshal does with a map key equal to an earlier
@@ -63,7 +64,25 @@ type DecOptions struct {
 	MaxItems uint64
 	// Deterministic requires RFC 8949 core deterministic encoding.
 	Deterministic bool
+	// MaxStreamBuffer is the most bytes a Decoder buffers (0:
+	// DefaultMaxStreamBuffer, 64 MiB, the C stream's default max_buffer).
+	// An item that cannot be completed within it fails with
+	// ErrMemoryBudget at the item's offset; the input ending first is
+	// io.ErrUnexpectedEOF as usual. An extension: fxamacker/cbor's Decoder
+	// has no such bound.
+	MaxStreamBuffer int
+	// DefaultMapType is the map type a CBOR map decodes to inside an `any`
+	// (nil: map[any]any), as fxamacker/cbor's; the map is decoded as that
+	// type, so keys and values must fit it.
+	DefaultMapType reflect.Type
+	// DefaultByteStringType is the type a byte string decodes to inside an
+	// `any` (nil: []byte): a string or []byte kind, as fxamacker/cbor's.
+	DefaultByteStringType reflect.Type
 }
+
+// DefaultMaxStreamBuffer is the Decoder's buffer bound when
+// DecOptions.MaxStreamBuffer is 0.
+const DefaultMaxStreamBuffer = 64 << 20
 
 func (o DecOptions) maxArray() int {
 	if o.MaxArrayElements <= 0 {
@@ -88,9 +107,11 @@ type DecMode interface {
 }
 
 type decMode struct {
-	opts  DecOptions
-	copts C.cf_reader_opts
-	lim   *limits
+	opts      DecOptions
+	copts     C.cf_reader_opts
+	lim       *limits
+	maxStream int       // the Decoder's buffer bound
+	tags      tagLookup // registered types (DecModeWithTags), or nil
 }
 
 // DecMode checks the options and returns a mode.
@@ -107,10 +128,23 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if o.MaxArrayElements < 0 || o.MaxMapPairs < 0 {
 		return nil, fmt.Errorf("cborfast: negative container limit")
 	}
+	if o.DefaultMapType != nil && o.DefaultMapType.Kind() != reflect.Map {
+		return nil, fmt.Errorf("cborfast: DefaultMapType %v is not a map type", o.DefaultMapType)
+	}
+	if t := o.DefaultByteStringType; t != nil && t.Kind() != reflect.String &&
+		(t.Kind() != reflect.Slice || t.Elem() != reflect.TypeFor[byte]()) {
+		return nil, fmt.Errorf("cborfast: DefaultByteStringType %v is not of kind string or []uint8", t)
+	}
+	if o.MaxStreamBuffer < 0 {
+		return nil, fmt.Errorf("cborfast: negative MaxStreamBuffer %d", o.MaxStreamBuffer)
+	}
 	if o.DupMapKey > DupMapKeyEnforcedAPF || o.IndefLength > IndefLengthForbidden || o.UTF8 > UTF8DecodeInvalid {
 		return nil, fmt.Errorf("cborfast: invalid DecOptions mode")
 	}
-	dm := &decMode{opts: o}
+	dm := &decMode{opts: o, maxStream: o.MaxStreamBuffer}
+	if dm.maxStream == 0 {
+		dm.maxStream = DefaultMaxStreamBuffer
+	}
 	dm.copts = defaultReaderOpts
 	dm.copts.max_depth = C.uint64_t(depth)
 	if o.UTF8 == UTF8RejectInvalid {
@@ -132,7 +166,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	// smaller one is checked here at each head.
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
-		noIndef: o.IndefLength == IndefLengthForbidden}
+		noIndef: o.IndefLength == IndefLengthForbidden,
+		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType}
 	return dm, nil
 }
 
@@ -306,7 +341,8 @@ type EncMode interface {
 type encMode struct {
 	opts     EncOptions
 	maxDepth int
-	classic  bool // Encode's rules: nil containers empty, Map in order, Simple/Undefined
+	classic  bool      // Encode's rules: nil containers empty, Map in order, Simple/Undefined
+	tags     tagLookup // registered types (EncModeWithTags), or nil
 }
 
 // EncMode checks the options and returns a mode.

@@ -62,6 +62,57 @@ static inline cbor_fast_status cf_reader_next_batch(uintptr_t r, cbor_fast_item*
 }
 
 /*
+ * The streaming Decoder's boundary finder: a reader that only finds where the
+ * next top-level item ends (the decoding pass makes the UTF-8 and strict
+ * checks, so they stay off here). cf_stream_begin restarts it at the item's
+ * first byte, data[0, size) (offsets from there), setting the mode's
+ * structural limits when o is not NULL, and passes over the item as one-shot
+ * input; only when the item is not all there (truncated, or no byte yet) does
+ * it start again with CBOR_FAST_OPT_STREAMING (*streamed = 1), which answers
+ * CBOR_FAST_NEED_MORE. cf_stream_more hands it the same item's bytes grown
+ * (data[0, size), from the item's first byte) and tries again:
+ * cbor_reader_item_ready goes on where the last try stopped, so each byte is
+ * scanned once however many reads the item takes; only a complete item is
+ * skipped. *end gets the offset after the item when CBOR_FAST_OK.
+ * A reader that streamed may keep pointers into the buffer in its scout (a
+ * second reader inside it) after a reset, so the Go side frees it rather
+ * than pooling it; a one-shot pass makes no scout.
+ */
+static inline cbor_fast_status cf_stream_begin(uintptr_t r, const void* data, size_t size,
+                                               const cf_reader_opts* o, size_t* end,
+                                               int* streamed) {
+  cbor_reader* rd = (cbor_reader*)r;
+  *streamed = 0;
+  cbor_fast_status s = cbor_reader_reset(rd, data, size);
+  if (s != CBOR_FAST_OK) return s;
+  if (o != NULL) {
+    if ((s = cbor_reader_set(rd, CBOR_FAST_OPT_MAX_DEPTH, o->max_depth)) != CBOR_FAST_OK) return s;
+    if ((s = cbor_reader_set(rd, CBOR_FAST_OPT_MAX_STRING_LENGTH, o->max_string_length)) != CBOR_FAST_OK) return s;
+    if ((s = cbor_reader_set(rd, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, o->max_container_items)) != CBOR_FAST_OK) return s;
+    if ((s = cbor_reader_set(rd, CBOR_FAST_OPT_MAX_ITEMS, o->max_items)) != CBOR_FAST_OK) return s;
+  }
+  s = cbor_reader_skip(rd);
+  if (s == CBOR_FAST_ERR_TRUNCATED || s == CBOR_FAST_END) {
+    *streamed = 1;
+    if ((s = cbor_reader_reset(rd, data, size)) != CBOR_FAST_OK) return s;
+    if ((s = cbor_reader_set(rd, CBOR_FAST_OPT_STREAMING, 1)) != CBOR_FAST_OK) return s;
+    s = cbor_reader_skip(rd);
+  }
+  *end = cbor_reader_offset(rd);
+  return s;
+}
+static inline cbor_fast_status cf_stream_more(uintptr_t r, const void* data, size_t size,
+                                              size_t* end) {
+  cbor_reader* rd = (cbor_reader*)r;
+  cbor_fast_status s = cbor_reader_feed(rd, data, size, 0);
+  if (s != CBOR_FAST_OK) return s;
+  s = cbor_reader_item_ready(rd);
+  if (s == CBOR_FAST_OK) s = cbor_reader_skip(rd);
+  *end = cbor_reader_offset(rd);
+  return s;
+}
+
+/*
  * One bulk number read (cbor_reader_read_*_array) on reader r, restarted over
  * data[0, size): kind 0 uint64, 1 int64, 2 double. *end gets the reader's
  * offset after it, *sticky whether the failure (if any) is the reader's

@@ -1,8 +1,17 @@
 package cborfast
 
+/*
+#include "route.h"
+*/
+import "C"
+
 import (
-	"errors"
+	"bytes"
 	"io"
+	"reflect"
+	"runtime"
+	"sync"
+	"unsafe"
 )
 
 // Encoder writes values as a CBOR sequence (RFC 8742) to a writer.
@@ -31,14 +40,24 @@ func (enc *Encoder) Encode(v any) error {
 }
 
 // Decoder reads the items of a CBOR sequence from a reader.
+//
+// It reads into one buffer, bounded by DecOptions.MaxStreamBuffer, and finds
+// where each item ends with the library's resumable reader
+// (CBOR_FAST_OPT_STREAMING): the bytes of an item that arrives in many reads
+// are scanned once as they come, not again after every read. Once the whole
+// item is buffered it is decoded as Unmarshal decodes it, and the bytes
+// before the next item are dropped when the buffer needs room. The buffer is
+// Go memory pinned only during Decode; when Decode returns no C reader holds
+// a pointer to it.
 type Decoder struct {
 	r    io.Reader
 	dm   *decMode
 	buf  []byte
-	off  int // start of the unread bytes in buf
+	off  int // start of the next item in buf
 	base int // stream offset of buf[0]
 	eof  bool
 	err  error
+	pin  runtime.Pinner
 }
 
 // NewDecoder returns a Decoder with the default DecOptions.
@@ -47,64 +66,234 @@ func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, dm: defaultDecMode
 // NewDecoder returns a Decoder with this mode.
 func (dm *decMode) NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, dm: dm} }
 
+// NumBytesRead is the number of bytes of the items decoded so far (as
+// fxamacker/cbor's Decoder.NumBytesRead): the stream offset of the next item.
+func (dec *Decoder) NumBytesRead() int { return dec.base + dec.off }
+
+// Buffered returns the bytes read from the reader but not yet decoded; they
+// are valid until the next Decode.
+func (dec *Decoder) Buffered() io.Reader { return bytes.NewReader(dec.buf[dec.off:]) }
+
 // Decode reads the next item into v. It returns io.EOF at the end of the
 // stream between items, io.ErrUnexpectedEOF inside one, and an *Error whose
-// Offset is counted from the start of the stream.
+// Offset is counted from the start of the stream (such errors are sticky).
+// An item that cannot be completed within DecOptions.MaxStreamBuffer bytes
+// is ErrMemoryBudget at the item's offset.
 func (dec *Decoder) Decode(v any) error {
 	if dec.err != nil {
 		return dec.err
 	}
-	for {
-		if dec.off < len(dec.buf) {
-			rest, err := dec.dm.UnmarshalFirst(dec.buf[dec.off:], v)
-			var e *Error
-			truncated := errors.As(err, &e) && e.Code == CodeTruncated
-			if err == nil || !truncated {
-				if rest != nil || err == nil {
-					dec.off = len(dec.buf) - len(rest)
-				}
-				if e != nil {
-					e.Offset += dec.base + dec.off
-					dec.err = err
-				}
-				var te *UnmarshalTypeError
-				if errors.As(err, &te) {
-					te.Offset += dec.base
-				}
-				return err
-			}
-			if dec.eof {
-				dec.err = io.ErrUnexpectedEOF
-				return dec.err
-			}
-		} else if dec.eof {
-			return io.EOF
-		}
-		if err := dec.fill(); err != nil {
-			dec.err = err
-			return err
-		}
+	if rv := reflect.ValueOf(v); rv.Kind() != reflect.Pointer || rv.IsNil() {
+		return &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	n, err := dec.frame()
+	if fe, ok := err.(*finderError); ok {
+		// The library refused the item, or (fe.e nil) the input ended
+		// inside it: decode what is there for the error Unmarshal gives.
+		dec.err = dec.diagnose(v, fe.e)
+		return dec.err
+	}
+	switch {
+	case err == io.EOF:
+		return err
+	case err != nil:
+		dec.err = err
+		return err
+	}
+	item := dec.buf[dec.off : dec.off+n : dec.off+n]
+	_, err = dec.dm.unmarshal(item, v, true)
+	if e, ok := err.(*Error); ok {
+		dec.err = dec.shift(e)
+		return dec.err
+	}
+	// Decoded, or decoded with a type error (the item is passed either way).
+	at := dec.base + dec.off
+	dec.off += n
+	if te, ok := err.(*UnmarshalTypeError); ok {
+		c := *te
+		c.Offset += at
+		return &c
+	}
+	return err
 }
 
-// fill reads more input, dropping the bytes already decoded.
-func (dec *Decoder) fill() error {
+// finderError is frame's answer for an item the boundary finder refused
+// (e: its error, with stream offsets) or the input ended inside of (e nil).
+type finderError struct{ e *Error }
+
+func (f *finderError) Error() string {
+	if f.e == nil {
+		return io.ErrUnexpectedEOF.Error()
+	}
+	return f.e.Error()
+}
+
+// shift turns an *Error of the item at dec.off into one with stream offsets.
+func (dec *Decoder) shift(e *Error) *Error {
+	c := *e
+	at := dec.base + dec.off
+	c.Offset += at
+	c.ItemOffset += at
+	return &c
+}
+
+// diagnose decodes the buffered start of an item the input ended inside of,
+// or that the boundary finder refused with found, into a throwaway value of
+// v's type (v is left as it was), for the error Unmarshal gives: an error of
+// the decoding pass (UTF-8 and strict checks are its own), else found, else
+// io.ErrUnexpectedEOF. (A one-shot pass over a partial item may stop at a
+// count the bytes at hand cannot hold, truncated, before the finder's error.)
+func (dec *Decoder) diagnose(v any, found *Error) error {
+	tmp := reflect.New(reflect.TypeOf(v).Elem()).Interface()
+	_, err := dec.dm.unmarshal(dec.buf[dec.off:], tmp, true)
+	if e, ok := err.(*Error); ok && e.Code != CodeTruncated {
+		return dec.shift(e)
+	}
+	if found != nil {
+		return found
+	}
+	return io.ErrUnexpectedEOF
+}
+
+// minRead is the least free space a read is given before the buffer grows.
+const minRead = 512
+
+// frame reads until the next item is complete in buf[off:] and returns its
+// length: io.EOF at the end between items; a *finderError when the library
+// refused the item or the input ended inside it; a read error; or
+// ErrMemoryBudget.
+func (dec *Decoder) frame() (int, error) {
+	if dec.off == len(dec.buf) && dec.eof {
+		return 0, io.EOF
+	}
+	sr, err := getSReader()
+	if err != nil {
+		return 0, err
+	}
+	dec.pinBuf()
+	defer dec.pin.Unpin()
+	var opts *C.cf_reader_opts
+	if sr.opts != &dec.dm.copts {
+		opts = &dec.dm.copts
+	}
+	var end C.size_t
+	var streamed C.int
+	rest := dec.buf[dec.off:]
+	s := C.cf_stream_begin(sr.h, goPtr(rest), C.size_t(len(rest)), opts, &end, &streamed)
+	sr.opts = &dec.dm.copts
+	// A reader that streamed may keep a pointer into the buffer (its
+	// scout): it is freed rather than pooled.
+	defer putSReader(sr, streamed != 0 || (s != C.CBOR_FAST_OK && s != C.CBOR_FAST_NEED_MORE))
+	empty := 0
+	for s == C.CBOR_FAST_NEED_MORE {
+		if dec.eof {
+			if dec.off == len(dec.buf) {
+				return 0, io.EOF
+			}
+			return 0, &finderError{}
+		}
+		if err := dec.room(); err != nil {
+			return 0, err
+		}
+		n, err := dec.r.Read(dec.buf[len(dec.buf):cap(dec.buf)])
+		dec.buf = dec.buf[:len(dec.buf)+n]
+		switch {
+		case err == io.EOF:
+			dec.eof = true
+		case err != nil:
+			return 0, err
+		case n == 0:
+			if empty++; empty == 100 {
+				return 0, io.ErrNoProgress
+			}
+			continue
+		}
+		if n == 0 {
+			continue
+		}
+		empty = 0
+		rest = dec.buf[dec.off:]
+		s = C.cf_stream_more(sr.h, goPtr(rest), C.size_t(len(rest)), &end)
+	}
+	if s != C.CBOR_FAST_OK {
+		ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+		C.cbor_reader_error(sr.r, &ce)
+		return 0, &finderError{dec.shift(fromC(s, &ce))}
+	}
+	return int(end), nil
+}
+
+// room makes free space for a read: drops the bytes before the item being
+// read (the boundary finder restarts at each item, so nothing before it is
+// needed) and grows the buffer within the mode's bound.
+func (dec *Decoder) room() error {
 	if dec.off > 0 {
 		n := copy(dec.buf, dec.buf[dec.off:])
 		dec.buf = dec.buf[:n]
 		dec.base += dec.off
 		dec.off = 0
 	}
-	if cap(dec.buf)-len(dec.buf) < 512 {
-		nb := make([]byte, len(dec.buf), 2*cap(dec.buf)+4096)
+	limit := dec.dm.maxStream
+	if free := cap(dec.buf) - len(dec.buf); free < minRead && cap(dec.buf) < limit {
+		nc := min(limit, max(2*cap(dec.buf), 4096))
+		nb := make([]byte, len(dec.buf), nc)
 		copy(nb, dec.buf)
 		dec.buf = nb
+		dec.pinBuf()
 	}
-	n, err := dec.r.Read(dec.buf[len(dec.buf):cap(dec.buf)])
-	dec.buf = dec.buf[:len(dec.buf)+n]
-	if err == io.EOF {
-		dec.eof = true
-		return nil
+	if len(dec.buf) == cap(dec.buf) {
+		at := dec.base + dec.off
+		return &Error{Status: ErrMemoryBudget.Status, Code: CodeMemoryBudget,
+			Message: ErrMemoryBudget.Message, Offset: at, ItemOffset: at}
 	}
-	return err
+	return nil
+}
+
+// pinBuf pins the buffer's array while C may hold a pointer into it.
+func (dec *Decoder) pinBuf() {
+	if cap(dec.buf) > 0 {
+		dec.pin.Pin(unsafe.SliceData(dec.buf[:cap(dec.buf)]))
+	}
+}
+
+// sreader is a streaming C reader (the Decoder's boundary finder), pooled.
+type sreader struct {
+	r    *C.cbor_reader
+	h    C.uintptr_t
+	opts *C.cf_reader_opts // the mode whose limits are set (nil: none yet)
+}
+
+var sreaders sync.Pool
+
+func getSReader() (*sreader, error) {
+	if v := sreaders.Get(); v != nil {
+		track(1)
+		return v.(*sreader), nil
+	}
+	sr := &sreader{}
+	if s := C.cbor_reader_new(nil, 0, nil, &sr.r); s != C.CBOR_FAST_OK {
+		return nil, statusError(s)
+	}
+	sr.h = C.uintptr_t(uintptr(unsafe.Pointer(sr.r)))
+	runtime.SetFinalizer(sr, (*sreader).free)
+	track(1)
+	return sr, nil
+}
+
+// putSReader points the reader away from the buffer and pools it, or frees
+// it when it may keep a pointer into the buffer elsewhere (its scout).
+func putSReader(sr *sreader, used bool) {
+	track(-1)
+	if used {
+		runtime.SetFinalizer(sr, nil)
+		sr.free()
+		return
+	}
+	C.cbor_reader_reset(sr.r, nil, 0)
+	sreaders.Put(sr)
+}
+
+func (sr *sreader) free() {
+	C.cbor_reader_free(sr.r)
+	sr.r, sr.h = nil, 0
 }

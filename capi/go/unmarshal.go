@@ -36,8 +36,9 @@ type decFn func(d *decState, it *citem, p unsafe.Pointer) error
 // typeDec is the cached decoding plan of one Go type; fn is set once the plan
 // is built (recursive types refer to their own typeDec).
 type typeDec struct {
-	fn decFn
-	t  reflect.Type
+	fn    decFn
+	inner decFn // fn without the registered-tag check (registrable types)
+	t     reflect.Type
 }
 
 var (
@@ -64,7 +65,11 @@ func decoderLocked(t reflect.Type) *typeDec {
 	}
 	td := &typeDec{t: t}
 	decBuilding[t] = td
-	td.fn = buildDec(t, td)
+	td.inner = buildDec(t, td)
+	td.fn = td.inner
+	if registrable(t) {
+		td.fn = withDecTags(t, td.inner)
+	}
 	delete(decBuilding, t)
 	decCache.Store(t, td)
 	return td
@@ -927,6 +932,11 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	end := len(data)
 	if d.t.i < len(d.t.batch) {
 		end = int(d.t.batch[d.t.i].offset)
+	} else if d.t.i > 0 {
+		// Past the last item the value took. Not the reader's offset: a
+		// batch ends early before a truncated or malformed item, and the
+		// reader has then moved past that item's head.
+		end = itemEnd(&d.t.batch[d.t.i-1])
 	} else {
 		end = int(C.cbor_reader_offset(d.t.c.r))
 	}

@@ -1,0 +1,537 @@
+package cborfast
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"math/rand"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+	"testing/iotest"
+)
+
+// randReader returns between 1 and max bytes per Read, sizes from a fixed seed.
+type randReader struct {
+	r   io.Reader
+	rng *rand.Rand
+	max int
+}
+
+func (r *randReader) Read(p []byte) (int, error) {
+	n := 1 + r.rng.Intn(r.max)
+	if n < len(p) {
+		p = p[:n]
+	}
+	return r.r.Read(p)
+}
+
+// chunkReader returns exactly n bytes per Read (fewer at the end).
+type chunkReader struct {
+	data []byte
+	n    int
+}
+
+func (r *chunkReader) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	k := min(r.n, len(p), len(r.data))
+	copy(p, r.data[:k])
+	r.data = r.data[k:]
+	return k, nil
+}
+
+func corpusSequence(t testing.TB) (stream []byte, docs [][]byte) {
+	for _, c := range corpusSchemas {
+		d := readCorpus(t, c.file)
+		docs = append(docs, d)
+		stream = append(stream, d...)
+	}
+	return stream, docs
+}
+
+var streamReaders = []struct {
+	name string
+	wrap func([]byte) io.Reader
+}{
+	{"one_byte", func(b []byte) io.Reader { return iotest.OneByteReader(bytes.NewReader(b)) }},
+	{"half", func(b []byte) io.Reader { return iotest.HalfReader(bytes.NewReader(b)) }},
+	{"data_err", func(b []byte) io.Reader { return iotest.DataErrReader(bytes.NewReader(b)) }},
+	{"random_1_to_9000", func(b []byte) io.Reader {
+		return &randReader{bytes.NewReader(b), rand.New(rand.NewSource(7)), 9000}
+	}},
+	{"chunk_4k", func(b []byte) io.Reader { return &chunkReader{b, 4096} }},
+	{"whole", func(b []byte) io.Reader { return bytes.NewReader(b) }},
+}
+
+// The three corpus documents as one sequence, through every reader: each
+// item equals Unmarshal of its document (into `any` and into its struct),
+// NumBytesRead is the end of each, then io.EOF (twice).
+func TestDecoderCorpusSequence(t *testing.T) {
+	before := liveHandles
+	stream, docs := corpusSequence(t)
+	for _, rd := range streamReaders {
+		t.Run(rd.name, func(t *testing.T) {
+			for _, typed := range []bool{false, true} {
+				dec := NewDecoder(rd.wrap(stream))
+				end := 0
+				for i, doc := range docs {
+					var got, want any
+					if typed {
+						got, want = corpusSchemas[i].make(), corpusSchemas[i].make()
+					} else {
+						got, want = new(any), new(any)
+					}
+					if err := Unmarshal(doc, want); err != nil {
+						t.Fatal(err)
+					}
+					if err := dec.Decode(got); err != nil {
+						t.Fatalf("typed=%v item %d: %v", typed, i, err)
+					}
+					if !reflect.DeepEqual(got, want) {
+						t.Fatalf("typed=%v item %d (%s) differs from Unmarshal", typed, i, corpusSchemas[i].file)
+					}
+					end += len(doc)
+					if dec.NumBytesRead() != end {
+						t.Fatalf("item %d: NumBytesRead %d, want %d", i, dec.NumBytesRead(), end)
+					}
+				}
+				for k := 0; k < 2; k++ {
+					var v any
+					if err := dec.Decode(&v); err != io.EOF {
+						t.Fatalf("after the last item: %v, want io.EOF", err)
+					}
+				}
+			}
+		})
+	}
+	checkNoLeaks(t, before)
+}
+
+// Two items in one read, and items whose boundary falls inside a read.
+func TestDecoderBackToBack(t *testing.T) {
+	in := unhex(t, "01 6161 820203 a1616b f5")
+	want := []any{uint64(1), "a", []any{uint64(2), uint64(3)}, map[any]any{"k": true}}
+	ends := []int{1, 3, 6, 10}
+	for _, rd := range streamReaders {
+		dec := NewDecoder(rd.wrap(in))
+		for i, w := range want {
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Fatalf("%s item %d: %v", rd.name, i, err)
+			}
+			if !reflect.DeepEqual(v, w) || dec.NumBytesRead() != ends[i] {
+				t.Fatalf("%s item %d: %#v at %d, want %#v at %d", rd.name, i, v, dec.NumBytesRead(), w, ends[i])
+			}
+		}
+		var v any
+		if err := dec.Decode(&v); err != io.EOF {
+			t.Fatalf("%s: %v, want io.EOF", rd.name, err)
+		}
+	}
+	// Buffered: what was read and not decoded.
+	dec := NewDecoder(bytes.NewReader(in))
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatal(err)
+	}
+	rest, _ := io.ReadAll(dec.Buffered())
+	if !bytes.Equal(rest, in[1:]) {
+		t.Fatalf("Buffered %x, want %x", rest, in[1:])
+	}
+}
+
+// The input ends inside the second item: the first decodes, the second is
+// io.ErrUnexpectedEOF (sticky) at NumBytesRead 3, its start, and v is left
+// as it was. Rows: cut after the head, inside a nested array, before the
+// last byte of a string.
+func TestDecoderTruncatedInside(t *testing.T) {
+	for _, row := range []struct {
+		name string
+		hex  string
+	}{
+		{"cut_after_head", "6161 82"},
+		{"cut_in_nested", "6161 82018202"},
+		{"cut_in_string", "6161 6568656c6c"},
+		{"cut_in_head", "6161 1a0001"},
+	} {
+		in := unhex(t, row.hex)
+		for _, rd := range streamReaders {
+			dec := NewDecoder(rd.wrap(in))
+			var s string
+			if err := dec.Decode(&s); err != nil || s != "a" {
+				t.Fatalf("%s/%s first: %q %v", row.name, rd.name, s, err)
+			}
+			v := any("untouched")
+			for k := 0; k < 2; k++ {
+				if err := dec.Decode(&v); err != io.ErrUnexpectedEOF {
+					t.Fatalf("%s/%s: %v, want io.ErrUnexpectedEOF", row.name, rd.name, err)
+				}
+			}
+			if v != "untouched" || dec.NumBytesRead() != 2 {
+				t.Fatalf("%s/%s: v %#v, NumBytesRead %d, want untouched at 2", row.name, rd.name, v, dec.NumBytesRead())
+			}
+		}
+	}
+}
+
+// Errors inside an item carry stream offsets: malformed (reserved additional
+// information), invalid UTF-8 (checked by the decoding pass, not the
+// boundary finder), and a type error, which is not sticky.
+func TestDecoderErrorOffsets(t *testing.T) {
+	for _, rd := range streamReaders {
+		// 3 good bytes, then [1, 0x1c] at offset 3: the bad head at 5.
+		dec := NewDecoder(rd.wrap(unhex(t, "6161 01 82 01 1c")))
+		var v any
+		_ = dec.Decode(&v)
+		_ = dec.Decode(&v)
+		err := dec.Decode(&v)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != CodeReservedAI || e.Offset != 5 || e.ItemOffset != 3 {
+			t.Fatalf("%s: %v, want reserved_ai at 5 in the item at 3", rd.name, err)
+		}
+		if err2 := dec.Decode(&v); err2 != err {
+			t.Fatalf("%s: not sticky: %v", rd.name, err2)
+		}
+		// Invalid UTF-8 in the text at offset 4 (inside the array at 3):
+		// reported at the bad byte, 5.
+		dec = NewDecoder(rd.wrap(unhex(t, "6161 01 81 62c328")))
+		_ = dec.Decode(&v)
+		_ = dec.Decode(&v)
+		err = dec.Decode(&v)
+		if !errors.As(err, &e) || e.Code != CodeInvalidUTF8 || e.Offset != 5 || e.ItemOffset != 3 {
+			t.Fatalf("%s: %v, want invalid_utf8 at 5", rd.name, err)
+		}
+		// A text string at offset 2 decoded into an int: a type error at
+		// 2, then the next item decodes.
+		dec = NewDecoder(rd.wrap(unhex(t, "01 01 6178 07")))
+		var n int
+		_ = dec.Decode(&n)
+		_ = dec.Decode(&n)
+		err = dec.Decode(&n)
+		var te *UnmarshalTypeError
+		if !errors.As(err, &te) || te.Offset != 2 {
+			t.Fatalf("%s: %v, want a type error at 2", rd.name, err)
+		}
+		if err := dec.Decode(&n); err != nil || n != 7 {
+			t.Fatalf("%s: after the type error: %d %v", rd.name, n, err)
+		}
+	}
+}
+
+// MaxStreamBuffer: an item of exactly the limit decodes, one byte more is
+// ErrMemoryBudget at the item's offset (after the items before it decoded),
+// and the input ending before the limit is still io.ErrUnexpectedEOF.
+func TestDecoderBufferLimit(t *testing.T) {
+	dm, err := DecOptions{MaxStreamBuffer: 64}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	str := func(n int) []byte { // a byte string item of n bytes in all (n in 25..279)
+		return append([]byte{0x58, byte(n - 2)}, bytes.Repeat([]byte{'x'}, n-2)...)
+	}
+	prefix := unhex(t, "01 6161") // 3 bytes
+	for _, rd := range streamReaders {
+		for _, row := range []struct {
+			name string
+			size int
+			ok   bool
+		}{{"item_of_limit", 64, true}, {"item_one_over", 65, false}, {"item_far_over", 200, false}} {
+			in := append(append(append([]byte{}, prefix...), str(row.size)...), 0x02)
+			dec := dm.NewDecoder(rd.wrap(in))
+			var v any
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			if err := dec.Decode(&v); err != nil {
+				t.Fatal(err)
+			}
+			err := dec.Decode(&v)
+			if row.ok {
+				if b, _ := v.([]byte); err != nil || len(b) != row.size-2 {
+					t.Fatalf("%s/%s: %v", row.name, rd.name, err)
+				}
+				if err := dec.Decode(&v); err != nil || v != uint64(2) {
+					t.Fatalf("%s/%s after: %v %v", row.name, rd.name, v, err)
+				}
+				continue
+			}
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeMemoryBudget || e.Offset != 3 || e.ItemOffset != 3 {
+				t.Fatalf("%s/%s: %v, want memory_budget at 3", row.name, rd.name, err)
+			}
+			if !errors.Is(err, ErrMemoryBudget) {
+				t.Fatalf("not ErrMemoryBudget: %v", err)
+			}
+		}
+		// Over the limit by its head, but the input ends first.
+		dec := dm.NewDecoder(rd.wrap(append(append([]byte{}, prefix...), str(200)[:40]...)))
+		var v any
+		_ = dec.Decode(&v)
+		_ = dec.Decode(&v)
+		if err := dec.Decode(&v); err != io.ErrUnexpectedEOF {
+			t.Fatalf("%s: %v, want io.ErrUnexpectedEOF", rd.name, err)
+		}
+	}
+	if _, err := (DecOptions{MaxStreamBuffer: -1}).DecMode(); err == nil {
+		t.Fatal("negative MaxStreamBuffer accepted")
+	}
+	if got := (DecOptions{}).MaxStreamBuffer; got != 0 {
+		t.Fatal(got)
+	}
+}
+
+// zeroReader is an endless run of zero bytes.
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// A 9-byte head declaring a 2^32-byte string: then EOF is
+// io.ErrUnexpectedEOF with the memory used bounded by what arrived (not 4
+// GiB, not the 64 MiB bound); an endless input behind it stops at the bound
+// with ErrMemoryBudget at offset 0.
+func TestDecoderLengthBomb(t *testing.T) {
+	head := unhex(t, "5b 00000001 00000000")
+	for _, rd := range streamReaders {
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		dec := NewDecoder(rd.wrap(head))
+		var v any
+		if err := dec.Decode(&v); err != io.ErrUnexpectedEOF {
+			t.Fatalf("%s: %v, want io.ErrUnexpectedEOF", rd.name, err)
+		}
+		runtime.ReadMemStats(&ms1)
+		if d := ms1.TotalAlloc - ms0.TotalAlloc; d > 1<<20 {
+			t.Fatalf("%s: %d bytes allocated for a 9-byte input", rd.name, d)
+		}
+	}
+	dm, _ := DecOptions{MaxStreamBuffer: 1 << 20}.DecMode()
+	var ms0, ms1 runtime.MemStats
+	runtime.ReadMemStats(&ms0)
+	dec := dm.NewDecoder(io.MultiReader(bytes.NewReader(head), zeroReader{}))
+	var v any
+	err := dec.Decode(&v)
+	runtime.ReadMemStats(&ms1)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeMemoryBudget || e.Offset != 0 {
+		t.Fatalf("%v, want memory_budget at 0", err)
+	}
+	if d := ms1.TotalAlloc - ms0.TotalAlloc; d > 3<<20 {
+		t.Fatalf("%d bytes allocated under a 1 MiB bound", d)
+	}
+}
+
+// A reader that never makes progress and one that fails: their errors.
+func TestDecoderReaderErrors(t *testing.T) {
+	dec := NewDecoder(iotest.ErrReader(errors.New("boom")))
+	var v any
+	if err := dec.Decode(&v); err == nil || err.Error() != "boom" {
+		t.Fatalf("%v", err)
+	}
+	dec = NewDecoder(strings.NewReader(""))
+	if err := dec.Decode(&v); err != io.EOF {
+		t.Fatalf("empty: %v", err)
+	}
+	dec = NewDecoder(emptyReader{})
+	if err := dec.Decode(&v); err != io.ErrNoProgress {
+		t.Fatalf("no progress: %v", err)
+	}
+	if err := NewDecoder(strings.NewReader("\x01")).Decode(v); err == nil {
+		t.Fatal("non-pointer accepted")
+	}
+}
+
+type emptyReader struct{}
+
+func (emptyReader) Read(p []byte) (int, error) { return 0, nil }
+
+// The Decoder over random reads gives, item by item, what UnmarshalFirst
+// gives over the whole input (values, type errors, *Error codes and stream
+// offsets; a truncated last item is io.ErrUnexpectedEOF), on sequences cut
+// at every kind of place and with random bytes changed.
+func TestDecoderMatchesUnmarshalFirst(t *testing.T) {
+	before := liveHandles
+	var seq []byte
+	for _, v := range []any{uint64(1), "text", []any{uint64(1), []any{"x", 2.5}, map[any]any{"k": []byte{1, 2}}},
+		map[any]any{uint64(1): map[any]any{"a": nil}}, -7, bytes.Repeat([]byte{7}, 300), true} {
+		b, err := Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seq = append(seq, b...)
+	}
+	seq = append(seq, unhex(t, "5f 41 01 41 02 ff 9f 01 bf 61 61 02 ff ff c1 1a 00 01 00 00")...)
+	rng := rand.New(rand.NewSource(11))
+	for n := 0; n < 400; n++ {
+		in := append([]byte{}, seq...)
+		switch n % 3 {
+		case 0:
+			in = in[:rng.Intn(len(in)+1)]
+		case 1:
+			in[rng.Intn(len(in))] = byte(rng.Intn(256))
+		default:
+			in[rng.Intn(len(in))] = byte(rng.Intn(256))
+			in = in[:rng.Intn(len(in)+1)]
+		}
+		dec := NewDecoder(&randReader{bytes.NewReader(in), rand.New(rand.NewSource(int64(n))), 1 + n%40})
+		rest := in
+		for k := 0; ; k++ {
+			var want, got any
+			var werr error
+			advanced := true
+			if len(rest) == 0 {
+				werr = io.EOF
+			} else {
+				var r []byte
+				r, werr = UnmarshalFirst(rest, &want)
+				var e *Error
+				if errors.As(werr, &e) {
+					if e.Code == CodeTruncated {
+						werr = io.ErrUnexpectedEOF
+					} else {
+						c := *e
+						c.Offset += len(in) - len(rest)
+						c.ItemOffset += len(in) - len(rest)
+						werr = &c
+					}
+				} else if te, ok := werr.(*UnmarshalTypeError); ok {
+					c := *te
+					c.Offset += len(in) - len(rest)
+					werr = &c
+				}
+				if r != nil {
+					rest = r
+				} else {
+					advanced = false
+				}
+			}
+			gerr := dec.Decode(&got)
+			if !reflect.DeepEqual(gerr, werr) {
+				t.Fatalf("input %d %x item %d (rest %x): Decoder %v, UnmarshalFirst %v %#v", n, in, k, rest, gerr, werr, want)
+			}
+			if werr == nil && !reflect.DeepEqual(got, want) {
+				t.Fatalf("input %d item %d: %#v, want %#v", n, k, got, want)
+			}
+			if werr != nil {
+				// A type error decoding into `any` (tag 0/1 content) comes
+				// without the rest; the Decoder goes on after the item.
+				if _, ok := werr.(*UnmarshalTypeError); !ok || !advanced {
+					break
+				}
+			}
+		}
+	}
+	checkNoLeaks(t, before)
+}
+
+// UnmarshalFirst's rest starts right after the item when what follows is
+// truncated or malformed (the batch stops before it), for `any` and typed
+// targets, and after a bulk-read number array.
+func TestUnmarshalFirstRestBeforeBadItem(t *testing.T) {
+	for _, row := range []struct {
+		name, hex string
+		into      func() any
+		rest      string
+	}{
+		{"truncated_string_next", "26 59012c 0707", func() any { return new(any) }, "59012c0707"},
+		{"truncated_string_next_typed", "26 59012c 0707", func() any { return new(int) }, "59012c0707"},
+		{"malformed_next", "820102 1c", func() any { return new(any) }, "1c"},
+		{"malformed_next_typed", "820102 1c", func() any { return new([]int) }, "1c"},
+		{"truncated_head_next", "a16161f5 1a0001", func() any { return new(map[string]bool) }, "1a0001"},
+		{"bulk_array_then_truncated", "90 000102030405060708090a0b0c0d0e0f 5a01", func() any { return new([]uint64) }, "5a01"},
+	} {
+		rest, err := UnmarshalFirst(unhex(t, row.hex), row.into())
+		if err != nil || !bytes.Equal(rest, unhex(t, row.rest)) {
+			t.Fatalf("%s: rest %x %v, want %s", row.name, rest, err, row.rest)
+		}
+	}
+}
+
+// The mode's checks and limits apply to each item as in Unmarshal: MaxItems
+// counts per item (a long stream of small items passes), a larger item fails
+// at its offset; duplicate keys and IndefLengthForbidden are the decoding
+// pass's, with stream offsets.
+func TestDecoderModeChecksPerItem(t *testing.T) {
+	dm, err := DecOptions{MaxItems: 5, DupMapKey: DupMapKeyEnforcedAPF, IndefLength: IndefLengthForbidden}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []byte
+	for i := 0; i < 1000; i++ {
+		in = append(in, 0x82, 0x01, 0x02) // 3 data items each: 3000 in all
+	}
+	good := len(in)
+	for _, rd := range streamReaders {
+		for _, row := range []struct {
+			name   string
+			tail   string
+			code   int
+			offset int
+		}{
+			{"too_many_items", "85 01 02 03 04 05", CodeTooManyItems, good + 5},
+			{"duplicate_key", "a2 01 01 01 02", CodeDuplicateKey, good + 3},
+			{"indefinite", "9f ff", CodeIndefiniteLength, good},
+		} {
+			dec := dm.NewDecoder(rd.wrap(append(append([]byte{}, in...), unhex(t, row.tail)...)))
+			for i := 0; i < 1000; i++ {
+				var v []int
+				if err := dec.Decode(&v); err != nil || len(v) != 2 {
+					t.Fatalf("%s/%s item %d: %v %v", rd.name, row.name, i, v, err)
+				}
+			}
+			var v any
+			err := dec.Decode(&v)
+			var e *Error
+			if !errors.As(err, &e) || e.Code != row.code || e.Offset != row.offset || e.ItemOffset != good {
+				t.Fatalf("%s/%s: %v (item %d), want code %d at %d", rd.name, row.name, err, e.ItemOffset, row.code, row.offset)
+			}
+		}
+	}
+}
+
+// Decoders in several goroutines at once share the pool of boundary finders.
+func TestDecoderConcurrent(t *testing.T) {
+	before := liveHandles
+	stream, docs := corpusSequence(t)
+	want := make([]any, len(docs))
+	for i, d := range docs {
+		if err := Unmarshal(d, &want[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	errs := make(chan error, 4)
+	for g := 0; g < 4; g++ {
+		go func(g int) {
+			dec := NewDecoder(&randReader{bytes.NewReader(stream), rand.New(rand.NewSource(int64(g))), 1 + 3000*g})
+			for i := range docs {
+				var v any
+				if err := dec.Decode(&v); err != nil {
+					errs <- err
+					return
+				}
+				if !reflect.DeepEqual(v, want[i]) {
+					errs <- errors.New("item differs")
+					return
+				}
+			}
+			var v any
+			errs <- func() error {
+				if err := dec.Decode(&v); err != io.EOF {
+					return errors.New("no io.EOF at the end")
+				}
+				return nil
+			}()
+		}(g)
+	}
+	for g := 0; g < 4; g++ {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkNoLeaks(t, before)
+}

@@ -1,0 +1,259 @@
+package cborfast
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"testing"
+	"time"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+type tagPoint struct {
+	X int `cbor:"x"`
+	Y int `cbor:"y"`
+}
+
+type tagName string
+
+type tagBlob []byte
+
+type tagHolder struct {
+	P tagPoint `cbor:"p"`
+	N tagName  `cbor:"n"`
+	A any      `cbor:"a"`
+}
+
+// The same registrations in both libraries: tagPoint 1000 (required both
+// ways), tagName 1001(1002(...)) (nested, required), tagBlob 1003
+// (optional on decoding).
+func tagModes(t *testing.T) (EncMode, DecMode, fx.EncMode, fx.DecMode) {
+	t.Helper()
+	ours, peer := NewTagSet(), fx.NewTagSet()
+	req := TagOptions{EncTag: EncTagRequired, DecTag: DecTagRequired}
+	opt := TagOptions{EncTag: EncTagRequired, DecTag: DecTagOptional}
+	fxReq := fx.TagOptions{EncTag: fx.EncTagRequired, DecTag: fx.DecTagRequired}
+	fxOpt := fx.TagOptions{EncTag: fx.EncTagRequired, DecTag: fx.DecTagOptional}
+	for _, err := range []error{
+		ours.Add(req, reflect.TypeFor[tagPoint](), 1000),
+		ours.Add(req, reflect.TypeFor[*tagName](), 1001, 1002), // a pointer registers its element
+		ours.Add(opt, reflect.TypeFor[tagBlob](), 1003),
+		peer.Add(fxReq, reflect.TypeFor[tagPoint](), 1000),
+		peer.Add(fxReq, reflect.TypeFor[tagName](), 1001, 1002),
+		peer.Add(fxOpt, reflect.TypeFor[tagBlob](), 1003),
+	} {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	em, err := EncOptions{}.EncModeWithTags(ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dm, err := DecOptions{}.DecModeWithTags(ours)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fem, err := fx.EncOptions{}.EncModeWithTags(peer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fdm, err := fx.DecOptions{}.DecModeWithTags(peer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return em, dm, fem, fdm
+}
+
+// Registered types: the bytes both libraries write (asserted), each decoding
+// the other's into the type and into `any` (the registered type comes back,
+// at the top and nested in arrays and struct fields).
+func TestTagSetInterop(t *testing.T) {
+	em, dm, fem, fdm := tagModes(t)
+	for _, row := range []struct {
+		name string
+		v    any
+		hex  string
+	}{
+		{"struct", tagPoint{1, 2}, "d903e8 a2 6178 01 6179 02"},
+		{"named_string_nested_tags", tagName("hi"), "d903e9 d903ea 62 6869"},
+		{"named_bytes", tagBlob{1, 2}, "d903eb 42 0102"},
+		{"in_array", []any{tagPoint{3, 4}, tagName(""), uint64(5)},
+			"83 d903e8 a2 6178 03 6179 04 d903e9 d903ea 60 05"},
+		{"in_struct", tagHolder{P: tagPoint{5, 6}, N: "n", A: tagBlob{9}},
+			"a3 6170 d903e8 a2 6178 05 6179 06 616e d903e9 d903ea 616e 6161 d903eb 41 09"},
+	} {
+		want := unhex(t, row.hex)
+		got, err := em.Marshal(row.v)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: ours wrote %x %v, want %x", row.name, got, err, want)
+		}
+		if fb, err := fem.Marshal(row.v); err != nil || !bytes.Equal(fb, want) {
+			t.Fatalf("%s: fxamacker wrote %x %v, want %x", row.name, fb, err, want)
+		}
+		// Into the value's own type.
+		typ := reflect.TypeOf(row.v)
+		ov, fv := reflect.New(typ), reflect.New(typ)
+		if err := dm.Unmarshal(want, ov.Interface()); err != nil {
+			t.Fatalf("%s: ours: %v", row.name, err)
+		}
+		if err := fdm.Unmarshal(got, fv.Interface()); err != nil {
+			t.Fatalf("%s: fxamacker: %v", row.name, err)
+		}
+		if !reflect.DeepEqual(ov.Elem().Interface(), row.v) || !reflect.DeepEqual(fv.Elem().Interface(), row.v) {
+			t.Fatalf("%s: typed: ours %#v, fxamacker %#v, want %#v", row.name, ov.Elem(), fv.Elem(), row.v)
+		}
+		// Into `any`: the registered types come back as themselves.
+		var oa, fa any
+		if err := dm.Unmarshal(want, &oa); err != nil {
+			t.Fatalf("%s: ours any: %v", row.name, err)
+		}
+		if err := fdm.Unmarshal(want, &fa); err != nil {
+			t.Fatalf("%s: fxamacker any: %v", row.name, err)
+		}
+		if !reflect.DeepEqual(oa, fa) {
+			t.Fatalf("%s: into any: ours %#v, fxamacker %#v", row.name, oa, fa)
+		}
+	}
+	// A registered type at the top of `any`: its own type.
+	var a any
+	if err := dm.Unmarshal(unhex(t, "d903e8 a2 6178 01 6179 02"), &a); err != nil || a != (tagPoint{1, 2}) {
+		t.Fatalf("any: %#v %v", a, err)
+	}
+	// Tags no registration names stay Tag values (nested: Tag in Tag).
+	if err := dm.Unmarshal(unhex(t, "d903e9 d903e8 01"), &a); err != nil ||
+		!reflect.DeepEqual(a, Tag{1001, Tag{1000, uint64(1)}}) {
+		t.Fatalf("unregistered: %#v %v", a, err)
+	}
+	// Without the mode the tags are written not and passed over on reading.
+	if b, _ := Marshal(tagPoint{1, 2}); !bytes.Equal(b, unhex(t, "a2 6178 01 6179 02")) {
+		t.Fatalf("plain Marshal: %x", b)
+	}
+	var p tagPoint
+	if err := Unmarshal(unhex(t, "d903e9 a2 6178 01 6179 02"), &p); err != nil || p != (tagPoint{1, 2}) {
+		t.Fatalf("plain Unmarshal: %v %v", p, err)
+	}
+}
+
+// Tag errors with their offsets, and fxamacker's answer to the same input:
+// a required tag missing is a type error (the value passed over), a different
+// tag a WrongTagError at the first tag's head.
+func TestTagSetErrors(t *testing.T) {
+	_, dm, _, fdm := tagModes(t)
+	for _, row := range []struct {
+		name   string
+		hex    string
+		into   func() any
+		wrong  bool // WrongTagError, else UnmarshalTypeError
+		offset int
+		got    []uint64
+	}{
+		{"missing_at_top", "a2 6178 01 6179 02", func() any { return new(tagPoint) }, false, 0, nil},
+		{"missing_second_element", "82 d903e8 a0 a0", func() any { return new([]tagPoint) }, false, 5, nil},
+		{"other_tag_at_top", "d903e9 a0", func() any { return new(tagPoint) }, true, 0, []uint64{1001}},
+		{"other_tag_second_element", "82 d903e8 a0 d903e9 a0", func() any { return new([]tagPoint) }, true, 5, []uint64{1001}},
+		{"nested_tags_cut_short", "d903e9 62 6869", func() any { return new(tagName) }, true, 0, []uint64{1001}},
+		{"nested_tags_one_more", "d903e9 d903ea d903eb 62 6869", func() any { return new(tagName) }, true, 0, []uint64{1001, 1002, 1003}},
+		{"optional_but_different", "a1 6170 d903eb a0", func() any {
+			return new(struct {
+				P tagPoint `cbor:"p"`
+			})
+		}, true, 3, []uint64{1003}},
+		{"optional_tag_wrong_on_blob", "d903e8 42 0102", func() any { return new(tagBlob) }, true, 0, []uint64{1000}},
+	} {
+		in := unhex(t, row.hex)
+		err := dm.Unmarshal(in, row.into())
+		ferr := fdm.Unmarshal(in, row.into())
+		if row.wrong {
+			var e *WrongTagError
+			var fe *fx.WrongTagError
+			if !errors.As(err, &e) || e.Offset != row.offset || !reflect.DeepEqual(e.TagNum, row.got) {
+				t.Fatalf("%s: ours %v, want WrongTagError %v at %d", row.name, err, row.got, row.offset)
+			}
+			if !errors.As(ferr, &fe) || !reflect.DeepEqual(fe.TagNum, e.TagNum) ||
+				!reflect.DeepEqual(fe.RegisteredTagNum, e.RegisteredTagNum) || fe.RegisteredType != e.RegisteredType {
+				t.Fatalf("%s: fxamacker %v, ours %v", row.name, ferr, err)
+			}
+			continue
+		}
+		var e *UnmarshalTypeError
+		var fe *fx.UnmarshalTypeError
+		if !errors.As(err, &e) || e.Offset != row.offset {
+			t.Fatalf("%s: ours %v, want a type error at %d", row.name, err, row.offset)
+		}
+		if !errors.As(ferr, &fe) {
+			t.Fatalf("%s: fxamacker %v", row.name, ferr)
+		}
+	}
+	// DecTagOptional: untagged content decodes.
+	var b tagBlob
+	if err := dm.Unmarshal(unhex(t, "42 0102"), &b); err != nil || !bytes.Equal(b, []byte{1, 2}) {
+		t.Fatalf("optional untagged: %x %v", b, err)
+	}
+}
+
+func TestTagSetAdd(t *testing.T) {
+	ts := NewTagSet()
+	req := TagOptions{EncTag: EncTagRequired, DecTag: DecTagRequired}
+	for _, row := range []struct {
+		name string
+		opts TagOptions
+		typ  reflect.Type
+		num  uint64
+	}{
+		{"nil_type", req, nil, 1000},
+		{"unnamed", req, reflect.TypeFor[[]byte](), 1000},
+		{"predeclared", req, reflect.TypeFor[string](), 1000},
+		{"interface", req, reflect.TypeFor[error](), 1000},
+		{"time", req, reflect.TypeFor[time.Time](), 1000},
+		{"tag_0", req, reflect.TypeFor[tagPoint](), 0},
+		{"tag_1", req, reflect.TypeFor[tagPoint](), 1},
+		{"tag_2", req, reflect.TypeFor[tagPoint](), 2},
+		{"tag_3", req, reflect.TypeFor[tagPoint](), 3},
+		{"tag_55799", req, reflect.TypeFor[tagPoint](), 55799},
+		{"ignored_and_none", TagOptions{}, reflect.TypeFor[tagPoint](), 1000},
+		{"bad_mode", TagOptions{DecTag: 3}, reflect.TypeFor[tagPoint](), 1000},
+	} {
+		if err := ts.Add(row.opts, row.typ, row.num); err == nil {
+			t.Fatalf("%s: accepted", row.name)
+		}
+	}
+	if err := ts.Add(req, reflect.TypeFor[tagPoint](), 1000, 4); err != nil {
+		t.Fatal(err)
+	}
+	if err := ts.Add(req, reflect.TypeFor[tagPoint](), 1001); err == nil {
+		t.Fatal("type registered twice")
+	}
+	if err := ts.Add(req, reflect.TypeFor[tagName](), 1000, 4); err == nil {
+		t.Fatal("tag numbers registered twice")
+	}
+	if err := ts.Add(req, reflect.TypeFor[tagName](), 1000); err != nil {
+		t.Fatal("a prefix of registered numbers is other numbers:", err)
+	}
+	// Frozen and shared modes: Remove applies to the shared one only.
+	em, _ := EncOptions{}.EncModeWithTags(ts)
+	sem, _ := EncOptions{}.EncModeWithSharedTags(ts)
+	dm, _ := DecOptions{}.DecModeWithTags(ts)
+	sdm, _ := DecOptions{}.DecModeWithSharedTags(ts)
+	ts.Remove(reflect.TypeFor[*tagPoint]())
+	ts.Remove(nil)
+	p := tagPoint{1, 2}
+	if b, _ := em.Marshal(p); !bytes.Equal(b, unhex(t, "d903e8 c4 a2 6178 01 6179 02")) {
+		t.Fatalf("frozen: %x", b)
+	}
+	if b, _ := sem.Marshal(p); !bytes.Equal(b, unhex(t, "a2 6178 01 6179 02")) {
+		t.Fatalf("shared after Remove: %x", b)
+	}
+	plain := unhex(t, "a2 6178 01 6179 02")
+	var q tagPoint
+	if err := dm.Unmarshal(plain, &q); err == nil {
+		t.Fatal("frozen: a missing required tag accepted")
+	}
+	if err := sdm.Unmarshal(plain, &q); err != nil || q != p {
+		t.Fatalf("shared after Remove: %v %v", q, err)
+	}
+	if _, err := (DecOptions{}).DecModeWithTags(nil); err == nil {
+		t.Fatal("nil TagSet accepted")
+	}
+}
