@@ -29,6 +29,7 @@ typedef struct {
   size_t max_buffer;
   int exact; /* read no byte past the item (load() on a file that cannot seek) */
   int busy;
+  int partial; /* the last scan wanted more: the reader's scout is on it */
 } stream_decoder;
 
 static int sd_traverse(PyObject* self, visitproc visit, void* arg) {
@@ -127,6 +128,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   s->max_buffer = limit;
   s->exact = exact;
   s->busy = 0;
+  s->partial = 0;
   PyObject_GC_Track((PyObject*)s);
   Py_INCREF(fp);
   s->fp = fp;
@@ -233,11 +235,17 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
       return -1;
     }
     r = PyObject_CallOneArg(s->readinto, part);
-    if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
-      Py_XDECREF(r);
+    if (r == NULL) {
+      PyObject *type, *value, *tb;
+      PyErr_Fetch(&type, &value, &tb);
+      if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
+        PyErr_Clear();
+      }
+      PyErr_Restore(type, value, tb);
       return -1;
     }
-    if (r == NULL) {
+    if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
+      Py_DECREF(r);
       return -1;
     }
     if (r == Py_None) {
@@ -300,6 +308,22 @@ static int sd_compact(stream_decoder* s) {
   return 0;
 }
 
+/* Passes over the next item if it is all in. After NEED_MORE the item's
+ * scan goes on where it stopped (cbor_reader_item_ready: no byte scanned
+ * twice however small the reads); cbor_reader_skip() alone would first try
+ * its fast pass over the whole partial item again. */
+static cbor_fast_status sd_scan(stream_decoder* s) {
+  if (s->partial) {
+    cbor_fast_status st = cbor_reader_item_ready(s->rd);
+    if (st != CBOR_FAST_OK) {
+      return st;
+    }
+  }
+  cbor_fast_status st = cbor_reader_skip(s->rd);
+  s->partial = st == CBOR_FAST_NEED_MORE;
+  return st;
+}
+
 static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
   cf_decode_options o = s->opts;
   o.immutable = immutable;
@@ -314,10 +338,10 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
     if (fresh >= SD_BLOCK) {
       /* The reader touches no Python object, and this object is busy (no
        * other call may change the buffer): let other threads run. */
-      Py_BEGIN_ALLOW_THREADS st = cbor_reader_skip(s->rd);
+      Py_BEGIN_ALLOW_THREADS st = sd_scan(s);
       Py_END_ALLOW_THREADS
     } else {
-      st = cbor_reader_skip(s->rd);
+      st = sd_scan(s);
     }
     if (st == CBOR_FAST_OK) {
       size_t start = s->base + s->pos;
