@@ -7,7 +7,10 @@ A drop-in for cbor2 (same names and options; switch with the import):
     value = cbor2.loads(data)
 
     loads(data, **options)      exactly one data item -> Python value
-    load(fp, **options)         the next data item of a binary file
+    load(fp, **options)         the next data item of a binary file (read in
+                                blocks; the file is left just after the item)
+    CBORDecoder(fp, **options).decode()  the items of a file one by one (the
+                                bytes read past an item kept for the next)
     dumps(obj, **options)       Python value -> bytes
     dump(obj, fp, **options)    writes dumps(obj) to a binary file
     iter_sequence(data, ...)    each item of an RFC 8742 CBOR sequence
@@ -30,7 +33,8 @@ or with immutable=True stay CBORTag, as cbor2 leaves them all).
 None selects a limit's default: no string limit, DEFAULT_MAX_CONTAINER_ITEMS
 (2**24) entries per array or map and DEFAULT_MAX_ITEMS (2**28) items (both
 since 0.5; counted from the start of the input for Reader and iter_sequence);
-2**64 - 1 lifts a limit.
+2**64 - 1 lifts a limit. load and CBORDecoder also take max_buffer (default
+64 MiB): the most bytes of one item held ("memory_budget_exceeded" beyond).
 
 Encoding options (cbor2's): datetime_as_timestamp, timezone, value_sharing,
 default(encoder, obj), canonical (byte-identical to cbor2's canonical mode),
