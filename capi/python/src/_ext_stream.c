@@ -137,8 +137,14 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     Py_DECREF(s);
     return NULL;
   }
-  if (optional_attr(fp, "readinto", &s->readinto) < 0 ||
-      (s->readinto == NULL && optional_attr(fp, "read", &s->read) < 0)) {
+  /* readinto1 first: a buffered file's readinto() and read(n) wait until n
+   * bytes came, so a peer that sends one item and waits for the answer
+   * would never get it; readinto1() returns what one read of the raw file
+   * gives. */
+  if (optional_attr(fp, "readinto1", &s->readinto) < 0 ||
+      (s->readinto == NULL && optional_attr(fp, "readinto", &s->readinto) < 0) ||
+      (s->readinto == NULL && optional_attr(fp, "read1", &s->read) < 0) ||
+      (s->readinto == NULL && s->read == NULL && optional_attr(fp, "read", &s->read) < 0)) {
     Py_DECREF(s);
     return NULL;
   }

@@ -164,6 +164,39 @@ class Sequences(unittest.TestCase):
         finally:
             t.join()
 
+    def test_conversation_over_a_buffered_pipe(self):
+        # the peer sends one item and waits for it to be read before it sends
+        # the next: decode() returns with what came (a buffered file's
+        # readinto1, not readinto, which would wait for 64 KiB)
+        first, second = dumps({"ask": 1}), dumps([2] * 10)
+        r, w = os.pipe()
+        answered = threading.Event()
+        got, peer_saw_answer = [], []
+
+        def peer():
+            with os.fdopen(w, "wb") as fw:
+                fw.write(first)
+                fw.flush()
+                peer_saw_answer.append(answered.wait(10))
+                fw.write(second)
+
+        def reader():
+            with os.fdopen(r, "rb") as fr:
+                dec = CBORDecoder(fr)
+                got.append(dec.decode())
+                answered.set()
+                got.append(dec.decode())
+
+        threads = [threading.Thread(target=peer, daemon=True),
+                   threading.Thread(target=reader, daemon=True)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        answered.set()
+        self.assertEqual(peer_saw_answer, [True])
+        self.assertEqual(got, [{"ask": 1}, [2] * 10])
+
     def test_load_twice_from_a_pipe(self):
         # load() on a file that cannot seek reads only the item's bytes, so
         # the next load() finds the next item
