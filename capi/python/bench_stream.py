@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Streamed decoding (load, CBORDecoder) against loads() of the same bytes.
 
-    python3 capi/python/bench_stream.py            # the table
-    python3 capi/python/bench_stream.py --smoke    # one quick round (ctest)
+    python3 capi/python/bench_stream.py                 # the table
+    python3 capi/python/bench_stream.py --smoke         # one quick round (ctest)
+    python3 capi/python/bench_stream.py --instructions  # callgrind counts (valgrind)
 
 For each corpus document (twitter, citm_catalog, canada from
 $CBOR_FAST_CORPUS_DIR): loads(data); load() of a BytesIO and of a file on
@@ -12,7 +13,12 @@ and load for reference. Then the three documents as one sequence, repeated 20
 times: iter_sequence(bytes) against CBORDecoder over a BytesIO, item by item.
 Each cell is the median of --repeat runs of --number calls in milliseconds per
 call (perf_counter, one process); the ratio is loads' time over the row's
-(below 1: slower than loads).
+(below 1: slower than loads). --instructions counts instructions instead
+(valgrind --tool=callgrind, the interpreter run with 4 calls and with none,
+the difference divided by 4), for loads, load(BytesIO) and
+CBORDecoder(BytesIO).decode(), with the ratio the row's count over loads'
+(above 1: more work than loads): the timings are noisy on a shared machine,
+the counts are not.
 """
 
 import argparse
@@ -53,7 +59,47 @@ def median_ms(fn, number, repeat):
     return statistics.median(runs)
 
 
+def child(op, name, calls):
+    with open(os.path.join(corpus_dir(), name + ".cbor"), "rb") as f:
+        data = f.read()
+    fn = {"loads": lambda: cbor_fast.loads(data),
+          "load": lambda: cbor_fast.load(io.BytesIO(data)),
+          "decoder": lambda: cbor_fast.CBORDecoder(io.BytesIO(data)).decode()}[op]
+    assert fn() == cbor_fast.loads(data)
+    for _ in range(calls):
+        fn()
+
+
+def instructions():
+    import re
+    import subprocess
+
+    def count(op, name, calls):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run(["valgrind", "--tool=callgrind",
+                                "--callgrind-out-file=" + os.path.join(tmp, "cg.out"),
+                                sys.executable, os.path.abspath(__file__), "--child", op, name,
+                                str(calls)], capture_output=True, text=True)
+        if p.returncode != 0:
+            sys.exit("bench_stream: valgrind failed:\n" + p.stderr[-2000:])
+        return int(re.search(r"Collected\s*:\s*(\d+)", p.stderr).group(1))
+
+    print("%-13s %-30s %9s %7s" % ("document", "call", "Minstr", "ratio"))
+    for name in FILES:
+        base = None
+        for op, label in (("loads", "loads(bytes)"), ("load", "load(BytesIO)"),
+                          ("decoder", "CBORDecoder(BytesIO).decode()")):
+            per = (count(op, name, 4) - count(op, name, 0)) / 4 / 1e6
+            base = per if base is None else base
+            print("%-13s %-30s %9.2f %7.2f" % (name, label, per, per / base))
+            sys.stdout.flush()
+
+
 def main():
+    if sys.argv[1:2] == ["--child"]:
+        return child(sys.argv[2], sys.argv[3], int(sys.argv[4]))
+    if sys.argv[1:2] == ["--instructions"]:
+        return instructions()
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeat", type=int, default=9)
     ap.add_argument("--number", type=int, default=3)
