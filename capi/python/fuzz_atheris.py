@@ -7,12 +7,17 @@
 Each input is decoded with a few option sets; anything but a value or
 CBORDecodeError is a finding (a crash of the interpreter is one too). A value
 that decodes and encodes (canonical) must decode back to a value with the
-same canonical encoding.
+same canonical encoding. With --stream, the input is instead read as a CBOR
+sequence by CBORDecoder from a file giving a few bytes per read, which must
+give the items of iter_sequence and fail at the same item or end where it
+ends.
 The extension is instrumented through atheris.instrument_imports only at the
 Python level; the C code is exercised, and a crash in it aborts the run.
 """
 
+import io
 import os
+import re
 import sys
 
 import atheris
@@ -56,9 +61,64 @@ def test_sequence(data):
         pass
 
 
+class _Chunks(io.RawIOBase):
+    """A file that cannot seek, giving at most `step` bytes per read."""
+
+    def __init__(self, data, step):
+        self.data, self.pos, self.step = data, 0, step
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = min(len(b), self.step, len(self.data) - self.pos)
+        b[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+def _key(value):
+    # repr, not a canonical encoding (that re-encodes nested map keys once per
+    # level: 2**depth); without object addresses (email messages and the like)
+    return re.sub(r" at 0x[0-9a-f]+", "", repr(value))
+
+
+def test_stream(data):
+    """CBORDecoder over the input in small reads gives the items of
+    iter_sequence, and fails at the same item or ends where it ends."""
+    step = 1 + (data[0] % 5) * 3 if data else 1
+    want, failed = [], False
+    try:
+        for value in cbor_fast.iter_sequence(data, max_depth=64):
+            want.append(_key(value))
+    except CBORDecodeError:
+        failed = True
+    dec = cbor_fast.CBORDecoder(_Chunks(data, step), max_depth=64, max_buffer=1 << 16)
+    got = []
+    while True:
+        try:
+            got.append(_key(dec.decode()))
+        except CBORDecodeError as e:
+            stop = e
+            break
+    if failed:
+        ok = got == want and not (stop.status == "truncated" and stop.offset == len(data) and
+                                  stop.item_offset == len(data))
+    else:
+        ok = got == want and (stop.status, stop.offset) == ("truncated", len(data))
+    if not ok and not (len(data) > 1 << 16 and stop.status == "memory_budget_exceeded"):
+        raise AssertionError("stream %r (%s) against sequence %r (failed %s)"
+                             % (got, stop, want, failed))
+
+
 def test_input(data):
     test_one(data)
     test_sequence(data)
+
+
+def test_stream_input(data):
+    test_sequence(data)
+    test_stream(data)
 
 
 # Inputs the fuzzer once found, run before fuzzing starts (first byte: the
@@ -71,9 +131,15 @@ REGRESSIONS = (
 
 
 def main():
+    # --stream: the streamed decoder against iter_sequence (its own run, so
+    # each run's inputs stay those of its seed)
+    target = test_input
+    if "--stream" in sys.argv:
+        sys.argv.remove("--stream")
+        target = test_stream_input
     for data in REGRESSIONS:
-        test_input(data)
-    atheris.Setup(sys.argv, test_input)
+        target(data)
+    atheris.Setup(sys.argv, target)
     atheris.Fuzz()
 
 

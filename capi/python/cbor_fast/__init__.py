@@ -7,7 +7,10 @@ A drop-in for cbor2 (same names and options; switch with the import):
     value = cbor2.loads(data)
 
     loads(data, **options)      exactly one data item -> Python value
-    load(fp, **options)         the next data item of a binary file
+    load(fp, **options)         the next data item of a binary file (read in
+                                blocks; the file is left just after the item)
+    CBORDecoder(fp, **options).decode()  the items of a file one by one (the
+                                bytes read past an item kept for the next)
     dumps(obj, **options)       Python value -> bytes
     dump(obj, fp, **options)    writes dumps(obj) to a binary file
     iter_sequence(data, ...)    each item of an RFC 8742 CBOR sequence
@@ -30,7 +33,8 @@ or with immutable=True stay CBORTag, as cbor2 leaves them all).
 None selects a limit's default: no string limit, DEFAULT_MAX_CONTAINER_ITEMS
 (2**24) entries per array or map and DEFAULT_MAX_ITEMS (2**28) items (both
 since 0.5; counted from the start of the input for Reader and iter_sequence);
-2**64 - 1 lifts a limit.
+2**64 - 1 lifts a limit. load and CBORDecoder also take max_buffer (default
+64 MiB): the most bytes of one item held ("memory_budget_exceeded" beyond).
 
 Encoding options (cbor2's): datetime_as_timestamp, timezone, value_sharing,
 default(encoder, obj), canonical (byte-identical to cbor2's canonical mode),
@@ -70,19 +74,30 @@ Simple = CBORSimpleValue
 frozendict = FrozenDict
 
 
-def load(fp, **options):
+def _seekable(fp):
+    try:
+        return bool(fp.seekable())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def load(fp, *, max_buffer=None, **options):
     """Decodes the next data item from the binary file `fp` (as cbor2.load).
 
-    Reads the rest of the file; when more items follow and the file can seek,
-    it is left just after the item, so the next load() reads the next one.
+    Reads the file in blocks of 64 KiB until the item is complete (no more of
+    the item than `max_buffer` bytes, default 64 MiB, are held: a longer one
+    fails with status "memory_budget_exceeded") and leaves the file just after
+    the item: a file that can seek is seeked back over the bytes read past it;
+    from one that cannot (a pipe, a socket) only the item's bytes are read,
+    as the item's heads ask for them. CBORDecoder(fp).decode() reads several
+    items with fewer reads. Error offsets count from the file's position
+    when load() was called.
     """
-    data = fp.read()
-    value, end = _ext._decode_first(data, **options)
-    if end < len(data):
-        try:
-            fp.seek(end - len(data), 1)
-        except (AttributeError, OSError, ValueError):
-            pass
+    seekable = _seekable(fp)
+    decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable)
+    value = decoder.decode()
+    if decoder.pending:
+        fp.seek(-decoder.pending, 1)
     return value
 
 
@@ -92,17 +107,43 @@ def dump(obj, fp, **options):
 
 
 class CBORDecoder:
-    """cbor2-style decoder over a binary file: decode() reads the next item."""
+    """cbor2-style decoder over a binary file: decode() reads the next item.
 
-    def __init__(self, fp, **options):
-        self.fp = fp
+    The file is read in blocks of 64 KiB; the bytes read past an item stay in
+    the decoder for the next decode(), so a pipe or socket carrying several
+    items is read with one CBORDecoder (load() does not keep them). Options
+    are those of loads, and `max_buffer` (default 64 MiB): the most bytes of
+    one item held, beyond which it fails with status "memory_budget_exceeded"
+    at the item's offset. Error offsets count from the start of the stream
+    (where the file was when the decoder was made); the end of the file
+    between items is CBORDecodeEOF (status "truncated") at the stream's end.
+    """
+
+    def __init__(self, fp, *, max_buffer=None, **options):
         self._options = options
+        self._max_buffer = max_buffer
         self.tag_hook = options.get("tag_hook")
         self.object_hook = options.get("object_hook")
         self.str_errors = options.get("str_errors", "strict")
+        self.fp = fp
+
+    @property
+    def fp(self):
+        return self._fp
+
+    @fp.setter
+    def fp(self, fp):
+        """A new file: the bytes buffered from the old one are dropped."""
+        self._decoder = _ext.StreamDecoder(fp, self._options, self._max_buffer, False)
+        self._fp = fp
 
     def decode(self, *, immutable=False):
-        return load(self.fp, immutable=immutable, **self._options)
+        return self._decoder.decode(immutable=immutable or None)
+
+    @property
+    def offset(self):
+        """Stream offset of the next item."""
+        return self._decoder.offset
 
 
 __all__ = ["loads", "loads_array", "load", "dumps", "dump", "iter_sequence", "Reader", "Item", "ItemType",

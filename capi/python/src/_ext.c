@@ -124,6 +124,20 @@ static const char* static_errors(const char* name) {
   return NULL;
 }
 
+int cf_parse_stream_options(PyObject* fp, PyObject* options, cf_decode_options* o) {
+  PyObject* args = PyTuple_Pack(1, fp);
+  if (args == NULL) {
+    return -1;
+  }
+  PyObject* ignored;
+  int rc = parse_decode_options(args, options, "O|$OOOsOpppppppOOOOp:CBORDecoder", &ignored, o);
+  Py_DECREF(args);
+  if (rc == 0) {
+    o->str_errors = static_errors(o->str_errors);
+  }
+  return rc;
+}
+
 /* ---- loads ----------------------------------------------------------------------- */
 
 static int get_buffer(PyObject* data, Py_buffer* view) {
@@ -150,6 +164,72 @@ static PyObject* decode_error_at(int status, size_t offset) {
   return NULL;
 }
 
+/* Adds `base` to .offset and .item_offset of a pending CBORDecodeError (set
+ * item_offset to `base` when it has none): errors of an item decoded from a
+ * buffer that starts at stream offset `base`. */
+static void shift_decode_error(size_t base) {
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (value != NULL) {
+    PyObject* b = PyLong_FromSize_t(base);
+    if (b != NULL) {
+      PyObject_SetAttrString(value, "item_offset", b);
+      PyObject* off = PyObject_GetAttrString(value, "offset");
+      if (off != NULL && PyLong_Check(off) && base != 0) {
+        PyObject* shifted = PyNumber_Add(off, b);
+        if (shifted != NULL) {
+          PyObject_SetAttrString(value, "offset", shifted);
+          Py_DECREF(shifted);
+        }
+      }
+      Py_XDECREF(off);
+      Py_DECREF(b);
+    }
+    if (PyErr_Occurred()) {
+      PyErr_Clear();
+    }
+  }
+  if (tb != NULL && value != NULL) {
+    PyException_SetTraceback(value, tb);
+  }
+  PyErr_Restore(type, value, tb);
+}
+
+PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, size_t size,
+                           size_t base, size_t* end_out) {
+  cf_decoder* d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
+  if (d == NULL) {
+    return PyErr_NoMemory();
+  }
+  PyObject* result = NULL;
+  /* A large input builds many containers at once, none of which can be
+   * garbage before the call returns: the cyclic GC would scan them again and
+   * again (it is triggered by allocation counts). Pause it meanwhile. */
+  int gc_paused = size >= (1 << 16) && PyGC_Disable();
+  if (cf_decoder_init(d, opts, data, size) == 0) {
+    size_t end = 0;
+    int rc = cf_decode_next(d, &result, &end);
+    if (rc == 0) {
+      decode_error_at(CBOR_FAST_ERR_TRUNCATED, 0);
+    } else if (rc == 1 && end_out == NULL && cf_decoder_has_more(d, end)) {
+      Py_CLEAR(result);
+      decode_error_at(CBOR_FAST_ERR_TRAILING_BYTES, end);
+    } else if (rc == 1 && end_out != NULL) {
+      *end_out = end;
+    }
+    cf_decoder_free(d);
+  }
+  if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
+    shift_decode_error(base); /* one item, at offset `base` */
+  }
+  if (gc_paused) {
+    PyGC_Enable();
+  }
+  PyMem_Free(d);
+  return result;
+}
+
 /* loads and _decode_first: one item from the start of `data`; with `exact`,
  * bytes after it are an error, else (value, end) is returned. */
 static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
@@ -165,49 +245,12 @@ static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
   if (get_buffer(data, &view) < 0) {
     return NULL;
   }
-  cf_decoder* d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
-  if (d == NULL) {
-    PyBuffer_Release(&view);
-    return PyErr_NoMemory();
+  size_t end = 0;
+  PyObject* result =
+      cf_decode_buffer(&opts, (const uint8_t*)view.buf, (size_t)view.len, 0, exact ? NULL : &end);
+  if (result != NULL && !exact) {
+    result = Py_BuildValue("(Nn)", result, (Py_ssize_t)end);
   }
-  PyObject* result = NULL;
-  /* A large input builds many containers at once, none of which can be
-   * garbage before the call returns: the cyclic GC would scan them again and
-   * again (it is triggered by allocation counts). Pause it meanwhile. */
-  int gc_paused = view.len >= (1 << 16) && PyGC_Disable();
-  if (cf_decoder_init(d, &opts, (const uint8_t*)view.buf, (size_t)view.len) == 0) {
-    size_t end = 0;
-    int rc = cf_decode_next(d, &result, &end);
-    if (rc == 0) {
-      decode_error_at(CBOR_FAST_ERR_TRUNCATED, 0);
-    } else if (rc == 1 && exact && cf_decoder_has_more(d, end)) {
-      Py_CLEAR(result);
-      decode_error_at(CBOR_FAST_ERR_TRAILING_BYTES, end);
-    } else if (rc == 1 && !exact) {
-      PyObject* pair = Py_BuildValue("(Nn)", result, (Py_ssize_t)end);
-      result = pair;
-    }
-    cf_decoder_free(d);
-  }
-  if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
-    /* one item, at offset 0 */
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
-    PyObject* zero = PyLong_FromLong(0);
-    if (zero != NULL && value != NULL) {
-      PyObject_SetAttrString(value, "item_offset", zero);
-    }
-    Py_XDECREF(zero);
-    if (tb != NULL && value != NULL) {
-      PyException_SetTraceback(value, tb);
-    }
-    PyErr_Restore(type, value, tb);
-  }
-  if (gc_paused) {
-    PyGC_Enable();
-  }
-  PyMem_Free(d);
   PyBuffer_Release(&view);
   return result;
 }
@@ -763,7 +806,7 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_ext",
 
 PyMODINIT_FUNC PyInit__ext(void) {
   if (PyType_Ready(&seq_iter_type) < 0 || PyType_Ready(&reader_type) < 0 ||
-      PyType_Ready(&cf_encoder_type) < 0) {
+      PyType_Ready(&cf_encoder_type) < 0 || PyType_Ready(&cf_stream_decoder_type) < 0) {
     return NULL;
   }
   if (cf_state.unset == NULL &&
@@ -776,7 +819,9 @@ PyMODINIT_FUNC PyInit__ext(void) {
   }
   Py_INCREF(&reader_type);
   Py_INCREF(&cf_encoder_type);
+  Py_INCREF(&cf_stream_decoder_type);
   if (PyModule_AddObject(m, "Reader", (PyObject*)&reader_type) < 0 ||
+      PyModule_AddObject(m, "StreamDecoder", (PyObject*)&cf_stream_decoder_type) < 0 ||
       PyModule_AddObject(m, "CBOREncoder", (PyObject*)&cf_encoder_type) < 0 ||
       PyModule_AddStringConstant(m, "library_version", cbor_fast_version_string()) < 0 ||
       PyModule_AddObject(m, "DEFAULT_MAX_CONTAINER_ITEMS",

@@ -101,6 +101,20 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
 int cf_decoder_has_more(cf_decoder* d, size_t end);
 void cf_key_cache_clear(void);
 
+/* One item from data[0, size), a buffer that starts at stream offset `base`
+ * (errors carry stream offsets, item_offset `base`). end_out NULL: bytes after
+ * the item are an error (trailing_bytes); else *end_out gets where it ends
+ * (relative to data). A new reference, or NULL with an exception. */
+PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, size_t size,
+                           size_t base, size_t* end_out);
+/* The decode options of CBORDecoder / load (`options` a dict or NULL), parsed
+ * as loads parses its keywords; the hooks stay borrowed from `options`. */
+int cf_parse_stream_options(PyObject* fp, PyObject* options, cf_decode_options* o);
+
+/* ---- streamed decoding from a file (_ext_stream.c) --------------------------- */
+
+extern PyTypeObject cf_stream_decoder_type;
+
 /* ---- bulk and typed arrays (_ext_typed.c) ------------------------------------ */
 
 /* The array.array type (imported once); NULL with an exception on failure. */

@@ -24,4 +24,8 @@ except cbor_fast.CBORDecodeError as e:
     assert (e.status, e.offset) == ("truncated", 0), (e.status, e.offset)
 else:
     raise AssertionError("no error for truncated input")
+# the streamed decoder over the shared library's streaming reader
+import io  # noqa: E402
+dec = cbor_fast.CBORDecoder(io.BytesIO(bytes.fromhex("820102" "63616263")))
+assert (dec.decode(), dec.decode(), dec.offset) == ([1, 2], "abc", 7)
 print("system library ok:", expected)

@@ -1,0 +1,466 @@
+"""Streamed decoding from files: load(fp) and CBORDecoder(fp).decode().
+
+Files that return one byte per read, random-sized reads, only read() (no
+readinto), pipes; the corpus as a sequence item by item; truncation, the
+max_buffer bound and a length bomb, each with its offset."""
+
+import io
+import os
+import random
+import threading
+import tracemalloc
+import unittest
+
+from support import canon, h, require_corpus
+
+import cbor_fast
+from cbor_fast import CBORDecodeEOF, CBORDecodeError, CBORDecoder, dumps, load, loads
+
+
+class ChunkedFile(io.RawIOBase):
+    """A file that cannot seek, giving at most `sizes()` bytes per read; it
+    records the buffer sizes asked for and the reads made."""
+
+    def __init__(self, data, sizes=lambda: 1 << 30):
+        self.data = bytes(data)
+        self.pos = 0
+        self.sizes = sizes
+        self.asked = []
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        self.asked.append(len(b))
+        n = min(len(b), self.sizes(), len(self.data) - self.pos)
+        b[:n] = self.data[self.pos:self.pos + n]
+        self.pos += n
+        return n
+
+
+class ReadOnlyFile:
+    """An object with read() only (no readinto, no seek), as cbor2 accepts."""
+
+    def __init__(self, data, step):
+        self.data = bytes(data)
+        self.pos = 0
+        self.step = step
+
+    def read(self, n):
+        n = min(n, self.step)
+        out = self.data[self.pos:self.pos + n]
+        self.pos += len(out)
+        return out
+
+
+class ZeroFile(io.RawIOBase):
+    """Zero bytes after `head`, without end, counting the bytes handed out."""
+
+    def __init__(self, head):
+        self.head = head
+        self.given = 0
+        self.asked = []
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        self.asked.append(len(b))
+        n = len(b)
+        for i in range(n):
+            at = self.given + i
+            b[i] = self.head[at] if at < len(self.head) else 0
+        self.given += n
+        return n
+
+
+def corpus_docs():
+    path = require_corpus()
+    docs = []
+    for name in ("twitter.cbor", "citm_catalog.cbor", "canada.cbor"):
+        with open(os.path.join(path, name), "rb") as f:
+            docs.append(f.read())
+    return docs
+
+
+def decode_all(decoder, count):
+    return [decoder.decode() for _ in range(count)]
+
+
+SMALL = [h("01"), h("8301820203820405"), h("a26161016162820203"), h("60"), h("f6"),
+         h("5f42010243030405ff"), h("da000186a001"), h("fb3ff199999999999a")]
+
+
+class Sequences(unittest.TestCase):
+    def check_sequence(self, items, make_file):
+        data = b"".join(items)
+        f = make_file(data)
+        dec = CBORDecoder(f)
+        offset = 0
+        for i, item in enumerate(items):
+            self.assertEqual(dec.offset, offset, "item %d" % i)
+            self.assertEqual(canon(dec.decode()), canon(loads(item)), "item %d" % i)
+            offset += len(item)
+        with self.assertRaises(CBORDecodeEOF) as cm:
+            dec.decode()
+        self.assertEqual((cm.exception.status, cm.exception.offset, cm.exception.item_offset),
+                         ("truncated", len(data), len(data)))
+        return f
+
+    def test_small_items_one_byte_per_read(self):
+        f = self.check_sequence(SMALL, lambda d: ChunkedFile(d, lambda: 1))
+        self.assertEqual(f.pos, len(f.data))
+
+    def test_corpus_one_byte_per_read(self):
+        docs = corpus_docs()
+        self.check_sequence(docs, lambda d: ChunkedFile(d, lambda: 1))
+
+    def test_corpus_random_reads(self):
+        docs = corpus_docs()
+        for seed in range(3):
+            rng = random.Random(seed)
+            items = list(docs) + SMALL
+            rng.shuffle(items)
+            self.check_sequence(items, lambda d: ChunkedFile(d, lambda: rng.randint(1, 100000)))
+
+    def test_read_only_object(self):
+        docs = corpus_docs()
+        self.check_sequence(docs + SMALL, lambda d: ReadOnlyFile(d, 7777))
+
+    def test_bytesio(self):
+        self.check_sequence(corpus_docs() + SMALL, io.BytesIO)
+
+    def test_reads_in_blocks(self):
+        # three corpus documents (about 2.5 MB) in reads of 64 KiB and more,
+        # not one read per head
+        docs = corpus_docs()
+        f = self.check_sequence(docs, ChunkedFile)
+        total = sum(len(d) for d in docs)
+        self.assertGreaterEqual(min(f.asked), 1)
+        self.assertLessEqual(len(f.asked), total // 65536 + 8)
+        self.assertEqual(max(f.asked) <= 8 << 20, True)
+
+    def test_pipe(self):
+        docs = corpus_docs()
+        data = b"".join(docs + SMALL)
+        r, w = os.pipe()
+
+        def writer():
+            with os.fdopen(w, "wb") as fw:
+                for i in range(0, len(data), 4093):
+                    fw.write(data[i:i + 4093])
+                    fw.flush()
+
+        t = threading.Thread(target=writer)
+        t.start()
+        try:
+            with os.fdopen(r, "rb", buffering=0) as fr:
+                dec = CBORDecoder(fr)
+                for item in docs + SMALL:
+                    self.assertEqual(canon(dec.decode()), canon(loads(item)))
+                with self.assertRaises(CBORDecodeEOF) as cm:
+                    dec.decode()
+                self.assertEqual(cm.exception.offset, len(data))
+        finally:
+            t.join()
+
+    def test_conversation_over_a_buffered_pipe(self):
+        # the peer sends one item and waits for it to be read before it sends
+        # the next: decode() returns with what came (a buffered file's
+        # readinto1, not readinto, which would wait for 64 KiB)
+        first, second = dumps({"ask": 1}), dumps([2] * 10)
+        r, w = os.pipe()
+        answered = threading.Event()
+        got, peer_saw_answer = [], []
+
+        def peer():
+            with os.fdopen(w, "wb") as fw:
+                fw.write(first)
+                fw.flush()
+                peer_saw_answer.append(answered.wait(10))
+                fw.write(second)
+
+        def reader():
+            with os.fdopen(r, "rb") as fr:
+                dec = CBORDecoder(fr)
+                got.append(dec.decode())
+                answered.set()
+                got.append(dec.decode())
+
+        threads = [threading.Thread(target=peer, daemon=True),
+                   threading.Thread(target=reader, daemon=True)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(30)
+        answered.set()
+        self.assertEqual(peer_saw_answer, [True])
+        self.assertEqual(got, [{"ask": 1}, [2] * 10])
+
+    def test_load_twice_from_a_pipe(self):
+        # load() on a file that cannot seek reads only the item's bytes, so
+        # the next load() finds the next item
+        first, second = dumps({"a": [1, 2.5, "x" * 100]}), dumps([b"y" * 70000, 3])
+        r, w = os.pipe()
+
+        def writer():
+            with os.fdopen(w, "wb") as fw:
+                fw.write(first + second)
+
+        t = threading.Thread(target=writer)
+        t.start()
+        try:
+            with os.fdopen(r, "rb") as fr:
+                self.assertEqual(load(fr), loads(first))
+                self.assertEqual(load(fr), loads(second))
+                with self.assertRaises(CBORDecodeEOF):
+                    load(fr)
+        finally:
+            t.join()
+
+
+class TwoItems(unittest.TestCase):
+    FIRST = h("a2616101616282f5f6")  # {"a": 1, "b": [true, null]}
+    SECOND = h("6568656c6c6f")  # "hello"
+
+    def test_second_item_from_second_decode(self):
+        f = ChunkedFile(self.FIRST + self.SECOND)
+        dec = CBORDecoder(f)
+        self.assertEqual(dec.decode(), {"a": 1, "b": [True, None]})
+        self.assertEqual(f.pos, len(self.FIRST + self.SECOND))  # read in one block
+        self.assertEqual(dec.decode(), "hello")
+        self.assertEqual(dec.offset, len(self.FIRST + self.SECOND))
+
+    def test_load_reads_no_byte_past_the_item(self):
+        f = ChunkedFile(self.FIRST + self.SECOND)
+        self.assertEqual(load(f), {"a": 1, "b": [True, None]})
+        self.assertEqual(f.pos, len(self.FIRST))
+        self.assertEqual(load(f), "hello")
+        self.assertEqual(f.pos, len(self.FIRST + self.SECOND))
+
+    def test_load_seeks_back(self):
+        f = io.BytesIO(b"\x00" * 3 + self.FIRST + self.SECOND)
+        f.seek(3)
+        self.assertEqual(load(f), {"a": 1, "b": [True, None]})
+        self.assertEqual(f.tell(), 3 + len(self.FIRST))
+        self.assertEqual(load(f), "hello")
+        self.assertEqual(f.tell(), 3 + len(self.FIRST + self.SECOND))
+
+    def test_immutable(self):
+        dec = CBORDecoder(io.BytesIO(self.FIRST + self.FIRST))
+        self.assertIsInstance(dec.decode(immutable=True), cbor_fast.FrozenDict)
+        self.assertIsInstance(dec.decode(), dict)
+
+    def test_new_fp_drops_the_buffer(self):
+        dec = CBORDecoder(io.BytesIO(self.FIRST + self.SECOND))
+        dec.decode()
+        dec.fp = io.BytesIO(h("03"))
+        self.assertEqual(dec.decode(), 3)
+
+
+class Errors(unittest.TestCase):
+    def error(self, data, sizes=lambda: 1 << 30, skip=0, **options):
+        dec = CBORDecoder(ChunkedFile(data, sizes), **options)
+        for _ in range(skip):
+            dec.decode()
+        with self.assertRaises(CBORDecodeError) as cm:
+            dec.decode()
+        e = cm.exception
+        return e.status, e.offset, e.item_offset
+
+    def test_truncated_inside_an_item(self):
+        # 01, then [1, "a<missing>": loads gives truncated at 2 for the item,
+        # the stream at 1 + 2
+        item = h("82016261")
+        with self.assertRaises(CBORDecodeEOF) as cm:
+            loads(item)
+        self.assertEqual(cm.exception.offset, 2)
+        for sizes in (lambda: 1, lambda: 1 << 30):
+            self.assertEqual(self.error(h("01") + item, sizes, skip=1), ("truncated", 3, 1))
+
+    def test_truncated_is_eof(self):
+        dec = CBORDecoder(io.BytesIO(h("1901")))
+        with self.assertRaises(EOFError):
+            dec.decode()
+
+    def test_truncated_item_completes_when_the_file_grows(self):
+        f = io.BytesIO(h("8201"))
+        dec = CBORDecoder(f)
+        with self.assertRaises(CBORDecodeEOF):
+            dec.decode()
+        f.write(h("02"))
+        f.seek(2)
+        self.assertEqual(dec.decode(), [1, 2])
+
+    def test_eof_between_items(self):
+        self.assertEqual(self.error(b""), ("truncated", 0, 0))
+        self.assertEqual(self.error(h("0102"), skip=2), ("truncated", 2, 2))
+        with self.assertRaises(CBORDecodeEOF):
+            load(io.BytesIO(b""))
+
+    def test_malformed_offsets_from_the_stream(self):
+        # reserved additional information: found by the scanning reader
+        self.assertEqual(self.error(h("01 1c"), skip=1), ("reserved_additional_info", 1, 1))
+        self.assertEqual(self.error(h("01 81 1c"), lambda: 1, skip=1),
+                         ("reserved_additional_info", 2, 1))
+        # a strict check: made by the decoder over the item's bytes
+        self.assertEqual(self.error(h("01 a2 0101 0102"), skip=1, allow_duplicate_keys=False),
+                         ("duplicate_key", 4, 1))
+        self.assertEqual(self.error(h("0102 62c328"), skip=2, strict_utf8=True),
+                         ("invalid_utf8", 3, 2))
+        # a semantic error (tag 0 over an integer): its tag's offset
+        self.assertEqual(self.error(h("01 c0 01"), skip=1), (None, 1, 1))
+
+    def test_depth_limit_while_scanning(self):
+        self.assertEqual(self.error(h("01 818181 01"), lambda: 1, skip=1, max_depth=2),
+                         ("depth_exceeded", 3, 1))
+
+    def test_item_over_max_buffer(self):
+        item = dumps(b"x" * 2000)  # 59 07d0 ...: 2003 bytes
+        data = h("01") + item + h("02")
+        # boundary rows: an item of exactly max_buffer bytes decodes
+        dec = CBORDecoder(ChunkedFile(data), max_buffer=len(item))
+        self.assertEqual(decode_all(dec, 3), [1, b"x" * 2000, 2])
+        # one byte fewer: memory_budget_exceeded at the item's offset
+        for sizes in (lambda: 1 << 30, lambda: 1, lambda: 333):
+            self.assertEqual(self.error(data, sizes, skip=1, max_buffer=len(item) - 1),
+                             ("memory_budget_exceeded", 1, 1))
+        with self.assertRaises(CBORDecodeError) as cm:
+            load(io.BytesIO(item), max_buffer=1000)
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("memory_budget_exceeded", 0))
+
+    def test_item_over_max_buffer_cut_short_is_truncated(self):
+        # 1500 of the item's 2003 bytes: with max_buffer 1000 the buffer fills
+        # first (memory_budget_exceeded); with 1600 the input ends first
+        # (truncated, as loads says for those bytes)
+        item = dumps(b"x" * 2000)[:1500]
+        self.assertEqual(self.error(h("01") + item, skip=1, max_buffer=1000),
+                         ("memory_budget_exceeded", 1, 1))
+        self.assertEqual(self.error(h("01") + item, skip=1, max_buffer=1600),
+                         ("truncated", 1, 1))
+
+    def test_length_bomb(self):
+        # a 5-byte head declaring a 2**32 - 1 byte string, then the end
+        bomb = h("5a ffffffff")
+        f = ChunkedFile(bomb)
+        tracemalloc.start()
+        try:
+            with self.assertRaises(CBORDecodeEOF) as cm:
+                CBORDecoder(f).decode()
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", 0))
+        self.assertLessEqual(max(f.asked), 65536)
+        self.assertLess(peak, 4 << 20)
+        # a file that keeps giving bytes: read up to max_buffer, then refused
+        z = ZeroFile(bomb)
+        with self.assertRaises(CBORDecodeError) as cm:
+            CBORDecoder(z, max_buffer=1 << 20).decode()
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("memory_budget_exceeded", 0))
+        self.assertEqual(z.given, 1 << 20)
+        # a bomb with 64 bits of length: the same bound
+        z = ZeroFile(h("5b 0000000100000000"))
+        with self.assertRaises(CBORDecodeError) as cm:
+            CBORDecoder(z, max_buffer=300000).decode()
+        self.assertEqual(cm.exception.status, "memory_budget_exceeded")
+        self.assertEqual(z.given, 300000)
+
+    def test_array_count_bomb(self):
+        # 2**32 entries declared: container_too_large at the head (the
+        # default max_container_items), before the entries are read
+        self.assertEqual(self.error(h("01 9b 0000000100000000 01"), skip=1),
+                         ("container_too_large", 1, 1))
+
+    def test_bad_arguments(self):
+        for bad in (0, -1, "1", True):
+            with self.assertRaises(ValueError):
+                CBORDecoder(io.BytesIO(b""), max_buffer=bad)
+        with self.assertRaises(TypeError):
+            CBORDecoder(object())
+        with self.assertRaises(TypeError):
+            CBORDecoder(io.StringIO("x")).decode()
+
+    def test_file_returning_too_much(self):
+        class Liar(io.RawIOBase):
+            def readinto(self, b):
+                return len(b) + 1
+
+        with self.assertRaises(ValueError):
+            CBORDecoder(Liar()).decode()
+
+    def test_reentrant_decode_refused(self):
+        dec = None
+
+        class Reentrant(io.RawIOBase):
+            def readinto(self, b):
+                dec.decode()
+
+        dec = CBORDecoder(Reentrant())
+        with self.assertRaises(RuntimeError):
+            dec.decode()
+
+
+class FailingFile(io.RawIOBase):
+    def readinto(self, b):
+        raise OSError("gone")
+
+
+class RefCounts(unittest.TestCase):
+    """No reference or memory block is lost on the streaming paths, the error
+    paths included (sys.getrefcount of what the decoder holds, and
+    sys.getallocatedblocks over many rounds: a leak of one block per round
+    would show as thousands)."""
+
+    ROUNDS = 5000
+
+    def one_round(self, hook, fp_box):
+        data = h("a2616101616282f5f6") + h("d9 0f a0 820102") + h("6568656c6c6f")
+        dec = CBORDecoder(ChunkedFile(data, lambda: 3), tag_hook=hook)
+        dec.decode()
+        dec.decode()
+        dec.decode()
+        try:
+            dec.decode()
+        except CBORDecodeEOF:
+            pass
+        f = fp_box[0]
+        f.seek(0)
+        load(f, tag_hook=hook)
+        for bad, options in ((h("82 01"), {}), (h("01 1c"), {}), (dumps(b"x" * 300), {"max_buffer": 100}),
+                             (h("a2 0101 0102"), {"allow_duplicate_keys": False})):
+            try:
+                dec = CBORDecoder(io.BytesIO(bad), tag_hook=hook, **options)
+                while True:
+                    dec.decode()
+            except CBORDecodeError:
+                pass
+        try:
+            CBORDecoder(FailingFile()).decode()
+        except OSError:
+            pass
+
+    def test_no_leak(self):
+        import gc
+        import sys
+
+        def hook(tag, immutable):
+            return tag.value
+
+        fp_box = [io.BytesIO(dumps([1, {"k": b"v" * 100}]) + h("01"))]
+        for _ in range(1000):
+            self.one_round(hook, fp_box)
+        gc.collect()
+        refs = (sys.getrefcount(hook), sys.getrefcount(fp_box[0]))
+        blocks = sys.getallocatedblocks()
+        for _ in range(self.ROUNDS):
+            self.one_round(hook, fp_box)
+        gc.collect()
+        self.assertEqual((sys.getrefcount(hook), sys.getrefcount(fp_box[0])), refs)
+        # measured without a leak: 25 to 320 blocks of noise over 1000 to
+        # 9000 rounds, not growing with them
+        self.assertLess(sys.getallocatedblocks() - blocks, self.ROUNDS // 4)
+
+
+if __name__ == "__main__":
+    unittest.main()
