@@ -129,25 +129,20 @@ inline shortest_decimal shortest_of(double v) noexcept {
     // Exact ends: trailing zeros decide whether an end is in the interval
     // and whether the dropped digits were exactly a half.
     uint32_t last_removed = 0;
-    while (vp / 10 > vm / 10) {
-      vm_trailing_zeros &= vm % 10 == 0;
+    const auto drop_digit = [&]() noexcept {
       vr_trailing_zeros &= last_removed == 0;
       last_removed = uint32_t(vr % 10);
       vr /= 10;
       vp /= 10;
       vm /= 10;
       ++removed;
+    };
+    while (vp / 10 > vm / 10) {
+      vm_trailing_zeros &= vm % 10 == 0;
+      drop_digit();
     }
-    if (vm_trailing_zeros) {
-      while (vm % 10 == 0) {
-        vr_trailing_zeros &= last_removed == 0;
-        last_removed = uint32_t(vr % 10);
-        vr /= 10;
-        vp /= 10;
-        vm /= 10;
-        ++removed;
-      }
-    }
+    if (vm_trailing_zeros)
+      while (vm % 10 == 0) drop_digit();
     if (vr_trailing_zeros && last_removed == 5 && vr % 2 == 0) last_removed = 4;  // to even
     output = vr + ((vr == vm && (!accept_bounds || !vm_trailing_zeros)) || last_removed >= 5);
   } else {

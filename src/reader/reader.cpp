@@ -746,7 +746,11 @@ status reader::skip() noexcept {
   // At the end of the enclosing container there is no item to skip.
   if (top_->left == 0 && !top_->indefinite) return status::invalid_state;
   if (top_->indefinite && pos_ != end_ && *pos_ == 0xff) return status::invalid_state;
-  if (pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
+  // Streaming, an item the scout is already walking (skip() again after
+  // need_more) goes straight to it: the fast pass would rescan the partial
+  // item from its start on every call, quadratic over many small feeds.
+  const bool scouting = CBOR_FAST_UNLIKELY(options_.streaming) && scout_origin_ == offset();
+  if (!scouting && pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
   if (options_.streaming) {
     // All or nothing: a partial item is not entered.
     const status ready = item_ready();

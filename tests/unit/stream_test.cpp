@@ -556,6 +556,29 @@ TEST(streaming_corpus, skip_and_visit_items_in_chunks) {
   }
 }
 
+TEST(streaming_corpus, skip_one_byte_at_a_time_scans_each_byte_once) {
+  // A whole document fed a byte at a time, skip() asked after every byte:
+  // each call goes on with the scout where it stopped. (A fast pass from the
+  // item's start on every call would scan the document's bytes
+  // size^2 / 2 times: hours here, not the second this takes.)
+  for (const char* name : {"twitter", "canada"}) {
+    const bytes in = corpus(name);
+    reader_options o;
+    o.streaming = true;
+    reader r(in.data(), 0, o);
+    size_t shown = 0, calls = 0;
+    status s;
+    while ((s = r.skip()) == status::need_more) {
+      ++calls;
+      ASSERT_LT(shown, in.size()) << name;
+      ASSERT_EQ(r.feed(in.data(), ++shown, 0), status::ok) << name;
+    }
+    EXPECT_EQ(s, status::ok) << name;
+    EXPECT_EQ(r.offset(), in.size()) << name;
+    EXPECT_EQ(calls, in.size()) << name;
+  }
+}
+
 // ---- the stream helper ------------------------------------------------------
 
 /// A source handing out `in` in pieces of a fixed size.
