@@ -552,6 +552,19 @@ CBOR_FAST_API cbor_fast_status cbor_writer_text_indefinite(cbor_writer* writer);
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_end(cbor_writer* writer);
 /**
+ * Writes one data item that is already encoded, data[0, size), as the next
+ * item (one item of the enclosing array or map, or a tag's content): for
+ * example map keys a canonical encoder sorted by their encoded bytes (since
+ * 0.5). The bytes are borrowed for the call only.
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL writer or data,
+ *         size 0, or bytes that are not exactly one well-formed item, checked
+ *         with limits lifted: not sticky, nothing written); else as
+ *         cbor_writer_bytes(), CBOR_FAST_ERR_WRITER_BAD_CHUNK inside an
+ *         indefinite-length string.
+ */
+CBOR_FAST_API cbor_fast_status cbor_writer_encoded(cbor_writer* writer, const void* data,
+                                                   size_t size);
+/**
  * Checks that everything is closed and flushes a sink. For the growable and the
  * caller buffer, *data and *size (each may be NULL) receive the output: the
  * writer's own buffer stays valid until the writer is reset or freed. For a

@@ -164,6 +164,10 @@ cbor_fast_status cbor_writer_end(cbor_writer* writer) {
   CBOR_FAST_WRITER_CALL(writer, writer->writer.end());
 }
 
+cbor_fast_status cbor_writer_encoded(cbor_writer* writer, const void* data, size_t size) {
+  CBOR_FAST_WRITER_CALL(writer, writer->writer.write_encoded(data, size));
+}
+
 cbor_fast_status cbor_writer_finish(cbor_writer* writer, const uint8_t** data, size_t* size) {
   if (data != nullptr) *data = nullptr;
   if (size != nullptr) *size = 0;

@@ -132,6 +132,15 @@ class writer {
   /// the innermost open item is something else; else as end(). Since 0.4.
   status end_embedded() noexcept;
 
+  /// Writes one data item that is already encoded, data[0, size), as the
+  /// next item (one item of the enclosing array or map, or a tag's content):
+  /// what a canonical encoder that sorted keys by their bytes writes them
+  /// with. The bytes must be exactly one well-formed item (checked with a
+  /// reader, limits lifted: the writer never writes ill-formed CBOR), else
+  /// invalid_argument (not sticky); writer_bad_chunk inside an indefinite
+  /// string; otherwise as write_bytes(). Since 0.5.
+  status write_encoded(const void* data, size_t size) noexcept;
+
   /// Checks that everything is closed and flushes a sink. Returns ok, the
   /// sticky error, or buffer_too_small for a full caller buffer.
   /// A sink writer destroyed without finish() drops its staged bytes.

@@ -2,6 +2,8 @@
 // buffer, a caller buffer or a sink callback.
 #include "cbor_fast/writer.hpp"
 
+#include "cbor_fast/reader.hpp"
+
 #include <cstring>
 #include <limits>
 
@@ -408,6 +410,22 @@ status writer::write_string_slow(uint8_t major, const void* data, size_t size) n
   if (data == nullptr && size != 0) return status::invalid_argument;
   if (status s = before_item(major, true); s != status::ok) return s;
   head(major, size);
+  put(data, size);
+  after_item();
+  return result();
+}
+
+status writer::write_encoded(const void* data, size_t size) noexcept {
+  if (error_ != status::ok) return error_;
+  if (data == nullptr || size == 0) return status::invalid_argument;
+  reader_options o;
+  o.max_depth = UINT32_MAX;
+  o.max_container_items = UINT64_MAX;
+  o.max_items = UINT64_MAX;
+  reader r(static_cast<const uint8_t*>(data), size, o);
+  if (r.skip() != status::ok || !r.at_end()) return status::invalid_argument;
+  const uint8_t major = uint8_t(*static_cast<const uint8_t*>(data) >> 5);
+  if (status s = before_item(major, false); s != status::ok) return s;
   put(data, size);
   after_item();
   return result();

@@ -1370,6 +1370,27 @@ static void test_writer_containers(void) {
   cbor_writer_free(w);
 }
 
+/* cbor_writer_encoded: one item already encoded, counted once; anything but
+ * one well-formed item refused (not sticky); NULL. */
+static void test_writer_encoded(void) {
+  cbor_writer* w = NULL;
+  static const uint8_t key[] = {0xa1, 0x01, 0x82, 0x02, 0x03}; /* {1: [2, 3]} */
+  static const uint8_t two[] = {0x01, 0x02};
+  static const uint8_t cut[] = {0x82, 0x01};
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_map(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_encoded(w, key, sizeof key), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_encoded(w, two, sizeof two), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_encoded(w, cut, sizeof cut), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_encoded(w, NULL, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_encoded(w, key, 0), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_writer_null(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end(w), CBOR_FAST_OK);
+  CHECK_OUTPUT(w, "\xa1\xa1\x01\x82\x02\x03\xf6");
+  CHECK_STATUS(cbor_writer_encoded(NULL, key, sizeof key), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  cbor_writer_free(w);
+}
+
 static void test_writer_structure_errors(void) {
   cbor_writer* w = NULL;
   const uint8_t* data = NULL;
@@ -1802,6 +1823,7 @@ int main(void) {
   RUN_TEST(test_writer_growable_finish);
   RUN_TEST(test_writer_caller_buffer);
   RUN_TEST(test_writer_sink);
+  RUN_TEST(test_writer_encoded);
   RUN_TEST(test_writer_allocator);
 
   RUN_TEST(test_round_trip);

@@ -249,6 +249,73 @@ TEST(WriterBignum, Rows) {
   }
 }
 
+TEST(WriterEncoded, OneItemAsItIsCountedOnce) {
+  const bytes key = from_hex("a1 01 82 02 03");  // {1: [2, 3]}
+  // A map of two pairs whose first key is written encoded, on every destination.
+  EXPECT_EQ(encode([&](writer& w) {
+              EXPECT_OK(w.begin_map(2));
+              EXPECT_OK(w.write_encoded(key.data(), key.size()));
+              EXPECT_OK(w.write_uint(7));
+              EXPECT_OK(w.write_text("k"));
+              EXPECT_OK(w.write_encoded(key.data(), key.size()));
+              EXPECT_OK(w.end());
+            }),
+            norm("a2 a1018202 03 07 616b a1018202 03"));
+  // A tag's content; a long item (70,000 bytes) through a 3-byte sink.
+  bytes big = from_hex("5a 00 01 11 70");
+  big.resize(big.size() + 70000, 0xab);
+  EXPECT_EQ(encode([&](writer& w) {
+              EXPECT_OK(w.write_tag(24));
+              EXPECT_OK(w.write_encoded(big.data(), big.size()));
+              EXPECT_EQ(w.depth(), 0u);
+            }),
+            "d818" + to_hex(big));
+  // One more item than a definite array declares.
+  writer over;
+  EXPECT_OK(over.begin_array(1));
+  EXPECT_OK(over.write_encoded(key.data(), key.size()));
+  EXPECT_STATUS(over.write_encoded(key.data(), key.size()), writer_count_mismatch);
+}
+
+TEST(WriterEncoded, RefusesAnythingButOneWellFormedItem) {
+  struct row {
+    const char* name;
+    const char* hex;
+  } rows[] = {
+      {"empty", ""},
+      {"two items", "01 02"},
+      {"cut short", "82 01"},
+      {"a string cut short", "63 61 62"},
+      {"a stray break", "ff"},
+      {"a reserved head", "1c"},
+      {"an unclosed indefinite array", "9f 01"},
+  };
+  for (const row& r : rows) {
+    const bytes b = from_hex(r.hex);
+    writer w;
+    EXPECT_OK(w.begin_array(1));
+    EXPECT_STATUS(w.write_encoded(b.empty() ? nullptr : b.data(), b.size()), invalid_argument)
+        << r.name;
+    // Not sticky, nothing written.
+    EXPECT_OK(w.write_uint(5)) << r.name;
+    EXPECT_OK(w.end()) << r.name;
+    EXPECT_OK(w.finish()) << r.name;
+    EXPECT_EQ(to_hex(w.to_vector()), "8105") << r.name;
+  }
+  // Deeper than any default limit: 100,000 nested arrays are one item.
+  bytes deep(100000, 0x81);
+  deep.push_back(0x00);
+  writer w;
+  EXPECT_OK(w.write_encoded(deep.data(), deep.size()));
+  EXPECT_OK(w.finish());
+  EXPECT_EQ(w.size(), deep.size());
+  // Inside an indefinite string only chunks go.
+  const bytes text = from_hex("61 61");
+  writer chunked;
+  EXPECT_OK(chunked.begin_text_indefinite());
+  EXPECT_STATUS(chunked.write_encoded(text.data(), text.size()), writer_bad_chunk);
+}
+
 TEST(WriterBignum, CountsAsOneItemAndChecksArguments) {
   const bytes big = from_hex("01 00 00 00 00 00 00 00 00");
   EXPECT_EQ(encode([&](writer& w) {

@@ -212,11 +212,30 @@ def _encode_decimal(encoder, obj):
     return CBORTag(4, [exp, -sig if sign else sig])
 
 
+def _head(major, n):
+    """A CBOR head in its shortest form."""
+    if n < 24:
+        return bytes([major << 5 | n])
+    for ai, size in ((24, 1), (25, 2), (26, 4), (27, 8)):
+        if n < 1 << (8 * size):
+            return bytes([major << 5 | ai]) + n.to_bytes(size, "big")
+    raise CBOREncodeValueError("set too large")
+
+
 def _encode_set(encoder, obj):
     items = list(obj)
     if encoder.canonical:
         encoded = [(encoder.encode_to_bytes(x), x) for x in items]
         encoded.sort(key=lambda e: (len(e[0]), e[0]))
+        if not encoder.value_sharing and not encoder.string_referencing:
+            # The members' bytes from the sort are their bytes here too:
+            # written as they are (encoding them again would cost twice per
+            # level of sets nested in sets, 2^depth in all).
+            indefinite = encoder.indefinite_containers
+            encoder._write_encoded(
+                _head(6, 258) + (b"\x9f" if indefinite else _head(4, len(encoded)))
+                + b"".join(b for b, _ in encoded) + (b"\xff" if indefinite else b""))
+            return WRITTEN
         items = [x for _, x in encoded]
     return CBORTag(258, items)
 

@@ -235,6 +235,7 @@ typedef struct {
   Py_ssize_t pos, n;
   uint8_t kind;
   uint8_t tracked;    /* in the cycle set */
+  uint8_t raw_keys;   /* E_SORTED: the keys are their encodings (bytes) */
 } eframe;
 
 typedef struct {
@@ -293,8 +294,11 @@ static int compare_entries(const void* a, const void* b) {
   return memcmp(PyBytes_AS_STRING(x), PyBytes_AS_STRING(y), (size_t)nx);
 }
 
-/* Key/value pairs of dict `d` in canonical order, as 2 * n owned refs. */
-static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count) {
+/* Key/value pairs of dict `d` in canonical order, as 2 * n owned refs. With
+ * raw_keys each key is given as its encoding (a bytes object), written as it
+ * is: encoding it again would cost twice per level of keys nested in keys,
+ * 2^depth in all. */
+static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count, int raw_keys) {
   Py_ssize_t n = PyDict_GET_SIZE(d);
   sort_entry* entries = (sort_entry*)PyMem_Calloc((size_t)(n ? n : 1), sizeof(sort_entry));
   PyObject** out = (PyObject**)PyMem_Calloc((size_t)(n ? 2 * n : 1), sizeof(PyObject*));
@@ -342,9 +346,14 @@ static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count) {
   }
   qsort(entries, (size_t)filled, sizeof(sort_entry), compare_entries);
   for (Py_ssize_t i = 0; i < filled; ++i) {
-    out[2 * i] = entries[i].key;
+    if (raw_keys) {
+      out[2 * i] = entries[i].bytes;
+      Py_DECREF(entries[i].key);
+    } else {
+      out[2 * i] = entries[i].key;
+      Py_DECREF(entries[i].bytes);
+    }
     out[2 * i + 1] = entries[i].value;
-    Py_DECREF(entries[i].bytes);
   }
   cbor_writer_free(scratch);
   PyMem_Free(entries);
@@ -434,7 +443,10 @@ static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o,
     f->n = PyDict_GET_SIZE(o);
     if (e->canonical) {
       f->kind = E_SORTED;
-      f->sorted = sorted_items(e, o, &f->n);
+      /* A key's bytes from the sort are its bytes here too, unless shared
+       * values or string references make them depend on what came before. */
+      f->raw_keys = (uint8_t)(!e->value_sharing && !e->string_referencing);
+      f->sorted = sorted_items(e, o, &f->n, f->raw_keys);
       if (f->sorted == NULL) {
         return -1;
       }
@@ -707,6 +719,19 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         goto done;
       }
       eframe* f = &s.frames[s.depth - 1];
+      if (f->kind == E_SORTED && f->raw_keys && f->pos < 2 * f->n && f->pos % 2 == 0) {
+        PyObject* key = f->sorted[f->pos];
+        f->sorted[f->pos] = NULL;
+        f->pos++;
+        cbor_fast_status st =
+            cbor_writer_encoded(w, PyBytes_AS_STRING(key), (size_t)PyBytes_GET_SIZE(key));
+        Py_DECREF(key);
+        if (st != CBOR_FAST_OK) {
+          cf_writer_failed(st);
+          goto fail;
+        }
+        continue;
+      }
       cur = next_child(f);
       if (cur != NULL) {
         break;
@@ -990,10 +1015,33 @@ static PyObject* encoder_write(PyObject* self, PyObject* data) {
   return NULL;
 }
 
+/* Inside a dumps() call (a semantic encoder): writes one item already
+ * encoded, as it is (the library checks it is exactly one well-formed item). */
+static PyObject* encoder_write_encoded(PyObject* self, PyObject* obj) {
+  cf_encoder* e = (cf_encoder*)self;
+  if (e->w == NULL) {
+    PyErr_SetString(PyExc_ValueError, "_write_encoded() outside an encoding");
+    return NULL;
+  }
+  if (!PyBytes_Check(obj)) {
+    PyErr_SetString(PyExc_TypeError, "_write_encoded() takes bytes");
+    return NULL;
+  }
+  cbor_fast_status st =
+      cbor_writer_encoded(e->w, PyBytes_AS_STRING(obj), (size_t)PyBytes_GET_SIZE(obj));
+  if (st != CBOR_FAST_OK) {
+    cf_writer_failed(st);
+    return NULL;
+  }
+  Py_RETURN_NONE;
+}
+
 static PyMethodDef encoder_methods[] = {
     {"encode", encoder_encode, METH_O, "Encodes obj (inside `default`: into the output)."},
     {"encode_to_bytes", encoder_encode_to_bytes, METH_O, "obj encoded with these options."},
     {"write", encoder_write, METH_O, "Writes bytes to fp (outside a dumps() call)."},
+    {"_write_encoded", encoder_write_encoded, METH_O,
+     "Writes one encoded item as it is (inside a dumps() call)."},
     {NULL, NULL, 0, NULL}};
 
 #define BOOL_GETTER(field)                                           \

@@ -356,6 +356,32 @@ def test_mime_message_the_email_package_cannot_write_is_an_encode_error():
     assert isinstance(info.value.__cause__, email.errors.MessageError)
 
 
+def nested_keys(depth):
+    """{k: 0} where k is a frozendict key holding a frozenset holding the next
+    level's key, `depth` levels deep: each level's key sorts by its bytes."""
+    key = 0
+    for i in range(depth):
+        key = cbor_fast.FrozenDict({frozenset([key, i]): i})
+    return {key: 0, "a": 1}
+
+
+def test_canonical_keys_nested_in_keys_cost_once_per_level(ref):
+    # Small depths: byte-identical to cbor2's canonical mode, also with
+    # value_sharing (whose path still encodes each key twice).
+    for depth in (1, 2, 5):
+        value = nested_keys(depth)
+        ours = dumps(value, canonical=True)
+        assert ours == ref.dumps(value, canonical=True), depth
+        assert dumps(value, canonical=True, value_sharing=True) == \
+            ref.dumps(value, canonical=True, value_sharing=True), depth
+        assert dumps(value, canonical=True, indefinite_containers=True) == \
+            ref.dumps(value, canonical=True, indefinite_containers=True), depth
+    # 200 levels: a key encoded twice per level (for the sort and for the
+    # output) is 2^200 work; once per level it is a moment.
+    deep = dumps(nested_keys(200), canonical=True)
+    assert loads(deep, immutable=True, max_depth=2000) == nested_keys(200)
+
+
 def test_interface_bytes_match_cbor2(ref):
     # cbor2 6.3 decodes its own interface encoding as an address; the bytes agree
     iface = ipaddress.ip_interface("10.0.0.1/8")
