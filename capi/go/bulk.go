@@ -171,6 +171,7 @@ func (d *decState) bulkSlice(it *citem, t reflect.Type, kind int, narrow bool, p
 		if sticky && head._type == C.CBOR_FAST_TYPE_TAG && (s == C.CBOR_FAST_ERR_OUT_OF_RANGE || s == C.CBOR_FAST_ERR_TYPE_MISMATCH) {
 			// An element of a typed array that does not fit: a type error
 			// at that element, the value skipped (as for any other mismatch).
+			d.nerr++
 			if d.err == nil {
 				d.err = &UnmarshalTypeError{CBORType: "typed array (tag " + strconv.FormatUint(uint64(head.value), 10) + ")",
 					GoType: t.String(), Offset: off + int(ce.offset), Reason: C.GoString(C.cbor_status_name(s))}
@@ -181,6 +182,7 @@ func (d *decState) bulkSlice(it *citem, t reflect.Type, kind int, narrow bool, p
 		return false, nil
 	}
 	if narrow && !narrowInto(t.Elem(), kind, data, target, n) {
+		d.nerr++
 		if d.err == nil {
 			d.err = &UnmarshalTypeError{CBORType: "typed array (tag " + strconv.FormatUint(uint64(head.value), 10) + ")",
 				GoType: t.String(), Offset: off, Reason: "overflow"}

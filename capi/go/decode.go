@@ -139,6 +139,7 @@ type frame struct {
 	buf    []byte
 	key    any
 	hasKey bool
+	later  bool // a tag 21-23 read as its content (ByteStringToStringAllowedWithExpectedLaterEncoding)
 }
 
 // buildAny reads one value as Go values with an explicit stack (depth costs
@@ -180,7 +181,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			if it._type == C.CBOR_FAST_TYPE_TEXT {
 				v = t.box.string(t.bytes(it))
 			} else if fl == flavorAny && lim != nil && lim.defBytes != nil {
-				v = lim.bytesValue(t.bytes(it))
+				v = lim.bytesValue(t, stack, t.bytes(it))
 			} else {
 				b := make([]byte, int(it.size))
 				copy(b, t.bytes(it))
@@ -224,6 +225,14 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
+			if fl == flavorAny && lim != nil && lim.later && it.value >= 21 && it.value <= 23 {
+				// Expected later encoding: the content is the value, and
+				// byte strings inside it may become text (bytesValue).
+				stack = append(stack, frame{})
+				f := &stack[len(stack)-1]
+				f.kind, f.tag, f.off, f.later = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset), true
+				continue
+			}
 			if fl == flavorAny && lim != nil && lim.tags != nil {
 				rv, ok, nums, offs, c, err := anyRegistered(t, it, lim.tags)
 				if err != nil {
@@ -277,7 +286,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			default:
 				v = f.buf
 				if fl == flavorAny && lim != nil && lim.defBytes != nil {
-					v = lim.bytesValue(f.buf)
+					v = lim.bytesValue(t, stack[:len(stack)-1], f.buf)
 				}
 			}
 			stack = stack[:len(stack)-1] // a frame pushed later is reset by append(frame{})
@@ -316,7 +325,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			if f.kind != C.CBOR_FAST_TYPE_TAG {
 				break // containers end with their END item
 			}
-			{
+			if f.later {
+				v = f.key
+			} else {
 				var err error
 				if v, err = tagValue(f.tag, f.key, f.off, fl); err != nil {
 					return nil, 0, err
@@ -381,11 +392,29 @@ type limits struct {
 	tags     tagLookup
 	defMap   reflect.Type
 	defBytes reflect.Type
+	// later: ByteStringToStringAllowedWithExpectedLaterEncoding.
+	later bool
 }
 
-// bytesValue is a byte string as DefaultByteStringType (a copy).
-func (l *limits) bytesValue(b []byte) any {
+// bytesValue is a byte string as DefaultByteStringType (a copy); a string
+// kind under a tag 21-23 (the nearest one in stack, else the typed
+// decoder's) takes that tag's text encoding.
+func (l *limits) bytesValue(t *tokens, stack []frame, b []byte) any {
 	if l.defBytes.Kind() == reflect.String {
+		if l.later {
+			tag := uint64(0)
+			for i := len(stack) - 1; i >= 0 && tag == 0; i-- {
+				if stack[i].later {
+					tag = stack[i].tag
+				}
+			}
+			if d := (*decState)(unsafe.Pointer(t)); tag == 0 && len(d.later) > 0 {
+				tag = d.later[len(d.later)-1] // t is the first field of a decState
+			}
+			if tag != 0 {
+				return reflect.ValueOf(laterText(tag, b)).Convert(l.defBytes).Interface()
+			}
+		}
 		return reflect.ValueOf(string(b)).Convert(l.defBytes).Interface()
 	}
 	c := make([]byte, len(b))

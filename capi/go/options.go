@@ -43,6 +43,38 @@ const (
 	UTF8DecodeInvalid
 )
 
+// ByteStringToStringMode says whether a byte string decodes into a Go string
+// (fxamacker/cbor's values).
+type ByteStringToStringMode int
+
+const (
+	// ByteStringToStringForbidden: a byte string into a string is an
+	// *UnmarshalTypeError (the default).
+	ByteStringToStringForbidden ByteStringToStringMode = iota
+	// ByteStringToStringAllowed: the string gets the bytes as they are.
+	ByteStringToStringAllowed
+	// ByteStringToStringAllowedWithExpectedLaterEncoding: as Allowed, and a
+	// byte string enclosed (at any depth) by tag 21, 22 or 23 (RFC 8949
+	// section 3.4.5.2) becomes its base64url (unpadded), base64 (padded) or
+	// base16 text, by the nearest such tag. In this mode tags 21-23 decode
+	// into an `any` as their content, not as a Tag.
+	ByteStringToStringAllowedWithExpectedLaterEncoding
+)
+
+// FieldNameByteStringMode says whether a byte string map key may name a
+// struct field (fxamacker/cbor's values).
+type FieldNameByteStringMode int
+
+const (
+	// FieldNameByteStringForbidden: a byte string key in a map decoded into
+	// a struct is an *UnmarshalTypeError (its value is passed over; the
+	// default).
+	FieldNameByteStringForbidden FieldNameByteStringMode = iota
+	// FieldNameByteStringAllowed: a byte string key matches fields as a
+	// text key with the same bytes does.
+	FieldNameByteStringAllowed
+)
+
 // DecOptions are Unmarshal's options, named as fxamacker/cbor names them.
 // The zero value gives fxamacker's defaults.
 type DecOptions struct {
@@ -78,6 +110,10 @@ type DecOptions struct {
 	// DefaultByteStringType is the type a byte string decodes to inside an
 	// `any` (nil: []byte): a string or []byte kind, as fxamacker/cbor's.
 	DefaultByteStringType reflect.Type
+	// ByteStringToString: whether a byte string decodes into a string.
+	ByteStringToString ByteStringToStringMode
+	// FieldNameByteString: whether a byte string key names struct fields.
+	FieldNameByteString FieldNameByteStringMode
 }
 
 // DefaultMaxStreamBuffer is the Decoder's buffer bound when
@@ -138,8 +174,15 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if o.MaxStreamBuffer < 0 {
 		return nil, fmt.Errorf("cborfast: negative MaxStreamBuffer %d", o.MaxStreamBuffer)
 	}
-	if o.DupMapKey > DupMapKeyEnforcedAPF || o.IndefLength > IndefLengthForbidden || o.UTF8 > UTF8DecodeInvalid {
+	if o.DupMapKey > DupMapKeyEnforcedAPF || o.DupMapKey < 0 || o.IndefLength > IndefLengthForbidden || o.IndefLength < 0 ||
+		o.UTF8 > UTF8DecodeInvalid || o.UTF8 < 0 {
 		return nil, fmt.Errorf("cborfast: invalid DecOptions mode")
+	}
+	if o.ByteStringToString < 0 || o.ByteStringToString > ByteStringToStringAllowedWithExpectedLaterEncoding {
+		return nil, fmt.Errorf("cborfast: invalid ByteStringToString %d", o.ByteStringToString)
+	}
+	if o.FieldNameByteString < 0 || o.FieldNameByteString > FieldNameByteStringAllowed {
+		return nil, fmt.Errorf("cborfast: invalid FieldNameByteString %d", o.FieldNameByteString)
 	}
 	dm := &decMode{opts: o, maxStream: o.MaxStreamBuffer}
 	if dm.maxStream == 0 {
@@ -167,7 +210,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
 		noIndef: o.IndefLength == IndefLengthForbidden,
-		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType}
+		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType,
+		later: o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding}
 	return dm, nil
 }
 

@@ -6,6 +6,8 @@ package cborfast
 import "C"
 
 import (
+	"encoding/base64"
+	"encoding/hex"
 	"math"
 	"math/big"
 	"reflect"
@@ -76,9 +78,46 @@ func decoderLocked(t reflect.Type) *typeDec {
 }
 
 type decState struct {
-	t   tokens
-	dm  *decMode
-	err error // first UnmarshalTypeError
+	t    tokens
+	dm   *decMode
+	err  error // first UnmarshalTypeError
+	nerr int   // type errors so far (a map pair with one is not stored)
+	// later: the tags 21-23 around the value being decoded, innermost last
+	// (ByteStringToStringAllowedWithExpectedLaterEncoding only).
+	later []uint64
+}
+
+// laterText is the text of b in the encoding tag 21 (base64url, no
+// padding), 22 (base64) or 23 (base16) expects (RFC 8949 section 3.4.5.2).
+func laterText(tag uint64, b []byte) string {
+	switch tag {
+	case 21:
+		return base64.RawURLEncoding.EncodeToString(b)
+	case 22:
+		return base64.StdEncoding.EncodeToString(b)
+	}
+	return hex.EncodeToString(b)
+}
+
+// byteString is a byte string item (joined if indefinite) as a Go string,
+// for ByteStringToStringAllowed and ..WithExpectedLaterEncoding.
+func (d *decState) byteString(it *citem) (string, error) {
+	var b []byte
+	if isIndef(it) {
+		var err error
+		if b, err = d.t.joinString(nil); err != nil {
+			return "", err
+		}
+	} else {
+		b = d.t.bytes(it)
+	}
+	if n := len(d.later); n > 0 {
+		return laterText(d.later[n-1], b), nil
+	}
+	if isIndef(it) {
+		return string(b), nil
+	}
+	return d.t.box.str(b), nil
 }
 
 var (
@@ -86,6 +125,8 @@ var (
 	timeType        = reflect.TypeFor[time.Time]()
 	bigIntType      = reflect.TypeFor[big.Int]()
 	tagType         = reflect.TypeFor[Tag]()
+	stringType      = reflect.TypeFor[string]()
+	int64Type       = reflect.TypeFor[int64]()
 )
 
 var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", "byte string",
@@ -93,6 +134,7 @@ var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", 
 
 // mismatch records a type error for the value at it and skips the value.
 func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
+	d.nerr++
 	if d.err == nil {
 		d.err = &UnmarshalTypeError{CBORType: cborTypeNames[it._type], GoType: t.String(),
 			Offset: int(it.offset), Reason: reason}
@@ -108,8 +150,15 @@ func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
 func (d *decState) other(it *citem, p unsafe.Pointer, td *typeDec) error {
 	switch it._type {
 	case C.CBOR_FAST_TYPE_TAG:
+		num := uint64(it.value) // it may not outlive the next call
 		c, err := d.t.next()
 		if err != nil {
+			return err
+		}
+		if d.dm.lim.later && num >= 21 && num <= 23 {
+			d.later = append(d.later, num)
+			err = td.fn(d, c, p)
+			d.later = d.later[:len(d.later)-1]
 			return err
 		}
 		return td.fn(d, c, p)
@@ -224,6 +273,11 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 	case reflect.String:
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
 			if it._type != C.CBOR_FAST_TYPE_TEXT {
+				if it._type == C.CBOR_FAST_TYPE_BYTES && d.dm.opts.ByteStringToString != ByteStringToStringForbidden {
+					s, err := d.byteString(it)
+					*(*string)(p) = s
+					return err
+				}
 				return d.other(it, p, td)
 			}
 			if !isIndef(it) {
@@ -562,6 +616,13 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 			if err != nil {
 				return err
 			}
+			if !ok && k._type == C.CBOR_FAST_TYPE_BYTES && d.dm.opts.ByteStringToString != ByteStringToStringForbidden {
+				s, err := d.byteString(k)
+				if err != nil {
+					return err
+				}
+				kb, ok = []byte(s), true
+			}
 			if !ok {
 				if err := d.mismatch(k, reflect.TypeFor[string](), "map key"); err != nil {
 					return err
@@ -594,10 +655,13 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 			}
 			if !ok {
 				var s string
+				nerr := d.nerr
 				if err := td.elemString(d, v, &s); err != nil {
 					return err
 				}
-				ms[key] = s
+				if d.nerr == nerr { // a value that does not fit drops its pair
+					ms[key] = s
+				}
 				continue
 			}
 			ms[key] = d.t.box.str(vb)
@@ -646,6 +710,7 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 				return nil
 			}
 			kv.SetZero()
+			nerr := d.nerr
 			if keyAny {
 				x, _, err := buildAny(&d.t, k, flavorAny, d.dm.lim)
 				if err != nil {
@@ -664,9 +729,19 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			if err != nil {
 				return err
 			}
+			if d.nerr != nerr {
+				// As fxamacker: a key that does not fit drops its pair.
+				if _, err := d.t.skipRest(v); err != nil {
+					return err
+				}
+				continue
+			}
 			vv.SetZero()
 			if err := vdec.fn(d, v, vp); err != nil {
 				return err
+			}
+			if d.nerr != nerr {
+				continue // and so does a value that does not fit
 			}
 			mv.SetMapIndex(kv, vv)
 		}
@@ -734,7 +809,14 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			switch k._type {
 			case C.CBOR_FAST_TYPE_END:
 				return nil
-			case C.CBOR_FAST_TYPE_TEXT:
+			case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
+				if k._type == C.CBOR_FAST_TYPE_BYTES && d.dm.opts.FieldNameByteString != FieldNameByteStringAllowed {
+					// As fxamacker: a type error, the value passed over.
+					if err := d.mismatch(k, stringType, "map key is of type byte string and cannot be used to match struct field name"); err != nil {
+						return err
+					}
+					break
+				}
 				var name []byte
 				if isIndef(k) {
 					if name, err = d.t.joinString(nil); err != nil {
@@ -751,7 +833,11 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					idx = si.foldIndex(name)
 				}
 			case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE:
-				if uint64(k.value) <= math.MaxInt64 {
+				if uint64(k.value) > math.MaxInt64 {
+					if err := d.mismatch(k, int64Type, "overflows Go's int64"); err != nil {
+						return err
+					}
+				} else {
 					key := int64(k.value)
 					if k._type == C.CBOR_FAST_TYPE_NEGATIVE {
 						key = -1 - key
@@ -768,7 +854,7 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					}
 				}
 			default:
-				if _, err := d.t.skipRest(k); err != nil {
+				if err := d.mismatch(k, stringType, "map key is of type "+cborTypeNames[k._type]+" and cannot be used to match struct field name"); err != nil {
 					return err
 				}
 			}
@@ -837,6 +923,7 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 		}
 		tm, err := timeFromContent(num, v)
 		if err != nil {
+			d.nerr++
 			if d.err == nil {
 				d.err = &UnmarshalTypeError{CBORType: "tag", GoType: "time.Time", Offset: off, Reason: err.Error()}
 			}
@@ -856,6 +943,7 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 		c = v
 		tm, err := timeFromContent(num, c)
 		if err != nil {
+			d.nerr++
 			if d.err == nil {
 				d.err = &UnmarshalTypeError{CBORType: "value", GoType: "time.Time", Offset: off, Reason: err.Error()}
 			}

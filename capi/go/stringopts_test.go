@@ -1,0 +1,216 @@
+package cborfast
+
+import (
+	"errors"
+	"reflect"
+	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// decRow is one decoding case compared with fxamacker under the same
+// options: the value ours gives, and either no error (typeErrAt -1) or an
+// *UnmarshalTypeError at typeErrAt for CBORType typeErrCBOR (fxamacker then
+// gives its own *UnmarshalTypeError, without an offset, and the same value).
+type decRow struct {
+	name        string
+	in          string
+	into        func() any
+	want        any
+	typeErrAt   int
+	typeErrCBOR string
+}
+
+func runDecRows(t *testing.T, ours DecMode, peer fx.DecMode, rows []decRow) {
+	t.Helper()
+	for _, r := range rows {
+		in := unhex(t, r.in)
+		v := r.into()
+		err := ours.Unmarshal(in, v)
+		got := reflect.ValueOf(v).Elem().Interface()
+		if r.typeErrAt < 0 {
+			if err != nil {
+				t.Errorf("%s: %v", r.name, err)
+				continue
+			}
+		} else {
+			var te *UnmarshalTypeError
+			if !errors.As(err, &te) || te.Offset != r.typeErrAt || te.CBORType != r.typeErrCBOR {
+				t.Errorf("%s: want a type error for %s at %d, got %v", r.name, r.typeErrCBOR, r.typeErrAt, err)
+				continue
+			}
+		}
+		if !reflect.DeepEqual(got, r.want) {
+			t.Errorf("%s: got %#v, want %#v", r.name, got, r.want)
+		}
+		pv := r.into()
+		perr := peer.Unmarshal(in, pv)
+		var pte *fx.UnmarshalTypeError
+		if (r.typeErrAt < 0) != (perr == nil) || (r.typeErrAt >= 0 && !errors.As(perr, &pte)) {
+			t.Errorf("%s: fxamacker's error: %v", r.name, perr)
+		}
+		if p := fxNorm(reflect.ValueOf(pv).Elem().Interface()); !reflect.DeepEqual(p, got) {
+			t.Errorf("%s: fxamacker gives %#v, ours %#v", r.name, p, got)
+		}
+	}
+}
+
+// fxNorm turns fxamacker's Tag values (at any depth in []any) into ours.
+func fxNorm(v any) any {
+	switch x := v.(type) {
+	case fx.Tag:
+		return Tag{Number: x.Number, Content: fxNorm(x.Content)}
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = fxNorm(x[i])
+		}
+		return out
+	}
+	return v
+}
+
+type bsName string
+
+type bsStruct struct {
+	S string `cbor:"s"`
+	N bsName `cbor:"n"`
+	A any    `cbor:"a"`
+}
+
+type fieldStruct struct {
+	A  int `cbor:"a"`
+	Bc int
+	K  int `cbor:"7,keyasint"`
+}
+
+func TestByteStringToString(t *testing.T) {
+	str := func() any { return new(string) }
+	modes := func(ours ByteStringToStringMode, peer fx.ByteStringToStringMode, defBytes reflect.Type) (DecMode, fx.DecMode) {
+		dm, err := DecOptions{ByteStringToString: ours, DefaultByteStringType: defBytes}.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := fx.DecOptions{ByteStringToString: peer, DefaultByteStringType: defBytes}.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return dm, pm
+	}
+	t.Run("Forbidden", func(t *testing.T) {
+		dm, pm := modes(ByteStringToStringForbidden, fx.ByteStringToStringForbidden, nil)
+		if dm.DecOptions().ByteStringToString != ByteStringToStringForbidden {
+			t.Fatal("not the default")
+		}
+		runDecRows(t, dm, pm, []decRow{
+			{"bytes into string", "43 616263", str, "", 0, "byte string"},
+			{"indefinite bytes into string", "5f 41 61 ff", str, "", 0, "byte string"},
+			{"text into string", "63 616263", str, "abc", -1, ""},
+			{"bytes as a map[string]int key", "a2 41 61 01 61 62 02", func() any { return new(map[string]int) },
+				map[string]int{"b": 2}, 1, "byte string"},
+			{"bytes as a map[string]string value", "a1 61 61 41 62", func() any { return new(map[string]string) },
+				map[string]string{}, 3, "byte string"},
+			{"bytes into a struct field, then a text one", "a2 61 73 42 6869 61 6e 62 6869", func() any { return new(bsStruct) },
+				bsStruct{N: "hi"}, 3, "byte string"},
+		})
+	})
+	t.Run("Allowed", func(t *testing.T) {
+		dm, pm := modes(ByteStringToStringAllowed, fx.ByteStringToStringAllowed, nil)
+		runDecRows(t, dm, pm, []decRow{
+			{"bytes into string", "43 616263", str, "abc", -1, ""},
+			{"empty bytes", "40", str, "", -1, ""},
+			{"indefinite bytes (two chunks)", "5f 41 61 42 6263 ff", str, "abc", -1, ""},
+			{"bytes that are not UTF-8", "42 fbff", str, "\xfb\xff", -1, ""},
+			{"into a named string type", "42 6869", func() any { return new(bsName) }, bsName("hi"), -1, ""},
+			{"map[string]int key", "a2 41 61 01 61 62 02", func() any { return new(map[string]int) },
+				map[string]int{"a": 1, "b": 2}, -1, ""},
+			{"map[string]string value", "a1 61 61 41 62", func() any { return new(map[string]string) },
+				map[string]string{"a": "b"}, -1, ""},
+			{"map[bsName]int key", "a1 41 61 01", func() any { return new(map[bsName]int) },
+				map[bsName]int{"a": 1}, -1, ""},
+			{"struct fields", "a2 61 73 42 6869 61 6e 5f 41 6f ff", func() any { return new(bsStruct) },
+				bsStruct{S: "hi", N: "o"}, -1, ""},
+			{"[]string", "82 41 61 61 62", func() any { return new([]string) }, []string{"a", "b"}, -1, ""},
+			{"tag 21 is not special in this mode", "d5 42 fbff", str, "\xfb\xff", -1, ""},
+			{"any keeps []byte", "42 fbff", func() any { return new(any) }, []byte{0xfb, 0xff}, -1, ""},
+			{"any keeps tag 21 as a Tag", "d5 42 fbff", func() any { return new(any) },
+				Tag{Number: 21, Content: []byte{0xfb, 0xff}}, -1, ""},
+			{"int into string is still a type error", "01", str, "", 0, "unsigned integer"},
+		})
+	})
+	t.Run("AllowedWithExpectedLaterEncoding", func(t *testing.T) {
+		dm, pm := modes(ByteStringToStringAllowedWithExpectedLaterEncoding, fx.ByteStringToStringAllowedWithExpectedLaterEncoding, nil)
+		runDecRows(t, dm, pm, []decRow{
+			{"untagged: the bytes", "42 fbff", str, "\xfb\xff", -1, ""},
+			{"tag 21: base64url without padding", "d5 42 fbff", str, "-_8", -1, ""},
+			{"tag 22: base64 with padding", "d6 42 fbff", str, "+/8=", -1, ""},
+			{"tag 23: base16", "d7 42 fbff", str, "fbff", -1, ""},
+			{"tag 21, 3 bytes (no padding needed)", "d5 43 fbffbf", str, "-_-_", -1, ""},
+			{"tag 22, indefinite bytes", "d6 5f 41 fb 41 ff ff", str, "+/8=", -1, ""},
+			{"tag 21, empty bytes", "d5 40", str, "", -1, ""},
+			{"the nearest tag wins: 23(22(h'fbff'))", "d7 d6 42 fbff", str, "+/8=", -1, ""},
+			{"enclosing an array: 23([h'0102', h'ff'])", "d7 82 42 0102 41 ff", func() any { return new([]string) },
+				[]string{"0102", "ff"}, -1, ""},
+			{"enclosing a struct, inner tag for one field", "d6 a2 61 73 42 fbff 61 6e d7 41 ff", func() any { return new(bsStruct) },
+				bsStruct{S: "+/8=", N: "ff"}, -1, ""},
+			{"text inside the tag stays as it is", "d7 62 6869", str, "hi", -1, ""},
+			{"into []byte: the bytes", "d5 42 fbff", func() any { return new([]byte) }, []byte{0xfb, 0xff}, -1, ""},
+			{"map key under tag 23", "d7 a1 41 ab 01", func() any { return new(map[string]int) }, map[string]int{"ab": 1}, -1, ""},
+			{"into any: the tag gives way to its content", "d5 42 fbff", func() any { return new(any) }, []byte{0xfb, 0xff}, -1, ""},
+			{"into any: array under tag 22", "d6 82 01 41 ff", func() any { return new(any) }, []any{uint64(1), []byte{0xff}}, -1, ""},
+			{"other tags into any stay tags", "d8 18 41 ff", func() any { return new(any) }, Tag{Number: 24, Content: []byte{0xff}}, -1, ""},
+		})
+	})
+	t.Run("AllowedWithExpectedLaterEncoding, DefaultByteStringType string", func(t *testing.T) {
+		dm, pm := modes(ByteStringToStringAllowedWithExpectedLaterEncoding, fx.ByteStringToStringAllowedWithExpectedLaterEncoding,
+			reflect.TypeFor[string]())
+		runDecRows(t, dm, pm, []decRow{
+			{"any: tag 21", "d5 42 fbff", func() any { return new(any) }, "-_8", -1, ""},
+			{"any: untagged", "42 fbff", func() any { return new(any) }, "\xfb\xff", -1, ""},
+			{"any: 23([h'01', 22(h'fbff')])", "d7 82 41 01 d6 42 fbff", func() any { return new(any) }, []any{"01", "+/8="}, -1, ""},
+			{"any: indefinite bytes under tag 23", "d7 5f 41 01 41 02 ff", func() any { return new(any) }, "0102", -1, ""},
+			{"struct field of type any under the struct's tag", "d6 a1 61 61 42 fbff", func() any { return new(bsStruct) },
+				bsStruct{A: "+/8="}, -1, ""},
+		})
+	})
+	if _, err := (DecOptions{ByteStringToString: 3}).DecMode(); err == nil {
+		t.Error("ByteStringToString 3 accepted")
+	}
+	if _, err := (DecOptions{ByteStringToString: -1}).DecMode(); err == nil {
+		t.Error("ByteStringToString -1 accepted")
+	}
+}
+
+func TestFieldNameByteString(t *testing.T) {
+	into := func() any { return new(fieldStruct) }
+	dm, _ := DecOptions{}.DecMode()
+	pm, _ := fx.DecOptions{}.DecMode()
+	if dm.DecOptions().FieldNameByteString != FieldNameByteStringForbidden {
+		t.Fatal("not the default")
+	}
+	runDecRows(t, dm, pm, []decRow{
+		{"byte string key: a type error, value passed over", "a2 41 61 01 62 4263 02", into, fieldStruct{Bc: 2}, 1, "byte string"},
+		{"indefinite byte string key", "a1 5f 41 61 ff 01", into, fieldStruct{}, 1, "byte string"},
+		{"float key", "a2 f9 3c00 01 61 61 05", into, fieldStruct{A: 5}, 1, "float"},
+		{"array key", "a1 81 00 01", into, fieldStruct{}, 1, "array"},
+		{"integer key past int64", "a2 1b ffffffffffffffff 01 07 09", into, fieldStruct{K: 9}, 1, "unsigned integer"},
+		{"negative key past int64", "a1 3b ffffffffffffffff 01", into, fieldStruct{}, 1, "negative integer"},
+		{"integer key of no field", "a1 08 01", into, fieldStruct{}, -1, ""},
+	})
+	dm, err := DecOptions{FieldNameByteString: FieldNameByteStringAllowed}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pm, _ = fx.DecOptions{FieldNameByteString: fx.FieldNameByteStringAllowed}.DecMode()
+	runDecRows(t, dm, pm, []decRow{
+		{"byte string key names a field", "a2 41 61 01 42 4263 02", into, fieldStruct{A: 1, Bc: 2}, -1, ""},
+		{"case-insensitive fallback", "a2 41 41 01 42 6263 02", into, fieldStruct{A: 1, Bc: 2}, -1, ""},
+		{"indefinite byte string key", "a1 5f 41 61 ff 01", into, fieldStruct{A: 1}, -1, ""},
+		{"byte string key of no field", "a1 41 7a 01", into, fieldStruct{}, -1, ""},
+		{"byte string \"7\" does not name a keyasint field", "a1 41 37 01", into, fieldStruct{}, -1, ""},
+		{"float key is still a type error", "a1 f9 3c00 01", into, fieldStruct{}, 1, "float"},
+	})
+	if _, err := (DecOptions{FieldNameByteString: 2}).DecMode(); err == nil {
+		t.Error("FieldNameByteString 2 accepted")
+	}
+}
