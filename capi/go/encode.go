@@ -78,6 +78,11 @@ type encState struct {
 	depth int
 	pairs []pairSpan
 	tmp   []byte
+	// str is the major type of Go strings (0x60, or 0x40 for
+	// StringToByteString); a tag 0's content is text whatever the mode.
+	str byte
+	// fieldBytes: FieldNameToByteString.
+	fieldBytes bool
 }
 
 type pairSpan struct{ start, keyEnd, end int }
@@ -87,6 +92,10 @@ var encStates = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0
 func getEncState(em *encMode) *encState {
 	e := encStates.Get().(*encState)
 	e.em, e.depth, e.buf = em, 0, e.buf[:0]
+	e.str, e.fieldBytes = 0x60, em.opts.FieldName == FieldNameToByteString
+	if em.opts.String == StringToByteString {
+		e.str = 0x40
+	}
 	return e
 }
 
@@ -268,7 +277,7 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 		b = append(b, 0xf6)
 		return b, nil
 	case string:
-		b = append(appendHead(b, 0x60, uint64(len(x))), x...)
+		b = append(appendHead(b, e.str, uint64(len(x))), x...)
 		return b, nil
 	case bool:
 		if x {
@@ -331,7 +340,13 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 			return b, err
 		}
 		b = appendHead(b, 0xc0, x.Number)
-		if b, err = e.value(b, x.Content); err != nil {
+		str := e.str
+		if x.Number == 0 {
+			e.str = 0x60 // RFC 3339 text, as fxamacker writes it
+		}
+		b, err = e.value(b, x.Content)
+		e.str = str
+		if err != nil {
 			return b, err
 		}
 		e.depth--
@@ -442,10 +457,10 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 		return e.float(b, float64(t.UnixNano())/1e9, false)
 	case TimeRFC3339:
 		s := t.Format(time.RFC3339)
-		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+		b = append(appendHead(b, e.str, uint64(len(s))), s...) // String's major type, as fxamacker
 	default:
 		s := t.Format(time.RFC3339Nano)
-		b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+		b = append(appendHead(b, e.str, uint64(len(s))), s...)
 	}
 	return b, nil
 }
@@ -579,7 +594,7 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 	case reflect.String:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			s := *(*string)(p)
-			b = append(appendHead(b, 0x60, uint64(len(s))), s...)
+			b = append(appendHead(b, e.str, uint64(len(s))), s...)
 			return b, nil
 		}
 	case reflect.Interface:
@@ -755,7 +770,7 @@ func mapStringEnc(t reflect.Type) encFn {
 		if isAny {
 			for k, v := range ma {
 				start := len(b)
-				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				b = append(appendHead(b, e.str, uint64(len(k))), k...)
 				keyEnd := len(b)
 				if b, err = e.value(b, v); err != nil {
 					return b, err
@@ -767,9 +782,9 @@ func mapStringEnc(t reflect.Type) encFn {
 		} else {
 			for k, v := range ms {
 				start := len(b)
-				b = append(appendHead(b, 0x60, uint64(len(k))), k...)
+				b = append(appendHead(b, e.str, uint64(len(k))), k...)
 				keyEnd := len(b)
-				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+				b = append(appendHead(b, e.str, uint64(len(v))), v...)
 				if sorted {
 					spans = append(spans, pairSpan{start, keyEnd, len(b)})
 				}
@@ -888,6 +903,7 @@ func structEnc(t reflect.Type) encFn {
 			order = byBytes
 		}
 		n := len(fields)
+		fieldBytes := e.fieldBytes
 		if si.anyOmit {
 			for i := range fields {
 				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
@@ -902,11 +918,15 @@ func structEnc(t reflect.Type) encFn {
 			if f.omitEmpty && encs[i].empty(q) {
 				continue
 			}
-			b = append(b, f.keyBytes...)
+			if fieldBytes && !f.isInt {
+				b = append(b, f.keyBytesB...)
+			} else {
+				b = append(b, f.keyBytes...)
+			}
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)
-				b = append(appendHead(b, 0x60, uint64(len(v))), v...)
+				b = append(appendHead(b, e.str, uint64(len(v))), v...)
 			case primInt:
 				b = appendInt(b, int64(*(*int)(q)))
 			case primInt64:

@@ -326,6 +326,29 @@ const (
 	NilContainerAsEmpty
 )
 
+// StringMode is the CBOR type of Go strings (fxamacker/cbor's values).
+type StringMode int
+
+const (
+	// StringToTextString writes strings as text strings (the default).
+	StringToTextString StringMode = iota
+	// StringToByteString writes strings (map keys and RFC 3339 times
+	// included, but not a Tag 0's content) as byte strings.
+	StringToByteString
+)
+
+// FieldNameMode is the CBOR type of struct field names (fxamacker/cbor's
+// values); keyasint keys stay integers.
+type FieldNameMode int
+
+const (
+	// FieldNameToTextString writes field names as text strings (the
+	// default).
+	FieldNameToTextString FieldNameMode = iota
+	// FieldNameToByteString writes them as byte strings.
+	FieldNameToByteString
+)
+
 // EncOptions are Marshal's options, named as fxamacker/cbor names them; the
 // zero value gives fxamacker's defaults.
 type EncOptions struct {
@@ -347,6 +370,10 @@ type EncOptions struct {
 	// so the output is the same on those. Off (the default, as fxamacker):
 	// arrays of numbers. []byte stays a byte string either way.
 	TypedArrays bool
+	// String: the CBOR type of Go strings.
+	String StringMode
+	// FieldName: the CBOR type of struct field names.
+	FieldName FieldNameMode
 }
 
 // CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding.
@@ -396,7 +423,8 @@ func (o EncOptions) encMode() (*encMode, error) {
 	if o.Sort > SortBytewiseLexical || o.Sort < 0 || o.ShortestFloat > ShortestFloat16 ||
 		o.NaNConvert > NaNConvertReject || o.InfConvert > InfConvertReject ||
 		o.BigIntConvert > BigIntConvertNone || o.Time > TimeRFC3339Nano ||
-		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 {
+		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 ||
+		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString {
 		return nil, fmt.Errorf("cborfast: invalid EncOptions")
 	}
 	em := &encMode{opts: o, maxDepth: o.MaxNestedLevels}

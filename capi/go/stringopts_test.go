@@ -1,9 +1,11 @@
 package cborfast
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"testing"
+	"time"
 
 	fx "github.com/fxamacker/cbor/v2"
 )
@@ -212,5 +214,122 @@ func TestFieldNameByteString(t *testing.T) {
 	})
 	if _, err := (DecOptions{FieldNameByteString: 2}).DecMode(); err == nil {
 		t.Error("FieldNameByteString 2 accepted")
+	}
+}
+
+// encRow is one encoding case: the exact bytes, which fxamacker writes too
+// with the same options (peer is fxamacker's value when the types differ).
+type encRow struct {
+	name  string
+	value any
+	peer  any
+	want  string
+}
+
+func runEncRows(t *testing.T, ours EncMode, theirs fx.EncMode, rows []encRow) {
+	t.Helper()
+	for _, r := range rows {
+		want := unhex(t, r.want)
+		got, err := ours.Marshal(r.value)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s: got %x (%v), want %x", r.name, got, err, want)
+		}
+		pv := r.peer
+		if pv == nil {
+			pv = r.value
+		}
+		if pb, err := theirs.Marshal(pv); err != nil || !bytes.Equal(pb, want) {
+			t.Errorf("%s: fxamacker writes %x (%v), want %x", r.name, pb, err, want)
+		}
+	}
+}
+
+type encNames struct {
+	S  string `cbor:"s"`
+	K  int    `cbor:"1,keyasint"`
+	Bb []byte `cbor:"bb,omitempty"`
+}
+
+type encArray struct {
+	_ struct{} `cbor:",toarray"`
+	S string
+	N bsName
+}
+
+func TestStringAndFieldNameModes(t *testing.T) {
+	modes := func(s StringMode, f FieldNameMode, fs fx.StringMode, ff fx.FieldNameMode, sorted bool) (EncMode, fx.EncMode) {
+		o := EncOptions{String: s, FieldName: f, Time: TimeRFC3339}
+		po := fx.EncOptions{String: fs, FieldName: ff, Time: fx.TimeRFC3339}
+		if sorted {
+			o.Sort, po.Sort = SortCoreDeterministic, fx.SortCoreDeterministic
+		}
+		em, err := o.EncMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := po.EncMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return em, pm
+	}
+	when := time.Date(2000, 1, 2, 3, 4, 5, 0, time.UTC) // "2000-01-02T03:04:05Z", 20 bytes
+	whenText := "74 323030302d30312d30325430333a30343a30355a"
+	whenBytes := "54 323030302d30312d30325430333a30343a30355a"
+	t.Run("defaults", func(t *testing.T) {
+		em, pm := modes(StringToTextString, FieldNameToTextString, fx.StringToTextString, fx.FieldNameToTextString, false)
+		if o := em.EncOptions(); o.String != StringToTextString || o.FieldName != FieldNameToTextString {
+			t.Fatal("not the defaults")
+		}
+		runEncRows(t, em, pm, []encRow{
+			{"string", "abc", nil, "63 616263"},
+			{"struct", encNames{S: "x", K: 2}, nil, "a2 61 73 61 78 01 02"},
+			{"time", when, nil, whenText},
+		})
+	})
+	t.Run("StringToByteString", func(t *testing.T) {
+		em, pm := modes(StringToByteString, FieldNameToTextString, fx.StringToByteString, fx.FieldNameToTextString, false)
+		runEncRows(t, em, pm, []encRow{
+			{"string", "abc", nil, "43 616263"},
+			{"empty string", "", nil, "40"},
+			{"24-byte string (one-byte length)", "abcdefghijklmnopqrstuvwx", nil, "58 18 6162636465666768696a6b6c6d6e6f707172737475767778"},
+			{"named string type", bsName("n"), nil, "41 6e"},
+			{"[]string", []string{"a", "b"}, nil, "82 41 61 41 62"},
+			{"string in []any", []any{"a", 1}, nil, "82 41 61 01"},
+			{"map[string]string", map[string]string{"k": "v"}, nil, "a1 41 6b 41 76"},
+			{"map[string]any", map[string]any{"k": "v"}, nil, "a1 41 6b 41 76"},
+			{"map[string]int", map[string]int{"k": 1}, nil, "a1 41 6b 01"},
+			{"map[bsName]bsName", map[bsName]bsName{"k": "v"}, nil, "a1 41 6b 41 76"},
+			{"struct: names stay text, values are bytes", encNames{S: "x", K: 2}, nil, "a2 61 73 41 78 01 02"},
+			{"toarray struct", encArray{S: "a", N: "b"}, nil, "82 41 61 41 62"},
+			{"pointer to string", func() *string { s := "p"; return &s }(), nil, "41 70"},
+			{"RFC 3339 time follows the mode", when, nil, whenBytes},
+			{"tag 0 content stays text", Tag{Number: 0, Content: "2000-01-02T03:04:05Z"},
+				fx.Tag{Number: 0, Content: "2000-01-02T03:04:05Z"}, "c0 " + whenText},
+			{"other tags' content follows the mode", Tag{Number: 32, Content: "u"}, fx.Tag{Number: 32, Content: "u"}, "d8 20 41 75"},
+			{"tag 0 around an array of strings", Tag{Number: 0, Content: []any{"a"}}, fx.Tag{Number: 0, Content: []any{"a"}}, "c0 81 61 61"},
+			{"[]byte unchanged", []byte{1}, nil, "41 01"},
+		})
+	})
+	t.Run("FieldNameToByteString", func(t *testing.T) {
+		em, pm := modes(StringToTextString, FieldNameToByteString, fx.StringToTextString, fx.FieldNameToByteString, false)
+		runEncRows(t, em, pm, []encRow{
+			{"struct: names are bytes, keyasint stays an integer", encNames{S: "x", K: 2}, nil, "a2 41 73 61 78 01 02"},
+			{"omitempty field present", encNames{S: "x", K: 2, Bb: []byte{9}}, nil, "a3 41 73 61 78 01 02 42 6262 41 09"},
+			{"map keys are not field names", map[string]int{"k": 1}, nil, "a1 61 6b 01"},
+			{"toarray has no names", encArray{S: "a"}, nil, "82 61 61 60"},
+		})
+	})
+	t.Run("both, sorted", func(t *testing.T) {
+		em, pm := modes(StringToByteString, FieldNameToByteString, fx.StringToByteString, fx.FieldNameToByteString, true)
+		runEncRows(t, em, pm, []encRow{
+			{"struct in bytewise key order", encNames{S: "x", K: 2, Bb: []byte{9}}, nil, "a3 01 02 41 73 41 78 42 6262 41 09"},
+			{"map keys sorted as byte strings", map[string]int{"bb": 1, "a": 2, "c": 3}, nil, "a3 41 61 02 41 63 03 42 6262 01"},
+		})
+	})
+	for _, o := range []EncOptions{{String: 2}, {String: -1}, {FieldName: 2}} {
+		if _, err := o.EncMode(); err == nil {
+			t.Errorf("%+v accepted", o)
+		}
 	}
 }
