@@ -3,6 +3,7 @@ package cborfast
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -465,6 +466,39 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 	return b, nil
 }
 
+// checkDefinite reads a MarshalCBOR output with the library's reader under
+// IndefLengthForbidden: an indefinite-length item (or a malformed output) is
+// an *Error at its offset in the output, at is where m is to be written.
+func checkDefinite(m []byte, at int) error {
+	var t tokens
+	t.noIndef = true
+	if err := t.open(m, nil); err != nil {
+		return err
+	}
+	defer t.close()
+	for {
+		end, err := t.atEnd()
+		if err == nil && !end {
+			var it *citem
+			if it, err = t.next(); err == nil {
+				_, err = t.skipRest(it)
+			}
+		}
+		if err != nil {
+			if e, ok := err.(*Error); ok {
+				c := *e // the sticky error is not shared, but keep it unchanged
+				c.Offset += at
+				c.ItemOffset += at
+				return &c
+			}
+			return err
+		}
+		if end {
+			return nil
+		}
+	}
+}
+
 type encFn func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error)
 
 type typeEnc struct {
@@ -515,6 +549,11 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 				m, err := reflect.NewAt(t, p).Interface().(Marshaler).MarshalCBOR()
 				if err != nil {
 					return b, err
+				}
+				if e.em.opts.IndefLength == IndefLengthForbidden {
+					if err := checkDefinite(m, len(b)); err != nil {
+						return b, err
+					}
 				}
 				return append(b, m...), nil
 			}
@@ -877,15 +916,26 @@ func structEnc(t reflect.Type) encFn {
 		decl[i] = i
 	}
 	if si.toArray {
+		indef := si.toIndefArray
 		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			if indef && e.em.opts.ToIndefArrayStructTag != ToIndefArrayStructTagAllowed {
+				return b, fmt.Errorf("cborfast: cannot encode struct %v with `toindefarray` when ToIndefArrayStructTag is not ToIndefArrayStructTagAllowed", t)
+			}
 			if err := e.enter(b); err != nil {
 				return b, err
 			}
-			b = appendHead(b, 0x80, uint64(len(fields)))
+			if indef {
+				b = append(b, 0x9f)
+			} else {
+				b = appendHead(b, 0x80, uint64(len(fields)))
+			}
 			for i := range fields {
 				if b, err = encs[i].fn(e, b, unsafe.Add(p, fields[i].offset)); err != nil {
 					return b, err
 				}
+			}
+			if indef {
+				b = append(b, 0xff)
 			}
 			e.depth--
 			return b, nil

@@ -51,9 +51,13 @@ var primTypes = map[reflect.Type]uint8{
 type structInfo struct {
 	fields  []field
 	toArray bool
-	byName  map[string]int
-	byInt   map[int64]int
-	anyOmit bool
+	// toIndefArray: `toindefarray` (fxamacker v2.10): encoded as an
+	// indefinite-length array (ToIndefArrayStructTagAllowed), decoded as
+	// toarray is.
+	toIndefArray bool
+	byName       map[string]int
+	byInt        map[int64]int
+	anyOmit      bool
 }
 
 func parseStruct(t reflect.Type) *structInfo {
@@ -84,6 +88,9 @@ func parseStruct(t reflect.Type) *structInfo {
 				if sf.Name == "_" {
 					if strings.Contains(tag, "toarray") && depth == 0 {
 						si.toArray = true
+					}
+					if strings.Contains(tag, "toindefarray") && depth == 0 {
+						si.toArray, si.toIndefArray = true, true
 					}
 					continue
 				}

@@ -349,6 +349,20 @@ const (
 	FieldNameToByteString
 )
 
+// ToIndefArrayStructTagMode says whether structs with the `toindefarray`
+// option (on a blank `_ struct{}` field) may be encoded (fxamacker/cbor's
+// values).
+type ToIndefArrayStructTagMode int
+
+const (
+	// ToIndefArrayStructTagForbidden: encoding such a struct is an error
+	// (the default, as fxamacker).
+	ToIndefArrayStructTagForbidden ToIndefArrayStructTagMode = iota
+	// ToIndefArrayStructTagAllowed: such a struct is written as an
+	// indefinite-length array of its fields (0x9f ... 0xff).
+	ToIndefArrayStructTagAllowed
+)
+
 // EncOptions are Marshal's options, named as fxamacker/cbor names them; the
 // zero value gives fxamacker's defaults.
 type EncOptions struct {
@@ -374,12 +388,23 @@ type EncOptions struct {
 	String StringMode
 	// FieldName: the CBOR type of struct field names.
 	FieldName FieldNameMode
+	// IndefLength: with IndefLengthForbidden, Encoder.StartIndefinite*
+	// fail, and so does a MarshalCBOR (or RawMessage) whose output holds
+	// an indefinite-length item: that output is then read by the library
+	// (well-formedness too) before it is written. *Error with
+	// CodeIndefiniteLength and the offset in the output.
+	IndefLength IndefLengthMode
+	// ToIndefArrayStructTag: whether `toindefarray` structs may be encoded
+	// (Allowed conflicts with IndefLengthForbidden).
+	ToIndefArrayStructTag ToIndefArrayStructTagMode
 }
 
-// CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding.
+// CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding
+// (indefinite lengths forbidden, as in fxamacker's; likewise Canonical and
+// CTAP2).
 func CoreDetEncOptions() EncOptions {
 	return EncOptions{Sort: SortCoreDeterministic, ShortestFloat: ShortestFloat16,
-		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16}
+		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16, IndefLength: IndefLengthForbidden}
 }
 
 // PreferredUnsortedEncOptions are RFC 8949 preferred serialization with maps
@@ -392,14 +417,14 @@ func PreferredUnsortedEncOptions() EncOptions {
 // CanonicalEncOptions are RFC 7049 canonical CBOR (length-first key order).
 func CanonicalEncOptions() EncOptions {
 	return EncOptions{Sort: SortCanonical, ShortestFloat: ShortestFloat16,
-		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16}
+		NaNConvert: NaNConvert7e00, InfConvert: InfConvertFloat16, IndefLength: IndefLengthForbidden}
 }
 
 // CTAP2EncOptions are the CTAP2 canonical form (bytewise key order, floats
 // as they are).
 func CTAP2EncOptions() EncOptions {
 	return EncOptions{Sort: SortCTAP2, ShortestFloat: ShortestFloatNone,
-		NaNConvert: NaNConvertNone, InfConvert: InfConvertNone}
+		NaNConvert: NaNConvertNone, InfConvert: InfConvertNone, IndefLength: IndefLengthForbidden}
 }
 
 // EncMode is a validated set of EncOptions, safe for concurrent use.
@@ -424,8 +449,13 @@ func (o EncOptions) encMode() (*encMode, error) {
 		o.NaNConvert > NaNConvertReject || o.InfConvert > InfConvertReject ||
 		o.BigIntConvert > BigIntConvertNone || o.Time > TimeRFC3339Nano ||
 		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 ||
-		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString {
+		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString ||
+		o.IndefLength < 0 || o.IndefLength > IndefLengthForbidden ||
+		o.ToIndefArrayStructTag < 0 || o.ToIndefArrayStructTag > ToIndefArrayStructTagAllowed {
 		return nil, fmt.Errorf("cborfast: invalid EncOptions")
+	}
+	if o.IndefLength == IndefLengthForbidden && o.ToIndefArrayStructTag == ToIndefArrayStructTagAllowed {
+		return nil, fmt.Errorf("cborfast: ToIndefArrayStructTagAllowed conflicts with IndefLengthForbidden")
 	}
 	em := &encMode{opts: o, maxDepth: o.MaxNestedLevels}
 	if em.maxDepth == 0 {

@@ -14,10 +14,19 @@ import (
 	"unsafe"
 )
 
-// Encoder writes values as a CBOR sequence (RFC 8742) to a writer.
+// Encoder writes values as a CBOR sequence (RFC 8742) to a writer, and
+// indefinite-length strings, arrays and maps item by item between
+// StartIndefinite* and EndIndefinite (as fxamacker/cbor's Encoder).
 type Encoder struct {
-	w  io.Writer
-	em *encMode
+	w      io.Writer
+	em     *encMode
+	n      int         // bytes written
+	indefs []indefOpen // open indefinite-length items, innermost last
+}
+
+type indefOpen struct {
+	major byte // 0x40, 0x60, 0x80 or 0xa0
+	count int  // items written in it
 }
 
 // NewEncoder returns an Encoder with the default EncOptions.
@@ -26,7 +35,18 @@ func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w, em: defaultEncMode
 // NewEncoder returns an Encoder with this mode.
 func (em *encMode) NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w, em: em} }
 
-// Encode writes v as the next item of the sequence.
+// encoderError is the library status s at the Encoder's offset.
+func (enc *Encoder) encoderError(s C.cbor_fast_status) error {
+	e := statusError(s)
+	e.Offset = enc.n
+	return e
+}
+
+// Encode writes v as the next item of the sequence, or of the innermost
+// open indefinite-length item. Inside an indefinite string v must encode to
+// a definite string of the same type (a chunk), else nothing is written and
+// the error is an *Error with CodeWriterBadChunk at the Encoder's offset
+// (the library writer's status for such a chunk).
 func (enc *Encoder) Encode(v any) error {
 	e := getEncState(enc.em)
 	defer putEncState(e)
@@ -35,8 +55,85 @@ func (enc *Encoder) Encode(v any) error {
 	if err != nil {
 		return err
 	}
-	_, err = enc.w.Write(b)
+	if n := len(enc.indefs); n > 0 {
+		if top := enc.indefs[n-1].major; top == 0x40 || top == 0x60 {
+			if len(b) == 0 || b[0]&0xe0 != top || b[0]&0x1f == 31 {
+				return enc.encoderError(C.CBOR_FAST_ERR_WRITER_BAD_CHUNK)
+			}
+		}
+	}
+	if err := enc.write(b); err != nil {
+		return err
+	}
+	if n := len(enc.indefs); n > 0 {
+		enc.indefs[n-1].count++
+	}
+	return nil
+}
+
+func (enc *Encoder) write(b []byte) error {
+	n, err := enc.w.Write(b)
+	enc.n += n
 	return err
+}
+
+// StartIndefiniteByteString starts an indefinite-length byte string: the
+// values encoded until EndIndefinite are its chunks (definite byte
+// strings).
+func (enc *Encoder) StartIndefiniteByteString() error { return enc.startIndefinite(0x40) }
+
+// StartIndefiniteTextString starts an indefinite-length text string: the
+// values encoded until EndIndefinite are its chunks (definite text
+// strings).
+func (enc *Encoder) StartIndefiniteTextString() error { return enc.startIndefinite(0x60) }
+
+// StartIndefiniteArray starts an indefinite-length array: the values
+// encoded until EndIndefinite are its elements.
+func (enc *Encoder) StartIndefiniteArray() error { return enc.startIndefinite(0x80) }
+
+// StartIndefiniteMap starts an indefinite-length map: the values encoded
+// until EndIndefinite are its keys and values, in turn.
+func (enc *Encoder) StartIndefiniteMap() error { return enc.startIndefinite(0xa0) }
+
+// startIndefinite writes the head. Under IndefLengthForbidden it fails with
+// CodeIndefiniteLength; inside an indefinite string (whose chunks must be
+// definite) with CodeWriterBadChunk; nothing is written then.
+func (enc *Encoder) startIndefinite(major byte) error {
+	if enc.em.opts.IndefLength == IndefLengthForbidden {
+		return enc.encoderError(C.CBOR_FAST_ERR_INDEFINITE_LENGTH)
+	}
+	if n := len(enc.indefs); n > 0 {
+		if top := enc.indefs[n-1].major; top == 0x40 || top == 0x60 {
+			return enc.encoderError(C.CBOR_FAST_ERR_WRITER_BAD_CHUNK)
+		}
+	}
+	if err := enc.write([]byte{major | 31}); err != nil {
+		return err
+	}
+	enc.indefs = append(enc.indefs, indefOpen{major: major})
+	return nil
+}
+
+// EndIndefinite writes the break (0xff) that closes the innermost open
+// indefinite-length item. With none open it fails with
+// CodeWriterNoContainer; a map with a key but no value yet with
+// CodeWriterOddMap, leaving the map open (write the value and call again).
+func (enc *Encoder) EndIndefinite() error {
+	n := len(enc.indefs)
+	if n == 0 {
+		return enc.encoderError(C.CBOR_FAST_ERR_WRITER_NO_CONTAINER)
+	}
+	if top := enc.indefs[n-1]; top.major == 0xa0 && top.count%2 != 0 {
+		return enc.encoderError(C.CBOR_FAST_ERR_WRITER_ODD_MAP)
+	}
+	if err := enc.write([]byte{0xff}); err != nil {
+		return err
+	}
+	enc.indefs = enc.indefs[:n-1]
+	if n > 1 {
+		enc.indefs[n-2].count++
+	}
+	return nil
 }
 
 // Decoder reads the items of a CBOR sequence from a reader.
