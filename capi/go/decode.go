@@ -189,9 +189,6 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 		case C.CBOR_FAST_TYPE_ARRAY:
 			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
-			if err := lim.check(it, false); err != nil {
-				return nil, 0, err
-			}
 			stack = append(stack, frame{})
 			f := &stack[len(stack)-1]
 			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_ARRAY, indef, int(it.offset)
@@ -211,9 +208,6 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				break
 			}
 			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
-			if err := lim.check(it, true); err != nil {
-				return nil, 0, err
-			}
 			stack = append(stack, frame{})
 			f := &stack[len(stack)-1]
 			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_MAP, indef, int(it.offset)
@@ -383,7 +377,9 @@ func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
 	return Tag{Number: num, Content: content}, nil
 }
 
-// limits are the per-type container limits of a DecMode (nil: none).
+// limits are a DecMode's per-type container limits (applied by the library
+// and tokens.limitSmaller) and what building values into `any` needs (nil:
+// Decode's defaults).
 type limits struct {
 	maxArray, maxMap uint64
 	noIndef          bool
@@ -420,26 +416,4 @@ func (l *limits) bytesValue(t *tokens, stack []frame, b []byte) any {
 	c := make([]byte, len(b))
 	copy(c, b)
 	return reflect.ValueOf(c).Convert(l.defBytes).Interface()
-}
-
-func (l *limits) check(it *citem, isMap bool) error {
-	if l == nil {
-		return nil
-	}
-	if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
-		if l.noIndef {
-			return &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
-				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
-		}
-		return nil
-	}
-	m := l.maxArray
-	if isMap {
-		m = l.maxMap
-	}
-	if uint64(it.value) > m {
-		return &Error{Status: ErrContainerTooLarge.Status, Code: CodeContainerTooLarge,
-			Message: ErrContainerTooLarge.Message, Offset: int(it.offset)}
-	}
-	return nil
 }

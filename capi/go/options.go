@@ -81,11 +81,18 @@ type DecOptions struct {
 	DupMapKey DupMapKeyMode
 	// MaxNestedLevels is the most nested arrays, maps and tags (default 32,
 	// at most 2^32-1; decoding into `any` never recurses, so large values
-	// are safe).
+	// are safe). Checked by the library on every item, skipped ones
+	// included. Unlike fxamacker, every tag and every indefinite-length
+	// string counts as a level (fxamacker counts neither the first tag of
+	// a chain nor indefinite strings).
 	MaxNestedLevels int
-	// MaxArrayElements is the most items of one array (default 131072).
+	// MaxArrayElements is the most items of one array (default 131072),
+	// checked on every array, skipped and indefinite ones included: a
+	// definite head declaring more fails with ErrContainerTooLarge at the
+	// head, an indefinite array at the element past the limit.
 	MaxArrayElements int
-	// MaxMapPairs is the most pairs of one map (default 131072).
+	// MaxMapPairs is the most pairs of one map (default 131072), likewise;
+	// an indefinite map fails at the key of the pair past the limit.
 	MaxMapPairs int
 	IndefLength IndefLengthMode
 	UTF8        UTF8Mode
@@ -205,8 +212,9 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if o.MaxItems != 0 {
 		dm.copts.max_items = C.uint64_t(o.MaxItems)
 	}
-	// The library's one container limit is the larger of the two; the
-	// smaller one is checked here at each head.
+	// The library's one container limit is the larger of the two, checked
+	// on every item; the smaller one is checked on every item as the
+	// batches arrive (tokens.limitSmaller), skipped values included.
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
 		noIndef: o.IndefLength == IndefLengthForbidden,

@@ -72,6 +72,19 @@ type tokens struct {
 	// noIndef: IndefLengthForbidden, checked on every item as batches
 	// arrive (the reader has no such option of its own).
 	noIndef bool
+	// small: when MaxArrayElements and MaxMapPairs differ the library
+	// applies the larger to both kinds; the smaller one (small, for
+	// smallKind containers) is checked here on every item as batches
+	// arrive, skipped values and indefinite containers included (0: none).
+	small     uint64
+	smallKind C.cbor_fast_type
+	counting  []indefCount // open indefinite smallKind containers
+}
+
+// indefCount is an indefinite container whose entries are counted.
+type indefCount struct {
+	depth C.uint32_t // its head's depth (its entries are one deeper)
+	n     uint64     // items so far (a map's keys and values)
 }
 
 // open starts reading data with the given reader options (nil: defaults).
@@ -107,7 +120,22 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 	}
 	t.c.opts = opts
 	t.batch, t.i, t.sticky = nil, 0, nil
+	t.counting = t.counting[:0]
 	return nil
+}
+
+// limitSmaller sets the smaller per-kind container limit of a mode (nil or
+// equal limits: none).
+func (t *tokens) limitSmaller(l *limits) {
+	t.small = 0
+	if l == nil || l.maxArray == l.maxMap {
+		return
+	}
+	if l.maxArray < l.maxMap {
+		t.small, t.smallKind = l.maxArray, C.CBOR_FAST_TYPE_ARRAY
+	} else {
+		t.small, t.smallKind = l.maxMap, C.CBOR_FAST_TYPE_MAP
+	}
 }
 
 // close returns the reader to the pool and unpins the input.
@@ -163,21 +191,61 @@ func (t *tokens) refill() (*citem, error) {
 	return &t.batch[0], nil
 }
 
-// checkBatch cuts the batch before a forbidden indefinite-length item,
-// whose error then comes where that item would.
+// checkBatch cuts the batch before a forbidden indefinite-length item or
+// one past the smaller container limit, whose error then comes where that
+// item would.
 func (t *tokens) checkBatch() {
-	if !t.noIndef {
+	if !t.noIndef && t.small == 0 {
 		return
 	}
 	for i := range t.batch {
 		it := &t.batch[i]
-		if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
+		if t.noIndef && it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
 			t.sticky = &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
 				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
 			t.batch = t.batch[:i]
 			return
 		}
+		if t.small != 0 && !t.countItem(it) {
+			t.sticky = &Error{Status: ErrContainerTooLarge.Status, Code: CodeContainerTooLarge,
+				Message: ErrContainerTooLarge.Message, Offset: int(it.offset), Depth: int(it.depth)}
+			t.batch = t.batch[:i]
+			return
+		}
 	}
+}
+
+// countItem applies the smaller container limit to one item: a definite
+// head of that kind declaring more, or an entry taking an indefinite one
+// past it (a map's: the key of the pair past it), as the library does.
+func (t *tokens) countItem(it *citem) bool {
+	if n := len(t.counting); n > 0 {
+		top := &t.counting[n-1]
+		if it._type == C.CBOR_FAST_TYPE_END {
+			if it.depth == top.depth {
+				t.counting = t.counting[:n-1]
+			}
+			return true
+		}
+		if it.depth == top.depth+1 {
+			top.n++
+			max := t.small
+			if t.smallKind == C.CBOR_FAST_TYPE_MAP {
+				max *= 2
+			}
+			if top.n > max {
+				return false
+			}
+		}
+	}
+	if it._type == t.smallKind {
+		if it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+			t.counting = append(t.counting, indefCount{depth: it.depth})
+		} else if uint64(it.value) > t.small {
+			return false
+		}
+	}
+	return true
 }
 
 // atEnd reports whether the input has no item after the ones read (a

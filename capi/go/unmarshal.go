@@ -184,23 +184,6 @@ type sliceHeader struct {
 
 func isIndef(it *citem) bool { return it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 }
 
-// checkArray and checkMap apply the mode's per-type container limits (the
-// library applies the larger one to both) and IndefLengthForbidden.
-func (d *decState) checkHead(it *citem, max int) error {
-	if isIndef(it) {
-		if d.dm.opts.IndefLength == IndefLengthForbidden {
-			return &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
-				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
-		}
-		return nil
-	}
-	if uint64(it.value) > uint64(max) {
-		return &Error{Status: ErrContainerTooLarge.Status, Code: CodeContainerTooLarge,
-			Message: ErrContainerTooLarge.Message, Offset: int(it.offset)}
-	}
-	return nil
-}
-
 // preallocation bound: a claimed length buys at most this many bytes before
 // the items are actually there (length bombs allocate nothing big).
 const maxPrealloc = 1 << 20
@@ -426,9 +409,6 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 		if bulk >= 0 && (it._type == C.CBOR_FAST_TYPE_ARRAY && !narrow && !isIndef(it) && uint64(it.value) >= bulkMinLen ||
 			it._type == C.CBOR_FAST_TYPE_TAG && it.value >= 64 && it.value <= 87) {
 			if it._type == C.CBOR_FAST_TYPE_ARRAY {
-				if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
-					return err
-				}
 			}
 			if handled, err := d.bulkSlice(it, t, bulk, narrow, p); handled || err != nil {
 				return err
@@ -451,9 +431,6 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 		}
 		if it._type != C.CBOR_FAST_TYPE_ARRAY {
 			return d.other(it, p, td)
-		}
-		if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
-			return err
 		}
 		indef := isIndef(it)
 		n := int(it.value)
@@ -532,9 +509,6 @@ func arrayDec(t reflect.Type, td *typeDec) decFn {
 		if it._type != C.CBOR_FAST_TYPE_ARRAY {
 			return d.other(it, p, td)
 		}
-		if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
-			return err
-		}
 		i := 0
 		for ; ; i++ {
 			e, err := d.t.next()
@@ -585,9 +559,6 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		if it._type != C.CBOR_FAST_TYPE_MAP {
 			return d.other(it, p, td)
-		}
-		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
-			return err
 		}
 		hint := 0
 		if !isIndef(it) {
@@ -685,9 +656,6 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 		if it._type != C.CBOR_FAST_TYPE_MAP {
 			return d.other(it, p, td)
 		}
-		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
-			return err
-		}
 		indef := isIndef(it)
 		n := int(it.value)
 		mv := reflect.NewAt(t, p).Elem()
@@ -772,9 +740,6 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			if !si.toArray {
 				return d.mismatch(it, t, "array into a struct without toarray")
 			}
-			if err := d.checkHead(it, d.dm.opts.maxArray()); err != nil {
-				return err
-			}
 			for i := 0; ; i++ {
 				e, err := d.t.next()
 				if err != nil {
@@ -795,9 +760,6 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			}
 		default:
 			return d.other(it, p, td)
-		}
-		if err := d.checkHead(it, d.dm.opts.maxMap()); err != nil {
-			return err
 		}
 		guess := 0 // fields usually come in declaration order
 		for {
@@ -1009,6 +971,7 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 		return nil, err
 	}
 	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
+	d.t.limitSmaller(dm.lim)
 	defer d.t.close()
 	it, err := d.t.next()
 	if err != nil {

@@ -1,0 +1,220 @@
+package cborfast
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// limArray is an array of n zeros (indefinite: 9f ... ff).
+func limArray(n int, indef bool) []byte {
+	var b []byte
+	if indef {
+		b = append(b, 0x9f)
+	} else {
+		b = appendHead(b, 0x80, uint64(n))
+	}
+	b = append(b, make([]byte, n)...)
+	if indef {
+		b = append(b, 0xff)
+	}
+	return b
+}
+
+// limMap is a map of n pairs i: 0 (indefinite: bf ... ff), and the offset
+// of the key of pair `at` (0-based) from the map's head.
+func limMap(n int, indef bool, at int) ([]byte, int) {
+	var b []byte
+	if indef {
+		b = append(b, 0xbf)
+	} else {
+		b = appendHead(b, 0xa0, uint64(n))
+	}
+	off := -1
+	for i := 0; i < n; i++ {
+		if i == at {
+			off = len(b)
+		}
+		b = append(appendHead(b, 0x00, uint64(i)), 0)
+	}
+	if indef {
+		b = append(b, 0xff)
+	}
+	return b, off
+}
+
+type limStruct struct {
+	A string `cbor:"a"`
+}
+
+// limCase: in decoded into into fails with code at off (code 0: no *Error;
+// typeErr: an *UnmarshalTypeError then), and fxamacker fails too (fxErr is
+// its error type, or nil for none).
+type limCase struct {
+	name    string
+	in      []byte
+	into    func() any
+	code    int
+	off     int
+	typeErr bool
+	fxErr   func(error) bool
+}
+
+func isFxArrayLimit(err error) bool { var e *fx.MaxArrayElementsError; return errors.As(err, &e) }
+func isFxMapLimit(err error) bool   { var e *fx.MaxMapPairsError; return errors.As(err, &e) }
+func isFxDepth(err error) bool      { var e *fx.MaxNestedLevelError; return errors.As(err, &e) }
+func isFxTypeErr(err error) bool    { var e *fx.UnmarshalTypeError; return errors.As(err, &e) }
+
+func runLimCases(t *testing.T, ours DecMode, peer fx.DecMode, cases []limCase) {
+	t.Helper()
+	for _, c := range cases {
+		err := ours.Unmarshal(c.in, c.into())
+		var e *Error
+		switch {
+		case c.code != 0:
+			if !errors.As(err, &e) || e.Code != c.code || e.Offset != c.off {
+				t.Errorf("%s: %v, want code %d at %d", c.name, err, c.code, c.off)
+			}
+		case c.typeErr:
+			var te *UnmarshalTypeError
+			if !errors.As(err, &te) {
+				t.Errorf("%s: %v, want a type error", c.name, err)
+			}
+		default:
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+		}
+		perr := peer.Unmarshal(c.in, c.into())
+		if c.fxErr == nil && perr != nil || c.fxErr != nil && !c.fxErr(perr) {
+			t.Errorf("%s: fxamacker: %v", c.name, perr)
+		}
+	}
+}
+
+func TestDefaultLimits(t *testing.T) {
+	const max = 131072
+	dm, _ := DecOptions{}.DecMode()
+	pm, _ := fx.DecOptions{}.DecMode()
+	if o := dm.DecOptions(); o.MaxArrayElements != 0 || o.MaxNestedLevels != 0 {
+		t.Fatal("zero options are not the defaults")
+	}
+	anyT := func() any { return new(any) }
+	ints := func() any { return new([]int) }
+	one := func() any { return new([1]int) }
+	mapT := func() any { return new(map[int]int) }
+	st := func() any { return new(limStruct) }
+	field := func(key string, v []byte) []byte { // {key: v}
+		return append(append([]byte{0xa1, 0x61}, key...), v...)
+	}
+	var cases []limCase
+	for _, indef := range []bool{false, true} {
+		kind := "definite"
+		if indef {
+			kind = "indefinite"
+		}
+		at, over := limArray(max, indef), limArray(max+1, indef)
+		overAt := 0
+		if indef {
+			overAt = 1 + max // the element past the limit
+		}
+		for _, into := range []struct {
+			name string
+			f    func() any
+		}{{"any", anyT}, {"[]int", ints}, {"[1]int (the rest skipped)", one}} {
+			cases = append(cases,
+				limCase{kind + " array of 131072 into " + into.name, at, into.f, 0, 0, false, nil},
+				limCase{kind + " array of 131073 into " + into.name, over, into.f, CodeContainerTooLarge, overAt, false, isFxArrayLimit})
+		}
+		cases = append(cases,
+			limCase{kind + " array of 131072, unknown field", field("z", at), st, 0, 0, false, nil},
+			limCase{kind + " array of 131073, unknown field", field("z", over), st, CodeContainerTooLarge, 3 + overAt, false, isFxArrayLimit},
+			limCase{kind + " array of 131072, a value of the wrong type", field("a", at), st, 0, 0, true, isFxTypeErr},
+			limCase{kind + " array of 131073, a value of the wrong type", field("a", over), st, CodeContainerTooLarge, 3 + overAt, false, isFxArrayLimit},
+			limCase{kind + " array of 131073 inside an unknown field", field("z", append([]byte{0x81}, over...)), st,
+				CodeContainerTooLarge, 4 + overAt, false, isFxArrayLimit})
+		mAt, _ := limMap(max, indef, -1)
+		mOver, keyOff := limMap(max+1, indef, max)
+		mOverAt := 0
+		if indef {
+			mOverAt = keyOff // the key of the pair past the limit
+		}
+		for _, into := range []struct {
+			name string
+			f    func() any
+		}{{"any", anyT}, {"map[int]int", mapT}} {
+			cases = append(cases,
+				limCase{kind + " map of 131072 pairs into " + into.name, mAt, into.f, 0, 0, false, nil},
+				limCase{kind + " map of 131073 pairs into " + into.name, mOver, into.f, CodeContainerTooLarge, mOverAt, false, isFxMapLimit})
+		}
+		cases = append(cases,
+			limCase{kind + " map of 131072 pairs into a struct (keys unknown)", mAt, st, 0, 0, false, nil},
+			limCase{kind + " map of 131073 pairs into a struct (keys unknown)", mOver, st, CodeContainerTooLarge, mOverAt, false, isFxMapLimit},
+			limCase{kind + " map of 131073 pairs, unknown field", field("z", mOver), st, CodeContainerTooLarge, 3 + mOverAt, false, isFxMapLimit})
+	}
+	// Depth: 32 levels pass, the 33rd fails at its head.
+	nest := func(n int, head ...byte) []byte {
+		var b []byte
+		for i := 0; i < n; i++ {
+			b = append(b, head...)
+		}
+		return append(b, 0)
+	}
+	indefNest := func(n int) []byte {
+		b := bytes.Repeat([]byte{0x9f}, n)
+		return append(b, bytes.Repeat([]byte{0xff}, n)...)
+	}
+	cases = append(cases,
+		limCase{"32 nested arrays into any", nest(32, 0x81), anyT, 0, 0, false, nil},
+		limCase{"33 nested arrays into any", nest(33, 0x81), anyT, CodeDepth, 32, false, isFxDepth},
+		limCase{"33 nested arrays into []any", nest(33, 0x81), func() any { return new([]any) }, CodeDepth, 32, false, isFxDepth},
+		limCase{"32 nested maps into any", nest(32, 0xa1, 0x00), anyT, 0, 0, false, nil},
+		limCase{"33 nested maps into any", nest(33, 0xa1, 0x00), anyT, CodeDepth, 64, false, isFxDepth},
+		limCase{"32 nested indefinite arrays", indefNest(32), anyT, 0, 0, false, nil},
+		limCase{"33 nested indefinite arrays", indefNest(33), anyT, CodeDepth, 32, false, isFxDepth},
+		limCase{"struct + 31 arrays in an unknown field", field("z", nest(31, 0x81)), st, 0, 0, false, nil},
+		limCase{"struct + 32 arrays in an unknown field", field("z", nest(32, 0x81)), st, CodeDepth, 3 + 31, false, isFxDepth},
+		limCase{"struct + 32 arrays in a field of the wrong type", field("a", nest(32, 0x81)), st, CodeDepth, 3 + 31, false, isFxDepth},
+	)
+	runLimCases(t, dm, pm, cases)
+}
+
+// With MaxArrayElements and MaxMapPairs apart, the smaller is checked on
+// every item too (the library checks the larger).
+func TestSplitContainerLimits(t *testing.T) {
+	arrays16, _ := DecOptions{MaxArrayElements: 16}.DecMode()
+	fxArrays16, _ := fx.DecOptions{MaxArrayElements: 16}.DecMode()
+	maps16, _ := DecOptions{MaxMapPairs: 16}.DecMode()
+	fxMaps16, _ := fx.DecOptions{MaxMapPairs: 16}.DecMode()
+	anyT := func() any { return new(any) }
+	ints := func() any { return new([]int) }
+	st := func() any { return new(limStruct) }
+	unknown := func(v []byte) []byte { return append([]byte{0xa1, 0x61, 0x7a}, v...) }
+	m17, key17 := limMap(17, true, 16)
+	m17d, _ := limMap(17, false, -1)
+	m16, _ := limMap(16, true, -1)
+	m20, _ := limMap(20, false, -1)
+	runLimCases(t, arrays16, fxArrays16, []limCase{
+		{"indefinite array of 16 into []int", limArray(16, true), ints, 0, 0, false, nil},
+		{"indefinite array of 17 into []int", limArray(17, true), ints, CodeContainerTooLarge, 17, false, isFxArrayLimit},
+		{"indefinite array of 17 into any", limArray(17, true), anyT, CodeContainerTooLarge, 17, false, isFxArrayLimit},
+		{"definite array of 17, unknown field", unknown(limArray(17, false)), st, CodeContainerTooLarge, 3, false, isFxArrayLimit},
+		{"indefinite array of 17, unknown field", unknown(limArray(17, true)), st, CodeContainerTooLarge, 20, false, isFxArrayLimit},
+		{"indefinite array of 17 inside an indefinite array", append(append([]byte{0x9f}, limArray(17, true)...), 0xff), anyT,
+			CodeContainerTooLarge, 18, false, isFxArrayLimit},
+		{"indefinite array of 16 holding arrays of 16", append(append([]byte{0x9f}, bytes.Repeat(limArray(16, false), 16)...), 0xff), anyT,
+			0, 0, false, nil},
+		{"maps keep 131072: 20 pairs", m20, anyT, 0, 0, false, nil},
+		{"a map's 20 pairs are not array elements (indefinite)", append(append([]byte{0x9f}, m20...), 0xff), anyT, 0, 0, false, nil},
+	})
+	runLimCases(t, maps16, fxMaps16, []limCase{
+		{"indefinite map of 16 pairs", m16, anyT, 0, 0, false, nil},
+		{"indefinite map of 17 pairs: the 17th key", m17, anyT, CodeContainerTooLarge, key17, false, isFxMapLimit},
+		{"indefinite map of 17 pairs into map[int]int", m17, func() any { return new(map[int]int) }, CodeContainerTooLarge, key17, false, isFxMapLimit},
+		{"definite map of 17 pairs, unknown field", unknown(m17d), st, CodeContainerTooLarge, 3, false, isFxMapLimit},
+		{"indefinite map of 17 pairs, unknown field", unknown(m17), st, CodeContainerTooLarge, 3 + key17, false, isFxMapLimit},
+		{"arrays keep 131072: 20 elements, indefinite", limArray(20, true), ints, 0, 0, false, nil},
+	})
+}
