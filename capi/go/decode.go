@@ -140,6 +140,8 @@ type frame struct {
 	key    any
 	hasKey bool
 	later  bool // a tag 21-23 read as its content (ByteStringToStringAllowedWithExpectedLaterEncoding)
+	// keyOff, keyDepth: where the key was (DupMapKeyEnforcedAPF)
+	keyOff, keyDepth int
 }
 
 // buildAny reads one value as Go values with an explicit stack (depth costs
@@ -157,6 +159,8 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 		}
 		var v any
+		// Where v starts and its depth (a map key's, for DupMapKeyEnforcedAPF).
+		vstart, vdepth := int(it.offset), int(it.depth)
 		switch it._type {
 		case C.CBOR_FAST_TYPE_UINT:
 			v = t.box.uint64(uint64(it.value))
@@ -266,6 +270,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			v = t.box.float64(float64(it.float_value))
 		case C.CBOR_FAST_TYPE_END:
 			f := &stack[len(stack)-1]
+			vstart = f.off
 			switch f.kind {
 			case C.CBOR_FAST_TYPE_ARRAY:
 				v = t.box.slice(f.array)
@@ -301,6 +306,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			case C.CBOR_FAST_TYPE_MAP:
 				if !f.hasKey {
 					f.key, f.hasKey = v, true
+					if lim != nil && lim.dupAPF {
+						f.keyOff, f.keyDepth = vstart, vdepth
+					}
 					break
 				}
 				if fl == flavorClassic {
@@ -309,6 +317,13 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 					k, err := hashableKey(f.key)
 					if err != nil {
 						return nil, 0, err
+					}
+					if lim != nil && lim.dupAPF {
+						// Keys equal as Go values, as in fxamacker (the
+						// library compares them as CBOR).
+						if _, ok := f.mm[k]; ok {
+							return nil, 0, dupKeyError(f.keyOff, f.keyDepth)
+						}
 					}
 					f.mm[k] = v
 				}
@@ -319,6 +334,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			if f.kind != C.CBOR_FAST_TYPE_TAG {
 				break // containers end with their END item
 			}
+			vstart, vdepth = f.off, vdepth-1
 			if f.later {
 				v = f.key
 			} else {
@@ -390,6 +406,9 @@ type limits struct {
 	defBytes reflect.Type
 	// later: ByteStringToStringAllowedWithExpectedLaterEncoding.
 	later bool
+	// dupAPF: DupMapKeyEnforcedAPF (keys of map[any]any compared as Go
+	// values too).
+	dupAPF bool
 }
 
 // bytesValue is a byte string as DefaultByteStringType (a copy); a string

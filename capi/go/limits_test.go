@@ -177,6 +177,13 @@ func TestDefaultLimits(t *testing.T) {
 		limCase{"struct + 31 arrays in an unknown field", field("z", nest(31, 0x81)), st, 0, 0, false, nil},
 		limCase{"struct + 32 arrays in an unknown field", field("z", nest(32, 0x81)), st, CodeDepth, 3 + 31, false, isFxDepth},
 		limCase{"struct + 32 arrays in a field of the wrong type", field("a", nest(32, 0x81)), st, CodeDepth, 3 + 31, false, isFxDepth},
+		// Known difference: here every tag and indefinite string is a
+		// level; fxamacker counts neither a chain's first tag nor
+		// indefinite strings.
+		limCase{"32 arrays + a tag: 33 levels here, 32 in fxamacker", append(bytes.Repeat([]byte{0x81}, 32), 0xc1, 0x00), anyT,
+			CodeDepth, 32, false, nil},
+		limCase{"32 arrays + an indefinite string: 33 levels here", append(bytes.Repeat([]byte{0x81}, 32), 0x5f, 0x41, 0x00, 0xff), anyT,
+			CodeDepth, 32, false, nil},
 	)
 	runLimCases(t, dm, pm, cases)
 }

@@ -219,7 +219,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
 		noIndef: o.IndefLength == IndefLengthForbidden,
 		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType,
-		later: o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding}
+		later:  o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding,
+		dupAPF: o.DupMapKey == DupMapKeyEnforcedAPF}
 	return dm, nil
 }
 

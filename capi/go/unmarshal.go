@@ -575,6 +575,19 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 			ms = make(map[string]string, hint)
 			*(*map[string]string)(p) = ms
 		}
+		// DupMapKeyEnforcedAPF: keys equal as Go strings (text and byte
+		// string keys with ByteStringToString), as in mapDec.
+		dupAPF := d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF
+		var before map[string]bool
+		if dupAPF && len(ma)+len(ms) > 0 {
+			before = make(map[string]bool, len(ma)+len(ms))
+			for k := range ma {
+				before[k] = true
+			}
+			for k := range ms {
+				before[k] = true
+			}
+		}
 		for {
 			k, err := d.t.next()
 			if err != nil {
@@ -583,6 +596,7 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 			if k._type == C.CBOR_FAST_TYPE_END {
 				return nil
 			}
+			koff, kdepth := int(k.offset), int(k.depth)
 			kb, ok, err := d.textOf(k)
 			if err != nil {
 				return err
@@ -608,6 +622,16 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				continue
 			}
 			key := d.t.box.str(kb)
+			if dupAPF {
+				_, inA := ma[key]
+				_, inS := ms[key]
+				if inA || inS {
+					if !before[key] {
+						return dupKeyError(koff, kdepth)
+					}
+					delete(before, key)
+				}
+			}
 			v, err := d.t.next()
 			if err != nil {
 				return err
@@ -669,6 +693,14 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 		kv := reflect.New(kt).Elem()
 		vv := reflect.New(vt).Elem()
 		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+		dupAPF := d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF
+		var before map[any]bool // keys the map had before (each may be set once)
+		if dupAPF && mv.Len() > 0 {
+			before = make(map[any]bool, mv.Len())
+			for _, k := range mv.MapKeys() {
+				before[k.Interface()] = true
+			}
+		}
 		for {
 			k, err := d.t.next()
 			if err != nil {
@@ -677,6 +709,7 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			if k._type == C.CBOR_FAST_TYPE_END {
 				return nil
 			}
+			koff, kdepth := int(k.offset), int(k.depth)
 			kv.SetZero()
 			nerr := d.nerr
 			if keyAny {
@@ -710,6 +743,20 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			}
 			if d.nerr != nerr {
 				continue // and so does a value that does not fit
+			}
+			if dupAPF {
+				// As fxamacker: keys equal as Go values (a text and a byte
+				// string key of a string map, 1 and 1.0 of a float one).
+				n := mv.Len()
+				mv.SetMapIndex(kv, vv)
+				if mv.Len() == n {
+					if ki := kv.Interface(); !before[ki] {
+						return dupKeyError(koff, kdepth)
+					} else {
+						delete(before, ki)
+					}
+				}
+				continue
 			}
 			mv.SetMapIndex(kv, vv)
 		}
@@ -762,12 +809,25 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			return d.other(it, p, td)
 		}
 		guess := 0 // fields usually come in declaration order
+		// Fields already given a value: a later key naming one again (the
+		// same name, a case variant, a byte string) is a duplicate, as in
+		// fxamacker: ErrDuplicateKey under DupMapKeyEnforcedAPF, else the
+		// first value stays and the later one is passed over.
+		var found uint64
+		var foundMore []bool
+		if len(fields) > 64 {
+			foundMore = make([]bool, len(fields))
+		}
+		dupAPF := d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF
+		var unmatched map[string]struct{} // unknown names, for text vs byte string duplicates
 		for {
 			k, err := d.t.next()
 			if err != nil {
 				return err
 			}
+			koff, kdepth := int(k.offset), int(k.depth)
 			idx := -1
+			var unknownName []byte
 			switch k._type {
 			case C.CBOR_FAST_TYPE_END:
 				return nil
@@ -791,8 +851,8 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					idx = guess
 				} else if j, ok := si.byName[string(name)]; ok {
 					idx = j
-				} else {
-					idx = si.foldIndex(name)
+				} else if idx = si.foldIndex(name); idx < 0 && dupAPF && d.dm.opts.FieldNameByteString == FieldNameByteStringAllowed {
+					unknownName = name
 				}
 			case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE:
 				if uint64(k.value) > math.MaxInt64 {
@@ -823,6 +883,31 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			v, err := d.t.next()
 			if err != nil {
 				return err
+			}
+			if idx >= 0 {
+				var seen bool
+				if foundMore != nil {
+					seen, foundMore[idx] = foundMore[idx], true
+				} else {
+					seen = found&(1<<uint(idx)) != 0
+					found |= 1 << uint(idx)
+				}
+				if seen {
+					if dupAPF {
+						return dupKeyError(koff, kdepth)
+					}
+					idx = -1
+				}
+			} else if unknownName != nil {
+				// Text and byte string keys of no field are equal when
+				// their bytes are (the library compares them as CBOR).
+				if _, ok := unmatched[string(unknownName)]; ok {
+					return dupKeyError(koff, kdepth)
+				}
+				if unmatched == nil {
+					unmatched = map[string]struct{}{}
+				}
+				unmatched[string(unknownName)] = struct{}{}
 			}
 			if idx < 0 {
 				if _, err := d.t.skipRest(v); err != nil {
@@ -864,6 +949,13 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 	}
+}
+
+// dupKeyError is ErrDuplicateKey at a key the Go value finds equal to an
+// earlier one (DupMapKeyEnforcedAPF; the library finds keys equal as CBOR).
+func dupKeyError(off, depth int) error {
+	return &Error{Status: ErrDuplicateKey.Status, Code: CodeDuplicateKey, Message: ErrDuplicateKey.Message,
+		Offset: off, Depth: depth}
 }
 
 func decTime(d *decState, it *citem, p unsafe.Pointer) error {
