@@ -72,7 +72,8 @@
 //
 // Encoding runs in Go, without cgo: it appends to one buffer through cached
 // per-type plans, and its output is tested byte for byte against the
-// library's C writer. Reader.Next is one cgo call per item;
+// library's C writer. A Reader pins its input until Close (no copy; its
+// strings are views of the input). Reader.Next is one cgo call per item;
 // Reader.NextBatch reads up to 256 items per call.
 //
 // Handles (Sequence, Reader) must be closed with Close; a finalizer frees a
@@ -339,15 +340,7 @@ var liveHandles int64
 
 func track(n int64) { atomic.AddInt64(&liveHandles, n) }
 
-// cBytes copies data into C memory (nil for empty data); free with cFree.
-func cBytes(data []byte) unsafe.Pointer {
-	if len(data) == 0 {
-		return nil
-	}
-	track(1)
-	return C.CBytes(data)
-}
-
+// cFree frees C memory this package allocated and counted with track(1).
 func cFree(p unsafe.Pointer) {
 	if p != nil {
 		track(-1)

@@ -17,10 +17,15 @@ import (
 type DupMapKeyMode int
 
 const (
-	// DupMapKeyQuiet keeps the last value (the default).
+	// DupMapKeyQuiet (the default): a Go map keeps the last value, a
+	// struct field the first one (later keys naming it, a case variant or
+	// a byte string name included, are passed over), as in fxamacker.
 	DupMapKeyQuiet DupMapKeyMode = iota
-	// DupMapKeyEnforcedAPF fails with ErrDuplicateKey at the second key
-	// (checked by the library, by value, in linear time).
+	// DupMapKeyEnforcedAPF fails with ErrDuplicateKey at the second key:
+	// keys equal as CBOR values (checked by the library, in linear time),
+	// and, as fxamacker, keys naming a struct field already set, and keys
+	// equal once decoded as Go values (map keys such as "a" and h'61' with
+	// ByteStringToString, 1 and 1.0 into a float map).
 	DupMapKeyEnforcedAPF
 )
 

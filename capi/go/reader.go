@@ -82,19 +82,18 @@ func (it *Item) Int() (int64, bool) {
 // sub-slices of the caller's input, so reading allocates nothing per item.
 //
 // The C reader keeps pointers into its input between calls, which the cgo
-// rules allow for Go memory only while it is pinned; a Reader is a long-lived
-// handle, so rather than keep the caller's slice pinned until Close, NewReader
-// copies the input into C memory once, and the reader works on that copy. For
-// each string the C side reports, the binding turns its pointer into an offset
-// in the copy and returns the same range of the caller's []byte, so the
-// strings handed out are the caller's memory, with no C pointer kept by Go.
-// The caller must therefore not modify data while reading, or Data and what
-// the reader parsed disagree. Close frees the copy and the C reader. A Reader
-// must not be used from two goroutines at once.
+// rules allow for Go memory while it is pinned: NewReader pins the caller's
+// slice (runtime.Pinner) until Close, so nothing is copied and the strings
+// the C side reports are the caller's memory already (opening costs the same
+// for 1 KiB and 1 GiB). The caller must not modify data while reading, or
+// what the reader parses changes under it. Close unpins the input and frees
+// the C reader (a forgotten Reader is closed by its finalizer, which also
+// unpins). A Reader must not be used from two goroutines at once.
 type Reader struct {
 	r     *C.cbor_reader
 	h     C.uintptr_t       // r as an integer, for the hot calls (see walk.h)
-	buf   unsafe.Pointer    // C copy of data
+	pin   runtime.Pinner    // holds data pinned until Close
+	base  uintptr           // address of data[0] (0 if empty)
 	data  []byte            // the caller's input, which Data fields slice
 	item  C.cbor_fast_item  // the last item read (cbor_reader_join needs it)
 	batch *C.cbor_fast_item // NextBatch's buffer in C memory, made on first use
@@ -106,10 +105,15 @@ type Reader struct {
 func NewReader(data []byte) *Reader {
 	r := &Reader{data: data}
 	r.item.struct_size = C.sizeof_cbor_fast_item
-	r.buf = cBytes(data)
-	if s := C.cbor_reader_new(r.buf, C.size_t(len(data)), nil, &r.r); s != C.CBOR_FAST_OK {
-		cFree(r.buf)
-		r.buf = nil
+	var p unsafe.Pointer
+	if len(data) > 0 {
+		p = unsafe.Pointer(&data[0])
+		r.pin.Pin(p)
+		r.base = uintptr(p)
+	}
+	if s := C.cbor_reader_new(p, C.size_t(len(data)), nil, &r.r); s != C.CBOR_FAST_OK {
+		r.pin.Unpin()
+		r.base = 0
 		r.err = statusError(s)
 		return r
 	}
@@ -309,9 +313,10 @@ func (r *Reader) convert(c *C.cbor_fast_item) Item {
 	return it
 }
 
-// slice maps C memory inside the copy back to the caller's input.
+// slice is the part of the caller's input at a pointer the C reader
+// reported (a Go slice rather than the pointer, capacity ending with it).
 func (r *Reader) slice(p unsafe.Pointer, n int) []byte {
-	off := int(uintptr(p) - uintptr(r.buf))
+	off := int(uintptr(p) - r.base)
 	return r.data[off : off+n : off+n]
 }
 
@@ -334,7 +339,7 @@ func (r *Reader) Join() ([]byte, error) {
 		return []byte{}, nil
 	}
 	p := uintptr(unsafe.Pointer(data))
-	if base := uintptr(r.buf); p >= base && p < base+uintptr(len(r.data)) {
+	if base := r.base; base != 0 && p >= base && p < base+uintptr(len(r.data)) {
 		return r.slice(unsafe.Pointer(data), int(size)), nil
 	}
 	// The reader's own join buffer (C memory, reused by the next join).
@@ -410,17 +415,17 @@ func (r *Reader) status(s C.cbor_fast_status) error {
 	return fromC(s, &ce)
 }
 
-// Close frees the C reader and the copy of the input. Items already returned
+// Close frees the C reader and unpins the input. Items already returned
 // stay valid (they slice the caller's input). Later calls return ErrClosed.
 // Close is idempotent and always returns nil.
 func (r *Reader) Close() error {
 	if r.r != nil {
-		C.cbor_reader_free(r.r)
+		C.cbor_reader_free(r.r) // no C pointer into data is left
 		r.r, r.h = nil, 0
 		track(-1)
 	}
-	cFree(r.buf)
-	r.buf = nil
+	r.pin.Unpin()
+	r.base = 0
 	cFree(unsafe.Pointer(r.batch))
 	r.batch = nil
 	r.err = ErrClosed

@@ -1,0 +1,98 @@
+package cborfast
+
+import (
+	"bytes"
+	"runtime"
+	"sync/atomic"
+	"testing"
+)
+
+// The Reader reads the caller's slice itself (pinned), not a copy: a byte
+// changed after NewReader is what Next parses, strings and joined definite
+// strings are the caller's memory, and the only C object is the reader.
+func TestReaderPinsInput(t *testing.T) {
+	before := atomic.LoadInt64(&liveHandles)
+	in := unhex(t, "01 43 616263 5f 42 6465 ff")
+	r := NewReader(in)
+	if n := atomic.LoadInt64(&liveHandles); n != before+1 {
+		t.Fatalf("NewReader holds %d C objects, want 1 (the reader; no copy of the input)", n-before)
+	}
+	in[0] = 0x17 // read after NewReader: no copy was made
+	it, err := r.Next()
+	if err != nil || it.Type != TypeUint || it.Value != 23 {
+		t.Fatalf("first item %+v %v, want the changed byte (23)", it, err)
+	}
+	if it, err = r.Next(); err != nil || &it.Data[0] != &in[2] {
+		t.Fatalf("byte string not in the caller's slice: %v", err)
+	}
+	j, err := r.Join()
+	if err != nil || &j[0] != &in[2] || string(j) != "abc" {
+		t.Fatalf("Join of a definite string: %q %v", j, err)
+	}
+	if it, err = r.Next(); err != nil || !it.Indefinite {
+		t.Fatalf("indefinite string: %+v %v", it, err)
+	}
+	if j, err = r.Join(); err != nil || string(j) != "de" {
+		t.Fatalf("Join of an indefinite string: %q %v", j, err)
+	}
+	r.Close()
+	checkNoLeaks(t, before)
+	// A Reader over the middle of a larger slice, then closed twice.
+	big := unhex(t, "ff ff 62 6869 ff")
+	r = NewReader(big[2:5])
+	if it, err := r.Next(); err != nil || string(it.Data) != "hi" || &it.Data[0] != &big[3] {
+		t.Fatalf("sub-slice: %+v %v", it, err)
+	}
+	r.Close()
+	r.Close()
+	checkNoLeaks(t, before)
+}
+
+// Opening a Reader allocates the same on 1 KiB and 1 MiB: a few Go
+// allocations, none sized by the input (a C copy, which the Go counters do
+// not see, is what TestReaderPinsInput rules out; BenchmarkReaderOpen shows
+// the time).
+func TestReaderOpenDoesNotCopy(t *testing.T) {
+	for _, n := range []int{1 << 10, 1 << 20} {
+		in := bytes.Repeat([]byte{0x00}, n)
+		allocs := testing.AllocsPerRun(100, func() {
+			r := NewReader(in)
+			if _, err := r.Next(); err != nil {
+				t.Fatal(err)
+			}
+			r.Close()
+		})
+		if allocs > 4 {
+			t.Errorf("%d bytes: %.0f allocations per open", n, allocs)
+		}
+		var ms0, ms1 runtime.MemStats
+		runtime.ReadMemStats(&ms0)
+		for i := 0; i < 10; i++ {
+			NewReader(in).Close()
+		}
+		runtime.ReadMemStats(&ms1)
+		if grown := ms1.TotalAlloc - ms0.TotalAlloc; grown > 10*1024 {
+			t.Errorf("%d bytes: 10 opens allocated %d bytes", n, grown)
+		}
+	}
+}
+
+// BenchmarkReaderOpen: NewReader, one item, Close, on 1 KiB and 1 MiB.
+func BenchmarkReaderOpen(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"1KiB", 1 << 10}, {"1MiB", 1 << 20}} {
+		in := bytes.Repeat([]byte{0x00}, c.n)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				r := NewReader(in)
+				if _, err := r.Next(); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		})
+	}
+}
