@@ -915,6 +915,28 @@ func structEnc(t reflect.Type) encFn {
 	for i := range decl {
 		decl[i] = i
 	}
+	// The fields and their encoders in writing order, per sort order (none,
+	// length-first, bytewise) and FieldName mode (text, byte string names;
+	// keyasint keys unchanged): the loop below reads one plan in sequence.
+	// Byte string names sort as the text ones do (one major type for all).
+	type plan struct {
+		fs   []field
+		encs []*typeEnc
+	}
+	var plans [3][2]plan
+	for o, order := range [3][]int{decl, byLen, byBytes} {
+		for m := range 2 {
+			pl := &plans[o][m]
+			for _, i := range order {
+				f := fields[i]
+				if m == 1 && !f.isInt {
+					f.keyBytes = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
+				}
+				pl.fs = append(pl.fs, f)
+				pl.encs = append(pl.encs, encs[i])
+			}
+		}
+	}
 	if si.toArray {
 		indef := si.toIndefArray
 		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
@@ -945,15 +967,20 @@ func structEnc(t reflect.Type) encFn {
 		if err := e.enter(b); err != nil {
 			return b, err
 		}
-		order := decl
+		o := 0
 		switch e.em.opts.Sort {
 		case SortLengthFirst:
-			order = byLen
+			o = 1
 		case SortBytewiseLexical:
-			order = byBytes
+			o = 2
 		}
+		m := 0
+		if e.fieldBytes {
+			m = 1
+		}
+		pl := &plans[o][m]
+		str := e.str // fields' encoders restore it
 		n := len(fields)
-		fieldBytes := e.fieldBytes
 		if si.anyOmit {
 			for i := range fields {
 				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
@@ -962,21 +989,18 @@ func structEnc(t reflect.Type) encFn {
 			}
 		}
 		b = appendHead(b, 0xa0, uint64(n))
-		for _, i := range order {
-			f := &fields[i]
+		fs, fencs := pl.fs, pl.encs
+		for k := range fs {
+			f := &fs[k]
 			q := unsafe.Add(p, f.offset)
-			if f.omitEmpty && encs[i].empty(q) {
+			if f.omitEmpty && fencs[k].empty(q) {
 				continue
 			}
-			if fieldBytes && !f.isInt {
-				b = append(b, f.keyBytesB...)
-			} else {
-				b = append(b, f.keyBytes...)
-			}
+			b = append(b, f.keyBytes...)
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)
-				b = append(appendHead(b, e.str, uint64(len(v))), v...)
+				b = append(appendHead(b, str, uint64(len(v))), v...)
 			case primInt:
 				b = appendInt(b, int64(*(*int)(q)))
 			case primInt64:
@@ -990,7 +1014,7 @@ func structEnc(t reflect.Type) encFn {
 					b = append(b, 0xf4)
 				}
 			default:
-				if b, err = encs[i].fn(e, b, q); err != nil {
+				if b, err = fencs[k].fn(e, b, q); err != nil {
 					return b, err
 				}
 			}

@@ -22,7 +22,6 @@ type field struct {
 	typ       reflect.Type
 	index     []int
 	keyBytes  []byte // the encoded key
-	keyBytesB []byte // the name as a byte string (FieldNameToByteString)
 	tagged    bool
 	prim      uint8 // primString... for the types the struct loops handle inline
 }
@@ -155,7 +154,6 @@ func parseStruct(t reflect.Type) *structInfo {
 		} else {
 			f.keyBytes = appendHead(nil, 0x60, uint64(len(f.name)))
 			f.keyBytes = append(f.keyBytes, f.name...)
-			f.keyBytesB = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
 		}
 		if f.omitEmpty {
 			si.anyOmit = true

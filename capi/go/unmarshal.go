@@ -813,34 +813,30 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 		// same name, a case variant, a byte string) is a duplicate, as in
 		// fxamacker: ErrDuplicateKey under DupMapKeyEnforcedAPF, else the
 		// first value stays and the later one is passed over.
-		var found uint64
-		var foundMore []bool
-		if len(fields) > 64 {
-			foundMore = make([]bool, len(fields))
-		}
-		dupAPF := d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF
-		var unmatched map[string]struct{} // unknown names, for text vs byte string duplicates
+		var sk structKeys
 		for {
 			k, err := d.t.next()
 			if err != nil {
 				return err
 			}
-			koff, kdepth := int(k.offset), int(k.depth)
 			idx := -1
-			var unknownName []byte
+			sk.joined = false
 			switch k._type {
 			case C.CBOR_FAST_TYPE_END:
 				return nil
-			case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
-				if k._type == C.CBOR_FAST_TYPE_BYTES && d.dm.opts.FieldNameByteString != FieldNameByteStringAllowed {
+			case C.CBOR_FAST_TYPE_BYTES:
+				if d.dm.opts.FieldNameByteString != FieldNameByteStringAllowed {
 					// As fxamacker: a type error, the value passed over.
 					if err := d.mismatch(k, stringType, "map key is of type byte string and cannot be used to match struct field name"); err != nil {
 						return err
 					}
 					break
 				}
+				fallthrough
+			case C.CBOR_FAST_TYPE_TEXT:
 				var name []byte
 				if isIndef(k) {
+					sk.jOff, sk.jDepth, sk.joined = int(k.offset), int(k.depth), true
 					if name, err = d.t.joinString(nil); err != nil {
 						return err
 					}
@@ -851,8 +847,14 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					idx = guess
 				} else if j, ok := si.byName[string(name)]; ok {
 					idx = j
-				} else if idx = si.foldIndex(name); idx < 0 && dupAPF && d.dm.opts.FieldNameByteString == FieldNameByteStringAllowed {
-					unknownName = name
+				} else if idx = si.foldIndex(name); idx < 0 && d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF &&
+					d.dm.opts.FieldNameByteString == FieldNameByteStringAllowed {
+					// Text and byte string keys of no field are equal
+					// when their bytes are (the library compares them as
+					// CBOR, where they differ).
+					if sk.unmatchedTwice(name) {
+						return sk.dupError(k)
+					}
 				}
 			case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_NEGATIVE:
 				if uint64(k.value) > math.MaxInt64 {
@@ -880,34 +882,15 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					return err
 				}
 			}
+			if idx >= 0 && sk.seen(idx, len(fields)) { // (before the value is read: k is still valid)
+				if d.dm.opts.DupMapKey == DupMapKeyEnforcedAPF {
+					return sk.dupError(k)
+				}
+				idx = -1
+			}
 			v, err := d.t.next()
 			if err != nil {
 				return err
-			}
-			if idx >= 0 {
-				var seen bool
-				if foundMore != nil {
-					seen, foundMore[idx] = foundMore[idx], true
-				} else {
-					seen = found&(1<<uint(idx)) != 0
-					found |= 1 << uint(idx)
-				}
-				if seen {
-					if dupAPF {
-						return dupKeyError(koff, kdepth)
-					}
-					idx = -1
-				}
-			} else if unknownName != nil {
-				// Text and byte string keys of no field are equal when
-				// their bytes are (the library compares them as CBOR).
-				if _, ok := unmatched[string(unknownName)]; ok {
-					return dupKeyError(koff, kdepth)
-				}
-				if unmatched == nil {
-					unmatched = map[string]struct{}{}
-				}
-				unmatched[string(unknownName)] = struct{}{}
 			}
 			if idx < 0 {
 				if _, err := d.t.skipRest(v); err != nil {
@@ -949,6 +932,58 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 	}
+}
+
+// structKeys is what a struct decoding remembers of the keys so far, for
+// duplicates. It stays in memory (more fields than SSA keeps in registers):
+// the key loop calls next() twice per pair, and every local live across a
+// call is saved and reloaded around it.
+type structKeys struct {
+	found     uint64 // fields 0..63 given a value
+	more      []bool // fields from 64 on, in structs that wide
+	unmatched map[string]struct{}
+	// the current key's position when it was joined (an indefinite
+	// string: its item is overwritten by the chunks')
+	joined       bool
+	jOff, jDepth int
+}
+
+// seen marks field idx of n and reports whether it was marked before.
+func (sk *structKeys) seen(idx, n int) bool {
+	if idx < 64 {
+		bit := uint64(1) << uint(idx)
+		was := sk.found&bit != 0
+		sk.found |= bit
+		return was
+	}
+	if sk.more == nil {
+		sk.more = make([]bool, n)
+	}
+	was := sk.more[idx]
+	sk.more[idx] = true
+	return was
+}
+
+// unmatchedTwice notes a name of no field and reports whether it came
+// before (as text or as a byte string).
+func (sk *structKeys) unmatchedTwice(name []byte) bool {
+	if _, ok := sk.unmatched[string(name)]; ok {
+		return true
+	}
+	if sk.unmatched == nil {
+		sk.unmatched = map[string]struct{}{}
+	}
+	sk.unmatched[string(name)] = struct{}{}
+	return false
+}
+
+// dupError is ErrDuplicateKey at the current key k (or where it was, if
+// joined).
+func (sk *structKeys) dupError(k *citem) error {
+	if sk.joined {
+		return dupKeyError(sk.jOff, sk.jDepth)
+	}
+	return dupKeyError(int(k.offset), int(k.depth))
 }
 
 // dupKeyError is ErrDuplicateKey at a key the Go value finds equal to an
