@@ -333,3 +333,29 @@ func TestStringAndFieldNameModes(t *testing.T) {
 		}
 	}
 }
+
+// With the expected later encoding, tags 21-23 are built in: a TagSet
+// registering one of them is refused, as fxamacker refuses it.
+func TestExpectedLaterEncodingTagSet(t *testing.T) {
+	ours, peer := NewTagSet(), fx.NewTagSet()
+	if err := ours.Add(TagOptions{EncTag: EncTagRequired, DecTag: DecTagRequired}, reflect.TypeFor[bsStruct](), 22); err != nil {
+		t.Fatal(err)
+	}
+	if err := peer.Add(fx.TagOptions{EncTag: fx.EncTagRequired, DecTag: fx.DecTagRequired}, reflect.TypeFor[bsStruct](), 22); err != nil {
+		t.Fatal(err)
+	}
+	ele := DecOptions{ByteStringToString: ByteStringToStringAllowedWithExpectedLaterEncoding}
+	fxEle := fx.DecOptions{ByteStringToString: fx.ByteStringToStringAllowedWithExpectedLaterEncoding}
+	if _, err := ele.DecModeWithTags(ours); err == nil {
+		t.Error("DecModeWithTags accepts tag 22")
+	}
+	if _, err := ele.DecModeWithSharedTags(ours); err == nil {
+		t.Error("DecModeWithSharedTags accepts tag 22")
+	}
+	if _, err := fxEle.DecModeWithTags(peer); err == nil {
+		t.Error("fxamacker accepts tag 22")
+	}
+	if _, err := (DecOptions{ByteStringToString: ByteStringToStringAllowed}).DecModeWithTags(ours); err != nil {
+		t.Errorf("ByteStringToStringAllowed refuses tag 22: %v", err)
+	}
+}

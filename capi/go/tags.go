@@ -235,6 +235,15 @@ func (o DecOptions) decModeTags(l tagLookup) (DecMode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding {
+		// Tags 21-23 are built in then (as fxamacker checks it, at
+		// creation, for registrations of one tag number).
+		for _, num := range []uint64{21, 22, 23} {
+			if ti := l.decType(string(appendHead(nil, 0xc0, num))); ti != nil {
+				return nil, fmt.Errorf("cborfast: ByteStringToStringAllowedWithExpectedLaterEncoding treats tag %d as built in, and the TagSet registers %v for it", num, ti.t)
+			}
+		}
+	}
 	dm.tags = l
 	lim := *dm.lim
 	lim.tags = l
