@@ -398,7 +398,6 @@ func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
 // Decode's defaults).
 type limits struct {
 	maxArray, maxMap uint64
-	noIndef          bool
 	// For `any` (Unmarshal's tokens only, whose *tokens is the first field
 	// of a decState): registered types, DefaultMapType, DefaultByteStringType.
 	tags     tagLookup

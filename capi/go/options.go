@@ -222,8 +222,7 @@ func (o DecOptions) decMode() (*decMode, error) {
 	// batches arrive (tokens.limitSmaller), skipped values included.
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
-		noIndef: o.IndefLength == IndefLengthForbidden,
-		defMap:  o.DefaultMapType, defBytes: o.DefaultByteStringType,
+		defMap: o.DefaultMapType, defBytes: o.DefaultByteStringType,
 		later:  o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding,
 		dupAPF: o.DupMapKey == DupMapKeyEnforcedAPF}
 	return dm, nil

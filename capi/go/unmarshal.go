@@ -596,7 +596,10 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 			if k._type == C.CBOR_FAST_TYPE_END {
 				return nil
 			}
-			koff, kdepth := int(k.offset), int(k.depth)
+			var koff, kdepth int // (k does not outlive a joined key)
+			if dupAPF {
+				koff, kdepth = int(k.offset), int(k.depth)
+			}
 			kb, ok, err := d.textOf(k)
 			if err != nil {
 				return err
@@ -709,7 +712,10 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			if k._type == C.CBOR_FAST_TYPE_END {
 				return nil
 			}
-			koff, kdepth := int(k.offset), int(k.depth)
+			var koff, kdepth int // (k does not outlive a joined key)
+			if dupAPF {
+				koff, kdepth = int(k.offset), int(k.depth)
+			}
 			kv.SetZero()
 			nerr := d.nerr
 			if keyAny {
