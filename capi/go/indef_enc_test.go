@@ -16,8 +16,18 @@ type encStep struct {
 	value any
 }
 
-func runEncSteps(t *testing.T, enc *Encoder, steps []encStep) error {
-	t.Helper()
+// indefEncoder is what this package's Encoder and fxamacker's have alike,
+// so one runner drives both with the same steps.
+type indefEncoder interface {
+	Encode(v any) error
+	StartIndefiniteByteString() error
+	StartIndefiniteTextString() error
+	StartIndefiniteArray() error
+	StartIndefiniteMap() error
+	EndIndefinite() error
+}
+
+func runSteps(enc indefEncoder, steps []encStep) error {
 	for _, s := range steps {
 		var err error
 		switch {
@@ -41,29 +51,8 @@ func runEncSteps(t *testing.T, enc *Encoder, steps []encStep) error {
 	return nil
 }
 
-func runFxSteps(enc *fx.Encoder, steps []encStep) error {
-	for _, s := range steps {
-		var err error
-		switch {
-		case s.end:
-			err = enc.EndIndefinite()
-		case s.start == "bytes":
-			err = enc.StartIndefiniteByteString()
-		case s.start == "text":
-			err = enc.StartIndefiniteTextString()
-		case s.start == "array":
-			err = enc.StartIndefiniteArray()
-		case s.start == "map":
-			err = enc.StartIndefiniteMap()
-		default:
-			err = enc.Encode(s.value)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
-}
+var _ indefEncoder = (*Encoder)(nil)
+var _ indefEncoder = (*fx.Encoder)(nil)
 
 var (
 	stArray = encStep{start: "array"}
@@ -100,10 +89,10 @@ func TestEncoderIndefinite(t *testing.T) {
 		if c.bytesSt {
 			enc, penc = byteStrings.NewEncoder(&buf), fxByteStrings.NewEncoder(&pbuf)
 		}
-		if err := runEncSteps(t, enc, c.steps); err != nil || !bytes.Equal(buf.Bytes(), unhex(t, c.want)) {
+		if err := runSteps(enc, c.steps); err != nil || !bytes.Equal(buf.Bytes(), unhex(t, c.want)) {
 			t.Errorf("%s: %x (%v), want %s", c.name, buf.Bytes(), err, c.want)
 		}
-		if err := runFxSteps(penc, c.steps); err != nil || !bytes.Equal(pbuf.Bytes(), buf.Bytes()) {
+		if err := runSteps(penc, c.steps); err != nil || !bytes.Equal(pbuf.Bytes(), buf.Bytes()) {
 			t.Errorf("%s: fxamacker writes %x (%v)", c.name, pbuf.Bytes(), err)
 		}
 	}
@@ -138,29 +127,29 @@ func TestEncoderIndefinite(t *testing.T) {
 		if c.forbid {
 			enc, penc = forbid.NewEncoder(&buf), fxForbid.NewEncoder(&pbuf)
 		}
-		if err := runEncSteps(t, enc, c.steps); err != nil {
+		if err := runSteps(enc, c.steps); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		before := buf.Len()
-		err := runEncSteps(t, enc, []encStep{c.failing})
+		err := runSteps(enc, []encStep{c.failing})
 		var e *Error
 		if !errors.As(err, &e) || e.Code != c.code || e.Offset != c.off || buf.Len() != before {
 			t.Errorf("%s: %v (%d bytes written, %d before)", c.name, err, buf.Len(), before)
 		}
-		if runFxSteps(penc, c.steps) != nil || runFxSteps(penc, []encStep{c.failing}) == nil {
+		if runSteps(penc, c.steps) != nil || runSteps(penc, []encStep{c.failing}) == nil {
 			t.Errorf("%s: fxamacker does not refuse it", c.name)
 		}
 	}
 	// The odd map stays open: the value, then the break.
 	var buf bytes.Buffer
 	enc := NewEncoder(&buf)
-	if err := runEncSteps(t, enc, []encStep{stMap, val("a")}); err != nil {
+	if err := runSteps(enc, []encStep{stMap, val("a")}); err != nil {
 		t.Fatal(err)
 	}
 	if err := enc.EndIndefinite(); err == nil {
 		t.Fatal("odd map closed")
 	}
-	if err := runEncSteps(t, enc, []encStep{val(1), stEnd}); err != nil || !bytes.Equal(buf.Bytes(), unhex(t, "bf 61 61 01 ff")) {
+	if err := runSteps(enc, []encStep{val(1), stEnd}); err != nil || !bytes.Equal(buf.Bytes(), unhex(t, "bf 61 61 01 ff")) {
 		t.Errorf("after the odd-map refusal: %x %v", buf.Bytes(), err)
 	}
 }
