@@ -291,6 +291,9 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
       return status::ok;
     }
   }
+  // The bignum's tag is a level, as every tag open() starts is: a reader
+  // with the same max_depth must take the output.
+  if (stack_.size() >= opt_.max_depth) return fail(status::depth_exceeded, at);
   add({uint64_t(negative ? 3 : 2), 0, ev_head, 6, k_shortest},
       head_size(negative ? 3 : 2, k_shortest));
   const size_t off = arena_.size();

@@ -180,6 +180,19 @@ TEST(diag_parse, depth_limit_without_recursion) {
   parse_hex("[[[[1]]]]", &s, &e, o);
   EXPECT_STATUS(s, status::depth_exceeded);
   EXPECT_EQ(e.offset, 3u);
+  // A number beyond 64 bits is a bignum: its tag is a level too (found by
+  // the edn fuzz target: the parser's output failed a reader's depth check).
+  EXPECT_EQ(parse_hex("[[18446744073709551616]]", &s, &e, o), "8181c249010000000000000000");
+  EXPECT_STATUS(s, status::ok);
+  parse_hex("[[[18446744073709551616]]]", &s, &e, o);
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 3u);
+  parse_hex("[[[-18446744073709551617]]]", &s, &e, o);
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 3u);
+  // -2^64 is still major type 1: no tag, no level.
+  EXPECT_EQ(parse_hex("[[[-18446744073709551616]]]", &s, &e, o), "8181813bffffffffffffffff");
+  EXPECT_STATUS(s, status::ok);
   parse_hex("<<<<<<<<1>>>>>>>>", &s, &e, o);
   EXPECT_STATUS(s, status::depth_exceeded);
   EXPECT_EQ(e.offset, 6u);
