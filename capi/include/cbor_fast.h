@@ -237,32 +237,34 @@ typedef struct cbor_fast_item {
 typedef struct cbor_reader cbor_reader;
 
 /**
- * Options for cbor_reader_set(). What 0 means, everywhere (since 0.4, the one
- * rule): a 0 *field* of an options struct (cbor_fast_decode_options, and the
- * bindings' option structs) selects that limit's default, so a zeroed struct
- * is the defaults; a value passed to cbor_reader_set() is taken as it is, 0
- * included (CBOR_FAST_OPT_MAX_DEPTH 0: scalars only), as since 0.1, which
- * callers rely on. A reader's limits default to those of documents: depth
- * 512, CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS entries per container and
- * CBOR_FAST_DEFAULT_MAX_ITEMS items (since 0.5; before, no limit), and the
- * string length is unlimited; set a limit to its largest value (UINT64_MAX)
+ * Options for cbor_reader_set(). What 0 means, everywhere (the one rule): 0
+ * in a limit selects that limit's default, whether it is a field of an
+ * options struct (cbor_fast_decode_options, the bindings' option structs) or
+ * a value passed to cbor_reader_set() or cbor_stream_set() (since 0.5; from
+ * 0.1 to 0.4 a value passed here was literal, so CBOR_FAST_OPT_MAX_DEPTH 0
+ * allowed scalars only and CBOR_FAST_OPT_MAX_ITEMS 0 no item at all: the
+ * smallest limits now are 1). A reader's limits default to those of
+ * documents: depth 512, CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS entries per
+ * container and CBOR_FAST_DEFAULT_MAX_ITEMS items (since 0.5; before, no
+ * limit), and the string length is unlimited; set a limit to its largest value (UINT64_MAX)
  * to lift it. A reader holds no memory per item, so it has no memory budget.
  */
 /* clang-format off */
 typedef enum cbor_fast_option {
-  /** Maximum nesting depth, 0 .. UINT32_MAX (default 512). No recursion at any depth. */
+  /** Maximum nesting depth, 1 .. UINT32_MAX (default, and 0: 512). 1 allows
+   *  containers of scalars. No recursion at any depth. */
   CBOR_FAST_OPT_MAX_DEPTH = 1,
   /** 1: reject text strings that are not valid UTF-8 (default 0). */
   CBOR_FAST_OPT_VALIDATE_UTF8 = 2,
-  /** Longest string, chunk or joined string in bytes (default UINT64_MAX): more
+  /** Longest string, chunk or joined string in bytes (default, and 0: UINT64_MAX): more
    *  gives CBOR_FAST_ERR_STRING_TOO_LONG at the string's head. */
   CBOR_FAST_OPT_MAX_STRING_LENGTH = 3,
-  /** Most entries in one array (items) or map (pairs) (default
+  /** Most entries in one array (items) or map (pairs) (default, and 0:
    *  CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS, 2^24, since 0.5; UINT64_MAX: no
    *  limit): more gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending
    *  head, checked before the bytes left. */
   CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
-  /** Most data items in all since creation/reset (default
+  /** Most data items in all since creation/reset (default, and 0:
    *  CBOR_FAST_DEFAULT_MAX_ITEMS, 2^28, since 0.5; UINT64_MAX: no limit): the
    *  next one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. A reader over a longer
    *  sequence lifts it, or uses cbor_seq (which counts per item). */
@@ -657,6 +659,31 @@ typedef struct cbor_fast_decode_options {
 #define CBOR_FAST_DEFAULT_MAX_ITEMS 268435456u
 
 /**
+ * Sets every limit and check of a reader at once, from the options model of
+ * documents (since 0.5): after it the reader reports what cbor_decode() with
+ * the same flags and options reports for the first item of the same input,
+ * the same status at the same offset. A 0 limit field is its default; the
+ * reader keeps its allocator (options->alloc is only checked, as
+ * cbor_decode() checks it) and its CBOR_FAST_OPT_STREAMING setting; limits
+ * the options struct does not cover (an older struct_size) are defaults.
+ * max_items counts since creation or reset, in 64 bits (a document clamps it
+ * to UINT32_MAX - 1). Best called before the first item; containers already
+ * open keep the checks they were opened with.
+ * @param reader   the reader
+ * @param flags    CBOR_FAST_DECODE_VALIDATE_UTF8, _REJECT_DUPLICATE_KEYS and
+ *                 _DETERMINISTIC (0: none of the checks)
+ * @param options  NULL for the defaults
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader; a flag
+ *         without a reader meaning, i.e. CBOR_FAST_DECODE_EXACT,
+ *         _COPY_STRINGS, _SKIP_SELF_DESCRIBED, or one no version has; an
+ *         options struct cbor_decode() refuses; a non-zero max_memory, since a
+ *         reader holds no memory per item; a max_depth below the reader's
+ *         current depth). On failure the reader is unchanged.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_configure(cbor_reader* reader, uint32_t flags,
+                                                     const cbor_fast_decode_options* options);
+
+/**
  * Decodes the first data item of data[0, size) into a document. Without
  * CBOR_FAST_DECODE_COPY_STRINGS strings are views into `data`, which must then
  * outlive the document unchanged; with it the document owns copies. Memory:
@@ -1010,6 +1037,10 @@ CBOR_FAST_API void cbor_stream_free(cbor_stream* stream);
  *  refused: a stream always streams). */
 CBOR_FAST_API cbor_fast_status cbor_stream_set(cbor_stream* stream, cbor_fast_option option,
                                                uint64_t value);
+/** Sets every limit and check of the stream's reader, as cbor_reader_configure()
+ *  (since 0.5); same statuses. */
+CBOR_FAST_API cbor_fast_status cbor_stream_configure(cbor_stream* stream, uint32_t flags,
+                                                     const cbor_fast_decode_options* options);
 /**
  * The next item, as cbor_reader_next() over the whole input.
  * @return CBOR_FAST_OK; CBOR_FAST_END (the input ended at the top level);

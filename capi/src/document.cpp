@@ -77,6 +77,10 @@ constexpr bool covers(size_t size, size_t offset, size_t n) noexcept { return of
 struct c_options {
   cbor_fast::decode_options decode;
   cbor_fast::allocator alloc;
+  /// max_items as given (0 when not covered): a reader counts in 64 bits,
+  /// where decode.max_nodes is clamped to a document's 32-bit limit.
+  uint64_t max_items = 0;
+  bool has_max_memory = false;  ///< max_memory covered and non-zero
 };
 
 /// Reads *o into *out (the one translation of the C options: decode.cpp's
@@ -121,14 +125,43 @@ bool read_options(const cbor_fast_decode_options* o, c_options* out) noexcept {
     if (CBOR_FAST_HAS(max_string_length)) out->decode.max_string_length = o->max_string_length;
     if (CBOR_FAST_HAS(max_container_items))
       out->decode.max_container_items = o->max_container_items;
-    if (CBOR_FAST_HAS(max_items))
+    if (CBOR_FAST_HAS(max_items)) {
       out->decode.max_nodes = o->max_items < UINT32_MAX ? uint32_t(o->max_items) : UINT32_MAX;
-    if (CBOR_FAST_HAS(max_memory))
+      out->max_items = o->max_items;
+    }
+    if (CBOR_FAST_HAS(max_memory)) {
       out->decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
+      out->has_max_memory = o->max_memory != 0;
+    }
 #undef CBOR_FAST_HAS
   }
   return to_allocator(alloc, &out->alloc);
 }
+
+}  // namespace
+
+cbor_fast_status cbor_fast::detail::configured_options(uint32_t flags,
+                                                       const cbor_fast_decode_options* options,
+                                                       const reader_options& current,
+                                                       reader_options* out) noexcept {
+  // Flags that concern documents only, and a memory budget (a reader holds no
+  // memory per item), would be silently without effect: refused instead.
+  constexpr uint32_t k_reader_flags = CBOR_FAST_DECODE_VALIDATE_UTF8 |
+                                      CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS |
+                                      CBOR_FAST_DECODE_DETERMINISTIC;
+  c_options o;
+  if ((flags & ~k_reader_flags) != 0 || !read_options(options, &o) || o.has_max_memory)
+    return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  o.decode.flags = flags;
+  reader_options ro = cbor_fast::reader_options_for(o.decode, current.alloc);
+  // A reader counts items in 64 bits: the limit as given (0: the default).
+  ro.max_items = o.max_items != 0 ? o.max_items : default_max_items;
+  ro.streaming = current.streaming;
+  *out = ro;
+  return CBOR_FAST_OK;
+}
+
+namespace {
 
 template <class T>
 inline cbor_fast_status get_scalar(const cbor_node* n, T* out,

@@ -215,6 +215,12 @@ inline cbor_fast::item item_from_c(const cbor_fast_item& in) noexcept {
 
 /// One cbor_fast_option into reader options (cbor_reader_set, cbor_stream_set).
 cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noexcept;
+/// cbor_reader_configure() and cbor_stream_configure(): the reader options
+/// equal to cbor_decode()'s for these flags and options (document.cpp), with
+/// the streaming switch of `current`. CBOR_FAST_ERR_INVALID_ARGUMENT for what
+/// the functions' documentation refuses; *out is then untouched.
+cbor_fast_status configured_options(uint32_t flags, const cbor_fast_decode_options* options,
+                                    const reader_options& current, reader_options* out) noexcept;
 }  // namespace detail
 }  // namespace cbor_fast
 

@@ -68,7 +68,8 @@ cbor_fast_status cbor_reader_reset(cbor_reader* reader, const void* data, size_t
 namespace cbor_fast {
 namespace detail {
 cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noexcept {
-  // Values are literal, 0 included (see cbor_fast_option in cbor_fast.h).
+  // 0 in a limit is its default: reader::set_options() resolves it (see
+  // cbor_fast_option in cbor_fast.h).
   switch (option) {
     case CBOR_FAST_OPT_MAX_DEPTH:
       if (value > UINT32_MAX) return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -104,6 +105,17 @@ cbor_fast_status cbor_reader_set(cbor_reader* reader, cbor_fast_option option, u
   return guard([&] {
     cbor_fast::reader_options o = reader->reader.options();
     const cbor_fast_status s = cbor_fast::detail::apply_option(o, opt, value);
+    return s != CBOR_FAST_OK ? s : to_c(reader->reader.set_options(o));
+  });
+}
+
+cbor_fast_status cbor_reader_configure(cbor_reader* reader, uint32_t flags,
+                                       const cbor_fast_decode_options* options) {
+  if (reader == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
+    cbor_fast::reader_options o;
+    const cbor_fast_status s =
+        cbor_fast::detail::configured_options(flags, options, reader->reader.options(), &o);
     return s != CBOR_FAST_OK ? s : to_c(reader->reader.set_options(o));
   });
 }

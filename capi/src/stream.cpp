@@ -95,6 +95,17 @@ cbor_fast_status cbor_stream_set(cbor_stream* stream, cbor_fast_option option, u
   });
 }
 
+cbor_fast_status cbor_stream_configure(cbor_stream* stream, uint32_t flags,
+                                       const cbor_fast_decode_options* options) {
+  if (stream == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  return guard([&] {
+    cbor_fast::reader_options o;
+    const cbor_fast_status s = cbor_fast::detail::configured_options(
+        flags, options, stream->stream.reader().options(), &o);
+    return s != CBOR_FAST_OK ? s : to_c(stream->stream.set_options(o));
+  });
+}
+
 cbor_fast_status cbor_stream_next(cbor_stream* stream, cbor_fast_item* item) {
   if (stream == nullptr || item == nullptr || !cbor_fast::detail::item_size_ok(item->struct_size))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;

@@ -176,6 +176,18 @@ struct decode_options {
   size_t max_memory = 0;
 };
 
+/// The reader limits and checks that decode() applies for `options`, the one
+/// translation of the document options into the reader's (decode, sequences
+/// and cbor_reader_configure() use it): a reader built with them reports what
+/// decode() reports, at the same offsets, for the first item of the same
+/// input. 0 in a limit becomes its default, max_nodes becomes max_items; the
+/// flags decode_validate_utf8, decode_reject_duplicate_keys and
+/// decode_deterministic become the reader's checks. decode_exact,
+/// decode_copy_strings, decode_skip_self_described and max_memory concern
+/// documents only and change nothing here. Since 0.5.
+reader_options reader_options_for(const decode_options& options,
+                                  const allocator* alloc = nullptr) noexcept;
+
 class document;
 class mutable_document;
 class node_children;
@@ -625,7 +637,9 @@ status encode(const mutable_document& doc, writer& w, uint32_t flags) noexcept;
 class sequence {
  public:
   /// options: the limits apply to every item (max_nodes and max_memory to each
-  /// document decoded); options.flags are ignored: flags are per call.
+  /// document decoded), and options.flags to every call, together with the
+  /// flags of the call (since 0.5; before, options.flags were ignored). A flag
+  /// no version has makes the sequence fail with invalid_argument (sticky).
   sequence(const void* data, size_t size, const decode_options& options = {},
            const allocator* alloc = nullptr) noexcept;
   /// Not copyable or movable: the reader points at the sequence's own hooks.
@@ -674,6 +688,7 @@ class sequence {
   reader reader_;
   uint32_t max_nodes_;
   size_t max_memory_;
+  uint32_t flags_;  ///< options.flags, added to those of every call
   error_info error_;
 };
 

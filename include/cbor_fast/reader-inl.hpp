@@ -42,7 +42,10 @@ inline namespace v1 {
 // no calls but the allocator lookup (none when options.alloc is set).
 inline reader::reader(const uint8_t* data, size_t size, const reader_options& options) noexcept
     // Null data with a size is refused below; end_ stays a valid pointer.
-    : begin_(data), pos_(data), end_(data != nullptr ? data + size : data), options_(options) {
+    : begin_(data),
+      pos_(data),
+      end_(data != nullptr ? data + size : data),
+      options_(detail::resolve_defaults(options)) {
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;

@@ -68,28 +68,34 @@ inline constexpr uint64_t default_max_container_items = uint64_t(1) << 24;
 inline constexpr uint64_t default_max_items = uint64_t(1) << 28;
 
 /// Runtime limits and checks of a reader. Defaults are safe for hostile input.
+/// In every limit 0 means its default, as it does in decode_options, in the
+/// C API and in the bindings (since 0.5; before, 0 was taken literally: a
+/// max_depth of 0 allowed scalars only and a max_items of 0 no item at all).
 struct reader_options {
   /// Maximum nesting depth (containers, tags and indefinite strings). Items at
   /// the top level have depth 0; a container at depth max_depth - 1 is the
-  /// deepest allowed. Any value up to UINT32_MAX works: the reader keeps its
-  /// own stack on the heap and never recurses.
+  /// deepest allowed, so 1 allows containers of scalars; 0 means 512. Any
+  /// value up to UINT32_MAX works: the reader keeps its own stack on the heap
+  /// and never recurses.
   uint32_t max_depth = default_max_depth;
   /// Reject text strings (and text chunks) that are not valid UTF-8 (RFC 3629).
   bool validate_utf8 = false;
   /// Longest string content in bytes: a definite string or chunk declaring
   /// more fails with string_too_long at its head (before the input length is
   /// compared), and so does the chunk that takes an indefinite string's
-  /// total past it. The reader itself never copies, so the default is unlimited.
+  /// total past it. The reader itself never copies, so the default (0 or
+  /// UINT64_MAX) is unlimited.
   uint64_t max_string_length = UINT64_MAX;
   /// Most entries in one array (items) or map (pairs): a definite head
   /// declaring more (before the input length is compared), or an indefinite
   /// container reaching more, fails with container_too_large at the
-  /// offending head. Default 2^24 (before 0.5: no limit); UINT64_MAX: none.
+  /// offending head. Default (also for 0) 2^24 (before 0.5: no limit);
+  /// UINT64_MAX: none.
   uint64_t max_container_items = default_max_container_items;
   /// Most data items in all (every head counts once: containers, tags, keys,
   /// values, string chunks; end items and breaks do not): the next item fails
   /// with too_many_items. Counted since construction or reset(). Default
-  /// 2^28 (before 0.5: no limit); UINT64_MAX: none.
+  /// (also for 0) 2^28 (before 0.5: no limit); UINT64_MAX: none.
   uint64_t max_items = default_max_items;
   /// Reject a map key equal to an earlier key of the same map (RFC 8949
   /// section 5.6): duplicate_key at the second key's offset. Keys compare by
@@ -123,6 +129,23 @@ struct reader_options {
   /// Memory hooks for the reader's container stack; nullptr means malloc/free.
   const allocator* alloc = nullptr;
 };
+
+}  // namespace v1
+
+namespace detail {
+/// The one place where 0 in a reader limit becomes its default: the reader's
+/// constructor and set_options() apply it, so options() reports the limits in
+/// force.
+constexpr reader_options resolve_defaults(reader_options o) noexcept {
+  if (o.max_depth == 0) o.max_depth = default_max_depth;
+  if (o.max_string_length == 0) o.max_string_length = UINT64_MAX;
+  if (o.max_container_items == 0) o.max_container_items = default_max_container_items;
+  if (o.max_items == 0) o.max_items = default_max_items;
+  return o;
+}
+}  // namespace detail
+
+inline namespace v1 {
 
 /// Pull reader: each next() yields the following item of a CBOR sequence
 /// (RFC 8742), checking well-formedness as RFC 8949 Appendix F defines it.

@@ -106,14 +106,14 @@ void print_usage(std::FILE* to) {
              "                           section 4.2.1): shortest heads and floats, definite\n"
              "                           lengths, map keys in bytewise order\n"
              "  --max-depth N            allow at most N nested containers, tags and\n"
-             "                           indefinite strings (default {}; check: 1 or more)\n"
+             "                           indefinite strings (default {})\n"
              "  --max-string-length N    longest string, chunk or joined indefinite string\n"
              "                           in bytes (default: no limit)\n"
              "  --max-container-items N  most items in one array or pairs in one map\n"
              "                           (default {}; 18446744073709551615: no limit)\n"
              "  --max-items N            most data items, counting keys, values, tags and\n"
              "                           string chunks: in the whole input (diag) or in\n"
-             "                           each document (check: 1 or more) (default {};\n"
+             "                           each document (check) (default {};\n"
              "                           18446744073709551615: no limit)\n"
              "check only:\n"
              "  --max-memory N           most bytes the decoder may hold at once: nodes,\n"
@@ -121,7 +121,7 @@ void print_usage(std::FILE* to) {
              "                           the input size plus 1 MiB)\n"
              "  --sequence               accept a CBOR sequence instead of exactly one item\n"
              "\n"
-             "N is a decimal number; '--option=N' works too.\n"
+             "N is a decimal number (0: the default); '--option=N' works too.\n"
              "FILE is the input; '-' reads standard input; without FILE the bundled\n"
              "example is read:\n"
              "  {}\n"
@@ -423,7 +423,7 @@ int run_check(const cli_args& args) {
   if (args.no_duplicate_keys || args.strict) flags |= cbor_fast::decode_reject_duplicate_keys;
   if (args.deterministic) flags |= cbor_fast::decode_deterministic;
   options.flags = flags | (args.sequence ? 0u : uint32_t{cbor_fast::decode_exact});
-  options.max_depth = args.max_depth;  // never 0 here: the decoder reads 0 as 512
+  options.max_depth = args.max_depth;  // 0: the default, as for the reader of diag
   // A document holds at most UINT32_MAX - 1 nodes; UINT32_MAX asks for that hard limit.
   options.max_nodes = args.max_items < UINT32_MAX - 1 ? uint32_t(args.max_items) : UINT32_MAX;
   options.max_string_length = args.max_string_length;
@@ -460,12 +460,12 @@ int run_check(const cli_args& args) {
   return k_exit_ok;
 }
 
-/// A decimal number in [min, max]; false for anything else.
-bool parse_number(std::string_view text, uint64_t min, uint64_t max, uint64_t& out) {
+/// A decimal number in [0, max]; false for anything else.
+bool parse_number(std::string_view text, uint64_t max, uint64_t& out) {
   const char* end = text.data() + text.size();
   uint64_t v;
   const auto res = std::from_chars(text.data(), end, v);
-  if (text.empty() || res.ec != std::errc{} || res.ptr != end || v < min || v > max) return false;
+  if (text.empty() || res.ec != std::errc{} || res.ptr != end || v > max) return false;
   out = v;
   return true;
 }
@@ -474,8 +474,7 @@ bool parse_number(std::string_view text, uint64_t min, uint64_t max, uint64_t& o
 struct number_option {
   std::string_view name;
   bool check_only;
-  uint64_t min_check;  ///< the lowest value check takes (the decoder reads 0 as "default")
-  uint64_t max;
+  uint64_t max;  ///< 0 is taken by every option and means its default
 };
 
 int main_command(command cmd, const std::vector<std::string_view>& args) {
@@ -484,11 +483,11 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
   bool have_file = false;
   bool options_done = false;
   const number_option numbers[] = {
-      {"--max-depth", false, 1, UINT32_MAX},
-      {"--max-string-length", false, 0, UINT64_MAX},
-      {"--max-container-items", false, 0, UINT64_MAX},
-      {"--max-items", false, 1, UINT64_MAX},
-      {"--max-memory", true, 0, SIZE_MAX},
+      {"--max-depth", false, UINT32_MAX},
+      {"--max-string-length", false, UINT64_MAX},
+      {"--max-container-items", false, UINT64_MAX},
+      {"--max-items", false, UINT64_MAX},
+      {"--max-memory", true, SIZE_MAX},
   };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
@@ -563,11 +562,10 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
     } else {
       return usage_error(fmt::format("{} needs a value", opt->name));
     }
-    const uint64_t min = cmd == command::check ? opt->min_check : 0;
     uint64_t n;
-    if (!parse_number(value, min, opt->max, n))
+    if (!parse_number(value, opt->max, n))
       return usage_error(
-          fmt::format("invalid {} value '{}' ({} to {})", opt->name, value, min, opt->max));
+          fmt::format("invalid {} value '{}' (0 to {})", opt->name, value, opt->max));
     if (opt->name == "--max-depth") {
       parsed.max_depth = uint32_t(n);
     } else if (opt->name == "--max-string-length") {

@@ -700,6 +700,15 @@ reader_options reader_options_for(const resolved_limits& limits, uint32_t flags,
   ro.alloc = alloc;
   return ro;
 }
+}  // namespace detail
+
+inline namespace v1 {
+reader_options reader_options_for(const decode_options& options, const allocator* alloc) noexcept {
+  return detail::reader_options_for(detail::resolve_limits(options, 0), options.flags, alloc);
+}
+}  // namespace v1
+
+namespace detail {
 /// Friend of document: moves the root inside top-level tags 55799.
 struct doc_builder_root {
   static void skip(document& d) noexcept {

@@ -26,8 +26,10 @@ sequence::sequence(const void* data, size_t size, const decode_options& options,
     : budget_(alloc),
       reader_(data, size, sequence_reader_options(options, &budget_.hooks)),
       max_nodes_(detail::resolve_limits(options, 0).max_nodes),
-      max_memory_(options.max_memory) {
-  if (data == nullptr && size != 0) error_ = error_info{status::invalid_argument, 0, 0, 0};
+      max_memory_(options.max_memory),
+      flags_(options.flags) {
+  if ((data == nullptr && size != 0) || (flags_ & ~k_decode_flags) != 0)
+    error_ = error_info{status::invalid_argument, 0, 0, 0};
 }
 
 status sequence::fail(status s, const error_info* where, size_t item_start) noexcept {
@@ -41,6 +43,7 @@ status sequence::fail(status s, const error_info* where, size_t item_start) noex
 
 status sequence::prepare(uint32_t flags) noexcept {
   if (error_.code != status::ok) return error_.code;
+  flags |= flags_;
   if ((flags & ~k_decode_flags) != 0) return status::invalid_argument;
   reader_options ro = reader_.options();
   ro.validate_utf8 = (flags & decode_validate_utf8) != 0;
@@ -92,11 +95,12 @@ status sequence::next(size_t& offset, size_t& length, uint32_t flags) noexcept {
   return status::ok;
 }
 
-status sequence::next_document(document& out, uint32_t flags) noexcept {
-  if (status s = prepare(flags); s != status::ok) {
+status sequence::next_document(document& out, uint32_t call_flags) noexcept {
+  if (status s = prepare(call_flags); s != status::ok) {
     out.clear();
     return s;
   }
+  const uint32_t flags = call_flags | flags_;
   const size_t start = reader_.offset();
   if (reader_.options().streaming) {
     if (const status w = wait_for_item(start); w != status::ok) {

@@ -150,7 +150,8 @@ void reader::release_keys() noexcept {
   keys_ = nullptr;
 }
 
-status reader::set_options(const reader_options& options) noexcept {
+status reader::set_options(const reader_options& requested) noexcept {
+  const reader_options options = detail::resolve_defaults(requested);
   if (options.max_depth < depth_) return status::invalid_argument;
   const uint64_t used = options_.max_items - items_left_;
   items_left_ = options.max_items > used ? options.max_items - used : 0;

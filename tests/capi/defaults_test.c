@@ -8,8 +8,12 @@
  * CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS entries by default on every surface
  * (reader, document, sequence): exactly that many pass, one more is
  * CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the head, UINT64_MAX lifts it.
+ * Since 0.5, 0 means the default in cbor_reader_set() too, and
+ * cbor_reader_configure() / cbor_stream_configure() give a reader the limits
+ * and checks of cbor_decode() for the same flags and options.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -237,10 +241,258 @@ static void test_default_container_limit_full(void) {
   free(in);
 }
 
+static cbor_reader* reader_over(const void* data, size_t size) {
+  cbor_reader* r = NULL;
+  CHECK_STATUS(cbor_reader_new(data, size, NULL, &r), CBOR_FAST_OK);
+  return r;
+}
+
+/* The status of skipping the first item, and its offset when it fails. */
+static cbor_fast_status skip_first(cbor_reader* r, const void* data, size_t size, size_t* offset) {
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  cbor_fast_status s;
+  CHECK_STATUS(cbor_reader_reset(r, data, size), CBOR_FAST_OK);
+  s = cbor_reader_skip(r);
+  *offset = 0;
+  if (s != CBOR_FAST_OK) {
+    CHECK_STATUS(cbor_reader_error(r, &e), s);
+    *offset = e.offset;
+  }
+  return s;
+}
+
+static void test_reader_zero_is_the_default(void) {
+  /* Each limit set to 1 refuses its input; set to 0 it is the default again. */
+  static const uint8_t nested[] = {0x81, 0x81, 0x00};    /* [[0]] */
+  static const uint8_t two_items[] = {0x82, 0x01, 0x02}; /* [1, 2] */
+  static const uint8_t text2[] = {0x62, 0x61, 0x62};     /* "ab" */
+  enum { n = 513 };
+  uint8_t deep[n + 1];
+  size_t off;
+  cbor_reader* r = reader_over(NULL, 0);
+
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, 1), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_ERR_DEPTH);
+  CHECK_EQ_UINT(off, 1);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, 0), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_OK);
+  /* ... and that default is 512: 512 levels pass, the 513th fails at 512. */
+  memset(deep, 0x81, n);
+  deep[n] = 0x00;
+  CHECK_STATUS(skip_first(r, deep + 1, n, &off), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, deep, n + 1, &off), CBOR_FAST_ERR_DEPTH);
+  CHECK_EQ_UINT(off, 512);
+
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 2), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, two_items, sizeof two_items, &off), CBOR_FAST_ERR_TOO_MANY_ITEMS);
+  CHECK_EQ_UINT(off, 2);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 0), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, two_items, sizeof two_items, &off), CBOR_FAST_OK);
+
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, 1), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, two_items, sizeof two_items, &off), CBOR_FAST_ERR_CONTAINER_TOO_LARGE);
+  CHECK_EQ_UINT(off, 0);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, 0), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, two_items, sizeof two_items, &off), CBOR_FAST_OK);
+
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_STRING_LENGTH, 1), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, text2, sizeof text2, &off), CBOR_FAST_ERR_STRING_TOO_LONG);
+  CHECK_EQ_UINT(off, 0);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_STRING_LENGTH, 0), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, text2, sizeof text2, &off), CBOR_FAST_OK);
+  cbor_reader_free(r);
+}
+
+/* One input, read by cbor_decode() and by a configured reader and stream. */
+typedef struct configure_row {
+  const char* name;
+  const char* hex;
+  uint32_t flags;
+  uint32_t max_depth;
+  uint64_t max_string_length;
+  uint64_t max_container_items;
+  uint64_t max_items;
+  cbor_fast_status want;
+  size_t offset;
+} configure_row;
+
+static size_t from_hex(const char* hex, uint8_t* out) {
+  size_t n = 0;
+  unsigned v;
+  while (*hex != '\0') {
+    if (*hex == ' ') {
+      ++hex;
+      continue;
+    }
+    CHECK(sscanf(hex, "%2x", &v) == 1);
+    out[n++] = (uint8_t)v;
+    hex += 2;
+  }
+  return n;
+}
+
+typedef struct memory_source {
+  const uint8_t* data;
+  size_t size;
+  size_t at;
+} memory_source;
+
+/* Hands out at most 2 bytes per call, so the stream really reads in parts. */
+static int read_memory(void* context, uint8_t* buffer, size_t capacity, size_t* got) {
+  memory_source* m = (memory_source*)context;
+  size_t n = m->size - m->at;
+  if (n > capacity) n = capacity;
+  if (n > 2) n = 2;
+  memcpy(buffer, m->data + m->at, n);
+  m->at += n;
+  *got = n;
+  return 0;
+}
+
+static void test_reader_configure_matches_decode(void) {
+  static const configure_row rows[] = {
+      {"defaults: well-formed", "a2 01 00 18 01 62 c328", 0, 0, 0, 0, 0, CBOR_FAST_OK, 0},
+      {"depth at the limit", "81 81 00", 0, 2, 0, 0, 0, CBOR_FAST_OK, 0},
+      {"depth over the limit", "81 81 81 00", 0, 2, 0, 0, 0, CBOR_FAST_ERR_DEPTH, 2},
+      {"tags count as depth", "c1 c1 c1 00", 0, 2, 0, 0, 0, CBOR_FAST_ERR_DEPTH, 2},
+      {"string at the limit", "42 0102", 0, 0, 2, 0, 0, CBOR_FAST_OK, 0},
+      {"string over the limit", "43 010203", 0, 0, 2, 0, 0, CBOR_FAST_ERR_STRING_TOO_LONG, 0},
+      {"joined string over the limit", "5f 42 0102 41 03 ff", 0, 0, 2, 0, 0,
+       CBOR_FAST_ERR_STRING_TOO_LONG, 4},
+      {"array at the limit", "82 00 00", 0, 0, 0, 2, 0, CBOR_FAST_OK, 0},
+      {"array over the limit", "83 00 00 00", 0, 0, 0, 2, 0, CBOR_FAST_ERR_CONTAINER_TOO_LARGE, 0},
+      {"items at the limit", "83 00 00 00", 0, 0, 0, 0, 4, CBOR_FAST_OK, 0},
+      {"items over the limit", "83 00 00 00", 0, 0, 0, 0, 3, CBOR_FAST_ERR_TOO_MANY_ITEMS, 3},
+      {"bad UTF-8 checked", "81 62 c328", CBOR_FAST_DECODE_VALIDATE_UTF8, 0, 0, 0, 0,
+       CBOR_FAST_ERR_INVALID_UTF8, 2},
+      {"duplicate key by value", "a2 01 00 18 01 00", CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS, 0, 0,
+       0, 0, CBOR_FAST_ERR_DUPLICATE_KEY, 3},
+      {"-0.0 and 0.0 are one key", "a2 f98000 00 f90000 00", CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS,
+       0, 0, 0, 0, CBOR_FAST_ERR_DUPLICATE_KEY, 5},
+      {"deterministic: long head", "18 01", CBOR_FAST_DECODE_DETERMINISTIC, 0, 0, 0, 0,
+       CBOR_FAST_ERR_NOT_PREFERRED, 0},
+      {"deterministic: unsorted keys", "a2 02 00 01 00", CBOR_FAST_DECODE_DETERMINISTIC, 0, 0, 0, 0,
+       CBOR_FAST_ERR_UNSORTED_KEYS, 3},
+      {"deterministic: indefinite", "9f ff", CBOR_FAST_DECODE_DETERMINISTIC, 0, 0, 0, 0,
+       CBOR_FAST_ERR_INDEFINITE_LENGTH, 0},
+  };
+  size_t i;
+  for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    const configure_row* row = &rows[i];
+    uint8_t in[64];
+    const size_t n = from_hex(row->hex, in);
+    cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+    cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+    cbor_doc* doc = NULL;
+    cbor_reader* r = reader_over(NULL, 0);
+    cbor_stream* st = NULL;
+    memory_source m;
+    size_t off;
+    const int failed_before = check_failed_;
+    o.max_depth = row->max_depth;
+    o.max_string_length = row->max_string_length;
+    o.max_container_items = row->max_container_items;
+    o.max_items = row->max_items;
+    CHECK_STATUS(cbor_decode(in, n, row->flags, &o, &doc, &e), row->want);
+    if (row->want != CBOR_FAST_OK) CHECK_EQ_UINT(e.offset, row->offset);
+    cbor_doc_free(doc);
+
+    CHECK_STATUS(cbor_reader_configure(r, row->flags, &o), CBOR_FAST_OK);
+    CHECK_STATUS(skip_first(r, in, n, &off), row->want);
+    CHECK_EQ_UINT(off, row->offset);
+    cbor_reader_free(r);
+
+    m.data = in;
+    m.size = n;
+    m.at = 0;
+    CHECK_STATUS(cbor_stream_new(read_memory, &m, 0, NULL, &st), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_stream_configure(st, row->flags, &o), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_stream_skip(st), row->want);
+    if (row->want != CBOR_FAST_OK) {
+      CHECK_STATUS(cbor_stream_error(st, &e), row->want);
+      CHECK_EQ_UINT(e.offset, row->offset);
+    }
+    cbor_stream_free(st);
+    if (check_failed_ != failed_before) fprintf(stderr, "    in row: %s\n", row->name);
+  }
+}
+
+static void* never_malloc(void* context, size_t size) {
+  (void)context;
+  (void)size;
+  return NULL;
+}
+
+static void test_reader_configure_arguments(void) {
+  static const uint8_t nested[] = {0x81, 0x81, 0x00};
+  static const uint8_t cut[] = {0x82, 0x01};
+  cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+  cbor_fast_allocator no_free = {never_malloc, NULL, NULL, NULL};
+  cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+  size_t off;
+  cbor_reader* r = reader_over(NULL, 0);
+
+  CHECK_STATUS(cbor_reader_configure(NULL, 0, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_stream_configure(NULL, 0, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  /* A depth of 1, then every refused call: the reader keeps depth 1. */
+  o.max_depth = 1;
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_configure(r, CBOR_FAST_DECODE_EXACT, NULL),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_reader_configure(r, CBOR_FAST_DECODE_COPY_STRINGS, NULL),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_reader_configure(r, CBOR_FAST_DECODE_SKIP_SELF_DESCRIBED, NULL),
+               CBOR_FAST_ERR_INVALID_ARGUMENT);
+  CHECK_STATUS(cbor_reader_configure(r, 1u << 30, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.max_depth = 0;
+  o.struct_size = 3; /* covers no field whole */
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.struct_size = sizeof o;
+  o.max_memory = 1; /* a reader has no memory budget */
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.max_memory = 0;
+  o.alloc = &no_free; /* NULL hooks, refused as cbor_decode() refuses them */
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.alloc = NULL;
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_ERR_DEPTH);
+  CHECK_EQ_UINT(off, 1);
+  /* NULL options: the defaults. */
+  CHECK_STATUS(cbor_reader_configure(r, 0, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_OK);
+  /* The 0.1 layout (struct_size 0: max_depth and alloc only). */
+  o.struct_size = 0;
+  o.max_depth = 1;
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_ERR_DEPTH);
+  o.struct_size = sizeof o;
+  o.max_depth = 0;
+  /* Not below the current depth. */
+  CHECK_STATUS(cbor_reader_configure(r, 0, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_reset(r, nested, sizeof nested), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_reader_depth(r), 2);
+  o.max_depth = 1;
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.max_depth = 2;
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_OK);
+  /* The streaming switch is kept: a cut item waits for more. */
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_STREAMING, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_configure(r, CBOR_FAST_DECODE_VALIDATE_UTF8, NULL), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_reset(r, cut, sizeof cut), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), CBOR_FAST_NEED_MORE);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_STREAMING, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_skip(r), CBOR_FAST_ERR_TRUNCATED);
+  cbor_reader_free(r);
+}
+
 int main(void) {
   RUN_TEST(test_dense_document_fits_the_default);
   RUN_TEST(test_hostile_nesting_hits_the_default);
   RUN_TEST(test_default_container_limit_heads);
   RUN_TEST(test_default_container_limit_full);
+  RUN_TEST(test_reader_zero_is_the_default);
+  RUN_TEST(test_reader_configure_matches_decode);
+  RUN_TEST(test_reader_configure_arguments);
   return check_summary();
 }

@@ -941,10 +941,20 @@ static void test_reader_options(void) {
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
   CHECK_ITEM(it, CBOR_FAST_TYPE_UINT, 0, 2, 1, 2, 0);
 
-  /* Max depth 0: scalars only. */
+  /* Max depth 1: containers of scalars; 0 is the default (512, since 0.5;
+   * before, 0 allowed scalars only). */
+  CHECK_STATUS(cbor_reader_reset(r, two_deep, sizeof two_deep), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_DEPTH);
+  CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_DEPTH);
+  CHECK_EQ_UINT(e.offset, 1);
   CHECK_STATUS(cbor_reader_reset(r, empty_array, sizeof empty_array), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, 0), CBOR_FAST_OK);
-  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_DEPTH);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_EQ_INT(it.type, CBOR_FAST_TYPE_ARRAY);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_EQ_INT(it.type, CBOR_FAST_TYPE_END);
   CHECK_STATUS(cbor_reader_reset(r, bad_text, sizeof bad_text), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
   cbor_reader_free(r);

@@ -277,16 +277,16 @@ case $case_name in
     expect_error depth_exceeded "maximum nesting depth exceeded" 1
     run_hex c1c101 check --max-depth 1
     expect_error depth_exceeded "maximum nesting depth exceeded" 1
-    run_hex 5f4100ff diag --max-depth 0
-    expect_error depth_exceeded "maximum nesting depth exceeded" 0
     run_hex 5f4100ff check --max-depth 1
     expect_ok_line 'ok: 1 item, 1 node, 4 bytes\n'
-    # diag takes 0 (scalars only); the decoder reads 0 as its default, so check refuses it.
-    run_hex 01 diag --max-depth 0
-    expect_ok_line '1\n'
-    run_hex 01 check --max-depth 0
+    # 0 is the default (512) in both commands, as in every option of the library.
+    run_hex 818101 diag --max-depth 0
+    expect_ok_line '[[1]]\n'
+    run_hex 818101 check --max-depth 0
+    expect_ok_line 'ok: 1 item, 3 nodes, 3 bytes\n'
+    run_hex 01 check --max-depth 4294967296
     expect_rc 2
-    expect_text err "cbor-fast: error: invalid --max-depth value '0' (1 to 4294967295) (see 'cbor-fast --help')\n"
+    expect_text err "cbor-fast: error: invalid --max-depth value '4294967296' (0 to 4294967295) (see 'cbor-fast --help')\n"
     # The default 512 holds for check as well.
     { printf '\x81%.0s' $(seq 513); printf '\x01'; } >"$work/deep513"
     run /dev/null check "$work/deep513"
@@ -304,9 +304,11 @@ case $case_name in
     expect_ok_line '["abc", h'"'"'0102'"'"']\n'
     run_hex 8263616263420102 check --max-string-length=3
     expect_ok_line 'ok: 1 item, 3 nodes, 8 bytes\n'
-    # 0 allows empty strings only.
-    run_hex 826040 check --max-string-length 0
-    expect_ok_line 'ok: 1 item, 3 nodes, 3 bytes\n'
+    # 0 is the default, no limit.
+    run_hex 8263616263420102 diag --max-string-length 0
+    expect_ok_line '["abc", h'"'"'0102'"'"']\n'
+    run_hex 8263616263420102 check --max-string-length 0
+    expect_ok_line 'ok: 1 item, 3 nodes, 8 bytes\n'
     # A 2^32 length is refused for the limit before the input is found short.
     for cmd in diag check; do
       run_hex 5b000000010000000000 $cmd --max-string-length 10
@@ -373,12 +375,11 @@ case $case_name in
     expect_text out '1\n2\n'
     run_hex 010203 check --sequence --max-items 2
     expect_ok_line 'ok: 3 items, 3 nodes, 3 bytes\n'
-    # diag takes 0 (no item at all); check needs room for one.
-    run_hex 01 diag --max-items 0
-    expect_error too_many_items "too many data items" 0
-    run_hex 01 check --max-items 0
-    expect_rc 2
-    expect_text err "cbor-fast: error: invalid --max-items value '0' (1 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    # 0 is the default (2^28) in both commands.
+    run_hex 010203 diag --max-items 0
+    expect_ok_line '1\n2\n3\n'
+    run_hex 010203 check --sequence --max-items 0
+    expect_ok_line 'ok: 3 items, 3 nodes, 3 bytes\n'
     ;;
 
   opt_no_duplicate_keys)
@@ -518,7 +519,7 @@ case $case_name in
     expect_text err "cbor-fast: error: invalid --max-container-items value 'x' (0 to 18446744073709551615) (see 'cbor-fast --help')\n"
     run /dev/null check --max-items=18446744073709551616
     expect_rc 2
-    expect_text err "cbor-fast: error: invalid --max-items value '18446744073709551616' (1 to 18446744073709551615) (see 'cbor-fast --help')\n"
+    expect_text err "cbor-fast: error: invalid --max-items value '18446744073709551616' (0 to 18446744073709551615) (see 'cbor-fast --help')\n"
     run /dev/null check --max-memory -5
     expect_rc 2
     expect_text err "cbor-fast: error: invalid --max-memory value '-5' (0 to 18446744073709551615) (see 'cbor-fast --help')\n"

@@ -530,6 +530,202 @@ TEST(Defaults, ExplicitValuesAndTheLargestMeanWhatTheySay) {
   EXPECT_EQ(l.max_memory, SIZE_MAX);
 }
 
+TEST(Defaults, ZeroMeansTheDefaultForReadersToo) {
+  // A zeroed reader_options is the defaults, at construction and in
+  // set_options(), and options() reports the limits in force.
+  reader_options zero;
+  zero.max_depth = 0;
+  zero.max_string_length = 0;
+  zero.max_container_items = 0;
+  zero.max_items = 0;
+  const uint8_t one[] = {0x01};
+  const auto expect_defaults = [](const reader_options& o) {
+    EXPECT_EQ(o.max_depth, 512u);
+    EXPECT_EQ(o.max_string_length, UINT64_MAX);
+    EXPECT_EQ(o.max_container_items, uint64_t(1) << 24);
+    EXPECT_EQ(o.max_items, uint64_t(1) << 28);
+  };
+  {
+    reader r(one, sizeof one, zero);
+    expect_defaults(r.options());
+  }
+  {
+    reader_options tight;
+    tight.max_depth = 1;
+    tight.max_string_length = 1;
+    tight.max_container_items = 1;
+    tight.max_items = 1;
+    reader r(one, sizeof one, tight);
+    EXPECT_EQ(r.options().max_depth, 1u);
+    EXPECT_EQ(r.options().max_items, 1u);
+    ASSERT_EQ(r.set_options(zero), status::ok);
+    expect_defaults(r.options());
+  }
+  // The depth boundary of the default, reached through 0: 512 levels are
+  // fine, the 513th fails at its head with depth 512.
+  for (const size_t levels : {size_t(512), size_t(513)}) {
+    SCOPED_TRACE(levels);
+    bytes deep(levels, 0x81);
+    deep.push_back(0x00);
+    reader r(deep.data(), deep.size(), zero);
+    if (levels == 512) {
+      EXPECT_EQ(r.skip(), status::ok);
+    } else {
+      EXPECT_EQ(r.skip(), status::depth_exceeded);
+      EXPECT_EQ(r.error().offset, 512u);
+      EXPECT_EQ(r.error().depth, 512u);
+    }
+  }
+  // max_items 0 is 2^28, not "no item": a scalar reads.
+  reader r(one, sizeof one, zero);
+  cbor_fast::item it;
+  EXPECT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.value(), 1u);
+  // A string of any length (max_string_length 0 is unlimited).
+  const bytes text = from_hex("78 40" + std::string(128, '6'));
+  reader t(text.data(), text.size(), zero);
+  EXPECT_EQ(t.next(it), status::ok);
+  EXPECT_EQ(it.text().size(), 64u);
+}
+
+TEST(OptionsModel, ReaderOptionsForIsWhatDecodeApplies) {
+  decode_options o;
+  o.flags = cbor_fast::decode_validate_utf8 | cbor_fast::decode_reject_duplicate_keys |
+            cbor_fast::decode_deterministic | cbor_fast::decode_exact |
+            cbor_fast::decode_copy_strings;
+  o.max_depth = 3;
+  o.max_nodes = 9;
+  o.max_string_length = 10;
+  o.max_container_items = 11;
+  o.max_memory = 12;  // a reader has no budget: not carried over
+  const reader_options ro = cbor_fast::reader_options_for(o);
+  EXPECT_TRUE(ro.validate_utf8);
+  EXPECT_TRUE(ro.reject_duplicate_keys);
+  EXPECT_TRUE(ro.deterministic);
+  EXPECT_FALSE(ro.streaming);
+  EXPECT_EQ(ro.max_depth, 3u);
+  EXPECT_EQ(ro.max_items, 9u);
+  EXPECT_EQ(ro.max_string_length, 10u);
+  EXPECT_EQ(ro.max_container_items, 11u);
+  EXPECT_EQ(ro.alloc, nullptr);
+  // Zeroes resolve to the reader's defaults, and no flag means no check.
+  decode_options zero;
+  zero.max_depth = 0;
+  zero.max_container_items = 0;
+  const reader_options rz = cbor_fast::reader_options_for(zero);
+  EXPECT_EQ(rz.max_depth, 512u);
+  EXPECT_EQ(rz.max_items, uint64_t(1) << 28);
+  EXPECT_EQ(rz.max_string_length, UINT64_MAX);
+  EXPECT_EQ(rz.max_container_items, uint64_t(1) << 24);
+  EXPECT_FALSE(rz.validate_utf8 || rz.reject_duplicate_keys || rz.deterministic);
+  // The hard node limit of documents is the reader's item limit too.
+  zero.max_nodes = UINT32_MAX;
+  EXPECT_EQ(cbor_fast::reader_options_for(zero).max_items, UINT32_MAX - 1u);
+}
+
+TEST(OptionsModel, ReaderFromDecodeOptionsFailsWhereDecodeFails) {
+  // Each row: a reader made with reader_options_for(o) stops where decode(o) does.
+  struct options_row {
+    const char* name;
+    const char* hex;
+    uint32_t flags;
+    uint32_t max_depth;
+    uint32_t max_nodes;
+    uint64_t max_string;
+    uint64_t max_entries;
+    status code;
+    size_t offset;
+  };
+  using cbor_fast::decode_deterministic;
+  using cbor_fast::decode_reject_duplicate_keys;
+  using cbor_fast::decode_validate_utf8;
+  const options_row rows[] = {
+      {"depth at the limit", "81 81 00", 0, 2, 0, 0, 0, status::ok, 0},
+      {"depth over the limit", "81 81 81 00", 0, 2, 0, 0, 0, status::depth_exceeded, 2},
+      {"nodes at the limit", "83 00 00 00", 0, 0, 4, 0, 0, status::ok, 0},
+      {"nodes over the limit", "83 00 00 00", 0, 0, 3, 0, 0, status::too_many_items, 3},
+      {"string over the limit", "43 010203", 0, 0, 0, 2, 0, status::string_too_long, 0},
+      {"array over the limit", "83 00 00 00", 0, 0, 0, 0, 2, status::container_too_large, 0},
+      {"bad UTF-8 (at the bad byte)", "62 c328", decode_validate_utf8, 0, 0, 0, 0,
+       status::invalid_utf8, 1},
+      {"duplicate key", "a2 01 00 18 01 00", decode_reject_duplicate_keys, 0, 0, 0, 0,
+       status::duplicate_key, 3},
+      {"non-preferred head", "18 01", decode_deterministic, 0, 0, 0, 0,
+       status::non_preferred_encoding, 0},
+      {"no flags: all of it passes", "a2 01 00 18 01 62 c328", 0, 0, 0, 0, 0, status::ok, 0},
+  };
+  for (const options_row& r : rows) {
+    SCOPED_TRACE(r.name);
+    decode_options o;
+    o.flags = r.flags;
+    o.max_depth = r.max_depth;
+    o.max_nodes = r.max_nodes;
+    o.max_string_length = r.max_string;
+    o.max_container_items = r.max_entries;
+    const bytes in = from_hex(r.hex);
+    document d;
+    error_info e;
+    EXPECT_EQ(cbor_fast::decode(in.data(), in.size(), d, o, &e), r.code);
+    if (r.code != status::ok) {
+      EXPECT_EQ(e.offset, r.offset);
+    }
+    reader rd(in.data(), in.size(), cbor_fast::reader_options_for(o));
+    EXPECT_EQ(rd.skip(), r.code);
+    if (r.code != status::ok) {
+      EXPECT_EQ(rd.error().offset, r.offset);
+    }
+  }
+}
+
+TEST(OptionsModel, SequenceAppliesOptionsFlagsToEveryCall) {
+  // [bad UTF-8], then {1: 0, 1: 0}: options.flags check both items, in next()
+  // and in next_document(), together with the flags of the call.
+  const bytes in = from_hex("81 62 c328 a2 01 00 01 00");
+  decode_options o;
+  o.flags = cbor_fast::decode_validate_utf8;
+  {
+    sequence s(in.data(), in.size(), o);
+    size_t off = 0, len = 0;
+    EXPECT_EQ(s.next(off, len), status::invalid_utf8);
+    EXPECT_EQ(s.error().offset, 2u);
+  }
+  {
+    sequence s(in.data(), in.size(), o);
+    document d;
+    EXPECT_EQ(s.next_document(d), status::invalid_utf8);
+    EXPECT_EQ(s.error().offset, 2u);
+  }
+  {
+    // Without the option the first item passes; the call's flag finds the key.
+    sequence s(in.data(), in.size());
+    document d;
+    EXPECT_EQ(s.next_document(d), status::ok);
+    EXPECT_EQ(s.next_document(d, cbor_fast::decode_reject_duplicate_keys), status::duplicate_key);
+    EXPECT_EQ(s.error().offset, 7u);
+  }
+  {
+    // Options and call flags add up.
+    o.flags = cbor_fast::decode_reject_duplicate_keys;
+    sequence s(in.data(), in.size(), o);
+    size_t off = 0, len = 0;
+    EXPECT_EQ(s.next(off, len), status::ok);
+    EXPECT_EQ(len, 4u);
+    EXPECT_EQ(s.next(off, len, cbor_fast::decode_validate_utf8), status::duplicate_key);
+    EXPECT_EQ(s.error().offset, 7u);
+  }
+  {
+    // A flag no version has: refused, sticky, before any item.
+    decode_options bad;
+    bad.flags = 1u << 30;
+    sequence s(in.data(), in.size(), bad);
+    size_t off = 0, len = 0;
+    EXPECT_EQ(s.next(off, len), status::invalid_argument);
+    EXPECT_EQ(s.error().code, status::invalid_argument);
+    document d;
+    EXPECT_EQ(s.next_document(d), status::invalid_argument);
+  }
+}
+
 TEST(Defaults, DenseDocumentFitsHostileNestingDoesNot) {
   // 10^5 one-byte ints: 24 bytes of node per input byte, within 32.
   const bytes ints = int_array(100000);

@@ -2,7 +2,8 @@
 // limits (max_depth, max_string_length, max_container_items, max_items,
 // max_memory) and flags (VALIDATE_UTF8, REJECT_DUPLICATE_KEYS, DETERMINISTIC,
 // COPY_STRINGS, EXACT) must give the status and offset of a cbor_reader walk
-// over the first item with the same settings (cbor_reader_set). The memory
+// over the first item with the same settings (cbor_reader_set, or
+// cbor_reader_configure with the same options). The memory
 // budget is the exception, since only the decoder allocates: when it is hit,
 // decoding again without it must give the reader's result, and a counting
 // allocator (options.alloc) checks that the decoder never held more than
@@ -16,7 +17,8 @@
 //
 // Input: flags byte F (bit 0 VALIDATE_UTF8, 1 REJECT_DUPLICATE_KEYS,
 // 2 DETERMINISTIC, 3 COPY_STRINGS, 4 EXACT, 5 cbor_seq_next_doc on even items
-// and cbor_seq_next on odd ones, else the reverse), limit mask M (bit 0
+// and cbor_seq_next on odd ones, else the reverse, 6 readers configured by
+// cbor_reader_configure, else by cbor_reader_set), limit mask M (bit 0
 // max_depth, 1 max_string_length, 2 max_container_items, 3 max_items,
 // 4 max_memory, 5 struct_size 0: the 0.1 layout, where only max_depth and
 // alloc are read), one byte per limit named in M in that order (max_memory =
@@ -103,6 +105,7 @@ struct setup {
   uint32_t flags = 0;      ///< CBOR_FAST_DECODE_*
   bool doc_first = false;  ///< sequence: cbor_seq_next_doc on even items
   bool old_layout = false;
+  bool via_configure = false;  ///< readers set up by cbor_reader_configure()
   uint32_t max_depth = 0;
   uint64_t max_string_length = 0;
   uint64_t max_container_items = 0;
@@ -123,11 +126,19 @@ cbor_fast_decode_options decode_options(const setup& s, const cbor_fast_allocato
   return o;
 }
 
-/// The reader settings equal to the decode options (0 there = the default,
-/// which a reader has without being set).
+/// The reader settings equal to the decode options, through one of the two
+/// surfaces (0 is the default on both): cbor_reader_configure() with the
+/// decode options themselves, or one cbor_reader_set() per option.
 void configure(cbor_reader* r, const setup& s) {
-  FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, s.max_depth == 0 ? 512 : s.max_depth) ==
-             CBOR_FAST_OK);
+  if (s.via_configure) {
+    const cbor_fast_decode_options o = decode_options(s, nullptr, false);
+    const uint32_t checks =
+        s.flags & (CBOR_FAST_DECODE_VALIDATE_UTF8 | CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS |
+                   CBOR_FAST_DECODE_DETERMINISTIC);
+    FUZZ_CHECK(cbor_reader_configure(r, checks, &o) == CBOR_FAST_OK);
+    return;
+  }
+  FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_DEPTH, s.max_depth) == CBOR_FAST_OK);
   FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_VALIDATE_UTF8,
                              (s.flags & CBOR_FAST_DECODE_VALIDATE_UTF8) != 0) == CBOR_FAST_OK);
   FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS,
@@ -135,27 +146,25 @@ void configure(cbor_reader* r, const setup& s) {
              CBOR_FAST_OK);
   FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_DETERMINISTIC,
                              (s.flags & CBOR_FAST_DECODE_DETERMINISTIC) != 0) == CBOR_FAST_OK);
-  if (s.old_layout) return;
-  if (s.max_string_length != 0)
-    FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_STRING_LENGTH, s.max_string_length) ==
-               CBOR_FAST_OK);
-  if (s.max_container_items != 0)
-    FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, s.max_container_items) ==
-               CBOR_FAST_OK);
-  if (s.max_items != 0)
-    FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, s.max_items) == CBOR_FAST_OK);
+  // The 0.1 layout has no other limit: the reader keeps its defaults.
+  const bool all = !s.old_layout;
+  FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_STRING_LENGTH, all ? s.max_string_length : 0) ==
+             CBOR_FAST_OK);
+  FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS,
+                             all ? s.max_container_items : 0) == CBOR_FAST_OK);
+  FUZZ_CHECK(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, all ? s.max_items : 0) == CBOR_FAST_OK);
 }
 
 cbor_fast::reader_options cxx_options(const setup& s) {
-  cbor_fast::reader_options o;
-  o.max_depth = s.max_depth == 0 ? 512 : s.max_depth;
+  cbor_fast::reader_options o;  // 0 in a limit is its default here too
+  o.max_depth = s.max_depth;
   o.validate_utf8 = (s.flags & CBOR_FAST_DECODE_VALIDATE_UTF8) != 0;
   o.reject_duplicate_keys = (s.flags & CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS) != 0;
   o.deterministic = (s.flags & CBOR_FAST_DECODE_DETERMINISTIC) != 0;
   if (!s.old_layout) {
-    if (s.max_string_length != 0) o.max_string_length = s.max_string_length;
-    if (s.max_container_items != 0) o.max_container_items = s.max_container_items;
-    if (s.max_items != 0) o.max_items = s.max_items;
+    o.max_string_length = s.max_string_length;
+    o.max_container_items = s.max_container_items;
+    o.max_items = s.max_items;
   }
   return o;
 }
@@ -458,6 +467,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
             ((f & 8) ? CBOR_FAST_DECODE_COPY_STRINGS : 0u) |
             ((f & 16) ? CBOR_FAST_DECODE_EXACT : 0u);
   s.doc_first = (f & 32) != 0;
+  s.via_configure = (f & 64) != 0;
   if (mask & 1) s.max_depth = take();
   if (mask & 2) s.max_string_length = take();
   if (mask & 4) s.max_container_items = take();

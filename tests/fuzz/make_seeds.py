@@ -397,7 +397,8 @@ def seeds(shared_dir):
             files[f"seed-switch-a-{n}"] = config_byte(a=True) + (b"\x23" if t == "reader" else b"") + x
             files[f"seed-switch-b-{n}"] = config_byte(b=True) + (b"\x05" if t == "reader" else b"") + x
 
-    # reader: max_depth 0 (depth code 31), limits on strings, containers and items.
+    # reader: max_depth 0 (depth code 31: the default, 512), limits on strings,
+    # containers and items (0 in each: its default).
     r = out["reader"]
     r["seed-depth0-array"] = config_byte(depth_code=31) + h("8101")
     r["seed-limit-string"] = config_byte(a=True) + bytes([0x04 | 7 << 5]) + h("6568656c6c6f")

@@ -15,7 +15,8 @@
 // preferred re-encoding, through the harness model and through cbor_decode +
 // cbor_encode(CBOR_FAST_ENCODE_PREFERRED).
 //
-// Input: configuration byte (fuzz_util.hpp; depth code 31 means max_depth 0;
+// Input: configuration byte (fuzz_util.hpp; depth code 31 means max_depth 0,
+// which is the default, 512, as 0 is in every limit;
 // a: a limits byte L follows, max_string_length = L % 32 and
 // max_container_items = L / 32; b: a byte follows that is max_items), then
 // optionally the strict marker 0x1c and a strict byte S (bit 0
@@ -755,6 +756,20 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
     opts.deterministic = (data[1] & 2) != 0;
     data += 2;
     size -= 2;
+  }
+
+  // 0 in a limit is its default (since 0.5): the model works with the limits
+  // in force, which a reader made with the raw options must report.
+  const cbor_fast::reader_options given = opts;
+  opts = cbor_fast::detail::resolve_defaults(given);
+  {
+    const reader probe(data, size, given);
+    const cbor_fast::reader_options& in_force = probe.options();
+    FUZZ_CHECK(in_force.max_depth == opts.max_depth && opts.max_depth != 0);
+    FUZZ_CHECK(in_force.max_string_length == opts.max_string_length && opts.max_string_length != 0);
+    FUZZ_CHECK(in_force.max_container_items == opts.max_container_items &&
+               opts.max_container_items != 0);
+    FUZZ_CHECK(in_force.max_items == opts.max_items && opts.max_items != 0);
   }
 
   const walk_result w = walk(data, size, opts);

@@ -18,13 +18,14 @@ static int parse_limit(PyObject* o, const char* name, uint64_t* out) {
   }
   if (PyLong_Check(o) && !PyBool_Check(o)) {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
-    if (!(v == (unsigned long long)-1 && PyErr_Occurred()) && v >= 1) {
+    /* 0, like None, is the default (the library's rule for 0 in every limit). */
+    if (!(v == (unsigned long long)-1 && PyErr_Occurred())) {
       *out = v;
       return 0;
     }
     PyErr_Clear();
   }
-  PyErr_Format(PyExc_ValueError, "%s must be None or an int in 1 .. 2**64 - 1, not %R", name, o);
+  PyErr_Format(PyExc_ValueError, "%s must be None or an int in 0 .. 2**64 - 1, not %R", name, o);
   return -1;
 }
 
@@ -66,7 +67,7 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
                    max_depth);
       return -1;
     }
-    o->max_depth = (uint32_t)v;
+    o->max_depth = v != 0 ? (uint32_t)v : 512; /* 0: the default */
   }
   if (tag_hook != Py_None && !PyCallable_Check(tag_hook)) {
     PyErr_SetString(PyExc_TypeError, "tag_hook must be callable or None");

@@ -106,9 +106,9 @@ DEPTH = [
     ("array 3 deep, limit 2", 2, "81818100", 2),
     ("empty array 3 deep, limit 2", 2, "818180", 2),
     ("tags 3 deep, limit 2", 2, "c1c1c100", 2),
-    ("array, limit 0", 0, "80", 0),
-    ("tag, limit 0", 0, "c100", 0),
-    ("indefinite bytes, limit 0", 0, "5f4100ff", 0),
+    ("array in an array, limit 1", 1, "8180", 1),
+    ("tag in an array, limit 1", 1, "81c100", 1),
+    ("indefinite bytes in an array, limit 1", 1, "815f4100ff", 1),
     ("array as map value, limit 1", 1, "a10080", 2),
     ("array as map key, limit 1", 1, "a18000", 1),
 ]
@@ -182,7 +182,24 @@ class Malformed(unittest.TestCase):
 
     def test_depth_limit_is_inclusive(self):
         self.assertEqual(loads(h("818100"), max_depth=2), [[0]])
+        self.assertEqual(loads(h("8100"), max_depth=1), [0])
+
+    def test_zero_means_the_default(self):
+        # max_depth=0 is 512, as in the library: 512 levels decode, 513 do not.
         self.assertEqual(loads(h("00"), max_depth=0), 0)
+        at_limit = b"\x81" * 512 + b"\x00"
+        value = loads(at_limit, max_depth=0)
+        for _ in range(512):
+            value = value[0]
+        self.assertEqual(value, 0)
+        self.check(b"\x81" * 513 + b"\x00", "depth_exceeded", 512, max_depth=0)
+        # The other limits: 0 like None (2**24 entries, 2**28 items, no string limit).
+        self.assertEqual(loads(h("83010203"), max_container_items=0, max_items=0), [1, 2, 3])
+        self.assertEqual(loads(h("43010203"), max_string_length=0), b"\x01\x02\x03")
+        self.assertEqual(loads(h("43010203"), max_memory=0), b"\x01\x02\x03")
+        self.check(h("83010203"), "container_too_large", 0, max_container_items=2)
+        with self.assertRaises(ValueError):
+            loads(b"\x00", max_items=-1)
 
     def test_bad_arguments(self):
         with self.assertRaises(ValueError):

@@ -227,13 +227,13 @@ impl<'a> Reader<'a> {
         self.set(ffi::CBOR_FAST_OPT_DETERMINISTIC, u64::from(on))
     }
 
-    /// Longest string, chunk or joined string in bytes (default unlimited):
-    /// more is [`Status::StringTooLong`] at the string's head.
+    /// Longest string, chunk or joined string in bytes (default, and 0:
+    /// unlimited): more is [`Status::StringTooLong`] at the string's head.
     pub fn set_max_string_length(&mut self, bytes: u64) -> Result<(), Error> {
         self.set(ffi::CBOR_FAST_OPT_MAX_STRING_LENGTH, bytes)
     }
 
-    /// Most items of one array or pairs of one map (default
+    /// Most items of one array or pairs of one map (default, and 0:
     /// [`DEFAULT_MAX_CONTAINER_ITEMS`](crate::DEFAULT_MAX_CONTAINER_ITEMS),
     /// 2^24; `u64::MAX`: no limit): more is [`Status::ContainerTooLarge`] at
     /// the container's head.
@@ -241,15 +241,15 @@ impl<'a> Reader<'a> {
         self.set(ffi::CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, entries)
     }
 
-    /// Most data items since the start (default
+    /// Most data items since the start (default, and 0:
     /// [`DEFAULT_MAX_ITEMS`](crate::DEFAULT_MAX_ITEMS), 2^28; `u64::MAX`: no
     /// limit): the next one is [`Status::TooManyItems`].
     pub fn set_max_items(&mut self, items: u64) -> Result<(), Error> {
         self.set(ffi::CBOR_FAST_OPT_MAX_ITEMS, items)
     }
 
-    /// Most open containers and tags at once (default 512); deeper input fails
-    /// with [`Status::Depth`].
+    /// Most open containers and tags at once (default, and 0: 512; 1 allows
+    /// containers of scalars); deeper input fails with [`Status::Depth`].
     pub fn set_max_depth(&mut self, depth: u32) -> Result<(), Error> {
         // SAFETY: live handle.
         let code = unsafe {
