@@ -782,6 +782,21 @@ static PyObject* py_clear_key_cache(PyObject* self, PyObject* unused) {
   Py_RETURN_NONE;
 }
 
+static PyObject* py_key_cache_stats(PyObject* self, PyObject* unused) {
+  (void)self;
+  (void)unused;
+  return cf_key_cache_stats();
+}
+
+static PyObject* py_key_cache_slots(PyObject* self, PyObject* arg) {
+  (void)self;
+  if (!PyBytes_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "_key_cache_slots: bytes expected");
+    return NULL;
+  }
+  return cf_key_cache_slots((const uint8_t*)PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg));
+}
+
 static PyMethodDef module_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))py_loads, METH_VARARGS | METH_KEYWORDS,
      "loads(data, **options): exactly one CBOR data item from a bytes-like object."},
@@ -797,7 +812,12 @@ static PyMethodDef module_methods[] = {
     {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},
     {"status_name", py_status_name, METH_O, "The library's name of a status code."},
     {"status_string", py_status_string, METH_O, "The library's description of a status code."},
-    {"_clear_key_cache", py_clear_key_cache, METH_NOARGS, "Empties the map-key cache."},
+    {"_clear_key_cache", py_clear_key_cache, METH_NOARGS,
+     "Empties the map-key cache and zeroes its counters."},
+    {"_key_cache_stats", py_key_cache_stats, METH_NOARGS,
+     "The map-key cache's counters since the last clear (for the tests)."},
+    {"_key_cache_slots", py_key_cache_slots, METH_O,
+     "(way 0, way 1) slots of a key given as bytes; None if never cached (for the tests)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_ext",

@@ -100,6 +100,11 @@ void cf_decoder_free(cf_decoder* d);
 int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
 int cf_decoder_has_more(cf_decoder* d, size_t end);
 void cf_key_cache_clear(void);
+/* For the tests: {"hits", "misses" (since the last clear), "held", "slots",
+ * "max_length"}; and the (way 0, way 1) slots of a key (bytes), None when
+ * such a key is never cached. */
+PyObject* cf_key_cache_stats(void);
+PyObject* cf_key_cache_slots(const uint8_t* data, size_t size);
 
 /* One item from data[0, size), a buffer that starts at stream offset `base`
  * (errors carry stream offsets, item_offset `base`). end_out NULL: bytes after
