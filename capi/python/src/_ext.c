@@ -8,6 +8,67 @@
 
 cf_globals cf_state;
 
+/* ---- the cyclic GC ------------------------------------------------------------ */
+
+#if PY_VERSION_HEX >= 0x030A0000
+int cf_gc_pause(void) {
+  return PyGC_Disable();
+}
+
+void cf_gc_resume(int paused) {
+  if (paused) {
+    PyGC_Enable();
+  }
+}
+#else
+/* gc.isenabled, gc.disable, gc.enable: imported once, kept. */
+static PyObject *gc_isenabled, *gc_disable, *gc_enable;
+
+int cf_gc_pause(void) {
+  if (gc_isenabled == NULL) {
+    PyObject* gc = PyImport_ImportModule("gc");
+    if (gc == NULL) {
+      PyErr_Clear();
+      return 0; /* no pause: slower, not wrong */
+    }
+    gc_isenabled = PyObject_GetAttrString(gc, "isenabled");
+    gc_disable = PyObject_GetAttrString(gc, "disable");
+    gc_enable = PyObject_GetAttrString(gc, "enable");
+    Py_DECREF(gc);
+    if (gc_isenabled == NULL || gc_disable == NULL || gc_enable == NULL) {
+      Py_CLEAR(gc_isenabled);
+      Py_CLEAR(gc_disable);
+      Py_CLEAR(gc_enable);
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  PyObject* on = PyObject_CallNoArgs(gc_isenabled);
+  int enabled = on != NULL && PyObject_IsTrue(on) == 1;
+  Py_XDECREF(on);
+  PyObject* r = enabled ? PyObject_CallNoArgs(gc_disable) : NULL;
+  Py_XDECREF(r);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+  }
+  return enabled && r != NULL;
+}
+
+void cf_gc_resume(int paused) {
+  if (!paused) {
+    return;
+  }
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject* r = PyObject_CallNoArgs(gc_enable);
+  Py_XDECREF(r);
+  if (r == NULL) {
+    PyErr_Clear();
+  }
+  PyErr_Restore(type, value, tb);
+}
+#endif
+
 /* ---- options ----------------------------------------------------------------- */
 
 /* A limit: None (no limit, stored as 0) or an int in 1 .. 2**64 - 1. */
@@ -203,10 +264,7 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
     return PyErr_NoMemory();
   }
   PyObject* result = NULL;
-  /* A large input builds many containers at once, none of which can be
-   * garbage before the call returns: the cyclic GC would scan them again and
-   * again (it is triggered by allocation counts). Pause it meanwhile. */
-  int gc_paused = size >= (1 << 16) && PyGC_Disable();
+  int gc_paused = cf_gc_pause();
   if (cf_decoder_init(d, opts, data, size) == 0) {
     size_t end = 0;
     int rc = cf_decode_next(d, &result, &end);
@@ -223,9 +281,7 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
   if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
     shift_decode_error(base); /* one item, at offset `base` */
   }
-  if (gc_paused) {
-    PyGC_Enable();
-  }
+  cf_gc_resume(gc_paused);
   PyMem_Free(d);
   return result;
 }
@@ -300,7 +356,9 @@ static PyObject* seq_iter_next(PyObject* self) {
   }
   PyObject* v = NULL;
   size_t end = 0;
+  int gc_paused = cf_gc_pause();
   int rc = cf_decode_next(it->d, &v, &end);
+  cf_gc_resume(gc_paused);
   if (rc == 1) {
     return v;
   }

@@ -28,6 +28,19 @@ typedef struct {
 
 extern cf_globals cf_state;
 
+/* ---- the cyclic GC ------------------------------------------------------------ */
+
+/* Decoding builds containers that cannot be garbage before the call returns;
+ * the cyclic GC, triggered by allocation counts, would scan them again and
+ * again. cf_gc_pause() stops it from being triggered (1: it was enabled, 0:
+ * it was off already); cf_gc_resume(paused) enables it again when it was
+ * enabled before, so Python code between two calls always sees the state it
+ * set, and the collection due runs at the next allocation after the call.
+ * PyGC_Disable/PyGC_Enable on 3.10+, the gc module's functions on 3.9 (any
+ * exception pending at resume is kept). */
+int cf_gc_pause(void);
+void cf_gc_resume(int paused);
+
 /* ---- decoding ----------------------------------------------------------------- */
 
 typedef struct {
