@@ -26,11 +26,37 @@
 static PyObject* key_cache[2][KEY_CACHE_WAY];
 static unsigned long long key_cache_hits, key_cache_misses;
 
+/* The last `n` (1..7) bytes of a string at p, as a little-endian word
+ * zero-extended, read as one 8-byte load where [lo, hi) (the readable
+ * buffer around it) allows: a memcpy of a variable size is a call, and the
+ * load that follows it waits for its stores. */
+static uint64_t tail_word(const uint8_t* p, size_t n, const uint8_t* lo, const uint8_t* hi) {
+  uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if ((size_t)(hi - p) >= 8) {
+    memcpy(&w, p, 8);
+    return w & ((1ull << (8 * n)) - 1);
+  }
+  if ((size_t)(p - lo) >= 8 - n) {
+    memcpy(&w, p + n - 8, 8);
+    return w >> (8 * (8 - n));
+  }
+#else
+  (void)lo;
+  (void)hi;
+#endif
+  for (size_t k = 0; k < n; ++k) {
+    w |= (uint64_t)p[k] << (8 * k);
+  }
+  return w;
+}
+
 /* 1 when data[0, size) is ASCII; *mix gets a running mix of its words (not
  * yet a hash: key_hash() finishes it). Word at a time: keys are short, and a
  * byte loop with a multiply per byte costs more than the dict insert it
- * serves. */
-static int ascii_mix(const uint8_t* data, size_t size, uint64_t* mix) {
+ * serves. [lo, hi) holds the string: the readable buffer around it. */
+static int ascii_mix(const uint8_t* data, size_t size, const uint8_t* lo, const uint8_t* hi,
+                     uint64_t* mix) {
   uint64_t h = size * 0x9E3779B97F4A7C15ull;
   uint64_t high = 0;
   size_t i = 0;
@@ -41,8 +67,7 @@ static int ascii_mix(const uint8_t* data, size_t size, uint64_t* mix) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
   }
   if (i < size) {
-    uint64_t w = 0;
-    memcpy(&w, data + i, size - i);
+    uint64_t w = tail_word(data + i, size - i, lo, hi);
     high |= w;
     h = (h ^ w) * 0xff51afd7ed558ccdull;
   }
@@ -87,9 +112,10 @@ static int key_is(PyObject* s, const uint8_t* data, size_t size) {
 /* The str of a short map key, from the cache (a new reference), or NULL:
  * not ASCII (no exception: the caller decodes it the normal way) or out of
  * memory (an exception). */
-static PyObject* cached_key(const uint8_t* data, size_t size) {
+static PyObject* cached_key(const uint8_t* data, size_t size, const uint8_t* lo,
+                            const uint8_t* hi) {
   uint64_t h;
-  if (!ascii_mix(data, size, &h)) {
+  if (!ascii_mix(data, size, lo, hi, &h)) {
     return NULL;
   }
   h = key_hash(h);
@@ -138,7 +164,7 @@ PyObject* cf_key_cache_stats(void) {
 
 PyObject* cf_key_cache_slots(const uint8_t* data, size_t size) {
   uint64_t h;
-  if (size > CF_KEY_CACHE_MAX_LEN || !ascii_mix(data, size, &h)) {
+  if (size > CF_KEY_CACHE_MAX_LEN || !ascii_mix(data, size, data, data + size, &h)) {
     Py_RETURN_NONE; /* never cached */
   }
   h = key_hash(h);
@@ -880,7 +906,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         if (!is_text) {
           v = PyBytes_FromStringAndSize((const char*)it->data, (Py_ssize_t)it->size);
         } else if (top != NULL && top->kind == CF_KEY && it->size <= CF_KEY_CACHE_MAX_LEN &&
-                   (v = cached_key(it->data, it->size)) != NULL) {
+                   (v = cached_key(it->data, it->size, d->base, d->base + d->size)) != NULL) {
           /* cached */
         } else if (PyErr_Occurred()) {
           return -1;
@@ -888,7 +914,8 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           uint64_t ignored;
           /* short ASCII strings: no decoder call (a long one takes
            * PyUnicode_DecodeUTF8's own vectorised ASCII path) */
-          if (it->size <= 64 && ascii_mix(it->data, it->size, &ignored)) {
+          if (it->size <= 64 &&
+              ascii_mix(it->data, it->size, d->base, d->base + d->size, &ignored)) {
             v = ascii_str(it->data, it->size);
           } else {
             v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);

@@ -247,3 +247,27 @@ def test_evictions_hold_no_references():
     assert sys.getallocatedblocks() - start < 1000
     assert _ext._key_cache_stats()["held"] <= 4096
     assert stats()[1] == 30000
+
+
+def test_every_length_hashes_alike_wherever_the_key_sits():
+    # A key's last 1..7 bytes are read as one word forward, backward (near the
+    # end of the input) or byte by byte (a short input): all must agree, so
+    # the key decoded at the end of one input hits the entry another made.
+    for n in range(0, MAX_LEN + 1):
+        key = "".join(chr(ord("a") + i % 26) for i in range(n))
+        middle = dumps([{key: 0}, b"x" * 16])          # 16 bytes after the key
+        end_long = dumps([b"x" * 16, {key: 0}])        # 1 byte after, 16+ before
+        end_short = dumps({key: 0})                    # 1 byte after, 1-2 before
+        _ext._clear_key_cache()
+        assert loads(middle) == [{key: 0}, b"x" * 16]
+        assert loads(end_long) == [b"x" * 16, {key: 0}]
+        assert loads(end_short) == {key: 0}
+        assert stats() == (2, 1), n
+        # a non-ASCII last byte is seen on every path: never looked up
+        odd = key[:-1] + "\u00e9" if n else "\u00e9"
+        for data in (dumps([{odd: 0}, b"x" * 16]), dumps([b"x" * 16, {odd: 0}]),
+                     dumps({odd: 0})):
+            r = loads(data)
+            assert odd in (r if isinstance(r, dict) else [k for x in r if isinstance(x, dict)
+                                                          for k in x])
+        assert stats() == (2, 1), n
