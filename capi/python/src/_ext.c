@@ -8,6 +8,67 @@
 
 cf_globals cf_state;
 
+/* ---- the cyclic GC ------------------------------------------------------------ */
+
+#if PY_VERSION_HEX >= 0x030A0000
+int cf_gc_pause(void) {
+  return PyGC_Disable();
+}
+
+void cf_gc_resume(int paused) {
+  if (paused) {
+    PyGC_Enable();
+  }
+}
+#else
+/* gc.isenabled, gc.disable, gc.enable: imported once, kept. */
+static PyObject *gc_isenabled, *gc_disable, *gc_enable;
+
+int cf_gc_pause(void) {
+  if (gc_isenabled == NULL) {
+    PyObject* gc = PyImport_ImportModule("gc");
+    if (gc == NULL) {
+      PyErr_Clear();
+      return 0; /* no pause: slower, not wrong */
+    }
+    gc_isenabled = PyObject_GetAttrString(gc, "isenabled");
+    gc_disable = PyObject_GetAttrString(gc, "disable");
+    gc_enable = PyObject_GetAttrString(gc, "enable");
+    Py_DECREF(gc);
+    if (gc_isenabled == NULL || gc_disable == NULL || gc_enable == NULL) {
+      Py_CLEAR(gc_isenabled);
+      Py_CLEAR(gc_disable);
+      Py_CLEAR(gc_enable);
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  PyObject* on = PyObject_CallNoArgs(gc_isenabled);
+  int enabled = on != NULL && PyObject_IsTrue(on) == 1;
+  Py_XDECREF(on);
+  PyObject* r = enabled ? PyObject_CallNoArgs(gc_disable) : NULL;
+  Py_XDECREF(r);
+  if (PyErr_Occurred()) {
+    PyErr_Clear();
+  }
+  return enabled && r != NULL;
+}
+
+void cf_gc_resume(int paused) {
+  if (!paused) {
+    return;
+  }
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyObject* r = PyObject_CallNoArgs(gc_enable);
+  Py_XDECREF(r);
+  if (r == NULL) {
+    PyErr_Clear();
+  }
+  PyErr_Restore(type, value, tb);
+}
+#endif
+
 /* ---- options ----------------------------------------------------------------- */
 
 /* A limit: None (no limit, stored as 0) or an int in 1 .. 2**64 - 1. */
@@ -204,10 +265,7 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
     return PyErr_NoMemory();
   }
   PyObject* result = NULL;
-  /* A large input builds many containers at once, none of which can be
-   * garbage before the call returns: the cyclic GC would scan them again and
-   * again (it is triggered by allocation counts). Pause it meanwhile. */
-  int gc_paused = size >= (1 << 16) && PyGC_Disable();
+  int gc_paused = cf_gc_pause();
   if (cf_decoder_init(d, opts, data, size) == 0) {
     size_t end = 0;
     int rc = cf_decode_next(d, &result, &end);
@@ -224,9 +282,7 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
   if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
     shift_decode_error(base); /* one item, at offset `base` */
   }
-  if (gc_paused) {
-    PyGC_Enable();
-  }
+  cf_gc_resume(gc_paused);
   PyMem_Free(d);
   return result;
 }
@@ -301,7 +357,9 @@ static PyObject* seq_iter_next(PyObject* self) {
   }
   PyObject* v = NULL;
   size_t end = 0;
+  int gc_paused = cf_gc_pause();
   int rc = cf_decode_next(it->d, &v, &end);
+  cf_gc_resume(gc_paused);
   if (rc == 1) {
     return v;
   }
@@ -783,6 +841,21 @@ static PyObject* py_clear_key_cache(PyObject* self, PyObject* unused) {
   Py_RETURN_NONE;
 }
 
+static PyObject* py_key_cache_stats(PyObject* self, PyObject* unused) {
+  (void)self;
+  (void)unused;
+  return cf_key_cache_stats();
+}
+
+static PyObject* py_key_cache_slots(PyObject* self, PyObject* arg) {
+  (void)self;
+  if (!PyBytes_Check(arg)) {
+    PyErr_SetString(PyExc_TypeError, "_key_cache_slots: bytes expected");
+    return NULL;
+  }
+  return cf_key_cache_slots((const uint8_t*)PyBytes_AS_STRING(arg), (size_t)PyBytes_GET_SIZE(arg));
+}
+
 static PyMethodDef module_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))py_loads, METH_VARARGS | METH_KEYWORDS,
      "loads(data, **options): exactly one CBOR data item from a bytes-like object."},
@@ -798,7 +871,12 @@ static PyMethodDef module_methods[] = {
     {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},
     {"status_name", py_status_name, METH_O, "The library's name of a status code."},
     {"status_string", py_status_string, METH_O, "The library's description of a status code."},
-    {"_clear_key_cache", py_clear_key_cache, METH_NOARGS, "Empties the map-key cache."},
+    {"_clear_key_cache", py_clear_key_cache, METH_NOARGS,
+     "Empties the map-key cache and zeroes its counters."},
+    {"_key_cache_stats", py_key_cache_stats, METH_NOARGS,
+     "The map-key cache's counters since the last clear (for the tests)."},
+    {"_key_cache_slots", py_key_cache_slots, METH_O,
+     "(way 0, way 1) slots of a key given as bytes; None if never cached (for the tests)."},
     {NULL, NULL, 0, NULL}};
 
 static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_ext",

@@ -28,6 +28,19 @@ typedef struct {
 
 extern cf_globals cf_state;
 
+/* ---- the cyclic GC ------------------------------------------------------------ */
+
+/* Decoding builds containers that cannot be garbage before the call returns;
+ * the cyclic GC, triggered by allocation counts, would scan them again and
+ * again. cf_gc_pause() stops it from being triggered (1: it was enabled, 0:
+ * it was off already); cf_gc_resume(paused) enables it again when it was
+ * enabled before, so Python code between two calls always sees the state it
+ * set, and the collection due runs at the next allocation after the call.
+ * PyGC_Disable/PyGC_Enable on 3.10+, the gc module's functions on 3.9 (any
+ * exception pending at resume is kept). */
+int cf_gc_pause(void);
+void cf_gc_resume(int paused);
+
 /* ---- decoding ----------------------------------------------------------------- */
 
 typedef struct {
@@ -100,6 +113,11 @@ void cf_decoder_free(cf_decoder* d);
 int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
 int cf_decoder_has_more(cf_decoder* d, size_t end);
 void cf_key_cache_clear(void);
+/* For the tests: {"hits", "misses" (since the last clear), "held", "slots",
+ * "max_length"}; and the (way 0, way 1) slots of a key (bytes), None when
+ * such a key is never cached. */
+PyObject* cf_key_cache_stats(void);
+PyObject* cf_key_cache_slots(const uint8_t* data, size_t size);
 
 /* One item from data[0, size), a buffer that starts at stream offset `base`
  * (errors carry stream offsets, item_offset `base`). end_out NULL: bytes after

@@ -8,18 +8,55 @@
 #include <string.h>
 
 /* ---- short-key cache --------------------------------------------------------
- * Map keys of up to KEY_CACHE_MAX_LEN ASCII bytes are looked up in a
- * direct-mapped cache of str objects, so the thousand "id" keys of a document
- * are one object (less allocation, and dict lookups by identity). Guarded by
- * the GIL like every other Python object. */
-#define KEY_CACHE_SIZE 2048
-#define KEY_CACHE_MAX_LEN 32
-static PyObject* key_cache[KEY_CACHE_SIZE];
+ * Map keys of up to CF_KEY_CACHE_MAX_LEN ASCII bytes are looked up in a cache
+ * of str objects, so the thousand "id" keys of a document are one object
+ * (less allocation, and dict lookups by identity with the hash already
+ * computed). Guarded by the GIL like every other Python object.
+ *
+ * Skewed two-way: a key may sit in way 0 at one index of its hash or in way
+ * 1 at another (other bits of the same hash), so three keys conflict only
+ * when they share both. A miss fills an empty candidate slot, way 0 first;
+ * with both taken, it replaces the way-1 entry (way 0 keeps the keys that
+ * came first). With 2 x 2048 slots, decoding twitter, citm_catalog or canada
+ * (93, 321 and 6 distinct short keys) a second time, or the three in turn
+ * and again, misses nothing (tests/test_key_cache.py checks the counts
+ * through _key_cache_stats()). */
+#define KEY_CACHE_WAY 2048
+#define CF_KEY_CACHE_MAX_LEN 32
+static PyObject* key_cache[2][KEY_CACHE_WAY];
+static unsigned long long key_cache_hits, key_cache_misses;
 
-/* 1 when data[0, size) is ASCII; *hash gets a hash of it. Word at a time:
- * keys are short, and a byte loop with a multiply per byte costs more than
- * the dict insert it serves. */
-static int ascii_hash(const uint8_t* data, size_t size, uint64_t* hash) {
+/* The last `n` (1..7) bytes of a string at p, as a little-endian word
+ * zero-extended, read as one 8-byte load where [lo, hi) (the readable
+ * buffer around it) allows: a memcpy of a variable size is a call, and the
+ * load that follows it waits for its stores. */
+static uint64_t tail_word(const uint8_t* p, size_t n, const uint8_t* lo, const uint8_t* hi) {
+  uint64_t w = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if ((size_t)(hi - p) >= 8) {
+    memcpy(&w, p, 8);
+    return w & ((1ull << (8 * n)) - 1);
+  }
+  if ((size_t)(p - lo) >= 8 - n) {
+    memcpy(&w, p + n - 8, 8);
+    return w >> (8 * (8 - n));
+  }
+#else
+  (void)lo;
+  (void)hi;
+#endif
+  for (size_t k = 0; k < n; ++k) {
+    w |= (uint64_t)p[k] << (8 * k);
+  }
+  return w;
+}
+
+/* 1 when data[0, size) is ASCII; *mix gets a running mix of its words (not
+ * yet a hash: key_hash() finishes it). Word at a time: keys are short, and a
+ * byte loop with a multiply per byte costs more than the dict insert it
+ * serves. [lo, hi) holds the string: the readable buffer around it. */
+static int ascii_mix(const uint8_t* data, size_t size, const uint8_t* lo, const uint8_t* hi,
+                     uint64_t* mix) {
   uint64_t h = size * 0x9E3779B97F4A7C15ull;
   uint64_t high = 0;
   size_t i = 0;
@@ -30,13 +67,32 @@ static int ascii_hash(const uint8_t* data, size_t size, uint64_t* hash) {
     h = (h ^ w) * 0xff51afd7ed558ccdull;
   }
   if (i < size) {
-    uint64_t w = 0;
-    memcpy(&w, data + i, size - i);
+    uint64_t w = tail_word(data + i, size - i, lo, hi);
     high |= w;
     h = (h ^ w) * 0xff51afd7ed558ccdull;
   }
-  *hash = h ^ (h >> 29);
+  *mix = h;
   return (high & 0x8080808080808080ull) == 0;
+}
+
+/* The murmur3 64-bit finalizer over the mix: every bit of the result
+ * depends on every bit of the key (the mix alone leaves its low bits, the
+ * index, depending on the low bits of the words only). */
+static uint64_t key_hash(uint64_t h) {
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+static size_t way0_index(uint64_t h) {
+  return (size_t)(h & (KEY_CACHE_WAY - 1));
+}
+
+static size_t way1_index(uint64_t h) {
+  return (size_t)((h >> 32) & (KEY_CACHE_WAY - 1));
 }
 
 /* A new str from ASCII bytes. */
@@ -48,31 +104,71 @@ static PyObject* ascii_str(const uint8_t* data, size_t size) {
   return s;
 }
 
-static PyObject* cached_key(const uint8_t* data, size_t size) {
+static int key_is(PyObject* s, const uint8_t* data, size_t size) {
+  return s != NULL && (size_t)PyUnicode_GET_LENGTH(s) == size &&
+         memcmp(PyUnicode_DATA(s), data, size) == 0;
+}
+
+/* The str of a short map key, from the cache (a new reference), or NULL:
+ * not ASCII (no exception: the caller decodes it the normal way) or out of
+ * memory (an exception). */
+static PyObject* cached_key(const uint8_t* data, size_t size, const uint8_t* lo,
+                            const uint8_t* hi) {
   uint64_t h;
-  if (!ascii_hash(data, size, &h)) {
-    return NULL; /* not ASCII: the caller decodes it the normal way */
+  if (!ascii_mix(data, size, lo, hi, &h)) {
+    return NULL;
   }
-  PyObject** slot = &key_cache[h & (KEY_CACHE_SIZE - 1)];
-  PyObject* s = *slot;
-  if (s != NULL && (size_t)PyUnicode_GET_LENGTH(s) == size &&
-      memcmp(PyUnicode_DATA(s), data, size) == 0) {
+  h = key_hash(h);
+  PyObject** slot0 = &key_cache[0][way0_index(h)];
+  PyObject** slot1 = &key_cache[1][way1_index(h)];
+  PyObject* s;
+  if (key_is(*slot0, data, size)) {
+    s = *slot0;
+  } else if (key_is(*slot1, data, size)) {
+    s = *slot1;
+  } else {
+    s = ascii_str(data, size);
+    if (s == NULL) {
+      return NULL;
+    }
+    ++key_cache_misses;
+    Py_XSETREF(*(*slot0 == NULL ? slot0 : slot1), s);
     Py_INCREF(s);
     return s;
   }
-  s = ascii_str(data, size);
-  if (s == NULL) {
-    return NULL;
-  }
-  Py_XSETREF(*slot, s);
+  ++key_cache_hits;
   Py_INCREF(s);
   return s;
 }
 
 void cf_key_cache_clear(void) {
-  for (size_t i = 0; i < KEY_CACHE_SIZE; ++i) {
-    Py_CLEAR(key_cache[i]);
+  for (size_t w = 0; w < 2; ++w) {
+    for (size_t i = 0; i < KEY_CACHE_WAY; ++i) {
+      Py_CLEAR(key_cache[w][i]);
+    }
   }
+  key_cache_hits = key_cache_misses = 0;
+}
+
+PyObject* cf_key_cache_stats(void) {
+  Py_ssize_t held = 0;
+  for (size_t w = 0; w < 2; ++w) {
+    for (size_t i = 0; i < KEY_CACHE_WAY; ++i) {
+      held += key_cache[w][i] != NULL;
+    }
+  }
+  return Py_BuildValue("{sKsKsnsnsn}", "hits", key_cache_hits, "misses", key_cache_misses,
+                       "held", held, "slots", (Py_ssize_t)(2 * KEY_CACHE_WAY), "max_length",
+                       (Py_ssize_t)CF_KEY_CACHE_MAX_LEN);
+}
+
+PyObject* cf_key_cache_slots(const uint8_t* data, size_t size) {
+  uint64_t h;
+  if (size > CF_KEY_CACHE_MAX_LEN || !ascii_mix(data, size, data, data + size, &h)) {
+    Py_RETURN_NONE; /* never cached */
+  }
+  h = key_hash(h);
+  return Py_BuildValue("(nn)", (Py_ssize_t)way0_index(h), (Py_ssize_t)way1_index(h));
 }
 
 /* ---- errors ----------------------------------------------------------------- */
@@ -809,8 +905,8 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         }
         if (!is_text) {
           v = PyBytes_FromStringAndSize((const char*)it->data, (Py_ssize_t)it->size);
-        } else if (top != NULL && top->kind == CF_KEY && it->size <= KEY_CACHE_MAX_LEN &&
-                   (v = cached_key(it->data, it->size)) != NULL) {
+        } else if (top != NULL && top->kind == CF_KEY && it->size <= CF_KEY_CACHE_MAX_LEN &&
+                   (v = cached_key(it->data, it->size, d->base, d->base + d->size)) != NULL) {
           /* cached */
         } else if (PyErr_Occurred()) {
           return -1;
@@ -818,7 +914,8 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           uint64_t ignored;
           /* short ASCII strings: no decoder call (a long one takes
            * PyUnicode_DecodeUTF8's own vectorised ASCII path) */
-          if (it->size <= 64 && ascii_hash(it->data, it->size, &ignored)) {
+          if (it->size <= 64 &&
+              ascii_mix(it->data, it->size, d->base, d->base + d->size, &ignored)) {
             v = ascii_str(it->data, it->size);
           } else {
             v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);
