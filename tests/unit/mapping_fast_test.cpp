@@ -612,6 +612,75 @@ TEST(MappingFastPath, NestedStructErrorsKeepOffsetAndPath) {
   error_row<outer>(bad, status::type_mismatch, 74, "m[\"k\"]");
 }
 
+// Random damage to valid encodings: the fast path and the general one
+// (reject_duplicate_keys keeps every item on next()'s out-of-line path) give
+// the same status, offset, path and values on every input, except where the
+// reader's own duplicate check is what differs.
+template <class T, class Same>
+void mutations_agree(const bytes& valid, Same same, uint32_t seed) {
+  uint32_t x = seed;
+  auto rnd = [&x] {  // xorshift32: the same inputs on every run
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return x;
+  };
+  static const uint8_t interesting[] = {0x00, 0x17, 0x18, 0x19, 0x1a, 0x1b, 0x1f, 0x20, 0x3b,
+                                        0x40, 0x5f, 0x60, 0x7f, 0x80, 0x9f, 0xa0, 0xbf, 0xc1,
+                                        0xf4, 0xf5, 0xf6, 0xf9, 0xfa, 0xfb, 0xff};
+  for (int round = 0; round < 4000; ++round) {
+    bytes in = valid;
+    const int edits = 1 + int(rnd() % 3);
+    for (int e = 0; e < edits && !in.empty(); ++e) {
+      const size_t at = rnd() % in.size();
+      switch (rnd() % 4) {
+        case 0: in[at] = uint8_t(rnd()); break;
+        case 1: in[at] = interesting[rnd() % sizeof interesting]; break;
+        case 2: in[at] = uint8_t(in[at] ^ (1u << (rnd() % 8))); break;
+        default: in.resize(at); break;
+      }
+    }
+    in.insert(in.end(), k_pad, 0x00);  // the fast path may run to the item's last byte
+    cbor_fast::mapping_options fast;
+    fast.allow_trailing_bytes = true;
+    cbor_fast::mapping_options general = fast;
+    general.reader.reject_duplicate_keys = true;
+    T a{}, b{};
+    const outcome oa = decode(in, a, fast);
+    const outcome ob = decode(in, b, general);
+    if (oa.s == status::duplicate_key || ob.s == status::duplicate_key) continue;
+    ASSERT_EQ(oa.s, ob.s) << "round " << round;
+    ASSERT_EQ(oa.offset, ob.offset) << "round " << round;
+    ASSERT_EQ(oa.path, ob.path) << "round " << round;
+    if (oa.s == status::ok) {
+      ASSERT_TRUE(same(a, b)) << "round " << round;
+    }
+  }
+}
+
+TEST(MappingFastPath, DamagedInputsDecodeAlikeOnBothPaths) {
+  mutations_agree<outer>(from_hex(k_outer), same_outer, 0x9e3779b9u);
+  mutations_agree<keyed>(
+      from_hex("a3"
+               "01"
+               "24"
+               "37"
+               "6162"
+               "19012c"
+               "07"),
+      [](const keyed& x, const keyed& y) { return x.a == y.a && x.b == y.b && x.c == y.c; },
+      0x85ebca6bu);
+  mutations_agree<row>(
+      from_hex("83"
+               "20"
+               "6178"
+               "f93e00"),
+      [](const row& x, const row& y) {
+        return x.a == y.a && x.b == y.b && std::memcmp(&x.c, &y.c, 8) == 0;
+      },
+      0xc2b2ae35u);
+}
+
 TEST(MappingFastPath, KeysOutOfOrderAndUnusualKeyEncodings) {
   // {"d": 2.5, "items": [], "id": 7, "title": "t", ...}: the in-order pass
   // takes what it can, the general loop the rest.
