@@ -99,6 +99,139 @@ constexpr bool is_bulk_number = std::is_same<T, uint64_t>::value ||
 
 // ---- decoding -------------------------------------------------------------------
 
+#if defined(__GNUC__) || defined(__clang__)
+#define CBOR_FAST_MAPPING_INLINE __attribute__((always_inline)) inline
+#else
+#define CBOR_FAST_MAPPING_INLINE inline
+#endif
+
+/// The typed inline steps of from_cbor() (reader.hpp befriends this): the
+/// step next()'s inline path takes for a head (reader::read_head(), the one
+/// take_plain() dispatches to over all 256 initial bytes), chosen by one
+/// compare against the item type a member accepts. The head is decoded by
+/// detail::k_heads and the reader's own step, so an item taken here is the
+/// item next() would have returned, with the same reader state after it.
+struct mapping_access {
+  /// The initial byte next()'s inline path would read (as take_plain(): room
+  /// in the innermost level; no sticky error, strict checks or open
+  /// indefinite string; nine bytes of input and the item budget), else nullptr.
+  CBOR_FAST_MAPPING_INLINE static const uint8_t* plain_head(reader& r) noexcept {
+    if (r.top_->left == 0) return nullptr;  // a level's end: next() reports it
+    if (r.pos_ >= r.plain_end_) {
+      r.note_plain_end();
+      if (r.pos_ >= r.plain_end_) return nullptr;
+    }
+    return r.pos_;
+  }
+  /// next()'s inline step for the head at plain_head(r), whose form is Form.
+  /// false (limits, room, UTF-8, a full stack...): nothing read or changed.
+  template <class Form>
+  CBOR_FAST_MAPPING_INLINE static bool take(reader& r, item& out) noexcept {
+    const uint8_t* p = r.pos_;
+    reader::frame* top = r.top_;
+    uint64_t left = top->left;
+    struct deliver {  // as take_plain()'s: the locals back into the reader
+      reader& rd;
+      CBOR_FAST_MAPPING_INLINE void operator()(const reader::cursor& c,
+                                               const item&) const noexcept {
+        rd.pos_ = c.p;
+        rd.top_ = c.top;
+        c.top->left = c.left;
+      }
+    } taken{r};
+    return r.read_head<false, false, Form>(
+        reader::cursor{p, r.items_left_, left, top, r.depth_, 0, p}, out, taken);
+  }
+  /// What read_head() does once it has taken a scalar or a definite string
+  /// ending at `after` (no level opens or closes). For a key whose bytes the
+  /// caller compared with an encoding read_head() takes under the reader's
+  /// options (take_member_key()).
+  CBOR_FAST_MAPPING_INLINE static void take_known(reader& r, const uint8_t* after) noexcept {
+    r.pos_ = after;
+    --r.items_left_;
+    --r.top_->left;
+  }
+  /// next()'s inline end of a definite array or map whose entries were all
+  /// read (as take_plain()), or false with nothing changed.
+  CBOR_FAST_MAPPING_INLINE static bool take_end(reader& r) noexcept {
+    const reader::frame* top = r.top_;
+    if (top->left != 0 || r.slow_ != 0 || top->indefinite || top->kind == frame_tag) return false;
+    r.pop();
+    return true;
+  }
+};
+
+/// The head at plain_head() taken by next()'s step for (Type, its argument
+/// size), for the argument sizes Widths that Type has; false otherwise.
+template <item_type Type, unsigned... Widths>
+CBOR_FAST_MAPPING_INLINE bool take_form(reader& r, const head_entry& e, item& out) noexcept {
+  bool took = false;
+  (void)((e.arg_bytes == Widths
+              ? (took = mapping_access::take<head_form<Type, Widths>>(r, out), true)
+              : false) ||
+         ...);
+  return took;
+}
+
+/// The next item when it has type Type (a definite string or container for
+/// those types) and next()'s inline path takes it: true with `out` as next()
+/// fills it. false with nothing read: the caller calls next() (which gives
+/// the item, or the error, exactly as it would have).
+template <item_type Type>
+CBOR_FAST_MAPPING_INLINE bool take_typed(reader& r, item& out) noexcept {
+  const uint8_t* p = mapping_access::plain_head(r);
+  if (p == nullptr) return false;
+  const head_entry& e = k_heads[*p];
+  if (e.type != uint8_t(Type)) return false;  // additional information 28..31: type none
+  if constexpr (Type == item_type::floating) {
+    return take_form<Type, 2, 4, 8>(r, e, out);
+  } else if constexpr (Type == item_type::boolean) {
+    return take_form<Type, 0>(r, e, out);
+  } else {
+    return take_form<Type, 0, 1, 2, 4, 8>(r, e, out);
+  }
+}
+
+/// An integer of either sign, as take_typed().
+CBOR_FAST_MAPPING_INLINE bool take_integer(reader& r, item& out) noexcept {
+  const uint8_t* p = mapping_access::plain_head(r);
+  if (p == nullptr) return false;
+  const head_entry& e = k_heads[*p];
+  if (e.type == uint8_t(item_type::unsigned_int))
+    return take_form<item_type::unsigned_int, 0, 1, 2, 4, 8>(r, e, out);
+  if (e.type == uint8_t(item_type::negative_int))
+    return take_form<item_type::negative_int, 0, 1, 2, 4, 8>(r, e, out);
+  return false;
+}
+
+/// The step for a member accepting Type (an integer member: either sign).
+template <item_type Type>
+CBOR_FAST_MAPPING_INLINE bool take_for(reader& r, item& out) noexcept {
+  if constexpr (Type == item_type::unsigned_int) {
+    return take_integer(r, out);
+  } else {
+    return take_typed<Type>(r, out);
+  }
+}
+
+/// The shortest head of (major, arg), for keys known at compile time.
+struct key_head {
+  uint8_t bytes[9];
+  size_t size;
+};
+constexpr key_head shortest_key_head(unsigned major, uint64_t arg) noexcept {
+  key_head h{{}, shortest_head_size(arg)};
+  const uint8_t mt = uint8_t(major << 5);
+  if (h.size == 1) {
+    h.bytes[0] = uint8_t(mt | arg);
+    return h;
+  }
+  const size_t n = h.size - 1;
+  h.bytes[0] = uint8_t(mt | (n == 1 ? 24 : n == 2 ? 25 : n == 4 ? 26 : 27));
+  for (size_t i = 0; i < n; ++i) h.bytes[1 + i] = uint8_t(arg >> (8 * (n - 1 - i)));
+  return h;
+}
+
 /// One step of a member path, innermost first while an error unwinds.
 struct path_step {
   enum kind_t : uint8_t { member, index, text_key, int_key } kind;
@@ -145,6 +278,33 @@ struct decode_ctx {
     const status s = r.next(it);
     return s == status::ok ? s : reader_failed(s);
   }
+  /// The next item, for a member accepting Type (unsigned_int: an integer of
+  /// either sign), handed to `use(const item&)`: taken by the typed inline
+  /// step into an item that never leaves this function (so the fields `use`
+  /// ignores are never stored), else read by next() (the same item, or the
+  /// same error). One `use` for both: the rules are written once.
+  template <item_type Type, class Use>
+  CBOR_FAST_MAPPING_INLINE status with_next(Use&& use) {
+    {
+      item fast;
+      if (take_for<Type>(r, fast)) return use(static_cast<const item&>(fast));
+    }
+    item it;
+    const status s = next(it);
+    return s == status::ok ? use(static_cast<const item&>(it)) : s;
+  }
+  /// The same into `it` (container heads, whose item outlives the call).
+  template <item_type Type>
+  CBOR_FAST_MAPPING_INLINE status next_typed(item& it) {
+    {
+      item fast;
+      if (take_for<Type>(r, fast)) {
+        it = fast;
+        return status::ok;
+      }
+    }
+    return next(it);
+  }
   /// The next byte when it is the initial byte of a break (indefinite containers).
   bool at_break() const noexcept {
     const byte_view in = r.input();
@@ -172,6 +332,7 @@ struct decode_ctx {
   }
   /// Reads the end item of a container whose elements were all read.
   status expect_end() {
+    if (mapping_access::take_end(r)) return status::ok;
     item e;
     const status s = next(e);
     if (s != status::ok) return s;
@@ -189,96 +350,104 @@ inline status type_error(decode_ctx& c, const item& it) {
 
 template <class I>
 status decode_integer(decode_ctx& c, I& out) {
-  item it;
-  const status s = c.next(it);
-  if (s != status::ok) return s;
-  using L = std::numeric_limits<I>;
-  if (it.type == item_type::unsigned_int) {
-    if (it.value() > uint64_t(L::max())) return c.fail(status::out_of_range, it.offset);
-    out = I(it.value());
-    return status::ok;
-  }
-  if (it.type == item_type::negative_int) {
-    if constexpr (std::is_unsigned<I>::value) {
-      return c.fail(status::out_of_range, it.offset);
-    } else {
-      // -1 - n >= min  <=>  n <= -(min + 1) = max
+  return c.with_next<item_type::unsigned_int>([&](const item& it) {
+    using L = std::numeric_limits<I>;
+    if (it.type == item_type::unsigned_int) {
       if (it.value() > uint64_t(L::max())) return c.fail(status::out_of_range, it.offset);
-      out = I(-1 - int64_t(it.value()));
+      out = I(it.value());
       return status::ok;
     }
-  }
-  return type_error(c, it);
+    if (it.type == item_type::negative_int) {
+      if constexpr (std::is_unsigned<I>::value) {
+        return c.fail(status::out_of_range, it.offset);
+      } else {
+        // -1 - n >= min  <=>  n <= -(min + 1) = max
+        if (it.value() > uint64_t(L::max())) return c.fail(status::out_of_range, it.offset);
+        out = I(-1 - int64_t(it.value()));
+        return status::ok;
+      }
+    }
+    return type_error(c, it);
+  });
 }
 
 template <class F>
 status decode_float(decode_ctx& c, F& out) {
-  item it;
-  const status s = c.next(it);
-  if (s != status::ok) return s;
-  double d;
-  if (it.type == item_type::floating) {
-    d = it.float_value();
-    if constexpr (sizeof(F) < sizeof(double)) {
-      // A double narrows only when exact (NaN and infinities included).
-      if (it.width == 8 && d == d && F(d) != d) return c.fail(status::out_of_range, it.offset);
+  return c.with_next<item_type::floating>([&](const item& it) {
+    double d;
+    if (it.type == item_type::floating) {
+      d = it.float_value();
+      if constexpr (sizeof(F) < sizeof(double)) {
+        // A double narrows only when exact (NaN and infinities included).
+        if (it.width == 8 && d == d && F(d) != d) return c.fail(status::out_of_range, it.offset);
+      }
+    } else if (it.type == item_type::unsigned_int || it.type == item_type::negative_int) {
+      const uint64_t n = it.value();
+      d = it.type == item_type::unsigned_int ? double(n) : -1.0 - double(n);
+      // Exact only if the magnitude converts back (2^64 is past uint64_t).
+      const double mag = it.type == item_type::unsigned_int ? d : -1.0 - d;
+      if (mag >= 18446744073709551616.0 || uint64_t(mag) != n || double(F(d)) != d)
+        return c.fail(status::out_of_range, it.offset);
+    } else {
+      return type_error(c, it);
     }
-  } else if (it.type == item_type::unsigned_int || it.type == item_type::negative_int) {
-    const uint64_t n = it.value();
-    d = it.type == item_type::unsigned_int ? double(n) : -1.0 - double(n);
-    // Exact only if the magnitude converts back (2^64 is past uint64_t).
-    const double mag = it.type == item_type::unsigned_int ? d : -1.0 - d;
-    if (mag >= 18446744073709551616.0 || uint64_t(mag) != n || double(F(d)) != d)
-      return c.fail(status::out_of_range, it.offset);
-  } else {
-    return type_error(c, it);
-  }
-  out = F(d);
-  return status::ok;
+    out = F(d);
+    return status::ok;
+  });
 }
 
 /// Definite or indefinite text into std::string; definite text into a view.
 inline status decode_text(decode_ctx& c, std::string& out) {
-  item it;
-  status s = c.next(it);
-  if (s != status::ok) return s;
-  if (it.type != item_type::text_string) return type_error(c, it);
-  if (!it.is_indefinite()) {
-    out.assign(it.text().data(), it.text().size());
-    return status::ok;
-  }
-  out.clear();
-  s = c.r.read_joined(it, out);
-  return s == status::ok ? s : c.reader_failed(s);
+  return c.with_next<item_type::text_string>([&](const item& it) {
+    if (it.type != item_type::text_string) return type_error(c, it);
+    if (!it.is_indefinite()) {
+      // A string with room keeps its buffer; else one of the right size
+      // (string's grow-and-copy path costs more than building it anew).
+      if (out.capacity() >= it.arg) {
+        out.assign(it.text().data(), it.text().size());
+      } else {
+        out = std::string(it.text().data(), it.text().size());
+      }
+      return status::ok;
+    }
+    out.clear();
+    const status s = c.r.read_joined(it, out);
+    return s == status::ok ? s : c.reader_failed(s);
+  });
 }
 
 /// A borrowed view of a definite string of one major type (indefinite
 /// strings have no single place in the input: type_mismatch).
-inline status decode_view(decode_ctx& c, item_type want, item& it) {
-  const status s = c.next(it);
-  if (s != status::ok) return s;
-  if (it.type != want || it.is_indefinite()) return type_error(c, it);
-  return status::ok;
+template <item_type Want, class V>
+status decode_view(decode_ctx& c, V& out) {
+  return c.with_next<Want>([&](const item& it) {
+    if (it.type != Want || it.is_indefinite()) return type_error(c, it);
+    if constexpr (Want == item_type::text_string) {
+      out = it.text();
+    } else {
+      out = it.bytes();
+    }
+    return status::ok;
+  });
 }
 
 template <class A>
 status decode_byte_vector(decode_ctx& c, std::vector<uint8_t, A>& out) {
-  item it;
-  status s = c.next(it);
-  if (s != status::ok) return s;
-  if (it.type != item_type::byte_string) return type_error(c, it);
-  if (!it.is_indefinite()) {
-    out.assign(it.bytes().begin(), it.bytes().end());
-    return status::ok;
-  }
-  out.clear();
-  for (;;) {
-    item chunk;
-    s = c.next(chunk);
-    if (s != status::ok) return s;
-    if (chunk.type == item_type::end) return status::ok;
-    out.insert(out.end(), chunk.bytes().begin(), chunk.bytes().end());
-  }
+  return c.with_next<item_type::byte_string>([&](const item& it) {
+    if (it.type != item_type::byte_string) return type_error(c, it);
+    if (!it.is_indefinite()) {
+      out.assign(it.bytes().begin(), it.bytes().end());
+      return status::ok;
+    }
+    out.clear();
+    for (;;) {
+      item chunk;
+      const status s = c.next(chunk);
+      if (s != status::ok) return s;
+      if (chunk.type == item_type::end) return status::ok;
+      out.insert(out.end(), chunk.bytes().begin(), chunk.bytes().end());
+    }
+  });
 }
 
 template <class V>
@@ -293,7 +462,7 @@ status decode_vector(decode_ctx& c, V& out) {
     return c.r.error().code != status::ok ? c.reader_failed(s) : c.fail(s, at);
   } else {
     item it;
-    status s = c.next(it);
+    status s = c.next_typed<item_type::array>(it);
     if (s != status::ok) return s;
     if (it.type != item_type::array) return type_error(c, it);
     out.clear();
@@ -326,7 +495,7 @@ status decode_vector(decode_ctx& c, V& out) {
 template <class E, size_t N>
 status decode_std_array(decode_ctx& c, std::array<E, N>& out) {
   item it;
-  status s = c.next(it);
+  status s = c.next_typed<item_type::array>(it);
   if (s != status::ok) return s;
   if (it.type != item_type::array || (!it.is_indefinite() && it.count() != N))
     return type_error(c, it);
@@ -358,7 +527,7 @@ template <class M>
 status decode_map(decode_ctx& c, M& out) {
   using K = typename M::key_type;
   item it;
-  status s = c.next(it);
+  status s = c.next_typed<item_type::map>(it);
   if (s != status::ok) return s;
   if (it.type != item_type::map) return type_error(c, it);
   out.clear();
@@ -471,6 +640,73 @@ status decode_member(decode_ctx& c, T& out, const FL& fl) {
   return s;
 }
 
+constexpr bool is_ascii(const char* s, size_t n) noexcept {
+  for (size_t i = 0; i < n; ++i)
+    if (static_cast<unsigned char>(s[i]) >= 0x80) return false;
+  return true;
+}
+
+/// The key of member I of T (its name, or its integer key) taken when it is
+/// the next item in its shortest encoding, as take_typed(). Another encoding
+/// of the same key (a longer head, an indefinite string) returns false and
+/// the general loop matches it.
+template <class T, size_t I>
+CBOR_FAST_MAPPING_INLINE bool take_member_key(reader& r) noexcept {
+  static constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
+  using L = typename std::remove_const_t<decltype(fl)>::layout;
+  static constexpr auto& f = std::get<I>(fl.fields);
+  static constexpr bool names = std::is_same<L, layout_names>::value;
+  static constexpr key_head head =
+      names ? shortest_key_head(3, f.name_size)
+            : shortest_key_head(f.key < 0 ? 1 : 0,
+                                f.key < 0 ? uint64_t(-1 - f.key) : uint64_t(f.key));
+  static constexpr head_entry e = k_heads[head.bytes[0]];
+  const uint8_t* p = mapping_access::plain_head(r);
+  if (p == nullptr) return false;
+  // plain_head() leaves nine bytes: room for any head.
+  if (std::memcmp(p, head.bytes, head.size) != 0) return false;
+  if constexpr (names) {
+    const uint8_t* body = p + head.size;
+    if (f.name_size != 0) {
+      const byte_view in = r.input();
+      if (size_t(in.data + in.size - body) < f.name_size ||
+          std::memcmp(body, f.name, f.name_size) != 0)
+        return false;
+    }
+    // The string is in the input (compared above); an ASCII name is valid
+    // UTF-8: what is left of read_head()'s checks is the length limit.
+    static constexpr bool ascii = is_ascii(f.name, f.name_size);
+    if (ascii && f.name_size <= r.options().max_string_length) {
+      mapping_access::take_known(r, body + f.name_size);
+      return true;
+    }
+    item key;
+    return take_form<item_type::text_string, e.arg_bytes>(r, e, key);
+  } else {
+    (void)e;
+    mapping_access::take_known(r, p + head.size);  // an integer: read_head() checks nothing more
+    return true;
+  }
+}
+
+/// The in-order pass over a definite map: member I, when its key is next
+/// (taken as above), is decoded at once, without a search by name; else
+/// member I + 1 gets the same key (so omitted optionals cost one compare
+/// each). The first key that matches no member from here on ends the pass,
+/// and the general loop takes the map's remaining pairs (members not seen
+/// here may still come; a member seen here and again is duplicate_key there).
+/// false: stop (the pairs are all read, or s holds an error).
+template <size_t I, class T, class FL, class Seen>
+CBOR_FAST_MAPPING_INLINE bool ordered_member(decode_ctx& c, T& out, const FL& fl, Seen& seen,
+                                             uint64_t& done, uint64_t pairs, status& s) {
+  if (done == pairs) return false;
+  if (!take_member_key<T, I>(c.r)) return true;
+  seen.set(I);
+  ++done;
+  s = decode_member<I>(c, out, fl);
+  return s == status::ok;
+}
+
 template <class T, class FL, size_t... I>
 status decode_member_at(decode_ctx& c, T& out, const FL& fl, size_t index,
                         std::index_sequence<I...>) {
@@ -553,8 +789,8 @@ status finish_members(decode_ctx& c, T& out, const FL& fl,
   return s;
 }
 
-template <class T>
-status decode_struct(decode_ctx& c, T& out) {
+template <class T, size_t... I>
+status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
   static constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
   using FL = std::remove_const_t<decltype(fl)>;
   using L = typename FL::layout;
@@ -562,13 +798,23 @@ status decode_struct(decode_ctx& c, T& out) {
   using seq = std::make_index_sequence<N>;
   seen_bits<(N + 63) / 64> seen;
   item head;
-  status s = c.next(head);
+  status s = c.template next_typed < std::is_same<L, layout_array>::value ? item_type::array
+                                                                          : item_type::map > (head);
   if (s != status::ok) return s;
   const bool definite = !head.is_indefinite();
   if constexpr (std::is_same<L, layout_array>::value) {
     if (head.type != item_type::array) return type_error(c, head);
     const uint64_t n = head.count();
-    for (size_t i = 0; definite ? i < n : !c.at_break(); ++i) {
+    size_t i = 0;
+    if (definite) {
+      // The members in order, each decoded without a dispatch on its index.
+      (void)((i < n
+                  ? (s = decode_member<I>(c, out, fl), s == status::ok && (seen.set(I), ++i, true))
+                  : false) &&
+             ...);
+      if (s != status::ok) return s;
+    }
+    for (; definite ? i < n : !c.at_break(); ++i) {
       if (i < N) {
         s = decode_member_at(c, out, fl, i, seq{});
         if (s != status::ok) return s;
@@ -586,10 +832,19 @@ status decode_struct(decode_ctx& c, T& out) {
   } else {
     if (head.type != item_type::map) return type_error(c, head);
     const uint64_t pairs = head.count();
+    uint64_t i = 0;
+    if (definite) {
+      (void)(ordered_member<I>(c, out, fl, seen, i, pairs, s) && ...);
+      if (s != status::ok) return s;
+    }
     std::string joined;  // an indefinite-length key (rare: allocates only then)
-    for (uint64_t i = 0; definite ? i < pairs : !c.at_break(); ++i) {
+    for (; definite ? i < pairs : !c.at_break(); ++i) {
       item key;
-      s = c.next(key);
+      if constexpr (std::is_same<L, layout_names>::value) {
+        s = c.next_typed<item_type::text_string>(key);
+      } else {
+        s = c.next_typed<item_type::unsigned_int>(key);
+      }
       if (s != status::ok) return s;
       bool matched = false;
       if constexpr (std::is_same<L, layout_names>::value) {
@@ -631,6 +886,12 @@ status decode_struct(decode_ctx& c, T& out) {
 }
 
 template <class T>
+status decode_struct(decode_ctx& c, T& out) {
+  using FL = decltype(cbor_fast_fields(static_cast<const T*>(nullptr)));
+  return decode_struct_fields(c, out, std::make_index_sequence<FL::size>{});
+}
+
+template <class T>
 status decode_value(decode_ctx& c, T& out) {
   if constexpr (has_adapter<T>::value || has_decode_hook<T>::value) {
     const size_t at = c.r.offset();
@@ -659,12 +920,11 @@ status decode_value(decode_ctx& c, T& out) {
     if (s != status::ok) return s;
     return it.type == item_type::null ? status::ok : type_error(c, it);
   } else if constexpr (std::is_same<T, bool>::value) {
-    item it;
-    const status s = c.next(it);
-    if (s != status::ok) return s;
-    if (it.type != item_type::boolean) return type_error(c, it);
-    out = it.boolean_value();
-    return status::ok;
+    return c.with_next<item_type::boolean>([&](const item& it) {
+      if (it.type != item_type::boolean) return type_error(c, it);
+      out = it.boolean_value();
+      return status::ok;
+    });
   } else if constexpr (std::is_enum<T>::value) {
     std::underlying_type_t<T> v{};
     const status s = decode_value(c, v);
@@ -678,15 +938,9 @@ status decode_value(decode_ctx& c, T& out) {
   } else if constexpr (std::is_same<T, std::string>::value) {
     return decode_text(c, out);
   } else if constexpr (std::is_same<T, std::string_view>::value) {
-    item it;
-    const status s = decode_view(c, item_type::text_string, it);
-    if (s == status::ok) out = it.text();
-    return s;
+    return decode_view<item_type::text_string>(c, out);
   } else if constexpr (std::is_same<T, byte_view>::value) {
-    item it;
-    const status s = decode_view(c, item_type::byte_string, it);
-    if (s == status::ok) out = it.bytes();
-    return s;
+    return decode_view<item_type::byte_string>(c, out);
   } else if constexpr (is_byte_vector<T>::value) {
     return decode_byte_vector(c, out);
   } else if constexpr (is_vector<T>::value) {
@@ -997,5 +1251,7 @@ inline status from_cbor(reader& r, T& out, mapping_error& err, const mapping_opt
 
 }  // namespace v1
 }  // namespace cbor_fast
+
+#undef CBOR_FAST_MAPPING_INLINE
 
 #endif  // CBOR_FAST_MAPPING_INL_HPP

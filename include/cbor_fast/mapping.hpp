@@ -45,6 +45,15 @@
 // holding a std::vector of itself, recurses per level up to
 // reader_options::max_depth).
 //
+// Speed: each member's head is read by the reader's own inline step for the
+// item type the member accepts (one compare of the initial byte instead of
+// next()'s dispatch over all of them), and a map's keys are first matched in
+// declaration order against each member's key in its shortest encoding, so
+// a struct written in order costs no search by name. Everything else (another
+// type, a longer head, indefinite lengths, tags, strict checks, limits, the
+// last 8 bytes of input) goes through reader::next(): values, statuses,
+// offsets and paths are the same whichever path read an item.
+//
 // Hooks for other types, found by ADL in the type's namespace:
 //   cbor_fast::status cbor_fast_encode(cbor_fast::writer& w, const T& v);
 //   cbor_fast::status cbor_fast_decode(cbor_fast::reader& r, T& v);

@@ -18,6 +18,7 @@ class key_checker;
 struct reader_steps;
 struct reader_access;
 struct bulk_reader;
+struct mapping_access;
 /// What a reader frame holds open. Strings last, so one compare tells
 /// "inside an indefinite string".
 enum frame_kind : uint8_t {
@@ -355,8 +356,9 @@ class reader {
   status next_special(item& out) noexcept;
   status head_special(item& out, const uint8_t* p, size_t off) noexcept;
   status read_item(item& out) noexcept;
-  friend struct detail::reader_steps;  ///< read_item()'s per-initial-byte steps (reader.cpp)
-  friend struct detail::bulk_reader;   ///< read_array() (bulk.cpp)
+  friend struct detail::reader_steps;    ///< read_item()'s per-initial-byte steps (reader.cpp)
+  friend struct detail::bulk_reader;     ///< read_array() (bulk.cpp)
+  friend struct detail::mapping_access;  ///< from_cbor()'s typed inline steps (mapping-inl.hpp)
   status push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept;
   status check_utf8(const item& text) noexcept;
   status next_strict(item& out) noexcept;

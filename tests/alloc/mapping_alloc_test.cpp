@@ -66,6 +66,29 @@ struct owning {
 };
 CBOR_FAST_FIELDS(owning, title, subs, ids)
 
+// Integer keys and an array layout (their keys and members take the
+// in-order pass too).
+struct cose_b {
+  int64_t kty = 0;
+  std::string_view kid;
+  cbor_fast::byte_view x;
+};
+CBOR_FAST_FIELDS_KEYS(cose_b, (1, kty), (2, kid), (-2, x))
+
+struct row_b {
+  int16_t a = 0;
+  std::string_view b;
+  double c = 0;
+  cose_b key;
+};
+CBOR_FAST_FIELDS_ARRAY(row_b, a, b, c, key)
+
+struct rows_b {
+  std::array<row_b, 3> rows;
+  std::optional<uint32_t> count;
+};
+CBOR_FAST_FIELDS(rows_b, rows, count)
+
 }  // namespace alloctest
 
 namespace {
@@ -118,6 +141,22 @@ TEST(MappingAllocations, BorrowedStructDecodesWithNoAllocation) {
   EXPECT_EQ(out.title, b.title);
   EXPECT_EQ(out.subs[3].value, 3);
   EXPECT_EQ(std::get<std::string_view>(out.tag), "borrowed");
+  EXPECT_EQ(cbor_fast::to_cbor(out), in);
+}
+
+TEST(MappingAllocations, IntegerKeysAndArrayLayoutsDecodeWithNoAllocation) {
+  static const uint8_t raw[4] = {9, 8, 7, 6};
+  alloctest::rows_b v;
+  for (size_t i = 0; i < 3; ++i)
+    v.rows[i] = alloctest::row_b{int16_t(-300 * int(i)), "row", 0.25 * double(i),
+                                 alloctest::cose_b{int64_t(i) + 1, "kid", {raw, 4}}};
+  v.count = 3;
+  const std::vector<uint8_t> in = cbor_fast::to_cbor(v);
+  alloctest::rows_b out;
+  EXPECT_EQ(allocations_of_decode(in, out), 0u);
+  EXPECT_EQ(out.rows[2].a, -600);
+  EXPECT_EQ(out.rows[1].key.kid, "kid");
+  EXPECT_EQ(out.rows[2].key.x.size, 4u);
   EXPECT_EQ(cbor_fast::to_cbor(out), in);
 }
 

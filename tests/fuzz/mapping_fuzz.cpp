@@ -5,7 +5,11 @@
 //  - a success re-encodes to bytes that decode again (with no limits) and
 //    re-encode to the same bytes;
 //  - reader::read_array() on the input agrees with a next() loop model
-//    (status, offset of the failing element, values).
+//    (status, offset of the failing element, values);
+//  - the typed inline steps agree with next(): the same decode with
+//    reject_duplicate_keys (which keeps every item on next()'s out-of-line
+//    path) gives the same status, offset, member path and re-encoding,
+//    unless either reports duplicate_key (the reader's own check).
 //
 // Input: the configuration byte (fuzz_util.hpp: utf8, depth; a: reject
 // unknown keys; b: allow trailing bytes), then the CBOR input.
@@ -94,6 +98,25 @@ void check_decode(const uint8_t* data, size_t size, const cbor_fast::mapping_opt
   FUZZ_CHECK(cbor_fast::to_cbor(back) == enc);
 }
 
+/// from_cbor() through the typed steps against the general path.
+template <class T>
+void check_paths(const uint8_t* data, size_t size, const cbor_fast::mapping_options& opt) {
+  cbor_fast::mapping_options general = opt;
+  general.reader.reject_duplicate_keys = true;
+  T a, b;
+  cbor_fast::mapping_error ea, eb;
+  const status sa = cbor_fast::from_cbor(data, size, a, ea, opt);
+  const status sb = cbor_fast::from_cbor(data, size, b, eb, general);
+  if (sa == status::duplicate_key || sb == status::duplicate_key) return;
+  FUZZ_CHECK(sa == sb);
+  if (sa != status::ok) {
+    FUZZ_CHECK(ea.offset == eb.offset);
+    FUZZ_CHECK(ea.path == eb.path);
+    return;
+  }
+  FUZZ_CHECK(cbor_fast::to_cbor(a) == cbor_fast::to_cbor(b));
+}
+
 /// read_array(std::vector<int64_t>) against a next() loop, for an input that starts with an array.
 void check_bulk(const uint8_t* data, size_t size, const cbor_fast::reader_options& ro) {
   if (size == 0 || (data[0] >> 5) != 4) return;
@@ -161,6 +184,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_decode<fuzzmap::root>(data, size, opt);
   check_decode<fuzzmap::leaf>(data, size, opt);
   check_decode<fuzzmap::pair>(data, size, opt);
+  check_paths<fuzzmap::root>(data, size, opt);
+  check_paths<fuzzmap::keyed>(data, size, opt);
   check_bulk(data, size, opt.reader);
   return 0;
 }
