@@ -137,4 +137,27 @@ static inline int check_summary(void) {
   return check_failed_ == 0 && check_passed_ > 0 ? 0 : 1;
 }
 
+/* A cbor_fast_source_fn over memory that hands out at most `piece` bytes per
+ * call, so a stream really reads in parts; fail_at_end: fail (return 1)
+ * once the data is used up instead of reporting the end. */
+typedef struct piece_source {
+  const uint8_t* data;
+  size_t size;
+  size_t at;
+  size_t piece;
+  int fail_at_end;
+} piece_source;
+
+static inline int read_pieces(void* context, uint8_t* buffer, size_t capacity, size_t* got) {
+  piece_source* s = (piece_source*)context;
+  size_t n = s->size - s->at;
+  if (n == 0 && s->fail_at_end) return 1;
+  if (n > s->piece) n = s->piece;
+  if (n > capacity) n = capacity;
+  memcpy(buffer, s->data + s->at, n);
+  s->at += n;
+  *got = n;
+  return 0;
+}
+
 #endif /* CBOR_FAST_TESTS_CHECK_H */

@@ -316,39 +316,6 @@ typedef struct configure_row {
   size_t offset;
 } configure_row;
 
-static size_t from_hex(const char* hex, uint8_t* out) {
-  size_t n = 0;
-  unsigned v;
-  while (*hex != '\0') {
-    if (*hex == ' ') {
-      ++hex;
-      continue;
-    }
-    CHECK(sscanf(hex, "%2x", &v) == 1);
-    out[n++] = (uint8_t)v;
-    hex += 2;
-  }
-  return n;
-}
-
-typedef struct memory_source {
-  const uint8_t* data;
-  size_t size;
-  size_t at;
-} memory_source;
-
-/* Hands out at most 2 bytes per call, so the stream really reads in parts. */
-static int read_memory(void* context, uint8_t* buffer, size_t capacity, size_t* got) {
-  memory_source* m = (memory_source*)context;
-  size_t n = m->size - m->at;
-  if (n > capacity) n = capacity;
-  if (n > 2) n = 2;
-  memcpy(buffer, m->data + m->at, n);
-  m->at += n;
-  *got = n;
-  return 0;
-}
-
 static void test_reader_configure_matches_decode(void) {
   static const configure_row rows[] = {
       {"defaults: well-formed", "a2 01 00 18 01 62 c328", 0, 0, 0, 0, 0, CBOR_FAST_OK, 0},
@@ -380,13 +347,13 @@ static void test_reader_configure_matches_decode(void) {
   for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
     const configure_row* row = &rows[i];
     uint8_t in[64];
-    const size_t n = from_hex(row->hex, in);
+    const size_t n = unhex(row->hex, in, sizeof in);
     cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
     cbor_fast_error e = CBOR_FAST_ERROR_INIT;
     cbor_doc* doc = NULL;
     cbor_reader* r = reader_over(NULL, 0);
     cbor_stream* st = NULL;
-    memory_source m;
+    piece_source m;
     size_t off;
     const int failed_before = check_failed_;
     o.max_depth = row->max_depth;
@@ -405,7 +372,9 @@ static void test_reader_configure_matches_decode(void) {
     m.data = in;
     m.size = n;
     m.at = 0;
-    CHECK_STATUS(cbor_stream_new(read_memory, &m, 0, NULL, &st), CBOR_FAST_OK);
+    m.piece = 2; /* two bytes per read: the stream reads each item in parts */
+    m.fail_at_end = 0;
+    CHECK_STATUS(cbor_stream_new(read_pieces, &m, 0, NULL, &st), CBOR_FAST_OK);
     CHECK_STATUS(cbor_stream_configure(st, row->flags, &o), CBOR_FAST_OK);
     CHECK_STATUS(cbor_stream_skip(st), row->want);
     if (row->want != CBOR_FAST_OK) {

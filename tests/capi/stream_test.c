@@ -172,26 +172,6 @@ static void test_batch_and_join_in_parts(void) {
 
 /* ---- cbor_stream ---------------------------------------------------------- */
 
-typedef struct piece_source {
-  const uint8_t* data;
-  size_t size;
-  size_t at;
-  size_t piece;
-  int fail_at_end;
-} piece_source;
-
-static int read_pieces(void* context, uint8_t* buffer, size_t capacity, size_t* got) {
-  piece_source* s = (piece_source*)context;
-  size_t n = s->size - s->at;
-  if (n == 0 && s->fail_at_end) return 1;
-  if (n > s->piece) n = s->piece;
-  if (n > capacity) n = capacity;
-  memcpy(buffer, s->data + s->at, n);
-  s->at += n;
-  *got = n;
-  return 0;
-}
-
 static void test_stream_callback_equals_one_shot(void) {
   cbor_fast_item want[64];
   const size_t n = one_shot(want, 64);
