@@ -148,7 +148,7 @@ impl DecodeOptions {
         self
     }
 
-    fn flags(&self) -> u32 {
+    pub(crate) fn flags(&self) -> u32 {
         let mut f = ffi::CBOR_FAST_DECODE_NONE;
         if self.exact {
             f |= ffi::CBOR_FAST_DECODE_EXACT;
@@ -165,7 +165,7 @@ impl DecodeOptions {
         f
     }
 
-    fn to_c(self) -> ffi::cbor_fast_decode_options {
+    pub(crate) fn to_c(self) -> ffi::cbor_fast_decode_options {
         ffi::cbor_fast_decode_options {
             max_depth: self.max_depth,
             max_string_length: self.max_string_length,

@@ -453,6 +453,54 @@ fn errors_have_status_and_offset() {
 }
 
 #[test]
+fn options_reach_the_reader_as_cbor_decode_applies_them() {
+    // Each row: from_slice_with stops where a document decode with the same
+    // options stops (cbor_reader_configure gives the reader those options).
+    let nested = hex("81 81 81 00");
+    for (name, opts, want) in [
+        ("depth over the limit", DecodeOptions::new().max_depth(2), Some((Status::Depth, 2))),
+        ("depth at the limit", DecodeOptions::new().max_depth(3), None),
+        ("strings: 0 is no limit", DecodeOptions::new().max_string_length(0), None),
+        (
+            "items over the limit",
+            DecodeOptions::new().max_items(3),
+            Some((Status::TooManyItems, 3)),
+        ),
+        ("items at the limit", DecodeOptions::new().max_items(4), None),
+        ("entries: 0 is the default", DecodeOptions::new().max_container_items(0), None),
+    ] {
+        let got = from_slice_with::<Vec<Vec<Vec<u8>>>>(&nested, &opts);
+        let doc = cbor_fast::decode_with(&nested, &opts);
+        match want {
+            None => {
+                assert_eq!(got.unwrap(), vec![vec![vec![0]]], "{name}");
+                assert!(doc.is_ok(), "{name}");
+            }
+            Some(w) => {
+                let e = got.unwrap_err();
+                assert_eq!((e.status(), e.offset()), w, "{name}");
+                let d = doc.unwrap_err();
+                assert_eq!((d.status, d.offset), w, "{name}");
+            }
+        }
+    }
+    // 0 is the default: 512 levels pass with max_depth 0, 513 do not.
+    let mut deep = vec![0x81u8; 513];
+    deep.push(0x00);
+    let zero = DecodeOptions::new().max_depth(0);
+    let e = from_slice_with::<serde::de::IgnoredAny>(&deep, &zero).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Depth, 512));
+    assert!(from_slice_with::<serde::de::IgnoredAny>(&deep[1..], &zero).is_ok());
+    // Deterministic encoding: a non-shortest head is refused at its offset.
+    let det = DecodeOptions::new().deterministic(true);
+    let e = from_slice_with::<u8>(&hex("18 01"), &det).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::NotPreferred, 0));
+    // A memory budget has no reader meaning: refused.
+    let e = from_slice_with::<u8>(&hex("01"), &DecodeOptions::new().max_memory(1)).unwrap_err();
+    assert_eq!(e.status(), Status::InvalidArgument);
+}
+
+#[test]
 fn length_bombs_fail_without_allocating_their_claim() {
     // An array, a map, a byte string and a text string claiming 2^64-1
     // entries or bytes, then (almost) nothing: refused at the head, since the

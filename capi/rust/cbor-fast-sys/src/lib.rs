@@ -318,6 +318,12 @@ unsafe extern "C" {
         option: cbor_fast_option,
         value: u64,
     ) -> cbor_fast_status;
+    /// Since 0.5: every limit and check from the options of `cbor_decode`.
+    pub fn cbor_reader_configure(
+        reader: *mut cbor_reader,
+        flags: u32,
+        options: *const cbor_fast_decode_options,
+    ) -> cbor_fast_status;
     pub fn cbor_reader_next(
         reader: *mut cbor_reader,
         item: *mut cbor_fast_item,

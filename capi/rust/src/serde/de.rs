@@ -154,25 +154,16 @@ impl<'a> Deserializer<'a> {
             return Err(Error::new(Status::InvalidArgument, 0, "max_memory applies to documents"));
         }
         let de = Deserializer::new(data)?;
-        let set = |option: ffi::cbor_fast_option, value: u64| -> Result<(), Error> {
-            // SAFETY: live handle.
-            let code = unsafe { ffi::cbor_reader_set(de.raw.as_ptr(), option, value) };
-            crate::error::check(code, 0).map_err(Error::from)
-        };
-        if options.max_depth != 0 {
-            set(ffi::CBOR_FAST_OPT_MAX_DEPTH, u64::from(options.max_depth))?;
-        }
-        set(ffi::CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, u64::from(options.reject_duplicate_keys))?;
-        set(ffi::CBOR_FAST_OPT_DETERMINISTIC, u64::from(options.deterministic))?;
-        for (opt, v) in [
-            (ffi::CBOR_FAST_OPT_MAX_STRING_LENGTH, options.max_string_length),
-            (ffi::CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, options.max_container_items),
-            (ffi::CBOR_FAST_OPT_MAX_ITEMS, options.max_items),
-        ] {
-            if v != 0 {
-                set(opt, v)?;
-            }
-        }
+        // The reader gets the limits and checks cbor_decode() applies for
+        // the same options, in one call (0 in a limit is its default). Text
+        // stays checked by the library too (see `new`); `exact` is this
+        // deserializer's own check at the end, not the reader's.
+        let flags =
+            (options.flags() & !ffi::CBOR_FAST_DECODE_EXACT) | ffi::CBOR_FAST_DECODE_VALIDATE_UTF8;
+        let c = options.to_c();
+        // SAFETY: live handle; `c` outlives the call, which only reads it.
+        let code = unsafe { ffi::cbor_reader_configure(de.raw.as_ptr(), flags, &c) };
+        crate::error::check(code, 0).map_err(Error::from)?;
         Ok(de)
     }
 
