@@ -331,8 +331,13 @@ struct decode_ctx {
     return s == status::ok ? s : reader_failed(s);
   }
   /// Reads the end item of a container whose elements were all read.
-  status expect_end() {
+  /// The end of the container just read: next()'s inline step here, the
+  /// call only when it declines (indefinite, a tag level, strict checks).
+  CBOR_FAST_MAPPING_INLINE status expect_end() {
     if (mapping_access::take_end(r)) return status::ok;
+    return expect_end_next();
+  }
+  status expect_end_next() {
     item e;
     const status s = next(e);
     if (s != status::ok) return s;
