@@ -8,7 +8,7 @@
 //              reader::next() loop into the borrowing one, nlohmann from_cbor()
 //              + get<T>(); encode: to_cbor(), a hand-written writer sequence,
 //              nlohmann to_json + to_cbor.
-//   bulk/*     100k small ints, 100k uint32, 100k float64 into a caller array:
+//   bulk/*     100k small ints, 100k uint16, 100k uint32, 100k float64 into a caller array:
 //              reader::read_array() against a visit() loop collecting the values.
 //   typed/*    an RFC 8746 float64 array of 1M elements: read_array() into
 //              double[] and write_typed_array() from it, against memcpy.
@@ -549,6 +549,10 @@ const std::vector<uint8_t>& u32s() {
   static const auto v = encode_uints([](size_t i) { return uint64_t(65536 + i * 40009u); });
   return v;
 }
+const std::vector<uint8_t>& u16s() {
+  static const auto v = encode_uints([](size_t i) { return uint64_t(256 + i * 7919u % 65280u); });
+  return v;
+}
 const std::vector<uint8_t>& f64s() {
   static const std::vector<uint8_t> v = [] {
     cbor_fast::writer w;
@@ -571,6 +575,16 @@ void bulk_read_array(benchmark::State& state, const std::vector<uint8_t>& in) {
     size_t n = 0;
     if (r.read_array(out.data(), out.size(), &n) != status::ok || n != k_bulk)
       die("bulk read_array");
+    // The same values as next() gives, element by element.
+    cbor_fast::reader e(in.data(), in.size(), opt);
+    cbor_fast::item it;
+    if (e.next(it) != status::ok) die("bulk reference");
+    for (size_t i = 0; i < k_bulk; ++i) {
+      if (e.next(it) != status::ok) die("bulk reference");
+      const T want =
+          it.type == cbor_fast::item_type::floating ? T(it.float_value()) : T(it.value());
+      if (out[i] != want) die("bulk read_array values");
+    }
   }
   for (auto _ : state) {
     cbor_fast::reader r(in.data(), in.size(), opt);
@@ -615,6 +629,8 @@ void BM_bulk_small_read_array(benchmark::State& s) { bulk_read_array<uint64_t>(s
 void BM_bulk_small_visit(benchmark::State& s) { bulk_visit<uint64_t>(s, small_ints()); }
 void BM_bulk_u32_read_array(benchmark::State& s) { bulk_read_array<uint64_t>(s, u32s()); }
 void BM_bulk_u32_visit(benchmark::State& s) { bulk_visit<uint64_t>(s, u32s()); }
+void BM_bulk_u16_read_array(benchmark::State& s) { bulk_read_array<uint64_t>(s, u16s()); }
+void BM_bulk_u16_visit(benchmark::State& s) { bulk_visit<uint64_t>(s, u16s()); }
 void BM_bulk_f64_read_array(benchmark::State& s) { bulk_read_array<double>(s, f64s()); }
 void BM_bulk_f64_visit(benchmark::State& s) { bulk_visit<double>(s, f64s()); }
 
@@ -708,6 +724,8 @@ BENCHMARK(BM_bulk_small_read_array);
 BENCHMARK(BM_bulk_small_visit);
 BENCHMARK(BM_bulk_u32_read_array);
 BENCHMARK(BM_bulk_u32_visit);
+BENCHMARK(BM_bulk_u16_read_array);
+BENCHMARK(BM_bulk_u16_visit);
 BENCHMARK(BM_bulk_f64_read_array);
 BENCHMARK(BM_bulk_f64_visit);
 BENCHMARK(BM_typed_decode_read_array);
@@ -722,18 +740,22 @@ int run_ops(const std::string& name, long n) {
   const auto& in = record_bytes();
   uint64_t sink = 0;
   std::vector<uint64_t> out(k_bulk);
-  const std::vector<uint8_t>* bulk = name.rfind("small_", 0) == 0 ? &small_ints() : &u32s();
+  const std::vector<uint8_t>* bulk = name.rfind("small_", 0) == 0 ? &small_ints()
+                                     : name.rfind("u16_", 0) == 0 ? &u16s()
+                                                                  : &u32s();
   // The operation by number, chosen once: comparing names in the loop would
   // add a few hundred instructions to every operation counted.
-  static const char* const k_ops[] = {
-      "small_read_array", "u32_read_array", "small_visit",      "u32_visit", "encode_mapping",
-      "encode_writer",    "mapping",        "mapping_borrowed", "next_loop", "nlohmann"};
+  static const char* const k_ops[] = {"small_read_array", "u32_read_array",   "small_visit",
+                                      "u32_visit",        "encode_mapping",   "encode_writer",
+                                      "mapping",          "mapping_borrowed", "next_loop",
+                                      "nlohmann",         "u16_read_array",   "u16_visit"};
   int op = -1;
   for (int k = 0; k < int(sizeof k_ops / sizeof k_ops[0]); ++k)
     if (name == k_ops[k]) op = k;
 #if !defined(CBOR_FAST_BENCH_NLOHMANN)
   if (op == 9) op = -1;
 #endif
+  if (op >= 10) op = op == 10 ? 0 : 2;  // the u16 input, the same loops
   if (op < 0) {
     std::fprintf(stderr, "unknown op %s\n", name.c_str());
     return 2;

@@ -331,8 +331,13 @@ struct decode_ctx {
     return s == status::ok ? s : reader_failed(s);
   }
   /// Reads the end item of a container whose elements were all read.
-  status expect_end() {
+  /// The end of the container just read: next()'s inline step here, the
+  /// call only when it declines (indefinite, a tag level, strict checks).
+  CBOR_FAST_MAPPING_INLINE status expect_end() {
     if (mapping_access::take_end(r)) return status::ok;
+    return expect_end_next();
+  }
+  status expect_end_next() {
     item e;
     const status s = next(e);
     if (s != status::ok) return s;
@@ -535,18 +540,47 @@ status decode_map(decode_ctx& c, M& out) {
   const uint64_t pairs = it.count();
   for (uint64_t i = 0; definite ? i < pairs : !c.at_break(); ++i) {
     const size_t key_at = c.r.offset();
-    K key{};
-    s = decode_value(c, key);
-    if (s != status::ok) return s;
-    auto placed = out.try_emplace(std::move(key));
-    if (!placed.second) {
-      add_key_step(c, placed.first->first);
+    typename M::iterator placed;
+    bool inserted;
+    if constexpr (std::is_same<K, std::string>::value) {
+      // A text key is built in its node from the input's bytes (no string
+      // built first and moved in), placed after the last key when the keys
+      // come in order; a key already there leaves the size as it was.
+      const size_t before = out.size();
+      s = c.with_next<item_type::text_string>([&](const item& k) {
+        if (k.type != item_type::text_string) return type_error(c, k);
+        if (!k.is_indefinite()) {
+          placed = out.emplace_hint(out.end(), std::piecewise_construct,
+                                    std::forward_as_tuple(k.text().data(), k.text().size()),
+                                    std::forward_as_tuple());
+          return status::ok;
+        }
+        std::string joined;
+        const status js = c.r.read_joined(k, joined);
+        if (js != status::ok) return c.reader_failed(js);
+        placed =
+            out.emplace_hint(out.end(), std::piecewise_construct,
+                             std::forward_as_tuple(std::move(joined)), std::forward_as_tuple());
+        return status::ok;
+      });
+      if (s != status::ok) return s;
+      inserted = out.size() != before;
+    } else {
+      K key{};
+      s = decode_value(c, key);
+      if (s != status::ok) return s;
+      auto r = out.try_emplace(std::move(key));
+      placed = r.first;
+      inserted = r.second;
+    }
+    if (!inserted) {
+      add_key_step(c, placed->first);
       return c.fail(status::duplicate_key, key_at);
     }
-    s = decode_value(c, placed.first->second);
+    s = decode_value(c, placed->second);
     if (s != status::ok) {
       // The path may point into the key (a string_view key): copy it now.
-      add_key_step(c, placed.first->first);
+      add_key_step(c, placed->first);
       return s;
     }
   }

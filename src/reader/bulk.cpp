@@ -17,6 +17,17 @@
 #include <emmintrin.h>
 #endif
 
+// The AVX2 runs of 1a and 19 heads need GCC/Clang function multiversioning
+// on x86-64: compiled for AVX2 inside a baseline build and only called after
+// a CPUID check (as in src/internal/utf8.cpp).
+#if defined(__SSE2__) && defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define CBOR_FAST_BULK_AVX2 1
+#include <immintrin.h>
+#define CBOR_FAST_TARGET_AVX2 __attribute__((target("avx2")))
+#else
+#define CBOR_FAST_BULK_AVX2 0
+#endif
+
 #include "cbor_fast/reader.hpp"
 #include "internal/float16.hpp"
 #include "reader/typed_convert.hpp"
@@ -82,6 +93,88 @@ struct vector_out {
   }
   void done(size_t n) { v.resize(n); }
 };
+
+#if CBOR_FAST_BULK_AVX2
+/// Elements with 1a heads (a four-byte argument each) from p into out[0..],
+/// sixteen at a time while all sixteen heads of a block are 1a: returns how
+/// many were read (a multiple of 16, at most max). A block is 80 bytes and
+/// reads 86 (the last 16-byte load starts at its byte 70), so it is taken only
+/// when 86 bytes are left. Every value fits every integer element type, and
+/// uint64_t and int64_t store the same bits for it.
+CBOR_FAST_TARGET_AVX2 size_t u32_run_avx2(const uint8_t* p, const uint8_t* end, size_t max,
+                                          void* out) noexcept {
+  const __m256i head = _mm256_set1_epi8(0x1a);
+  // Each 128-bit lane holds two elements (bytes 0-4 and 5-9): their arguments
+  // byte-swapped into two zero-extended 64-bit values.
+  const __m256i swap = _mm256_setr_epi8(4, 3, 2, 1, -1, -1, -1, -1, 9, 8, 7, 6, -1, -1, -1, -1, 4,
+                                        3, 2, 1, -1, -1, -1, -1, 9, 8, 7, 6, -1, -1, -1, -1);
+  const unsigned heads = 0x00210021u;  // bytes 0 and 5 of each lane
+  auto* o = static_cast<__m256i*>(out);
+  size_t k = 0;
+  while (max - k >= 16 && size_t(end - p) >= 86) {
+    __m256i v[4];
+    for (int j = 0; j < 4; ++j) {
+      const __m128i lo = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 20 * j));
+      const __m128i hi = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 20 * j + 10));
+      v[j] = _mm256_inserti128_si256(_mm256_castsi128_si256(lo), hi, 1);
+    }
+    const __m256i eq = _mm256_and_si256(
+        _mm256_and_si256(_mm256_cmpeq_epi8(v[0], head), _mm256_cmpeq_epi8(v[1], head)),
+        _mm256_and_si256(_mm256_cmpeq_epi8(v[2], head), _mm256_cmpeq_epi8(v[3], head)));
+    if ((unsigned(_mm256_movemask_epi8(eq)) & heads) != heads) break;
+    for (int j = 0; j < 4; ++j) _mm256_storeu_si256(o + j, _mm256_shuffle_epi8(v[j], swap));
+    o += 4;
+    k += 16;
+    p += 80;
+  }
+  return k;
+}
+
+/// The same for 19 heads (a two-byte argument each): a block of sixteen is
+/// 48 bytes and reads 52 (the last load starts at its byte 36).
+CBOR_FAST_TARGET_AVX2 size_t u16_run_avx2(const uint8_t* p, const uint8_t* end, size_t max,
+                                          void* out) noexcept {
+  const __m256i head = _mm256_set1_epi8(0x19);
+  // Both lanes hold the same 16 bytes: four elements at bytes 0, 3, 6 and 9;
+  // the low lane takes the first two, the high lane the other two.
+  const __m256i swap =
+      _mm256_setr_epi8(2, 1, -1, -1, -1, -1, -1, -1, 5, 4, -1, -1, -1, -1, -1, -1, 8, 7, -1, -1, -1,
+                       -1, -1, -1, 11, 10, -1, -1, -1, -1, -1, -1);
+  const unsigned heads = 0x249u;  // bytes 0, 3, 6 and 9 of the low lane
+  auto* o = static_cast<__m256i*>(out);
+  size_t k = 0;
+  while (max - k >= 16 && size_t(end - p) >= 52) {
+    __m256i v[4];
+    for (int j = 0; j < 4; ++j)
+      v[j] = _mm256_broadcastsi128_si256(
+          _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 12 * j)));
+    const __m256i eq = _mm256_and_si256(
+        _mm256_and_si256(_mm256_cmpeq_epi8(v[0], head), _mm256_cmpeq_epi8(v[1], head)),
+        _mm256_and_si256(_mm256_cmpeq_epi8(v[2], head), _mm256_cmpeq_epi8(v[3], head)));
+    if ((unsigned(_mm256_movemask_epi8(eq)) & heads) != heads) break;
+    for (int j = 0; j < 4; ++j) _mm256_storeu_si256(o + j, _mm256_shuffle_epi8(v[j], swap));
+    o += 4;
+    k += 16;
+    p += 48;
+  }
+  return k;
+}
+
+bool cpu_has_avx2() noexcept {
+  __builtin_cpu_init();  // may run before the constructors that set the flags
+  return __builtin_cpu_supports("avx2") != 0;
+}
+#endif
+
+/// Whether read_array() takes the AVX2 runs here; CPUID is asked once.
+inline bool wide_runs() noexcept {
+#if CBOR_FAST_BULK_AVX2
+  static const bool has = cpu_has_avx2();
+  return has;
+#else
+  return false;
+#endif
+}
 
 /// One element item (from next()) into T: ok, type_mismatch or out_of_range.
 template <class T>
@@ -160,8 +253,9 @@ struct bulk_reader {
     return status::ok;
   }
 
+  /// wide: take the AVX2 runs (only when the CPU has AVX2).
   template <class T, class Out>
-  static status read(reader& r, Out& out) {
+  static status read(reader& r, Out& out, bool wide) {
     peeked_head h;
     status s;
     // Streaming: the whole array first (nothing is read of a partial one).
@@ -176,7 +270,7 @@ struct bulk_reader {
         item tag;
         s = r.next(tag);
         if (s != status::ok) return s;
-        return read<T>(r, out);
+        return read<T>(r, out, wide);
       }
       typed_array info;
       if (!typed_array_from_tag(h.arg, info)) return status::type_mismatch;
@@ -233,22 +327,39 @@ struct bulk_reader {
       }
 #endif
       // A run of elements with the same head as this one (same width): one
-      // compare, one load and one store each, for as many as surely fit.
+      // compare, one load and one store each, for as many as surely fit
+      // (m: elements of this width in the bytes left).
       if (size_t(end - p) >= 9) {
         const uint8_t b0 = *p;
-        size_t m = size_t(end - p) / 9;
-        if (m > count - i) m = count - i;
+        const size_t left = count - i;
+        const size_t avail = size_t(end - p);
+        auto fit = [left, avail](size_t width) noexcept {
+          return avail / width < left ? avail / width : left;
+        };
         size_t k = 0;
         if constexpr (std::is_same<T, double>::value) {
+          (void)wide;
           if (b0 == 0xfb) {
+            const size_t m = fit(9);
             for (; k < m && *p == 0xfb; ++k, p += 9)
               slot[i + k] = bits_to_double(load_argument<8>(p + 1));
           } else if (b0 == 0xfa) {
+            const size_t m = fit(5);
             for (; k < m && *p == 0xfa; ++k, p += 5)
               slot[i + k] = single_to_double(uint32_t(load_be(p + 1, 4)));
           }
         } else {
           if (b0 == 0x1a) {
+            const size_t m = fit(5);
+#if CBOR_FAST_BULK_AVX2
+            // Sixteen at a time, byte-swapped in vector registers.
+            if (wide) {
+              k = u32_run_avx2(p, end, m, slot + i);
+              p += 5 * k;
+            }
+#else
+            (void)wide;
+#endif
             // Eight at a time while all eight heads match (one test for them).
             T* o = slot + i;
             for (; k + 8 <= m &&
@@ -259,8 +370,16 @@ struct bulk_reader {
             }
             for (; k < m && *p == 0x1a; ++k, p += 5) slot[i + k] = T(load_be(p + 1, 4));
           } else if (b0 == 0x19) {
+            const size_t m = fit(3);
+#if CBOR_FAST_BULK_AVX2
+            if (wide) {
+              k = u16_run_avx2(p, end, m, slot + i);
+              p += 3 * k;
+            }
+#endif
             for (; k < m && *p == 0x19; ++k, p += 3) slot[i + k] = T(uint64_t(p[1]) << 8 | p[2]);
           } else if (b0 == 0x18) {
+            const size_t m = fit(2);
             for (; k < m && *p == 0x18; ++k, p += 2) slot[i + k] = T(p[1]);
           }
         }
@@ -404,17 +523,17 @@ struct bulk_reader {
   }
 
   template <class T>
-  static status read_buffer(reader& r, T* out, size_t capacity, size_t* count) noexcept {
+  static status read_buffer(reader& r, T* out, size_t capacity, size_t* count, bool wide) noexcept {
     if (count == nullptr || (out == nullptr && capacity != 0)) return status::invalid_argument;
     *count = 0;
     buffer_out<T> o{out, capacity, count};
-    return read<T>(r, o);
+    return read<T>(r, o, wide);
   }
   template <class T>
-  static status read_vector(reader& r, std::vector<T>& v) noexcept {
+  static status read_vector(reader& r, std::vector<T>& v, bool wide) noexcept {
     try {
       vector_out<T> o{v};
-      const status s = read<T>(r, o);
+      const status s = read<T>(r, o, wide);
       if (s != status::ok) v.clear();
       return s;
     } catch (const std::bad_alloc&) {
@@ -429,27 +548,37 @@ status bulk_fail(reader& r, status s, size_t offset) noexcept {
   return bulk_reader::fail(r, s, offset);
 }
 
+bool bulk_path_supported(bulk_path path) noexcept { return path != bulk_path::avx2 || wide_runs(); }
+status read_array_on(bulk_path path, reader& r, uint64_t* out, size_t capacity,
+                     size_t* count) noexcept {
+  return bulk_reader::read_buffer(r, out, capacity, count, path == bulk_path::avx2 && wide_runs());
+}
+status read_array_on(bulk_path path, reader& r, int64_t* out, size_t capacity,
+                     size_t* count) noexcept {
+  return bulk_reader::read_buffer(r, out, capacity, count, path == bulk_path::avx2 && wide_runs());
+}
+
 }  // namespace detail
 
 inline namespace v1 {
 
 status reader::read_array(uint64_t* out, size_t capacity, size_t* count) noexcept {
-  return detail::bulk_reader::read_buffer(*this, out, capacity, count);
+  return detail::bulk_reader::read_buffer(*this, out, capacity, count, detail::wide_runs());
 }
 status reader::read_array(int64_t* out, size_t capacity, size_t* count) noexcept {
-  return detail::bulk_reader::read_buffer(*this, out, capacity, count);
+  return detail::bulk_reader::read_buffer(*this, out, capacity, count, detail::wide_runs());
 }
 status reader::read_array(double* out, size_t capacity, size_t* count) noexcept {
-  return detail::bulk_reader::read_buffer(*this, out, capacity, count);
+  return detail::bulk_reader::read_buffer(*this, out, capacity, count, detail::wide_runs());
 }
 status reader::read_array(std::vector<uint64_t>& out) noexcept {
-  return detail::bulk_reader::read_vector(*this, out);
+  return detail::bulk_reader::read_vector(*this, out, detail::wide_runs());
 }
 status reader::read_array(std::vector<int64_t>& out) noexcept {
-  return detail::bulk_reader::read_vector(*this, out);
+  return detail::bulk_reader::read_vector(*this, out, detail::wide_runs());
 }
 status reader::read_array(std::vector<double>& out) noexcept {
-  return detail::bulk_reader::read_vector(*this, out);
+  return detail::bulk_reader::read_vector(*this, out, detail::wide_runs());
 }
 
 }  // namespace v1

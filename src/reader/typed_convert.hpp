@@ -30,6 +30,22 @@ status peek_next(reader& r, peeked_head& out) noexcept;
 /// Makes `s` the reader's sticky error at `offset`; returns s.
 status bulk_fail(reader& r, status s, size_t offset) noexcept;
 
+/// The implementations behind reader::read_array() for integer elements,
+/// which takes the best one the build and the CPU support. Tests run each of
+/// them on the same cases.
+enum class bulk_path {
+  portable,  ///< scalar runs of same-width heads (and SSE2 for one-byte ints)
+  avx2,      ///< plus sixteen 1a or 19 heads at a time (x86-64, chosen at run time)
+};
+/// Whether read_array_on can run path here.
+bool bulk_path_supported(bulk_path path) noexcept;
+/// reader::read_array(out, capacity, count) forced onto path (the same
+/// contract); an unsupported path runs the portable code.
+status read_array_on(bulk_path path, reader& r, uint64_t* out, size_t capacity,
+                     size_t* count) noexcept;
+status read_array_on(bulk_path path, reader& r, int64_t* out, size_t capacity,
+                     size_t* count) noexcept;
+
 /// An integer into T (uint64_t, int64_t or double), range-checked: ok or out_of_range.
 template <class T>
 inline status convert_int(uint64_t v, T& out) noexcept {

@@ -9,6 +9,7 @@
 
 #include "cbor_fast/typed_array.hpp"
 #include "conformance/test_util.hpp"
+#include "reader/typed_convert.hpp"
 
 namespace {
 
@@ -642,6 +643,191 @@ TEST(BulkRead, RunsOfSmallIntegers) {
   std::vector<uint64_t> v;
   EXPECT_EQ(r.read_array(v), status::type_mismatch);
   EXPECT_EQ(r.error().offset, 33u);
+}
+
+}  // namespace
+
+namespace {
+
+using cbor_fast::detail::bulk_path;
+using cbor_fast::detail::read_array_on;
+
+/// The paths read_array() can take on this machine (avx2 only where the CPU has it).
+std::vector<bulk_path> bulk_paths() {
+  std::vector<bulk_path> paths{bulk_path::portable};
+  if (cbor_fast::detail::bulk_path_supported(bulk_path::avx2)) paths.push_back(bulk_path::avx2);
+  return paths;
+}
+const char* path_name(bulk_path p) { return p == bulk_path::avx2 ? "avx2" : "portable"; }
+
+/// An unsigned head of exactly `width` argument bytes (0: the value in the initial byte).
+void put_uint(bytes& out, unsigned width, uint64_t v) {
+  if (width == 0) {
+    out.push_back(uint8_t(v));
+    return;
+  }
+  out.push_back(uint8_t(width == 1 ? 0x18 : width == 2 ? 0x19 : width == 4 ? 0x1a : 0x1b));
+  for (unsigned k = width; k-- > 0;) out.push_back(uint8_t(v >> (8 * k)));
+}
+
+/// The run's element i: the largest and smallest argument, one whose bytes
+/// all look like the run's head, then a spread of values.
+uint64_t run_value(unsigned width, size_t i) {
+  const uint64_t max = width == 4 ? 0xffffffffu : 0xffffu;
+  switch (i % 5) {
+    case 0: return max;
+    case 1: return 0;  // a non-minimal head: read like any other
+    case 2: return width == 4 ? 0x1a1a1a1au : 0x1919u;
+    default: return (0x80000000u + uint64_t(i) * 2654435761u) & max;
+  }
+}
+
+TEST(BulkRead, RunsOfFourAndTwoByteHeadsOnEveryPath) {
+  // Runs of 1a (uint32) and 19 (uint16) heads, read sixteen at a time by the
+  // AVX2 path where there is one: a run interrupted by another width at each
+  // position, run lengths around the block of sixteen, and the input ending
+  // at the last element or 3..7 bytes after it (the vector blocks read 6 (1a)
+  // and 4 (19) bytes past their last element, so they are taken only then).
+  struct interrupter {
+    const char* name;
+    unsigned width;  // 0: a value 0..23 in the initial byte
+    uint64_t value;
+  };
+  for (bulk_path path : bulk_paths()) {
+    SCOPED_TRACE(path_name(path));
+    for (unsigned width : {4u, 2u}) {
+      SCOPED_TRACE(width);
+      const interrupter others[] = {
+          {"one byte", 0, 7},
+          {"18", 1, 200},
+          {width == 4 ? "19" : "1a", width == 4 ? 2u : 4u, width == 4 ? 0x1a1au : 0x19191919u},
+          {"1b 2^32", 8, uint64_t(1) << 32},
+          {"1b 2^64-1", 8, UINT64_MAX},
+      };
+      for (size_t count : {1, 15, 16, 17, 31, 32, 33, 48, 49, 70}) {
+        for (size_t trail : {0, 3, 4, 5, 6, 7, 40}) {
+          for (size_t at = 0; at <= count; ++at) {  // at == count: no interruption
+            for (const interrupter& o : others) {
+              if (at == count && &o != &others[0]) break;
+              bytes in;
+              put_uint(in, count < 24 ? 0 : 1, count);
+              in[0] |= 0x80;
+              std::vector<uint64_t> want;
+              for (size_t i = 0; i < count; ++i) {
+                const uint64_t v = i == at ? o.value : run_value(width, i);
+                put_uint(in, i == at ? o.width : width, v);
+                want.push_back(v);
+              }
+              in.insert(in.end(), trail, 0x00);  // top-level items after the array
+              std::vector<uint64_t> got(count + 1, 0xdead);
+              size_t n = 0;
+              reader r(in.data(), in.size());
+              ASSERT_EQ(read_array_on(path, r, got.data(), got.size(), &n), status::ok)
+                  << count << " " << trail << " " << at << " " << o.name;
+              ASSERT_EQ(n, count);
+              got.resize(count);
+              ASSERT_EQ(got, want) << count << " " << trail << " " << at << " " << o.name;
+              // The reader is right after the array.
+              item it;
+              if (trail == 0) {
+                EXPECT_EQ(r.next(it), status::end);
+              } else {
+                ASSERT_EQ(r.next(it), status::ok);
+                EXPECT_EQ(it.offset, in.size() - trail);
+              }
+              if (o.value > uint64_t(INT64_MAX)) continue;
+              // int64_t elements take the same runs.
+              std::vector<int64_t> got_signed(count, -1);
+              reader rs(in.data(), in.size());
+              ASSERT_EQ(read_array_on(path, rs, got_signed.data(), count, &n), status::ok);
+              for (size_t i = 0; i < count; ++i) ASSERT_EQ(uint64_t(got_signed[i]), want[i]) << i;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BulkRead, ErrorsInsideRunsOfFourAndTwoByteHeads) {
+  // A bad element at a position of a 40-element run: the status at the
+  // element's offset, sticky, on every path and for both integer types.
+  struct bad {
+    const char* name;
+    const char* hex;
+    status as_uint64;
+    status as_int64;
+  };
+  const bad rows[] = {
+      {"text", "6141", status::type_mismatch, status::type_mismatch},
+      {"half float", "f93c00", status::type_mismatch, status::type_mismatch},
+      {"nested array", "8100", status::type_mismatch, status::type_mismatch},
+      {"negative (1a)", "3a00010000", status::out_of_range, status::ok},
+      {"2^63 (1b)", "1b8000000000000000", status::ok, status::out_of_range},
+      {"reserved ai", "1c", status::reserved_additional_info, status::reserved_additional_info},
+      {"break", "ff", status::unexpected_break, status::unexpected_break},
+  };
+  for (bulk_path path : bulk_paths()) {
+    SCOPED_TRACE(path_name(path));
+    for (unsigned width : {4u, 2u}) {
+      SCOPED_TRACE(width);
+      for (const bad& b : rows) {
+        SCOPED_TRACE(b.name);
+        for (size_t at : {0, 1, 15, 16, 17, 31, 32, 39}) {
+          SCOPED_TRACE(at);
+          bytes in = from_hex("9828");
+          size_t offset = 0;
+          for (size_t i = 0; i < 40; ++i) {
+            if (i == at) {
+              offset = in.size();
+              const bytes x = from_hex(b.hex);
+              in.insert(in.end(), x.begin(), x.end());
+            } else {
+              put_uint(in, width, run_value(width, i));
+            }
+          }
+          in.insert(in.end(), 16, 0x00);
+          for (int as_signed = 0; as_signed < 2; ++as_signed) {
+            const status want = as_signed ? b.as_int64 : b.as_uint64;
+            reader r(in.data(), in.size());
+            size_t n = 0;
+            uint64_t u[40];
+            int64_t s[40];
+            const status got =
+                as_signed ? read_array_on(path, r, s, 40, &n) : read_array_on(path, r, u, 40, &n);
+            EXPECT_EQ(got, want) << as_signed;
+            if (want == status::ok) {
+              EXPECT_EQ(n, 40u);
+              continue;
+            }
+            EXPECT_EQ(r.error().code, want);
+            EXPECT_EQ(r.error().offset, offset) << as_signed;
+            item it;
+            EXPECT_EQ(r.next(it), want);  // sticky
+          }
+        }
+      }
+      // The input ends inside the last element, or before it (the count
+      // promises one more), or the array is complete but the last element is
+      // cut at each of its bytes.
+      for (size_t count : {16, 17, 32, 33, 48}) {
+        for (size_t cut = 0; cut <= width; ++cut) {
+          SCOPED_TRACE(count * 100 + cut);
+          bytes in;
+          put_uint(in, 1, count);
+          in[0] = 0x98;
+          for (size_t i = 0; i < count; ++i) put_uint(in, width, run_value(width, i));
+          const size_t last = in.size() - 1 - width;
+          in.resize(last + cut);  // cut == 0: nothing of the last element
+          reader r(in.data(), in.size());
+          uint64_t out[48];
+          size_t n = 0;
+          EXPECT_EQ(read_array_on(path, r, out, 48, &n), status::truncated);
+          EXPECT_EQ(r.error().offset, last);
+        }
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -379,6 +379,96 @@ void check_int_rows(const int_row* rows, size_t n, const std::vector<T>& values)
   }
 }
 
+TEST(MappingDecode, TextKeysOfStdMapsInAnyOrderAndForm) {
+  // Text keys built in their map node: in order, out of order (the new key
+  // goes before the last one), an indefinite key, the empty key, a key of 24
+  // bytes (past the short-string buffer); the same into an unordered_map.
+  const char* hex =
+      "a16176"
+      "a6"
+      "6162"
+      "01"  // "b"
+      "6163"
+      "02"  // "c"
+      "6161"
+      "03"  // "a": before the last key
+      "7f"
+      "6178"
+      "627979"
+      "ff"
+      "04"  // "xyy", indefinite
+      "60"
+      "05"  // ""
+      "7818"
+      "6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b6b"
+      "06";  // 24 x "k"
+  const std::map<std::string, int64_t> want = {{"b", 1},   {"c", 2}, {"a", 3},
+                                               {"xyy", 4}, {"", 5},  {std::string(24, 'k'), 6}};
+  cbor_fast::mapping_error err;
+  one<std::map<std::string, int64_t>> m;
+  m.v = {{"stale", 9}};  // replaced, not merged
+  ASSERT_EQ(decode_hex(hex, m, err), status::ok) << err.path;
+  EXPECT_EQ(m.v, want);
+  one<std::unordered_map<std::string, int64_t>> u;
+  ASSERT_EQ(decode_hex(hex, u, err), status::ok) << err.path;
+  EXPECT_EQ((std::map<std::string, int64_t>(u.v.begin(), u.v.end())), want);
+  // A duplicate out of order, and one whose first copy was indefinite: at
+  // the second key, under it.
+  EXPECT_EQ(decode_hex("a16176"
+                       "a3"
+                       "6162"
+                       "01"
+                       "6161"
+                       "02"
+                       "6162"
+                       "03",
+                       m, err),
+            status::duplicate_key);
+  EXPECT_EQ(err.offset, 10u);
+  EXPECT_EQ(err.path, "v[\"b\"]");
+  EXPECT_EQ(decode_hex("a16176"
+                       "a2"
+                       "7f"
+                       "6161"
+                       "ff"
+                       "01"
+                       "6161"
+                       "02",
+                       u, err),
+            status::duplicate_key);
+  EXPECT_EQ(err.offset, 9u);
+  EXPECT_EQ(err.path, "v[\"a\"]");
+  // Not a text key: a type mismatch at the key; a broken indefinite key: the
+  // reader's status at its chunk; a bad value: under its key.
+  EXPECT_EQ(decode_hex("a16176"
+                       "a1"
+                       "01"
+                       "01",
+                       m, err),
+            status::type_mismatch);
+  EXPECT_EQ(err.offset, 4u);
+  EXPECT_EQ(err.path, "v");
+  EXPECT_EQ(decode_hex("a16176"
+                       "a1"
+                       "7f"
+                       "01"
+                       "ff"
+                       "01",
+                       m, err),
+            status::chunk_type_mismatch);
+  EXPECT_EQ(err.offset, 5u);
+  EXPECT_EQ(decode_hex("a16176"
+                       "a2"
+                       "6161"
+                       "01"
+                       "6162"
+                       "f5",
+                       m, err),
+            status::type_mismatch);
+  EXPECT_EQ(err.offset, 9u);
+  EXPECT_EQ(err.path, "v[\"b\"]");
+}
+
 TEST(MappingDecode, IntegerRanges) {
   const int_row u8[] = {{"0", "00", status::ok},
                         {"23", "17", status::ok},

@@ -42,7 +42,8 @@ date_as_datetime, indefinite_containers. An array.array is written as
 a CBOR array of its numbers (as cbor2 does); cbor_fast's typed_arrays=True
 writes it, and a memoryview of numbers (not of bytes), as an RFC 8746 typed
 array in the buffer's byte order, with tag 40 and the shape for more than one
-dimension.
+dimension; halves (format 'e', numpy's float16) as tag 84 or 80, which
+loads(typed_arrays=True) gives back as array('d').
 
 Differences from cbor2, on purpose: loads() rejects bytes after the item
 ("trailing_bytes"); errors carry .status, .code, .offset, .depth; floats are

@@ -325,6 +325,7 @@ static uint32_t element_of(const char* format, Py_ssize_t itemsize, int* little)
     case 'n': return signed_by_size[itemsize];
     case 'f': return itemsize == 4 ? CBOR_FAST_TYPED_FLOAT32 : 0;
     case 'd': return itemsize == 8 ? CBOR_FAST_TYPED_FLOAT64 : 0;
+    case 'e': return itemsize == 2 ? CBOR_FAST_TYPED_FLOAT16 : 0; /* IEEE 754 half (struct, numpy) */
     default: return 0;
   }
 }

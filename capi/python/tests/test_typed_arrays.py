@@ -277,6 +277,48 @@ class DumpsArrays(unittest.TestCase):
         with self.assertRaises((BufferError, ValueError, TypeError)):
             dumps(strided, typed_arrays=True)
 
+    def test_float16_memoryviews(self):
+        # a buffer of IEEE 754 halves (format 'e', as numpy's float16 arrays
+        # export it; memoryview.cast cannot make one, so CPython's own test
+        # exporter does): RFC 8746 tag 80 (float16 big endian) or 84 (little
+        # endian) for the buffer's order, the bytes as they are; NaN, -0.0, the
+        # largest half, infinity and the smallest subnormal included
+        try:
+            from _testbuffer import ndarray
+        except ImportError:
+            self.skipTest("no _testbuffer in this Python")
+        values = [1.0, -2.0, 65504.0, math.nan, -0.0, math.inf, 2.0**-24]
+        be = "3c00" "c000" "7bff" "7e00" "8000" "7c00" "0001"
+        le = "003c" "00c0" "ff7b" "007e" "0080" "007c" "0100"
+        rows = [(">e", "d850" "4e" + be), ("<e", "d854" "4e" + le),
+                ("e", ("d854" "4e" + le) if LITTLE else ("d850" "4e" + be))]
+        for fmt, expected in rows:
+            with self.subTest(fmt):
+                m = memoryview(ndarray(values, shape=[7], format=fmt))
+                self.assertEqual((m.format, m.itemsize), (fmt, 2))
+                data = dumps(m, typed_arrays=True)
+                self.assertEqual(data.hex(), expected)
+                # decoded as array('d') (array.array has no half typecode): the same values
+                back = loads(data, typed_arrays=True)
+                self.assertEqual(back.typecode, "d")
+                self.assertEqual(back[:3].tolist(), [1.0, -2.0, 65504.0])
+                self.assertTrue(math.isnan(back[3]))
+                self.assertEqual(math.copysign(1.0, back[4]), -1.0)
+                self.assertEqual(back[4:].tolist(), [0.0, math.inf, 2.0**-24])
+                self.assertEqual(loads_array(data)[:3].tolist(), [1.0, -2.0, 65504.0])
+                # without typed_arrays a memoryview stays its bytes, as before
+                self.assertEqual(dumps(m).hex(), "4e" + expected[6:])
+        # empty, and two dimensions (tag 40 with the shape)
+        empty = memoryview(ndarray(values, shape=[7], format="<e"))[:0]
+        self.assertEqual((empty.format, len(empty)), ("<e", 0))
+        self.assertEqual(dumps(empty, typed_arrays=True).hex(), "d85440")
+        m2 = memoryview(ndarray([1.0, -2.0, 0.5, 3.0], shape=[2, 2], format=">e"))
+        self.assertEqual(dumps(m2, typed_arrays=True).hex(),
+                         "d82882820202" "d850" "48" "3c00" "c000" "3800" "4200")
+        back2 = loads(dumps(m2, typed_arrays=True), typed_arrays=True)
+        self.assertEqual((back2.tag, back2.value[0], back2.value[1].tolist()),
+                         (40, [2, 2], [1.0, -2.0, 0.5, 3.0]))
+
     def test_round_trip_65536(self):
         value = array.array("d", [i * 0.25 for i in range(65536)])
         data = dumps(value, typed_arrays=True)
