@@ -103,8 +103,8 @@ type DecOptions struct {
 	UTF8        UTF8Mode
 	// MaxStringLength is the most bytes of one string (0: no limit).
 	MaxStringLength uint64
-	// MaxItems is the most data items in the input (0: DefaultMaxItems,
-	// 2^28; math.MaxUint64: no limit).
+	// MaxItems is the most data items of one top-level item (0:
+	// DefaultMaxItems, 2^28; math.MaxUint64: no limit).
 	MaxItems uint64
 	// Deterministic requires RFC 8949 core deterministic encoding.
 	Deterministic bool

@@ -188,9 +188,10 @@ func (r *Reader) SetMaxContainerItems(n uint64) error {
 	return r.set(C.CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, n)
 }
 
-// SetMaxItems limits the data items read since the start to n
-// (ErrTooManyItems at the next one; default DefaultMaxItems, math.MaxUint64:
-// no limit).
+// SetMaxItems limits the data items of each top-level item to n
+// (ErrTooManyItems at the next one of that item; default DefaultMaxItems,
+// math.MaxUint64: no limit). A Reader over a long sequence never runs out
+// between items.
 func (r *Reader) SetMaxItems(n uint64) error {
 	return r.set(C.CBOR_FAST_OPT_MAX_ITEMS, n)
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"os"
@@ -216,6 +217,63 @@ func TestSharedStrict(t *testing.T) {
 			if _, err := Decode(in); err != nil {
 				t.Errorf("%s without checks: %v", r.Hex, err)
 			}
+		})
+	}
+}
+
+// max_items bounds each top-level item of a sequence: one Reader (item by
+// item, and by Skip) and one Sequence over the whole input stop at the same
+// head.
+func TestSharedItemBudget(t *testing.T) {
+	codes := headerCodes(t)
+	var rows []struct {
+		Name     string
+		Hex      string
+		MaxItems uint64 `json:"max_items"`
+		Status   string
+		Offset   int
+	}
+	sharedVectors(t, "item_budget.json", &rows)
+	if len(rows) < 15 {
+		t.Fatalf("item_budget.json: %d rows", len(rows))
+	}
+	for _, r := range rows {
+		t.Run(r.Name, func(t *testing.T) {
+			in, _ := hex.DecodeString(r.Hex)
+			want := sharedError{Name: r.Name, Hex: r.Hex, Status: r.Status, Offset: r.Offset}
+			check := func(how string, err error) {
+				t.Helper()
+				if r.Status == "CBOR_FAST_OK" {
+					if err != io.EOF {
+						t.Errorf("%s: got %v, want io.EOF", how, err)
+					}
+					return
+				}
+				checkSharedError(t, codes, want, err)
+			}
+			for _, skip := range []bool{false, true} {
+				rd := NewReader(in)
+				if err := rd.SetMaxItems(r.MaxItems); err != nil {
+					t.Fatal(err)
+				}
+				var err error
+				for err == nil {
+					if skip {
+						err = rd.Skip()
+					} else {
+						_, err = rd.Next()
+					}
+				}
+				rd.Close()
+				check(map[bool]string{false: "Reader.Next", true: "Reader.Skip"}[skip], err)
+			}
+			seq := DecodeOptions{MaxItems: r.MaxItems}.NewSequence(in)
+			var err error
+			for err == nil {
+				_, err = seq.Next()
+			}
+			seq.Close()
+			check("Sequence", err)
 		})
 	}
 }

@@ -113,13 +113,14 @@ func TestLimits(t *testing.T) {
 	if _, err := (DecodeOptions{MaxItems: 4, MaxContainerItems: 3}).Decode(three); err != nil {
 		t.Errorf("at the limits: %v", err)
 	}
-	// A sequence counts its items from the start, as a Reader does:
-	// 01 | 83 01 02 03 (the fourth data item, 02, at 3)
+	// A sequence, as a Reader, counts the items of each top-level item
+	// (since 0.5; before, from its start): 01 | 83 01 02 03, the second
+	// item's fourth data item (03) at 4.
 	q := DecodeOptions{MaxItems: 3}.NewSequence(append([]byte{1}, three...))
 	if v, err := q.Next(); err != nil || v != uint64(1) {
 		t.Errorf("first item: %v %v", v, err)
 	}
-	if _, err := q.Next(); !errors.Is(err, ErrTooManyItems) || err.(*Error).Offset != 3 {
+	if _, err := q.Next(); !errors.Is(err, ErrTooManyItems) || err.(*Error).Offset != 4 {
 		t.Errorf("second item: %v", err)
 	}
 	q.Close()

@@ -264,10 +264,12 @@ typedef enum cbor_fast_option {
    *  limit): more gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending
    *  head, checked before the bytes left. */
   CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
-  /** Most data items in all since creation/reset (default, and 0:
+  /** Most data items (heads) in one top-level item (default, and 0:
    *  CBOR_FAST_DEFAULT_MAX_ITEMS, 2^28, since 0.5; UINT64_MAX: no limit): the
-   *  next one gives CBOR_FAST_ERR_TOO_MANY_ITEMS. A reader over a longer
-   *  sequence lifts it, or uses cbor_seq (which counts per item). */
+   *  next head of that item gives CBOR_FAST_ERR_TOO_MANY_ITEMS at its offset.
+   *  Counted per top-level item since 0.5, so a reader or stream over a long
+   *  sequence never runs out between items (from 0.1 to 0.4 it counted every
+   *  item since creation or reset, and had no default). */
   CBOR_FAST_OPT_MAX_ITEMS = 5,
   /** 1: reject a map key equal (by value: 1 and 0x1801, half and double of one
    *  value, definite and indefinite strings alike) to an earlier key of the same

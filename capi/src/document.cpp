@@ -154,8 +154,9 @@ cbor_fast_status cbor_fast::detail::configured_options(uint32_t flags,
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   o.decode.flags = flags;
   reader_options ro = cbor_fast::reader_options_for(o.decode, current.alloc);
-  // A reader counts items in 64 bits: the limit as given (0: the default).
-  ro.max_items = o.max_items != 0 ? o.max_items : default_max_items;
+  // A reader counts items in 64 bits: the limit as given (0 is the default,
+  // which reader::set_options() resolves).
+  ro.max_items = o.max_items;
   ro.streaming = current.streaming;
   *out = ro;
   return CBOR_FAST_OK;

@@ -61,11 +61,9 @@ inline constexpr uint32_t default_max_depth = 512;
 /// 128 MiB), and a streaming source whose length is not known. Higher than
 /// fxamacker/cbor's 131072, which one flat array of 1 MiB of doubles reaches.
 inline constexpr uint64_t default_max_container_items = uint64_t(1) << 24;
-/// Most data items of one document, and of a reader since construction or
-/// reset(), since 0.5 for readers: 2^28 (a document of them holds 6 GiB of
-/// nodes). The corpus's largest file has 167187. A reader over a longer
-/// CBOR sequence lifts it, or reads the sequence with a sequence (which
-/// counts per top-level item).
+/// Most data items of one document, and of one top-level item a reader
+/// reads (since 0.5 for readers): 2^28 (a document of them holds 6 GiB of
+/// nodes). The corpus's largest file has 167187.
 inline constexpr uint64_t default_max_items = uint64_t(1) << 28;
 
 /// Runtime limits and checks of a reader. Defaults are safe for hostile input.
@@ -95,8 +93,10 @@ struct reader_options {
   uint64_t max_container_items = default_max_container_items;
   /// Most data items in all (every head counts once: containers, tags, keys,
   /// values, string chunks; end items and breaks do not): the next item fails
-  /// with too_many_items. Counted since construction or reset(). Default
-  /// (also for 0) 2^28 (before 0.5: no limit); UINT64_MAX: none.
+  /// with too_many_items. Counted per top-level item (since 0.5; before, in
+  /// all since construction or reset()), so a reader over a sequence or a
+  /// long-lived stream never runs out between items. Default (also for 0)
+  /// 2^28 (before 0.5: no limit); UINT64_MAX: none.
   uint64_t max_items = default_max_items;
   /// Reject a map key equal to an earlier key of the same map (RFC 8949
   /// section 5.6): duplicate_key at the second key's offset. Keys compare by
@@ -280,8 +280,8 @@ class reader {
   status item_ready() noexcept;
 
   /// Data items read since construction or reset() (every head counts, as
-  /// for max_items).
-  uint64_t items() const noexcept { return options_.max_items - items_left_; }
+  /// for max_items, which limits those of each top-level item).
+  uint64_t items() const noexcept { return items_before_ + options_.max_items - items_left_; }
   /// Offset of the next byte to read.
   size_t offset() const noexcept { return static_cast<size_t>(pos_ - begin_); }
   /// Current nesting depth (open containers, tags and indefinite strings).
@@ -382,7 +382,15 @@ class reader {
   const uint8_t* end_;
   reader_options options_;
   uint32_t depth_ = 0;
-  uint64_t items_left_ = 0;   ///< countdown of options_.max_items
+  uint64_t items_left_ = 0;    ///< countdown of options_.max_items for this top-level item
+  uint64_t items_before_ = 0;  ///< items of the budgets spent before (for items())
+  /// At the top level: the next top-level item gets the whole max_items
+  /// budget, `taken` of its heads being read already. Called lazily, on the
+  /// slow paths (see reader.cpp: renewing the budget).
+  void renew_budget(uint64_t taken) noexcept {
+    items_before_ += options_.max_items - items_left_ - taken;
+    items_left_ = options_.max_items - taken;
+  }
   uint64_t joined_left_ = 0;  ///< bytes the open indefinite string may still add
   size_t item_start_ = 0;     ///< offset of the current top-level item
   error_info error_;

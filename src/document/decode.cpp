@@ -665,14 +665,20 @@ status budget_status(status s, const memory_budget* budget, error_info* error) n
 }  // namespace
 
 resolved_limits resolve_limits(const decode_options& options, size_t input_size) noexcept {
+  // 0 is the default: the reader's one rule (detail::resolve_defaults) for
+  // depth, string length and entries per container.
+  reader_options r;
+  r.max_depth = options.max_depth;
+  r.max_string_length = options.max_string_length;
+  r.max_container_items = options.max_container_items;
+  r = detail::resolve_defaults(r);
   resolved_limits l;
-  l.max_depth = options.max_depth != 0 ? options.max_depth : default_max_depth;
+  l.max_depth = r.max_depth;
   l.max_nodes = options.max_nodes == 0            ? default_max_nodes
                 : options.max_nodes > k_max_nodes ? k_max_nodes
                                                   : options.max_nodes;
-  l.max_string_length = options.max_string_length != 0 ? options.max_string_length : UINT64_MAX;
-  l.max_container_items =
-      options.max_container_items != 0 ? options.max_container_items : default_max_container_items;
+  l.max_string_length = r.max_string_length;
+  l.max_container_items = r.max_container_items;
   if (options.max_memory != 0) {
     l.max_memory = options.max_memory;
   } else {

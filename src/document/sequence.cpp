@@ -11,13 +11,12 @@ constexpr uint32_t k_decode_flags = decode_exact | decode_copy_strings | decode_
                                     decode_reject_duplicate_keys | decode_deterministic |
                                     decode_skip_self_described;
 
-/// The sequence's reader: the limits of every item (no strict flags yet,
-/// prepare() sets them per call; no item limit, max_nodes_ is per item).
+/// The sequence's reader: the limits of every item, max_nodes as its
+/// max_items (which a reader counts per top-level item). No strict flags
+/// yet: prepare() sets them per call.
 reader_options sequence_reader_options(const decode_options& options,
                                        const allocator* alloc) noexcept {
-  reader_options ro = detail::reader_options_for(detail::resolve_limits(options, 0), 0, alloc);
-  ro.max_items = UINT64_MAX;
-  return ro;
+  return detail::reader_options_for(detail::resolve_limits(options, 0), 0, alloc);
 }
 }  // namespace
 
@@ -49,15 +48,12 @@ status sequence::prepare(uint32_t flags) noexcept {
   ro.validate_utf8 = (flags & decode_validate_utf8) != 0;
   ro.reject_duplicate_keys = (flags & decode_reject_duplicate_keys) != 0;
   ro.deterministic = (flags & decode_deterministic) != 0;
-  // max_nodes counts the items of each top-level item, whether it becomes a
-  // document or is only checked.
-  ro.max_items = reader_.items() + max_nodes_;
   const reader_options& now = reader_.options();
   // Unchanged (a call again after need_more): the reader keeps its scout, so
   // an item fed in many parts is still scanned once.
   if (ro.validate_utf8 == now.validate_utf8 &&
       ro.reject_duplicate_keys == now.reject_duplicate_keys &&
-      ro.deterministic == now.deterministic && ro.max_items == now.max_items)
+      ro.deterministic == now.deterministic)
     return status::ok;
   // Between items the reader is at depth 0, so any max_depth is accepted.
   return reader_.set_options(ro);

@@ -293,6 +293,7 @@ struct bulk_reader {
     if (n > size_t(end - p) || n > r.options_.max_container_items) return r.next(head);
     if (!out.begin(n)) return status::buffer_too_small;
     T* slot = out.slots();
+    if (r.depth_ == 0) r.renew_budget(0);  // a top-level array: a whole budget
     const bool plain =
         r.slow_ == 0 && r.top_->left != 0 && r.items_left_ > n && r.depth_ < r.options_.max_depth;
     if (!plain) {

@@ -75,6 +75,7 @@ reader::reader(reader&& other) noexcept
       options_(other.options_),
       depth_(other.depth_),
       items_left_(other.items_left_),
+      items_before_(other.items_before_),
       joined_left_(other.joined_left_),
       item_start_(other.item_start_),
       error_(other.error_),
@@ -107,6 +108,7 @@ reader& reader::operator=(reader&& other) noexcept {
     options_ = other.options_;
     depth_ = std::exchange(other.depth_, 0u);
     items_left_ = other.items_left_;
+    items_before_ = other.items_before_;
     joined_left_ = other.joined_left_;
     item_start_ = other.item_start_;
     error_ = other.error_;
@@ -153,8 +155,14 @@ void reader::release_keys() noexcept {
 status reader::set_options(const reader_options& requested) noexcept {
   const reader_options options = detail::resolve_defaults(requested);
   if (options.max_depth < depth_) return status::invalid_argument;
+  // The current top-level item keeps what it used (items() its total).
   const uint64_t used = options_.max_items - items_left_;
-  items_left_ = options.max_items > used ? options.max_items - used : 0;
+  if (options.max_items > used) {
+    items_left_ = options.max_items - used;
+  } else {
+    items_before_ += used - options.max_items;
+    items_left_ = 0;
+  }
   const allocator* alloc = options_.alloc;
   options_ = options;
   options_.alloc = alloc;
@@ -176,6 +184,7 @@ void reader::reset(const uint8_t* data, size_t size) noexcept {
   top_ = &root_;
   root_.left = k_open_ended;
   items_left_ = options_.max_items;
+  items_before_ = 0;
   item_start_ = 0;
   error_ = error_info{};
   slow_ = strict_ ? slow_strict : 0;
@@ -240,7 +249,10 @@ CBOR_FAST_COLD status reader::fail(status s, size_t offset) noexcept {
 
 CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t left,
                                        size_t head_offset) noexcept {
-  if (depth_ == 0) item_start_ = head_offset;
+  if (depth_ == 0) {
+    item_start_ = head_offset;
+    renew_budget(1);  // a new top-level item, its head counted
+  }
   if (depth_ >= options_.max_depth) return fail(status::depth_exceeded, head_offset);
   if (depth_ == capacity_) {
     // Grow geometrically, but never past max_depth frames. The first growth
@@ -322,6 +334,7 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
     if (depth_ == 0 && !options_.streaming) return status::end;
     return short_input(offset(), 1);
   }
+  if (items_left_ == 0 && depth_ == 0) renew_budget(0);  // the next top-level item
   if (top_->left == 0 || items_left_ == 0) {
     // An indefinite container at its entry limit, or the item budget spent:
     // only a break may follow.
@@ -751,6 +764,7 @@ status reader::skip() noexcept {
   // need_more) goes straight to it: the fast pass would rescan the partial
   // item from its start on every call, quadratic over many small feeds.
   const bool scouting = CBOR_FAST_UNLIKELY(options_.streaming) && scout_origin_ == offset();
+  if (depth_ == 0) renew_budget(0);  // the item to skip is a top-level one
   if (!scouting && pos_ != end_ && top_->left != 0 && fast_skip()) return status::ok;
   if (options_.streaming) {
     // All or nothing: a partial item is not entered.
@@ -809,6 +823,7 @@ status reader::item_ready() noexcept {
   if (pos_ == end_) return short_input(offset(), 1);
   if (top_->indefinite && *pos_ == 0xff) return status::invalid_state;
   const size_t at = offset();
+  if (depth_ == 0) renew_budget(0);  // the scout's budget is that of a top-level item
   if (scout_origin_ != at) {
     uint64_t items;
     if (fast_extent(&items, 1) != nullptr) return status::ok;

@@ -836,6 +836,7 @@ static void test_reader_limits(void) {
   static const uint8_t strings[] = {0x62, 'a', 'b', 0x63, 'a', 'b', 'c'};
   static const uint8_t arrays[] = {0x82, 0x01, 0x02, 0x9f, 0x01, 0x02, 0x03, 0xff};
   static const uint8_t items[] = {0x01, 0x02, 0x03};
+  static const uint8_t pair[] = {0x82, 0x01, 0x02};
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   cbor_fast_error e = CBOR_FAST_ERROR_INIT;
   cbor_reader* r = open_reader(strings, sizeof strings);
@@ -852,8 +853,16 @@ static void test_reader_limits(void) {
   CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_CONTAINER_TOO_LARGE);
   CHECK_EQ_UINT(e.offset, 6);
 
+  /* max_items bounds each top-level item: 1 2 3 passes with 1; [1, 2] is
+   * three heads, so with 2 its third (2, at offset 2) fails. */
   CHECK_STATUS(cbor_reader_reset(r, items, sizeof items), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, UINT64_MAX), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_END);
+  CHECK_STATUS(cbor_reader_reset(r, pair, sizeof pair), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 2), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
@@ -871,15 +880,18 @@ static void test_reader_options_mid_stream(void) {
   cbor_fast_error e = CBOR_FAST_ERROR_INIT;
   cbor_reader* r;
   uint8_t i;
-  for (i = 0; i < 20; ++i) data[i] = i; /* 0, 1, ... 19, then zeros */
+  /* An indefinite array of 0, 1, ... 18, then zeros: max_items bounds the
+   * heads of this one top-level item. */
+  data[0] = 0x9f;
+  for (i = 1; i < 20; ++i) data[i] = (uint8_t)(i - 1);
   r = open_reader(data, sizeof data);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
   CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, 3), CBOR_FAST_OK); /* one more */
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
-  CHECK_EQ_UINT(it.value, 2);
+  CHECK_EQ_UINT(it.value, 1);
   CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_TOO_MANY_ITEMS);
-  CHECK_EQ_UINT(it.value, 2); /* a failed call leaves the item as it was */
+  CHECK_EQ_UINT(it.value, 1); /* a failed call leaves the item as it was */
   CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_TOO_MANY_ITEMS);
   CHECK_EQ_UINT(e.offset, 3);
   CHECK_EQ_UINT(cbor_reader_offset(r), 3);

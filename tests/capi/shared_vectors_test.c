@@ -1,13 +1,16 @@
 /*
- * The shared test vectors (tests/vectors/{appendix_a,malformed,strict}.json, via shared_vectors.h)
+ * The shared test vectors (tests/vectors/{appendix_a,malformed,strict,item_budget}.json, via
+ * shared_vectors.h)
  * through the C API: every RFC 8949 Appendix A row decodes, re-encodes byte
  * for byte as read and, where the row is in preferred form, with
  * CBOR_FAST_ENCODE_PREFERRED too; every not-well-formed row gives its status
  * and offset from cbor_decode, the reader and the sequence iterator; every
  * strict row gives its status and offset with its checks on, from
- * cbor_decode and from the reader.
+ * cbor_decode and from the reader; every item-budget row gives its status and
+ * offset from one reader over the whole sequence, read by every path.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "cbor_fast.h"
@@ -138,9 +141,91 @@ static void test_strict(void) {
   check_current_ = "";
 }
 
+/* How one reader (or stream, or sequence iterator) goes through a sequence. */
+enum budget_path {
+  BY_NEXT,      /* cbor_reader_next, max_items by cbor_reader_set */
+  BY_BATCH,     /* cbor_reader_next_batch, 3 at a time */
+  BY_SKIP,      /* cbor_reader_skip, an item per call */
+  BY_CONFIGURE, /* cbor_reader_next, max_items by cbor_reader_configure */
+  BY_STREAM,    /* cbor_stream_next over a source handing out 2 bytes per read */
+  BY_SEQ,       /* cbor_seq_next: max_items is max_items per document */
+  BUDGET_PATHS
+};
+
+/* The final status (CBOR_FAST_OK: read to the end) and the error offset. */
+static cbor_fast_status read_budgeted(enum budget_path path, const uint8_t* in, size_t n,
+                                      uint64_t max_items, size_t* offset) {
+  cbor_fast_item items[3];
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+  cbor_fast_status s;
+  o.max_items = max_items;
+  items[0] = (cbor_fast_item)CBOR_FAST_ITEM_INIT;
+  *offset = 0;
+  if (path == BY_STREAM) {
+    piece_source src = {in, n, 0, 2, 0};
+    cbor_stream* st = NULL;
+    CHECK_STATUS(cbor_stream_new(read_pieces, &src, 0, NULL, &st), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_stream_set(st, CBOR_FAST_OPT_MAX_ITEMS, max_items), CBOR_FAST_OK);
+    while ((s = cbor_stream_next(st, &items[0])) == CBOR_FAST_OK) {}
+    CHECK_STATUS(cbor_stream_error(st, &e), s == CBOR_FAST_END ? CBOR_FAST_OK : s);
+    cbor_stream_free(st);
+  } else if (path == BY_SEQ) {
+    cbor_seq* seq = NULL;
+    size_t at, length;
+    CHECK_STATUS(cbor_seq_new(in, n, &o, &seq), CBOR_FAST_OK);
+    while ((s = cbor_seq_next(seq, 0, &at, &length)) == CBOR_FAST_OK) {}
+    CHECK_STATUS(cbor_seq_error(seq, &e), s == CBOR_FAST_END ? CBOR_FAST_OK : s);
+    cbor_seq_free(seq);
+  } else {
+    cbor_reader* r = NULL;
+    size_t count;
+    CHECK_STATUS(cbor_reader_new(in, n, NULL, &r), CBOR_FAST_OK);
+    if (path == BY_CONFIGURE)
+      CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_OK);
+    else
+      CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_MAX_ITEMS, max_items), CBOR_FAST_OK);
+    do {
+      if (path == BY_BATCH)
+        s = cbor_reader_next_batch(r, items, 3, &count);
+      else if (path == BY_SKIP)
+        s = cbor_reader_skip(r);
+      else
+        s = cbor_reader_next(r, &items[0]);
+    } while (s == CBOR_FAST_OK);
+    CHECK_STATUS(cbor_reader_error(r, &e), s == CBOR_FAST_END ? CBOR_FAST_OK : s);
+    cbor_reader_free(r);
+  }
+  *offset = e.offset;
+  return s == CBOR_FAST_END ? CBOR_FAST_OK : s;
+}
+
+static void test_item_budget(void) {
+  static const char* const names[BUDGET_PATHS] = {"next",      "batch",  "skip",
+                                                  "configure", "stream", "seq"};
+  size_t i;
+  int path;
+  CHECK(SHARED_COUNT(k_shared_item_budget) >= 15);
+  for (i = 0; i < SHARED_COUNT(k_shared_item_budget); ++i) {
+    const shared_item_budget* row = &k_shared_item_budget[i];
+    const size_t n = input(row->hex);
+    for (path = 0; path < BUDGET_PATHS; ++path) {
+      size_t offset = 99;
+      static char where[160];
+      snprintf(where, sizeof where, "%s by %s", row->name, names[path]);
+      check_current_ = where;
+      CHECK_STATUS(read_budgeted((enum budget_path)path, g_in, n, row->max_items, &offset),
+                   row->status);
+      if (row->status != CBOR_FAST_OK) CHECK_EQ_UINT(offset, row->offset);
+    }
+  }
+  check_current_ = "";
+}
+
 int main(void) {
   RUN_TEST(test_appendix_a);
   RUN_TEST(test_malformed);
   RUN_TEST(test_strict);
+  RUN_TEST(test_item_budget);
   return check_summary();
 }

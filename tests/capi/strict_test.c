@@ -221,8 +221,8 @@ static uint8_t* copy_input(const uint8_t* in, size_t n, size_t prefixed) {
 
 /* The reader, item by item with cbor_reader_next() (or by cbor_reader_skip()).
  * After the 0x00 prefix the row's offsets are reported minus 1 (so they
- * compare with the others) and max_items is one higher (it counts the
- * whole input). */
+ * compare with the others); max_items is the row's, since it bounds each
+ * top-level item (since 0.5; it counted the whole input before). */
 static outcome run_reader(const uint8_t* in, size_t n, const limits* l, int by_skip, int prefixed) {
   outcome o = {CBOR_FAST_OK, 0, 0, 0, 0};
   const size_t p = prefixed ? 1 : 0;
@@ -233,7 +233,6 @@ static outcome run_reader(const uint8_t* in, size_t n, const limits* l, int by_s
   cbor_fast_status s;
   cbor_reader* r = NULL;
   CHECK_STATUS(cbor_reader_new(buf, n + p, NULL, &r), CBOR_FAST_OK);
-  if (lp.max_items != 0) lp.max_items += p;
   set_reader_limits(r, &lp);
   while ((s = by_skip ? cbor_reader_skip(r) : cbor_reader_next(r, &it)) == CBOR_FAST_OK)
     ++o.ok_items;

@@ -369,12 +369,20 @@ case $case_name in
     expect_ok_line 'ok: 1 item, 4 nodes, 4 bytes\n'
     run_hex 5f41004101ff check --max-items 3
     expect_ok_line 'ok: 1 item, 1 node, 6 bytes\n'
-    # diag counts items in the whole input, check in each document.
-    run_hex 010203 diag --max-items 2
-    expect_error too_many_items "too many data items" 2
-    expect_text out '1\n2\n'
-    run_hex 010203 check --sequence --max-items 2
+    # diag and check alike count the items of each top-level item (diag
+    # counted the whole input before 0.5): 1 | [2, 3] passes with 3 and fails
+    # with 2 at the second item's third head (3, offset 3).
+    run_hex 010203 diag --max-items 1
+    expect_ok_line '1\n2\n3\n'
+    run_hex 010203 check --sequence --max-items 1
     expect_ok_line 'ok: 3 items, 3 nodes, 3 bytes\n'
+    run_hex 01820203 diag --max-items 3
+    expect_ok_line '1\n[2, 3]\n'
+    run_hex 01820203 diag --max-items 2
+    expect_error too_many_items "too many data items" 3
+    expect_text out '1\n'
+    run_hex 01820203 check --sequence --max-items 2
+    expect_error too_many_items "too many data items" 3
     # 0 is the default (2^28) in both commands.
     run_hex 010203 diag --max-items 0
     expect_ok_line '1\n2\n3\n'

@@ -19,10 +19,7 @@
 
 #include "cbor_fast.h"
 #include "conformance/test_util.hpp"
-
-#ifndef CBOR_FAST_CORPUS_DIR
-#error "CBOR_FAST_CORPUS_DIR must be defined by the build"
-#endif
+#include "corpus.hpp"
 
 namespace {
 
@@ -369,17 +366,6 @@ decoded decode_and_check(const exact_buffer& in, uint32_t extra, const first_ite
   return out;
 }
 
-bool load(const std::string& path, bytes& out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.insert(out.end(), buf, buf + n);
-  const bool ok = std::ferror(f) == 0;
-  std::fclose(f);
-  return ok;
-}
-
 // ---- generated values -------------------------------------------------------------
 
 constexpr int k_generated = 3000;
@@ -527,9 +513,9 @@ TEST(CapiDifferential, CorpusMatchesReader) {
   const std::pair<const char*, size_t> files[] = {
       {"twitter", 27259}, {"citm_catalog", 63647}, {"canada", 167187}};
   for (const auto& file : files) {
-    const std::string path = std::string(CBOR_FAST_CORPUS_DIR) + "/" + file.first + ".cbor";
+    const std::string path = cbor_fast_test::corpus_path(file.first);
     bytes raw;
-    ASSERT_TRUE(load(path, raw)) << "corpus file missing: " << path;
+    ASSERT_TRUE(cbor_fast_test::read_file(path, raw)) << "corpus file missing: " << path;
     const exact_buffer in(raw);
     const first_item ref = read_first(in.data(), in.size());
     ASSERT_STATUS(ref.s, status::ok) << path;

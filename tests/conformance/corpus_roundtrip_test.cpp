@@ -14,10 +14,7 @@
 #include <vector>
 
 #include "conformance/test_util.hpp"
-
-#ifndef CBOR_FAST_CORPUS_DIR
-#error "CBOR_FAST_CORPUS_DIR must be defined by the build"
-#endif
+#include "corpus.hpp"
 
 namespace {
 
@@ -37,18 +34,6 @@ const corpus_file files[] = {
     {"citm_catalog", 342373, 63647, 0},
     {"canada", 1056200, 167187, 111080},
 };
-
-bool load(const std::string& path, bytes& out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  out.clear();
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.insert(out.end(), buf, buf + n);
-  const bool ok = std::ferror(f) == 0;
-  std::fclose(f);
-  return ok;
-}
 
 /// What one pass of next() over a document saw.
 struct census {
@@ -102,8 +87,9 @@ void PrintTo(const corpus_file& r, std::ostream* os) { *os << r.name; }
 class corpus : public ::testing::TestWithParam<corpus_file> {
  protected:
   void SetUp() override {
-    const std::string path = std::string(CBOR_FAST_CORPUS_DIR) + "/" + GetParam().name + ".cbor";
-    ASSERT_TRUE(load(path, input_)) << "corpus file missing or unreadable: " << path;
+    const std::string path = cbor_fast_test::corpus_path(GetParam().name);
+    ASSERT_TRUE(cbor_fast_test::read_file(path, input_))
+        << "corpus file missing or unreadable: " << path;
     ASSERT_EQ(input_.size(), GetParam().size) << path;
   }
   bytes input_;

@@ -18,10 +18,7 @@
 #include "cbor_fast.h"
 #include "cbor_fast/document.hpp"
 #include "conformance/test_util.hpp"
-
-#ifndef CBOR_FAST_CORPUS_DIR
-#error "CBOR_FAST_CORPUS_DIR must be defined by the build"
-#endif
+#include "corpus.hpp"
 
 namespace {
 
@@ -189,12 +186,13 @@ void check_all_paths(const bytes& in, const trace& want, const std::string& what
 }
 
 bytes read_corpus(const std::string& name) {
-  std::ifstream f(std::string(CBOR_FAST_CORPUS_DIR) + "/" + name, std::ios::binary);
-  return bytes(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+  bytes in;
+  EXPECT_TRUE(cbor_fast_test::read_corpus(name, in)) << name;
+  return in;
 }
 
 TEST(reader_paths, corpus) {
-  for (const char* name : {"twitter.cbor", "citm_catalog.cbor", "canada.cbor"}) {
+  for (const char* name : cbor_fast_test::k_corpus_names) {
     const bytes in = read_corpus(name);
     ASSERT_FALSE(in.empty()) << name;
     const trace want = by_next(in);

@@ -328,8 +328,37 @@ seq_reference reference_sequence(const uint8_t* data, size_t size, const setup& 
   }
 }
 
+/// One reader over the whole sequence, an item per cbor_reader_skip, stops
+/// where a fresh reader per item does: every limit, max_items too (since
+/// 0.5), bounds each top-level item, so nothing carries over between items.
+void check_one_reader(const uint8_t* data, size_t size, const setup& s, const seq_reference& ref) {
+  cbor_reader* r = nullptr;
+  FUZZ_CHECK(cbor_reader_new(data, size, nullptr, &r) == CBOR_FAST_OK);
+  configure(r, s);
+  size_t n = 0;
+  for (;;) {
+    const cbor_fast_status st = cbor_reader_skip(r);
+    if (st != CBOR_FAST_OK) {
+      outcome got{st, 0};
+      if (st != CBOR_FAST_END) {
+        cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+        FUZZ_CHECK(cbor_reader_error(r, &e) == st);
+        got.offset = e.offset;
+      }
+      if (!(got == ref.final)) report("one reader over the sequence", got, ref.final, data, size);
+      FUZZ_CHECK(n == ref.offsets.size());
+      break;
+    }
+    FUZZ_CHECK(n < ref.offsets.size());
+    FUZZ_CHECK(cbor_reader_offset(r) == ref.offsets[n] + ref.lengths[n]);
+    ++n;
+  }
+  cbor_reader_free(r);
+}
+
 void check_sequence(const uint8_t* data, size_t size, const setup& s) {
   const seq_reference ref = reference_sequence(data, size, s);
+  check_one_reader(data, size, s, ref);
   counting_allocator counter;
   const cbor_fast_decode_options o = decode_options(s, &counter.hooks, true);
   const uint32_t flags = s.flags & ~uint32_t(CBOR_FAST_DECODE_EXACT);

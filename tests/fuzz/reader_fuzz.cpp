@@ -108,7 +108,7 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
   std::vector<frame> stack;
   std::vector<std::string> joining;  // content of the open indefinite strings
   size_t top_start = 0;
-  uint64_t items = 0;  // heads read, for max_items
+  uint64_t items = 0;  // heads of the current top-level item, for max_items
   item it;
   for (;;) {
     const size_t before = r.offset();
@@ -219,7 +219,9 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
           break;
         }
         case status::too_many_items:
-          FUZZ_CHECK(e.offset == before && have && ib != 0xff && items == opts.max_items);
+          // max_items bounds each top-level item: never the head of a new one.
+          FUZZ_CHECK(e.offset == before && have && ib != 0xff && !stack.empty() &&
+                     items == opts.max_items);
           break;
         case status::non_preferred_encoding: {
           FUZZ_CHECK(opts.deterministic && e.offset == before && have && !in_string);
@@ -290,6 +292,7 @@ walk_result walk(const uint8_t* data, size_t size, const cbor_fast::reader_optio
       FUZZ_CHECK(hs != 0 && it.head_size == hs);
       const uint64_t arg = ai < 24 || ai == 31 ? ai : load_be(data + before + 1, hs - 1);
       FUZZ_CHECK(it.depth == stack.size());
+      if (stack.empty()) items = 0;  // a new top-level item: a whole budget
       FUZZ_CHECK(++items <= opts.max_items);
       // Deterministic mode lets no indefinite or non-shortest head through
       // (chunks cannot occur: their string failed at its head).

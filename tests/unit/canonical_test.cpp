@@ -12,6 +12,7 @@
 
 #include "cbor_fast/document.hpp"
 #include "unit/document_test_util.hpp"
+#include "corpus.hpp"
 
 namespace cbor_fast {
 namespace {
@@ -320,11 +321,9 @@ TEST(Canonical, CorpusMatchesCbor2) {
     const size_t hash_at = table.find("\"fnv1a64\": \"", at) + 12;
     const uint64_t want_size = std::stoull(table.substr(size_at, 20));
     const uint64_t want_hash = std::stoull(table.substr(hash_at, 16), nullptr, 16);
-    const std::string path = std::string(CBOR_FAST_CORPUS_DIR) + "/" + name + ".cbor";
-    std::ifstream in(path, std::ios::binary);
-    ASSERT_TRUE(in.good()) << "corpus file missing: " << path;
-    const std::vector<uint8_t> data((std::istreambuf_iterator<char>(in)),
-                                    std::istreambuf_iterator<char>());
+    std::vector<uint8_t> data;
+    ASSERT_TRUE(cbor_fast_test::read_corpus(name, data))
+        << "corpus file missing: " << cbor_fast_test::corpus_path(name);
     writer w;
     ASSERT_EQ(canonicalize(data.data(), data.size(), w, encode_length_first), status::ok);
     EXPECT_EQ(w.size(), want_size);

@@ -16,10 +16,7 @@
 
 #include "document/decode.hpp"
 #include "unit/document_test_util.hpp"
-
-#ifndef CBOR_FAST_CORPUS_DIR
-#error "CBOR_FAST_CORPUS_DIR must be defined by the build"
-#endif
+#include "corpus.hpp"
 
 namespace cbor_fast {
 namespace {
@@ -933,7 +930,7 @@ TEST(DocumentCorpus, RoundTripByteForByteWithNodeCounts) {
   for (const corpus_file& f : k_corpus) {
     SCOPED_TRACE(f.name);
     bytes in;
-    ASSERT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/" + f.name + ".cbor", in));
+    ASSERT_TRUE(cbor_fast_test::read_corpus(f.name, in));
     for (auto path : {detail::decode_path::automatic, detail::decode_path::reader_only,
                       detail::decode_path::fast_only}) {
       for (uint32_t flags : {uint32_t(decode_exact), uint32_t(decode_copy_strings)}) {
@@ -976,7 +973,7 @@ TEST(DocumentCorpus, KnownValues) {
   std::string_view t;
   double v = 0;
 
-  ASSERT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/twitter.cbor", in));
+  ASSERT_TRUE(cbor_fast_test::read_corpus("twitter", in));
   ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
   const node statuses = d.root().find("statuses");
   ASSERT_EQ(statuses.size(), 100u);
@@ -998,7 +995,7 @@ TEST(DocumentCorpus, KnownValues) {
   EXPECT_EQ(text.offset(), 399932u);  // a string past 2^16: the packed offset holds
   EXPECT_EQ(t.substr(t.size() - 11), "#sm24357625");
 
-  ASSERT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/citm_catalog.cbor", in));
+  ASSERT_TRUE(cbor_fast_test::read_corpus("citm_catalog", in));
   ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
   EXPECT_EQ(d.root().size(), 11u);
   ASSERT_EQ(d.root().map_key(3).get_text(t), status::ok);
@@ -1019,7 +1016,7 @@ TEST(DocumentCorpus, KnownValues) {
   EXPECT_EQ(u, 138586341u);
   EXPECT_EQ(performances.at(0).find("eventId").offset(), 31325u);
 
-  ASSERT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/canada.cbor", in));
+  ASSERT_TRUE(cbor_fast_test::read_corpus("canada", in));
   ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
   ASSERT_EQ(d.root().find("type").get_text(t), status::ok);
   EXPECT_EQ(t, "FeatureCollection");

@@ -72,18 +72,6 @@ inline std::string encode_hex(const mutable_document& d) {
   return to_hex(w.data(), w.size());
 }
 
-inline bool load_file(const std::string& path, bytes& out) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return false;
-  out.clear();
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) out.insert(out.end(), buf, buf + n);
-  const bool ok = std::ferror(f) == 0;
-  std::fclose(f);
-  return ok;
-}
-
 /// Allocation hooks over malloc that check every size handed back, count
 /// live bytes and can fail the n-th call (malloc or realloc, from 0).
 struct test_allocator {

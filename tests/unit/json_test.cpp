@@ -12,6 +12,7 @@
 #include "cbor_fast/diag.hpp"
 #include "cbor_fast/json.hpp"
 #include "conformance/test_util.hpp"
+#include "corpus.hpp"
 
 namespace {
 
@@ -382,12 +383,11 @@ TEST(json_round_trip, corpus_files_are_stable) {
   // value comparison with Python's json is tests/cli json_corpus).
   for (const char* name : {"twitter", "citm_catalog", "canada"}) {
     SCOPED_TRACE(name);
-    std::ifstream f(std::string(CBOR_FAST_CORPUS_DIR) + "/" + name + ".json", std::ios::binary);
-    ASSERT_TRUE(f.good());
-    std::stringstream ss;
-    ss << f.rdbuf();
+    std::vector<uint8_t> text;
+    ASSERT_TRUE(cbor_fast_test::read_corpus(name, text, ".json"));
+    const std::string json(text.begin(), text.end());
     cbor_fast::writer w1;
-    ASSERT_STATUS(cbor_fast::json_to_cbor(ss.str(), w1), status::ok);
+    ASSERT_STATUS(cbor_fast::json_to_cbor(json, w1), status::ok);
     std::string j;
     ASSERT_STATUS(cbor_fast::cbor_to_json(w1.data(), w1.size(), j), status::ok);
     cbor_fast::writer w2;

@@ -1,6 +1,8 @@
 // Reader API behaviour: items, offsets, depths, views, skip, joined strings, errors.
 #include "cbor_fast/reader.hpp"
 
+#include "shared_vectors.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -705,23 +707,168 @@ TEST(ReaderLimits, TotalItems) {
   EXPECT_EQ(read_all(hex("82 01 9f 02 ff"), o, &off), status::end);
   EXPECT_EQ(read_all(hex("83 01 9f 02 ff 03"), o, &off), status::too_many_items);
   EXPECT_EQ(off, 5u);
-  // A sequence counts across items; tags count.
-  EXPECT_EQ(read_all(hex("c1 01 c1 02 03"), o, &off), status::too_many_items);
+  // Tags count.
+  EXPECT_EQ(read_all(hex("c1 c1 c1 c1 01"), o, &off), status::too_many_items);
   EXPECT_EQ(off, 4u);
 }
 
-TEST(ReaderLimits, SetOptionsKeepsTheItemCount) {
-  auto in = hex("01020304");
+// Since 0.5 max_items bounds each top-level item, not the whole input: a
+// reader over a sequence or a long-lived stream never runs out between items.
+// Every path that reads items (next, visit, skip, item_ready, read_array)
+// stops at the same head.
+status budget_by_next(const std::vector<uint8_t>& in, const reader_options& o, size_t* off,
+                      uint64_t* items) {
+  reader r(in.data(), in.size(), o);
+  item it;
+  status s;
+  while ((s = r.next(it)) == status::ok) {}
+  *off = r.error().offset;
+  *items = r.items();
+  return s;
+}
+
+status budget_by_visit(const std::vector<uint8_t>& in, const reader_options& o, size_t* off,
+                       uint64_t* items) {
+  reader r(in.data(), in.size(), o);
+  status s;
+  while ((s = r.visit([](const item&) noexcept {})) == status::ok) {}
+  *off = r.error().offset;
+  *items = r.items();
+  return s;
+}
+
+status budget_by_skip(const std::vector<uint8_t>& in, const reader_options& o, size_t* off,
+                      uint64_t* items) {
+  reader r(in.data(), in.size(), o);
+  status s;
+  while ((s = r.skip()) == status::ok) {}
+  *off = r.error().offset;
+  *items = r.items();
+  return s;
+}
+
+// Streaming, one more byte shown at a time: at the top level item_ready()
+// scouts the whole item with the budget of a top-level item, then next()
+// reads it.
+status budget_by_feed(const std::vector<uint8_t>& in, const reader_options& options, size_t* off,
+                      uint64_t* items) {
+  reader_options o = options;
+  o.streaming = true;
+  size_t shown = 0;
+  reader r(in.data(), shown, o);
+  item it;
+  status s;
+  for (;;) {
+    s = r.depth() == 0 ? r.item_ready() : status::ok;
+    if (s == status::ok) s = r.next(it);
+    if (s == status::ok) continue;
+    if (s != status::need_more) break;
+    if (shown == in.size()) {
+      r.end_input();
+      continue;
+    }
+    ++shown;
+    if ((s = r.feed(in.data(), shown, 0)) != status::ok) break;
+  }
+  *off = r.error().offset;
+  *items = r.items();
+  return s;
+}
+
+TEST(ReaderLimits, ItemBudgetIsPerTopLevelItem) {
+  using path = status (*)(const std::vector<uint8_t>&, const reader_options&, size_t*, uint64_t*);
+  const struct {
+    const char* name;
+    path run;
+  } paths[] = {{"next", budget_by_next},
+               {"visit", budget_by_visit},
+               {"skip", budget_by_skip},
+               {"feed", budget_by_feed}};
+  // The rows: tests/vectors/item_budget.json.
+  ASSERT_GE(sizeof k_shared_item_budget / sizeof k_shared_item_budget[0], 15u);
+  for (const shared_item_budget& row : k_shared_item_budget) {
+    const std::vector<uint8_t> in = hex(row.hex);
+    const status want = row.status == CBOR_FAST_OK ? status::end : status(row.status);
+    reader_options o;
+    o.max_items = row.max_items;
+    for (const auto& p : paths) {
+      size_t off = SIZE_MAX;
+      uint64_t items = 0;
+      EXPECT_EQ(p.run(in, o, &off, &items), want) << row.name << " by " << p.name;
+      if (want != status::end) {
+        EXPECT_EQ(off, row.offset) << row.name << " by " << p.name;
+      }
+    }
+  }
+}
+
+TEST(ReaderLimits, LongSequenceUnderASmallBudget) {
+  // 1000 documents [0] (two heads each) under a budget of 2: every path reads
+  // them all, and items() keeps counting the total since construction.
+  std::vector<uint8_t> in;
+  for (int i = 0; i < 1000; ++i) {
+    in.push_back(0x81);
+    in.push_back(0x00);
+  }
+  reader_options o;
+  o.max_items = 2;
+  size_t off = 0;
+  uint64_t items = 0;
+  EXPECT_EQ(budget_by_next(in, o, &off, &items), status::end);
+  EXPECT_EQ(items, 2000u);
+  EXPECT_EQ(budget_by_visit(in, o, &off, &items), status::end);
+  EXPECT_EQ(items, 2000u);
+  EXPECT_EQ(budget_by_skip(in, o, &off, &items), status::end);
+  EXPECT_EQ(items, 2000u);
+  EXPECT_EQ(budget_by_feed(in, o, &off, &items), status::end);
+  EXPECT_EQ(items, 2000u);
+  // read_array() at the top level, into a vector: a whole budget each time.
+  reader r(in.data(), in.size(), o);
+  std::vector<uint64_t> values;
+  for (int i = 0; i < 1000; ++i) {
+    ASSERT_EQ(r.read_array(values), status::ok) << i;
+    ASSERT_EQ(values, std::vector<uint64_t>{0}) << i;
+  }
+  EXPECT_EQ(r.items(), 2000u);
+  item it;
+  EXPECT_EQ(r.next(it), status::end);
+  // The budget of a single top-level item is still enforced there: [0, 0] is
+  // three heads.
+  const std::vector<uint8_t> over = hex("81 00 82 00 00 81 00");
+  reader b(over.data(), over.size(), o);
+  ASSERT_EQ(b.read_array(values), status::ok);
+  EXPECT_EQ(b.read_array(values), status::too_many_items);
+  EXPECT_EQ(b.error().offset, 4u);
+}
+
+TEST(ReaderLimits, SetOptionsKeepsTheItemCountOfTheCurrentItem) {
+  auto in = hex("84 01 02 03 04 05");
   reader r(in.data(), in.size());
   item it;
   ASSERT_EQ(r.next(it), status::ok);
   ASSERT_EQ(r.next(it), status::ok);
   reader_options o;
-  o.max_items = 3;  // two used: one more allowed
+  o.max_items = 3;  // two used by [1, ...: one more allowed
   ASSERT_EQ(r.set_options(o), status::ok);
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(r.next(it), status::too_many_items);
   EXPECT_EQ(r.error().offset, 3u);
+  EXPECT_EQ(r.items(), 3u);
+  // Lowered below what the item used: items() still counts every head read.
+  auto seq = hex("83 01 02 03 05");
+  reader low(seq.data(), seq.size());
+  for (int i = 0; i < 3; ++i) ASSERT_EQ(low.next(it), status::ok);
+  o.max_items = 1;
+  ASSERT_EQ(low.set_options(o), status::ok);
+  EXPECT_EQ(low.items(), 3u);
+  EXPECT_EQ(low.next(it), status::too_many_items);
+  EXPECT_EQ(low.error().offset, 3u);
+  // Between top-level items the next one has the new budget whole.
+  reader between(seq.data() + 4, 1);
+  ASSERT_EQ(between.set_options(o), status::ok);
+  ASSERT_EQ(between.next(it), status::ok);
+  EXPECT_EQ(it.value(), 5u);
+  EXPECT_EQ(between.next(it), status::end);
 }
 
 }  // namespace

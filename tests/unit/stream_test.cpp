@@ -25,6 +25,7 @@
 #include "cbor_fast/reader.hpp"
 #include "cbor_fast/stream.hpp"
 #include "shared_vectors.h"
+#include "corpus.hpp"
 
 namespace {
 
@@ -35,7 +36,6 @@ using cbor_fast::reader_options;
 using cbor_fast::status;
 using cbor_fast::doc_test::bytes;
 using cbor_fast::doc_test::hex;
-using cbor_fast::doc_test::load_file;
 
 /// One item as a comparable line: every field, string content included.
 std::string describe(const item& it) {
@@ -189,11 +189,11 @@ void expect_same_every_way(const bytes& in, const reader_options& o, const std::
   }
 }
 
-const char* const corpus_names[] = {"twitter", "citm_catalog", "canada"};
+using cbor_fast_test::k_corpus_names;
 
 bytes corpus(const char* name) {
   bytes in;
-  EXPECT_TRUE(load_file(std::string(CBOR_FAST_CORPUS_DIR) + "/" + name + ".cbor", in)) << name;
+  EXPECT_TRUE(cbor_fast_test::read_corpus(name, in)) << name;
   return in;
 }
 
@@ -510,8 +510,16 @@ TEST(streaming_vectors, strict_every_way) {
   }
 }
 
+TEST(streaming_vectors, item_budget_every_way) {
+  for (const shared_item_budget& v : k_shared_item_budget) {
+    reader_options o;
+    o.max_items = v.max_items;
+    expect_same_every_way(hex(v.hex), o, v.name, false);
+  }
+}
+
 TEST(streaming_corpus, next_one_byte_and_random_chunks) {
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes in = corpus(name);
     ASSERT_FALSE(in.empty());
     expect_same_every_way(in, reader_options{}, name);
@@ -522,7 +530,7 @@ TEST(streaming_corpus, strict_reader_in_a_window_of_4096) {
   reader_options o;
   o.validate_utf8 = true;
   o.reject_duplicate_keys = true;
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes in = corpus(name);
     const trace want = one_shot(in, o);
     EXPECT_EQ(want.last, status::end) << name;
@@ -531,7 +539,7 @@ TEST(streaming_corpus, strict_reader_in_a_window_of_4096) {
 }
 
 TEST(streaming_corpus, skip_and_visit_items_in_chunks) {
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes in = corpus(name);
     // Two documents: skip() takes each whole.
     bytes two = in;
@@ -612,7 +620,7 @@ trace stream_trace(cbor_fast::stream& st) {
 }
 
 TEST(stream, corpus_through_small_pieces_equals_one_shot) {
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes in = corpus(name);
     memory_source src{&in, 0, 1000};
     cbor_fast::stream_options so;
@@ -810,7 +818,7 @@ printed print_streamed(const bytes& in, text_kind k, const reader_options& o, si
 }
 
 TEST(stream_printers, corpus_diag_and_json_equal_one_shot_in_a_small_buffer) {
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes in = corpus(name);
     for (text_kind k : {text_kind::diag, text_kind::json}) {
       const printed want = print_one_shot(in, k, reader_options{});
@@ -919,7 +927,7 @@ TEST(sequence_fed, corpus_documents_one_byte_and_random_pieces_equal_one_shot) {
   // The three corpus documents, then 7, as one sequence.
   bytes all;
   std::vector<std::string> want;
-  for (const char* name : corpus_names) {
+  for (const char* name : k_corpus_names) {
     const bytes doc = corpus(name);
     all.insert(all.end(), doc.begin(), doc.end());
   }

@@ -1,5 +1,5 @@
 /*
- * The shared test vectors (tests/vectors/{appendix_a,malformed,strict}.json) as C tables, for the C++
+ * The shared test vectors (tests/vectors/{appendix_a,malformed,strict,item_budget}.json) as C tables, for the C++
  * and the C tests. The arrays come from gen_tables.py at build time; include
  * this header once per program (the tables are static).
  *
@@ -37,6 +37,17 @@ typedef struct shared_strict {
   cbor_fast_status status; /**< CBOR_FAST_OK: accepted */
   size_t offset;
 } shared_strict;
+
+/** item_budget.json: a sequence read by one reader with max_items set; max_items
+ *  bounds each top-level item. The status after the last item (CBOR_FAST_OK: all
+ *  read to CBOR_FAST_END, offset 0) and the offset of the head past the budget. */
+typedef struct shared_item_budget {
+  const char* name;
+  const char* hex;
+  uint64_t max_items;
+  cbor_fast_status status;
+  size_t offset;
+} shared_item_budget;
 
 #define SHARED_CHECK_UTF8 1u
 #define SHARED_CHECK_DUPLICATE_KEYS 2u

@@ -32,7 +32,7 @@ widened to 'd'; float128, tag 76 and typed arrays inside map keys, set members
 or with immutable=True stay CBORTag, as cbor2 leaves them all).
 None selects a limit's default: no string limit, DEFAULT_MAX_CONTAINER_ITEMS
 (2**24) entries per array or map and DEFAULT_MAX_ITEMS (2**28) items (both
-since 0.5; counted from the start of the input for Reader and iter_sequence);
+since 0.5; counted per top-level item for Reader and iter_sequence);
 2**64 - 1 lifts a limit. load and CBORDecoder also take max_buffer (default
 64 MiB): the most bytes of one item held ("memory_budget_exceeded" beyond).
 

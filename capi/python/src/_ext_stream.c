@@ -159,9 +159,9 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     Py_DECREF(s);
     return NULL;
   }
-  /* The scanning reader: the structural limits of the decoder (so an item
-   * too deep or too large fails before it is all read), no strict checks
-   * (the decoder makes them), and no item count across the stream. */
+  /* The scanning reader: the limits of the decoder (so an item too deep or
+   * too large fails before it is all read; max_items counts per item, since
+   * 0.5), no strict checks (the decoder makes them). */
   struct {
     cbor_fast_option option;
     uint64_t value;
@@ -172,7 +172,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
       {CBOR_FAST_OPT_MAX_STRING_LENGTH, s->opts.max_string_length, s->opts.max_string_length != 0},
       {CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, s->opts.max_container_items,
        s->opts.max_container_items != 0},
-      {CBOR_FAST_OPT_MAX_ITEMS, UINT64_MAX, 1},
+      {CBOR_FAST_OPT_MAX_ITEMS, s->opts.max_items, s->opts.max_items != 0},
   };
   if (cbor_reader_new(NULL, 0, NULL, &s->rd) != CBOR_FAST_OK) {
     Py_DECREF(s);

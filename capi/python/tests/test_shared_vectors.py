@@ -1,8 +1,8 @@
 """The shared test vectors (tests/vectors/*.json) through the public API:
 loads() of every RFC 8949 Appendix A row (its JSON value where the file gives
 one, dumps() back to the same bytes where the row is preferred), the status
-code and offset of every not-well-formed row, and every strict row with its
-checks on. Status names in the files are the C enumerators; their numbers
+code and offset of every not-well-formed row, every strict row with its
+checks on, and every item-budget row through Reader and iter_sequence. Status names in the files are the C enumerators; their numbers
 come from cbor_fast.h itself."""
 
 import json
@@ -13,7 +13,7 @@ import unittest
 
 from support import canon
 
-from cbor_fast import CBORDecodeError, CBORTag, _semantic, dumps, loads
+from cbor_fast import CBORDecodeError, CBORTag, Reader, _semantic, dumps, iter_sequence, loads
 
 _ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 _VECTORS = os.path.join(_ROOT, "tests", "vectors")
@@ -87,6 +87,24 @@ class SharedVectors(unittest.TestCase):
                 # Without the checks every row is well-formed (text that is not
                 # UTF-8 decodes with replacement characters).
                 loads(data, str_errors="replace", semantic_decoders=RAW_TAGS)
+
+    def test_item_budget(self):
+        # max_items bounds each top-level item of a sequence: one Reader, and
+        # iter_sequence, over the whole input stop at the same head.
+        rows = _load("item_budget.json")
+        self.assertGreaterEqual(len(rows), 15)
+        for row in rows:
+            with self.subTest(row["name"]):
+                data = bytes.fromhex(row["hex"])
+                for read in (lambda: [i.offset for i in Reader(data, max_items=row["max_items"])],
+                             lambda: list(iter_sequence(data, max_items=row["max_items"]))):
+                    if row["status"] == "CBOR_FAST_OK":
+                        read()
+                    else:
+                        with self.assertRaises(CBORDecodeError) as cm:
+                            read()
+                        self.assertEqual((cm.exception.code, cm.exception.offset),
+                                         (CODES[row["status"]], row["offset"]))
 
     def test_header_codes_found(self):
         self.assertEqual(CODES["CBOR_FAST_ERR_TRUNCATED"], 100)

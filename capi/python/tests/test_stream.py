@@ -278,6 +278,17 @@ class Errors(unittest.TestCase):
         for sizes in (lambda: 1, lambda: 1 << 30):
             self.assertEqual(self.error(h("01") + item, sizes, skip=1), ("truncated", 3, 1))
 
+    def test_max_items_per_item(self):
+        # max_items bounds each item of the stream, never the stream: 1000
+        # items [0] (two heads each) under max_items=2, one byte per read and
+        # all at once; then an item of three heads fails at its third (offset
+        # 2 of the second item, 4 in the stream), item offset 2.
+        for sizes in (lambda: 1, lambda: 1 << 30):
+            dec = CBORDecoder(ChunkedFile(h("8100") * 1000, sizes), max_items=2)
+            self.assertEqual([dec.decode() for _ in range(1000)], [[0]] * 1000)
+            self.assertEqual(self.error(h("8100") + h("820000"), sizes, skip=1, max_items=2),
+                             ("too_many_items", 4, 2))
+
     def test_truncated_is_eof(self):
         dec = CBORDecoder(io.BytesIO(h("1901")))
         with self.assertRaises(EOFError):

@@ -131,11 +131,14 @@ class Strict(unittest.TestCase):
         self.fails("too_many_items", 3, loads, THREE, max_items=3)
         self.assertEqual(loads(THREE, max_items=4), [1, 2, 3])
         self.reader_fails(THREE, "too_many_items", 3, 3, max_items=3)
-        # In a sequence the items are counted from its start: 01 | 83 01 02 03,
-        # the 4th (02) at offset 3.
+        # In a sequence max_items bounds each item (since 0.5; before, items
+        # were counted from its start): 01 | 82 01 02 passes with 3, and in
+        # 01 | 83 01 02 03 the second item's 4th head (03) fails at offset 4.
+        self.assertEqual(list(iter_sequence(h("01") + h("820102"), max_items=3)), [1, [1, 2]])
         seq = iter_sequence(h("01") + THREE, max_items=3)
         self.assertEqual(next(seq), 1)
-        self.fails("too_many_items", 3, next, seq)
+        self.fails("too_many_items", 4, next, seq)
+        self.reader_fails(h("01") + THREE, "too_many_items", 4, 4, max_items=3)
 
     def test_max_memory(self):
         # 100001 nodes cannot fit 64 KiB, whatever a node costs.

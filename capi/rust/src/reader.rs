@@ -169,8 +169,8 @@ impl<'a> Reader<'a> {
     /// A reader over `data` with the checks and limits of `options`:
     /// `max_depth` (0: 512), `reject_duplicate_keys`, `deterministic`,
     /// `max_string_length`, `max_container_items` and `max_items` (0: the
-    /// default, as in [`DecodeOptions`]; `max_items` counts from the start of
-    /// the input). `exact` and
+    /// default, as in [`DecodeOptions`]; `max_items` counts the items of each
+    /// top-level item). `exact` and
     /// `validate_utf8` do not apply (text is always checked in Rust, see
     /// above); a non-zero `max_memory` is [`Status::InvalidArgument`], since
     /// a reader builds no document to bound.
@@ -241,9 +241,10 @@ impl<'a> Reader<'a> {
         self.set(ffi::CBOR_FAST_OPT_MAX_CONTAINER_ITEMS, entries)
     }
 
-    /// Most data items since the start (default, and 0:
+    /// Most data items of one top-level item (default, and 0:
     /// [`DEFAULT_MAX_ITEMS`](crate::DEFAULT_MAX_ITEMS), 2^28; `u64::MAX`: no
-    /// limit): the next one is [`Status::TooManyItems`].
+    /// limit): the next one of that item is [`Status::TooManyItems`]. A
+    /// reader over a long sequence never runs out between items.
     pub fn set_max_items(&mut self, items: u64) -> Result<(), Error> {
         self.set(ffi::CBOR_FAST_OPT_MAX_ITEMS, items)
     }

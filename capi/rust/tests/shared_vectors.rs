@@ -1,8 +1,8 @@
 //! The shared test vectors (tests/vectors/*.json) through the public API:
 //! decode() of every RFC 8949 Appendix A row (its JSON value where the file
 //! gives one, encode() back to the same bytes where the row is preferred), the
-//! code and offset of every not-well-formed row, and every strict row with its
-//! checks on. Status names in the files are the C enumerators; their numbers
+//! code and offset of every not-well-formed row, every strict row with its
+//! checks on, and every item-budget row through one Reader and one Sequence. Status names in the files are the C enumerators; their numbers
 //! come from cbor_fast.h itself. The crate has no dependencies, so the JSON is
 //! read by the small parser below (enough for these files: it rejects the rest).
 mod common;
@@ -10,7 +10,7 @@ mod common;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-use cbor_fast::{DecodeOptions, Value, decode_with, encode};
+use cbor_fast::{DecodeOptions, Reader, Sequence, Value, decode_with, encode};
 use common::{hex, to_hex};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -310,5 +310,37 @@ fn strict() {
         if !checks.contains(&"utf8") {
             assert!(decode_with(&input, &options(&[])).is_ok(), "{name} without checks");
         }
+    }
+}
+
+/// max_items bounds each top-level item: one reader (item by item) and one
+/// sequence (value by value) over the whole input stop at the same head.
+#[test]
+fn item_budget() {
+    let codes = header_codes();
+    let rows = rows("item_budget.json");
+    assert!(rows.len() >= 15);
+    for r in &rows {
+        let name = text(r, "name");
+        let data = hex(text(r, "hex"));
+        let options = DecodeOptions::new().max_items(number(r, "max_items") as u64);
+        let mut reader = Reader::with_options(&data, &options).expect(name);
+        let by_reader = loop {
+            match reader.next_item() {
+                Ok(Some(_)) => continue,
+                Ok(None) => break None,
+                Err(e) => break Some((e.code, e.offset)),
+            }
+        };
+        let by_sequence = Sequence::with_options(&data, &options)
+            .expect(name)
+            .find_map(|v| v.err())
+            .map(|e| (e.code, e.offset));
+        let want = match text(r, "status") {
+            "CBOR_FAST_OK" => None,
+            status => Some((codes[status], number(r, "offset"))),
+        };
+        assert_eq!(by_reader, want, "{name} by Reader");
+        assert_eq!(by_sequence, want, "{name} by Sequence");
     }
 }
