@@ -200,6 +200,31 @@ const step_row k_step_rows[] = {
     {"f820", item_type::none},          // simple value: next()
 };
 
+// Each typed step (take_integer for both integer types, take_typed<T> for
+// the rest) against next(), as one table.
+template <item_type T>
+bool typed_vs_next(const bytes& in, std::string_view hex, bool nested) {
+  return step_vs_next(
+      in, [](cbor_fast::reader& r, item& it) { return take_typed<T>(r, it); }, hex, {}, nested);
+}
+bool integer_vs_next(const bytes& in, std::string_view hex, bool nested) {
+  return step_vs_next(
+      in, [](cbor_fast::reader& r, item& it) { return take_integer(r, it); }, hex, {}, nested);
+}
+struct typed_probe {
+  item_type type;
+  bool (*run)(const bytes&, std::string_view, bool);
+};
+const typed_probe k_typed_probes[] = {
+    {item_type::unsigned_int, integer_vs_next},
+    {item_type::byte_string, typed_vs_next<item_type::byte_string>},
+    {item_type::text_string, typed_vs_next<item_type::text_string>},
+    {item_type::array, typed_vs_next<item_type::array>},
+    {item_type::map, typed_vs_next<item_type::map>},
+    {item_type::boolean, typed_vs_next<item_type::boolean>},
+    {item_type::floating, typed_vs_next<item_type::floating>},
+};
+
 TEST(MappingFastPath, EachStepTakesWhatNextTakes) {
   for (const step_row& row : k_step_rows) {
     for (const bool nested : {false, true}) {
@@ -208,63 +233,10 @@ TEST(MappingFastPath, EachStepTakesWhatNextTakes) {
       // At the top level a container is next()'s out-of-line path.
       const bool container = row.type == item_type::array || row.type == item_type::map;
       const item_type want_type = container && !nested ? item_type::none : row.type;
-      const item_type types[] = {
-          item_type::unsigned_int, item_type::byte_string, item_type::text_string, item_type::array,
-          item_type::map,          item_type::boolean,     item_type::floating};
       bool taken_by_any = false;
-      for (item_type t : types) {
-        bool took = false;
-        switch (t) {
-          case item_type::unsigned_int:
-            took = step_vs_next(
-                in, [](cbor_fast::reader& r, item& it) { return take_integer(r, it); }, hex, {},
-                nested);
-            break;
-          case item_type::byte_string:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) {
-                  return take_typed<item_type::byte_string>(r, it);
-                },
-                hex, {}, nested);
-            break;
-          case item_type::text_string:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) {
-                  return take_typed<item_type::text_string>(r, it);
-                },
-                hex, {}, nested);
-            break;
-          case item_type::array:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) { return take_typed<item_type::array>(r, it); },
-                hex, {}, nested);
-            break;
-          case item_type::map:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) { return take_typed<item_type::map>(r, it); },
-                hex, {}, nested);
-            break;
-          case item_type::boolean:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) {
-                  return take_typed<item_type::boolean>(r, it);
-                },
-                hex, {}, nested);
-            break;
-          default:
-            took = step_vs_next(
-                in,
-                [](cbor_fast::reader& r, item& it) {
-                  return take_typed<item_type::floating>(r, it);
-                },
-                hex, {}, nested);
-            break;
-        }
+      for (const typed_probe& probe : k_typed_probes) {
+        const item_type t = probe.type;
+        const bool took = probe.run(in, hex, nested);
         if (took) {
           EXPECT_FALSE(taken_by_any) << hex;
           taken_by_any = true;
