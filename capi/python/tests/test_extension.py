@@ -343,7 +343,10 @@ def test_mime_message_the_email_package_cannot_write_is_an_encode_error():
         with pytest.raises(CBOREncodeValueError):
             dumps([1, {"m": msg}])
     else:
-        assert loads(dumps(msg))["a"] == "b\x0cc"
+        # Older Pythons (3.11.7, for one) write the form feed as a line break
+        # ("a: b\nc\n\n"): the message is the email package's text in tag 36.
+        assert dumps(msg) == dumps(CBORTag(36, msg.as_string()))
+        assert dumps(msg)[:2] == h("d824")
 
     # The same on every Python: a message whose writer fails with the email
     # package's own error.
