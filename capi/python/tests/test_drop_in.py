@@ -185,8 +185,9 @@ def test_unknown_tag_content(ref):
     """A difference kept on purpose (README): cbor2 6.3 decodes the content of
     a tag it does not know (and of the self-describe tag 55799) as immutable,
     a tuple or frozendict, while its tag_hook is told immutable=False;
-    cbor_fast builds what the CBOR says, a list or dict, as cbor2 5 did and as
-    cbor2 6.3 does for a tag with a semantic decoder."""
+    cbor_fast builds what the CBOR says, a list or dict, as cbor2 5 did, as
+    cbor2 6.3 does for a tag with a semantic decoder, and as cbor2's merged
+    pull requests agronholm/cbor2#312 and #327 make it do."""
     assert cbor_fast.loads(h("d90fa0 820102")) == cbor_fast.CBORTag(4000, [1, 2])
     assert ref.loads(h("d90fa0 820102")).value == (1, 2)
     assert cbor_fast.loads(h("d9d9f7 820102")) == [1, 2]
