@@ -82,6 +82,8 @@ def test_the_keywords_are_cbor2s(ref):
     dec = set(inspect.signature(ref.CBORDecoder).parameters) - {"fp"}
     assert enc == set(ENCODER_KEYWORDS) | NOT_SUPPORTED
     assert dec == set(DECODER_KEYWORDS)
+    with pytest.raises(TypeError):
+        ref.loads(b"\x01", read_size=4096)
 
 
 def test_every_encoder_keyword_is_taken():
@@ -111,7 +113,10 @@ def test_every_decoder_keyword_is_taken():
                 assert (e.value.status, e.value.offset) == ("invalid_utf8", 7), name
             else:
                 assert decode() == want
-        if name != "read_size":  # loads has no file to read
+        if name == "read_size":  # no file to read: cbor2 6.3's loads refuses it too
+            with pytest.raises(TypeError):
+                cbor_fast.loads(data, read_size=arg)
+        else:
             if want is None:
                 with pytest.raises(cbor_fast.CBORDecodeError):
                     cbor_fast.loads(data, **{name: arg})
