@@ -19,7 +19,9 @@ shared machine disturbs less; the libraries take turns run by run either
 way). json.loads and orjson.loads read the JSON text; msgspec reads its own
 msgpack encoding of the same value. Every result is checked once before
 timing. Ratios are cbor_fast's speed over the peer's (above 1: cbor_fast is
-faster); the last lines give their geometric means per operation.
+faster); "vs cbor2 per run" is the lowest and highest of that ratio in the
+single runs (cbor2 timed right after cbor_fast in each), the spread the
+median hides; the last lines give the geometric means per operation.
 cbor_fast.loads and iter_sequence pause the cyclic GC while they build
 objects (the GC runs at the next allocation outside them instead); the others
 do not, so --no-gc disables the GC for everyone while timing, for a
@@ -76,8 +78,9 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def median_ms(fns, number, repeat, no_gc=False, clock=time.perf_counter):
-    """Medians in ms per call, the functions interleaved round by round (a
-    change of load on a shared machine then hits every one alike)."""
+    """Medians in ms per call, and each function's single runs (seconds per
+    call), the functions interleaved round by round (a change of load on a
+    shared machine then hits every one alike)."""
     times = [[] for _ in fns]
     for _ in range(repeat):
         for i, fn in enumerate(fns):
@@ -91,7 +94,7 @@ def median_ms(fns, number, repeat, no_gc=False, clock=time.perf_counter):
                 fn()
             times[i].append((clock() - t0) / number)
             gc.enable()
-    return [statistics.median(t) * 1e3 if t else None for t in times]
+    return [statistics.median(t) * 1e3 if t else None for t in times], times
 
 
 def datasets():
@@ -163,20 +166,25 @@ def main():
         "; cyclic GC disabled while timing" if args.no_gc else ""))
     print()
     print("| data | op | cbor_fast ms | cbor2 ms | json ms | orjson ms | msgspec ms "
-          "| vs cbor2 | vs json | vs orjson | vs msgspec |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+          "| vs cbor2 | vs cbor2 per run | vs json | vs orjson | vs msgspec |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
     clock = CLOCKS[args.clock]
     ratios = {}
 
     def row(name, op, fns):
-        ms = median_ms(fns, args.number, args.repeat, args.no_gc, clock)
+        ms, times = median_ms(fns, args.number, args.repeat, args.no_gc, clock)
         rs = [ratio(peer, ms[0]) for peer in ms[1:]]
+        # the spread: cbor2's time over cbor_fast's in each run (the two
+        # timed back to back), lowest and highest
+        per_run = sorted(t2 / t1 for t1, t2 in zip(times[0], times[1]) if t1 and t2)
+        spread = "%.2f-%.2fx" % (per_run[0], per_run[-1]) if per_run else "-"
         for peer, r in zip(("cbor2", "json", "orjson", "msgspec"), rs):
             if r is not None:
                 ratios.setdefault((op, peer), []).append(r)
         print("| %s | %s | %s |" % (name, op, " | ".join(
             ["%.2f" % m if m is not None else "-" for m in ms] +
-            ["%.2fx" % r if r is not None else "-" for r in rs])))
+            ["%.2fx" % r if r is not None else "-" for r in rs[:1]] + [spread] +
+            ["%.2fx" % r if r is not None else "-" for r in rs[1:]])))
         sys.stdout.flush()
 
     last = None

@@ -82,7 +82,7 @@ def _seekable(fp):
         return False
 
 
-def load(fp, *, max_buffer=None, **options):
+def load(fp, *, max_buffer=None, read_size=None, **options):
     """Decodes the next data item from the binary file `fp` (as cbor2.load).
 
     Reads the file in blocks of 64 KiB until the item is complete (no more of
@@ -92,10 +92,11 @@ def load(fp, *, max_buffer=None, **options):
     from one that cannot (a pipe, a socket) only the item's bytes are read,
     as the item's heads ask for them. CBORDecoder(fp).decode() reads several
     items with fewer reads. Error offsets count from the file's position
-    when load() was called.
+    when load() was called. `read_size` (cbor2's): the least bytes read at
+    once from a file that can seek, if more than 64 KiB.
     """
     seekable = _seekable(fp)
-    decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable)
+    decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable, read_size)
     value = decoder.decode()
     if decoder.pending:
         fp.seek(-decoder.pending, 1)
@@ -118,11 +119,14 @@ class CBORDecoder:
     at the item's offset. Error offsets count from the start of the stream
     (where the file was when the decoder was made); the end of the file
     between items is CBORDecodeEOF (status "truncated") at the stream's end.
+    `read_size` (cbor2's): the least bytes asked for in one read, if more
+    than 64 KiB.
     """
 
-    def __init__(self, fp, *, max_buffer=None, **options):
+    def __init__(self, fp, *, max_buffer=None, read_size=None, **options):
         self._options = options
         self._max_buffer = max_buffer
+        self.read_size = read_size
         self.tag_hook = options.get("tag_hook")
         self.object_hook = options.get("object_hook")
         self.str_errors = options.get("str_errors", "strict")
@@ -135,7 +139,8 @@ class CBORDecoder:
     @fp.setter
     def fp(self, fp):
         """A new file: the bytes buffered from the old one are dropped."""
-        self._decoder = _ext.StreamDecoder(fp, self._options, self._max_buffer, False)
+        self._decoder = _ext.StreamDecoder(fp, self._options, self._max_buffer, False,
+                                           self.read_size)
         self._fp = fp
 
     def decode(self, *, immutable=False):

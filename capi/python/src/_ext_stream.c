@@ -27,7 +27,8 @@ typedef struct {
   size_t base;    /* stream offset of buf[0] */
   size_t scanned; /* stream offset up to which the reader has seen the input */
   size_t max_buffer;
-  int exact; /* read no byte past the item (load() on a file that cannot seek) */
+  int exact;    /* read no byte past the item (load() on a file that cannot seek) */
+  size_t block; /* the least bytes asked for in one read when not exact (read_size) */
   int busy;
   int partial; /* the last scan wanted more: the reader's scout is on it */
 } stream_decoder;
@@ -95,12 +96,29 @@ static int optional_attr(PyObject* obj, const char* name, PyObject** out) {
 }
 
 static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
-  static const char* kwlist[] = {"fp", "options", "max_buffer", "exact", NULL};
-  PyObject *fp, *options = Py_None, *max_buffer = Py_None;
+  static const char* kwlist[] = {"fp", "options", "max_buffer", "exact", "read_size", NULL};
+  PyObject *fp, *options = Py_None, *max_buffer = Py_None, *read_size = Py_None;
   int exact = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOp:StreamDecoder", (char**)kwlist, &fp,
-                                   &options, &max_buffer, &exact)) {
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOpO:StreamDecoder", (char**)kwlist, &fp,
+                                   &options, &max_buffer, &exact, &read_size)) {
     return NULL;
+  }
+  /* cbor2's read_size: the least bytes read at once (a file that cannot seek
+   * is read exactly, as cbor2 ignores it there); below SD_BLOCK it changes
+   * nothing */
+  size_t block = SD_BLOCK;
+  if (read_size != Py_None) {
+    size_t v = (PyLong_Check(read_size) && !PyBool_Check(read_size)) ? PyLong_AsSize_t(read_size)
+                                                                     : (size_t)-1;
+    if (v == (size_t)-1 || v == 0 || v > (size_t)PY_SSIZE_T_MAX) {
+      PyErr_Clear();
+      PyErr_Format(PyExc_ValueError, "read_size must be None or an int in 1 .. %zu, not %R",
+                   (size_t)PY_SSIZE_T_MAX, read_size);
+      return NULL;
+    }
+    if (v > block) {
+      block = v;
+    }
   }
   if (options != Py_None && !PyDict_Check(options)) {
     PyErr_SetString(PyExc_TypeError, "options must be a dict or None");
@@ -127,6 +145,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   s->held = s->pos = s->base = s->scanned = 0;
   s->max_buffer = limit;
   s->exact = exact;
+  s->block = exact ? SD_BLOCK : block;
   s->busy = 0;
   s->partial = 0;
   PyObject_GC_Track((PyObject*)s);
@@ -372,14 +391,14 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
     if (sd_compact(s) < 0) {
       return NULL;
     }
-    /* Blocks of SD_BLOCK (exact: only what the item needs), at most doubling
-     * what is held (a head announcing 4 GiB allocates what comes, not what
-     * it says) and within max_buffer. */
+    /* Blocks of s->block (exact: only what the item needs), at most doubling
+     * what is held beyond that (a head announcing 4 GiB allocates what
+     * comes, not what it says) and within max_buffer. */
     size_t want = need;
-    if (!s->exact && want < SD_BLOCK) {
-      want = SD_BLOCK;
+    if (!s->exact && want < s->block) {
+      want = s->block;
     }
-    size_t step = s->held > SD_BLOCK ? s->held : SD_BLOCK;
+    size_t step = s->held > s->block ? s->held : s->block;
     if (want > step) {
       want = step;
     }
@@ -457,7 +476,8 @@ PyTypeObject cf_stream_decoder_type = {
     .tp_basicsize = sizeof(stream_decoder),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
     .tp_doc =
-        "StreamDecoder(fp, options=None, max_buffer=None, exact=False): the items of a "
+        "StreamDecoder(fp, options=None, max_buffer=None, exact=False, read_size=None): the "
+        "items of a "
         "binary file, one per decode().",
     .tp_dealloc = sd_dealloc,
     .tp_traverse = sd_traverse,

@@ -417,6 +417,67 @@ class FailingFile(io.RawIOBase):
         raise OSError("gone")
 
 
+class SeekableChunkedFile(ChunkedFile):
+    """A ChunkedFile that can seek (load() seeks back over what it read past
+    the item)."""
+
+    def seekable(self):
+        return True
+
+    def seek(self, offset, whence=io.SEEK_SET):
+        self.pos = offset if whence == io.SEEK_SET else self.pos + offset
+        return self.pos
+
+
+class ReadSize(unittest.TestCase):
+    """cbor2's read_size: the least bytes asked for in one read from a file
+    that can seek (a file that cannot is read exactly, as cbor2 ignores it
+    there); below the 64 KiB block it changes nothing."""
+
+    ITEMS = [list(range(i, i + 40000)) for i in range(3)]  # about 180 KB each
+
+    def data(self):
+        return b"".join(dumps(v) for v in self.ITEMS)
+
+    def decode_all(self, f, **options):
+        dec = CBORDecoder(f, **options)
+        self.assertEqual([dec.decode() for _ in self.ITEMS], self.ITEMS)
+        self.assertEqual(dec.offset, len(self.data()))
+        return f.asked
+
+    def test_decoder_asks_read_size_at_least(self):
+        asked = self.decode_all(ChunkedFile(self.data()), read_size=300000)
+        self.assertEqual(asked[0], 300000)
+        self.assertGreaterEqual(min(asked), 300000)
+        # default and small values: blocks of 64 KiB
+        for options in ({}, {"read_size": 100}, {"read_size": None}):
+            asked = self.decode_all(ChunkedFile(self.data()), **options)
+            self.assertEqual(asked[0], 65536, options)
+            self.assertGreaterEqual(min(asked), 65536, options)
+        self.assertEqual(CBORDecoder(io.BytesIO(b""), read_size=300000).read_size, 300000)
+
+    def test_load(self):
+        data = self.data()
+        f = SeekableChunkedFile(data)
+        self.assertEqual(load(f, read_size=300000), self.ITEMS[0])
+        self.assertEqual(f.asked[0], 300000)
+        self.assertEqual(f.pos, len(dumps(self.ITEMS[0])))  # seeked back after the item
+        # a file that cannot seek: the item's bytes only, read_size or not
+        plain = ChunkedFile(data)
+        self.assertEqual(load(plain), self.ITEMS[0])
+        sized = ChunkedFile(data)
+        self.assertEqual(load(sized, read_size=300000), self.ITEMS[0])
+        self.assertEqual(sized.asked, plain.asked)
+        self.assertEqual(sized.pos, len(dumps(self.ITEMS[0])))
+
+    def test_bad_values(self):
+        for bad in (0, -1, True, 1.5, "1", 2**64):
+            with self.subTest(bad), self.assertRaises(ValueError):
+                CBORDecoder(io.BytesIO(b"\x01"), read_size=bad)
+            with self.subTest(bad), self.assertRaises(ValueError):
+                load(io.BytesIO(b"\x01"), read_size=bad)
+
+
 class RefCounts(unittest.TestCase):
     """No reference or memory block is lost on the streaming paths, the error
     paths included (sys.getrefcount of what the decoder holds, and
