@@ -233,10 +233,14 @@ constexpr key_head shortest_key_head(unsigned major, uint64_t arg) noexcept {
 }
 
 /// One step of a member path, innermost first while an error unwinds.
+/// Trivial members: decode_ctx's array of steps is left uninitialized (a
+/// std::string_view member would cost 64 stores per from_cbor() call).
 struct path_step {
   enum kind_t : uint8_t { member, index, text_key, int_key } kind;
-  std::string_view name;  ///< member: the name; text_key: the key
-  uint64_t number;        ///< index, or the int key's bits
+  const char* text;  ///< member: the name; text_key: the key; int_key: "-" when negative
+  size_t text_size;
+  uint64_t number;  ///< index, or the int key's bits
+  std::string_view name() const noexcept { return {text, text_size}; }
 };
 
 /// What decoding needs besides the value: the reader, the options and the
@@ -255,12 +259,12 @@ struct decode_ctx {
   size_t step_count = 0;
   bool steps_dropped = false;
 
-  void add_step(const path_step& st) noexcept {
+  void add_step(path_step::kind_t kind, std::string_view name, uint64_t number) noexcept {
     if (step_count == max_steps) {
       steps_dropped = true;
       return;
     }
-    steps[step_count++] = st;
+    steps[step_count++] = path_step{kind, name.data(), name.size(), number};
   }
   status fail(status s, size_t at) {
     if (code == status::ok) {
@@ -293,7 +297,28 @@ struct decode_ctx {
     const status s = next(it);
     return s == status::ok ? use(static_cast<const item&>(it)) : s;
   }
-  /// The same into `it` (container heads, whose item outlives the call).
+  /// A container's head, as its decoder reads it (type, count, offset): not
+  /// the whole item, whose copy out of with_next() would read back as wide
+  /// words what was just stored field by field.
+  struct head_info {
+    item_type type;
+    bool indefinite;
+    uint64_t arg;
+    size_t offset;
+    bool is_indefinite() const noexcept { return indefinite; }
+    uint64_t count() const noexcept { return arg; }
+  };
+  template <item_type Type>
+  CBOR_FAST_MAPPING_INLINE status next_head(head_info& h) {
+    return with_next<Type>([&](const item& it) {
+      h.type = it.type;
+      h.indefinite = it.is_indefinite();
+      h.arg = it.arg;
+      h.offset = it.offset;
+      return status::ok;
+    });
+  }
+  /// The next item into `it`, as with_next() (a key the general loop keeps).
   template <item_type Type>
   CBOR_FAST_MAPPING_INLINE status next_typed(item& it) {
     {
@@ -317,9 +342,9 @@ struct decode_ctx {
     return at < in.size && in.data[at] == 0xf6;
   }
   void add_member(const char* name, size_t size) noexcept {
-    add_step(path_step{path_step::member, std::string_view(name, size), 0});
+    add_step(path_step::member, std::string_view(name, size), 0);
   }
-  void add_index(size_t i) noexcept { add_step(path_step{path_step::index, {}, uint64_t(i)}); }
+  void add_index(size_t i) noexcept { add_step(path_step::index, {}, uint64_t(i)); }
   /// Skips the rest of an item whose head `it` was just read.
   status skip_rest(const item& it) {
     const bool open = it.type == item_type::array || it.type == item_type::map ||
@@ -351,6 +376,9 @@ status decode_value(decode_ctx& c, T& out);
 
 inline status type_error(decode_ctx& c, const item& it) {
   return c.fail(status::type_mismatch, it.offset);
+}
+inline status type_error(decode_ctx& c, const decode_ctx::head_info& h) {
+  return c.fail(status::type_mismatch, h.offset);
 }
 
 template <class I>
@@ -411,7 +439,12 @@ inline status decode_text(decode_ctx& c, std::string& out) {
       if (out.capacity() >= it.arg) {
         out.assign(it.text().data(), it.text().size());
       } else {
-        out = std::string(it.text().data(), it.text().size());
+        // Built first (a failed allocation leaves `out` as it was), then
+        // moved into out's own storage: no temporary left to move-assign
+        // from and destroy (an out-of-line call and a test per string).
+        std::string fresh(it.text().data(), it.text().size());
+        out.~basic_string();
+        ::new (static_cast<void*>(&out)) std::string(std::move(fresh));
       }
       return status::ok;
     }
@@ -466,8 +499,8 @@ status decode_vector(decode_ctx& c, V& out) {
     // reader's sticky error has the element's offset.
     return c.r.error().code != status::ok ? c.reader_failed(s) : c.fail(s, at);
   } else {
-    item it;
-    status s = c.next_typed<item_type::array>(it);
+    decode_ctx::head_info it;
+    status s = c.next_head<item_type::array>(it);
     if (s != status::ok) return s;
     if (it.type != item_type::array) return type_error(c, it);
     out.clear();
@@ -499,8 +532,8 @@ status decode_vector(decode_ctx& c, V& out) {
 
 template <class E, size_t N>
 status decode_std_array(decode_ctx& c, std::array<E, N>& out) {
-  item it;
-  status s = c.next_typed<item_type::array>(it);
+  decode_ctx::head_info it;
+  status s = c.next_head<item_type::array>(it);
   if (s != status::ok) return s;
   if (it.type != item_type::array || (!it.is_indefinite() && it.count() != N))
     return type_error(c, it);
@@ -520,19 +553,19 @@ template <class K>
 void add_key_step(decode_ctx& c, const K& key) {
   if constexpr (std::is_integral<K>::value && !std::is_same<K, bool>::value) {
     const bool negative = std::is_signed<K>::value && key < 0;
-    c.add_step(path_step{path_step::int_key, negative ? "-" : "", uint64_t(key)});
+    c.add_step(path_step::int_key, negative ? "-" : "", uint64_t(key));
   } else if constexpr (std::is_convertible<const K&, std::string_view>::value) {
-    c.add_step(path_step{path_step::text_key, std::string_view(key), 0});
+    c.add_step(path_step::text_key, std::string_view(key), 0);
   } else {
-    c.add_step(path_step{path_step::text_key, "?", 0});
+    c.add_step(path_step::text_key, "?", 0);
   }
 }
 
 template <class M>
 status decode_map(decode_ctx& c, M& out) {
   using K = typename M::key_type;
-  item it;
-  status s = c.next_typed<item_type::map>(it);
+  decode_ctx::head_info it;
+  status s = c.next_head<item_type::map>(it);
   if (s != status::ok) return s;
   if (it.type != item_type::map) return type_error(c, it);
   out.clear();
@@ -663,6 +696,15 @@ struct seen_bits {
   uint64_t w[Words] = {};
   bool test(size_t i) const noexcept { return (w[i / 64] >> (i % 64) & 1) != 0; }
   void set(size_t i) noexcept { w[i / 64] |= uint64_t(1) << (i % 64); }
+  /// Bits 0..n-1 all set (n <= 64 * Words).
+  bool all(size_t n) const noexcept {
+    for (size_t k = 0; k < Words; ++k) {
+      const size_t bits = n > 64 * k ? n - 64 * k : 0;
+      const uint64_t want = bits >= 64 ? ~uint64_t(0) : (uint64_t(1) << bits) - 1;
+      if (w[k] != want) return false;
+    }
+    return true;
+  }
 };
 
 /// Decodes member I into out (the key or position was matched).
@@ -680,12 +722,31 @@ constexpr bool is_ascii(const char* s, size_t n) noexcept {
   return true;
 }
 
+template <class FL, size_t... I>
+constexpr size_t max_name_size(const FL& fl, std::index_sequence<I...>) noexcept {
+  size_t m = 0;
+  (void)((m = std::get<I>(fl.fields).name_size > m ? std::get<I>(fl.fields).name_size : m), ...);
+  return m;
+}
+
+/// The first `n` (<= 8) bytes of a key's encoding (its head, then a name's
+/// bytes) as one big-endian number, as load_argument<8>() >> (64 - 8 n) reads
+/// them from the input.
+constexpr uint64_t key_word(const key_head& h, const char* name, size_t n) noexcept {
+  uint64_t v = 0;
+  for (size_t i = 0; i < n; ++i)
+    v = (v << 8) | (i < h.size ? h.bytes[i] : uint8_t(name[i - h.size]));
+  return v;
+}
+
 /// The key of member I of T (its name, or its integer key) taken when it is
 /// the next item in its shortest encoding, as take_typed(). Another encoding
 /// of the same key (a longer head, an indefinite string) returns false and
 /// the general loop matches it.
+/// names_fit: every member name of T is at most max_string_length bytes
+/// (tested once per map, by decode_struct_fields()).
 template <class T, size_t I>
-CBOR_FAST_MAPPING_INLINE bool take_member_key(reader& r) noexcept {
+CBOR_FAST_MAPPING_INLINE bool take_member_key(reader& r, bool names_fit) noexcept {
   static constexpr auto fl = cbor_fast_fields(static_cast<const T*>(nullptr));
   using L = typename std::remove_const_t<decltype(fl)>::layout;
   static constexpr auto& f = std::get<I>(fl.fields);
@@ -695,30 +756,40 @@ CBOR_FAST_MAPPING_INLINE bool take_member_key(reader& r) noexcept {
             : shortest_key_head(f.key < 0 ? 1 : 0,
                                 f.key < 0 ? uint64_t(-1 - f.key) : uint64_t(f.key));
   static constexpr head_entry e = k_heads[head.bytes[0]];
+  // The whole encoding: the head, and a name's bytes.
+  static constexpr size_t size = head.size + (names ? f.name_size : 0);
   const uint8_t* p = mapping_access::plain_head(r);
   if (p == nullptr) return false;
-  // plain_head() leaves nine bytes: room for any head.
-  if (std::memcmp(p, head.bytes, head.size) != 0) return false;
-  if constexpr (names) {
-    const uint8_t* body = p + head.size;
-    if (f.name_size != 0) {
-      const byte_view in = r.input();
-      if (size_t(in.data + in.size - body) < f.name_size ||
-          std::memcmp(body, f.name, f.name_size) != 0)
-        return false;
+  // plain_head() leaves nine bytes: room for any head, and for the whole key
+  // when it has at most nine bytes (most names: no test of the input's end).
+  if constexpr (size <= 8) {
+    // One load and one compare against the key's bytes as a constant.
+    static constexpr uint64_t want = key_word(head, f.name, size);
+    if (load_argument<8>(p) >> (64 - 8 * size) != want) return false;
+  } else {
+    if (std::memcmp(p, head.bytes, head.size) != 0) return false;
+    if constexpr (names) {
+      const uint8_t* body = p + head.size;
+      if constexpr (size > 9) {
+        const byte_view in = r.input();
+        if (size_t(in.data + in.size - body) < f.name_size) return false;
+      }
+      if (std::memcmp(body, f.name, f.name_size) != 0) return false;
     }
+  }
+  if constexpr (names) {
     // The string is in the input (compared above); an ASCII name is valid
     // UTF-8: what is left of read_head()'s checks is the length limit.
     static constexpr bool ascii = is_ascii(f.name, f.name_size);
-    if (ascii && f.name_size <= r.options().max_string_length) {
-      mapping_access::take_known(r, body + f.name_size);
+    if (ascii && names_fit) {
+      mapping_access::take_known(r, p + size);
       return true;
     }
     item key;
     return take_form<item_type::text_string, e.arg_bytes>(r, e, key);
   } else {
     (void)e;
-    mapping_access::take_known(r, p + head.size);  // an integer: read_head() checks nothing more
+    mapping_access::take_known(r, p + size);  // an integer: read_head() checks nothing more
     return true;
   }
 }
@@ -732,9 +803,10 @@ CBOR_FAST_MAPPING_INLINE bool take_member_key(reader& r) noexcept {
 /// false: stop (the pairs are all read, or s holds an error).
 template <size_t I, class T, class FL, class Seen>
 CBOR_FAST_MAPPING_INLINE bool ordered_member(decode_ctx& c, T& out, const FL& fl, Seen& seen,
-                                             uint64_t& done, uint64_t pairs, status& s) {
+                                             uint64_t& done, uint64_t pairs, bool names_fit,
+                                             status& s) {
   if (done == pairs) return false;
-  if (!take_member_key<T, I>(c.r)) return true;
+  if (!take_member_key<T, I>(c.r, names_fit)) return true;
   seen.set(I);
   ++done;
   s = decode_member<I>(c, out, fl);
@@ -813,6 +885,7 @@ template <class T, class FL, size_t... I>
 status finish_members(decode_ctx& c, T& out, const FL& fl,
                       const seen_bits<(FL::size + 63) / 64>& seen, size_t head_offset,
                       std::index_sequence<I...>) {
+  if (seen.all(FL::size)) return status::ok;  // the common case: one compare per 64 members
   status s = status::ok;
   (void)((seen.test(I) ? false
           : is_optional<typename std::tuple_element_t<I, decltype(fl.fields)>::type>::value
@@ -831,9 +904,9 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
   constexpr size_t N = FL::size;
   using seq = std::make_index_sequence<N>;
   seen_bits<(N + 63) / 64> seen;
-  item head;
-  status s = c.template next_typed < std::is_same<L, layout_array>::value ? item_type::array
-                                                                          : item_type::map > (head);
+  decode_ctx::head_info head;
+  status s = c.template next_head < std::is_same<L, layout_array>::value ? item_type::array
+                                                                         : item_type::map > (head);
   if (s != status::ok) return s;
   const bool definite = !head.is_indefinite();
   if constexpr (std::is_same<L, layout_array>::value) {
@@ -868,7 +941,8 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
     const uint64_t pairs = head.count();
     uint64_t i = 0;
     if (definite) {
-      (void)(ordered_member<I>(c, out, fl, seen, i, pairs, s) && ...);
+      const bool names_fit = max_name_size(fl, seq{}) <= c.r.options().max_string_length;
+      (void)(ordered_member<I>(c, out, fl, seen, i, pairs, names_fit, s) && ...);
       if (s != status::ok) return s;
     }
     std::string joined;  // an indefinite-length key (rare: allocates only then)
@@ -902,7 +976,7 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
       }
       if (c.reject_unknown) {
         if (key.type == item_type::text_string && !key.is_indefinite()) {
-          c.add_step(path_step{path_step::member, key.text(), 0});
+          c.add_step(path_step::member, key.text(), 0);
         } else if (int64_t k; key.get_int64(&k)) {
           add_key_step(c, k);
         }
@@ -1151,7 +1225,7 @@ inline std::string format_path(const decode_ctx& c) {
     switch (st.kind) {
       case path_step::member:
         if (!out.empty() && out != "...") out += '.';
-        out.append(st.name.data(), st.name.size());
+        out.append(st.text, st.text_size);
         break;
       case path_step::index:
         out += '[';
@@ -1160,12 +1234,12 @@ inline std::string format_path(const decode_ctx& c) {
         break;
       case path_step::text_key:
         out += "[\"";
-        out.append(st.name.data(), st.name.size());
+        out.append(st.text, st.text_size);
         out += "\"]";
         break;
       case path_step::int_key:
         out += '[';
-        out += st.name == "-" ? std::to_string(int64_t(st.number)) : std::to_string(st.number);
+        out += st.name() == "-" ? std::to_string(int64_t(st.number)) : std::to_string(st.number);
         out += ']';
         break;
     }
