@@ -78,6 +78,11 @@ realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool
 /// socket: a streaming reader over a window buffer (the unread tail moved to
 /// its front, the next chunk copied in after it) fed after each need_more.
 realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept;
+/// realistic_fed() with a caller that uses needed(): after need_more it takes
+/// chunks from the socket (copied into the window one by one, as above) until
+/// at least needed() bytes came, and only then feeds and calls next() again.
+realistic_hash realistic_fed_needed(const uint8_t* data, size_t size, size_t chunk,
+                                    bool* ok) noexcept;
 /// The same without copying: the input is all in memory already and each feed
 /// shows the reader `chunk` more bytes of it (what resuming itself costs).
 realistic_hash realistic_grown(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept;

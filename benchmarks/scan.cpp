@@ -104,6 +104,12 @@ void register_walks(const std::vector<input>& inputs) {
     add_realistic(
         "walk", "cbor_fast_fed_64", in, want,
         [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_fed(p, n, 64, o); });
+    // The same caller waiting for needed() bytes before it calls again (not
+    // the row the target is set on: that one calls after every chunk).
+    add_realistic("walk", "cbor_fast_fed_needed_64", in, want,
+                  [](const uint8_t* p, size_t n, bool* o) noexcept {
+                    return realistic_fed_needed(p, n, 64, o);
+                  });
     add_realistic("walk", "cbor_fast_grown_4k", in, want,
                   [](const uint8_t* p, size_t n, bool* o) noexcept {
                     return realistic_grown(p, n, 4096, o);

@@ -38,8 +38,8 @@ uint64_t fold(const checksum& c) {
 }
 
 const char* const k_ops =
-    "walk walk_utf8 walk_fed_4k walk_fed_64 walk_grown_4k walk_grown_64 walk_stream_4k"
-    " walk_visit walk_visit_bound walk_capi walk_capi_batch validate validate_utf8"
+    "walk walk_utf8 walk_fed_4k walk_fed_64 walk_fed_needed_64 walk_grown_4k walk_grown_64"
+    " walk_stream_4k walk_visit walk_visit_bound walk_capi walk_capi_batch validate validate_utf8"
     " validate_strict encode"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
@@ -105,6 +105,12 @@ int main(int argc, char** argv) {
     body = [=] {
       bool ok;
       const realistic_hash h = realistic_fed(p, n, chunk, &ok);
+      return ok ? h.h : 0;
+    };
+  } else if (op == "walk_fed_needed_64") {
+    body = [=] {
+      bool ok;
+      const realistic_hash h = realistic_fed_needed(p, n, 64, &ok);
       return ok ? h.h : 0;
     };
   } else if (op == "walk_visit") {

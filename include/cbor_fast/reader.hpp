@@ -269,7 +269,7 @@ class reader {
   /// The first stream offset a later buffer must still hold: offset(), or
   /// with duplicate-key or deterministic checks the start of the earliest map
   /// key still being read (keys already read are copied by the reader).
-  size_t keep_from() const noexcept;
+  size_t keep_from() const noexcept { return keys_ == nullptr ? offset() : keep_from_keys(); }
   /// No more input comes: streaming ends (the options keep the rest), so a
   /// partial item is truncated and the end of input at the top level is end.
   void end_input() noexcept;
@@ -348,6 +348,9 @@ class reader {
   /// The input ends `missing` bytes short of the item at `offset`: need_more
   /// when streaming (nothing changes but needed()), else a sticky truncated.
   status short_input(size_t offset, size_t missing) noexcept;
+  size_t keep_from_keys() const noexcept;  ///< keep_from() with a key checker
+  /// feed()'s rare half: the scout walking the item at `at` gets the new bytes.
+  void feed_scout(const uint8_t* data, size_t size, size_t first_offset, size_t at) noexcept;
   /// item_ready()'s and fast_skip()'s scan in one pass over the next `count`
   /// definite-length items of the innermost level, changing nothing: their
   /// end, or nullptr (anything else, including a partial item).

@@ -201,32 +201,39 @@ CBOR_FAST_COLD status reader::short_input(size_t offset, size_t missing) noexcep
   return status::need_more;
 }
 
-size_t reader::keep_from() const noexcept {
+size_t reader::keep_from_keys() const noexcept {
   const size_t at = offset();
-  if (keys_ == nullptr) return at;
   const size_t key = keys_->earliest_open_key();
   return key < at ? key : at;
 }
 
+// Once per piece of input (every 64 bytes, say): kept short, with the rare
+// work (key checks, the scout) out of line.
 status reader::feed(const uint8_t* data, size_t size, size_t first_offset) noexcept {
   const size_t at = offset();
-  if ((data == nullptr && size != 0) || first_offset > keep_from() ||
-      size > SIZE_MAX - first_offset || first_offset + size < at)
+  const size_t end = first_offset + size;
+  // first_offset > keep_from(), or the end before `at` or past SIZE_MAX.
+  if (CBOR_FAST_UNLIKELY((data == nullptr && size != 0) || first_offset > at || end < at ||
+                         end < first_offset ||
+                         (keys_ != nullptr && first_offset > keep_from_keys())))
     return status::invalid_argument;
   // Offsets stay the stream's: begin_ is where offset 0 would be, computed
   // in integers (it lies before the buffer; only the buffer is read).
   const uintptr_t base = reinterpret_cast<uintptr_t>(data) - uintptr_t(first_offset);
   begin_ = reinterpret_cast<const uint8_t*>(base);
   pos_ = reinterpret_cast<const uint8_t*>(base + at);
-  end_ = reinterpret_cast<const uint8_t*>(base + first_offset + size);
+  end_ = reinterpret_cast<const uint8_t*>(base + end);
   needed_ = 0;
-  // The scout reads from `at` on, in offsets counted from there.
-  if (scout_origin_ == at &&
-      scout_->feed(data + (at - first_offset), size - (at - first_offset), 0) != status::ok)
-    scout_origin_ = SIZE_MAX;
-  if (slow_ != 0) plain_end_ = begin_;
-  note_plain_end();
+  if (CBOR_FAST_UNLIKELY(scout_origin_ == at)) feed_scout(data, size, first_offset, at);
+  note_plain_end();  // begin_ while slow_ has a bit
   return status::ok;
+}
+
+CBOR_FAST_NOINLINE void reader::feed_scout(const uint8_t* data, size_t size, size_t first_offset,
+                                           size_t at) noexcept {
+  // The scout reads from `at` on, in offsets counted from there.
+  if (scout_->feed(data + (at - first_offset), size - (at - first_offset), 0) != status::ok)
+    scout_origin_ = SIZE_MAX;
 }
 
 void reader::end_input() noexcept {
