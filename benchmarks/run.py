@@ -38,7 +38,7 @@ PRIMARY = "cbor_fast"
 
 CALLGRIND_OPS = [
     "walk", "walk_visit", "walk_visit_bound", "walk_capi", "walk_capi_batch", "walk_utf8",
-    "validate", "validate_utf8", "validate_strict", "decode", "encode", "encode_doc",
+    "validate", "validate_utf8", "validate_strict", "decode", "encode", "encode_doc", "to_json",
     "libcbor_walk", "libcbor_validate", "libcbor_decode", "libcbor_encode", "libcbor_encode_doc",
     "nlohmann_walk", "nlohmann_validate", "nlohmann_decode", "nlohmann_encode_doc",
 ]

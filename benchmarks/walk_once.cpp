@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "cbor_fast/json.hpp"
 #include "common.hpp"
 #include "peers.hpp"
 #include "realistic.hpp"
@@ -40,7 +41,7 @@ uint64_t fold(const checksum& c) {
 const char* const k_ops =
     "walk walk_utf8 walk_fed_4k walk_fed_64 walk_fed_needed_64 walk_grown_4k walk_grown_64"
     " walk_stream_4k walk_visit walk_visit_bound walk_capi walk_capi_batch validate validate_utf8"
-    " validate_strict encode"
+    " validate_strict encode to_json"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
 #endif
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   std::vector<uint8_t> out(n + n / 4 + 64);
   std::function<uint64_t()> body;
   std::function<void()> cleanup = [] {};
+  std::string text;
 
   // The walk rows use the realistic consumer (realistic.hpp), as in the suite.
   if (op == "walk") {
@@ -150,6 +152,14 @@ int main(int argc, char** argv) {
     body = [&] {
       cbor_fast::writer w(out.data(), out.size());
       return replay(items, w) == status::ok ? uint64_t(w.size()) : 0;
+    };
+  } else if (op == "to_json") {
+    // json_next into a string reserved beforehand (as json/to_json in
+    // cbor_fast_bench_json); the result is the JSON text's length.
+    text.reserve(2 * n + 64);
+    body = [&text, p, n] {
+      cbor_fast::reader r(p, n);
+      return cbor_fast::json_next(r, text) == status::ok && r.at_end() ? uint64_t(text.size()) : 0;
     };
 #ifdef CBOR_FAST_BENCH_DOCUMENT
   } else if (op == "decode") {

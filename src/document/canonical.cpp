@@ -136,13 +136,84 @@ struct sort_entry {
   uint32_t index;  ///< into the map's key_refs
 };
 
+/// A map whose keys were sorted: its key nodes in their own order at
+/// shape_keys[first, first + count), their sorted order as indices at
+/// shape_order[first, ...). A later map with the same keys in the same
+/// order (the records of an array: citm_catalog's events, prices, areas)
+/// takes that order without describing or sorting its keys.
+struct map_shape {
+  size_t first = 0;
+  size_t count = 0;  ///< 0: empty slot
+};
+constexpr size_t k_shape_slots = 16;
+
 struct canonical_state {
-  canonical_state(const allocator& a) noexcept : slot(a), sorted(a), keys(a), entries(a) {}
+  canonical_state(const allocator& a) noexcept
+      : slot(a), sorted(a), keys(a), entries(a), shape_keys(a), shape_order(a), map_keys(a) {}
   pod_vector<uint32_t> slot;
   pod_vector<const doc_node*> sorted;
   pod_vector<key_ref> keys;
   pod_vector<sort_entry> entries;
+  pod_vector<const doc_node*> shape_keys;
+  pod_vector<uint32_t> shape_order;
+  pod_vector<const doc_node*> map_keys;  ///< the current map's key nodes
+  map_shape shapes[k_shape_slots];
 };
+
+/// Whether a key is one whose canonical encoding depends on its type, arg
+/// and bytes alone (integers, simple values, definite or joined strings).
+inline bool is_plain_key(const doc_node* c) noexcept {
+  switch (item_type(c->type)) {
+    case item_type::unsigned_int:
+    case item_type::negative_int:
+    case item_type::simple:
+    case item_type::boolean:
+    case item_type::null:
+    case item_type::undefined:
+    case item_type::byte_string:
+    case item_type::text_string: return true;
+    default: return false;
+  }
+}
+
+/// x[0, n) == y[0, n), short keys inline: two overlapping words.
+inline bool same_bytes(const uint8_t* x, const uint8_t* y, size_t n) noexcept {
+  if (n >= 8 && n <= 16) {
+    uint64_t a0, b0, a1, b1;
+    std::memcpy(&a0, x, 8);
+    std::memcpy(&b0, y, 8);
+    std::memcpy(&a1, x + n - 8, 8);
+    std::memcpy(&b1, y + n - 8, 8);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n >= 4 && n < 8) {
+    uint32_t a0, b0, a1, b1;
+    std::memcpy(&a0, x, 4);
+    std::memcpy(&b0, y, 4);
+    std::memcpy(&a1, x + n - 4, 4);
+    std::memcpy(&b1, y + n - 4, 4);
+    return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+  }
+  if (n < 4) {
+    for (size_t i = 0; i < n; ++i)
+      if (x[i] != y[i]) return false;
+    return true;
+  }
+  return std::memcmp(x, y, n) == 0;
+}
+
+/// Two plain keys with the same canonical encoding.
+inline bool same_plain_key(const doc_node* a, const doc_node* b) noexcept {
+  if (a->type != b->type || a->arg != b->arg) return false;
+  return !is_string_type(a->type) || same_bytes(a->u.data, b->u.data, size_t(a->arg));
+}
+
+/// The shape slot of a map of `count` keys whose first key is `first`.
+inline size_t shape_slot(size_t count, const doc_node* first) noexcept {
+  uint64_t h = count * 0x9e3779b97f4a7c15u ^ first->arg ^ uint64_t(first->type) << 56;
+  if (is_string_type(first->type) && first->arg != 0) h ^= uint64_t(first->u.data[0]) << 48;
+  return size_t(h >> 60) & (k_shape_slots - 1);
+}
 
 inline status set_error(error_info* error, status s, size_t offset) noexcept {
   if (error != nullptr) *error = error_info{s, offset, offset, 0};
@@ -250,7 +321,56 @@ class canonical_encoder {
     return 0;
   }
 
+  /// The order of a map with the keys of a map sorted before (see
+  /// map_shape) into `sorted`; false when there is none.
+  bool sort_by_shape(const doc_node* p, uint32_t& slot, bool* failed) noexcept {
+    const size_t count = size_t(p->arg);
+    const map_shape& sh = st_.shapes[shape_slot(count, p + 1)];
+    if (sh.count != count) return false;
+    const bool flat = (p->flags & flag_flat) != 0;
+    st_.map_keys.clear();
+    const doc_node** const mine = st_.map_keys.extend(count);
+    if (mine == nullptr) return false;  // the general path reports it
+    const doc_node* const* const theirs = st_.shape_keys.data() + sh.first;
+    const doc_node* c = p + 1;
+    for (size_t i = 0; i < count; ++i) {
+      if (!is_plain_key(c) || !same_plain_key(c, theirs[i])) return false;
+      mine[i] = c;
+      c = flat ? c + 2 : after(after(c));
+    }
+    if (st_.sorted.size() > UINT32_MAX - count) return *failed = true;
+    slot = uint32_t(st_.sorted.size());
+    const doc_node** out = st_.sorted.extend(count);
+    if (out == nullptr) return *failed = true;
+    const uint32_t* const order_of = st_.shape_order.data() + sh.first;
+    for (size_t i = 0; i < count; ++i) out[i] = mine[order_of[i]];
+    return true;
+  }
+
+  /// Remembers a sorted map of plain keys (keys[i].key in map order, ents
+  /// in sorted order) as its shape.
+  void remember_shape(size_t count, const key_ref* keys, const sort_entry* ents) noexcept {
+    const size_t first = st_.shape_keys.size();
+    if (first != st_.shape_order.size()) return;
+    const doc_node** k = st_.shape_keys.extend(count);
+    uint32_t* o = st_.shape_order.extend(count);
+    if (k == nullptr || o == nullptr) {  // no memory for it: simply not remembered
+      st_.shape_keys.truncate(first);
+      st_.shape_order.truncate(first);
+      return;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      k[i] = keys[i].key;
+      o[i] = ents[i].index;
+    }
+    map_shape& sh = st_.shapes[shape_slot(count, keys[0].key)];
+    sh.first = first;
+    sh.count = count;
+  }
+
   status sort_map(const doc_node* p, uint32_t& slot) noexcept {
+    bool failed = false;
+    if (sort_by_shape(p, slot, &failed)) return failed ? status::out_of_memory : status::ok;
     st_.keys.clear();
     st_.entries.clear();
     scratch_.clear();
@@ -270,6 +390,7 @@ class canonical_encoder {
       ents[i] = sort_entry{slots[i].prefix, rank_of(slots[i]), uint32_t(i)};
       c = flat ? c + 2 : after(after(c));
     }
+    const bool plain_keys = !slow_keys_;  // (floats are not plain keys either)
     // Scratch bytes are final now: point the complex keys at them.
     if (slow_keys_) {
       for (size_t i = 0; i < count; ++i) {
@@ -308,6 +429,7 @@ class canonical_encoder {
     const doc_node** out = st_.sorted.extend(count);
     if (out == nullptr) return status::out_of_memory;
     for (size_t i = 0; i < count; ++i) out[i] = keys[ents[i].index].key;
+    if (plain_keys && count > 1) remember_shape(count, keys, ents);
     st_.entries.clear();
     return status::ok;
   }

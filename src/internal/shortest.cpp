@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "internal/compiler.hpp"
+
 namespace cbor_fast {
 namespace detail {
 
@@ -42,18 +44,27 @@ inline bool multiple_of_pow2(uint64_t v, uint32_t p) noexcept {
 
 __extension__ typedef unsigned __int128 u128;  // GCC and Clang
 
-/// (m * mul) >> j for a 128-bit mul, 64 <= j < 128.
+/// x >> s for 0 < s < 64 (told to the compiler: no test for s >= 64).
+inline uint64_t shift_right(u128 x, int32_t s) noexcept {
+  if (s <= 0 || s >= 64) __builtin_unreachable();
+  return uint64_t(x >> 64) << (64 - s) | uint64_t(x) >> s;
+}
+
+/// (m * mul) >> j for a 128-bit mul and 118 <= j <= 125 (every exponent's;
+/// see the callers). Six of these per number, independent: separate
+/// products overlap better than one product and sums of it.
 inline uint64_t mul_shift(uint64_t m, const uint64_t* mul, int32_t j) noexcept {
   const u128 low = u128(m) * mul[0];
   const u128 high = u128(m) * mul[1];
-  return uint64_t(((low >> 64) + high) >> (j - 64));
+  return shift_right((low >> 64) + high, j - 64);
 }
 
 }  // namespace
 
 namespace {
-/// shortest()'s body, inlined into format_shortest.
-inline shortest_decimal shortest_of(double v) noexcept {
+/// shortest()'s body, inlined into format_shortest (forced: GCC otherwise
+/// calls it, a call and six saved registers per number).
+inline CBOR_FAST_ALWAYS_INLINE shortest_decimal shortest_of(double v) noexcept {
   uint64_t bits;
   std::memcpy(&bits, &v, sizeof bits);
   const uint64_t mantissa = bits & ((uint64_t(1) << k_mantissa_bits) - 1);
@@ -241,22 +252,87 @@ inline void write_digits(uint64_t v, int n, char* out) noexcept {
   }
 }
 
-}  // namespace
+/// The 8 digits of x < 10^8 (leading zeros included) as the bytes of a word,
+/// the first digit in the low byte: split into 4-digit, 2-digit and 1-digit
+/// lanes by multiplications that divide every lane at once (x * 10486 >> 20
+/// is x / 100 below 10^4, x * 103 >> 10 is x / 10 below 100).
+inline uint64_t ascii8(uint32_t x) noexcept {
+  const uint32_t hi = x / 10000;
+  uint64_t v = hi | uint64_t(x - hi * 10000) << 32;
+  uint64_t q = ((v * 10486) >> 20) & 0x0000007F0000007Fu;
+  v = q | (v - q * 100) << 16;
+  q = ((v * 103) >> 10) & 0x000F000F000F000Fu;
+  v = q | (v - q * 10) << 8;
+  return v | 0x3030303030303030u;
+}
 
-size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
-  // The digits are written where they end up (two at a time), and only
-  // moved bytewise: a wide load of bytes just stored two at a time would
-  // wait for the stores (a store-forwarding stall, a third of the time).
-  char* o = out;
-  if (std::signbit(v)) {
-    *o++ = '-';
-    v = -v;
+/// Stores w's bytes low byte first.
+inline void store8(char* p, uint64_t w) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+  w = __builtin_bswap64(w);
+#endif
+  std::memcpy(p, &w, 8);
+}
+
+/// Exactly n digits of v < 10^n (leading zeros written), 0 < n <= 16, at
+/// out[0, n), in one or two word stores (bytes up to out + 8 may be
+/// overwritten past the end when n < 8).
+inline void write_fixed(uint64_t v, int n, char* out) noexcept {
+  if (n > 8) {
+    const uint64_t hi = v / 100000000;
+    store8(out, ascii8(uint32_t(hi)) >> (8 * (16 - n)));
+    store8(out + n - 8, ascii8(uint32_t(v - hi * 100000000)));
+  } else {
+    store8(out, ascii8(uint32_t(v)) >> (8 * (8 - n)));
   }
-  if (v == 0) {
-    std::memcpy(o, "0.0", 3);
-    return size_t(o - out) + (mark_integral ? 3 : 1);
+}
+
+/// v / 10^k for v < 2^57 and 1 <= k <= 16 as one multiplication: m =
+/// ceil(2^s / 10^k) with s = max(64, 57 + ceil(log2(10^k))) is below 2^64,
+/// and its error m * 10^k - 2^s < 10^k times v stays under 2^s, so the
+/// quotient is exact (Granlund and Montgomery); shift holds s - 64.
+struct pow10_divisors {
+  uint64_t pow10[17];
+  uint64_t mul[17];
+  int shift[17];
+  constexpr pow10_divisors() : pow10(), mul(), shift() {
+    uint64_t p = 1;
+    for (int k = 0; k <= 16; ++k) {
+      int bits = 0;
+      while (bits < 64 && (uint64_t(1) << bits) < p) ++bits;
+      const int s = 57 + bits < 64 ? 64 : 57 + bits;  // a larger s is as exact
+      pow10[k] = p;
+      mul[k] = uint64_t(((u128(1) << s) + p - 1) / p);
+      shift[k] = s - 64;
+      p *= 10;
+    }
   }
-  const shortest_decimal d = shortest_of(v);
+};
+constexpr pow10_divisors k_div10;
+
+/// The digits with a point after the first `whole` of them (0 < whole < n):
+/// both parts written in place, the fraction with its leading zeros (bytes
+/// up to 7 past the end may be overwritten).
+inline void write_with_point(uint64_t digits, int n, int whole, char* out) noexcept {
+  const int frac = n - whole;
+  const uint64_t q = uint64_t((u128(digits) * k_div10.mul[frac]) >> 64) >> k_div10.shift[frac];
+  const uint64_t r = digits - q * k_div10.pow10[frac];
+  if (whole == 1) {
+    out[0] = char('0' + q);
+  } else {
+    write_digits(q, whole, out);
+  }
+  out[whole] = '.';
+  write_fixed(r, frac, out + whole + 1);
+}
+
+/// The text of v != 0 (sign taken off) from its decimal d, at o (out + 1
+/// after a '-'); returns the length from out.
+inline CBOR_FAST_ALWAYS_INLINE size_t format_decimal(shortest_decimal d, double v, char* out,
+                                                     char* o, bool mark_integral) noexcept {
+  // The digits are written where they end up, two at a time (a wide load of
+  // bytes just stored two at a time would wait for the stores: a
+  // store-forwarding stall); a point splits them by one multiplication.
   const int n = decimal_length(d.digits);
   const int e = d.exponent;  // v = digits * 10^e
   // std::to_chars: printf's %f or %e, whichever is shorter (%f on a tie).
@@ -265,6 +341,16 @@ size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
   const int sci_len = n + (n > 1 ? 1 : 0) + 2 + (abs_exp >= 100 ? 3 : 2);
   const int plain_len = e >= 0 ? n + e : n + e > 0 ? n + 1 : 2 - e;
   if (plain_len <= sci_len) {
+    if (e < 0) {
+      if (n + e > 0) {
+        write_with_point(d.digits, n, n + e, o);  // ddd.ddd
+      } else {
+        // 0.000ddd: at most 3 zeros after the point (else %e is shorter).
+        std::memcpy(o, "0.000", 5);
+        write_digits(d.digits, n, o + 2 - e - n);
+      }
+      return size_t(o - out) + size_t(plain_len);
+    }
     if (e > 0) {
       // An integer (the digits are whole: v has no fraction) of at most 22
       // digits, which std::to_chars prints exactly, not as the shortest
@@ -281,35 +367,19 @@ size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
         *--p = char('0' + unsigned(x % 10));
         x /= 10;
       }
-    } else if (e == 0) {
+    } else {
       write_digits(d.digits, n, o);
     }
-    if (e >= 0) {
-      if (!mark_integral) return size_t(o - out) + size_t(plain_len);
-      std::memcpy(o + plain_len, ".0", 2);
-      return size_t(o - out) + size_t(plain_len) + 2;
-    }
-    if (n + e > 0) {
-      // ddd.ddd: the digits one place on, the whole part moved back.
-      const int whole = n + e;
-      write_digits(d.digits, n, o + 1);
-      for (int i = 0; i < whole; ++i) o[i] = o[i + 1];
-      o[whole] = '.';
-    } else {
-      // 0.000ddd: at most 3 zeros after the point (else %e is shorter).
-      std::memcpy(o, "0.000", 5);
-      write_digits(d.digits, n, o + 2 - e - n);
-    }
-    return size_t(o - out) + size_t(plain_len);
+    if (!mark_integral) return size_t(o - out) + size_t(plain_len);
+    std::memcpy(o + plain_len, ".0", 2);
+    return size_t(o - out) + size_t(plain_len) + 2;
   }
   // d.ddde+xx
-  write_digits(d.digits, n, o + 1);
-  o[0] = o[1];
   if (n > 1) {
-    o[1] = '.';
+    write_with_point(d.digits, n, 1, o);
     o += n + 1;
   } else {
-    o += 1;
+    *o++ = char('0' + d.digits);
   }
   o[0] = 'e';
   o[1] = sci_exp < 0 ? '-' : '+';
@@ -320,6 +390,46 @@ size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
   }
   std::memcpy(o, k_two_digits + 2 * abs_exp, 2);
   return size_t(o - out) + 2;
+}
+
+}  // namespace
+
+size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
+  char* o = out;
+  if (std::signbit(v)) {
+    *o++ = '-';
+    v = -v;
+  }
+  if (v == 0) {
+    std::memcpy(o, "0.0", 3);
+    return size_t(o - out) + (mark_integral ? 3 : 1);
+  }
+  return format_decimal(shortest_of(v), v, out, o, mark_integral);
+}
+
+size_t format_shortest_pair(double a, double b, char separator, char* out,
+                            bool mark_integral) noexcept {
+  // Both decimals first: the two chains of dependent multiplications
+  // overlap (one number's alone is mostly latency), then both texts.
+  const double ma = std::fabs(a), mb = std::fabs(b);
+  const shortest_decimal da = ma != 0 ? shortest_of(ma) : shortest_decimal{0, 0};
+  const shortest_decimal db = mb != 0 ? shortest_of(mb) : shortest_decimal{0, 0};
+  size_t n;
+  if (ma != 0) {
+    char* o = out;
+    if (std::signbit(a)) *o++ = '-';
+    n = format_decimal(da, ma, out, o, mark_integral);
+  } else {
+    n = format_shortest(a, out, mark_integral);
+  }
+  out[n++] = separator;
+  char* const second = out + n;
+  if (mb != 0) {
+    char* o = second;
+    if (std::signbit(b)) *o++ = '-';
+    return n + format_decimal(db, mb, second, o, mark_integral);
+  }
+  return n + format_shortest(b, second, mark_integral);
 }
 
 #else  // no 128-bit integers: the standard library's conversion
@@ -349,6 +459,13 @@ size_t format_shortest(double v, char* out, bool mark_integral) noexcept {
     n += 2;
   }
   return n;
+}
+
+size_t format_shortest_pair(double a, double b, char separator, char* out,
+                            bool mark_integral) noexcept {
+  size_t n = format_shortest(a, out, mark_integral);
+  out[n++] = separator;
+  return n + format_shortest(b, out + n, mark_integral);
 }
 
 #endif

@@ -28,6 +28,12 @@ shortest_decimal shortest(double v) noexcept;
 /// (which tests/unit/shortest_test.cpp compares it with, byte for byte).
 size_t format_shortest(double v, char* out, bool mark_integral = false) noexcept;
 
+/// format_shortest(a), the separator, format_shortest(b) (room for 64: bytes
+/// past the text may be overwritten); returns the whole length. Faster than
+/// two calls: the two numbers' conversions overlap.
+size_t format_shortest_pair(double a, double b, char separator, char* out,
+                            bool mark_integral = false) noexcept;
+
 }  // namespace detail
 }  // namespace cbor_fast
 

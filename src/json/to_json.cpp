@@ -11,6 +11,7 @@
 #include "cbor_fast/json.hpp"
 #include "cbor_fast/stream.hpp"
 #include "diag/diag_print.hpp"
+#include "internal/compiler.hpp"
 #include "internal/shortest.hpp"
 #include "internal/utf8.hpp"
 
@@ -237,6 +238,43 @@ int escape_sink(void* context, const char* data, size_t size) {
   return out->error() == status::ok ? 0 : 1;
 }
 
+/// The printer's open containers: a vector that only grows (frames past
+/// the top are kept for reuse), so a push is a compare and four stores
+/// inline, not std::vector's out-of-line emplace_back per array; the top is
+/// a pointer, as std::vector's end.
+class frame_stack {
+ public:
+  bool empty() const noexcept { return end_ == begin_; }
+  frame& back() noexcept { return end_[-1]; }
+  const frame& back() const noexcept { return end_[-1]; }
+  void pop_back() noexcept { --end_; }
+  /// Whether the frame under the top one is an array.
+  bool array_below() const noexcept {
+    return end_ - begin_ >= 2 && end_[-2].kind == frame_kind::array;
+  }
+  void push(frame_kind kind, byte_form f) {
+    if (end_ == cap_) grow();
+    frame& fr = *end_++;
+    fr.printed = 0;
+    fr.kind = kind;
+    fr.form = f;
+    fr.carry_size = 0;
+  }
+
+ private:
+  CBOR_FAST_NOINLINE void grow() {
+    const size_t n = size_t(end_ - begin_);
+    frames_.resize(n < 8 ? 16 : 2 * n);
+    begin_ = frames_.data();
+    end_ = begin_ + n;
+    cap_ = begin_ + frames_.size();
+  }
+  std::vector<frame> frames_;
+  frame* begin_ = nullptr;
+  frame* end_ = nullptr;
+  frame* cap_ = nullptr;
+};
+
 /// Source: reader or stream (the same items; a stream reads on as needed).
 template <class Source>
 class json_printer {
@@ -251,11 +289,9 @@ class json_printer {
   void push(frame_kind kind, byte_form f) {
     // Filled in place: a frame built on the stack and copied in one 16-byte
     // move waits for its byte stores (a store-forwarding stall per array).
-    frame& fr = stack_.emplace_back();
-    fr.printed = 0;
-    fr.kind = kind;
-    fr.form = f;
+    stack_.push(kind, f);
   }
+  bool print_numbers(item& it, status* s);
   bool text_ok(const item& it) const {
     const byte_view b = it.bytes();
     return detail::utf8_is_valid(b.data, b.size, b.data + b.size);
@@ -264,8 +300,92 @@ class json_printer {
   Source& r_;
   text_output& out_;
   const to_json_options& opt_;
-  std::vector<frame> stack_;
+  frame_stack stack_;
 };
+
+/// Arrays of numbers and of such arrays (canada's rings of coordinate
+/// pairs, lists of ids), printed without the general loop's dispatch: called
+/// with an array on top, just opened or with an element complete. Returns
+/// true with the first item it does not take in `it` (for the general loop,
+/// as read ahead), false with *s to return when reading stops.
+template <class Source>
+bool json_printer<Source>::print_numbers(item& it, status* s) {
+  bool have = false;  // `it` holds the next item already (read after a float)
+  for (;;) {
+    if (!have) {
+      *s = r_.next(it);
+      if (*s != status::ok) {
+        if (*s == status::end) *s = status::internal_error;  // inside the array
+        return false;
+      }
+    }
+    have = false;
+    frame& arr = stack_.back();  // an array
+    const size_t comma = arr.printed != 0 ? 1 : 0;
+    if (it.type == item_type::floating) {
+      const double v = it.float_value();
+      if (v - v != 0 || v != v) return true;  // NaN or infinite: null
+      // As the general loop: the shortest text that reads back as v (at most
+      // 24 characters), ".0" on an integral value. Two floats in a row (a
+      // coordinate pair) are converted together: their conversions overlap.
+      *s = r_.next(it);
+      const bool pair = *s == status::ok && it.type == item_type::floating &&
+                        it.float_value() - it.float_value() == 0;  // finite
+      char* const o = out_.reserve(1 + 64);
+      if (o == nullptr) break;
+      *o = ',';
+      if (pair) {
+        out_.commit(comma +
+                    detail::format_shortest_pair(v, it.float_value(), ',', o + comma, true));
+        arr.printed += 2;
+        out_.maybe_flush();
+        continue;
+      }
+      out_.commit(comma + detail::format_shortest(v, o + comma, true));
+      ++arr.printed;
+      out_.maybe_flush();
+      if (*s != status::ok) {
+        if (*s == status::end) *s = status::internal_error;
+        return false;
+      }
+      have = true;  // the item after the float
+      continue;
+    }
+    if (it.type == item_type::unsigned_int ||
+        (it.type == item_type::negative_int && it.value() != UINT64_MAX)) {
+      char* const o = out_.reserve(22);
+      if (o == nullptr) break;
+      *o = ',';
+      size_t k = comma;
+      uint64_t v = it.value();
+      if (it.type == item_type::negative_int) {
+        o[k++] = '-';
+        ++v;
+      }
+      out_.commit(size_t(std::to_chars(o + k, o + 22, v).ptr - o));
+    } else if (it.type == item_type::array) {
+      char* const o = out_.reserve(2);
+      if (o == nullptr) break;
+      o[0] = ',';
+      o[comma] = '[';
+      out_.commit(comma + 1);
+      ++arr.printed;
+      push(frame_kind::array, arr.form);
+      continue;
+    } else if (it.type == item_type::end && stack_.array_below()) {
+      // The array is complete, as an element of the array below.
+      out_.put(']');
+      stack_.pop_back();
+      continue;
+    } else {
+      return true;
+    }
+    ++arr.printed;
+    out_.maybe_flush();
+  }
+  *s = out_.error();
+  return false;
+}
 
 template <class Source>
 status json_printer<Source>::run(size_t* bad_offset) {
@@ -281,12 +401,16 @@ status json_printer<Source>::run(size_t* bad_offset) {
     }
     pending = false;
     if (out_.error() != status::ok) return out_.error();
+    bool array_closed = false;
 
     if (it.type == item_type::end) {
       if (stack_.empty()) return status::internal_error;
       frame& f = stack_.back();
       switch (f.kind) {
-        case frame_kind::array: out_.put(']'); break;
+        case frame_kind::array:
+          out_.put(']');
+          array_closed = true;
+          break;
         case frame_kind::map: out_.put('}'); break;
         case frame_kind::byte_chunks:
           if (f.carry_size != 0) put_encoded(out_, f.form, f.carry, f.carry_size, true);
@@ -452,7 +576,14 @@ status json_printer<Source>::run(size_t* bad_offset) {
           }
           default: return status::internal_error;
         }
-        if (!complete) continue;
+        if (!complete) {
+          if (it.type == item_type::array) {
+            status s;
+            if (!print_numbers(it, &s)) return s;
+            pending = true;
+          }
+          continue;
+        }
       }
     }
 
@@ -464,6 +595,15 @@ status json_printer<Source>::run(size_t* bad_offset) {
     }
     if (stack_.empty()) return out_.error();
     out_.maybe_flush();
+    // Back to the fast path after a number or an array inside an array (not
+    // after a string or a map: their neighbours are most likely the same).
+    if (stack_.back().kind == frame_kind::array &&
+        (array_closed || it.type == item_type::floating || it.type == item_type::unsigned_int ||
+         it.type == item_type::negative_int)) {
+      status s;
+      if (!print_numbers(it, &s)) return s;
+      pending = true;
+    }
   }
 }
 

@@ -225,6 +225,58 @@ TEST(Canonical, DuplicateKeysAfterCanonicalisation) {
   EXPECT_EQ(b.offset, 5u);
 }
 
+/// One map of text keys (in this order) with the values 0, 1, 2, ...
+void put_map(writer& w, const std::vector<const char*>& keys) {
+  w.begin_map(keys.size());
+  uint64_t v = 0;
+  for (const char* k : keys) {
+    w.write_text(k);
+    w.write_uint(v++);
+  }
+  w.end();
+}
+
+TEST(Canonical, RepeatedMapShapesSortLikeSingleMaps) {
+  // Maps with the keys of a map sorted before take its order (map_shape in
+  // canonical.cpp): an array of them must give each map's own canonical
+  // bytes, for shapes that repeat, that share the key count and first key
+  // but differ later, and for a later map with a duplicate key.
+  const std::vector<std::vector<const char*>> shapes = {
+      {"zeta", "al", "mid"}, {"zeta", "al", "mid"},
+      {"zeta", "mid", "al"}, {"zeta", "be", "mid"},
+      {"zeta", "al", "mid"}, {"b", "a"},
+      {"zeta", "mid", "al"}, {"b", "a"},
+      {"zeta", "al", "mid"}};
+  for (const uint32_t flags : {encode_canonical, encode_length_first, encode_ctap2}) {
+    writer all;
+    all.begin_array(shapes.size());
+    std::string expected = "89";
+    for (const auto& keys : shapes) {
+      put_map(all, keys);
+      writer one;
+      put_map(one, keys);
+      const result r = canon(bytes(one.data(), one.data() + one.size()), flags);
+      ASSERT_EQ(r.code, status::ok);
+      expected += r.out;
+    }
+    all.end();
+    const result r = canon(bytes(all.data(), all.data() + all.size()), flags);
+    ASSERT_EQ(r.code, status::ok);
+    EXPECT_EQ(r.out, expected) << flags;
+  }
+  // The first map's bytes, sorted bytewise: "al", "mid", "zeta".
+  EXPECT_EQ(canon("a3 647a657461 00 62616c 01 636d6964 02", encode_canonical).out,
+            "a362616c01636d696402647a65746100");
+  // After two maps of one shape, a map with its count and first key but a
+  // duplicate key: still reported, at the later duplicate.
+  const result d = canon(
+      "83 a3647a6574610062616c01636d696402 a3647a6574610062616c01636d696402"
+      " a3647a6574610062616c0162616c02",
+      encode_canonical);
+  EXPECT_EQ(d.code, status::duplicate_key);
+  EXPECT_EQ(d.offset, 44u);
+}
+
 TEST(Canonical, BadCalls) {
   const bytes in = hex("a0");
   writer w;

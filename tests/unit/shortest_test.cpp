@@ -160,6 +160,49 @@ TEST(shortest, random_bit_patterns) {
   }
 }
 
+TEST(shortest, writes_stay_within_the_room_of_32_bytes) {
+  // format_shortest may write past its text (whole words of digits), but
+  // never past out + 32; format_shortest_pair never past out + 64.
+  std::mt19937_64 rng(16);
+  std::uniform_real_distribution<double> coordinate(-180.0, 180.0);
+  for (int i = 0; i < 200000; ++i) {
+    const double v = i % 2 == 0 ? from_bits(rng()) : coordinate(rng);
+    if (!std::isfinite(v)) continue;
+    char buf[48];
+    std::memset(buf, 'x', sizeof buf);
+    const size_t n = format_shortest(v, buf, i % 4 < 2);
+    ASSERT_LE(n, 26u);
+    for (size_t j = 32; j < sizeof buf; ++j) ASSERT_EQ(buf[j], 'x') << v;
+  }
+}
+
+TEST(shortest, pair_is_both_texts_with_the_separator) {
+  std::mt19937_64 rng(1602);
+  std::uniform_real_distribution<double> coordinate(-180.0, 180.0);
+  const double named[] = {0.0, -0.0, 1.0, -1.0, 100.0, 1e300, -1e-300, from_bits(1), 0.5, 1e22};
+  const auto check = [](double a, double b, char sep, bool marked) {
+    char buf[80];
+    std::memset(buf, 'x', sizeof buf);
+    const size_t n = cbor_fast::detail::format_shortest_pair(a, b, sep, buf, marked);
+    for (size_t j = 64; j < sizeof buf; ++j) ASSERT_EQ(buf[j], 'x') << a << " " << b;
+    const std::string first = marked ? ours_marked(a) : ours(a);
+    const std::string second = marked ? ours_marked(b) : ours(b);
+    ASSERT_EQ(std::string(buf, n), first + sep + second) << a << " " << b;
+  };
+  for (double a : named)
+    for (double b : named) {
+      check(a, b, ',', true);
+      check(a, b, ' ', false);
+    }
+  for (int i = 0; i < 300000; ++i) {
+    double a = i % 3 == 0 ? from_bits(rng()) : coordinate(rng);
+    double b = i % 5 == 0 ? from_bits(rng()) : coordinate(rng);
+    if (!std::isfinite(a)) a = 0.25;
+    if (!std::isfinite(b)) b = -0.0;
+    check(a, b, ',', i % 2 == 0);
+  }
+}
+
 TEST(shortest, digits_are_those_of_the_scientific_form) {
   // std::to_chars(v, scientific) with no precision: the same shortest
   // digits, "d.ddde+xx" (what the diagnostic printer lays out its own way).
