@@ -53,7 +53,12 @@ realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexc
   return h;
 }
 
-realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
+namespace {
+/// realistic_fed() and realistic_fed_needed(): after each need_more the
+/// unread tail moves to the window's front and one chunk is appended (with
+/// UntilNeeded, chunks until needed() bytes have come).
+template <bool UntilNeeded>
+realistic_hash fed_loop(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
   realistic_hash h;
   const realistic_consumer consume{&h};
   *ok = false;
@@ -82,52 +87,11 @@ realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, boo
     std::memmove(window.data(), window.data() + (keep - start), filled - (keep - start));
     filled -= keep - start;
     start = keep;
-    const size_t n = chunk < size - arrived ? chunk : size - arrived;
-    if (filled + n > window.size()) return h;  // an item larger than the window
-    std::memcpy(window.data() + filled, data + arrived, n);
-    filled += n;
-    arrived += n;
-    if (r.feed(window.data(), filled, start) != status::ok) return h;
-  }
-  *ok = true;
-  return h;
-}
-
-realistic_hash realistic_fed_needed(const uint8_t* data, size_t size, size_t chunk,
-                                    bool* ok) noexcept {
-  realistic_hash h;
-  const realistic_consumer consume{&h};
-  *ok = false;
-  std::vector<uint8_t> window(chunk + (size_t(64) << 10));
-  cbor_fast::reader_options o;
-  o.streaming = true;
-  cbor_fast::reader r(window.data(), 0, o);
-  size_t start = 0;
-  size_t filled = 0;
-  size_t arrived = 0;
-  item it;
-  for (;;) {
-    const status s = r.next(it);
-    if (s == status::ok) {
-      consume(it);
-      continue;
-    }
-    if (s == status::end) break;
-    if (s != status::need_more) return h;
-    if (arrived == size) {
-      r.end_input();
-      continue;
-    }
-    const size_t keep = r.keep_from();
-    std::memmove(window.data(), window.data() + (keep - start), filled - (keep - start));
-    filled -= keep - start;
-    start = keep;
-    // Chunk by chunk until needed() bytes are in (or the input ends).
-    const size_t want = r.needed();
+    const size_t want = UntilNeeded ? r.needed() : 0;
     size_t got = 0;
     do {
       const size_t n = chunk < size - arrived ? chunk : size - arrived;
-      if (filled + n > window.size()) return h;
+      if (filled + n > window.size()) return h;  // an item larger than the window
       std::memcpy(window.data() + filled, data + arrived, n);
       filled += n;
       arrived += n;
@@ -137,6 +101,16 @@ realistic_hash realistic_fed_needed(const uint8_t* data, size_t size, size_t chu
   }
   *ok = true;
   return h;
+}
+}  // namespace
+
+realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
+  return fed_loop<false>(data, size, chunk, ok);
+}
+
+realistic_hash realistic_fed_needed(const uint8_t* data, size_t size, size_t chunk,
+                                    bool* ok) noexcept {
+  return fed_loop<true>(data, size, chunk, ok);
 }
 
 realistic_hash realistic_grown(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept {
