@@ -724,8 +724,10 @@ constexpr bool is_ascii(const char* s, size_t n) noexcept {
 
 template <class FL, size_t... I>
 constexpr size_t max_name_size(const FL& fl, std::index_sequence<I...>) noexcept {
+  // An array and a loop, not a fold over the comma: clang 14 refuses that fold here.
+  const size_t sizes[] = {size_t(0), std::get<I>(fl.fields).name_size...};
   size_t m = 0;
-  (void)((m = std::get<I>(fl.fields).name_size > m ? std::get<I>(fl.fields).name_size : m), ...);
+  for (const size_t s : sizes) m = s > m ? s : m;
   return m;
 }
 
