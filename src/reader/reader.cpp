@@ -18,7 +18,6 @@
 namespace cbor_fast {
 inline namespace v1 {
 
-constexpr uint8_t k_root = detail::frame_root;
 constexpr uint8_t k_array = detail::frame_array;
 constexpr uint8_t k_map = detail::frame_map;
 constexpr uint8_t k_tag = detail::frame_tag;
