@@ -27,6 +27,7 @@ var (
 	f64Type = typeWord(float64(0))
 	strType = typeWord("")
 	arrType = typeWord([]any(nil))
+	bytType = typeWord([]byte(nil))
 )
 
 func makeAny(typ, data unsafe.Pointer) (v any) {
@@ -43,6 +44,38 @@ type boxer struct {
 	arena []byte
 	arrs  []any
 	hdrs  [][]any
+	bhdrs [][]byte
+	// keys: text map keys boxed lately, by a hash of their bytes (see
+	// key); nil for the first keySlots keys (counted in nkeys).
+	keys  *[keySlots]*string
+	nkeys int
+}
+
+// keySlots is the size of the map key cache (a power of 2).
+const keySlots = 64
+
+// key boxes a text map key. Maps of one shape repeat their keys (citm's
+// 10,937 maps have 14 key sequences), so a key equal to one boxed lately
+// shares its string and box: no copy, no slab slot. Sharing is invisible,
+// Go strings being immutable.
+func (b *boxer) key(s []byte) any {
+	if len(s) == 0 || len(s) > 32 {
+		return b.string(s)
+	}
+	if b.keys == nil {
+		// Small values do not pay for the cache.
+		if b.nkeys++; b.nkeys < keySlots {
+			return b.string(s)
+		}
+		b.keys = new([keySlots]*string)
+	}
+	h := (uint(len(s))*0x9e + uint(s[0])*0x3b + uint(s[len(s)-1])) & (keySlots - 1)
+	if p := b.keys[h]; p != nil && *p == string(s) {
+		return makeAny(strType, unsafe.Pointer(p))
+	}
+	v := b.string(s)
+	b.keys[h] = (*string)((*eface)(unsafe.Pointer(&v)).data)
+	return v
 }
 
 // slice boxes an []any (its header would be an allocation of its own).
@@ -54,9 +87,24 @@ func (b *boxer) slice(a []any) any {
 	return makeAny(arrType, unsafe.Pointer(&b.hdrs[len(b.hdrs)-1]))
 }
 
+// byteSlice boxes a copy of s (from the arena when short, see bytes) with
+// its header in a slab: one allocation per slabSize byte strings instead of
+// two each (the copy and runtime.convTslice's header).
+func (b *boxer) byteSlice(s []byte) any {
+	c := []byte{} // non-nil when empty, as a fresh copy would be
+	if len(s) > 0 {
+		c = b.bytes(s)
+	}
+	if len(b.bhdrs) == cap(b.bhdrs) {
+		b.bhdrs = make([][]byte, 0, slabSize)
+	}
+	b.bhdrs = append(b.bhdrs, c)
+	return makeAny(bytType, unsafe.Pointer(&b.bhdrs[len(b.bhdrs)-1]))
+}
+
 func (b *boxer) uint64(x uint64) any {
 	if x < 256 {
-		return x // the runtime has these boxed already
+		return makeAny(u64Type, unsafe.Pointer(&smallUints[x]))
 	}
 	if len(b.u64) == cap(b.u64) {
 		b.u64 = make([]uint64, 0, slabSize)
@@ -65,7 +113,27 @@ func (b *boxer) uint64(x uint64) any {
 	return makeAny(u64Type, unsafe.Pointer(&b.u64[len(b.u64)-1]))
 }
 
+// smallUints and smallNegatives hold 0 .. 255 and -1 .. -256, boxed
+// without a slab slot or a call into the runtime.
+var (
+	smallUints = func() (a [256]uint64) {
+		for i := range a {
+			a[i] = uint64(i)
+		}
+		return a
+	}()
+	smallNegatives = func() (a [256]int64) {
+		for i := range a {
+			a[i] = -1 - int64(i)
+		}
+		return a
+	}()
+)
+
 func (b *boxer) int64(x int64) any {
+	if x < 0 && x >= -256 {
+		return makeAny(i64Type, unsafe.Pointer(&smallNegatives[-1-x]))
+	}
 	if len(b.i64) == cap(b.i64) {
 		b.i64 = make([]int64, 0, slabSize)
 	}

@@ -153,9 +153,16 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 		it := first
 		first = nil
 		if it == nil {
-			var err error
-			if it, err = t.next(); err != nil {
-				return nil, 0, err
+			// t.next by hand: buildAny is too big for the compiler to
+			// inline it.
+			if t.i < len(t.batch) {
+				it = &t.batch[t.i]
+				t.i++
+			} else {
+				var err error
+				if it, err = t.refill(); err != nil {
+					return nil, 0, err
+				}
 			}
 		}
 		var v any
@@ -183,13 +190,15 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				continue
 			}
 			if it._type == C.CBOR_FAST_TYPE_TEXT {
-				v = t.box.string(t.bytes(it))
+				if top := len(stack) - 1; top >= 0 && stack[top].kind == C.CBOR_FAST_TYPE_MAP && !stack[top].hasKey {
+					v = t.box.key(t.bytes(it))
+				} else {
+					v = t.box.string(t.bytes(it))
+				}
 			} else if fl == flavorAny && lim != nil && lim.defBytes != nil {
 				v = lim.bytesValue(t, stack, t.bytes(it))
 			} else {
-				b := make([]byte, int(it.size))
-				copy(b, t.bytes(it))
-				v = b
+				v = t.box.byteSlice(t.bytes(it))
 			}
 		case C.CBOR_FAST_TYPE_ARRAY:
 			indef := it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0
@@ -314,9 +323,12 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				if fl == flavorClassic {
 					f.m = append(f.m, Pair{f.key, v})
 				} else {
-					k, err := hashableKey(f.key)
-					if err != nil {
-						return nil, 0, err
+					k := f.key
+					if tw := (*eface)(unsafe.Pointer(&k)).typ; tw != strType && tw != u64Type && tw != i64Type {
+						var err error
+						if k, err = hashableKey(k); err != nil {
+							return nil, 0, err
+						}
 					}
 					if lim != nil && lim.dupAPF {
 						// Keys equal as Go values, as in fxamacker (the

@@ -83,6 +83,9 @@ func (e *InvalidUnmarshalError) Error() string {
 
 // hashableKey converts a decoded map key into a valid Go map key.
 func hashableKey(k any) (any, error) {
+	if t := typeWord(k); t == strType || t == u64Type || t == i64Type {
+		return k, nil // the usual keys, without the type switch
+	}
 	switch x := k.(type) {
 	case string, uint64, int64, bool, float64, nil, SimpleValue:
 		return k, nil
