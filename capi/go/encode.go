@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -248,6 +249,34 @@ func appendShortestFloat(b []byte, f float64) []byte {
 		return append(b, 0xf9, byte(h>>8), byte(h))
 	}
 	return binary.BigEndian.AppendUint32(append(b, 0xfa), f32)
+}
+
+// floats writes fs as e.float does, the room for them made once (float64
+// slices and arrays: canada's coordinates).
+func (e *encState) floats(b []byte, fs []float64) (_ []byte, err error) {
+	if e.em.opts.ShortestFloat != ShortestFloatNone {
+		for _, f := range fs {
+			if b, err = e.float(b, f, false); err != nil {
+				return b, err
+			}
+		}
+		return b, nil
+	}
+	b = slices.Grow(b, 9*len(fs))
+	for _, f := range fs {
+		bits := math.Float64bits(f)
+		if bits>>52&0x7ff == 0x7ff { // NaN, infinity: per NaNConvert, InfConvert
+			if b, err = e.floatSpecial(b, f, false); err != nil {
+				return b, err
+			}
+			continue
+		}
+		n := len(b)
+		b = b[:n+9]
+		b[n] = 0xfb
+		binary.BigEndian.PutUint64(b[n+1:], bits)
+	}
+	return b, nil
 }
 
 func (e *encState) enter(b []byte) error {
@@ -687,6 +716,14 @@ func sliceEnc(t reflect.Type) encFn {
 	if !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
 		typed = typedElement(et.Kind(), esize)
 	}
+	// floatElems: -1 for float64 elements, N for [N]float64 ones (the
+	// types themselves, not named ones: those may have methods or tags).
+	floatElems := 0
+	if et == float64Type {
+		floatElems = -1
+	} else if et.Kind() == reflect.Array && et.PkgPath() == "" && et.Elem() == float64Type && et.Len() > 0 {
+		floatElems = et.Len()
+	}
 	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		sh := (*sliceHeader)(p)
 		if sh.data == nil {
@@ -700,10 +737,25 @@ func sliceEnc(t reflect.Type) encFn {
 			return b, err
 		}
 		b = appendHead(b, 0x80, uint64(sh.len))
-		for i := 0; i < sh.len; i++ {
-			if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
-				return b, err
+		switch {
+		case floatElems < 0:
+			b, err = e.floats(b, unsafe.Slice((*float64)(sh.data), sh.len))
+		case floatElems > 0:
+			// Elements [floatElems]float64 (coordinates), as arrayEnc
+			// writes them, without a call each.
+			for i := 0; i < sh.len && err == nil; i++ {
+				b = appendHead(b, 0x80, uint64(floatElems))
+				b, err = e.floats(b, unsafe.Slice((*float64)(unsafe.Add(sh.data, uintptr(i)*esize)), floatElems))
 			}
+		default:
+			for i := 0; i < sh.len; i++ {
+				if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
+					return b, err
+				}
+			}
+		}
+		if err != nil {
+			return b, err
 		}
 		e.depth--
 		return b, nil
@@ -723,13 +775,7 @@ func arrayEnc(t reflect.Type) encFn {
 	if et.Kind() == reflect.Float64 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
 		// Coordinates and the like: no call per element.
 		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
-			b = appendHead(b, 0x80, uint64(n))
-			for _, f := range unsafe.Slice((*float64)(p), n) {
-				if b, err = e.float(b, f, false); err != nil {
-					return b, err
-				}
-			}
-			return b, nil
+			return e.floats(appendHead(b, 0x80, uint64(n)), unsafe.Slice((*float64)(p), n))
 		}
 	}
 	elem := encoderLocked(et)
@@ -980,23 +1026,50 @@ func structEnc(t reflect.Type) encFn {
 		}
 		pl := &plans[o][m]
 		str := e.str // fields' encoders restore it
-		n := len(fields)
-		if si.anyOmit {
-			for i := range fields {
-				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
-					n--
+		// Under 24 fields the head is one byte: it is written with the
+		// count of the fields not omitted once they are (one pass).
+		head := -1
+		if len(fields) < 24 {
+			head = len(b)
+			b = append(b, 0xa0)
+		} else {
+			n := len(fields)
+			if si.anyOmit {
+				for i := range fields {
+					if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
+						n--
+					}
 				}
 			}
+			b = appendHead(b, 0xa0, uint64(n))
 		}
-		b = appendHead(b, 0xa0, uint64(n))
 		fs, fencs := pl.fs, pl.encs
+		n := 0
 		for k := range fs {
 			f := &fs[k]
 			q := unsafe.Add(p, f.offset)
-			if f.omitEmpty && fencs[k].empty(q) {
-				continue
+			if f.omitEmpty {
+				switch f.empty {
+				case emptyWord:
+					if *(*uint64)(q) == 0 {
+						continue
+					}
+				case emptyLen:
+					if (*sliceHeader)(q).len == 0 {
+						continue
+					}
+				default:
+					if fencs[k].empty(q) {
+						continue
+					}
+				}
 			}
-			b = append(b, f.keyBytes...)
+			n++
+			if len(f.keyBytes) == 1 {
+				b = append(b, f.keyBytes[0]) // keyasint 0..23, -1..-24
+			} else {
+				b = append(b, f.keyBytes...)
+			}
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)
@@ -1013,11 +1086,24 @@ func structEnc(t reflect.Type) encFn {
 				} else {
 					b = append(b, 0xf4)
 				}
+			case primBytes:
+				if v := *(*[]byte)(q); v != nil {
+					b = append(appendHead(b, 0x40, uint64(len(v))), v...)
+				} else {
+					b = e.nilContainer(b, 0x40)
+				}
+			case primFloat64:
+				if b, err = e.float(b, *(*float64)(q), false); err != nil {
+					return b, err
+				}
 			default:
 				if b, err = fencs[k].fn(e, b, q); err != nil {
 					return b, err
 				}
 			}
+		}
+		if head >= 0 {
+			b[head] = 0xa0 | byte(n)
 		}
 		e.depth--
 		return b, nil
@@ -1033,26 +1119,26 @@ func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool { return false }
 	}
 	switch t.Kind() {
+	}
+	switch emptyKind(t) {
+	case emptyWord:
+		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+	case emptyLen:
+		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).len == 0 }
+	}
+	switch t.Kind() {
 	case reflect.Bool, reflect.Int8, reflect.Uint8:
 		return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
 	case reflect.Int16, reflect.Uint16:
 		return func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
 	case reflect.Int32, reflect.Uint32:
 		return func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
-	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr:
-		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
 	case reflect.Float32:
 		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
 	case reflect.Float64:
 		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
 	case reflect.Interface:
 		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
-	case reflect.String:
-		return func(p unsafe.Pointer) bool { return len(*(*string)(p)) == 0 }
-	case reflect.Slice:
-		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).len == 0 }
-	case reflect.Pointer:
-		return func(p unsafe.Pointer) bool { return *(*unsafe.Pointer)(p) == nil }
 	case reflect.Map:
 		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().Len() == 0 }
 	case reflect.Array:

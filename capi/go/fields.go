@@ -24,6 +24,7 @@ type field struct {
 	keyBytes  []byte // the encoded key
 	tagged    bool
 	prim      uint8 // primString... for the types the struct loops handle inline
+	empty     uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
 }
 
 // Field types the struct encoder and decoder handle without a call (exact
@@ -36,7 +37,33 @@ const (
 	primUint64
 	primBool
 	primFloat64
+	primBytes
 )
+
+// How omitempty tests a field: emptyWord, the 8 bytes at it are zero
+// (64-bit integers, pointers); emptyLen, the word after (a string's or a
+// slice's length); emptyCall, emptyFn's function.
+const (
+	emptyCall uint8 = iota
+	emptyWord
+	emptyLen
+)
+
+// emptyKind is how omitempty tests a value of type t (see emptyFn).
+func emptyKind(t reflect.Type) uint8 {
+	if t == timeType || t == bigIntType {
+		return emptyCall
+	}
+	switch t.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Uint, reflect.Uint64, reflect.Uintptr, reflect.Pointer:
+		if t.Size() == 8 {
+			return emptyWord
+		}
+	case reflect.String, reflect.Slice:
+		return emptyLen
+	}
+	return emptyCall
+}
 
 var primTypes = map[reflect.Type]uint8{
 	reflect.TypeFor[string]():  primString,
@@ -45,6 +72,7 @@ var primTypes = map[reflect.Type]uint8{
 	reflect.TypeFor[uint64]():  primUint64,
 	reflect.TypeFor[bool]():    primBool,
 	reflect.TypeFor[float64](): primFloat64,
+	reflect.TypeFor[[]byte]():  primBytes,
 }
 
 type structInfo struct {
@@ -159,6 +187,7 @@ func parseStruct(t reflect.Type) *structInfo {
 			si.anyOmit = true
 		}
 		f.prim = primTypes[f.typ]
+		f.empty = emptyKind(f.typ)
 		si.fields = append(si.fields, f)
 	}
 	// Fields in declaration order (index paths), as encoding/json writes them.

@@ -127,6 +127,7 @@ var (
 	tagType         = reflect.TypeFor[Tag]()
 	stringType      = reflect.TypeFor[string]()
 	int64Type       = reflect.TypeFor[int64]()
+	float64Type     = reflect.TypeFor[float64]()
 )
 
 var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", "byte string",
