@@ -12,6 +12,7 @@ import (
 	"math/big"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unsafe"
 )
@@ -403,6 +404,7 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 	isBytes := et.Kind() == reflect.Uint8
 	elem := decoderLocked(et)
 	bulk, narrow := bulkKind(et)
+	arrays := &sliceArrays{t: t}
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		// []uint64, []int64, []float64: long arrays and RFC 8746 typed
 		// arrays through the library's bulk reader (see bulkSlice); the
@@ -449,12 +451,17 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 			if rem := d.t.remaining(it); n < 0 || uint64(n) > rem {
 				c = int(min(rem, 1024))
 			}
-			*sh = sliceHeader{data: reflect.MakeSlice(t, c, c).UnsafePointer(), len: 0, cap: c}
+			*sh = sliceHeader{data: arrays.new(c), len: 0, cap: c}
 		}
 		// Every array ends with an END item (definite ones too).
 		for i := 0; ; i++ {
-			e, err := d.t.next()
-			if err != nil {
+			// d.t.next() by hand: it is over the inlining budget.
+			var e *citem
+			var err error
+			if j := d.t.i; j < len(d.t.batch) {
+				d.t.i = j + 1
+				e = &d.t.batch[j]
+			} else if e, err = d.t.refill(); err != nil {
 				return err
 			}
 			if e._type == C.CBOR_FAST_TYPE_END {
@@ -472,6 +479,27 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 	}
+}
+
+// sliceArrays makes the backing arrays of a slice type: for up to 16
+// elements through the array type of that length, one allocation where
+// reflect.MakeSlice takes two (its slice header escapes).
+type sliceArrays struct {
+	t     reflect.Type
+	small [17]atomic.Value // reflect.ArrayOf(c, elem) at c, built on first use
+}
+
+// new is a zeroed array of c elements.
+func (a *sliceArrays) new(c int) unsafe.Pointer {
+	if c > 0 && c < len(a.small) {
+		at, _ := a.small[c].Load().(reflect.Type)
+		if at == nil {
+			at = reflect.ArrayOf(c, a.t.Elem())
+			a.small[c].Store(at)
+		}
+		return reflect.New(at).UnsafePointer()
+	}
+	return reflect.MakeSlice(a.t, c, c).UnsafePointer()
 }
 
 // grow doubles the capacity of the slice at sh (its elements are copied).
@@ -822,8 +850,13 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 		// first value stays and the later one is passed over.
 		var sk structKeys
 		for {
-			k, err := d.t.next()
-			if err != nil {
+			// d.t.next() by hand: it is over the inlining budget.
+			var k *citem
+			var err error
+			if j := d.t.i; j < len(d.t.batch) {
+				d.t.i = j + 1
+				k = &d.t.batch[j]
+			} else if k, err = d.t.refill(); err != nil {
 				return err
 			}
 			idx := -1
@@ -895,8 +928,11 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 				}
 				idx = -1
 			}
-			v, err := d.t.next()
-			if err != nil {
+			var v *citem // (d.t.next() by hand)
+			if j := d.t.i; j < len(d.t.batch) {
+				d.t.i = j + 1
+				v = &d.t.batch[j]
+			} else if v, err = d.t.refill(); err != nil {
 				return err
 			}
 			if idx < 0 {
