@@ -301,12 +301,11 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 		default:
 			return nil, 0, statusError(C.CBOR_FAST_ERR_INTERNAL)
 		}
-		end := itemEnd(it)
 		// Hand v to the innermost open container; a container that is
 		// complete becomes the value for the one around it.
 		for {
 			if len(stack) == 0 {
-				return v, end, nil
+				return v, itemEnd(it), nil // (it is the value's last item)
 			}
 			f := &stack[len(stack)-1]
 			switch f.kind {
