@@ -46,30 +46,36 @@ type boxer struct {
 	hdrs  [][]any
 	bhdrs [][]byte
 	// keys: text map keys boxed lately, by a hash of their bytes (see
-	// key); nil for the first keySlots keys (counted in nkeys).
+	// key); nil for the first 64 keys (counted in nkeys).
 	keys  *[keySlots]*string
 	nkeys int
 }
 
-// keySlots is the size of the map key cache (a power of 2).
-const keySlots = 64
+// The map key cache has 2^keyBits slots: twitter's 94 distinct keys hit
+// 88 % of the time in 256 slots (47 % in 64), citm_catalog's 321 (keys and
+// ids) 99 %.
+const (
+	keyBits  = 8
+	keySlots = 1 << keyBits
+)
 
 // key boxes a text map key. Maps of one shape repeat their keys (citm's
-// 10,937 maps have 14 key sequences), so a key equal to one boxed lately
-// shares its string and box: no copy, no slab slot. Sharing is invisible,
-// Go strings being immutable.
+// 10,937 maps have 14 key sequences), so a key equal to the one boxed last
+// in its slot shares its string and box: no copy, no slab slot. Sharing is
+// invisible, Go strings being immutable.
 func (b *boxer) key(s []byte) any {
 	if len(s) == 0 || len(s) > 32 {
 		return b.string(s)
 	}
 	if b.keys == nil {
 		// Small values do not pay for the cache.
-		if b.nkeys++; b.nkeys < keySlots {
+		if b.nkeys++; b.nkeys < 64 {
 			return b.string(s)
 		}
 		b.keys = new([keySlots]*string)
 	}
-	h := (uint(len(s))*0x9e + uint(s[0])*0x3b + uint(s[len(s)-1])) & (keySlots - 1)
+	n := len(s)
+	h := (uint32(n) | uint32(s[0])<<8 | uint32(s[n-1])<<16 | uint32(s[n>>1])<<24) * 0x9e3779b1 >> (32 - keyBits)
 	if p := b.keys[h]; p != nil && *p == string(s) {
 		return makeAny(strType, unsafe.Pointer(p))
 	}
