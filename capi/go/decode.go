@@ -172,7 +172,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 		case C.CBOR_FAST_TYPE_UINT:
 			v = t.box.uint64(uint64(it.value))
 		case C.CBOR_FAST_TYPE_NEGATIVE:
-			if it.value <= math.MaxInt64 {
+			if it.value < 256 {
+				v = makeAny(i64Type, unsafe.Pointer(&smallNegatives[it.value])) // (box.int64 is not inlined)
+			} else if it.value <= math.MaxInt64 {
 				v = t.box.int64(-1 - int64(it.value))
 			} else {
 				v = negative(uint64(it.value), fl)
