@@ -1,0 +1,99 @@
+package cborfast
+
+import (
+	"bytes"
+	"fmt"
+	"reflect"
+	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// Byte strings decoded into an `any` share an arena and a slab of headers:
+// each is its own value (capacity at its length, so an append copies), an
+// empty one is non-nil, and Decode's types get the same.
+func TestAnyByteStringsIndependent(t *testing.T) {
+	// [h'0102', h'', h'030405', {1: h'06'}]
+	in := unhex(t, "84 42 0102 40 43 030405 a1 01 41 06")
+	var v any
+	if err := Unmarshal(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	a := v.([]any)
+	first, empty, third := a[0].([]byte), a[1].([]byte), a[2].([]byte)
+	if !bytes.Equal(first, []byte{1, 2}) || !bytes.Equal(third, []byte{3, 4, 5}) {
+		t.Fatalf("got %x %x", first, third)
+	}
+	if empty == nil || len(empty) != 0 {
+		t.Fatalf("empty byte string: %#v, want []byte{}", empty)
+	}
+	if cap(first) != 2 || cap(third) != 3 {
+		t.Fatalf("capacities %d %d, want 2 3", cap(first), cap(third))
+	}
+	grown := append(first, 0xff)
+	grown[0] = 0xee
+	if !bytes.Equal(first, []byte{1, 2}) || !bytes.Equal(third, []byte{3, 4, 5}) {
+		t.Fatalf("an append wrote into a neighbour: %x %x", first, third)
+	}
+	if m := a[3].(map[any]any); !bytes.Equal(m[uint64(1)].([]byte), []byte{6}) {
+		t.Fatalf("map value %#v", m[uint64(1)])
+	}
+	var p any
+	if err := fx.Unmarshal(in, &p); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(v, p) {
+		t.Fatalf("differs from fxamacker: %#v vs %#v", v, p)
+	}
+	d, err := Decode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := d.([]any)[1].([]byte); b == nil || len(b) != 0 {
+		t.Fatalf("Decode: empty byte string %#v", b)
+	}
+	if b := d.([]any)[2].([]byte); !bytes.Equal(b, []byte{3, 4, 5}) || cap(b) != 3 {
+		t.Fatalf("Decode: %x cap %d", b, cap(b))
+	}
+}
+
+// Text map keys go through a cache once a value has had 64 of them; keys
+// that land in one slot (or differ in one byte), repeated keys, long keys and
+// keys across nested maps decode as fxamacker decodes them.
+func TestAnyMapKeyCache(t *testing.T) {
+	var recs []map[string]any
+	for i := 0; i < 300; i++ {
+		recs = append(recs, map[string]any{
+			fmt.Sprintf("k%03d", i%97):       i,
+			fmt.Sprintf("k%03d", (i+1)%97):   "v",
+			"areaId":                         uint64(i),
+			"areaIe":                         -i,
+			"a":                              []byte{byte(i)},
+			"a-key-longer-than-32-bytes-...": true,
+			fmt.Sprintf("%d", 1000+i):        map[string]any{"areaId": i, "x": nil},
+		})
+	}
+	in, err := fx.Marshal(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ours, peer any
+	if err := Unmarshal(in, &ours); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.Unmarshal(in, &peer); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(ours, peer) {
+		t.Fatal("decoded values differ from fxamacker")
+	}
+	for i, r := range ours.([]any) {
+		m := r.(map[any]any)
+		if len(m) != 7 {
+			t.Fatalf("record %d has %d keys, want 7", i, len(m))
+		}
+		if got := m[fmt.Sprintf("k%03d", i%97)]; got != uint64(i) {
+			t.Fatalf("record %d: k%03d = %#v", i, i%97, got)
+		}
+	}
+}
