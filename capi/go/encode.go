@@ -724,6 +724,35 @@ func sliceEnc(t reflect.Type) encFn {
 	} else if et.Kind() == reflect.Array && et.PkgPath() == "" && et.Elem() == float64Type && et.Len() > 0 {
 		floatElems = et.Len()
 	}
+	if floatElems != 0 {
+		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			sh := (*sliceHeader)(p)
+			if sh.data == nil {
+				return e.nilContainer(b, 0x80), nil
+			}
+			if typed != 0 && e.em.opts.TypedArrays {
+				return appendTyped(b, typed, sh.data, sh.len, esize)
+			}
+			if err := e.enter(b); err != nil {
+				return b, err
+			}
+			b = appendHead(b, 0x80, uint64(sh.len))
+			if floatElems < 0 {
+				b, err = e.floats(b, unsafe.Slice((*float64)(sh.data), sh.len))
+			}
+			// Elements [floatElems]float64 (coordinates), as arrayEnc
+			// writes them, without a call each.
+			for i := 0; floatElems > 0 && i < sh.len && err == nil; i++ {
+				b = appendHead(b, 0x80, uint64(floatElems))
+				b, err = e.floats(b, unsafe.Slice((*float64)(unsafe.Add(sh.data, uintptr(i)*esize)), floatElems))
+			}
+			if err != nil {
+				return b, err
+			}
+			e.depth--
+			return b, nil
+		}
+	}
 	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		sh := (*sliceHeader)(p)
 		if sh.data == nil {
@@ -737,25 +766,10 @@ func sliceEnc(t reflect.Type) encFn {
 			return b, err
 		}
 		b = appendHead(b, 0x80, uint64(sh.len))
-		switch {
-		case floatElems < 0:
-			b, err = e.floats(b, unsafe.Slice((*float64)(sh.data), sh.len))
-		case floatElems > 0:
-			// Elements [floatElems]float64 (coordinates), as arrayEnc
-			// writes them, without a call each.
-			for i := 0; i < sh.len && err == nil; i++ {
-				b = appendHead(b, 0x80, uint64(floatElems))
-				b, err = e.floats(b, unsafe.Slice((*float64)(unsafe.Add(sh.data, uintptr(i)*esize)), floatElems))
+		for i := 0; i < sh.len; i++ {
+			if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
+				return b, err
 			}
-		default:
-			for i := 0; i < sh.len; i++ {
-				if b, err = elem.fn(e, b, unsafe.Add(sh.data, uintptr(i)*esize)); err != nil {
-					return b, err
-				}
-			}
-		}
-		if err != nil {
-			return b, err
 		}
 		e.depth--
 		return b, nil
@@ -1026,50 +1040,44 @@ func structEnc(t reflect.Type) encFn {
 		}
 		pl := &plans[o][m]
 		str := e.str // fields' encoders restore it
-		// Under 24 fields the head is one byte: it is written with the
-		// count of the fields not omitted once they are (one pass).
+		// With omitempty fields and under 24 fields the head is one byte:
+		// it is written once the fields omitted are known (one pass).
 		head := -1
-		if len(fields) < 24 {
+		switch n := len(fields); {
+		case !si.anyOmit:
+			b = appendHead(b, 0xa0, uint64(n))
+		case n < 24:
 			head = len(b)
 			b = append(b, 0xa0)
-		} else {
-			n := len(fields)
-			if si.anyOmit {
-				for i := range fields {
-					if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
-						n--
-					}
+		default:
+			for i := range fields {
+				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
+					n--
 				}
 			}
 			b = appendHead(b, 0xa0, uint64(n))
 		}
 		fs, fencs := pl.fs, pl.encs
-		n := 0
+		omitted := 0
 		for k := range fs {
 			f := &fs[k]
 			q := unsafe.Add(p, f.offset)
 			if f.omitEmpty {
+				var empty bool
 				switch f.empty {
 				case emptyWord:
-					if *(*uint64)(q) == 0 {
-						continue
-					}
+					empty = *(*uint64)(q) == 0
 				case emptyLen:
-					if (*sliceHeader)(q).len == 0 {
-						continue
-					}
+					empty = (*sliceHeader)(q).len == 0
 				default:
-					if fencs[k].empty(q) {
-						continue
-					}
+					empty = fencs[k].empty(q)
+				}
+				if empty {
+					omitted++
+					continue
 				}
 			}
-			n++
-			if len(f.keyBytes) == 1 {
-				b = append(b, f.keyBytes[0]) // keyasint 0..23, -1..-24
-			} else {
-				b = append(b, f.keyBytes...)
-			}
+			b = append(b, f.keyBytes...)
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)
@@ -1103,7 +1111,7 @@ func structEnc(t reflect.Type) encFn {
 			}
 		}
 		if head >= 0 {
-			b[head] = 0xa0 | byte(n)
+			b[head] = 0xa0 | byte(len(fs)-omitted)
 		}
 		e.depth--
 		return b, nil
