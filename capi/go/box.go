@@ -51,9 +51,9 @@ type boxer struct {
 	nkeys int
 }
 
-// The map key cache has 2^keyBits slots: twitter's 94 distinct keys hit
-// 88 % of the time in 256 slots (47 % in 64), citm_catalog's 321 (keys and
-// ids) 99 %.
+// The map key cache has 2^keyBits slots: replaying the corpus' key
+// sequences through this hash, twitter's 94 distinct keys hit 88 % of the
+// time in 256 slots (47 % in 64), citm_catalog's 321 (keys and ids) 99 %.
 const (
 	keyBits  = 8
 	keySlots = 1 << keyBits
