@@ -6,6 +6,8 @@
 //        cbor_fast_visit        r.visit(consumer) per top-level item
 //        cbor_fast_capi         one cbor_reader_next() per item
 //        cbor_fast_capi_batch   cbor_reader_next_batch(), 256 items a call
+//        cbor_fast_capi_visit   cbor_reader_visit(), C callbacks per item kind
+//                               (realistic_capi_visit.cpp)
 //        cbor_fast_visit_bound  visit() with a tiny visitor (an upper bound,
 //                               not what users see; not checked by hash)
 //        libcbor, nlohmann      their streaming interfaces, same consumer

@@ -37,7 +37,8 @@ PEERS = ["libcbor", "nlohmann"]
 PRIMARY = "cbor_fast"
 
 CALLGRIND_OPS = [
-    "walk", "walk_visit", "walk_visit_bound", "walk_capi", "walk_capi_batch", "walk_utf8",
+    "walk", "walk_visit", "walk_visit_bound", "walk_capi", "walk_capi_batch", "walk_capi_visit",
+    "walk_utf8",
     "validate", "validate_utf8", "validate_strict", "decode", "encode", "encode_doc", "to_json",
     "libcbor_walk", "libcbor_validate", "libcbor_decode", "libcbor_encode", "libcbor_encode_doc",
     "nlohmann_walk", "nlohmann_validate", "nlohmann_decode", "nlohmann_encode_doc",
@@ -204,6 +205,9 @@ def targets(results, inputs):
                 lambda inp: vs(results, "walk", "cbor_fast_capi", "libcbor", inp), "≥ 2.0×")
     corpus_rows("realistic walk, C cbor_reader_next_batch vs libcbor",
                 lambda inp: vs(results, "walk", "cbor_fast_capi_batch", "libcbor", inp), "≥ 2.7×")
+    # The C route for a whole input (callbacks per item kind): the batch target.
+    corpus_rows("realistic walk, C cbor_reader_visit vs libcbor",
+                lambda inp: vs(results, "walk", "cbor_fast_capi_visit", "libcbor", inp), "≥ 2.7×")
     for impl in ("cbor_fast", "cbor_fast_reset", "cbor_fast_capi", "cbor_fast_capi_reset"):
         for inp in ["doc_text_64k", "doc_bytes_1M", "doc_int"]:
             a = results.get(("doc", impl, inp))

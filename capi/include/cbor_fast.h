@@ -358,7 +358,8 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
  * calls of cbor_reader_next() would, in one call: for bindings where each
  * call across the language boundary is expensive (Python ctypes, cgo). In C
  * both are fast: single calls cost about as much per item as a batch on the
- * benchmark corpus (within 10 %), so the batch mainly saves the calls.
+ * benchmark corpus (within 10 %), so the batch mainly saves the calls. To
+ * read every item from C, cbor_reader_visit() is faster than both.
  * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
  * it must be 0 or from sizeof(cbor_fast_item) to sizeof + 64, a multiple of
  * the struct's alignment (since 0.4). The other elements' struct_size fields
@@ -448,6 +449,99 @@ CBOR_FAST_API uint32_t cbor_reader_depth(const cbor_reader* reader);
  * or an error->struct_size no version has, which leaves *error unwritten).
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_error(const cbor_reader* reader, cbor_fast_error* error);
+
+/**
+ * Callbacks for cbor_reader_visit() (since 0.5): one per item kind, each
+ * taking the values that kind has as arguments (in registers: no item struct
+ * is filled), and a fallback for every kind whose callback is NULL.
+ *
+ * Each callback gets the `context` passed to cbor_reader_visit() and returns
+ * 0 to go on or any other value to stop after this item. The items, their
+ * order and their values are exactly those of cbor_reader_next() calls on
+ * the same reader (END items included), split by kind:
+ *  - on_uint: UINT, its value. on_negative: NEGATIVE, n with the integer
+ *    being -1 - n (so down to -2^64, as cbor_fast_item::value).
+ *  - on_bytes / on_text: a definite string or one chunk of an indefinite one
+ *    (data is a view into the input, as cbor_fast_item::data; flags 0), or the
+ *    start of an indefinite string (data NULL, size 0, flags
+ *    CBOR_FAST_ITEM_INDEFINITE); its chunks follow, then an END.
+ *  - on_array / on_map: the item count / pair count, flags 0; or 0 with
+ *    CBOR_FAST_ITEM_INDEFINITE. Their children follow, then an END.
+ *  - on_end: the END of an array, map or indefinite string, with its flags
+ *    (CBOR_FAST_ITEM_INDEFINITE | CBOR_FAST_ITEM_BREAK after a break).
+ *  - on_tag: the tag number; its one content item follows (no END).
+ *  - on_simple: a simple value other than false, true, null and undefined.
+ *    on_bool: 0 or 1. on_null, on_undefined: no value.
+ *  - on_float: the value widened to double, the raw wire bits (as
+ *    cbor_fast_item::value) and the width in bytes (2, 4 or 8).
+ *  - on_item: every item whose own callback is NULL (or lies past
+ *    struct_size), as cbor_reader_next() fills it (struct_size
+ *    sizeof(cbor_fast_item)); the struct is the library's, valid during the
+ *    call only. When on_item is NULL too, such items pass unseen.
+ * A callback must not call cbor_reader_* on the reader being visited (other
+ * handles are fine), and must return normally (no longjmp out of it).
+ *
+ * struct_size: sizeof(cbor_fast_visit_callbacks), or 0 for the same (this
+ * struct's first layout). A caller built with an older, shorter layout gives
+ * its size, and every callback past it counts as NULL. Accepted: 0, a size
+ * that ends right after a member, from offsetof(on_item) (no callback at
+ * all) to sizeof, or a newer header's longer struct up to sizeof + 64 whose
+ * callbacks past this version's are all NULL (a non-NULL one would be a kind
+ * of callback this library cannot honour, so it is refused).
+ */
+typedef struct cbor_fast_visit_callbacks {
+  uint32_t struct_size; /**< sizeof(cbor_fast_visit_callbacks), or 0 */
+  int (*on_item)(void* context, const cbor_fast_item* item);
+  int (*on_uint)(void* context, uint64_t value);
+  int (*on_negative)(void* context, uint64_t n);
+  int (*on_bytes)(void* context, const uint8_t* data, size_t size, uint32_t flags);
+  int (*on_text)(void* context, const uint8_t* data, size_t size, uint32_t flags);
+  int (*on_array)(void* context, uint64_t count, uint32_t flags);
+  int (*on_map)(void* context, uint64_t pairs, uint32_t flags);
+  int (*on_end)(void* context, uint32_t flags);
+  int (*on_tag)(void* context, uint64_t tag);
+  int (*on_simple)(void* context, uint32_t value);
+  int (*on_bool)(void* context, int value);
+  int (*on_null)(void* context);
+  int (*on_undefined)(void* context);
+  int (*on_float)(void* context, double value, uint64_t bits, uint32_t width);
+} cbor_fast_visit_callbacks;
+/** Every callback NULL (set the ones wanted). */
+#define CBOR_FAST_VISIT_CALLBACKS_INIT                                                             \
+  {                                                                                                \
+    sizeof(cbor_fast_visit_callbacks), NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, \
+        NULL, NULL, NULL, NULL                                                                     \
+  }
+
+/**
+ * Delivers the reader's items to callbacks, one call per item, until the end
+ * of the input, an error, or a callback returning nonzero (since 0.5). The
+ * items are those cbor_reader_next() would return from the same point, in
+ * the same order, so this call and cbor_reader_next(), _next_batch(), _skip()
+ * etc. may be mixed freely on one reader. The fastest way to read every item
+ * from C: the reader's loop runs inside the library with the item's kind a
+ * constant at each call, so nothing is stored per item and the caller needs
+ * no switch (see cbor_fast_visit_callbacks).
+ * @param reader     the reader (any mode, any position)
+ * @param callbacks  the callbacks; read once at the start (the struct may
+ *                   change or go away after the call)
+ * @param context    passed to every callback as is; may be NULL
+ * @return CBOR_FAST_OK: a callback returned nonzero; the reader stands right
+ *         after that item (call again, or cbor_reader_next(), to go on).
+ *         CBOR_FAST_END: every item up to the end of the input at the top
+ *         level was delivered. CBOR_FAST_NEED_MORE (CBOR_FAST_OPT_STREAMING):
+ *         the items that had arrived were delivered, the next one is partial;
+ *         feed and call again. CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader or
+ *         callbacks, or a callbacks->struct_size outside the bounds above:
+ *         not sticky, nothing consumed, no callback called). Or the reader's
+ *         not-well-formed, strict or limit error (sticky, as for
+ *         cbor_reader_next(); the items before it were delivered, and
+ *         cbor_reader_error() gives its offset). No recursion: any depth
+ *         up to CBOR_FAST_OPT_MAX_DEPTH.
+ */
+CBOR_FAST_API cbor_fast_status cbor_reader_visit(cbor_reader* reader,
+                                                 const cbor_fast_visit_callbacks* callbacks,
+                                                 void* context);
 
 /* ========================================================================== */
 /* Writer: push items, preferred serialization                                */

@@ -1,4 +1,5 @@
 // C API: cbor_reader_* shims over cbor_fast::reader.
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -262,4 +263,131 @@ cbor_fast_status cbor_reader_error(const cbor_reader* reader, cbor_fast_error* e
   const cbor_fast::error_info& info = reader->reader.error();
   fill_error(error, info);
   return to_c(info.code);
+}
+
+namespace {
+/// The callbacks of cbor_reader_visit(), copied from the caller's struct
+/// (those past its struct_size stay NULL), and the caller's context.
+struct c_visitor {
+  cbor_fast_visit_callbacks cb;
+  void* context;
+
+  /// An item whose own callback is NULL: on_item with the C struct, out of
+  /// line (the visitor inlines into every step of the reader's loop). The
+  /// item comes in registers (type, flags, head size and width packed in one
+  /// word, mostly constants at each step): taking its address would make
+  /// every step store it.
+  CBOR_FAST_NOINLINE bool fallback(uint32_t packed, uint32_t depth, size_t offset, uint64_t arg,
+                                   uint64_t u) const noexcept {
+    cbor_fast::item it;
+    it.type = static_cast<cbor_fast::item_type>(packed & 0xff);
+    it.flags = static_cast<uint8_t>(packed >> 8);
+    it.head_size = static_cast<uint8_t>(packed >> 16);
+    it.width = static_cast<uint8_t>(packed >> 24);
+    it.depth = depth;
+    it.offset = offset;
+    it.arg = arg;
+    std::memcpy(&it.u, &u, sizeof u);
+    cbor_fast_item c;
+    c.struct_size = k_item_size;
+    item_to_c(it, &c);
+    return cb.on_item(context, &c) != 0;
+  }
+
+  /// True to stop. Inlined into each step, where it.type is a constant, so
+  /// only one case remains: a load, a test and the call.
+  CBOR_FAST_ALWAYS_INLINE bool operator()(const cbor_fast::item& it) const noexcept {
+    using cbor_fast::item_type;
+    switch (it.type) {
+      case item_type::unsigned_int:
+        if (cb.on_uint != nullptr) return cb.on_uint(context, it.arg) != 0;
+        break;
+      case item_type::negative_int:
+        if (cb.on_negative != nullptr) return cb.on_negative(context, it.arg) != 0;
+        break;
+      case item_type::byte_string:
+        if (cb.on_bytes != nullptr)
+          return cb.on_bytes(context, it.u.data, size_t(it.arg), it.flags) != 0;
+        break;
+      case item_type::text_string:
+        if (cb.on_text != nullptr)
+          return cb.on_text(context, it.u.data, size_t(it.arg), it.flags) != 0;
+        break;
+      case item_type::array:
+        if (cb.on_array != nullptr) return cb.on_array(context, it.arg, it.flags) != 0;
+        break;
+      case item_type::map:
+        if (cb.on_map != nullptr) return cb.on_map(context, it.arg, it.flags) != 0;
+        break;
+      case item_type::end:
+        if (cb.on_end != nullptr) return cb.on_end(context, it.flags) != 0;
+        break;
+      case item_type::tag:
+        if (cb.on_tag != nullptr) return cb.on_tag(context, it.arg) != 0;
+        break;
+      case item_type::simple:
+        if (cb.on_simple != nullptr) return cb.on_simple(context, uint32_t(it.arg)) != 0;
+        break;
+      case item_type::boolean:
+        if (cb.on_bool != nullptr) return cb.on_bool(context, it.arg == 21 ? 1 : 0) != 0;
+        break;
+      case item_type::null:
+        if (cb.on_null != nullptr) return cb.on_null(context) != 0;
+        break;
+      case item_type::undefined:
+        if (cb.on_undefined != nullptr) return cb.on_undefined(context) != 0;
+        break;
+      case item_type::floating:
+        if (cb.on_float != nullptr) return cb.on_float(context, it.u.dbl, it.arg, it.width) != 0;
+        break;
+      default: break;
+    }
+    if (cb.on_item == nullptr) return false;
+    uint64_t u;
+    std::memcpy(&u, &it.u, sizeof u);
+    const uint32_t packed = uint32_t(it.type) | uint32_t(it.flags) << 8 |
+                            uint32_t(it.head_size) << 16 | uint32_t(it.width) << 24;
+    return fallback(packed, it.depth, it.offset, it.arg, u);
+  }
+};
+
+/// The oldest layout of cbor_fast_visit_callbacks: struct_size alone.
+constexpr size_t k_callbacks_oldest = offsetof(cbor_fast_visit_callbacks, on_item);
+constexpr size_t k_callback_size = sizeof(cbor_fast_visit_callbacks::on_item);
+static_assert(sizeof(cbor_fast_visit_callbacks) == k_callbacks_oldest + 14 * k_callback_size,
+              "cbor_fast_visit_callbacks: struct_size, then function pointers only");
+
+/// The bytes of the caller's struct this version reads, or 0 when the rule
+/// of cbor_fast.h refuses its struct_size: 0 (this layout), a size that ends
+/// right after a callback, or a newer, longer struct (up to the margin of
+/// handles.hpp) whose callbacks past this version's are all NULL (a callback
+/// this library does not know would be silently skipped).
+size_t callbacks_size(const cbor_fast_visit_callbacks* cb) noexcept {
+  const uint32_t size = cb->struct_size;
+  constexpr size_t current = sizeof(cbor_fast_visit_callbacks);
+  if (size == 0) return current;
+  if (!cbor_fast::detail::struct_size_in_bounds(size, k_callbacks_oldest, current)) return 0;
+  if ((size - k_callbacks_oldest) % k_callback_size != 0) return 0;
+  if (size > current) {
+    const auto* tail = reinterpret_cast<const unsigned char*>(cb) + current;
+    for (size_t i = 0; i < size - current; ++i)
+      if (tail[i] != 0) return 0;
+    return current;
+  }
+  return size;
+}
+}  // namespace
+
+cbor_fast_status cbor_reader_visit(cbor_reader* reader, const cbor_fast_visit_callbacks* callbacks,
+                                   void* context) {
+  if (reader == nullptr || callbacks == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  const size_t known = callbacks_size(callbacks);
+  if (known == 0) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  // The callbacks the caller's layout holds; the rest stay NULL. Copied once,
+  // so the loop reads them from its own frame.
+  c_visitor v{};
+  std::memcpy(&v.cb, callbacks, known);
+  v.context = context;
+  const cbor_fast::status s = cbor_fast::detail::reader_access::visit_until(reader->reader, v);
+  return to_c(s);
 }

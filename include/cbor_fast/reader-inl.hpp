@@ -3,7 +3,9 @@
 #ifndef CBOR_FAST_READER_INL_HPP
 #define CBOR_FAST_READER_INL_HPP
 
+#include <cstdint>
 #include <cstring>
+#include <type_traits>
 #include <utility>
 
 #include "cbor_fast/detail/head.hpp"
@@ -311,8 +313,9 @@ inline bool reader::take_head(const cursor& c, item& it, Taken& taken) noexcept 
 //
 // In WholeItem mode an empty array or map opens no level: its end item is
 // delivered right after it (JSON-like data has many [] and {}).
-template <bool WholeItem, class Visitor>
+template <bool WholeItem, class Visitor, bool Stoppable>
 status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
+  static_assert(!(WholeItem && Stoppable), "reader::drive: only visit_items() mode stops");
   const uint8_t* p = pos_;
   const uint8_t* fast_end = p;  // the inline path runs while p < fast_end
   uint64_t items_left = items_left_;
@@ -349,12 +352,18 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
     top = depth != 0 ? top - 1 : &root_;
   };
   // The end of a level that closes here (and, in visit(), of [] or {}).
-  auto deliver_end = [&]() noexcept {
+  // Stoppable: true when the visitor asks to stop.
+  auto deliver_end = [&]() noexcept -> bool {
     item end;
     end.type = item_type::end;
     end.depth = depth;
     end.offset = size_t(p - begin_);
-    v(static_cast<const item&>(end));
+    if constexpr (Stoppable) {
+      return v(static_cast<const item&>(end));
+    } else {
+      v(static_cast<const item&>(end));
+      return false;
+    }
   };
 
   const uint8_t* const short_end = size_t(end_ - p) > 47 && options_.max_string_length >= 23 &&
@@ -379,13 +388,18 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
       // One call of the visitor for every inline item, so it inlines once.
       item it;
       if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
-      v(static_cast<const item&>(it));
+      bool stop = false;  // Stoppable: the visitor asks to stop after this item
+      if constexpr (Stoppable) {
+        stop = v(static_cast<const item&>(it));
+      } else {
+        v(static_cast<const item&>(it));
+      }
       // visit(): [] or {} opened no level (read_head()); its end follows.
       if (WholeItem && it.head_size == 1 && it.arg == 0 &&
           (it.type == item_type::array || it.type == item_type::map))
         deliver_end();
       if constexpr (!WholeItem) {
-        if (++count == max_items) return done(status::ok);
+        if (Stoppable ? stop : ++count == max_items) return done(status::ok);
       }
       if (left == 0) goto level_complete;
     }
@@ -406,9 +420,9 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
         goto general;  // at its entry limit: only a break may follow
       } else {
         pop_level();
-        deliver_end();
+        const bool stop = deliver_end();
         if constexpr (!WholeItem) {
-          if (++count == max_items) {
+          if (Stoppable ? stop : ++count == max_items) {
             left = top->left;
             return done(status::ok);
           }
@@ -440,11 +454,16 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
       }
       left = top->left;
       refresh();
-      v(static_cast<const item&>(it));
+      bool stop = false;
+      if constexpr (Stoppable) {
+        stop = v(static_cast<const item&>(it));
+      } else {
+        v(static_cast<const item&>(it));
+      }
       if constexpr (WholeItem) {
         if (depth <= base) return done(status::ok);
       } else {
-        if (++count == max_items) return done(status::ok);
+        if (Stoppable ? stop : ++count == max_items) return done(status::ok);
       }
       // A level completed by this item closes inline only on the plain path:
       // after an error or with strict checks, next() reports (and tracks) ends.
@@ -468,6 +487,19 @@ struct reader_access {
   }
   /// What next() does when take_plain() declines.
   static status next_general(reader& r, item& out) noexcept { return r.next_general(out); }
+  /// visit_items() without a count, stopping after the first item for which
+  /// `v(const item&)` returns true (cbor_reader_visit): ok when v stopped
+  /// (the reader is right after that item, as after next()), else the status
+  /// next() gave after the last item (end, need_more or the sticky error).
+  template <class Visitor>
+  static status visit_until(reader& r, Visitor&& v) noexcept {
+    static_assert(noexcept(v(std::declval<const item&>())),
+                  "reader_access::visit_until: the visitor must be noexcept");
+    static_assert(std::is_same<decltype(v(std::declval<const item&>())), bool>::value,
+                  "reader_access::visit_until: the visitor returns bool (true: stop)");
+    size_t delivered = 0;
+    return r.drive<false, Visitor, true>(v, 0, &delivered);
+  }
 };
 }  // namespace detail
 }  // namespace cbor_fast

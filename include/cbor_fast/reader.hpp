@@ -319,7 +319,10 @@ class reader {
     /// and max_container_items are at least 23.
     const uint8_t* short_end;
   };
-  template <bool WholeItem, class Visitor>
+  /// Stoppable (visit_items() mode only): v returns bool, true to stop
+  /// right after that item, as if max_items had been reached there; then
+  /// max_items is not counted (nor *delivered).
+  template <bool WholeItem, class Visitor, bool Stoppable = false>
   CBOR_FAST_VISIT_FLATTEN status drive(Visitor& v, size_t max_items, size_t* delivered);
   /// One common head inline on the plain path (no error or strict checks,
   /// room in the innermost level, the item budget and the stack, nine bytes

@@ -169,6 +169,50 @@ impl cbor_fast_item {
     };
 }
 
+/// Callbacks of `cbor_reader_visit` (since 0.5): each returns 0 to go on,
+/// nonzero to stop after that item; a `None` callback sends its kind to
+/// `on_item` (or nowhere).
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct cbor_fast_visit_callbacks {
+    pub struct_size: u32,
+    pub on_item: Option<unsafe extern "C" fn(*mut c_void, *const cbor_fast_item) -> c_int>,
+    pub on_uint: Option<unsafe extern "C" fn(*mut c_void, u64) -> c_int>,
+    pub on_negative: Option<unsafe extern "C" fn(*mut c_void, u64) -> c_int>,
+    pub on_bytes: Option<unsafe extern "C" fn(*mut c_void, *const u8, usize, u32) -> c_int>,
+    pub on_text: Option<unsafe extern "C" fn(*mut c_void, *const u8, usize, u32) -> c_int>,
+    pub on_array: Option<unsafe extern "C" fn(*mut c_void, u64, u32) -> c_int>,
+    pub on_map: Option<unsafe extern "C" fn(*mut c_void, u64, u32) -> c_int>,
+    pub on_end: Option<unsafe extern "C" fn(*mut c_void, u32) -> c_int>,
+    pub on_tag: Option<unsafe extern "C" fn(*mut c_void, u64) -> c_int>,
+    pub on_simple: Option<unsafe extern "C" fn(*mut c_void, u32) -> c_int>,
+    pub on_bool: Option<unsafe extern "C" fn(*mut c_void, c_int) -> c_int>,
+    pub on_null: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    pub on_undefined: Option<unsafe extern "C" fn(*mut c_void) -> c_int>,
+    pub on_float: Option<unsafe extern "C" fn(*mut c_void, f64, u64, u32) -> c_int>,
+}
+
+impl cbor_fast_visit_callbacks {
+    /// CBOR_FAST_VISIT_CALLBACKS_INIT: every callback `None`.
+    pub const INIT: cbor_fast_visit_callbacks = cbor_fast_visit_callbacks {
+        struct_size: std::mem::size_of::<cbor_fast_visit_callbacks>() as u32,
+        on_item: None,
+        on_uint: None,
+        on_negative: None,
+        on_bytes: None,
+        on_text: None,
+        on_array: None,
+        on_map: None,
+        on_end: None,
+        on_tag: None,
+        on_simple: None,
+        on_bool: None,
+        on_null: None,
+        on_undefined: None,
+        on_float: None,
+    };
+}
+
 // ---- opaque handles -----------------------------------------------------------
 
 /// Declares an opaque C type: no size, not constructible, not Send/Sync/Unpin.
@@ -181,7 +225,16 @@ macro_rules! opaque {
         }
     )*};
 }
-opaque!(cbor_reader, cbor_writer, cbor_doc, cbor_node, cbor_mdoc, cbor_mnode, cbor_seq);
+opaque!(
+    cbor_reader,
+    cbor_writer,
+    cbor_doc,
+    cbor_node,
+    cbor_mdoc,
+    cbor_mnode,
+    cbor_seq,
+    cbor_stream
+);
 
 // ---- reader -------------------------------------------------------------------
 
@@ -348,6 +401,13 @@ unsafe extern "C" {
     pub fn cbor_reader_error(
         reader: *const cbor_reader,
         error: *mut cbor_fast_error,
+    ) -> cbor_fast_status;
+    /// Since 0.5: every item to the callback of its kind, until the end, an
+    /// error or a callback returning nonzero (then CBOR_FAST_OK).
+    pub fn cbor_reader_visit(
+        reader: *mut cbor_reader,
+        callbacks: *const cbor_fast_visit_callbacks,
+        context: *mut c_void,
     ) -> cbor_fast_status;
 
     // ---- writer ----
@@ -593,6 +653,18 @@ unsafe extern "C" {
         out: *mut *mut cbor_doc,
     ) -> cbor_fast_status;
     pub fn cbor_seq_error(seq: *const cbor_seq, error: *mut cbor_fast_error) -> cbor_fast_status;
+
+    // ---- streams (since 0.5; the handle's other functions are not declared here yet) ----
+    pub fn cbor_stream_set(
+        stream: *mut cbor_stream,
+        option: cbor_fast_option,
+        value: u64,
+    ) -> cbor_fast_status;
+    pub fn cbor_stream_configure(
+        stream: *mut cbor_stream,
+        flags: u32,
+        options: *const cbor_fast_decode_options,
+    ) -> cbor_fast_status;
 
     // bulk number arrays and RFC 8746 typed arrays (since 0.4)
     pub fn cbor_reader_read_uint64_array(
