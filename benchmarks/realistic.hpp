@@ -77,8 +77,9 @@ realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool
 /// cbor_reader_visit() with C callbacks (realistic_capi_visit.cpp).
 realistic_hash realistic_capi_visit(const uint8_t* data, size_t size, bool* ok) noexcept;
 /// The next() loop over input that arrives `chunk` bytes at a time, as from a
-/// socket: a streaming reader over a window buffer (the unread tail moved to
-/// its front, the next chunk copied in after it) fed after each need_more.
+/// socket: a streaming reader over a window buffer (the next chunk copied in
+/// after the bytes there, the unread tail moved to the front first when it
+/// does not fit) fed after each need_more.
 realistic_hash realistic_fed(const uint8_t* data, size_t size, size_t chunk, bool* ok) noexcept;
 /// realistic_fed() with a caller that uses needed(): after need_more it takes
 /// chunks from the socket (copied into the window one by one, as above) until

@@ -67,13 +67,14 @@ class stream {
   status next(item& out) noexcept {
     // After a failure of the stream's own the reader sees no bytes left, so
     // it answers need_more and more() gives the sticky error.
-    status s = reader_.next(out);
-    while (s == status::need_more) {
+    // One call of reader_.next() in the loop, so its inline path is compiled
+    // into the caller once (two copies cost the caller's loop registers).
+    for (;;) {
+      const status s = reader_.next(out);
+      if (s != status::need_more) return s;
       const status r = more();
       if (r != status::ok) return r;
-      s = reader_.next(out);
     }
-    return s;
   }
   /// Passes over the next complete item, as reader::skip().
   status skip() noexcept;
@@ -101,7 +102,8 @@ class stream {
   }
   /// Offset of the next byte to read, from the start of the input.
   size_t offset() const noexcept { return reader_.offset(); }
-  /// Bytes the buffer holds now (it never exceeds stream_options::max_buffer).
+  /// Bytes the buffer holds now (it never exceeds stream_options::max_buffer),
+  /// read ones included until a refill needs their room.
   size_t buffered() const noexcept { return size_; }
   /// The reader underneath (for depth(), items(), options()).
   const cbor_fast::reader& reader() const noexcept { return reader_; }

@@ -78,10 +78,15 @@ status stream::fail(status s) noexcept {
 
 status stream::refill(size_t needed) noexcept {
   if (ended_) return fail(status::internal_error);  // the reader knows no more comes
-  // Drop what no later call reads.
+  // Drop what no later call reads, but only once the room behind the bytes
+  // is under half a block or short of what is needed: as a socket reader's
+  // window, the bytes move once per several reads instead of at every
+  // refill (with a source that hands out less than a block at a time), and
+  // the reader is fed once per refill.
   const size_t keep = reader_.keep_from();
   const size_t drop = keep - first_offset_;
-  if (drop != 0) {
+  const size_t room = capacity_ - size_;
+  if (drop != 0 && (room < block_ / 2 || room < needed)) {
     std::memmove(buf_, buf_ + drop, size_ - drop);
     size_ -= drop;
     first_offset_ = keep;
@@ -100,7 +105,7 @@ status stream::refill(size_t needed) noexcept {
     over = true;
   }
   const size_t want = size_ + needed;
-  if (want > capacity_ || (capacity_ - size_ < block_ && capacity_ < max_buffer_)) {
+  if (want > capacity_ || (capacity_ - size_ < block_ / 2 && capacity_ < max_buffer_)) {
     // Room for what is needed and a block more (or twice the old size),
     // within max_buffer.
     size_t cap = want > size_ + block_ ? want : size_ + block_;

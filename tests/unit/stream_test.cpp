@@ -632,6 +632,28 @@ TEST(stream, corpus_through_small_pieces_equals_one_shot) {
   }
 }
 
+TEST(stream, read_bytes_move_only_once_the_room_is_under_half_a_block) {
+  // 48 one-byte integers arriving 8 bytes a read into a 64-byte buffer: the
+  // read bytes stay until fewer than 32 bytes of room are left behind them
+  // (after 40), then the unread rest (none) moves to the front.
+  bytes in;
+  for (uint8_t i = 0; i < 48; ++i) in.push_back(uint8_t(i % 24));
+  memory_source src{&in, 0, 8};
+  cbor_fast::stream_options so;
+  so.block_size = 64;
+  cbor_fast::stream st(&memory_source::read, &src, so);
+  item it;
+  for (size_t i = 0; i < 48; ++i) {
+    ASSERT_EQ(st.next(it), status::ok) << i;
+    EXPECT_EQ(it.type, item_type::unsigned_int) << i;
+    EXPECT_EQ(it.value(), i % 24) << i;
+    EXPECT_EQ(it.offset, i) << i;
+    EXPECT_EQ(st.buffered(), i < 40 ? (i / 8 + 1) * 8 : 8) << i;
+  }
+  EXPECT_EQ(st.next(it), status::end);
+  EXPECT_EQ(st.offset(), 48u);
+}
+
 TEST(stream, an_item_over_max_buffer_fails_at_its_offset) {
   bytes in = hex("01 59 10 00");  // 1, then a 4096-byte string
   in.resize(in.size() + 4096, 'x');
