@@ -3,6 +3,9 @@
 //   valgrind --tool=callgrind --toggle-collect=cbor_fast_bench_measure
 //       cbor_fast_walk_once walk twitter.cbor
 //
+// The doc_* operations read the file as one single-item document 1000 times
+// (the suite's doc/* rows): divide the count by 1000 for one document.
+//
 // Only the call of cbor_fast_bench_measure() is the operation: reading the
 // file, recording a tape or decoding a document to encode happen outside it.
 // Prints the operation, the file size and the checksum (or a failure).
@@ -13,14 +16,11 @@
 #include <string>
 #include <vector>
 
+#include "cbor_fast.h"
 #include "cbor_fast/json.hpp"
 #include "common.hpp"
 #include "peers.hpp"
 #include "realistic.hpp"
-
-#ifdef CBOR_FAST_BENCH_DOCUMENT
-#include "cbor_fast.h"
-#endif
 
 using cbor_fast::status;
 using namespace cbor_fast_bench;
@@ -42,17 +42,35 @@ const char* const k_ops =
     "walk walk_utf8 walk_fed_4k walk_fed_64 walk_fed_needed_64 walk_grown_4k walk_grown_64"
     " walk_stream_4k walk_visit walk_visit_bound walk_capi walk_capi_batch walk_capi_visit "
     "validate validate_utf8"
-    " validate_strict encode to_json"
+    " validate_strict encode to_json doc_x1000 doc_reset_x1000 doc_capi_x1000"
+    " doc_capi_reset_x1000"
 #ifdef CBOR_FAST_BENCH_DOCUMENT
     " decode encode_doc"
 #endif
 #ifdef CBOR_FAST_BENCH_LIBCBOR
     " libcbor_walk libcbor_validate libcbor_decode libcbor_encode libcbor_encode_doc"
+    " libcbor_doc_x1000"
 #endif
 #ifdef CBOR_FAST_BENCH_NLOHMANN
     " nlohmann_walk nlohmann_validate nlohmann_decode nlohmann_encode_doc"
 #endif
     ;
+
+/// The doc_* operations: documents per measured call.
+constexpr int k_docs = 1000;
+
+/// Runs `one(&ok)` k_docs times; the hashes folded, 0 if any failed.
+template <class One>
+uint64_t repeat_docs(const One& one) {
+  uint64_t sum = 0;
+  for (int i = 0; i < k_docs; ++i) {
+    bool ok = false;
+    const realistic_hash h = one(&ok);
+    if (!ok) return 0;
+    sum += h.h | 1;
+  }
+  return sum;
+}
 
 }  // namespace
 
@@ -141,6 +159,22 @@ int main(int argc, char** argv) {
       const realistic_hash h = realistic_capi(p, n, batch, &ok);
       return ok ? h.h : 0;
     };
+  } else if (op == "doc_x1000") {
+    body = [=] { return repeat_docs([=](bool* ok) { return realistic_next(p, n, ok); }); };
+  } else if (op == "doc_reset_x1000") {
+    // One reader kept across documents (the suite's doc/*/cbor_fast_reset).
+    auto r = std::make_shared<cbor_fast::reader>(static_cast<const uint8_t*>(nullptr), 0);
+    body = [=] { return repeat_docs([&](bool* ok) { return doc_reset(*r, p, n, ok); }); };
+  } else if (op == "doc_capi_x1000") {
+    body = [=] { return repeat_docs([=](bool* ok) { return realistic_capi(p, n, false, ok); }); };
+  } else if (op == "doc_capi_reset_x1000") {
+    cbor_reader* r = nullptr;
+    if (cbor_reader_new(nullptr, 0, nullptr, &r) != CBOR_FAST_OK) {
+      std::fprintf(stderr, "cbor_reader_new failed\n");
+      return 1;
+    }
+    body = [=] { return repeat_docs([=](bool* ok) { return doc_capi_reset(r, p, n, ok); }); };
+    cleanup = [r] { cbor_reader_free(r); };
   } else if (op == "validate_strict") {
     // skip() with the duplicate-key check (the strict path's map bookkeeping).
     body = [=] {
@@ -204,6 +238,8 @@ int main(int argc, char** argv) {
       const realistic_hash h = libcbor::realistic_walk(p, n, &ok);
       return ok ? h.h : 0;
     };
+  } else if (op == "libcbor_doc_x1000") {
+    body = [=] { return repeat_docs([=](bool* ok) { return libcbor::realistic_walk(p, n, ok); }); };
   } else if (op == "libcbor_validate") {
     body = [=] { return libcbor::validate(p, n) ? uint64_t(1) : 0; };
   } else if (op == "libcbor_decode") {

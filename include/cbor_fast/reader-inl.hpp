@@ -58,6 +58,25 @@ inline reader::reader(const uint8_t* data, size_t size, const reader_options& op
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
+// Inline too: a reader reused per small document costs no call to restart.
+inline void reader::reset(const uint8_t* data, size_t size) noexcept {
+  begin_ = data;
+  pos_ = data;
+  end_ = data != nullptr ? data + size : data;  // null with a size is refused below
+  depth_ = 0;
+  top_ = &root_;
+  root_.left = uint64_t(1) << 63;  // never completes (k_open_ended in reader.cpp)
+  items_left_ = options_.max_items;
+  items_before_ = 0;
+  item_start_ = 0;
+  error_ = error_info{};
+  slow_ = strict_ ? uint8_t(2) : uint8_t(0);  // slow_strict (reader.cpp)
+  needed_ = 0;
+  scout_origin_ = SIZE_MAX;
+  note_plain_end();
+  if (keys_ != nullptr || data == nullptr) reset_rare(size);
+}
+
 inline reader::~reader() {
   if (stack_ != inline_frames_ || keys_ != nullptr || scout_ != nullptr) release_storage();
 }

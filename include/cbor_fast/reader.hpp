@@ -190,7 +190,7 @@ class reader {
 
   /// Restarts on new input (same rules as the constructor), keeping the
   /// options and the stack allocation; clears any error.
-  void reset(const uint8_t* data, size_t size) noexcept;
+  inline void reset(const uint8_t* data, size_t size) noexcept;
 
   /// Reads the next item into *out. Returns ok, end (the input is exhausted at
   /// the top level: not an error), or the sticky error. Common heads are read
@@ -373,6 +373,8 @@ class reader {
   void release_keys() noexcept;
   /// The destructor's rare half: a heap stack or key tables to free.
   void release_storage() noexcept;
+  /// reset()'s rare half: key tables to clear, or null data with a size.
+  void reset_rare(size_t size) noexcept;
   /// Takes other's frames (copied when they are its inline ones); other
   /// keeps, or gets back, its inline frames.
   void take_stack(reader& other) noexcept;

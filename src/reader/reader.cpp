@@ -50,8 +50,9 @@ inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noe
 }
 }  // namespace
 
-static_assert(slow_strict == 2, "the inline constructor sets slow_strict as 2");
-static_assert(k_open_ended == uint64_t(1) << 63, "the inline constructor opens root_ so");
+static_assert(slow_strict == 2, "the inline constructor and reset() set slow_strict as 2");
+static_assert(k_open_ended == uint64_t(1) << 63,
+              "the inline constructor and reset() open root_ so");
 
 void reader::take_stack(reader& other) noexcept {
   if (other.stack_ == other.inline_frames_) {
@@ -175,23 +176,9 @@ status reader::set_options(const reader_options& requested) noexcept {
   return status::ok;
 }
 
-void reader::reset(const uint8_t* data, size_t size) noexcept {
-  begin_ = data;
-  pos_ = data;
-  end_ = data != nullptr ? data + size : data;  // null with a size is refused below
-  depth_ = 0;
-  top_ = &root_;
-  root_.left = k_open_ended;
-  items_left_ = options_.max_items;
-  items_before_ = 0;
-  item_start_ = 0;
-  error_ = error_info{};
-  slow_ = strict_ ? slow_strict : 0;
+CBOR_FAST_NOINLINE void reader::reset_rare(size_t size) noexcept {
   if (keys_ != nullptr) keys_->clear();
-  needed_ = 0;
-  scout_origin_ = SIZE_MAX;
-  note_plain_end();
-  if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
+  if (begin_ == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
 
 CBOR_FAST_COLD status reader::short_input(size_t offset, size_t missing) noexcept {
