@@ -51,8 +51,8 @@ inline reader::reader(const uint8_t* data, size_t size, const reader_options& op
   if (options_.alloc == nullptr) options_.alloc = &default_allocator();
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
-  slow_ = strict_ ? uint8_t(2) : uint8_t(0);                    // slow_strict (reader.cpp)
-  root_ = frame{uint64_t(1) << 63, detail::frame_root, false};  // never completes
+  slow_ = strict_ ? detail::slow_strict : uint8_t(0);
+  root_ = frame{detail::k_open_ended, detail::frame_root, false};  // never completes
   push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
   note_plain_end();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
@@ -65,12 +65,12 @@ inline void reader::reset(const uint8_t* data, size_t size) noexcept {
   end_ = data != nullptr ? data + size : data;  // null with a size is refused below
   depth_ = 0;
   top_ = &root_;
-  root_.left = uint64_t(1) << 63;  // never completes (k_open_ended in reader.cpp)
+  root_.left = detail::k_open_ended;  // never completes
   items_left_ = options_.max_items;
   items_before_ = 0;
   item_start_ = 0;
   error_ = error_info{};
-  slow_ = strict_ ? uint8_t(2) : uint8_t(0);  // slow_strict (reader.cpp)
+  slow_ = strict_ ? detail::slow_strict : uint8_t(0);
   needed_ = 0;
   scout_origin_ = SIZE_MAX;
   note_plain_end();

@@ -29,6 +29,13 @@ enum frame_kind : uint8_t {
   frame_bytes = 4,
   frame_text = 5
 };
+/// reader::slow_'s bit for the strict checks (duplicate keys, deterministic
+/// encoding); the other bits are reader.cpp's.
+constexpr uint8_t slow_strict = 2;
+/// Start value of an indefinite frame's countdown (and the root's, which
+/// never completes): even, so parity counts pairs, and out of reach (every
+/// item takes at least one byte of input).
+constexpr uint64_t k_open_ended = uint64_t(1) << 63;
 }  // namespace detail
 
 #if defined(__GNUC__) || defined(__clang__)

@@ -28,15 +28,13 @@ namespace {
 
 // The bits of reader::slow_: each sends next() off its inline path.
 constexpr uint8_t slow_error = 1;   // a sticky error
-constexpr uint8_t slow_strict = 2;  // duplicate-key or deterministic checks
+using detail::slow_strict;          // duplicate-key or deterministic checks (2)
 constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite string
 
 // The first heap stack (past the reader's inline frames), then twice as
 // many frames each time: 16, 32, 64, ...
 constexpr uint32_t k_initial_frames = 16;
-// Start value of an indefinite frame's countdown: even, so parity counts pairs,
-// and out of reach (every item takes at least one byte of input).
-constexpr uint64_t k_open_ended = uint64_t(1) << 63;
+using detail::k_open_ended;  // an indefinite frame's countdown (reader.hpp)
 
 inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noexcept {
   out.type = item_type::end;
@@ -49,10 +47,6 @@ inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noe
   out.u.data = nullptr;
 }
 }  // namespace
-
-static_assert(slow_strict == 2, "the inline constructor and reset() set slow_strict as 2");
-static_assert(k_open_ended == uint64_t(1) << 63,
-              "the inline constructor and reset() open root_ so");
 
 void reader::take_stack(reader& other) noexcept {
   if (other.stack_ == other.inline_frames_) {
