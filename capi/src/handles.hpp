@@ -174,30 +174,97 @@ void fill_error(cbor_fast_error* out, status code) noexcept;
 /// hooks for the handle and the nesting stack only.
 namespace cbor_fast {
 namespace detail {
+/// True where cbor_fast_item is eight little-endian 64-bit words, each field
+/// pair of 32-bit fields sharing one (LP64 and LLP64 little-endian targets):
+/// item_to_c() then writes the struct as eight word stores instead of eleven
+/// field stores (cbor_reader_next_batch() writes 64 bytes per item).
+constexpr bool k_item_words =
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    sizeof(cbor_fast_item) == 64 && sizeof(cbor_fast_type) == 4 &&
+    offsetof(cbor_fast_item, type) == 4 && offsetof(cbor_fast_item, flags) == 8 &&
+    offsetof(cbor_fast_item, depth) == 12 && offsetof(cbor_fast_item, offset) == 16 &&
+    offsetof(cbor_fast_item, head_size) == 24 && offsetof(cbor_fast_item, float_width) == 28 &&
+    offsetof(cbor_fast_item, value) == 32 && offsetof(cbor_fast_item, float_value) == 40 &&
+    offsetof(cbor_fast_item, data) == 48 && offsetof(cbor_fast_item, size) == 56;
+#else
+    false;
+#endif
+
 /// The C item from a C++ one (every field: the 0.1 layout is the whole struct).
+/// With struct_size, the element also gets that struct_size (the batch's
+/// elements); without, struct_size is left as the caller set it.
 ///
 /// Each select tests the type only (cmov, not a chain of branches): the reader
 /// leaves item::u null (all bits zero) unless the item is a float (u.dbl) or a
 /// definite string (u.data), and gives an indefinite string start arg 0, so
 /// float_value and data are u's bits or zero, and size is arg or zero.
-CBOR_FAST_ALWAYS_INLINE inline void item_to_c(const cbor_fast::item& it,
-                                              cbor_fast_item* item) noexcept {
+template <bool WithSize = false>
+CBOR_FAST_ALWAYS_INLINE inline void item_to_c(const cbor_fast::item& it, cbor_fast_item* item,
+                                              uint32_t struct_size = 0) noexcept {
   const auto type = static_cast<uint8_t>(it.type);
   const bool floating = it.type == cbor_fast::item_type::floating;
   const bool string = uint8_t(type - uint8_t(cbor_fast::item_type::byte_string)) < 2;
   uint64_t u;
   std::memcpy(&u, &it.u, sizeof u);
   const uint64_t float_bits = floating ? u : 0;
-  item->type = static_cast<cbor_fast_type>(type);
-  item->flags = it.flags;
-  item->depth = it.depth;
-  item->offset = it.offset;
-  item->head_size = it.head_size;
-  item->float_width = it.width;
-  item->value = it.arg;
-  std::memcpy(&item->float_value, &float_bits, sizeof float_bits);
-  item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(floating ? 0 : u));
-  item->size = string ? static_cast<size_t>(it.arg) : 0;
+  const uint64_t data = floating ? 0 : u;
+  const uint64_t size = string ? it.arg : 0;
+  if constexpr (k_item_words) {
+    auto* out = reinterpret_cast<unsigned char*>(item);
+    auto put = [out](size_t at, uint64_t w) noexcept { std::memcpy(out + at, &w, sizeof w); };
+    if constexpr (WithSize) {
+      put(0, uint64_t(struct_size) | uint64_t(type) << 32);
+    } else {
+      const uint32_t t = type;
+      std::memcpy(out + 4, &t, sizeof t);
+    }
+    put(8, uint64_t(it.flags) | uint64_t(it.depth) << 32);
+    put(16, it.offset);
+    put(24, uint64_t(it.head_size) | uint64_t(it.width) << 32);
+    put(32, it.arg);
+    put(40, float_bits);
+    put(48, data);
+    put(56, size);
+  } else {
+    if constexpr (WithSize) item->struct_size = struct_size;
+    item->type = static_cast<cbor_fast_type>(type);
+    item->flags = it.flags;
+    item->depth = it.depth;
+    item->offset = it.offset;
+    item->head_size = it.head_size;
+    item->float_width = it.width;
+    item->value = it.arg;
+    std::memcpy(&item->float_value, &float_bits, sizeof float_bits);
+    item->data = reinterpret_cast<const uint8_t*>(static_cast<uintptr_t>(data));
+    item->size = static_cast<size_t>(size);
+  }
+}
+
+/// The compact C item from a C++ one: the same fields in the same order (the
+/// reader leaves item::u all zero unless the item is a float or a definite
+/// string, which is what cbor_fast_compact_item::u promises).
+CBOR_FAST_ALWAYS_INLINE inline void item_to_compact(const cbor_fast::item& it,
+                                                    cbor_fast_compact_item* out) noexcept {
+  static_assert(sizeof(out->u) == sizeof(uint64_t) && sizeof(it.u) <= sizeof(out->u),
+                "compact item: u is 8 bytes");
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  // The first five fields as one word: one store instead of five.
+  const uint64_t head = uint64_t(static_cast<uint8_t>(it.type)) | uint64_t(it.flags) << 8 |
+                        uint64_t(it.head_size) << 16 | uint64_t(it.width) << 24 |
+                        uint64_t(it.depth) << 32;
+  std::memcpy(out, &head, sizeof head);
+#else
+  out->type = static_cast<uint8_t>(it.type);
+  out->flags = it.flags;
+  out->head_size = it.head_size;
+  out->float_width = it.width;
+  out->depth = it.depth;
+#endif
+  out->offset = it.offset;
+  out->value = it.arg;
+  uint64_t u = 0;
+  std::memcpy(&u, &it.u, sizeof it.u);
+  out->u.bits = u;
 }
 
 /// The C++ item a C item came from (for cbor_reader_join, cbor_stream_join).
