@@ -1,6 +1,5 @@
 // The loop a C caller writes over cbor_reader (internal to the benchmarks):
-// one item per cbor_reader_next, or 256 per cbor_reader_next_batch or
-// cbor_reader_next_compact.
+// one item per cbor_reader_next, or 256 per cbor_reader_next_batch.
 #ifndef CBOR_FAST_BENCHMARKS_CAPI_LOOP_HPP
 #define CBOR_FAST_BENCHMARKS_CAPI_LOOP_HPP
 
@@ -31,22 +30,6 @@ __attribute__((always_inline)) inline bool for_each_c_item(const uint8_t* data, 
     cbor_fast_item it = CBOR_FAST_ITEM_INIT;
     while ((s = cbor_reader_next(r, &it)) == CBOR_FAST_OK) f(it);
   }
-  cbor_reader_free(r);
-  return s == CBOR_FAST_END;
-}
-
-/// The same over cbor_reader_next_compact(), 256 items a call: f(const
-/// cbor_fast_compact_item&) for every item.
-template <class F>
-__attribute__((always_inline)) inline bool for_each_compact_item(const uint8_t* data, size_t size,
-                                                                 F&& f) noexcept {
-  cbor_reader* r = nullptr;
-  if (cbor_reader_new(data, size, nullptr, &r) != CBOR_FAST_OK) return false;
-  cbor_fast_status s;
-  cbor_fast_compact_item items[256];
-  size_t count;
-  while ((s = cbor_reader_next_compact(r, items, 256, &count)) == CBOR_FAST_OK)
-    for (size_t i = 0; i < count; ++i) f(items[i]);
   cbor_reader_free(r);
   return s == CBOR_FAST_END;
 }

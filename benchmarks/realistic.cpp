@@ -6,7 +6,6 @@
 //        cbor_fast_visit        r.visit(consumer) per top-level item
 //        cbor_fast_capi         one cbor_reader_next() per item
 //        cbor_fast_capi_batch   cbor_reader_next_batch(), 256 items a call
-//        cbor_fast_capi_compact cbor_reader_next_compact(), 256 items a call
 //        cbor_fast_capi_visit   cbor_reader_visit(), C callbacks per item kind
 //                               (realistic_capi_visit.cpp)
 //        cbor_fast_visit_bound  visit() with a tiny visitor (an upper bound,
@@ -244,34 +243,6 @@ realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool
   realistic_hash h;
   *ok = for_each_c_item(data, size, batch,
                         [&h](const cbor_fast_item& it) noexcept { consume_c(h, it); });
-  return h;
-}
-
-namespace {
-/// The same switch over compact items (a string's length is its value).
-inline void consume_compact(realistic_hash& h, const cbor_fast_compact_item& it) noexcept {
-  switch (it.type) {
-    case CBOR_FAST_TYPE_UINT: h.mix(1, it.value); break;
-    case CBOR_FAST_TYPE_NEGATIVE: h.mix(2, it.value); break;
-    case CBOR_FAST_TYPE_BYTES: h.string(3, it.u.data, size_t(it.value)); break;
-    case CBOR_FAST_TYPE_TEXT: h.string(4, it.u.data, size_t(it.value)); break;
-    case CBOR_FAST_TYPE_ARRAY: h.mix(5, it.value); break;
-    case CBOR_FAST_TYPE_MAP: h.mix(6, it.value); break;
-    case CBOR_FAST_TYPE_TAG: h.mix(7, it.value); break;
-    case CBOR_FAST_TYPE_SIMPLE: h.mix(8, it.value); break;
-    case CBOR_FAST_TYPE_BOOL: h.mix(9, it.value == 21 ? 1 : 0); break;
-    case CBOR_FAST_TYPE_NULL: h.mix(10, 0); break;
-    case CBOR_FAST_TYPE_UNDEFINED: h.mix(11, 0); break;
-    case CBOR_FAST_TYPE_FLOAT: h.floating(it.u.float_value); break;
-    default: break;
-  }
-}
-}  // namespace
-
-realistic_hash realistic_capi_compact(const uint8_t* data, size_t size, bool* ok) noexcept {
-  realistic_hash h;
-  *ok = for_each_compact_item(
-      data, size, [&h](const cbor_fast_compact_item& it) noexcept { consume_compact(h, it); });
   return h;
 }
 

@@ -74,8 +74,6 @@ struct realistic_consumer {
 realistic_hash realistic_next(const uint8_t* data, size_t size, bool* ok) noexcept;
 realistic_hash realistic_visit(const uint8_t* data, size_t size, bool* ok) noexcept;
 realistic_hash realistic_capi(const uint8_t* data, size_t size, bool batch, bool* ok) noexcept;
-/// cbor_reader_next_compact(), 256 items a call.
-realistic_hash realistic_capi_compact(const uint8_t* data, size_t size, bool* ok) noexcept;
 /// cbor_reader_visit() with C callbacks (realistic_capi_visit.cpp).
 realistic_hash realistic_capi_visit(const uint8_t* data, size_t size, bool* ok) noexcept;
 /// The next() loop over input that arrives `chunk` bytes at a time, as from a

@@ -37,8 +37,7 @@ PEERS = ["libcbor", "nlohmann"]
 PRIMARY = "cbor_fast"
 
 CALLGRIND_OPS = [
-    "walk", "walk_visit", "walk_visit_bound", "walk_capi", "walk_capi_batch", "walk_capi_compact",
-    "walk_capi_visit",
+    "walk", "walk_visit", "walk_visit_bound", "walk_capi", "walk_capi_batch", "walk_capi_visit",
     "walk_utf8",
     "validate", "validate_utf8", "validate_strict", "decode", "encode", "encode_doc", "to_json",
     "libcbor_walk", "libcbor_validate", "libcbor_decode", "libcbor_encode", "libcbor_encode_doc",
@@ -206,8 +205,6 @@ def targets(results, inputs):
                 lambda inp: vs(results, "walk", "cbor_fast_capi", "libcbor", inp), "≥ 2.0×")
     corpus_rows("realistic walk, C cbor_reader_next_batch vs libcbor",
                 lambda inp: vs(results, "walk", "cbor_fast_capi_batch", "libcbor", inp), "≥ 2.7×")
-    corpus_rows("realistic walk, C cbor_reader_next_compact vs libcbor",
-                lambda inp: vs(results, "walk", "cbor_fast_capi_compact", "libcbor", inp), "≥ 2.7×")
     # The C route for a whole input (callbacks per item kind): the batch target.
     corpus_rows("realistic walk, C cbor_reader_visit vs libcbor",
                 lambda inp: vs(results, "walk", "cbor_fast_capi_visit", "libcbor", inp), "≥ 2.7×")
@@ -264,7 +261,7 @@ def targets(results, inputs):
             return a[0] / b[0] if a and b else None
         return fn
 
-    for impl in ("cbor_fast_capi_compact", "cbor_fast_capi_batch", "cbor_fast_capi"):
+    for impl in ("cbor_fast_capi_batch", "cbor_fast_capi"):
         corpus_rows(f"walk through the C API ({impl}) / C++ next() loop",
                     ratio("walk", impl, "cbor_fast"), "≤ 1.15", "{:.2f}")
     corpus_rows("walk through the C API (cbor_fast_capi_batch) / C++ visit()",
@@ -328,7 +325,6 @@ def callgrind(args):
         print("| " + " | ".join(cells) + " |")
     pairs = [("walk", "libcbor_walk"), ("walk_visit", "libcbor_walk"),
              ("walk_capi", "libcbor_walk"), ("walk_capi_batch", "libcbor_walk"),
-             ("walk_capi_compact", "libcbor_walk"),
              ("walk_capi_batch", "walk"), ("walk_capi", "walk"),
              ("validate", "libcbor_validate"),
              ("decode", "libcbor_decode"), ("encode", "libcbor_encode"),

@@ -97,7 +97,6 @@ void register_walks(const std::vector<input>& inputs) {
     add_realistic(
         "walk", "cbor_fast_capi_batch", in, want,
         [](const uint8_t* p, size_t n, bool* o) noexcept { return realistic_capi(p, n, true, o); });
-    add_realistic("walk", "cbor_fast_capi_compact", in, want, realistic_capi_compact);
     add_realistic("walk", "cbor_fast_capi_visit", in, want, realistic_capi_visit);
     // Input in parts (reader_options::streaming), as from a socket or pipe.
     add_realistic(

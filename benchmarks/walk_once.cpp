@@ -40,8 +40,7 @@ uint64_t fold(const checksum& c) {
 
 const char* const k_ops =
     "walk walk_utf8 walk_fed_4k walk_fed_64 walk_fed_needed_64 walk_grown_4k walk_grown_64"
-    " walk_stream_4k walk_visit walk_visit_bound walk_capi walk_capi_batch walk_capi_compact "
-    "walk_capi_visit "
+    " walk_stream_4k walk_visit walk_visit_bound walk_capi walk_capi_batch walk_capi_visit "
     "validate validate_utf8"
     " validate_strict encode to_json doc_x1000 doc_reset_x1000 doc_capi_x1000"
     " doc_capi_reset_x1000"
@@ -146,12 +145,6 @@ int main(int argc, char** argv) {
       bool ok;
       const uint64_t count = tiny_visit(p, n, &ok);
       return ok ? count : 0;
-    };
-  } else if (op == "walk_capi_compact") {
-    body = [=] {
-      bool ok;
-      const realistic_hash h = realistic_capi_compact(p, n, &ok);
-      return ok ? h.h : 0;
     };
   } else if (op == "walk_capi_visit") {
     body = [=] {

@@ -356,9 +356,8 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
 /**
  * Reads up to `capacity` items into items[0 .. *count), the way `capacity`
  * calls of cbor_reader_next() would, in one call: for bindings where each
- * call across the language boundary is expensive (Python ctypes, cgo). In C
- * both are fast: single calls cost about as much per item as a batch on the
- * benchmark corpus (within 10 %), so the batch mainly saves the calls. To
+ * call across the language boundary is expensive (Python ctypes, cgo); in C
+ * the batch is also faster per item than single calls (BENCHMARKS.md). To
  * read every item from C, cbor_reader_visit() is faster than both.
  * items[0].struct_size (0: the 0.1 layout) gives the size of every element;
  * it must be 0 or from sizeof(cbor_fast_item) to sizeof + 64, a multiple of
@@ -376,54 +375,6 @@ CBOR_FAST_API cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_i
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items,
                                                       size_t capacity, size_t* count);
-/**
- * One item from cbor_reader_next_compact() (since 0.5): the fields of
- * cbor_fast_item in 32 bytes instead of 64, for batches (a batch of them
- * writes and reads half the memory). It is an element of an array the
- * library fills, never a struct passed alone, and has no struct_size: this
- * layout is fixed, and a different one would come with a new function.
- * Fields as in cbor_fast_item; a string's length is `value` (cbor_fast_item
- * has it twice, in value and size); `u` holds data or float_value, and all
- * its bits are zero for every other item (and for an indefinite string's
- * start, whose value is 0 too).
- */
-typedef struct cbor_fast_compact_item {
-  uint8_t type;        /**< a cbor_fast_type */
-  uint8_t flags;       /**< CBOR_FAST_ITEM_* bits */
-  uint8_t head_size;   /**< as cbor_fast_item.head_size */
-  uint8_t float_width; /**< FLOAT: 2, 4 or 8; else 0 */
-  uint32_t depth;      /**< enclosing containers and tags; top level is 0 */
-  uint64_t offset;     /**< byte offset of the item's head */
-  /** As cbor_fast_item.value; BYTES/TEXT (definite): the content length. */
-  uint64_t value;
-  union {
-    const uint8_t* data; /**< BYTES/TEXT (definite): content, a view into the input */
-    double float_value;  /**< FLOAT: the value widened to double */
-    uint64_t bits;       /**< the union's 8 bytes (any pointer size) */
-  } u;
-} cbor_fast_compact_item;
-/**
- * cbor_reader_next_batch() into compact items (since 0.5): up to `capacity`
- * items into items[0 .. *count), the way `capacity` calls of
- * cbor_reader_next() would, with the same statuses, offsets, limits and
- * checks: it writes half the bytes cbor_reader_next_batch() does, so it is
- * the faster way to pull items into a loop of one's own. The caller owns the
- * array; views in it point into the reader's input, as cbor_fast_item's do.
- * An indefinite string's chunks arrive as items, as from cbor_reader_next();
- * to have them joined, read that string with cbor_reader_next() and
- * cbor_reader_join() instead.
- * Stops early at the end of the input or at an error: the items read before
- * it are delivered with CBOR_FAST_OK, and the next call returns the end or
- * the (sticky) error with *count 0.
- * @param count  receives the number of items written (0 unless CBOR_FAST_OK)
- * @return CBOR_FAST_OK (*count >= 1); CBOR_FAST_END (*count 0);
- *         CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader, items or count, or
- *         capacity 0; nothing is read); or the reader's error, as
- *         cbor_reader_next().
- */
-CBOR_FAST_API cbor_fast_status cbor_reader_next_compact(cbor_reader* reader,
-                                                        cbor_fast_compact_item* items,
-                                                        size_t capacity, size_t* count);
 /**
  * Passes over the next complete item, whatever it contains.
  * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left); CBOR_FAST_ERR_INVALID_STATE

@@ -74,15 +74,6 @@ static_assert(
         std::is_same<decltype(cbor_fast_allocator::free), decltype(allocator::free)>::value,
     "hook signatures must agree");
 
-// ---- cbor_fast_compact_item: 32 bytes on every target (no struct_size) -------
-static_assert(sizeof(cbor_fast_compact_item) == 32 && alignof(cbor_fast_compact_item) <= 8,
-              "compact item size");
-static_assert(offsetof(cbor_fast_compact_item, depth) == 4 &&
-                  offsetof(cbor_fast_compact_item, offset) == 8 &&
-                  offsetof(cbor_fast_compact_item, value) == 16 &&
-                  offsetof(cbor_fast_compact_item, u) == 24,
-              "compact item layout");
-
 // The 0.1 layout of cbor_fast_error, what struct_size == 0 stands for. When a
 // field is appended this stays the offset just past `message`.
 constexpr size_t k_error_size_0_1 = offsetof(cbor_fast_error, message) + sizeof(const char*);

@@ -30,6 +30,17 @@ struct head_form {
       ArgBytes == 0 && (Type == item_type::array || Type == item_type::map);
 };
 
+/// True for a visitor type with `static constexpr bool deliver_in_step = true`:
+/// visit_items() then calls it inside each step of its dispatch, where the
+/// item's type and head size are constants, instead of once after it (where
+/// the fields of every step meet). For small visitors (a few stores, as the C
+/// compact batch's): each step keeps its own copy.
+template <class V, class = void>
+struct delivers_in_step : std::false_type {};
+template <class V>
+struct delivers_in_step<V, std::void_t<decltype(V::deliver_in_step)>>
+    : std::integral_constant<bool, V::deliver_in_step> {};
+
 /// Exact widening of half and single floats (NaN payloads kept), out of line.
 double widen_half(uint16_t bits) noexcept;
 double widen_single(uint32_t bits) noexcept;
@@ -391,6 +402,15 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
                                        : p;
   const cursor c{p, items_left, left, top, depth, base, short_end};
   auto nothing = [](const cursor&, const item&) noexcept {};  // v is called once, below
+  // Or v in each step (detail::delivers_in_step).
+  constexpr bool in_step =
+      !WholeItem && !Stoppable && detail::delivers_in_step<std::remove_cv_t<Visitor>>::value;
+  struct in_step_taken {
+    Visitor& v;
+    CBOR_FAST_VISIT_INLINE void operator()(const cursor&, const item& taken) const noexcept {
+      v(taken);
+    }
+  } deliver_in_step{v};
   refresh();
   // A level already full: a definite one to close first (visit_items() may
   // have stopped right after its last item); an indefinite one at its entry
@@ -404,13 +424,18 @@ status reader::drive(Visitor& v, size_t max_items, size_t* delivered) {
   for (;;) {
     if (CBOR_FAST_VISIT_UNLIKELY(p >= fast_end)) goto general;
     {
-      // One call of the visitor for every inline item, so it inlines once.
+      // One call of the visitor for every inline item, so it inlines once
+      // (a delivers_in_step visitor: one in each step instead).
       item it;
-      if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
+      if constexpr (in_step) {
+        if (!take_head<WholeItem, false>(c, it, deliver_in_step)) goto general;
+      } else {
+        if (!take_head<WholeItem, false>(c, it, nothing)) goto general;
+      }
       bool stop = false;  // Stoppable: the visitor asks to stop after this item
       if constexpr (Stoppable) {
         stop = v(static_cast<const item&>(it));
-      } else {
+      } else if constexpr (!in_step) {
         v(static_cast<const item&>(it));
       }
       // visit(): [] or {} opened no level (read_head()); its end follows.
