@@ -33,8 +33,8 @@ struct head_form {
 /// True for a visitor type with `static constexpr bool deliver_in_step = true`:
 /// visit_items() then calls it inside each step of its dispatch, where the
 /// item's type and head size are constants, instead of once after it (where
-/// the fields of every step meet). For small visitors (a few stores, as the C
-/// compact batch's): each step keeps its own copy.
+/// the fields of every step meet and spill). For small visitors (a few stores,
+/// as the C batch's, capi/src/reader.cpp): each step keeps its own copy.
 template <class V, class = void>
 struct delivers_in_step : std::false_type {};
 template <class V>
