@@ -19,9 +19,17 @@ struct allocator {
   void* context;
 };
 
-/// The C library's malloc/realloc/free.
-const allocator& default_allocator() noexcept;
+}  // namespace v1
 
+namespace detail {
+/// default_allocator()'s hooks (src/common/allocator.cpp).
+extern const allocator default_hooks;
+}  // namespace detail
+
+inline namespace v1 {
+/// The C library's malloc/realloc/free. Inline, so a reader constructed with
+/// default options folds them (an opaque call made the compiler reload them).
+inline const allocator& default_allocator() noexcept { return detail::default_hooks; }
 }  // namespace v1
 }  // namespace cbor_fast
 

@@ -140,7 +140,12 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
     return true;
   }
   if (p >= plain_end_) {
-    note_plain_end();  // next() may have left a slow stretch since
+    // The C shims' instantiation (NoCalls) declines at once: a small
+    // document's items and its end are all past plain_end_, and
+    // next_general_moving() moves the bound on when it can move. next()
+    // moves it here (next() may have left a slow stretch since).
+    if (NoCalls) return false;
+    note_plain_end();
     if (p >= plain_end_) return false;
   }
   item it;
@@ -185,7 +190,17 @@ inline status reader::next(item& out) noexcept {
   return next_general(out);
 }
 
-// visit_items(v, 1): take_plain(), else next_general().
+// next_general() for the callers of take_plain<true>, which declines at
+// plain_end_ without moving it: once an item is read, the bound moves on
+// where it is behind and more than 8 bytes are left (a slow stretch ended,
+// the item budget was renewed). Within the last 8 bytes it could not move.
+inline status reader::next_general_moving(item& out) noexcept {
+  const status s = next_general(out);
+  if (s == status::ok && pos_ >= plain_end_ && size_t(end_ - pos_) > 8) note_plain_end();
+  return s;
+}
+
+// visit_items(v, 1): take_plain(), else next_general_moving().
 template <class Visitor>
 status reader::visit_one(Visitor& v, size_t* delivered) {
   *delivered = 1;
@@ -193,7 +208,7 @@ status reader::visit_one(Visitor& v, size_t* delivered) {
   // A separate item: the one in take_plain() never has its address taken,
   // so it stays in registers with its type known.
   item it;
-  const status s = next_general(it);
+  const status s = next_general_moving(it);
   if (s != status::ok) {
     *delivered = 0;
     return s;
@@ -529,8 +544,9 @@ struct reader_access {
                   "reader_access::visit_plain: the visitor must be noexcept");
     return r.take_plain<true>(v);
   }
-  /// What next() does when take_plain() declines.
-  static status next_general(reader& r, item& out) noexcept { return r.next_general(out); }
+  /// What next() does when take_plain() declines, for visit_plain()'s
+  /// callers: moves the bound visit_plain() declines at (next_general_moving()).
+  static status next_general(reader& r, item& out) noexcept { return r.next_general_moving(out); }
   /// visit_items() without a count, stopping after the first item for which
   /// `v(const item&)` returns true (cbor_reader_visit): ok when v stopped
   /// (the reader is right after that item, as after next()), else the status

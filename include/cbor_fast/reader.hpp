@@ -336,11 +336,15 @@ class reader {
   /// of input): delivers it to `v` and returns true. Else returns false with
   /// nothing read or changed, for next_general() to handle or report.
   /// NoCalls: also false where a step would call out (half and single floats
-  /// that are not normal numbers, text to validate).
+  /// that are not normal numbers, text to validate), and at plain_end_
+  /// without moving it (the caller's fallback is next_general_moving()).
   template <bool NoCalls, class Visitor>
   CBOR_FAST_VISIT_INLINE bool take_plain(Visitor&& v) noexcept;
   /// next() for everything take_plain() declines (out of line).
   status next_general(item& out) noexcept;
+  /// next_general() moving plain_end_ on, for take_plain<true>'s callers
+  /// (which decline at plain_end_ without moving it).
+  inline status next_general_moving(item& out) noexcept;
   friend struct detail::reader_access;  ///< the C shims' per-item path (reader-inl.hpp)
   template <class Visitor>
   status visit_one(Visitor& v, size_t* delivered);

@@ -355,6 +355,7 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
     // Whatever closed, the frame below cannot be a string: strings hold no frames.
     slow_ &= uint8_t(~slow_chunks);
     pos_ = p + 1;
+    note_plain_end();  // the inline paths may read again (visit_plain() does not move it)
     set_end(out, depth_, off, true);
     return status::ok;
   }

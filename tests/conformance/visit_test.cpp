@@ -626,6 +626,44 @@ TEST(reader_visit, visit_plain_follows_a_lowered_item_budget) {
   EXPECT_EQ(r.items(), 1u);
 }
 
+// visit_plain() (the C shims' per-item path) declines at its bound without
+// moving it; reader_access::next_general(), its fallback, moves it once the
+// general path has read an item, so the inline path takes over again.
+TEST(reader_visit, visit_plain_bound_moves_in_its_fallback) {
+  const bytes in(40, 0x01);  // forty top-level 1s
+  reader_options o;
+  o.max_items = 3;  // per top-level item; the inline path counts top-level scalars down
+  reader r(in.data(), in.size(), o);
+  std::vector<uint64_t> seen;
+  auto v = [&seen](const item& it) noexcept { seen.push_back(it.offset); };
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  // The budget is spent: only the general path renews it.
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  EXPECT_EQ(r.offset(), 3u);
+  item it;
+  ASSERT_EQ(cbor_fast::detail::reader_access::next_general(r, it), status::ok);
+  EXPECT_EQ(it.offset, 3u);
+  EXPECT_EQ(it.arg, 1u);
+  // Renewed (two left) and the bound moved with it: inline again, twice.
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  ASSERT_TRUE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  EXPECT_EQ(seen, (std::vector<uint64_t>{0, 1, 2, 4, 5}));
+  EXPECT_EQ(r.offset(), 6u);
+  EXPECT_EQ(r.items(), 6u);
+  // Within the last 8 bytes the bound cannot move: the general path reads
+  // each item there, and the end.
+  r.reset(in.data(), 5);
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
+    ASSERT_EQ(cbor_fast::detail::reader_access::next_general(r, it), status::ok);
+    EXPECT_EQ(it.offset, i);
+  }
+  EXPECT_FALSE(cbor_fast::detail::reader_access::visit_plain(r, v));
+  EXPECT_EQ(cbor_fast::detail::reader_access::next_general(r, it), status::end);
+  EXPECT_EQ(r.error().code, status::ok);
+}
+
 TEST(reader_visit, visit_plain_declines_where_next_must_check) {
   // ["ab", "c" in two chunks, 5], then padding.
   const bytes in = from_hex("83 62 6162 7f 61 63 ff 05 00 00 00 00 00 00 00 00 00 00");
