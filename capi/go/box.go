@@ -169,8 +169,11 @@ func (b *boxer) string(s []byte) any {
 // from a shared slab (capacity capped, so an append by the caller copies
 // instead of writing into a neighbour).
 func (b *boxer) array(n int) []any {
-	if n == 0 || n > 64 {
-		return make([]any, 0, n) // non-nil even when empty
+	if n == 0 {
+		return []any{} // non-nil, no call (citm_catalog has 8,695 empty arrays)
+	}
+	if n > 64 {
+		return make([]any, 0, n)
 	}
 	if cap(b.arrs)-len(b.arrs) < n {
 		b.arrs = make([]any, 0, 4*slabSize)

@@ -992,6 +992,7 @@ func structEnc(t reflect.Type) encFn {
 				if m == 1 && !f.isInt {
 					f.keyBytes = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
 				}
+				copy(f.key16[:], f.keyBytes) // (used when len(f.keyBytes) <= 16)
 				pl.fs = append(pl.fs, f)
 				pl.encs = append(pl.encs, encs[i])
 			}
@@ -1077,7 +1078,14 @@ func structEnc(t reflect.Type) encFn {
 					continue
 				}
 			}
-			b = append(b, f.keyBytes...)
+			if n := len(b); len(f.keyBytes) <= 16 && cap(b)-n >= 16 {
+				// One 16-byte store into the spare capacity (bytes past
+				// the key are overwritten by what follows or dropped).
+				*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)) = f.key16
+				b = b[:n+len(f.keyBytes)]
+			} else {
+				b = append(b, f.keyBytes...)
+			}
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)

@@ -22,9 +22,12 @@ type field struct {
 	typ       reflect.Type
 	index     []int
 	keyBytes  []byte // the encoded key
-	tagged    bool
-	prim      uint8 // primString... for the types the struct loops handle inline
-	empty     uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
+	// key16: keyBytes padded to 16 bytes when it fits (the struct encoder
+	// stores it whole, then counts len(keyBytes) of it: no copy loop).
+	key16  [16]byte
+	tagged bool
+	prim   uint8 // primString... for the types the struct loops handle inline
+	empty  uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
 }
 
 // Field types the struct encoder and decoder handle without a call (exact

@@ -407,3 +407,49 @@ func TestStreaming(t *testing.T) {
 		t.Fatalf("malformed item: %v, want reserved_ai at %d", err, len(bad)-1)
 	}
 }
+
+// Small slices of pointer-free elements get their arrays as unscanned
+// words: each element type decodes exactly, with the capacity of its
+// length (an append copies, never writing into a neighbour), and survives
+// a collection.
+func TestSmallPlainSlices(t *testing.T) {
+	type pt struct {
+		X int16
+		Y float32
+		Z bool
+	}
+	type rec struct {
+		A []int
+		C []int32
+		D [][2]float64
+		E []pt
+		F []struct{}
+		G []*int // pointers: not plain
+	}
+	seven := 7
+	in := []rec{
+		{A: []int{1, -2}, C: []int32{3, 4, 5}, D: [][2]float64{{1.5, -2.5}}, E: []pt{{1, 2.5, true}, {-3, 0, false}},
+			F: []struct{}{{}, {}, {}}, G: []*int{&seven}},
+		{A: []int{9}, C: []int32{math.MaxInt32, math.MinInt32, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}},
+	}
+	b, err := Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []rec
+	if err := Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	if !reflect.DeepEqual(in, out) {
+		t.Fatalf("got %+v, want %+v", out, in)
+	}
+	if cap(out[0].A) != 2 || cap(out[0].C) != 3 || cap(out[0].E) != 2 || cap(out[1].C) != 16 {
+		t.Fatalf("capacities %d %d %d %d, want 2 3 2 16", cap(out[0].A), cap(out[0].C), cap(out[0].E), cap(out[1].C))
+	}
+	a := append(out[0].A, 100)
+	a[0] = 50
+	if out[0].A[0] != 1 || out[0].C[0] != 3 || len(a) != 3 {
+		t.Fatalf("append wrote into the decoded slices: %v %v", out[0].A, out[0].C)
+	}
+}

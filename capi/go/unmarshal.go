@@ -404,7 +404,7 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 	isBytes := et.Kind() == reflect.Uint8
 	elem := decoderLocked(et)
 	bulk, narrow := bulkKind(et)
-	arrays := &sliceArrays{t: t}
+	arrays := newSliceArrays(t)
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		// []uint64, []int64, []float64: long arrays and RFC 8746 typed
 		// arrays through the library's bulk reader (see bulkSlice); the
@@ -487,11 +487,44 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 type sliceArrays struct {
 	t     reflect.Type
 	small [17]atomic.Value // reflect.ArrayOf(c, elem) at c, built on first use
+	// plain: the elements hold no pointers, so a small array is 8-byte
+	// words the collector does not scan (reflect.New costs a pointer type
+	// lookup in a sync.Map on each call: cose_20k's KeyOps).
+	plain bool
+	esize uintptr
+}
+
+func newSliceArrays(t reflect.Type) *sliceArrays {
+	return &sliceArrays{t: t, plain: noPointers(t.Elem()) && t.Elem().Align() <= 8, esize: t.Elem().Size()}
+}
+
+// noPointers: values of t hold no pointers.
+func noPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return true
+	case reflect.Array:
+		return noPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if !noPointers(t.Field(i).Type) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // new is a zeroed array of c elements.
 func (a *sliceArrays) new(c int) unsafe.Pointer {
 	if c > 0 && c < len(a.small) {
+		if a.plain {
+			w := make([]uint64, (uintptr(c)*a.esize+7)/8)
+			return unsafe.Pointer(unsafe.SliceData(w))
+		}
 		at, _ := a.small[c].Load().(reflect.Type)
 		if at == nil {
 			at = reflect.ArrayOf(c, a.t.Elem())
