@@ -214,6 +214,13 @@ const need_row need_rows[] = {
     {"uint64_head_missing_seven", "1b 00", 0, 0, 7, 0},
     {"text_missing_three_of_five", "65 68 65", 0, 0, 3, 0},
     {"bytes_65536_all_missing", "5a 00 01 00 00", 0, 0, 65536, 0},
+    {"text_256_one_here", "79 01 00 61", 0, 0, 255, 0},
+    {"text_length_in_eight_bytes_two_missing", "7b 00 00 00 00 00 00 00 03 61", 0, 0, 2, 0},
+    {"bytes_length_in_four_bytes_head_missing_two", "5a 00 01", 0, 0, 2, 0},
+    {"text_in_a_map_value_after_a_long_key",
+     "a1 78 18 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b 6b"
+     " 6b 6b 6b 6b 6b 6b 6b 78 20 76",
+     2, 27, 31, 27},
     {"array_second_element", "82 01", 2, 2, 1, 2},
     {"inside_indefinite_text", "7f 61 61", 2, 3, 1, 3},
     {"map_value_missing", "a1 01", 2, 2, 1, 2},
@@ -276,6 +283,31 @@ TEST(streaming, exactly_the_needed_bytes_complete_the_item) {
   EXPECT_EQ(it.type, item_type::unsigned_int);
   EXPECT_EQ(it.offset, 6u);
   EXPECT_EQ(it.arg, 1u);
+}
+
+TEST(streaming, a_partial_string_over_max_string_length_fails_at_its_head) {
+  // The string's length is known from its head: too long is an error even
+  // before its bytes come; up to the limit it waits.
+  const bytes in = hex("82 01 65 68 65");  // [1, "he... (five bytes, two here)
+  for (const uint64_t limit : {4u, 5u}) {
+    reader_options o;
+    o.streaming = true;
+    o.max_string_length = limit;
+    reader r(in.data(), in.size(), o);
+    item it;
+    ASSERT_EQ(r.next(it), status::ok);
+    ASSERT_EQ(r.next(it), status::ok);
+    if (limit == 4) {
+      EXPECT_EQ(r.next(it), status::string_too_long);
+      EXPECT_EQ(r.error().offset, 2u);
+      EXPECT_EQ(r.next(it), status::string_too_long);  // sticky
+    } else {
+      EXPECT_EQ(r.next(it), status::need_more);
+      EXPECT_EQ(r.needed(), 3u);
+      EXPECT_EQ(r.offset(), 2u);
+      EXPECT_EQ(r.error().code, status::ok);
+    }
+  }
 }
 
 TEST(streaming, feed_refuses_buffers_that_lose_unread_bytes) {
