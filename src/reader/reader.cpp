@@ -640,8 +640,14 @@ inline status reader::read_item(item& out) noexcept {
 // without the steps' indirect jump".
 CBOR_FAST_NOINLINE status detail::reader_steps::streaming(reader& r, item& out, const uint8_t* p,
                                                           reader::frame* parent) noexcept {
-  const head_entry& e = k_heads[*p];
   const size_t room = size_t(r.end_ - p);
+  if (CBOR_FAST_UNLIKELY(room == 0)) {
+    // The input ends between two items: what next_special() would answer
+    // (nothing to pop, the parent has room), without its checks.
+    r.needed_ = 1;
+    return status::need_more;
+  }
+  const head_entry& e = k_heads[*p];
   size_t missing = 0;
   if (CBOR_FAST_UNLIKELY(room < e.head_size)) {
     missing = e.head_size - room;
@@ -666,10 +672,12 @@ inline namespace v1 {
 status reader::next_general(item& out) noexcept {
   frame* const parent = top_;
   const uint8_t* const p = pos_;
-  if (CBOR_FAST_LIKELY(slow_ == 0 && parent->left != 0 && items_left_ != 0 && p != end_)) {
+  if (CBOR_FAST_LIKELY(slow_ == 0 && parent->left != 0 && items_left_ != 0)) {
+    // Streaming, the end of the input is a need_more of streaming()'s.
     if (CBOR_FAST_UNLIKELY(options_.streaming))
       return detail::reader_steps::streaming(*this, out, p, parent);
-    return k_steps.at[detail::k_heads[*p].step](*this, out, p, parent);  // read_item()
+    if (CBOR_FAST_LIKELY(p != end_))
+      return k_steps.at[detail::k_heads[*p].step](*this, out, p, parent);  // read_item()
   }
   // The end of a top-level sequence (a small document's second call).
   if (p == end_ && depth_ == 0 && slow_ == 0 && !options_.streaming) return status::end;
