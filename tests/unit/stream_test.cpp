@@ -227,6 +227,11 @@ const need_row need_rows[] = {
     {"tag_content_missing", "c1", 1, 1, 1, 1},
     {"float64_missing_eight", "fb", 0, 0, 8, 0},
     {"definite_array_count_beyond_the_bytes", "9a 00 01 00 00 01", 2, 6, 1, 6},
+    // The input ends between two items, right after a level completes: its
+    // end (or the tag's pop) comes first, then need_more for the next item.
+    {"after_a_tagged_item", "c1 01", 2, 2, 1, SIZE_MAX},
+    {"after_a_complete_array", "81 01", 3, 2, 1, SIZE_MAX},
+    {"after_an_inner_array_in_an_outer_one", "82 81 01", 4, 3, 1, 3},
 };
 
 class need_more_rows : public ::testing::TestWithParam<need_row> {};
