@@ -41,6 +41,38 @@ template <class V>
 struct delivers_in_step<V, std::void_t<decltype(V::deliver_in_step)>>
     : std::integral_constant<bool, V::deliver_in_step> {};
 
+/// next()'s visitor for take_plain(): copies the item out field by field (a
+/// whole-struct copy reads the item's bytes back as wide words right after
+/// they were stored one field at a time, a store forwarding stall per item;
+/// fields move as registers). take_plain() hands it a definite level's end
+/// as end(depth, offset), which writes the fields itself: through an item it
+/// copies, GCC kept that item's dead stores in next()'s loops (3 instructions
+/// per end).
+struct next_copy {
+  item& o;
+  CBOR_FAST_VISIT_INLINE void operator()(const item& it) const noexcept {
+    o.type = it.type;
+    o.flags = it.flags;
+    o.head_size = it.head_size;
+    o.width = it.width;
+    o.depth = it.depth;
+    o.offset = it.offset;
+    o.arg = it.arg;
+    o.u = it.u;
+  }
+  /// A definite level's end, as next_general() reports it.
+  CBOR_FAST_VISIT_INLINE void end(uint32_t depth, size_t offset) const noexcept {
+    o.type = item_type::end;
+    o.flags = 0;
+    o.head_size = 0;
+    o.width = 0;
+    o.depth = depth;
+    o.offset = offset;
+    o.arg = 0;
+    o.u.data = nullptr;
+  }
+};
+
 /// Exact widening of half and single floats (NaN payloads kept), out of line.
 double widen_half(uint16_t bits) noexcept;
 double widen_single(uint32_t bits) noexcept;
@@ -132,11 +164,16 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
     if (slow_ != 0 || top->indefinite || top->kind == detail::frame_tag) return false;
     // A definite array or map has all its items: its end item (as next()).
     pop();
-    item it;
-    it.type = item_type::end;
-    it.depth = depth_;
-    it.offset = size_t(p - begin_);
-    v(static_cast<const item&>(it));
+    if constexpr (std::is_same<std::remove_cv_t<std::remove_reference_t<Visitor>>,
+                               detail::next_copy>::value) {
+      v.end(depth_, size_t(p - begin_));
+    } else {
+      item it;
+      it.type = item_type::end;
+      it.depth = depth_;
+      it.offset = size_t(p - begin_);
+      v(static_cast<const item&>(it));
+    }
     return true;
   }
   if (p >= plain_end_) {
@@ -165,28 +202,13 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
       v(taken);
     }
   } taken{*this, v};
-  return take_head<false, NoCalls>(cursor{p, items_left_, left, top, depth_, 0, p}, it, taken);
+  return take_head<false, NoCalls>(cursor{p, items_left_, left, top, depth_, 0, short_end_}, it,
+                                   taken);
 }
 
 // The inline half of next(): take_plain() copying the item out.
 inline status reader::next(item& out) noexcept {
-  // Field by field: a whole-struct copy reads the item's bytes back as wide
-  // words right after they were stored one field at a time (a store
-  // forwarding stall per item); fields move as registers.
-  struct copy_out {
-    item& o;
-    CBOR_FAST_VISIT_INLINE void operator()(const item& it) const noexcept {
-      o.type = it.type;
-      o.flags = it.flags;
-      o.head_size = it.head_size;
-      o.width = it.width;
-      o.depth = it.depth;
-      o.offset = it.offset;
-      o.arg = it.arg;
-      o.u = it.u;
-    }
-  };
-  if (take_plain<false>(copy_out{out})) return status::ok;
+  if (take_plain<false>(detail::next_copy{out})) return status::ok;
   return next_general(out);
 }
 

@@ -438,11 +438,21 @@ class reader {
   /// note_plain_end(), or to begin_ whenever slow_ gains a bit. It stays
   /// true as items are read: each takes a byte and at most one of the budget.
   const uint8_t* plain_end_ = nullptr;
+  /// take_plain()'s cursor::short_end (drive() sets its own), with
+  /// plain_end_: a position at least 47 bytes before end_, so it stays true
+  /// as items are read until end_ or the limits change (feed(), reset(),
+  /// set_options() note the bounds again); pos_ when none. Derived from
+  /// plain_end_'s distance: from end_ directly, GCC spilled the hash of
+  /// realistic_visit()'s loop (twitter walk_visit +8 % instructions).
+  const uint8_t* short_end_ = nullptr;
   void note_plain_end() noexcept {
     const size_t room = size_t(end_ - pos_);
     size_t n = room > 8 ? room - 8 : 0;
     if (items_left_ < n) n = size_t(items_left_);
     plain_end_ = slow_ != 0 ? begin_ : pos_ + n;
+    short_end_ = n > 39 && options_.max_string_length >= 23 && options_.max_container_items >= 23
+                     ? pos_ + (n - 39)
+                     : pos_;
   }
 };
 

@@ -395,7 +395,7 @@ TEST(reader_visit, random_and_damaged_documents_match_next) {
 TEST(reader_visit, deep_nesting_grows_the_stack_and_stops_at_max_depth) {
   // 20,000 nested one-item arrays around a 0 (definite arrays need no
   // closing bytes). The visit loop pushes frames inline until the stack is
-  // full, next() grows it (16, 32, ... frames), and the loop goes on.
+  // full, next() grows it (16, 64, ... frames), and the loop goes on.
   const size_t levels = 20000;
   bytes in(levels, 0x81);
   in.push_back(0x00);

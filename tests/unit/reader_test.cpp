@@ -518,13 +518,13 @@ TEST(Reader, StackGrowsThroughAllocatorAndReportsFailure) {
     ASSERT_EQ(r.skip(), status::ok);
   }
   EXPECT_GT(c.calls, 1);
-  EXPECT_LT(c.calls, 12);  // geometric growth: 16, 32, ... 1024
+  EXPECT_EQ(c.calls, 4);  // geometric growth: 16, 64, 256, 1024 frames
   counting_alloc f;
   f.fail_at = 2;
   a.context = &f;
   reader r(deep.data(), deep.size(), o);
   EXPECT_EQ(r.skip(), status::out_of_memory);
-  EXPECT_EQ(r.error().offset, 32u);  // the 33rd array needs the third allocation
+  EXPECT_EQ(r.error().offset, 64u);  // the 65th array needs the third allocation
 }
 
 TEST(Reader, MoveKeepsPositionAndStack) {
@@ -869,6 +869,39 @@ TEST(ReaderLimits, SetOptionsKeepsTheItemCountOfTheCurrentItem) {
   ASSERT_EQ(between.next(it), status::ok);
   EXPECT_EQ(it.value(), 5u);
   EXPECT_EQ(between.next(it), status::end);
+}
+
+// next()'s inline path takes a string or container with its length in the
+// initial byte untested while 47 bytes are left and the limits are at least
+// 23; limits lowered mid-input apply to the very next head there too.
+TEST(Reader, SetOptionsLimitsApplyToShortHeadsInline) {
+  std::vector<uint8_t> in;
+  for (int i = 0; i < 12; ++i) {
+    in.push_back(0x65);  // "hello"
+    for (char ch : {'h', 'e', 'l', 'l', 'o'}) in.push_back(uint8_t(ch));
+  }
+  reader r(in.data(), in.size());
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.text(), "hello");
+  reader_options o;
+  o.max_string_length = 4;
+  ASSERT_EQ(r.set_options(o), status::ok);
+  EXPECT_EQ(r.next(it), status::string_too_long);
+  EXPECT_EQ(r.error().offset, 6u);
+
+  std::vector<uint8_t> arrays;
+  for (int i = 0; i < 12; ++i) {
+    for (int b : {0x84, 0x01, 0x02, 0x03, 0x04}) arrays.push_back(uint8_t(b));
+  }
+  reader a(arrays.data(), arrays.size());
+  for (int i = 0; i < 6; ++i) ASSERT_EQ(a.next(it), status::ok);  // [1, 2, 3, 4] and its end
+  EXPECT_EQ(it.type, item_type::end);
+  reader_options c;
+  c.max_container_items = 3;
+  ASSERT_EQ(a.set_options(c), status::ok);
+  EXPECT_EQ(a.next(it), status::container_too_large);
+  EXPECT_EQ(a.error().offset, 5u);
 }
 
 }  // namespace
