@@ -127,6 +127,10 @@ def test_stream_input(data):
 REGRESSIONS = (
     bytes.fromhex("02" "d824 67") + b"a: b\x0cc\n",
     bytes.fromhex("cf" "85 f888 d824 6e") + b"d$:\x00\x00\x0c" + bytes(8) + bytes.fromhex("00 f6 f6"),
+    # 2026-12-05: tag 258 (set) over tag 261 {1: 5}, a /5 network, which set()
+    # iterated address by address (2**27 of them: 21 s and 2 GiB, then an error)
+    bytes.fromhex("e7cf88a100c1a1d90102d90105a10105a1cd178088a100d90105a10105a1cd17"
+                  "cc4232c43f32c44232e7cfe7a8e7cf000000000000000000e800"),
 )
 
 

@@ -518,13 +518,13 @@ TEST(Reader, StackGrowsThroughAllocatorAndReportsFailure) {
     ASSERT_EQ(r.skip(), status::ok);
   }
   EXPECT_GT(c.calls, 1);
-  EXPECT_EQ(c.calls, 4);  // geometric growth: 16, 64, 256, 1024 frames
+  EXPECT_LT(c.calls, 12);  // geometric growth: 16, 32, ... 1024
   counting_alloc f;
   f.fail_at = 2;
   a.context = &f;
   reader r(deep.data(), deep.size(), o);
   EXPECT_EQ(r.skip(), status::out_of_memory);
-  EXPECT_EQ(r.error().offset, 64u);  // the 65th array needs the third allocation
+  EXPECT_EQ(r.error().offset, 32u);  // the 33rd array needs the third allocation
 }
 
 TEST(Reader, MoveKeepsPositionAndStack) {

@@ -97,6 +97,11 @@ def _string_date(value, immutable):
 
 
 def _set(value, immutable):
+    # RFC 8949's tag 258 holds an array; anything else is refused rather than
+    # iterated (a network of tag 261 iterates over every address it holds: 2**27
+    # for a /5, gigabytes of memory; a text would become a set of characters)
+    if not isinstance(value, (list, tuple)):
+        raise ValueError("set must be an array")
     return frozenset(value) if immutable else set(value)
 
 

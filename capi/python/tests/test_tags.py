@@ -122,6 +122,10 @@ def test_decoded_datetimes_are_aware():
     ("c5 82 20 6161", 0),         # bigfloat mantissa not an integer
     ("d825 43 010203", 0),        # UUID of 3 bytes
     ("d90104 43 010203", 0),      # tag 260 of 3 bytes
+    ("d90102 63 616263", 0),      # tag 258 (set) over text, not an array
+    ("d90102 a1 01 02", 0),       # tag 258 over a map
+    ("d90102 d90105 a1 01 05", 0),  # tag 258 over a /5 network (atheris 2026-12-05)
+    ("a1 d90102 d90105 a1 01 05 00", 1),  # the same as a map key, at the tag
 ])
 def test_bad_tag_content_is_a_decode_error_at_the_tag(data, offset):
     with pytest.raises(CBORDecodeError) as e:
