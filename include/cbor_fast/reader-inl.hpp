@@ -41,6 +41,20 @@ template <class V>
 struct delivers_in_step<V, std::void_t<decltype(V::deliver_in_step)>>
     : std::integral_constant<bool, V::deliver_in_step> {};
 
+/// An end item, the one way the reader writes it: a definite level's end
+/// (head_size 0) or an indefinite one's break (the 0xff byte, head_size 1).
+CBOR_FAST_VISIT_INLINE inline void set_end(item& out, uint32_t depth, size_t offset,
+                                           bool is_break) noexcept {
+  out.type = item_type::end;
+  out.flags = is_break ? uint8_t(item::flag_indefinite | item::flag_break) : uint8_t(0);
+  out.head_size = is_break ? 1 : 0;
+  out.width = 0;
+  out.depth = depth;
+  out.offset = offset;
+  out.arg = 0;
+  out.u.data = nullptr;
+}
+
 /// next()'s visitor for take_plain(): copies the item out field by field (a
 /// whole-struct copy reads the item's bytes back as wide words right after
 /// they were stored one field at a time, a store forwarding stall per item;
@@ -62,14 +76,7 @@ struct next_copy {
   }
   /// A definite level's end, as next_general() reports it.
   CBOR_FAST_VISIT_INLINE void end(uint32_t depth, size_t offset) const noexcept {
-    o.type = item_type::end;
-    o.flags = 0;
-    o.head_size = 0;
-    o.width = 0;
-    o.depth = depth;
-    o.offset = offset;
-    o.arg = 0;
-    o.u.data = nullptr;
+    set_end(o, depth, offset, false);
   }
 };
 

@@ -39,16 +39,7 @@ constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite stri
 constexpr uint32_t k_initial_frames = 16;
 using detail::k_open_ended;  // an indefinite frame's countdown (reader.hpp)
 
-inline void set_end(item& out, uint32_t depth, size_t offset, bool is_break) noexcept {
-  out.type = item_type::end;
-  out.flags = is_break ? uint8_t(item::flag_indefinite | item::flag_break) : uint8_t(0);
-  out.head_size = is_break ? 1 : 0;
-  out.width = 0;
-  out.depth = depth;
-  out.offset = offset;
-  out.arg = 0;
-  out.u.data = nullptr;
-}
+using detail::set_end;  // reader-inl.hpp
 }  // namespace
 
 void reader::take_stack(reader& other) noexcept {
