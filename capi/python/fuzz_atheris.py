@@ -21,6 +21,8 @@ import re
 import sys
 
 import atheris
+from collections.abc import Mapping
+from email.message import Message
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
@@ -49,9 +51,33 @@ def test_one(data):
     # the value decoded back encodes to the same canonical bytes (objects
     # such as email messages have no value equality; NaN is not equal to itself)
     again = cbor_fast.dumps(back, canonical=True, value_sharing=True)
-    if again != out:
+    # A MIME message (tag 36) is the email package's text, and that package's
+    # parse and write are not a fixed point at once: "hhhh:\f\f  " is written
+    # as "hhhh:   " and read back as a header whose value it writes as
+    # "hhhh: ". Such a value must settle after that one more round.
+    if again != out and not (_has_message(value) and _settles(again)):
         raise AssertionError("round trip changed %r (%s) into %r (%s)"
                              % (value, out.hex(), back, again.hex()))
+
+def _has_message(value, depth=0):
+    if isinstance(value, Message):
+        return True
+    if depth > 64:  # decoded values are at most 16 or 512 levels; 64 is plenty
+        return False
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return any(_has_message(v, depth + 1) for v in value)
+    if isinstance(value, Mapping):
+        return any(_has_message(k, depth + 1) or _has_message(v, depth + 1)
+                   for k, v in value.items())
+    if isinstance(value, cbor_fast.CBORTag):
+        return _has_message(value.value, depth + 1)
+    return False
+
+
+def _settles(data):
+    back = cbor_fast.loads(data, max_depth=1 << 20, str_errors="surrogateescape")
+    return cbor_fast.dumps(back, canonical=True, value_sharing=True) == data
+
 
 def test_sequence(data):
     try:
@@ -131,6 +157,8 @@ REGRESSIONS = (
     # iterated address by address (2**27 of them: 21 s and 2 GiB, then an error)
     bytes.fromhex("e7cf88a100c1a1d90102d90105a10105a1cd178088a100d90105a10105a1cd17"
                   "cc4232c43f32c44232e7cfe7a8e7cf000000000000000000e800"),
+    # 2026-12-05: tag 36 over "hhhh:\f\f  ", a message that settles one round later
+    bytes.fromhex("60d82468") + b"hhhh:\x0c\x0c  ",
 )
 
 
