@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cbor_fast.h"
@@ -108,7 +109,6 @@ static inline void check_hex_(const char* label, const void* data, size_t size) 
     check_current_ = "";  \
   } while (0)
 
-/** Prints the summary line; the process exit code (0 only if nothing failed). */
 /* Hex digits (lower case) to bytes, anything else ignored: returns the byte count. */
 static inline size_t unhex(const char* h, uint8_t* out, size_t cap) {
   size_t n = 0;
@@ -132,6 +132,28 @@ static inline size_t unhex(const char* h, uint8_t* out, size_t cap) {
   return n;
 }
 
+/* A whole file in a malloc'ed buffer (the caller frees it), its length in
+ * *size; NULL (and *size 0) if it cannot be read or is empty. */
+static inline uint8_t* read_whole(const char* path, size_t* size) {
+  FILE* file = fopen(path, "rb");
+  uint8_t* data = NULL;
+  long n;
+  *size = 0;
+  if (file == NULL) return NULL;
+  if (fseek(file, 0, SEEK_END) == 0 && (n = ftell(file)) > 0 && fseek(file, 0, SEEK_SET) == 0) {
+    data = (uint8_t*)malloc((size_t)n);
+    if (data != NULL && fread(data, 1, (size_t)n, file) == (size_t)n) {
+      *size = (size_t)n;
+    } else {
+      free(data);
+      data = NULL;
+    }
+  }
+  fclose(file);
+  return data;
+}
+
+/** Prints the summary line; the process exit code (0 only if nothing failed). */
 static inline int check_summary(void) {
   printf("%d passed, %d failed\n", check_passed_, check_failed_);
   return check_failed_ == 0 && check_passed_ > 0 ? 0 : 1;

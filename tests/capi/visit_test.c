@@ -325,25 +325,6 @@ static void test_malformed(void) {
   check_current_ = "";
 }
 
-static uint8_t* read_whole(const char* path, size_t* size) {
-  FILE* file = fopen(path, "rb");
-  uint8_t* data = NULL;
-  long n;
-  *size = 0;
-  if (file == NULL) return NULL;
-  if (fseek(file, 0, SEEK_END) == 0 && (n = ftell(file)) > 0 && fseek(file, 0, SEEK_SET) == 0) {
-    data = (uint8_t*)malloc((size_t)n);
-    if (data != NULL && fread(data, 1, (size_t)n, file) == (size_t)n) {
-      *size = (size_t)n;
-    } else {
-      free(data);
-      data = NULL;
-    }
-  }
-  fclose(file);
-  return data;
-}
-
 static void test_corpus(void) {
   static const char* const names[] = {"twitter", "citm_catalog", "canada"};
   const cbor_fast_visit_callbacks all = all_callbacks();
