@@ -43,22 +43,38 @@ def _datetime_epoch(value, immutable):
     return datetime.fromtimestamp(value, _UTC)
 
 
+# The integers of tags 4, 5 and 30 (bignums when tagged 2/3) may have at most
+# this many bits: the largest bit length whose integers all have at most 4300
+# decimal digits, the bound Python itself puts on int/str conversion
+# (CVE-2020-10735). Past it Fraction's gcd and Decimal(int) take quadratic
+# time: two 200 KB bignums made a Fraction in 5.7 s, a 1 MB input could take
+# hours.
+_MAX_INT_BITS = 14284
+
+
+def _bounded_ints(what, parts, *values):
+    for v in values:
+        if not isinstance(v, int):
+            raise ValueError("%s: %s must be ints" % (what, parts))
+        if v.bit_length() > _MAX_INT_BITS:
+            raise ValueError("%s: an integer of more than %d bits" % (what, _MAX_INT_BITS))
+
+
 def _decimal(value, immutable):
     exp, sig = value
-    if not isinstance(exp, int) or not isinstance(sig, int):
-        raise ValueError("decimal fraction: exponent and mantissa must be ints")
+    _bounded_ints("decimal fraction", "exponent and mantissa", exp, sig)
     return Decimal((1 if sig < 0 else 0, tuple(int(c) for c in str(abs(sig))), exp))
 
 
 def _bigfloat(value, immutable):
     exp, sig = value
-    if not isinstance(exp, int) or not isinstance(sig, int):
-        raise ValueError("bigfloat: exponent and mantissa must be ints")
+    _bounded_ints("bigfloat", "exponent and mantissa", exp, sig)
     return Decimal(sig) * (Decimal(2) ** Decimal(exp))
 
 
 def _fraction(value, immutable):
     num, den = value
+    _bounded_ints("rational", "numerator and denominator", num, den)
     return Fraction(num, den)
 
 

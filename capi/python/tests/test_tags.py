@@ -11,6 +11,7 @@ import datetime
 import decimal
 import fractions
 import ipaddress
+import random
 import re
 import uuid
 
@@ -131,6 +132,47 @@ def test_bad_tag_content_is_a_decode_error_at_the_tag(data, offset):
     with pytest.raises(CBORDecodeError) as e:
         loads(h(data))
     assert e.value.offset == offset
+
+
+# Tags 4, 5 and 30 take integers of at most 14284 bits (4300 decimal digits):
+# past that Fraction's gcd and Decimal(int) are quadratic (a hang on a large input).
+_LIMIT = 2**14284 - 1
+_AT_LIMIT = "c2 5906fa 0f" + "ff" * 1785     # 2**14284 - 1: 14284 bits, 4300 digits
+_OVER_LIMIT = "c2 5906fa 10" + "00" * 1785   # 2**14284: 14285 bits
+_RANDOM_200K = [random.Random(seed).randbytes(200000).hex() for seed in (1, 2)]
+
+
+@pytest.mark.parametrize("name,data,value", [
+    ("rational, numerator at the limit", "d81e 82" + _AT_LIMIT + "03",
+     fractions.Fraction(_LIMIT, 3)),
+    ("rational, denominator at the limit", "d81e 82 01" + _AT_LIMIT, fractions.Fraction(1, _LIMIT)),
+    ("decimal fraction, mantissa at the limit", "c4 82 20" + _AT_LIMIT,
+     decimal.Decimal(str(_LIMIT) + "E-1")),
+    # Decimal arithmetic rounds to the context's 28 digits, as cbor2's does.
+    ("bigfloat, mantissa at the limit", "c5 82 00" + _AT_LIMIT, +decimal.Decimal(_LIMIT)),
+])
+def test_integers_at_the_size_limit(name, data, value):
+    assert loads(h(data)) == value, name
+
+
+@pytest.mark.parametrize("name,data,offset", [
+    ("rational, numerator over the limit", "d81e 82" + _OVER_LIMIT + "03", 0),
+    ("rational, denominator over the limit", "d81e 82 01" + _OVER_LIMIT, 0),
+    ("rational in an array, at its tag", "82 00 d81e 82 01" + _OVER_LIMIT, 2),
+    # 5.7 s before the limit (two 1.6 M-bit integers; a 1 MB input: hours)
+    ("rational of two 200 KB bignums", "d81e 82 c2 5a00030d40" + _RANDOM_200K[0] +
+     " c2 5a00030d40" + _RANDOM_200K[1], 0),
+    ("rational of a text", "d81e 82 6161 01", 0),
+    ("decimal fraction, mantissa over the limit", "c4 82 20" + _OVER_LIMIT, 0),
+    ("decimal fraction, exponent over the limit", "c4 82" + _OVER_LIMIT + "01", 0),
+    ("bigfloat, mantissa over the limit", "c5 82 00" + _OVER_LIMIT, 0),
+    ("bigfloat, exponent over the limit", "c5 82" + _OVER_LIMIT + "01", 0),
+])
+def test_integers_over_the_size_limit_are_refused(name, data, offset):
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h(data))
+    assert e.value.offset == offset, name
+    assert "more than 14284 bits" in str(e.value) or "must be ints" in str(e.value), name
 
 
 def test_same_as_cbor2():
