@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	fx "github.com/fxamacker/cbor/v2"
@@ -86,6 +87,41 @@ func TestAnyMapKeyCache(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ours, peer) {
 		t.Fatal("decoded values differ from fxamacker")
+	}
+	// Keys of 1..32 bytes that share their slot (length, first, middle and
+	// last bytes: the hash) and differ in one other byte, taking turns:
+	// the cache must tell every pair apart, whichever word holds the byte.
+	var slotKeys []map[string]any
+	for n := 1; n <= 32; n++ {
+		for p := 0; p < n; p++ {
+			if p == 0 || p == n>>1 || p == n-1 {
+				continue
+			}
+			k := []byte(strings.Repeat("q", n))
+			k[p] = 'x'
+			slotKeys = append(slotKeys, map[string]any{strings.Repeat("q", n): n, string(k): p})
+		}
+	}
+	for r := 0; r < 2; r++ {
+		in, err := fx.Marshal(slotKeys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours, peer any
+		if err := Unmarshal(in, &ours); err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.Unmarshal(in, &peer); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ours, peer) {
+			t.Fatal("slot-sharing keys: decoded values differ from fxamacker")
+		}
+		for _, m := range ours.([]any) {
+			if len(m.(map[any]any)) != 2 {
+				t.Fatalf("slot-sharing keys merged: %v", m)
+			}
+		}
 	}
 	for i, r := range ours.([]any) {
 		m := r.(map[any]any)
