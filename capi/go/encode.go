@@ -86,6 +86,8 @@ type encState struct {
 	str byte
 	// fieldBytes: FieldNameToByteString.
 	fieldBytes bool
+	// word: the pointer value passes to its encoder (see value).
+	word unsafe.Pointer
 }
 
 type pairSpan struct{ start, keyEnd, end int }
@@ -411,7 +413,13 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 			b = append(b, 0xf6)
 			return b, nil
 		}
-		fallthrough
+		// A pointer's encoder reads the word it is given before anything
+		// else: it is given e.word, as a local's address would escape (an
+		// allocation per Marshal of a pointer).
+		e.word = rv.UnsafePointer()
+		b, err = encoderFor(t).fn(e, b, unsafe.Pointer(&e.word))
+		e.word = nil
+		return b, err
 	case reflect.Map:
 		// Pointer-shaped: the interface holds the value itself.
 		p := rv.UnsafePointer()

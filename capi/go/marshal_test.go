@@ -549,3 +549,36 @@ func TestStructFieldWidths(t *testing.T) {
 		t.Fatalf("got %s, want a prefix %s", got, want)
 	}
 }
+
+// Marshal of a pointer allocates its result only (the pointer reaches its
+// encoder through the encoder state, not a local that escapes), and
+// pointers inside interface values, nested, encode as fxamacker's do.
+func TestMarshalPointerAllocs(t *testing.T) {
+	type inner struct {
+		N int
+		P *int
+	}
+	type outer struct {
+		A any
+		B []any
+		C *inner
+	}
+	seven := 7
+	in := &inner{N: 1, P: &seven}
+	v := &outer{A: &inner{N: 2, P: &seven}, B: []any{in, &in, &seven, (*int)(nil), map[string]any{"x": in}}, C: in}
+	a, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fx.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Fatalf("Marshal %x, fxamacker %x", a, b)
+	}
+	rec := &inner{N: 300, P: &seven}
+	if n := testing.AllocsPerRun(100, func() { Marshal(rec) }); n != 1 {
+		t.Fatalf("Marshal of a pointer: %v allocations, want 1", n)
+	}
+}
