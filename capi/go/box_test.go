@@ -133,3 +133,55 @@ func TestAnyMapKeyCache(t *testing.T) {
 		}
 	}
 }
+
+// Arrays whose leading floats and unsigned integers are read straight into
+// them: runs that end with another type, cross the library's batches of
+// items, fill the capacity given (over 65,536 elements), or come in
+// indefinite-length arrays, decode into `any` as fxamacker decodes them.
+func TestAnyArrayScalarRuns(t *testing.T) {
+	big := make([]any, 70000)
+	for i := range big {
+		big[i] = float64(i) + 0.5
+		if i%3 == 0 {
+			big[i] = uint64(i)
+		}
+	}
+	mixed := []any{1.5, uint64(2), uint64(300), 2.5, int64(-3), 4.5, "x", uint64(1 << 40)}
+	var runs []any
+	for n := 0; n < 700; n += 7 {
+		a := make([]any, n)
+		for i := range a {
+			a[i] = float64(i)
+		}
+		runs = append(runs, a, []any{uint64(n), nil, 1.25})
+	}
+	indef := []byte{0x9f, 0xfb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x18, 0x2a, 0x9f, 0x01, 0xff, 0xff} // [_ 1.5, 42, [_ 1]]
+	vals := []any{big, mixed, runs, []any{[]any{1.5, 2.5}, map[any]any{"k": []any{uint64(1), 2.0}}}}
+	for i, v := range vals {
+		in, err := fx.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours, peer any
+		if err := Unmarshal(in, &ours); err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.Unmarshal(in, &peer); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ours, peer) || !reflect.DeepEqual(ours, v) {
+			t.Fatalf("value %d: decoded values differ", i)
+		}
+		d, err := Decode(in)
+		if err != nil || !reflect.DeepEqual(d, v) && i != 3 {
+			t.Fatalf("value %d: Decode differs (%v)", i, err)
+		}
+	}
+	var ours, peer any
+	if err := Unmarshal(indef, &ours); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.Unmarshal(indef, &peer); err != nil || !reflect.DeepEqual(ours, peer) {
+		t.Fatalf("indefinite: %v vs %v (%v)", ours, peer, err)
+	}
+}

@@ -224,7 +224,23 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			stack = push(stack)
 			f := &stack[len(stack)-1]
 			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_ARRAY, indef, int(it.offset)
-			f.array = t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
+			a := t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
+			// Leading floats and unsigned integers go straight into the
+			// new array (canada's coordinates, citm's id lists): no trip
+			// through the dispatch and the frame per element. The item
+			// that ends the run takes the general path.
+			for len(a) < cap(a) && t.i < len(t.batch) {
+				e := &t.batch[t.i]
+				if e._type == C.CBOR_FAST_TYPE_FLOAT {
+					a = append(a, t.box.float64(float64(e.float_value)))
+				} else if e._type == C.CBOR_FAST_TYPE_UINT {
+					a = append(a, t.box.uint64(uint64(e.value)))
+				} else {
+					break
+				}
+				t.i++
+			}
+			f.array = a
 			continue
 		case C.CBOR_FAST_TYPE_MAP:
 			if fl == flavorAny && lim != nil && lim.defMap != nil {
