@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -186,11 +187,16 @@ func benchCPU(f func(b *testing.B)) (testing.BenchmarkResult, float64) {
 // each pair and their ratio (a Markdown table for BENCHMARKS.md): wall
 // time per operation as testing.B reports it, and the process's CPU time
 // per operation (collector threads included), which the load of other
-// processes moves less.
+// processes moves less. CBOR_FAST_GO_BENCH_ONLY=<regexp> keeps the rows
+// whose "operation/data" matches (e.g. "Marshal struct/twitter").
 func TestBenchTable(t *testing.T) {
 	runs, _ := strconv.Atoi(os.Getenv("CBOR_FAST_GO_BENCH"))
 	if runs <= 0 {
 		t.Skip("set CBOR_FAST_GO_BENCH=<runs> to run the benchmark table")
+	}
+	var only *regexp.Regexp
+	if re := os.Getenv("CBOR_FAST_GO_BENCH_ONLY"); re != "" {
+		only = regexp.MustCompile(re)
 	}
 	cases := benchCases(t)
 	median := func(xs []float64) float64 {
@@ -203,6 +209,9 @@ func TestBenchTable(t *testing.T) {
 		c := &cases[i]
 		checkBenchCase(t, c)
 		for _, op := range benchOps {
+			if only != nil && !only.MatchString(op.name+"/"+c.name) {
+				continue
+			}
 			var o, p, oc, pc []float64
 			var ro, rp testing.BenchmarkResult
 			for r := 0; r < runs; r++ {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 
 	fx "github.com/fxamacker/cbor/v2"
@@ -87,6 +88,41 @@ func TestAnyMapKeyCache(t *testing.T) {
 	if !reflect.DeepEqual(ours, peer) {
 		t.Fatal("decoded values differ from fxamacker")
 	}
+	// Keys of 1..32 bytes that share their slot (length, first, middle and
+	// last bytes: the hash) and differ in one other byte, taking turns:
+	// the cache must tell every pair apart, whichever word holds the byte.
+	var slotKeys []map[string]any
+	for n := 1; n <= 32; n++ {
+		for p := 0; p < n; p++ {
+			if p == 0 || p == n>>1 || p == n-1 {
+				continue
+			}
+			k := []byte(strings.Repeat("q", n))
+			k[p] = 'x'
+			slotKeys = append(slotKeys, map[string]any{strings.Repeat("q", n): n, string(k): p})
+		}
+	}
+	for r := 0; r < 2; r++ {
+		in, err := fx.Marshal(slotKeys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours, peer any
+		if err := Unmarshal(in, &ours); err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.Unmarshal(in, &peer); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ours, peer) {
+			t.Fatal("slot-sharing keys: decoded values differ from fxamacker")
+		}
+		for _, m := range ours.([]any) {
+			if len(m.(map[any]any)) != 2 {
+				t.Fatalf("slot-sharing keys merged: %v", m)
+			}
+		}
+	}
 	for i, r := range ours.([]any) {
 		m := r.(map[any]any)
 		if len(m) != 7 {
@@ -95,5 +131,57 @@ func TestAnyMapKeyCache(t *testing.T) {
 		if got := m[fmt.Sprintf("k%03d", i%97)]; got != uint64(i) {
 			t.Fatalf("record %d: k%03d = %#v", i, i%97, got)
 		}
+	}
+}
+
+// Arrays whose leading floats and unsigned integers are read straight into
+// them: runs that end with another type, cross the library's batches of
+// items, fill the capacity given (over 65,536 elements), or come in
+// indefinite-length arrays, decode into `any` as fxamacker decodes them.
+func TestAnyArrayScalarRuns(t *testing.T) {
+	big := make([]any, 70000)
+	for i := range big {
+		big[i] = float64(i) + 0.5
+		if i%3 == 0 {
+			big[i] = uint64(i)
+		}
+	}
+	mixed := []any{1.5, uint64(2), uint64(300), 2.5, int64(-3), 4.5, "x", uint64(1 << 40)}
+	var runs []any
+	for n := 0; n < 700; n += 7 {
+		a := make([]any, n)
+		for i := range a {
+			a[i] = float64(i)
+		}
+		runs = append(runs, a, []any{uint64(n), nil, 1.25})
+	}
+	indef := []byte{0x9f, 0xfb, 0x3f, 0xf8, 0, 0, 0, 0, 0, 0, 0x18, 0x2a, 0x9f, 0x01, 0xff, 0xff} // [_ 1.5, 42, [_ 1]]
+	vals := []any{big, mixed, runs, []any{[]any{1.5, 2.5}, map[any]any{"k": []any{uint64(1), 2.0}}}}
+	for i, v := range vals {
+		in, err := fx.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var ours, peer any
+		if err := Unmarshal(in, &ours); err != nil {
+			t.Fatal(err)
+		}
+		if err := fx.Unmarshal(in, &peer); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ours, peer) || !reflect.DeepEqual(ours, v) {
+			t.Fatalf("value %d: decoded values differ", i)
+		}
+		d, err := Decode(in)
+		if err != nil || !reflect.DeepEqual(d, v) && i != 3 {
+			t.Fatalf("value %d: Decode differs (%v)", i, err)
+		}
+	}
+	var ours, peer any
+	if err := Unmarshal(indef, &ours); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.Unmarshal(indef, &peer); err != nil || !reflect.DeepEqual(ours, peer) {
+		t.Fatalf("indefinite: %v vs %v (%v)", ours, peer, err)
 	}
 }

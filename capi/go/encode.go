@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"math/bits"
 	"reflect"
 	"slices"
 	"sort"
@@ -85,6 +86,8 @@ type encState struct {
 	str byte
 	// fieldBytes: FieldNameToByteString.
 	fieldBytes bool
+	// word: the pointer value passes to its encoder (see value).
+	word unsafe.Pointer
 }
 
 type pairSpan struct{ start, keyEnd, end int }
@@ -410,7 +413,13 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 			b = append(b, 0xf6)
 			return b, nil
 		}
-		fallthrough
+		// A pointer's encoder reads the word it is given before anything
+		// else: it is given e.word, as a local's address would escape (an
+		// allocation per Marshal of a pointer).
+		e.word = rv.UnsafePointer()
+		b, err = encoderFor(t).fn(e, b, unsafe.Pointer(&e.word))
+		e.word = nil
+		return b, err
 	case reflect.Map:
 		// Pointer-shaped: the interface holds the value itself.
 		p := rv.UnsafePointer()
@@ -975,26 +984,32 @@ func structEnc(t reflect.Type) encFn {
 	for i := range decl {
 		decl[i] = i
 	}
-	// The fields and their encoders in writing order, per sort order (none,
-	// length-first, bytewise) and FieldName mode (text, byte string names;
-	// keyasint keys unchanged): the loop below reads one plan in sequence.
-	// Byte string names sort as the text ones do (one major type for all).
-	type plan struct {
-		fs   []field
-		encs []*typeEnc
-	}
-	var plans [3][2]plan
+	// The fields in writing order, per sort order (none, length-first,
+	// bytewise) and FieldName mode (text, byte string names; keyasint keys
+	// unchanged): the loop below reads one plan in sequence. Byte string
+	// names sort as the text ones do (one major type for all).
+	var plans [3][2]encPlan
 	for o, order := range [3][]int{decl, byLen, byBytes} {
 		for m := range 2 {
 			pl := &plans[o][m]
-			for _, i := range order {
-				f := fields[i]
+			pl.fs = make([]encField, len(order))
+			for k, i := range order {
+				f := &fields[i]
+				key := f.keyBytes
 				if m == 1 && !f.isInt {
-					f.keyBytes = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
+					key = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
 				}
-				copy(f.key16[:], f.keyBytes) // (used when len(f.keyBytes) <= 16)
-				pl.fs = append(pl.fs, f)
-				pl.encs = append(pl.encs, encs[i])
+				ef := &pl.fs[k]
+				ef.offset, ef.enc, ef.prim, ef.empty, ef.omit = f.offset, encs[i], f.prim, f.empty, f.omitEmpty
+				if len(key) <= len(ef.key) {
+					copy(ef.key[:], key)
+					ef.keyLen = uint8(len(key))
+				} else {
+					if pl.long == nil {
+						pl.long = make([][]byte, len(order))
+					}
+					pl.long[k] = key
+				}
 			}
 		}
 	}
@@ -1058,12 +1073,12 @@ func structEnc(t reflect.Type) encFn {
 			}
 			b = appendHead(b, 0xa0, uint64(n))
 		}
-		fs, fencs := pl.fs, pl.encs
+		fs := pl.fs
 		omitted := 0
 		for k := range fs {
 			f := &fs[k]
 			q := unsafe.Add(p, f.offset)
-			if f.omitEmpty {
+			if f.omit {
 				var empty bool
 				switch f.empty {
 				case emptyWord:
@@ -1071,49 +1086,81 @@ func structEnc(t reflect.Type) encFn {
 				case emptyLen:
 					empty = (*sliceHeader)(q).len == 0
 				default:
-					empty = fencs[k].empty(q)
+					empty = f.enc.empty(q)
 				}
 				if empty {
 					omitted++
 					continue
 				}
 			}
-			if n := len(b); len(f.keyBytes) <= 16 && cap(b)-n >= 16 {
-				// One 16-byte store into the spare capacity (bytes past
-				// the key are overwritten by what follows or dropped).
-				*(*[16]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)) = f.key16
-				b = b[:n+len(f.keyBytes)]
-			} else {
-				b = append(b, f.keyBytes...)
+			// Room for the padded key, a head and a short string: stored
+			// without a capacity test each, and without a call (a call
+			// spills every live register: Go has no callee-saved ones).
+			if cap(b)-len(b) < encFieldRoom {
+				b = slices.Grow(b, encFieldRoom)
 			}
+			n := len(b)
+			if f.keyLen != 0 {
+				// One 32-byte store (bytes past the key are overwritten by
+				// what follows or lie past the output).
+				*(*[32]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)) = f.key
+				n += int(f.keyLen)
+			} else {
+				b = append(b, pl.long[k]...)
+				if cap(b)-len(b) < encFieldRoom {
+					b = slices.Grow(b, encFieldRoom)
+				}
+				n = len(b)
+			}
+			d := unsafe.Add(unsafe.Pointer(unsafe.SliceData(b)), n)
 			switch f.prim {
 			case primString:
 				v := *(*string)(q)
-				b = append(appendHead(b, str, uint64(len(v))), v...)
-			case primInt:
-				b = appendInt(b, int64(*(*int)(q)))
-			case primInt64:
-				b = appendInt(b, *(*int64)(q))
-			case primUint64:
-				b = appendHead(b, 0, *(*uint64)(q))
-			case primBool:
-				if *(*bool)(q) {
-					b = append(b, 0xf5)
+				if len(v) < 24 {
+					*(*byte)(d) = str | byte(len(v))
+					putShort(unsafe.Add(d, 1), v)
+					b = b[:n+1+len(v)]
+				} else if len(v) <= 32 {
+					*(*[2]byte)(d) = [2]byte{str | 24, byte(len(v))}
+					putShort(unsafe.Add(d, 2), v)
+					b = b[:n+2+len(v)]
 				} else {
-					b = append(b, 0xf4)
+					b = append(appendHead(b[:n], str, uint64(len(v))), v...)
 				}
+			case primInt, primInt64, primUint64:
+				var u uint64
+				major := byte(0)
+				if f.prim == primUint64 {
+					u = *(*uint64)(q)
+				} else {
+					v := *(*int64)(q)
+					if f.prim == primInt {
+						v = int64(*(*int)(q))
+					}
+					if u = uint64(v); v < 0 {
+						major, u = 0x20, uint64(-1-v)
+					}
+				}
+				b = b[:n+putHead(d, major, u)]
+			case primBool:
+				x := byte(0xf4)
+				if *(*bool)(q) {
+					x = 0xf5
+				}
+				*(*byte)(d) = x
+				b = b[:n+1]
 			case primBytes:
 				if v := *(*[]byte)(q); v != nil {
-					b = append(appendHead(b, 0x40, uint64(len(v))), v...)
+					b = append(appendHead(b[:n], 0x40, uint64(len(v))), v...)
 				} else {
-					b = e.nilContainer(b, 0x40)
+					b = e.nilContainer(b[:n], 0x40)
 				}
 			case primFloat64:
-				if b, err = e.float(b, *(*float64)(q), false); err != nil {
+				if b, err = e.float(b[:n], *(*float64)(q), false); err != nil {
 					return b, err
 				}
 			default:
-				if b, err = fencs[k].fn(e, b, q); err != nil {
+				if b, err = f.enc.fn(e, b[:n], q); err != nil {
 					return b, err
 				}
 			}
@@ -1124,6 +1171,65 @@ func structEnc(t reflect.Type) encFn {
 		e.depth--
 		return b, nil
 	}
+}
+
+// encFieldRoom: the spare capacity the struct encoder makes before a field:
+// its padded key, then a head of up to 9 bytes, or a 2-byte head and a
+// string of up to 32 bytes.
+const encFieldRoom = 32 + 2 + 32
+
+// putHead stores a head at d, which has room for 9 bytes, and returns its
+// length. Arguments of 24 and more: the argument's bytes, big-endian, in a
+// field of 1, 2, 4 or 8 bytes (one 8-byte store; the bytes past the field
+// are overwritten by what follows or lie past the output).
+func putHead(d unsafe.Pointer, major byte, u uint64) int {
+	if u < 24 {
+		*(*byte)(d) = major | byte(u)
+		return 1
+	}
+	k := bits.Len8(uint8((bits.Len64(u) - 1) >> 3)) // 0..3: 1 << k bytes
+	*(*byte)(d) = major | 24 + byte(k)
+	binary.BigEndian.PutUint64((*[8]byte)(unsafe.Add(d, 1))[:], u<<(64-8<<k))
+	return 1 + 1<<k
+}
+
+// putShort copies v, of at most 32 bytes, to d, which has room for 32,
+// without a call: two overlapping 16- or 8-byte loads and stores, or a
+// byte loop under 8.
+func putShort(d unsafe.Pointer, v string) {
+	n := len(v)
+	s := unsafe.Pointer(unsafe.StringData(v))
+	if n >= 16 {
+		*(*[16]byte)(d) = *(*[16]byte)(s)
+		*(*[16]byte)(unsafe.Add(d, n-16)) = *(*[16]byte)(unsafe.Add(s, n-16))
+	} else if n >= 8 {
+		*(*uint64)(d) = *(*uint64)(s)
+		*(*uint64)(unsafe.Add(d, n-8)) = *(*uint64)(unsafe.Add(s, n-8))
+	} else {
+		for i := 0; i < n; i++ {
+			*(*byte)(unsafe.Add(d, i)) = *(*byte)(unsafe.Add(s, i))
+		}
+	}
+}
+
+// encPlan is a struct's fields in one writing order; long holds the keys
+// of more than 32 bytes (nil when there are none).
+type encPlan struct {
+	fs   []encField
+	long [][]byte
+}
+
+// encField is what the struct encoder reads of a field, in 56 bytes: the
+// encoded key padded to 32 bytes (keyLen 0: in encPlan.long), the offset,
+// the field type's encoder, and field's prim and empty cases.
+type encField struct {
+	key    [32]byte
+	offset uintptr
+	enc    *typeEnc
+	keyLen uint8
+	prim   uint8
+	empty  uint8
+	omit   bool
 }
 
 // emptyFn is omitempty's test for a type.

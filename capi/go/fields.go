@@ -21,13 +21,10 @@ type field struct {
 	offset    uintptr // from the start of the outer struct (through embedded structs)
 	typ       reflect.Type
 	index     []int
-	keyBytes  []byte // the encoded key
-	// key16: keyBytes padded to 16 bytes when it fits (the struct encoder
-	// stores it whole, then counts len(keyBytes) of it: no copy loop).
-	key16  [16]byte
-	tagged bool
-	prim   uint8 // primString... for the types the struct loops handle inline
-	empty  uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
+	keyBytes  []byte // the encoded key (the struct encoder's plans: encField)
+	tagged    bool
+	prim      uint8 // primString... for the types the struct loops handle inline
+	empty     uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
 }
 
 // Field types the struct encoder and decoder handle without a call (exact

@@ -2,6 +2,7 @@ package cborfast
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math"
@@ -12,8 +13,11 @@ import (
 	"regexp"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/iotest"
+
+	fx "github.com/fxamacker/cbor/v2"
 )
 
 // Marshal and Unmarshal on their own: tags, errors with offsets, hostile
@@ -451,5 +455,130 @@ func TestSmallPlainSlices(t *testing.T) {
 	a[0] = 50
 	if out[0].A[0] != 1 || out[0].C[0] != 3 || len(a) != 3 {
 		t.Fatalf("append wrote into the decoded slices: %v %v", out[0].A, out[0].C)
+	}
+}
+
+// The struct encoder writes keys, heads, short strings and booleans by
+// stores into spare capacity (no append each): every head width, string
+// lengths around the 1-byte, 2-byte and 32-byte limits, keys of 32 and
+// more bytes, and a buffer that grows between fields, byte for byte as
+// fxamacker writes them (default, byte-string and sorted modes), and back.
+func TestStructFieldWidths(t *testing.T) {
+	type rec struct {
+		S    string `cbor:"s"`
+		I    int    `cbor:"i"`
+		I64  int64  `cbor:"i64"`
+		U    uint64 `cbor:"u"`
+		B    bool   `cbor:"b"`
+		K31  string `cbor:"a_key_of_thirty_one_bytes_xxxxx"`  // 32 encoded bytes
+		K32  int    `cbor:"a_key_of_thirty_two_bytes_xxxxxx"` // 34: the long path
+		K100 bool   `cbor:"k_100_bytes_long_key_1234567890123456789012345678901234567890123456789012345678901234567890123456"`
+		KI   string `cbor:"-7,keyasint"`
+	}
+	var ints []int64
+	for _, u := range []uint64{0, 1, 23, 24, 255, 256, 65535, 65536, 1<<32 - 1, 1 << 32, math.MaxInt64} {
+		ints = append(ints, int64(u), -1-int64(u))
+	}
+	strs := []string{""}
+	long := strings.Repeat("0123456789abcdef", 20)
+	for _, n := range []int{1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 23, 24, 25, 31, 32, 33, 255, 256, 300} {
+		strs = append(strs, long[:n])
+	}
+	var recs []rec
+	for i, v := range ints {
+		for j, s := range strs {
+			recs = append(recs, rec{S: s, I: int(v), I64: -v, U: uint64(v), B: (i+j)%2 == 0, K31: strs[(i+j)%len(strs)],
+				K32: int(v) >> 3, K100: i%3 == 0, KI: s})
+		}
+	}
+	recs = append(recs, rec{U: math.MaxUint64, I64: math.MinInt64, I: math.MinInt})
+	modes := []struct {
+		name string
+		ours EncOptions
+		fx   fx.EncOptions
+	}{
+		{"default", EncOptions{}, fx.EncOptions{}},
+		{"byte strings", EncOptions{String: StringToByteString, FieldName: FieldNameToByteString},
+			fx.EncOptions{String: fx.StringToByteString, FieldName: fx.FieldNameToByteString}},
+		{"length first", EncOptions{Sort: SortLengthFirst}, fx.EncOptions{Sort: fx.SortLengthFirst}},
+	}
+	for _, m := range modes {
+		om, err := m.ours.EncMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, err := m.fx.EncMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range []any{recs, recs[0], &recs[len(recs)-1]} {
+			a, err := om.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := fm.Marshal(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(a, b) {
+				i := 0
+				for i < len(a) && i < len(b) && a[i] == b[i] {
+					i++
+				}
+				t.Fatalf("%s %T: Marshal differs from fxamacker at byte %d of %d/%d", m.name, v, i, len(a), len(b))
+			}
+		}
+		if m.name == "default" {
+			a, _ := om.Marshal(recs)
+			var back []rec
+			if err := Unmarshal(a, &back); err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(back, recs) {
+				t.Fatal("Unmarshal of the records differs")
+			}
+		}
+	}
+	// One record by hand: {"s": "abc", "i": 24, "i64": -24, "u": 256, "b": true, ...}.
+	a, err := Marshal(rec{S: "abc", I: 24, I64: -25, U: 256, B: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "a9" + "6173" + "63616263" + "6169" + "1818" + "63693634" + "3818" + "6175" + "190100" + "6162" + "f5"
+	if got := hex.EncodeToString(a); !strings.HasPrefix(got, want) {
+		t.Fatalf("got %s, want a prefix %s", got, want)
+	}
+}
+
+// Marshal of a pointer allocates its result only (the pointer reaches its
+// encoder through the encoder state, not a local that escapes), and
+// pointers inside interface values, nested, encode as fxamacker's do.
+func TestMarshalPointerAllocs(t *testing.T) {
+	type inner struct {
+		N int
+		P *int
+	}
+	type outer struct {
+		A any
+		B []any
+		C *inner
+	}
+	seven := 7
+	in := &inner{N: 1, P: &seven}
+	v := &outer{A: &inner{N: 2, P: &seven}, B: []any{in, &in, &seven, (*int)(nil), map[string]any{"x": in}}, C: in}
+	a, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := fx.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(a, b) {
+		t.Fatalf("Marshal %x, fxamacker %x", a, b)
+	}
+	rec := &inner{N: 300, P: &seven}
+	if n := testing.AllocsPerRun(100, func() { Marshal(rec) }); n != 1 {
+		t.Fatalf("Marshal of a pointer: %v allocations, want 1", n)
 	}
 }
