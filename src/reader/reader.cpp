@@ -32,12 +32,18 @@ using detail::slow_strict;          // duplicate-key or deterministic checks (2)
 constexpr uint8_t slow_chunks = 4;  // the innermost frame is an indefinite string
 
 // The first heap stack (past the reader's inline frames), then twice as
-// many frames each time: 16, 32, 64, ... (growing four times as fast saved
-// two of the six allocations of 500 nested arrays, but a document decoded
-// under a memory budget then failed at half the depth: hostile.capi's
-// depth.indef_array.unterminated.default_budget).
+// many frames each time: 16, 32, 64, ... An allocator given to the reader may
+// count a memory budget (decode()'s does), which these sizes reach at the
+// depth they always did: growing four times as fast made a document decoded
+// under its default budget fail at half the depth (hostile.capi's
+// depth.indef_array.unterminated.default_budget). Through malloc's hooks (no
+// budget) the stack starts at 64 frames and grows eight times to 512 (8 KiB),
+// then doubles as above, so a hostile depth reserves no more than it did:
+// 500 nested arrays grow it twice instead of 6 times.
 constexpr uint32_t k_initial_frames = 16;
-using detail::k_open_ended;  // an indefinite frame's countdown (reader.hpp)
+constexpr uint32_t k_initial_frames_malloc = 64;
+constexpr uint32_t k_fast_growth_below = 512;  // malloc: grown eight times below this
+using detail::k_open_ended;                    // an indefinite frame's countdown (reader.hpp)
 
 using detail::set_end;  // reader-inl.hpp
 }  // namespace
@@ -240,10 +246,15 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
   if (depth_ == capacity_) {
     // Grow geometrically, but never past max_depth frames. The first growth
     // leaves the inline frames (copied over).
-    uint64_t want =
-        uint64_t(capacity_) * 2 > k_initial_frames ? uint64_t(capacity_) * 2 : k_initial_frames;
-    if (want > options_.max_depth) want = options_.max_depth;
     const allocator& a = *options_.alloc;
+    // malloc's hooks (the C API copies them when given no allocator).
+    const allocator& d = default_allocator();
+    const bool plain_malloc = a.malloc == d.malloc && a.realloc == d.realloc && a.free == d.free;
+    uint64_t want =
+        stack_ == inline_frames_
+            ? (plain_malloc ? k_initial_frames_malloc : k_initial_frames)
+            : uint64_t(capacity_) * (plain_malloc && capacity_ < k_fast_growth_below ? 8 : 2);
+    if (want > options_.max_depth) want = options_.max_depth;
     void* p;
     if (stack_ == inline_frames_) {
       p = a.malloc(a.context, size_t(want) * sizeof(frame));
