@@ -69,6 +69,8 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
     input: &'a [u8],
+    /// `items[..len]` is the batch; `items[len]`, when `len < BATCH`, is a
+    /// sentinel of type NONE, so that `buffered()` needs one check.
     items: [ffi::cbor_fast_item; BATCH],
     /// Next unread item in `items[..len]`.
     pos: usize,
@@ -215,8 +217,11 @@ impl<'a> Deserializer<'a> {
         if code == ffi::CBOR_FAST_OK && count > 0 && count <= BATCH {
             self.pos = 0;
             self.len = count;
+            self.seal();
             return Ok(());
         }
+        // The call may have written items past the old batch's end.
+        self.seal();
         if code == ffi::CBOR_FAST_END {
             // The top level ended where an item is due.
             let at = self.input.len();
@@ -234,6 +239,22 @@ impl<'a> Deserializer<'a> {
             )
         };
         Err(err.into())
+    }
+
+    /// Marks `items[len]` (if any) as no item: see `buffered`.
+    #[inline]
+    fn seal(&mut self) {
+        if let Some(x) = self.items.get_mut(self.len) {
+            x.type_ = ffi::CBOR_FAST_TYPE_NONE;
+        }
+    }
+
+    /// The next unread item of the batch for the fast paths, which match on
+    /// its type: `None` or an item of type NONE (the sentinel after the
+    /// batch) when the batch is used up; those take the slow path, `next`.
+    #[inline(always)]
+    fn buffered(&self) -> Option<&ffi::cbor_fast_item> {
+        self.items.get(self.pos)
     }
 
     #[inline]
@@ -334,9 +355,24 @@ impl<'a> Deserializer<'a> {
         Ok(())
     }
 
-    /// Consumes the END item of the container whose children were read.
+    /// Consumes the END item of the container whose children were read:
+    /// straight from the batch when it is there, else through `close_slow`.
     #[inline]
-    fn close(&mut self, what: &str) -> Result<(), Error> {
+    fn close(&mut self, what: &'static str) -> Result<(), Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_END {
+                self.last = it.offset;
+                self.pos += 1;
+                return Ok(());
+            }
+        }
+        self.close_slow(what)
+    }
+
+    /// `close` when the batch is used up or the next item is no END.
+    #[cold]
+    #[inline(never)]
+    fn close_slow(&mut self, what: &'static str) -> Result<(), Error> {
         let it = self.next()?;
         if it.ty == ffi::CBOR_FAST_TYPE_END {
             return Ok(());
@@ -566,41 +602,127 @@ impl Drop for Deserializer<'_> {
 }
 
 macro_rules! forward_to_any {
-    ($($name:ident)*) => {$(
+    // Numbers straight from the batch; the rest out of line (`any_slow`),
+    // which keeps these small and mostly free of stack work.
+    (numbers: $($name:ident)*) => {$(
         #[inline]
         fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-            // Plain scalars straight from the batch; the rest through any_from.
-            if self.pos < self.len {
-                let it = &self.items[self.pos];
-                let (ty, value, float, offset) = (it.type_, it.value, it.float_value, it.offset);
-                match ty {
-                    ffi::CBOR_FAST_TYPE_UINT => {
-                        self.pos += 1;
-                        self.last = offset;
-                        return visitor.visit_u64(value);
-                    }
-                    ffi::CBOR_FAST_TYPE_FLOAT => {
-                        self.pos += 1;
-                        self.last = offset;
-                        return visitor.visit_f64(float);
-                    }
-                    ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
-                        let (data, size, head) = (it.data, it.size, it.head_size);
-                        self.pos += 1;
-                        self.last = offset;
-                        let s = self.view_str_raw(data, size, offset, head)?;
-                        return visitor.visit_borrowed_str(s);
-                    }
-                    _ => {}
+            if let Some(it) = self.buffered() {
+                let (ty, offset) = (it.type_, it.offset);
+                if ty == ffi::CBOR_FAST_TYPE_FLOAT {
+                    let float = it.float_value;
+                    self.pos += 1;
+                    self.last = offset;
+                    return visitor.visit_f64(float);
+                }
+                if ty == ffi::CBOR_FAST_TYPE_UINT {
+                    let value = it.value;
+                    self.pos += 1;
+                    self.last = offset;
+                    return visitor.visit_u64(value);
                 }
             }
-            let it = self.next()?;
-            self.any_from(it, visitor)
+            self.any_slow(visitor)
+        }
+    )*};
+    // Definite text too (strings, keys and field names).
+    (text: $($name:ident)*) => {$(
+        #[inline]
+        fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+            if let Some(it) = self.buffered() {
+                if it.type_ == ffi::CBOR_FAST_TYPE_TEXT
+                    && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+                {
+                    let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
+                    self.pos += 1;
+                    self.last = offset;
+                    let s = self.view_str_raw(data, size, offset, head)?;
+                    return visitor.visit_borrowed_str(s);
+                }
+            }
+            self.any_slow(visitor)
         }
     )*};
 }
 
 impl<'a> Deserializer<'a> {
+    /// A definite array straight from the batch (the common case of
+    /// sequences and tuples); anything else through `any_from`.
+    #[inline]
+    fn seq_from_batch<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_ARRAY
+                && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+            {
+                let left = it.value;
+                self.last = it.offset;
+                self.pos += 1;
+                let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
+                self.close("array items")?;
+                return Ok(v);
+            }
+        }
+        let it = self.next()?;
+        self.any_from(it, visitor)
+    }
+
+    /// A definite map straight from the batch (structs, maps); anything
+    /// else through `any_from`.
+    #[inline]
+    fn map_from_batch<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+            {
+                let left = it.value;
+                self.last = it.offset;
+                self.pos += 1;
+                let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
+                self.close("map entries")?;
+                return Ok(v);
+            }
+        }
+        let it = self.next()?;
+        if it.ty == ffi::CBOR_FAST_TYPE_MAP {
+            let left = (!it.indefinite()).then_some(it.value);
+            let v = visitor.visit_map(Map { de: self, left })?;
+            self.close("map entries")?;
+            return Ok(v);
+        }
+        self.any_from(it, visitor)
+    }
+
+    /// `deserialize_any` past its fast paths: definite text from the batch,
+    /// else the next item through `any_from`.
+    #[inline(never)]
+    fn any_slow<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            match it.type_ {
+                ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
+                    let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
+                    self.pos += 1;
+                    self.last = offset;
+                    let s = self.view_str_raw(data, size, offset, head)?;
+                    return visitor.visit_borrowed_str(s);
+                }
+                ffi::CBOR_FAST_TYPE_FLOAT => {
+                    let (float, offset) = (it.float_value, it.offset);
+                    self.pos += 1;
+                    self.last = offset;
+                    return visitor.visit_f64(float);
+                }
+                ffi::CBOR_FAST_TYPE_UINT => {
+                    let (value, offset) = (it.value, it.offset);
+                    self.pos += 1;
+                    self.last = offset;
+                    return visitor.visit_u64(value);
+                }
+                _ => {}
+            }
+        }
+        let it = self.next()?;
+        self.any_from(it, visitor)
+    }
+
     fn bulk_field<T: crate::Number, V: Visitor<'a>>(
         &mut self,
         visitor: V,
@@ -618,12 +740,25 @@ impl<'a> Deserializer<'a> {
 impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     type Error = Error;
 
-    forward_to_any! {
+    forward_to_any! { numbers:
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_seq deserialize_map deserialize_identifier
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+    }
+
+    forward_to_any! { text:
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_identifier
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.seq_from_batch(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.map_from_batch(visitor)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -684,8 +819,9 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_any(visitor)
+        self.seq_from_batch(visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'a>>(
@@ -694,7 +830,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.deserialize_any(visitor)
+        self.seq_from_batch(visitor)
     }
 
     /// A map keyed by field names (or, like serde_cbor's packed form, an
@@ -706,14 +842,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let it = self.next()?;
-        if it.ty == ffi::CBOR_FAST_TYPE_MAP {
-            let left = (!it.indefinite()).then_some(it.value);
-            let v = visitor.visit_map(Map { de: self, left })?;
-            self.close("map entries")?;
-            return Ok(v);
-        }
-        self.any_from(it, visitor)
+        self.map_from_batch(visitor)
     }
 
     /// Externally tagged: `"Variant"` for a unit variant, `{"Variant": content}`
