@@ -75,8 +75,12 @@ pub struct Deserializer<'a> {
     /// Next unread item in `items[..len]`.
     pos: usize,
     len: usize,
-    /// Offset of the head of the item read last (for positionless errors).
+    /// The offset of the head of the item read last (for positionless
+    /// errors) is `items[pos - 1].offset`, found when an error needs it
+    /// (`last_offset`), except while `pos == last_at`: then it is `last`
+    /// (nothing read yet from this batch, or a value passed over whole).
     last: usize,
+    last_at: usize,
     /// Joined chunks of an indefinite-length string.
     scratch: Vec<u8>,
     /// The second reader of the bulk fields (`serde::bulk`), made on first use.
@@ -136,6 +140,7 @@ impl<'a> Deserializer<'a> {
                 pos: 0,
                 len: 0,
                 last: 0,
+                last_at: 0,
                 scratch: Vec::new(),
                 ahead: crate::typed::Scratch::new(),
             }),
@@ -172,7 +177,7 @@ impl<'a> Deserializer<'a> {
     /// Deserializes the next item as a `T` (positionless errors get the
     /// offset of the item being read).
     pub fn deserialize_one<T: de::Deserialize<'a>>(&mut self) -> Result<T, Error> {
-        T::deserialize(&mut *self).map_err(|e| e.at(self.last))
+        T::deserialize(&mut *self).map_err(|e| e.at(self.last_offset()))
     }
 
     /// Checks that the input holds nothing after the items read
@@ -203,6 +208,9 @@ impl<'a> Deserializer<'a> {
     /// Refills the batch. Only called when it is used up.
     #[cold]
     fn fill(&mut self) -> Result<(), Error> {
+        // The batch is about to be overwritten: keep what last_offset says.
+        self.last = self.last_offset();
+        self.last_at = self.pos;
         let mut count = 0usize;
         // SAFETY: live handle; `items` holds BATCH initialised items whose
         // first carries struct_size; valid out pointer.
@@ -216,6 +224,7 @@ impl<'a> Deserializer<'a> {
         };
         if code == ffi::CBOR_FAST_OK && count > 0 && count <= BATCH {
             self.pos = 0;
+            self.last_at = 0;
             self.len = count;
             self.seal();
             return Ok(());
@@ -241,6 +250,16 @@ impl<'a> Deserializer<'a> {
         Err(err.into())
     }
 
+    /// The offset of the head of the item read last (see `last`).
+    fn last_offset(&self) -> usize {
+        match self.pos.checked_sub(1) {
+            Some(i) if self.pos != self.last_at => {
+                self.items.get(i).map_or(self.last, |x| x.offset)
+            }
+            _ => self.last,
+        }
+    }
+
     /// Marks `items[len]` (if any) as no item: see `buffered`.
     #[inline]
     fn seal(&mut self) {
@@ -264,7 +283,6 @@ impl<'a> Deserializer<'a> {
         }
         let it = &self.items[self.pos];
         self.pos += 1;
-        self.last = it.offset;
         Ok(It {
             ty: it.type_,
             flags: it.flags,
@@ -361,7 +379,6 @@ impl<'a> Deserializer<'a> {
     fn close(&mut self, what: &'static str) -> Result<(), Error> {
         if let Some(it) = self.buffered() {
             if it.type_ == ffi::CBOR_FAST_TYPE_END {
-                self.last = it.offset;
                 self.pos += 1;
                 return Ok(());
             }
@@ -434,7 +451,6 @@ impl<'a> Deserializer<'a> {
     fn pass_over(&mut self, head: &ffi::cbor_fast_item) -> Result<(), Error> {
         let depth = head.depth;
         let array = head.type_ == ffi::CBOR_FAST_TYPE_ARRAY;
-        self.last = head.offset;
         self.pos += 1;
         while self.pos < self.len {
             let x = &self.items[self.pos];
@@ -445,8 +461,13 @@ impl<'a> Deserializer<'a> {
             if array && x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
                 self.pos += 1;
             }
+            // The value's head stays the item read last.
+            self.last = head.offset;
+            self.last_at = self.pos;
             return Ok(());
         }
+        self.last = head.offset;
+        self.last_at = self.pos;
         // The batch ended inside the value: an array (or the tag around one)
         // still open, or a tag whose content is still to come. A tag closes
         // with its content, so the reader is back at `depth` when done.
@@ -633,17 +654,15 @@ macro_rules! forward_to_any {
         #[inline]
         fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
             if let Some(it) = self.buffered() {
-                let (ty, offset) = (it.type_, it.offset);
+                let ty = it.type_;
                 if ty == ffi::CBOR_FAST_TYPE_FLOAT {
                     let float = it.float_value;
                     self.pos += 1;
-                    self.last = offset;
                     return visitor.visit_f64(float);
                 }
                 if ty == ffi::CBOR_FAST_TYPE_UINT {
                     let value = it.value;
                     self.pos += 1;
-                    self.last = offset;
                     return visitor.visit_u64(value);
                 }
             }
@@ -660,7 +679,6 @@ macro_rules! forward_to_any {
                 {
                     let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
                     self.pos += 1;
-                    self.last = offset;
                     let s = self.view_str_raw(data, size, offset, head)?;
                     return visitor.visit_borrowed_str(s);
                 }
@@ -680,7 +698,6 @@ impl<'a> Deserializer<'a> {
                 && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
                 let left = it.value;
-                self.last = it.offset;
                 self.pos += 1;
                 let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
                 self.close("array items")?;
@@ -699,7 +716,6 @@ impl<'a> Deserializer<'a> {
             if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
                 let left = it.value;
-                self.last = it.offset;
                 self.pos += 1;
                 let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
                 self.close("map entries")?;
@@ -725,20 +741,17 @@ impl<'a> Deserializer<'a> {
                 ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
                     let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
                     self.pos += 1;
-                    self.last = offset;
                     let s = self.view_str_raw(data, size, offset, head)?;
                     return visitor.visit_borrowed_str(s);
                 }
                 ffi::CBOR_FAST_TYPE_FLOAT => {
-                    let (float, offset) = (it.float_value, it.offset);
+                    let float = it.float_value;
                     self.pos += 1;
-                    self.last = offset;
                     return visitor.visit_f64(float);
                 }
                 ffi::CBOR_FAST_TYPE_UINT => {
-                    let (value, offset) = (it.value, it.offset);
+                    let value = it.value;
                     self.pos += 1;
-                    self.last = offset;
                     return visitor.visit_u64(value);
                 }
                 _ => {}
