@@ -493,6 +493,84 @@ fn padded_pairs(pad: usize, pairs: usize, k: usize, shape: &str) -> (Vec<u8>, us
     (out, at)
 }
 
+/// `{"a": 1, "z": [n items]}`: the field `z` is unknown to the target and
+/// skipped; n moves the batch boundary through it. `last` replaces its last
+/// item; `indefinite` writes it as an indefinite array. Returns the bytes and
+/// the offset of the last item.
+fn skipped_field(n: usize, last: &[u8], indefinite: bool) -> (Vec<u8>, usize) {
+    let mut out = hex("a2 6161 01 617a");
+    if indefinite {
+        out.push(0x9f);
+    } else {
+        out.extend([0x98, n as u8]);
+    }
+    for i in 0..n - 1 {
+        // Nested containers and text, so the skip crosses levels.
+        match i % 3 {
+            0 => out.extend([0x82, 0x01, 0x61, b'x']),
+            1 => out.extend([0xa1, 0x61, b'k', 0x80]),
+            _ => out.push((i % 24) as u8),
+        }
+    }
+    let at = out.len();
+    out.extend(last);
+    if indefinite {
+        out.push(0xff);
+    }
+    (out, at)
+}
+
+#[test]
+fn skipped_values_across_batch_boundaries() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: u8,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct AB {
+        a: u8,
+        b: u8,
+    }
+    for n in 1..=140 {
+        for indefinite in [false, true] {
+            let tag = format!("n {n} indefinite {indefinite}");
+            let (data, _) = skipped_field(n, &[0x07], indefinite);
+            assert_eq!(from_slice::<A>(&data).unwrap(), A { a: 1 }, "{tag}");
+            // A field missing after the skipped one: at its END (the item
+            // read last), the break byte or, for a definite array, where it
+            // ends.
+            let end = data.len() - usize::from(indefinite);
+            assert_eq!(err_of::<AB>(&data), (Status::TypeMismatch, end), "{tag}");
+            // Errors inside the skipped value: the library's, at their byte.
+            let (data, at) = skipped_field(n, &[0x1c], indefinite);
+            assert_eq!(err_of::<A>(&data), (Status::ReservedAdditionalInfo, at), "{tag}");
+            let (data, at) = skipped_field(n, &[0x81, 0x62, 0xc3, 0x28], indefinite);
+            assert_eq!(err_of::<A>(&data), (Status::InvalidUtf8, at + 2), "{tag}");
+            // The reader's checks apply inside the skipped value, wherever
+            // the batch ends: a duplicate key, a non-shortest head.
+            let (data, at) = skipped_field(n, &hex("a2 6178 01 6178 02"), indefinite);
+            let dup = DecodeOptions::new().reject_duplicate_keys(true);
+            let e = from_slice_with::<A>(&data, &dup).unwrap_err();
+            assert_eq!((e.status(), e.offset()), (Status::DuplicateKey, at + 4), "{tag}");
+            if !indefinite && n >= 24 {
+                // (Deterministic refuses an indefinite array, and 98 nn
+                // below 24, at the array's head.)
+                let (data, at) = skipped_field(n, &hex("1801"), indefinite);
+                let det = DecodeOptions::new().deterministic(true);
+                let e = from_slice_with::<A>(&data, &det).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::NotPreferred, at), "{tag}");
+            }
+            let (mut data, _) = skipped_field(n, &[0x07], indefinite);
+            data.pop(); // the break, or the last item
+            // Cut short: where the input ends, or at the head of an array
+            // announcing more items than bytes are left.
+            let at = if n == 1 && !indefinite { 6 } else { data.len() };
+            assert_eq!(err_of::<A>(&data), (Status::Truncated, at), "{tag}");
+        }
+    }
+}
+
 /// A float or an integer, through `deserialize_any` (as canada's `Num`).
 #[derive(Debug)]
 struct AnyNum(f64);

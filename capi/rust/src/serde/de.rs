@@ -411,12 +411,48 @@ impl<'a> Deserializer<'a> {
             return Ok(());
         }
         let depth = it.depth;
+        let container = it.ty != ffi::CBOR_FAST_TYPE_BYTES && it.ty != ffi::CBOR_FAST_TYPE_TEXT;
         loop {
-            let x = self.next()?;
-            if x.ty == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
-                return Ok(());
+            // What the batch holds of the value.
+            while self.pos < self.len {
+                let x = &self.items[self.pos];
+                self.pos += 1;
+                if x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
+                    return Ok(());
+                }
+            }
+            if container {
+                return self.skip_rest(depth, it.indefinite());
+            }
+            self.fill()?;
+        }
+    }
+
+    /// The batch ended inside a container being skipped (its head at
+    /// `depth`): the library passes over the rest, END included, without
+    /// delivering the items (the same checks and errors, fewer instructions
+    /// than batching them). Its END stays the item read last: a definite
+    /// container's END is where the reader now stands, a break the byte
+    /// before.
+    #[cold]
+    fn skip_rest(&mut self, depth: u32, indefinite: bool) -> Result<(), Error> {
+        let raw = self.raw.as_ptr();
+        // SAFETY (all calls): live handle.
+        while unsafe { ffi::cbor_reader_depth(raw) } > depth {
+            let code = unsafe { ffi::cbor_reader_skip_to_end(raw) };
+            if code != ffi::CBOR_FAST_OK {
+                let at = self.offset();
+                return Err(crate::typed::reader_error(raw, code, at, 0).into());
             }
         }
+        // The batch is used up: empty it, so that `end` and the next read
+        // go on from the reader's position.
+        self.pos = 0;
+        self.len = 0;
+        self.seal();
+        self.last = self.offset() - usize::from(indefinite);
+        self.last_at = 0;
+        Ok(())
     }
 
     /// A `serde::bulk` field: the next item, an array of numbers or a typed
