@@ -335,8 +335,29 @@ impl<'a> Deserializer<'a> {
     /// already; Rust checks again so that soundness never rests on C code:
     /// an ASCII test (word at a time) for the common case, `from_utf8` for
     /// the rest.
-    #[inline]
+    #[inline(always)]
     fn view_str_raw(
+        &self,
+        data: *const u8,
+        size: usize,
+        offset: usize,
+        head: u32,
+    ) -> Result<&'a str, Error> {
+        let input: &'a [u8] = self.input;
+        let start = (data as usize).wrapping_sub(input.as_ptr() as usize);
+        if size <= 16 && start <= input.len() && size <= input.len() - start {
+            let bytes = &input[start..start + size];
+            if is_ascii(bytes) {
+                // SAFETY: ASCII is UTF-8 (just checked, in Rust).
+                return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
+        }
+        self.view_str_slow(data, size, offset, head)
+    }
+
+    /// `view_str_raw` past its short ASCII case.
+    #[inline(never)]
+    fn view_str_slow(
         &self,
         data: *const u8,
         size: usize,
@@ -988,6 +1009,7 @@ impl<'a> de::SeqAccess<'a> for Seq<'_, 'a> {
         seed.deserialize(&mut *self.de).map(Some)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         // Capped: a hostile count must not become a huge reservation.
         self.left.map(|n| n.min(4096) as usize)
@@ -1025,6 +1047,7 @@ impl<'a> de::MapAccess<'a> for Map<'_, 'a> {
         seed.deserialize(&mut *self.de)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.left.map(|n| n.min(4096) as usize)
     }
