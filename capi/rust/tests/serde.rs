@@ -452,6 +452,189 @@ fn errors_have_status_and_offset() {
     assert_eq!((e.status(), e.offset()), (Status::DuplicateKey, 4));
 }
 
+/// `(Vec<u64>, Vec<(f64, f64)>)` with `pad` integers first, so that the
+/// deserializer's batch of items (64 per library call) ends at every place
+/// among the pairs: heads, numbers and END items read straight from the batch
+/// or after a refill. `extra` gives pair `k` a third item (or takes its second
+/// away with `short`); `indefinite` writes the pairs as indefinite arrays.
+/// Returns the bytes and the offset of pair `k`'s head.
+fn padded_pairs(pad: usize, pairs: usize, k: usize, shape: &str) -> (Vec<u8>, usize) {
+    let mut out = vec![0x82];
+    out.push(0x98);
+    out.push(pad as u8);
+    out.extend((0..pad).map(|i| (i % 24) as u8));
+    out.push(0x98);
+    out.push(pairs as u8);
+    let mut at = 0;
+    for i in 0..pairs {
+        let x = (i as f64) + 0.5;
+        let mut float = vec![0xfb];
+        float.extend(x.to_be_bytes());
+        let mut items: Vec<Vec<u8>> = vec![float, vec![(i % 24) as u8]];
+        if i == k {
+            at = out.len();
+            match shape {
+                "extra" => items.push(vec![0xf6]),
+                "short" => {
+                    items.pop();
+                }
+                _ => {}
+            }
+        }
+        if shape == "indefinite" {
+            out.push(0x9f);
+            items.iter().for_each(|b| out.extend(b));
+            out.push(0xff);
+        } else {
+            out.push(0x80 + items.len() as u8);
+            items.iter().for_each(|b| out.extend(b));
+        }
+    }
+    (out, at)
+}
+
+/// `{"a": 1, "z": [n items]}`: the field `z` is unknown to the target and
+/// skipped; n moves the batch boundary through it. `last` replaces its last
+/// item; `indefinite` writes it as an indefinite array. Returns the bytes and
+/// the offset of the last item.
+fn skipped_field(n: usize, last: &[u8], indefinite: bool) -> (Vec<u8>, usize) {
+    let mut out = hex("a2 6161 01 617a");
+    if indefinite {
+        out.push(0x9f);
+    } else {
+        out.extend([0x98, n as u8]);
+    }
+    for i in 0..n - 1 {
+        // Nested containers and text, so the skip crosses levels.
+        match i % 3 {
+            0 => out.extend([0x82, 0x01, 0x61, b'x']),
+            1 => out.extend([0xa1, 0x61, b'k', 0x80]),
+            _ => out.push((i % 24) as u8),
+        }
+    }
+    let at = out.len();
+    out.extend(last);
+    if indefinite {
+        out.push(0xff);
+    }
+    (out, at)
+}
+
+#[test]
+fn skipped_values_across_batch_boundaries() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: u8,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct AB {
+        a: u8,
+        b: u8,
+    }
+    for n in 1..=140 {
+        for indefinite in [false, true] {
+            let tag = format!("n {n} indefinite {indefinite}");
+            let (data, _) = skipped_field(n, &[0x07], indefinite);
+            assert_eq!(from_slice::<A>(&data).unwrap(), A { a: 1 }, "{tag}");
+            // A field missing after the skipped one: at its END (the item
+            // read last), the break byte or, for a definite array, where it
+            // ends.
+            let end = data.len() - usize::from(indefinite);
+            assert_eq!(err_of::<AB>(&data), (Status::TypeMismatch, end), "{tag}");
+            // Errors inside the skipped value: the library's, at their byte.
+            let (data, at) = skipped_field(n, &[0x1c], indefinite);
+            assert_eq!(err_of::<A>(&data), (Status::ReservedAdditionalInfo, at), "{tag}");
+            let (data, at) = skipped_field(n, &[0x81, 0x62, 0xc3, 0x28], indefinite);
+            assert_eq!(err_of::<A>(&data), (Status::InvalidUtf8, at + 2), "{tag}");
+            // The reader's checks apply inside the skipped value, wherever
+            // the batch ends: a duplicate key, a non-shortest head.
+            let (data, at) = skipped_field(n, &hex("a2 6178 01 6178 02"), indefinite);
+            let dup = DecodeOptions::new().reject_duplicate_keys(true);
+            let e = from_slice_with::<A>(&data, &dup).unwrap_err();
+            assert_eq!((e.status(), e.offset()), (Status::DuplicateKey, at + 4), "{tag}");
+            if !indefinite && n >= 24 {
+                // (Deterministic refuses an indefinite array, and 98 nn
+                // below 24, at the array's head.)
+                let (data, at) = skipped_field(n, &hex("1801"), indefinite);
+                let det = DecodeOptions::new().deterministic(true);
+                let e = from_slice_with::<A>(&data, &det).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::NotPreferred, at), "{tag}");
+            }
+            let (mut data, _) = skipped_field(n, &[0x07], indefinite);
+            data.pop(); // the break, or the last item
+            // Cut short: where the input ends, or at the head of an array
+            // announcing more items than bytes are left.
+            let at = if n == 1 && !indefinite { 6 } else { data.len() };
+            assert_eq!(err_of::<A>(&data), (Status::Truncated, at), "{tag}");
+        }
+    }
+}
+
+/// A float or an integer, through `deserialize_any` (as canada's `Num`).
+#[derive(Debug)]
+struct AnyNum(f64);
+
+impl<'de> Deserialize<'de> for AnyNum {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<AnyNum, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = AnyNum;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a number")
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<AnyNum, E> {
+                Ok(AnyNum(v))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<AnyNum, E> {
+                Ok(AnyNum(v as f64))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[test]
+fn items_across_batch_boundaries() {
+    type T = (Vec<u64>, Vec<(f64, f64)>);
+    for pad in 0..=70 {
+        let want: T = (
+            (0..pad).map(|i| (i % 24) as u64).collect(),
+            (0..40).map(|i| ((i as f64) + 0.5, (i % 24) as f64)).collect(),
+        );
+        for shape in ["plain", "indefinite"] {
+            let (data, _) = padded_pairs(pad, 40, usize::MAX, shape);
+            assert_eq!(from_slice::<T>(&data).unwrap(), want, "pad {pad} {shape}");
+            // Numbers through deserialize_any too.
+            let any = from_slice::<(Vec<u64>, Vec<(AnyNum, AnyNum)>)>(&data).unwrap();
+            assert_eq!(any.1.iter().map(|(a, b)| (a.0, b.0)).collect::<Vec<_>>(), want.1);
+        }
+        // A bad head after the pairs: the batch before it ends short, and
+        // what is past its end (items of an earlier batch) is never read.
+        let (mut data, _) = padded_pairs(pad, 40, usize::MAX, "plain");
+        let at = data.len();
+        data[3 + pad + 1] = 41;
+        data.extend([0x82, 0x1c, 0x00]);
+        assert_eq!(err_of::<T>(&data), (Status::ReservedAdditionalInfo, at + 1), "pad {pad}");
+        for k in [0, 1, 7, 15, 16, 17, 39] {
+            // A third item: TypeMismatch at it (pair head, 9-byte float, 1-byte int).
+            let (data, at) = padded_pairs(pad, 40, k, "extra");
+            let e = from_slice::<T>(&data).unwrap_err();
+            assert_eq!(
+                (e.status(), e.offset()),
+                (Status::TypeMismatch, at + 11),
+                "pad {pad} k {k}"
+            );
+            assert!(e.message().contains("more array items"), "{e}");
+            // One item short: serde's invalid length, at the item read last
+            // (the pair's float).
+            let (data, at) = padded_pairs(pad, 40, k, "short");
+            let e = from_slice::<T>(&data).unwrap_err();
+            assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, at + 1), "pad {pad} k {k}");
+        }
+    }
+}
+
 #[test]
 fn options_reach_the_reader_as_cbor_decode_applies_them() {
     // Each row: from_slice_with stops where a document decode with the same

@@ -312,6 +312,38 @@ fn serde_bulk_errors_have_status_and_offset() {
 }
 
 #[test]
+fn serde_missing_field_after_bulk_is_at_the_bulk_head() {
+    // A struct's last field read in one library call (bulk), then a field
+    // missing: serde's error is reported at the item read last, the bulk
+    // array's head, wherever the batch ends inside or after the array.
+    #[derive(Serialize)]
+    struct Two {
+        pre: Vec<u8>,
+        #[serde(with = "cbor_fast::serde::bulk")]
+        v: Vec<u64>,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct Three {
+        pre: Vec<u8>,
+        #[serde(with = "cbor_fast::serde::bulk")]
+        v: Vec<u64>,
+        post: String,
+    }
+    for n in 0..140usize {
+        for pre in [0usize, 1, 30, 61] {
+            let two = Two { pre: vec![1; pre], v: (0..n as u64).collect() };
+            let bytes = to_vec(&two).unwrap();
+            // a2, "pre", the pre array (head 1 or 2 bytes), "v", then v's head.
+            let at = 1 + 4 + (if pre < 24 { 1 } else { 2 }) + pre + 2;
+            let e = from_slice::<Three>(&bytes).unwrap_err();
+            assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, at), "n {n} pre {pre}");
+            assert!(e.message().contains("post"), "{e}");
+        }
+    }
+}
+
+#[test]
 fn serde_bulk_at_every_batch_boundary() {
     // A vector of n elements between two fields: the batch (64 items) ends
     // everywhere inside it, and before and after its END.

@@ -69,12 +69,18 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
     input: &'a [u8],
+    /// `items[..len]` is the batch; `items[len]`, when `len < BATCH`, is a
+    /// sentinel of type NONE, so that `buffered()` needs one check.
     items: [ffi::cbor_fast_item; BATCH],
     /// Next unread item in `items[..len]`.
     pos: usize,
     len: usize,
-    /// Offset of the head of the item read last (for positionless errors).
+    /// The offset of the head of the item read last (for positionless
+    /// errors) is `items[pos - 1].offset`, found when an error needs it
+    /// (`last_offset`), except while `pos == last_at`: then it is `last`
+    /// (nothing read yet from this batch, or a value passed over whole).
     last: usize,
+    last_at: usize,
     /// Joined chunks of an indefinite-length string.
     scratch: Vec<u8>,
     /// The second reader of the bulk fields (`serde::bulk`), made on first use.
@@ -134,6 +140,7 @@ impl<'a> Deserializer<'a> {
                 pos: 0,
                 len: 0,
                 last: 0,
+                last_at: 0,
                 scratch: Vec::new(),
                 ahead: crate::typed::Scratch::new(),
             }),
@@ -170,7 +177,7 @@ impl<'a> Deserializer<'a> {
     /// Deserializes the next item as a `T` (positionless errors get the
     /// offset of the item being read).
     pub fn deserialize_one<T: de::Deserialize<'a>>(&mut self) -> Result<T, Error> {
-        T::deserialize(&mut *self).map_err(|e| e.at(self.last))
+        T::deserialize(&mut *self).map_err(|e| e.at(self.last_offset()))
     }
 
     /// Checks that the input holds nothing after the items read
@@ -201,6 +208,9 @@ impl<'a> Deserializer<'a> {
     /// Refills the batch. Only called when it is used up.
     #[cold]
     fn fill(&mut self) -> Result<(), Error> {
+        // The batch is about to be overwritten: keep what last_offset says.
+        self.last = self.last_offset();
+        self.last_at = self.pos;
         let mut count = 0usize;
         // SAFETY: live handle; `items` holds BATCH initialised items whose
         // first carries struct_size; valid out pointer.
@@ -214,9 +224,13 @@ impl<'a> Deserializer<'a> {
         };
         if code == ffi::CBOR_FAST_OK && count > 0 && count <= BATCH {
             self.pos = 0;
+            self.last_at = 0;
             self.len = count;
+            self.seal();
             return Ok(());
         }
+        // The call may have written items past the old batch's end.
+        self.seal();
         if code == ffi::CBOR_FAST_END {
             // The top level ended where an item is due.
             let at = self.input.len();
@@ -236,6 +250,32 @@ impl<'a> Deserializer<'a> {
         Err(err.into())
     }
 
+    /// The offset of the head of the item read last (see `last`).
+    fn last_offset(&self) -> usize {
+        match self.pos.checked_sub(1) {
+            Some(i) if self.pos != self.last_at => {
+                self.items.get(i).map_or(self.last, |x| x.offset)
+            }
+            _ => self.last,
+        }
+    }
+
+    /// Marks `items[len]` (if any) as no item: see `buffered`.
+    #[inline]
+    fn seal(&mut self) {
+        if let Some(x) = self.items.get_mut(self.len) {
+            x.type_ = ffi::CBOR_FAST_TYPE_NONE;
+        }
+    }
+
+    /// The next unread item of the batch for the fast paths, which match on
+    /// its type: `None` or an item of type NONE (the sentinel after the
+    /// batch) when the batch is used up; those take the slow path, `next`.
+    #[inline(always)]
+    fn buffered(&self) -> Option<&ffi::cbor_fast_item> {
+        self.items.get(self.pos)
+    }
+
     #[inline]
     fn next(&mut self) -> Result<It, Error> {
         if self.pos == self.len {
@@ -243,7 +283,6 @@ impl<'a> Deserializer<'a> {
         }
         let it = &self.items[self.pos];
         self.pos += 1;
-        self.last = it.offset;
         Ok(It {
             ty: it.type_,
             flags: it.flags,
@@ -296,7 +335,7 @@ impl<'a> Deserializer<'a> {
     /// already; Rust checks again so that soundness never rests on C code:
     /// an ASCII test (word at a time) for the common case, `from_utf8` for
     /// the rest.
-    #[inline]
+    #[inline(always)]
     fn view_str_raw(
         &self,
         data: *const u8,
@@ -304,8 +343,29 @@ impl<'a> Deserializer<'a> {
         offset: usize,
         head: u32,
     ) -> Result<&'a str, Error> {
+        let input: &'a [u8] = self.input;
+        let start = (data as usize).wrapping_sub(input.as_ptr() as usize);
+        if size <= 16 && start <= input.len() && size <= input.len() - start {
+            let bytes = &input[start..start + size];
+            if is_ascii(bytes) {
+                // SAFETY: ASCII is UTF-8 (just checked, in Rust).
+                return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+            }
+        }
+        self.view_str_slow(data, size, offset, head)
+    }
+
+    /// `view_str_raw` past its short ASCII case.
+    #[inline(never)]
+    fn view_str_slow(
+        &self,
+        data: *const u8,
+        size: usize,
+        offset: usize,
+        head: u32,
+    ) -> Result<&'a str, Error> {
         let bytes = self.view_raw(data, size, offset)?;
-        if bytes.is_ascii() {
+        if is_ascii(bytes) {
             // SAFETY: ASCII is UTF-8 (just checked, in Rust).
             return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
         }
@@ -334,9 +394,23 @@ impl<'a> Deserializer<'a> {
         Ok(())
     }
 
-    /// Consumes the END item of the container whose children were read.
+    /// Consumes the END item of the container whose children were read:
+    /// straight from the batch when it is there, else through `close_slow`.
     #[inline]
-    fn close(&mut self, what: &str) -> Result<(), Error> {
+    fn close(&mut self, what: &'static str) -> Result<(), Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_END {
+                self.pos += 1;
+                return Ok(());
+            }
+        }
+        self.close_slow(what)
+    }
+
+    /// `close` when the batch is used up or the next item is no END.
+    #[cold]
+    #[inline(never)]
+    fn close_slow(&mut self, what: &'static str) -> Result<(), Error> {
         let it = self.next()?;
         if it.ty == ffi::CBOR_FAST_TYPE_END {
             return Ok(());
@@ -358,12 +432,48 @@ impl<'a> Deserializer<'a> {
             return Ok(());
         }
         let depth = it.depth;
+        let container = it.ty != ffi::CBOR_FAST_TYPE_BYTES && it.ty != ffi::CBOR_FAST_TYPE_TEXT;
         loop {
-            let x = self.next()?;
-            if x.ty == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
-                return Ok(());
+            // What the batch holds of the value.
+            while self.pos < self.len {
+                let x = &self.items[self.pos];
+                self.pos += 1;
+                if x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
+                    return Ok(());
+                }
+            }
+            if container {
+                return self.skip_rest(depth, it.indefinite());
+            }
+            self.fill()?;
+        }
+    }
+
+    /// The batch ended inside a container being skipped (its head at
+    /// `depth`): the library passes over the rest, END included, without
+    /// delivering the items (the same checks and errors, fewer instructions
+    /// than batching them). Its END stays the item read last: a definite
+    /// container's END is where the reader now stands, a break the byte
+    /// before.
+    #[cold]
+    fn skip_rest(&mut self, depth: u32, indefinite: bool) -> Result<(), Error> {
+        let raw = self.raw.as_ptr();
+        // SAFETY (all calls): live handle.
+        while unsafe { ffi::cbor_reader_depth(raw) } > depth {
+            let code = unsafe { ffi::cbor_reader_skip_to_end(raw) };
+            if code != ffi::CBOR_FAST_OK {
+                let at = self.offset();
+                return Err(crate::typed::reader_error(raw, code, at, 0).into());
             }
         }
+        // The batch is used up: empty it, so that `end` and the next read
+        // go on from the reader's position.
+        self.pos = 0;
+        self.len = 0;
+        self.seal();
+        self.last = self.offset() - usize::from(indefinite);
+        self.last_at = 0;
+        Ok(())
     }
 
     /// A `serde::bulk` field: the next item, an array of numbers or a typed
@@ -398,7 +508,6 @@ impl<'a> Deserializer<'a> {
     fn pass_over(&mut self, head: &ffi::cbor_fast_item) -> Result<(), Error> {
         let depth = head.depth;
         let array = head.type_ == ffi::CBOR_FAST_TYPE_ARRAY;
-        self.last = head.offset;
         self.pos += 1;
         while self.pos < self.len {
             let x = &self.items[self.pos];
@@ -409,8 +518,13 @@ impl<'a> Deserializer<'a> {
             if array && x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
                 self.pos += 1;
             }
+            // The value's head stays the item read last.
+            self.last = head.offset;
+            self.last_at = self.pos;
             return Ok(());
         }
+        self.last = head.offset;
+        self.last_at = self.pos;
         // The batch ended inside the value: an array (or the tag around one)
         // still open, or a tag whose content is still to come. A tag closes
         // with its content, so the reader is back at `depth` when done.
@@ -543,6 +657,31 @@ impl<'a> Deserializer<'a> {
     }
 }
 
+/// `bytes.is_ascii()`, with fewer steps for the short strings that field
+/// names and most keys are: up to 16 bytes in one or two (overlapping) loads
+/// instead of a word loop with a byte-by-byte tail (citm_catalog: about 50
+/// instructions per key through `is_ascii`).
+#[inline]
+fn is_ascii(b: &[u8]) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let n = b.len();
+    match n {
+        0 => true,
+        1..=3 => (b[0] | b[n / 2] | b[n - 1]) < 0x80,
+        4..=7 => {
+            let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+            let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]);
+            (lo | hi) & 0x8080_8080 == 0
+        }
+        8..=16 => {
+            // Exactly 8 bytes each: the HIGH fallback is never taken.
+            let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(HIGH, u64::from_le_bytes);
+            (word(&b[..8]) | word(&b[n - 8..])) & HIGH == 0
+        }
+        _ => b.is_ascii(),
+    }
+}
+
 /// Offset just past `it` (for a container or an indefinite string: past its
 /// head; a definite container's END sits after its last child, a break is
 /// one byte).
@@ -566,41 +705,119 @@ impl Drop for Deserializer<'_> {
 }
 
 macro_rules! forward_to_any {
-    ($($name:ident)*) => {$(
+    // Numbers straight from the batch; the rest out of line (`any_slow`),
+    // which keeps these small and mostly free of stack work.
+    (numbers: $($name:ident)*) => {$(
         #[inline]
         fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
-            // Plain scalars straight from the batch; the rest through any_from.
-            if self.pos < self.len {
-                let it = &self.items[self.pos];
-                let (ty, value, float, offset) = (it.type_, it.value, it.float_value, it.offset);
-                match ty {
-                    ffi::CBOR_FAST_TYPE_UINT => {
-                        self.pos += 1;
-                        self.last = offset;
-                        return visitor.visit_u64(value);
-                    }
-                    ffi::CBOR_FAST_TYPE_FLOAT => {
-                        self.pos += 1;
-                        self.last = offset;
-                        return visitor.visit_f64(float);
-                    }
-                    ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
-                        let (data, size, head) = (it.data, it.size, it.head_size);
-                        self.pos += 1;
-                        self.last = offset;
-                        let s = self.view_str_raw(data, size, offset, head)?;
-                        return visitor.visit_borrowed_str(s);
-                    }
-                    _ => {}
+            if let Some(it) = self.buffered() {
+                let ty = it.type_;
+                if ty == ffi::CBOR_FAST_TYPE_FLOAT {
+                    let float = it.float_value;
+                    self.pos += 1;
+                    return visitor.visit_f64(float);
+                }
+                if ty == ffi::CBOR_FAST_TYPE_UINT {
+                    let value = it.value;
+                    self.pos += 1;
+                    return visitor.visit_u64(value);
                 }
             }
-            let it = self.next()?;
-            self.any_from(it, visitor)
+            self.any_slow(visitor)
+        }
+    )*};
+    // Definite text too (strings, keys and field names).
+    (text: $($name:ident)*) => {$(
+        #[inline]
+        fn $name<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+            if let Some(it) = self.buffered() {
+                if it.type_ == ffi::CBOR_FAST_TYPE_TEXT
+                    && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+                {
+                    let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
+                    self.pos += 1;
+                    let s = self.view_str_raw(data, size, offset, head)?;
+                    return visitor.visit_borrowed_str(s);
+                }
+            }
+            self.any_slow(visitor)
         }
     )*};
 }
 
 impl<'a> Deserializer<'a> {
+    /// A definite array straight from the batch (the common case of
+    /// sequences and tuples); anything else through `any_from`.
+    #[inline]
+    fn seq_from_batch<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_ARRAY
+                && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+            {
+                let left = it.value;
+                self.pos += 1;
+                let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
+                self.close("array items")?;
+                return Ok(v);
+            }
+        }
+        let it = self.next()?;
+        self.any_from(it, visitor)
+    }
+
+    /// A definite map straight from the batch (structs, maps); anything
+    /// else through `any_from`.
+    #[inline]
+    fn map_from_batch<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+            {
+                let left = it.value;
+                self.pos += 1;
+                let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
+                self.close("map entries")?;
+                return Ok(v);
+            }
+        }
+        let it = self.next()?;
+        if it.ty == ffi::CBOR_FAST_TYPE_MAP {
+            let left = (!it.indefinite()).then_some(it.value);
+            let v = visitor.visit_map(Map { de: self, left })?;
+            self.close("map entries")?;
+            return Ok(v);
+        }
+        self.any_from(it, visitor)
+    }
+
+    /// `deserialize_any` past its fast paths: definite text from the batch,
+    /// else the next item through `any_from`.
+    #[inline(never)]
+    fn any_slow<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            match it.type_ {
+                ffi::CBOR_FAST_TYPE_TEXT if it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0 => {
+                    let (data, size, offset, head) = (it.data, it.size, it.offset, it.head_size);
+                    self.pos += 1;
+                    let s = self.view_str_raw(data, size, offset, head)?;
+                    return visitor.visit_borrowed_str(s);
+                }
+                ffi::CBOR_FAST_TYPE_FLOAT => {
+                    let float = it.float_value;
+                    self.pos += 1;
+                    return visitor.visit_f64(float);
+                }
+                ffi::CBOR_FAST_TYPE_UINT => {
+                    let value = it.value;
+                    self.pos += 1;
+                    return visitor.visit_u64(value);
+                }
+                _ => {}
+            }
+        }
+        let it = self.next()?;
+        self.any_from(it, visitor)
+    }
+
     fn bulk_field<T: crate::Number, V: Visitor<'a>>(
         &mut self,
         visitor: V,
@@ -618,12 +835,25 @@ impl<'a> Deserializer<'a> {
 impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     type Error = Error;
 
-    forward_to_any! {
+    forward_to_any! { numbers:
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
-        deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
-        deserialize_seq deserialize_map deserialize_identifier
+        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+    }
+
+    forward_to_any! { text:
+        deserialize_char deserialize_str deserialize_string deserialize_bytes
+        deserialize_byte_buf deserialize_identifier
+    }
+
+    #[inline]
+    fn deserialize_seq<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.seq_from_batch(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        self.map_from_batch(visitor)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -684,8 +914,9 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         visitor.visit_newtype_struct(self)
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
-        self.deserialize_any(visitor)
+        self.seq_from_batch(visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'a>>(
@@ -694,7 +925,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         _len: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
-        self.deserialize_any(visitor)
+        self.seq_from_batch(visitor)
     }
 
     /// A map keyed by field names (or, like serde_cbor's packed form, an
@@ -706,14 +937,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         _fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let it = self.next()?;
-        if it.ty == ffi::CBOR_FAST_TYPE_MAP {
-            let left = (!it.indefinite()).then_some(it.value);
-            let v = visitor.visit_map(Map { de: self, left })?;
-            self.close("map entries")?;
-            return Ok(v);
-        }
-        self.any_from(it, visitor)
+        self.map_from_batch(visitor)
     }
 
     /// Externally tagged: `"Variant"` for a unit variant, `{"Variant": content}`
@@ -785,6 +1009,7 @@ impl<'a> de::SeqAccess<'a> for Seq<'_, 'a> {
         seed.deserialize(&mut *self.de).map(Some)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         // Capped: a hostile count must not become a huge reservation.
         self.left.map(|n| n.min(4096) as usize)
@@ -822,6 +1047,7 @@ impl<'a> de::MapAccess<'a> for Map<'_, 'a> {
         seed.deserialize(&mut *self.de)
     }
 
+    #[inline]
     fn size_hint(&self) -> Option<usize> {
         self.left.map(|n| n.min(4096) as usize)
     }
@@ -907,5 +1133,26 @@ impl<'de> de::Deserializer<'de> for OptionU64 {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf option unit unit_struct newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The short-string ASCII test agrees with `<[u8]>::is_ascii` for every
+    /// length through the word loop, with one non-ASCII byte at each place.
+    #[test]
+    fn is_ascii_matches_std() {
+        for n in 0..=40 {
+            let clean: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            assert!(super::is_ascii(&clean), "{n}");
+            for at in 0..n {
+                for high in [0x80u8, 0xc3, 0xff] {
+                    let mut b = clean.clone();
+                    b[at] = high;
+                    assert_eq!(super::is_ascii(&b), b.is_ascii(), "{n} {at}");
+                    assert!(!super::is_ascii(&b), "{n} {at} {high:#x}");
+                }
+            }
+        }
     }
 }
