@@ -10,6 +10,23 @@ import (
 	fx "github.com/fxamacker/cbor/v2"
 )
 
+// anyLikeFx decodes in into `any` with both libraries, fails the test if
+// either fails or the values differ, and returns ours.
+func anyLikeFx(t *testing.T, in []byte, what string) any {
+	t.Helper()
+	var ours, peer any
+	if err := Unmarshal(in, &ours); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if err := fx.Unmarshal(in, &peer); err != nil {
+		t.Fatalf("%s: fxamacker: %v", what, err)
+	}
+	if !reflect.DeepEqual(ours, peer) {
+		t.Fatalf("%s: decoded values differ from fxamacker", what)
+	}
+	return ours
+}
+
 // Byte strings decoded into an `any` share an arena and a slab of headers:
 // each is its own value (capacity at its length, so an append copies), an
 // empty one is non-nil, and Decode's types get the same.
@@ -78,16 +95,7 @@ func TestAnyMapKeyCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ours, peer any
-	if err := Unmarshal(in, &ours); err != nil {
-		t.Fatal(err)
-	}
-	if err := fx.Unmarshal(in, &peer); err != nil {
-		t.Fatal(err)
-	}
-	if !reflect.DeepEqual(ours, peer) {
-		t.Fatal("decoded values differ from fxamacker")
-	}
+	ours := anyLikeFx(t, in, "records")
 	// Keys of 1..32 bytes that share their slot (length, first, middle and
 	// last bytes: the hash) and differ in one other byte, taking turns:
 	// the cache must tell every pair apart, whichever word holds the byte.
@@ -107,17 +115,7 @@ func TestAnyMapKeyCache(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ours, peer any
-		if err := Unmarshal(in, &ours); err != nil {
-			t.Fatal(err)
-		}
-		if err := fx.Unmarshal(in, &peer); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(ours, peer) {
-			t.Fatal("slot-sharing keys: decoded values differ from fxamacker")
-		}
-		for _, m := range ours.([]any) {
+		for _, m := range anyLikeFx(t, in, "slot-sharing keys").([]any) {
 			if len(m.(map[any]any)) != 2 {
 				t.Fatalf("slot-sharing keys merged: %v", m)
 			}
@@ -162,26 +160,13 @@ func TestAnyArrayScalarRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var ours, peer any
-		if err := Unmarshal(in, &ours); err != nil {
-			t.Fatal(err)
-		}
-		if err := fx.Unmarshal(in, &peer); err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(ours, peer) || !reflect.DeepEqual(ours, v) {
-			t.Fatalf("value %d: decoded values differ", i)
+		if ours := anyLikeFx(t, in, fmt.Sprintf("value %d", i)); !reflect.DeepEqual(ours, v) {
+			t.Fatalf("value %d: decoded value differs from the source", i)
 		}
 		d, err := Decode(in)
 		if err != nil || !reflect.DeepEqual(d, v) && i != 3 {
 			t.Fatalf("value %d: Decode differs (%v)", i, err)
 		}
 	}
-	var ours, peer any
-	if err := Unmarshal(indef, &ours); err != nil {
-		t.Fatal(err)
-	}
-	if err := fx.Unmarshal(indef, &peer); err != nil || !reflect.DeepEqual(ours, peer) {
-		t.Fatalf("indefinite: %v vs %v (%v)", ours, peer, err)
-	}
+	anyLikeFx(t, indef, "indefinite")
 }
