@@ -173,6 +173,9 @@ struct batch_out {
     out += stride;
   }
 };
+// Losing the trait would not break the batch, only slow it down silently.
+static_assert(cbor_fast::detail::delivers_in_step<batch_out>::value,
+              "cbor_reader_next_batch() fills each element inside the reader's steps");
 }  // namespace
 
 cbor_fast_status cbor_reader_next_batch(cbor_reader* reader, cbor_fast_item* items, size_t capacity,
