@@ -780,12 +780,6 @@ impl<'a> Deserializer<'a> {
             }
         }
         let it = self.next()?;
-        if it.ty == ffi::CBOR_FAST_TYPE_MAP {
-            let left = (!it.indefinite()).then_some(it.value);
-            let v = visitor.visit_map(Map { de: self, left })?;
-            self.close("map entries")?;
-            return Ok(v);
-        }
         self.any_from(it, visitor)
     }
 
