@@ -140,7 +140,8 @@ type frame struct {
 	key    any
 	hasKey bool
 	later  bool // a tag 21-23 read as its content (ByteStringToStringAllowedWithExpectedLaterEncoding)
-	// keyOff, keyDepth: where the key was (DupMapKeyEnforcedAPF)
+	// keyOff, keyDepth: where the key was (an invalid key's error,
+	// DupMapKeyEnforcedAPF)
 	keyOff, keyDepth int
 }
 
@@ -348,10 +349,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				f.array = append(f.array, v)
 			case C.CBOR_FAST_TYPE_MAP:
 				if !f.hasKey {
-					f.key, f.hasKey = v, true
-					if lim != nil && lim.dupAPF {
-						f.keyOff, f.keyDepth = vstart, vdepth
-					}
+					// (keyOff, keyDepth: for a key Go cannot hash and for
+					// DupMapKeyEnforcedAPF.)
+					f.key, f.hasKey, f.keyOff, f.keyDepth = v, true, vstart, vdepth
 					break
 				}
 				if fl == flavorClassic {
@@ -360,7 +360,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 					k := f.key
 					if tw := (*eface)(unsafe.Pointer(&k)).typ; tw != strType && tw != u64Type && tw != i64Type {
 						var err error
-						if k, err = hashableKey(k); err != nil {
+						if k, err = hashableKey(k, f.keyOff); err != nil {
 							return nil, 0, err
 						}
 					}

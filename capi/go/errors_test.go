@@ -3,6 +3,7 @@ package cborfast
 import (
 	"errors"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -116,4 +117,65 @@ func TestEncodeErrors(t *testing.T) {
 		t.Errorf("self-containing slice: %#v", err)
 	}
 	checkNoLeaks(t, before)
+}
+
+// Keys a Go map cannot hash (a slice or map, itself or inside an interface
+// of an array, struct or registered type) are an *UnmarshalTypeError at the
+// key's offset, never a panic of the map assignment; keys it can hash of the
+// same Go types decode.
+func TestUnhashableMapKeys(t *testing.T) {
+	type holder struct{ X any }
+	ts := NewTagSet()
+	if err := ts.Add(TagOptions{EncTag: EncTagRequired, DecTag: DecTagRequired}, reflect.TypeFor[holder](), 1000); err != nil {
+		t.Fatal(err)
+	}
+	tagged, err := DecOptions{}.DecModeWithTags(ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := DecOptions{}.DecMode()
+	cases := []struct {
+		name   string
+		dm     DecMode
+		hex    string
+		target func() any
+		cbor   string // "": decodes
+		off    int
+		want   any
+	}{
+		{"array key into map[any]any", plain, "a1 81 01 02", func() any { return new(map[any]any) }, "[]interface {}", 1, nil},
+		{"map key of an inner map[any]any", plain, "a1 00 a1 a0 02", func() any { return new(map[any]any) }, "map[interface {}]interface {}", 3, nil},
+		{"tag over an array as a key", plain, "a1 c6 81 01 02", func() any { return new(map[any]any) }, "[]interface {}", 1, nil},
+		{"array key in an any", plain, "81 a1 81 01 02", func() any { return new(any) }, "[]interface {}", 2, nil},
+		{"bignum key", plain, "a1 c2 41 01 02", func() any { return new(map[any]any) }, "bignum", 1, nil},
+		{"registered struct holding an array", tagged, "a1 d9 03e8 a1 61 58 81 01 02", func() any { return new(map[any]any) }, "cborfast.holder", 1, nil},
+		{"registered struct holding a number", tagged, "a1 d9 03e8 a1 61 58 01 02", func() any { return new(map[any]any) }, "",
+			0, map[any]any{holder{X: uint64(1)}: uint64(2)}},
+		{"[1]any key holding an array", plain, "a1 81 81 01 02", func() any { return new(map[[1]any]int) }, "array", 1, nil},
+		{"[1]any key holding a number", plain, "a1 81 01 02", func() any { return new(map[[1]any]int) }, "",
+			0, map[[1]any]int{{uint64(1)}: 2}},
+		{"struct{A any} key holding an array", plain, "a1 00 a1 a1 61 41 81 01 02", func() any { return new(map[int]map[struct{ A any }]int) }, "map", 3, nil},
+		{"struct{A any} key holding a text", plain, "a1 a1 61 41 61 78 02", func() any { return new(map[struct{ A any }]int) }, "",
+			0, map[struct{ A any }]int{{A: "x"}: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			v := c.target()
+			err := c.dm.Unmarshal(unhex(t, c.hex), v)
+			if c.cbor == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := reflect.ValueOf(v).Elem().Interface(); !reflect.DeepEqual(got, c.want) {
+					t.Fatalf("got %#v, want %#v", got, c.want)
+				}
+				return
+			}
+			var te *UnmarshalTypeError
+			if !errors.As(err, &te) || te.CBORType != c.cbor || te.GoType != "map key" || te.Offset != c.off ||
+				te.Reason != "invalid map key type" && te.Reason != "bignum map keys are not supported" {
+				t.Fatalf("got %v (%#v), want %s at %d", err, te, c.cbor, c.off)
+			}
+		})
+	}
 }

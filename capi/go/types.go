@@ -81,8 +81,9 @@ func (e *InvalidUnmarshalError) Error() string {
 	return "cborfast: Unmarshal(nil " + e.Type.String() + ")"
 }
 
-// hashableKey converts a decoded map key into a valid Go map key.
-func hashableKey(k any) (any, error) {
+// hashableKey converts a decoded map key into a valid Go map key; off is
+// the key's offset, for the error.
+func hashableKey(k any, off int) (any, error) {
 	if t := typeWord(k); t == strType || t == u64Type || t == i64Type {
 		return k, nil // the usual keys, without the type switch
 	}
@@ -92,19 +93,46 @@ func hashableKey(k any) (any, error) {
 	case []byte:
 		return ByteString(x), nil
 	case Tag:
-		c, err := hashableKey(x.Content)
+		c, err := hashableKey(x.Content, off)
 		if err != nil {
 			return nil, err
 		}
 		return Tag{Number: x.Number, Content: c}, nil
 	case big.Int:
 		// Not comparable (it holds a slice), so not a valid Go map key.
-		return nil, &UnmarshalTypeError{CBORType: "bignum", GoType: "map key", Reason: "bignum map keys are not supported"}
+		return nil, &UnmarshalTypeError{CBORType: "bignum", GoType: "map key", Offset: off,
+			Reason: "bignum map keys are not supported"}
 	}
-	if reflect.TypeOf(k).Comparable() {
+	// The value, not its type: a registered type comparable as a type may
+	// hold a slice or a map in an interface field, which a Go map cannot
+	// hash (a panic).
+	if reflect.ValueOf(k).Comparable() {
 		return k, nil
 	}
-	return nil, &UnmarshalTypeError{CBORType: fmt.Sprintf("%T", k), GoType: "map key", Reason: "invalid map key type"}
+	return nil, invalidKey(fmt.Sprintf("%T", k), off)
+}
+
+func invalidKey(cborType string, off int) error {
+	return &UnmarshalTypeError{CBORType: cborType, GoType: "map key", Offset: off, Reason: "invalid map key type"}
+}
+
+// keyMayPanic reports whether a Go map key of type t may be unhashable at
+// run time (an interface, or an array or struct holding one, may hold a
+// slice or a map), so that each decoded key needs reflect's Comparable().
+func keyMayPanic(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Interface:
+		return true
+	case reflect.Array:
+		return keyMayPanic(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if keyMayPanic(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // timeFromContent is the time of a tag 0 (RFC 3339 text) or tag 1 (epoch

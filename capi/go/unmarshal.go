@@ -739,6 +739,7 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 	}
 	kt, vt := t.Key(), t.Elem()
 	keyAny := kt.Kind() == reflect.Interface && kt.NumMethod() == 0
+	keyCheck := !keyAny && keyMayPanic(kt) // e.g. [2]any, struct{ A any }
 	kdec := decoderLocked(kt)
 	vdec := decoderLocked(vt)
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
@@ -774,10 +775,8 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			if k._type == C.CBOR_FAST_TYPE_END {
 				return nil
 			}
-			var koff, kdepth int // (k does not outlive a joined key)
-			if dupAPF {
-				koff, kdepth = int(k.offset), int(k.depth)
-			}
+			// (k does not outlive a joined key)
+			koff, kdepth, ktype := int(k.offset), int(k.depth), k._type
 			kv.SetZero()
 			nerr := d.nerr
 			if keyAny {
@@ -785,7 +784,7 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 				if err != nil {
 					return err
 				}
-				if x, err = hashableKey(x); err != nil {
+				if x, err = hashableKey(x, koff); err != nil {
 					return err
 				}
 				if x != nil {
@@ -793,6 +792,10 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 				}
 			} else if err := kdec.fn(d, k, kp); err != nil {
 				return err
+			} else if keyCheck && !kv.Comparable() {
+				// A slice or map in an interface of the key: SetMapIndex
+				// would panic (hash of unhashable type).
+				return invalidKey(cborTypeNames[ktype], koff)
 			}
 			v, err := d.t.next()
 			if err != nil {
