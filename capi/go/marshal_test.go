@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand"
@@ -184,22 +185,33 @@ func TestUnmarshalErrors(t *testing.T) {
 	if err := loose.Unmarshal(unhex(t, "62 c328"), &s); err != nil || s != "\xc3(" {
 		t.Errorf("UTF8DecodeInvalid: %q %v", s, err)
 	}
-	if _, err := (DecOptions{MaxNestedLevels: -1}).DecMode(); err == nil {
-		t.Error("MaxNestedLevels -1 accepted")
+	for _, n := range []int{-1, MaxNestedLevelsLimit + 1, 1 << 31} {
+		if _, err := (DecOptions{MaxNestedLevels: n}).DecMode(); err == nil ||
+			err.Error() != fmt.Sprintf("cborfast: invalid MaxNestedLevels %d", n) {
+			t.Errorf("MaxNestedLevels %d: %v", n, err)
+		}
 	}
 }
 
-// 100,000 nested arrays: an error at the default depth, and with the limit
-// raised a value built without recursion on the input's depth.
+// 65,535 nested arrays: an error at the default depth, and with the limit
+// raised to its maximum a value built without recursion on the input's
+// depth; one level more is ErrDepth at its head.
 func TestDeepInput(t *testing.T) {
-	const depth = 100000
+	const depth = MaxNestedLevelsLimit
 	in := append(bytes.Repeat([]byte{0x81}, depth), 0x00)
 	var v any
 	err := Unmarshal(in, &v)
 	if e, ok := err.(*Error); !ok || e.Code != CodeDepth || e.Offset != 32 {
 		t.Fatalf("default depth 32: %v", err)
 	}
-	deep, _ := DecOptions{MaxNestedLevels: depth}.DecMode()
+	deep, err := DecOptions{MaxNestedLevels: depth}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	over := append(bytes.Repeat([]byte{0x81}, depth+1), 0x00)
+	if err := deep.Unmarshal(over, &v); err == nil || err.(*Error).Code != CodeDepth || err.(*Error).Offset != depth {
+		t.Fatalf("depth %d + 1: %v", depth, err)
+	}
 	if err := deep.Unmarshal(in, &v); err != nil {
 		t.Fatal(err)
 	}
@@ -217,7 +229,7 @@ func TestDeepInput(t *testing.T) {
 	if n != depth {
 		t.Fatalf("depth %d", n)
 	}
-	// Decode too, and Marshal and Encode back (the depth limit is 100000).
+	// Decode too, and Marshal and Encode back (the depth limit is 65535).
 	if out, err := Marshal(v); err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("Marshal of the deep value: %v", err)
 	}
@@ -226,13 +238,19 @@ func TestDeepInput(t *testing.T) {
 	} else if out, err := Encode(dv); err != nil || !bytes.Equal(out, in) {
 		t.Fatalf("Encode of the deep value: %v", err)
 	}
-	// A recursive struct type 100000 deep.
+	// Recursive struct and slice types, each level a recursive call of the
+	// typed decoders, at the deepest MaxNestedLevels allows.
 	type node struct {
 		Next *node `cbor:"n"`
 	}
 	nested := append(bytes.Repeat(unhex(t, "a1 616e"), depth), 0xf6)
 	var root node
 	if err := deep.Unmarshal(nested, &root); err != nil {
+		t.Fatal(err)
+	}
+	type list []list
+	var l list
+	if err := deep.Unmarshal(append(bytes.Repeat([]byte{0x81}, depth-1), 0x80), &l); err != nil {
 		t.Fatal(err)
 	}
 }

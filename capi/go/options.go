@@ -8,7 +8,6 @@ import "C"
 import (
 	"fmt"
 	"io"
-	"math"
 	"reflect"
 )
 
@@ -85,9 +84,8 @@ const (
 type DecOptions struct {
 	DupMapKey DupMapKeyMode
 	// MaxNestedLevels is the most nested arrays, maps and tags (default 32,
-	// at most 2^32-1; decoding into `any` never recurses, so large values
-	// are safe). Checked by the library on every item, skipped ones
-	// included. Unlike fxamacker, every tag and every indefinite-length
+	// at most MaxNestedLevelsLimit, 65535, as fxamacker). Checked by the
+	// library on every item, skipped ones included. Unlike fxamacker, every tag and every indefinite-length
 	// string counts as a level (fxamacker counts neither the first tag of
 	// a chain nor indefinite strings).
 	MaxNestedLevels int
@@ -127,6 +125,16 @@ type DecOptions struct {
 	// FieldNameByteString: whether a byte string key names struct fields.
 	FieldNameByteString FieldNameByteStringMode
 }
+
+// MaxNestedLevelsLimit is the largest DecOptions.MaxNestedLevels
+// (fxamacker's). Decoding into `any` keeps its stack on the heap, but the
+// typed decoders (recursive struct, slice and map types, DefaultMapType)
+// recurse once per level: 65535 levels take up to 128 MiB of goroutine
+// stack (a map type under DefaultMapType; 32 MiB for a struct or a slice),
+// and about a million reach Go's 1 GB limit, a fatal error that recover()
+// does not catch (a 4 MB input did that when any depth up to 2^32-1 was
+// accepted).
+const MaxNestedLevelsLimit = 65535
 
 // DefaultMaxStreamBuffer is the Decoder's buffer bound when
 // DecOptions.MaxStreamBuffer is 0.
@@ -170,7 +178,7 @@ func (o DecOptions) decMode() (*decMode, error) {
 	if depth == 0 {
 		depth = 32
 	}
-	if depth < 1 || uint64(depth) > math.MaxUint32 {
+	if depth < 1 || depth > MaxNestedLevelsLimit {
 		return nil, fmt.Errorf("cborfast: invalid MaxNestedLevels %d", o.MaxNestedLevels)
 	}
 	if o.MaxArrayElements < 0 || o.MaxMapPairs < 0 {
