@@ -257,3 +257,51 @@ func TestTagSetAdd(t *testing.T) {
 		t.Fatal("nil TagSet accepted")
 	}
 }
+
+// Tag 1 epoch times are read within ±2^62 seconds, integers as floats:
+// time.Unix() wraps far below the int64 range (-2^63 seconds came back as
+// the year +292277026596). At the bound they decode, one past it is an
+// *UnmarshalTypeError at the tag, into time.Time and into any alike.
+func TestEpochTimeRange(t *testing.T) {
+	cases := []struct {
+		name, hex string
+		sec       int64 // the time, when ok
+		ok        bool
+	}{
+		{"uint 2^62", "c1 1b 4000000000000000", 1 << 62, true},
+		{"uint 2^62 + 1", "c1 1b 4000000000000001", 0, false},
+		{"uint 2^64 - 1", "c1 1b ffffffffffffffff", 0, false},
+		{"negative -2^62", "c1 3b 3fffffffffffffff", -1 << 62, true},
+		{"negative -2^62 - 1", "c1 3b 4000000000000000", 0, false},
+		{"negative -2^63", "c1 3b 7fffffffffffffff", 0, false},
+		{"float 2^62", "c1 fb 43d0000000000000", 1 << 62, true},
+		{"float -2^62", "c1 fb c3d0000000000000", -1 << 62, true},
+		{"float past 2^62", "c1 fb 43d0000000000001", 0, false},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			in := append([]byte{0x81}, unhex(t, c.hex)...) // the tag at offset 1
+			var tm []time.Time
+			errT := Unmarshal(in, &tm)
+			var a any
+			errA := Unmarshal(in, &a)
+			if c.ok {
+				if errT != nil || errA != nil {
+					t.Fatalf("%v / %v", errT, errA)
+				}
+				want := time.Unix(c.sec, 0)
+				if !tm[0].Equal(want) || !a.([]any)[0].(time.Time).Equal(want) || tm[0].Unix() != c.sec {
+					t.Fatalf("got %v / %v, want %v", tm[0], a, want)
+				}
+				return
+			}
+			for _, err := range []error{errT, errA} {
+				var te *UnmarshalTypeError
+				if !errors.As(err, &te) || te.CBORType != "tag" || te.GoType != "time.Time" || te.Offset != 1 ||
+					te.Reason != "epoch time out of range" {
+					t.Fatalf("got %v", err)
+				}
+			}
+		})
+	}
+}

@@ -135,6 +135,9 @@ func keyMayPanic(t reflect.Type) bool {
 	return false
 }
 
+// maxEpoch is the largest epoch time (tag 1) decoded, in seconds either way.
+const maxEpoch = 1 << 62
+
 // timeFromContent is the time of a tag 0 (RFC 3339 text) or tag 1 (epoch
 // seconds) content.
 func timeFromContent(num uint64, c any) (time.Time, error) {
@@ -145,16 +148,22 @@ func timeFromContent(num uint64, c any) (time.Time, error) {
 		}
 		return time.Parse(time.RFC3339Nano, s)
 	}
+	// At most 2^62 seconds (146 billion years) either way, integers as
+	// floats: time.Unix() wraps far below that (-2^63 became the year
+	// +292277026596).
 	switch x := c.(type) {
 	case uint64:
-		if x > math.MaxInt64 {
+		if x > maxEpoch {
 			return time.Time{}, errors.New("epoch time out of range")
 		}
 		return time.Unix(int64(x), 0), nil
 	case int64:
+		if x < -maxEpoch {
+			return time.Time{}, errors.New("epoch time out of range")
+		}
 		return time.Unix(x, 0), nil
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > 1<<62 {
+		if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) > maxEpoch {
 			return time.Time{}, errors.New("epoch time out of range")
 		}
 		sec, frac := math.Modf(x)
