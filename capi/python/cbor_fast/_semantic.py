@@ -18,6 +18,7 @@ from fractions import Fraction
 from ipaddress import (IPv4Address, IPv4Interface, IPv4Network, IPv6Address, IPv6Interface,
                        IPv6Network, ip_address, ip_interface, ip_network)
 
+from . import _ext
 from ._types import (CBORDecodeError, CBOREncodeTypeError, CBOREncodeValueError,
                      CBORSimpleValue, CBORTag)
 
@@ -115,10 +116,11 @@ def _string_date(value, immutable):
 def _set(value, immutable):
     # RFC 8949's tag 258 holds an array; anything else is refused rather than
     # iterated (a network of tag 261 iterates over every address it holds: 2**27
-    # for a /5, gigabytes of memory; a text would become a set of characters)
+    # for a /5, gigabytes of memory; a text would become a set of characters).
+    # Members sharing a hash are bounded as map keys are (MAX_KEYS_PER_HASH).
     if not isinstance(value, (list, tuple)):
         raise ValueError("set must be an array")
-    return frozenset(value) if immutable else set(value)
+    return _ext._build_set(value, immutable)
 
 
 def _ip_old(value, immutable):

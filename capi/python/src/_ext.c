@@ -869,6 +869,9 @@ static PyMethodDef module_methods[] = {
     {"dumps", (PyCFunction)(void (*)(void))cf_dumps, METH_FASTCALL | METH_KEYWORDS,
      "dumps(obj, **options) -> bytes."},
     {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},
+    {"_build_set", cf_build_set, METH_VARARGS,
+     "_build_set(values, frozen): set or frozenset of a list or tuple, at most "
+     "MAX_KEYS_PER_HASH members sharing a hash (tag 258)."},
     {"status_name", py_status_name, METH_O, "The library's name of a status code."},
     {"status_string", py_status_string, METH_O, "The library's description of a status code."},
     {"_clear_key_cache", py_clear_key_cache, METH_NOARGS,
@@ -906,7 +909,8 @@ PyMODINIT_FUNC PyInit__ext(void) {
       PyModule_AddObject(m, "DEFAULT_MAX_CONTAINER_ITEMS",
                          PyLong_FromUnsignedLongLong(CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS)) < 0 ||
       PyModule_AddObject(m, "DEFAULT_MAX_ITEMS",
-                         PyLong_FromUnsignedLongLong(CBOR_FAST_DEFAULT_MAX_ITEMS)) < 0) {
+                         PyLong_FromUnsignedLongLong(CBOR_FAST_DEFAULT_MAX_ITEMS)) < 0 ||
+      PyModule_AddIntConstant(m, "MAX_KEYS_PER_HASH", CF_MAX_KEYS_PER_HASH) < 0) {
     Py_DECREF(m);
     return NULL;
   }

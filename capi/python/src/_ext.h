@@ -67,8 +67,15 @@ enum { CF_LIST = 1, CF_KEY, CF_VALUE, CF_TAG, CF_BYTES, CF_TEXT };
 typedef struct {
   PyObject* obj;   /* list, dict or chunk list (owned); NULL for a tag */
   PyObject* key;   /* CF_VALUE: the key waiting for its value (owned) */
-  uint64_t tag;    /* CF_TAG: the tag number */
-  Py_ssize_t fill; /* preallocated list: next index; -1: append */
+  struct cf_hash_counts* hashes; /* CF_KEY/CF_VALUE: cf_count_key()'s (owned), or NULL */
+  union { /* (by kind: 64 bytes a frame) */
+    uint64_t tag;      /* CF_TAG: the tag number */
+    size_t key_offset; /* CF_KEY/CF_VALUE: where the map's current key starts */
+  };
+  union {
+    Py_ssize_t fill;             /* CF_LIST: preallocated: next index; -1: append */
+    Py_ssize_t shared_hash_keys; /* CF_KEY/CF_VALUE: keys cf_count_key() has seen */
+  };
   Py_ssize_t share; /* tag 28: index in the shareables */
   size_t offset;   /* the head of the container or tag */
   uint32_t frozen_depth; /* frozen levels up to here (hashing recurses on them) */
@@ -80,6 +87,35 @@ typedef struct {
 /* Deepest nesting of a hashable value built (a map key, a set member): hashing
  * a tuple recurses in C, so this bounds that recursion whatever max_depth is. */
 #define CF_MAX_FROZEN_DEPTH 1000
+
+/* The most distinct map keys (or set members) of one container that may share
+ * one hash value. Python randomizes the hashes of str and bytes only: those of
+ * ints (n mod 2^61-1), floats, tuples, frozensets and other hashable values
+ * built from the input can be made equal, and each insert then compares the
+ * key with every earlier one of that hash: 20,000 bignum keys congruent
+ * mod 2^61-1 (259 KB) took 1.8 s, 16.7 million (the default container limit)
+ * would take days. Honest data stays far below: at most 17 distinct integers
+ * of 64 bits share a hash (n + k(2^61-1)), and about 40 doubles do. */
+#define CF_MAX_KEYS_PER_HASH 64
+
+/* After a new key was inserted into a dict or set `container`: counts it if
+ * its hash is not seeded (see CF_MAX_KEYS_PER_HASH). *seen counts such keys; only when more than
+ * CF_MAX_KEYS_PER_HASH have come is the table *counts built (from the keys
+ * in `container`) and kept, so small containers pay one compare. 0, or -1 with
+ * CBORDecodeError at *offset (offset NULL: the error's offset is None, for
+ * the caller to fill) or another exception. */
+typedef struct cf_hash_counts cf_hash_counts;
+int cf_count_key(cf_hash_counts** counts, Py_ssize_t* seen, PyObject* container, PyObject* key,
+                 const size_t* offset);
+static inline void cf_hash_counts_free(cf_hash_counts** counts) {
+  if (*counts != NULL) {
+    PyMem_Free(*counts);
+    *counts = NULL;
+  }
+}
+/* set(values) or frozenset(values) of a list or tuple, with cf_count_key():
+ * tag 258 (from _semantic.py). */
+PyObject* cf_build_set(PyObject* module, PyObject* args);
 
 #define CF_BATCH 128
 
@@ -101,7 +137,6 @@ typedef struct {
   size_t pos, count;    /* the batch: next item, items in it */
   size_t last_offset;
   size_t item_start;    /* offset of the top-level item being decoded */
-  size_t key_offset;    /* offset of the map key being decoded */
   size_t reader_item_offset; /* the reader's, for an error between items */
   int reader_item_offset_valid;
   cbor_fast_item batch[CF_BATCH];

@@ -236,6 +236,186 @@ static void raise_semantic(const char* message, size_t offset) {
   }
 }
 
+/* ---- keys sharing a hash ------------------------------------------------------ */
+
+#define CF_STR_(x) #x
+#define CF_STR(x) CF_STR_(x)
+
+#ifdef PyHASH_MODULUS
+#define CF_HASH_MODULUS PyHASH_MODULUS
+#else
+#define CF_HASH_MODULUS _PyHASH_MODULUS
+#endif
+
+/* 1 for the keys left uncounted: str and bytes (seeded hashes) and ints below
+ * the hash modulus in magnitude (each its own hash, so at most two of them,
+ * -1 and -2, share one), which the input cannot make collide. */
+static int distinct_hash(PyObject* k) {
+  if (PyUnicode_CheckExact(k) || PyBytes_CheckExact(k)) {
+    return 1;
+  }
+  if (PyLong_CheckExact(k)) {
+    int overflow = 0;
+    long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+    return !overflow && v > -(long long)CF_HASH_MODULUS && v < (long long)CF_HASH_MODULUS;
+  }
+  return 0;
+}
+
+/* Distinct keys per hash value of one container: open addressing, indexed by
+ * a seeded hash (SipHash) of the hash value, so that values the input chooses
+ * cannot pile up here either. */
+typedef struct {
+  Py_hash_t hash;
+  Py_ssize_t count; /* 0: an empty slot */
+} cf_hash_slot;
+
+struct cf_hash_counts {
+  size_t mask, used;
+  cf_hash_slot slots[];
+};
+
+static size_t seeded_index(Py_hash_t h) {
+#if PY_VERSION_HEX >= 0x030E0000
+  return (size_t)Py_HashBuffer(&h, sizeof h);
+#else
+  return (size_t)_Py_HashBytes(&h, sizeof h);
+#endif
+}
+
+static cf_hash_slot* find_slot(cf_hash_counts* t, Py_hash_t h) {
+  size_t i = seeded_index(h) & t->mask;
+  while (t->slots[i].count != 0 && t->slots[i].hash != h) {
+    i = (i + 1) & t->mask;
+  }
+  return &t->slots[i];
+}
+
+/* A table of 2 * `size` slots holding the counts of `old` (NULL: none). */
+static cf_hash_counts* new_counts(size_t size, cf_hash_counts* old) {
+  cf_hash_counts* t =
+      (cf_hash_counts*)PyMem_Calloc(1, sizeof(cf_hash_counts) + 2 * size * sizeof(cf_hash_slot));
+  if (t == NULL) {
+    PyErr_NoMemory();
+    return NULL;
+  }
+  t->mask = 2 * size - 1;
+  if (old != NULL) {
+    for (size_t i = 0; i <= old->mask; ++i) {
+      if (old->slots[i].count != 0) {
+        *find_slot(t, old->slots[i].hash) = old->slots[i];
+      }
+    }
+    t->used = old->used;
+  }
+  return t;
+}
+
+/* Counts key k of hash h in *counts (grown as needed): 1 when it is one too
+ * many, 0, -1 with an exception. */
+static int add_count(cf_hash_counts** counts, Py_hash_t h) {
+  cf_hash_counts* t = *counts;
+  if (t == NULL || 2 * (t->used + 1) > t->mask + 1) {
+    t = new_counts(t == NULL ? 64 : t->mask + 1, t);
+    if (t == NULL) {
+      return -1;
+    }
+    PyMem_Free(*counts);
+    *counts = t;
+  }
+  cf_hash_slot* slot = find_slot(t, h);
+  if (slot->count == 0) {
+    slot->hash = h;
+    t->used++;
+  }
+  return ++slot->count > CF_MAX_KEYS_PER_HASH;
+}
+
+int cf_count_key(cf_hash_counts** counts, Py_ssize_t* seen, PyObject* container, PyObject* key,
+                 const size_t* offset) {
+  if (distinct_hash(key) || ++*seen <= CF_MAX_KEYS_PER_HASH) {
+    return 0; /* a key of its own hash, or too few to exceed the bound */
+  }
+  int over = 0;
+  if (*counts == NULL) {
+    /* the first time: count the keys already in (key among them) */
+    PyObject* it = PyObject_GetIter(container);
+    if (it == NULL) {
+      return -1;
+    }
+    PyObject* k;
+    while (!over && (k = PyIter_Next(it)) != NULL) {
+      if (!distinct_hash(k)) {
+        Py_hash_t h = PyObject_Hash(k);
+        over = h == -1 ? -1 : add_count(counts, h);
+      }
+      Py_DECREF(k);
+    }
+    Py_DECREF(it);
+    if (over == 0 && PyErr_Occurred()) {
+      over = -1;
+    }
+  } else {
+    Py_hash_t h = PyObject_Hash(key);
+    over = h == -1 ? -1 : add_count(counts, h);
+  }
+  if (over <= 0) {
+    return over;
+  }
+  PyObject* exc = PyObject_CallFunction(
+      cf_state.decode_error, "OOs", Py_None, Py_None,
+      "more than " CF_STR(CF_MAX_KEYS_PER_HASH) " distinct keys of one container share a "
+      "hash (inserting them takes quadratic time)");
+  if (exc == NULL) {
+    return -1;
+  }
+  if (offset != NULL) {
+    PyObject* o = PyLong_FromSize_t(*offset);
+    if (o == NULL || PyObject_SetAttrString(exc, "offset", o) < 0) {
+      Py_XDECREF(o);
+      Py_DECREF(exc);
+      return -1;
+    }
+    Py_DECREF(o);
+  }
+  PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+  Py_DECREF(exc);
+  return -1;
+}
+
+PyObject* cf_build_set(PyObject* module, PyObject* args) {
+  (void)module;
+  PyObject* values;
+  int frozen;
+  if (!PyArg_ParseTuple(args, "Op", &values, &frozen)) {
+    return NULL;
+  }
+  PyObject* seq = PySequence_Fast(values, "set members must be a list or tuple");
+  if (seq == NULL) {
+    return NULL;
+  }
+  PyObject* set = PySet_New(NULL);
+  cf_hash_counts* hashes = NULL;
+  Py_ssize_t seen = 0;
+  Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+  for (Py_ssize_t i = 0; set != NULL && i < n; ++i) {
+    PyObject* v = PySequence_Fast_GET_ITEM(seq, i);
+    Py_ssize_t before = PySet_GET_SIZE(set);
+    if (PySet_Add(set, v) < 0 ||
+        (PySet_GET_SIZE(set) != before && cf_count_key(&hashes, &seen, set, v, NULL) < 0)) {
+      Py_CLEAR(set);
+    }
+  }
+  cf_hash_counts_free(&hashes);
+  Py_DECREF(seq);
+  if (set != NULL && frozen) {
+    PyObject* f = PyFrozenSet_New(set);
+    Py_DECREF(set);
+    set = f;
+  }
+  return set;
+}
+
 /* ---- the memory budget ---------------------------------------------------------
  * The reader's allocations go through these hooks, so max_memory counts them
  * with the extension's own stack and its estimate of the objects built. */
@@ -330,6 +510,7 @@ static void clear_frames(cf_decoder* d) {
   for (size_t i = 0; i < d->depth; ++i) {
     Py_CLEAR(d->stack[i].obj);
     Py_CLEAR(d->stack[i].key);
+    cf_hash_counts_free(&d->stack[i].hashes);
   }
   d->depth = 0;
 }
@@ -760,25 +941,31 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
         if (d->opts.strict_hashable && !PyUnicode_CheckExact(v) && !PyBytes_CheckExact(v)) {
           Py_DECREF(v);
           raise_semantic("map key is not a text or byte string (strict_hashable_types)",
-                         d->key_offset);
+                         f->key_offset);
           return -1;
         }
         f->key = v;
         f->kind = CF_VALUE;
         return 0;
       case CF_VALUE: {
+        Py_ssize_t before = PyDict_GET_SIZE(f->obj);
         int rc = PyDict_SetItem(f->obj, f->key, v);
         Py_DECREF(v);
-        Py_CLEAR(f->key);
         f->kind = CF_KEY;
         if (rc < 0) {
+          Py_CLEAR(f->key);
           if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
             raise_semantic("unhashable map key", f->offset);
           }
           return -1;
         }
-        return 0;
+        /* (a str key, the common case, costs one compare here) */
+        if (!PyUnicode_CheckExact(f->key) && PyDict_GET_SIZE(f->obj) != before) {
+          rc = cf_count_key(&f->hashes, &f->shared_hash_keys, f->obj, f->key, &f->key_offset);
+        }
+        Py_CLEAR(f->key);
+        return rc;
       }
       case CF_TAG:
         v = finish_tag(d, f, v);
@@ -853,7 +1040,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
     if (d->depth == 0) {
       d->item_start = it->offset;
     } else if (d->stack[d->depth - 1].kind == CF_KEY) {
-      d->key_offset = it->offset;
+      d->stack[d->depth - 1].key_offset = it->offset;
     }
     cf_frame* top = d->depth ? &d->stack[d->depth - 1] : NULL;
     PyObject* v;
@@ -965,7 +1152,11 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           return -1;
         }
         cf_frame* f = push(d, it, CF_KEY);
-        if (f == NULL || (f->obj = PyDict_New()) == NULL || register_shared(d, f) < 0) {
+        if (f == NULL) {
+          return -1;
+        }
+        f->shared_hash_keys = 0; /* (push() set its union's fill to -1) */
+        if ((f->obj = PyDict_New()) == NULL || register_shared(d, f) < 0) {
           return -1;
         }
         continue;
@@ -1026,6 +1217,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         }
         v = finish_frame(d, top);
         Py_CLEAR(top->key);
+        cf_hash_counts_free(&top->hashes);
         d->depth--;
         break;
       }
