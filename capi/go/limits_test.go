@@ -170,6 +170,8 @@ func TestDefaultLimits(t *testing.T) {
 		limCase{"32 nested arrays into any", nest(32, 0x81), anyT, 0, 0, false, nil},
 		limCase{"33 nested arrays into any", nest(33, 0x81), anyT, CodeDepth, 32, false, isFxDepth},
 		limCase{"33 nested arrays into []any", nest(33, 0x81), func() any { return new([]any) }, CodeDepth, 32, false, isFxDepth},
+		limCase{"100000 nested arrays into any", nest(100000, 0x81), anyT, CodeDepth, 32, false, isFxDepth},
+		limCase{"100000 nested maps into any", nest(100000, 0xa1, 0x00), anyT, CodeDepth, 64, false, isFxDepth},
 		limCase{"32 nested maps into any", nest(32, 0xa1, 0x00), anyT, 0, 0, false, nil},
 		limCase{"33 nested maps into any", nest(33, 0xa1, 0x00), anyT, CodeDepth, 64, false, isFxDepth},
 		limCase{"32 nested indefinite arrays", indefNest(32), anyT, 0, 0, false, nil},
