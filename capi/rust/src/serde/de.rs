@@ -333,8 +333,8 @@ impl<'a> Deserializer<'a> {
 
     /// A definite text string as `&str`. The library has validated it
     /// already; Rust checks again so that soundness never rests on C code:
-    /// an ASCII test (word at a time) for the common case, `from_utf8` for
-    /// the rest.
+    /// an ASCII test (word at a time) for the common case, `utf8::is_utf8`
+    /// for the rest.
     #[inline(always)]
     fn view_str_raw(
         &self,
@@ -346,7 +346,9 @@ impl<'a> Deserializer<'a> {
         let input: &'a [u8] = self.input;
         let start = (data as usize).wrapping_sub(input.as_ptr() as usize);
         if size <= 16 && start <= input.len() && size <= input.len() - start {
-            let bytes = &input[start..start + size];
+            // SAFETY: start + size <= input.len(), just checked (indexing
+            // would repeat the checks).
+            let bytes = unsafe { input.get_unchecked(start..start + size) };
             if is_ascii(bytes) {
                 // SAFETY: ASCII is UTF-8 (just checked, in Rust).
                 return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
@@ -355,7 +357,9 @@ impl<'a> Deserializer<'a> {
         self.view_str_slow(data, size, offset, head)
     }
 
-    /// `view_str_raw` past its short ASCII case.
+    /// `view_str_raw` past its short ASCII case: the ASCII prefix 16 bytes
+    /// at a time, then the UTF-8 check (`utf8::is_utf8`) on the rest only (a
+    /// byte below 0x80 ends a character, so the rest is checked on its own).
     #[inline(never)]
     fn view_str_slow(
         &self,
@@ -365,14 +369,17 @@ impl<'a> Deserializer<'a> {
         head: u32,
     ) -> Result<&'a str, Error> {
         let bytes = self.view_raw(data, size, offset)?;
-        if is_ascii(bytes) {
-            // SAFETY: ASCII is UTF-8 (just checked, in Rust).
-            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        let from = ascii_prefix(bytes);
+        // A failure goes back to from_utf8 for its offset.
+        if from < bytes.len() && !super::utf8::is_utf8(&bytes[from..]) {
+            if let Err(e) = std::str::from_utf8(&bytes[from..]) {
+                let at = offset + head as usize + from + e.valid_up_to();
+                return Err(Error::new(Status::InvalidUtf8, at, "invalid UTF-8 in a text string"));
+            }
         }
-        std::str::from_utf8(bytes).map_err(|e| {
-            let at = offset + head as usize + e.valid_up_to();
-            Error::new(Status::InvalidUtf8, at, "invalid UTF-8 in a text string")
-        })
+        // SAFETY: bytes[..from] is ASCII and bytes[from..] UTF-8 (both just
+        // checked, in Rust), split before an ASCII byte or at the end.
+        Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
     /// The chunks of an indefinite string (its start item just read) joined
@@ -680,6 +687,26 @@ fn is_ascii(b: &[u8]) -> bool {
         }
         _ => b.is_ascii(),
     }
+}
+
+/// The length of an all-ASCII prefix of `b`: all of `b` when it is ASCII,
+/// else a multiple of 16 bytes that ends at or before the first non-ASCII
+/// byte (two words per step, no byte loop).
+#[inline]
+fn ascii_prefix(b: &[u8]) -> usize {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut chunks = b.chunks_exact(16);
+    let mut n = 0;
+    for c in &mut chunks {
+        let (lo, hi) = c.split_at(8);
+        // Exactly 8 bytes each: the HIGH fallback is never taken.
+        let word = |w: &[u8]| <[u8; 8]>::try_from(w).map_or(HIGH, u64::from_le_bytes);
+        if (word(lo) | word(hi)) & HIGH != 0 {
+            return n;
+        }
+        n += 16;
+    }
+    if is_ascii(chunks.remainder()) { b.len() } else { n }
 }
 
 /// Offset just past `it` (for a container or an indefinite string: past its
@@ -1132,6 +1159,68 @@ impl<'de> de::Deserializer<'de> for OptionU64 {
 
 #[cfg(test)]
 mod tests {
+    /// `ascii_prefix` is the whole slice for ASCII, else a multiple of 16 at
+    /// or before the first non-ASCII byte, for every length and place.
+    #[test]
+    fn ascii_prefix_stops_at_or_before_the_first_high_byte() {
+        for n in 0..=70 {
+            let clean: Vec<u8> = (0..n).map(|i| b' ' + (i % 95) as u8).collect();
+            assert_eq!(super::ascii_prefix(&clean), n, "{n}");
+            for at in 0..n {
+                for high in [0x80u8, 0xe3, 0xff] {
+                    let mut b = clean.clone();
+                    b[at] = high;
+                    let p = super::ascii_prefix(&b);
+                    assert_eq!(p, at / 16 * 16, "{n} {at} {high:#x}");
+                }
+            }
+        }
+    }
+
+    /// `view_str_slow` accepts what `from_utf8` accepts and fails where it
+    /// fails (offset: the string's head plus `valid_up_to`), with one- to
+    /// four-byte characters and bad bytes at every place of strings around
+    /// the 16-byte steps.
+    #[test]
+    fn view_str_slow_agrees_with_from_utf8() {
+        let pieces: [&[u8]; 8] = [
+            b"a",
+            "é".as_bytes(),
+            "ア".as_bytes(),
+            "😀".as_bytes(),
+            b"\xff",
+            b"\xe3\x81",
+            b"\xed\xa0\x80",
+            b"\xc0\xaf",
+        ];
+        let mut data = Vec::new();
+        let mut cases = Vec::new();
+        for n in [0usize, 15, 16, 17, 31, 32, 40] {
+            for piece in pieces {
+                for at in 0..=n {
+                    let start = data.len();
+                    data.extend(std::iter::repeat_n(b'x', at));
+                    data.extend_from_slice(piece);
+                    data.extend(std::iter::repeat_n(b'y', n - at));
+                    cases.push((start, data.len() - start));
+                }
+            }
+        }
+        let de = super::Deserializer::new(&data).unwrap();
+        for (start, len) in cases {
+            let bytes = &data[start..start + len];
+            let got = de.view_str_slow(bytes.as_ptr(), len, 100, 3);
+            match std::str::from_utf8(bytes) {
+                Ok(s) => assert_eq!(got.unwrap(), s),
+                Err(e) => {
+                    let e2 = got.unwrap_err();
+                    assert_eq!(e2.status(), crate::Status::InvalidUtf8, "{bytes:?}");
+                    assert_eq!(e2.offset(), 103 + e.valid_up_to(), "{bytes:?}");
+                }
+            }
+        }
+    }
+
     /// The short-string ASCII test agrees with `<[u8]>::is_ascii` for every
     /// length through the word loop, with one non-ASCII byte at each place.
     #[test]
