@@ -658,6 +658,66 @@ fn skipped_values_across_batch_boundaries() {
     }
 }
 
+/// Unknown fields holding each kind of scalar (passed over in place when the
+/// batch holds them; indefinite strings and tags go through the general
+/// skip), at every place of the batch: the known field after them is read,
+/// a missing one fails at the map's end, a bad string at its byte.
+#[test]
+fn skipped_scalars_of_every_kind_at_every_batch_place() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: u8,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct AB {
+        a: u8,
+        b: u8,
+    }
+    let values = [
+        "17",
+        "3903e7",
+        "43010203",
+        "63616263",
+        "5f4101ff",
+        "7f6161ff",
+        "f0",
+        "f5",
+        "f6",
+        "f7",
+        "f93c00",
+        "fb3ff8000000000000",
+        "c11a00000001",
+        "1bffffffffffffffff",
+    ];
+    // A map of `pad` entries "z": value, then the entries in `last`.
+    let map = |pad: usize, value: &[u8], last: &[&str]| {
+        let n = pad + last.len();
+        let mut out = if n < 24 { vec![0xa0 | n as u8] } else { vec![0xb8, n as u8] };
+        for _ in 0..pad {
+            out.extend(hex("617a"));
+            out.extend(value);
+        }
+        for entry in last {
+            out.extend(hex(entry));
+        }
+        out
+    };
+    for value in values {
+        for pad in 1..=140 {
+            let tag = format!("{value} pad {pad}");
+            let data = map(pad, &hex(value), &["616101"]);
+            assert_eq!(from_slice::<A>(&data).unwrap(), A { a: 1 }, "{tag}");
+            // b missing: at the item read last, a's value.
+            assert_eq!(err_of::<AB>(&data), (Status::TypeMismatch, data.len() - 1), "{tag}");
+            // One more unknown field, with bad text (c3 28) before a.
+            let bad = map(pad, &hex(value), &["617a 62c328", "616101"]);
+            let at = bad.len() - 5;
+            assert_eq!(err_of::<A>(&bad), (Status::InvalidUtf8, at), "{tag}");
+        }
+    }
+}
+
 /// A float or an integer, through `deserialize_any` (as canada's `Num`).
 #[derive(Debug)]
 struct AnyNum(f64);

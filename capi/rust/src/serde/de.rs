@@ -370,15 +370,27 @@ impl<'a> Deserializer<'a> {
     ) -> Result<&'a str, Error> {
         let bytes = self.view_raw(data, size, offset)?;
         let from = ascii_prefix(bytes);
-        // A failure goes back to from_utf8 for its offset.
-        if from < bytes.len() && !super::utf8::is_utf8(&bytes[from..]) {
-            if let Err(e) = std::str::from_utf8(&bytes[from..]) {
-                let at = offset + head as usize + from + e.valid_up_to();
+        if from == bytes.len() {
+            // SAFETY: ASCII is UTF-8 (just checked, in Rust).
+            return Ok(unsafe { std::str::from_utf8_unchecked(bytes) });
+        }
+        Self::utf8_after(bytes, from, offset + head as usize)
+    }
+
+    /// `bytes` as `&str`, its first `from` bytes known to be ASCII (out of
+    /// line: the ASCII case above stays small). A failure goes back to
+    /// `from_utf8` for its offset (`at` is where `bytes` starts).
+    #[inline(never)]
+    fn utf8_after(bytes: &'a [u8], from: usize, at: usize) -> Result<&'a str, Error> {
+        let rest = &bytes[from..];
+        if !super::utf8::is_utf8(rest) {
+            if let Err(e) = std::str::from_utf8(rest) {
+                let at = at + from + e.valid_up_to();
                 return Err(Error::new(Status::InvalidUtf8, at, "invalid UTF-8 in a text string"));
             }
         }
         // SAFETY: bytes[..from] is ASCII and bytes[from..] UTF-8 (both just
-        // checked, in Rust), split before an ASCII byte or at the end.
+        // checked, in Rust), split before an ASCII byte.
         Ok(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
@@ -997,8 +1009,21 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         }
     }
 
+    /// A number, simple value or definite string in the batch (most
+    /// unknown fields) is passed over in place; the rest through `skip`.
     #[inline]
     fn deserialize_ignored_any<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        if let Some(it) = self.buffered() {
+            if matches!(
+                it.type_,
+                ffi::CBOR_FAST_TYPE_UINT..=ffi::CBOR_FAST_TYPE_TEXT
+                    | ffi::CBOR_FAST_TYPE_SIMPLE..=ffi::CBOR_FAST_TYPE_FLOAT
+            ) && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
+            {
+                self.pos += 1;
+                return visitor.visit_unit();
+            }
+        }
         self.skip()?;
         visitor.visit_unit()
     }
