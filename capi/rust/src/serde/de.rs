@@ -69,9 +69,10 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
     input: &'a [u8],
-    /// `items[..len]` is the batch; `items[len]`, when `len < BATCH`, is a
-    /// sentinel of type NONE, so that `buffered()` needs one check.
-    items: [ffi::cbor_fast_item; BATCH],
+    /// `items[..len]` is the batch; `items[len]` is a sentinel of type NONE
+    /// (one element more than a batch: there is always one), so that
+    /// `buffered()` needs no bounds check and the fast paths one type test.
+    items: [ffi::cbor_fast_item; BATCH + 1],
     /// Next unread item in `items[..len]`.
     pos: usize,
     len: usize,
@@ -136,7 +137,7 @@ impl<'a> Deserializer<'a> {
             Some(raw) if code == ffi::CBOR_FAST_OK => Ok(Deserializer {
                 raw,
                 input: data,
-                items: [ffi::cbor_fast_item::INIT; BATCH],
+                items: [ffi::cbor_fast_item::INIT; BATCH + 1],
                 pos: 0,
                 len: 0,
                 last: 0,
@@ -260,7 +261,7 @@ impl<'a> Deserializer<'a> {
         }
     }
 
-    /// Marks `items[len]` (if any) as no item: see `buffered`.
+    /// Marks `items[len]` as no item: see `buffered`.
     #[inline]
     fn seal(&mut self) {
         if let Some(x) = self.items.get_mut(self.len) {
@@ -269,11 +270,18 @@ impl<'a> Deserializer<'a> {
     }
 
     /// The next unread item of the batch for the fast paths, which match on
-    /// its type: `None` or an item of type NONE (the sentinel after the
-    /// batch) when the batch is used up; those take the slow path, `next`.
+    /// its type: the sentinel (type NONE) when the batch is used up, which
+    /// takes the slow path, `next`. Always `Some` (the fast paths are
+    /// written as `if let`).
     #[inline(always)]
     fn buffered(&self) -> Option<&ffi::cbor_fast_item> {
-        self.items.get(self.pos)
+        // pos only passes an item the batch holds (pos < len), and len is a
+        // count the library returned (checked <= BATCH) or 0.
+        debug_assert!(self.pos <= self.len && self.len <= BATCH);
+        // SAFETY: pos <= len <= BATCH < items.len() (above); an unchecked
+        // index saves a compare and branch per item (canada: 5 % of
+        // from_slice's instructions).
+        Some(unsafe { self.items.get_unchecked(self.pos) })
     }
 
     #[inline]
