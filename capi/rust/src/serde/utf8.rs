@@ -97,35 +97,45 @@ mod ssse3 {
         nibble: __m128i,
     }
 
-    /// The error bits of block `input` after `prev` (the block before, or
-    /// zeros): pairs through the lookups, third and fourth bytes through
-    /// the lead two and three bytes back.
+    /// The error bits of the 16 bytes at `p` (returned too) after `prev`
+    /// (the block before, or zeros): pairs through the lookups, third and
+    /// fourth bytes through the lead two and three bytes back.
+    ///
+    /// # Safety
+    /// The CPU must have SSSE3; `p` must be readable for 16 bytes.
     #[inline]
     #[target_feature(enable = "ssse3")]
-    fn block_errors(t: &Tables, prev: __m128i, input: __m128i) -> __m128i {
-        let prev1 = _mm_alignr_epi8::<15>(input, prev);
-        let high = |v: __m128i| _mm_and_si128(_mm_srli_epi16::<4>(v), t.nibble);
-        let special = _mm_and_si128(
-            _mm_and_si128(
-                _mm_shuffle_epi8(t.high1, high(prev1)),
-                _mm_shuffle_epi8(t.low1, _mm_and_si128(prev1, t.nibble)),
-            ),
-            _mm_shuffle_epi8(t.high2, high(input)),
-        );
-        let prev2 = _mm_alignr_epi8::<14>(input, prev);
-        let prev3 = _mm_alignr_epi8::<13>(input, prev);
-        // 0x80 set where the byte two back is 111_____ or three back 1111____.
-        let third = _mm_subs_epu8(prev2, _mm_set1_epi8((0xe0u8 - 0x80) as i8));
-        let fourth = _mm_subs_epu8(prev3, _mm_set1_epi8((0xf0u8 - 0x80) as i8));
-        let must23 = _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8(0x80u8 as i8));
-        _mm_xor_si128(must23, special)
+    unsafe fn block_errors(t: &Tables, prev: __m128i, p: *const u8) -> (__m128i, __m128i) {
+        // SAFETY: 16 readable bytes at `p` (the caller's promise); the rest
+        // are register operations on a CPU with SSSE3. (One block for all:
+        // Rust before 1.87 has every intrinsic unsafe.)
+        unsafe {
+            let input = _mm_loadu_si128(p.cast());
+            let prev1 = _mm_alignr_epi8::<15>(input, prev);
+            let high = |v: __m128i| _mm_and_si128(_mm_srli_epi16::<4>(v), t.nibble);
+            let special = _mm_and_si128(
+                _mm_and_si128(
+                    _mm_shuffle_epi8(t.high1, high(prev1)),
+                    _mm_shuffle_epi8(t.low1, _mm_and_si128(prev1, t.nibble)),
+                ),
+                _mm_shuffle_epi8(t.high2, high(input)),
+            );
+            let prev2 = _mm_alignr_epi8::<14>(input, prev);
+            let prev3 = _mm_alignr_epi8::<13>(input, prev);
+            // 0x80 set where the byte two back is 111_____ or three back 1111____.
+            let third = _mm_subs_epu8(prev2, _mm_set1_epi8((0xe0u8 - 0x80) as i8));
+            let fourth = _mm_subs_epu8(prev3, _mm_set1_epi8((0xf0u8 - 0x80) as i8));
+            let must23 = _mm_and_si128(_mm_or_si128(third, fourth), _mm_set1_epi8(0x80u8 as i8));
+            (_mm_xor_si128(must23, special), input)
+        }
     }
 
     /// # Safety
     /// The CPU must have SSSE3.
     #[target_feature(enable = "ssse3")]
     pub(super) unsafe fn is_utf8(b: &[u8]) -> bool {
-        // SAFETY (the loads): 16 bytes from a 16-byte chunk or array.
+        // SAFETY: SSSE3 (the caller's promise); each block_errors pointer
+        // has 16 bytes (a 16-byte chunk or array), as have the tables.
         unsafe {
             let load = |p: *const u8| _mm_loadu_si128(p.cast());
             let t = Tables {
@@ -138,8 +148,8 @@ mod ssse3 {
             let mut errors = _mm_setzero_si128();
             let mut chunks = b.chunks_exact(16);
             for c in &mut chunks {
-                let input = load(c.as_ptr());
-                errors = _mm_or_si128(errors, block_errors(&t, prev, input));
+                let (e, input) = block_errors(&t, prev, c.as_ptr());
+                errors = _mm_or_si128(errors, e);
                 prev = input;
             }
             // The rest padded with zeros (all of it when nothing is left):
@@ -148,7 +158,8 @@ mod ssse3 {
             let mut last = [0u8; 16];
             let rest = chunks.remainder();
             last[..rest.len()].copy_from_slice(rest);
-            errors = _mm_or_si128(errors, block_errors(&t, prev, load(last.as_ptr())));
+            let (e, _) = block_errors(&t, prev, last.as_ptr());
+            errors = _mm_or_si128(errors, e);
             _mm_movemask_epi8(_mm_cmpeq_epi8(errors, _mm_setzero_si128())) == 0xffff
         }
     }
