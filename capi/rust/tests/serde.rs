@@ -205,6 +205,93 @@ fn float_widths() {
     assert_eq!(from_slice::<f64>(&hex("182f")).unwrap(), 47.0);
 }
 
+/// The width rule at each boundary of half and single: the largest and
+/// smallest normals and subnormals, the last fraction bit each width keeps
+/// (bit 29 of the double is single's last, 28 only a double's), one step
+/// past each range, and NaNs whose payload fits half, only single, or only
+/// double. Every row also through a struct field and a tuple (the inlined
+/// container paths) and against the C writer.
+#[test]
+fn float_width_boundaries() {
+    let rows: &[(&str, u64, &str)] = &[
+        ("largest half", 65504f64.to_bits(), "f97bff"),
+        ("-largest half", (-65504f64).to_bits(), "f9fbff"),
+        ("65505: single", 65505f64.to_bits(), "fa477fe100"),
+        ("smallest half normal 2^-14", 0x3f10_0000_0000_0000, "f90400"),
+        ("largest half subnormal", 0x3f0f_f800_0000_0000, "f903ff"),
+        ("-smallest half subnormal", 0xbe70_0000_0000_0000, "f98001"),
+        ("2^-25: below half, single", 0x3e60_0000_0000_0000, "fa33000000"),
+        ("1.5 * 2^-24: between half subnormals", 0x3e78_0000_0000_0000, "fa33c00000"),
+        ("1 + 2^-10: half's last fraction bit", 0x3ff0_0400_0000_0000, "f93c01"),
+        ("1 + 2^-11: single", 0x3ff0_0200_0000_0000, "fa3f801000"),
+        ("1 + 2^-23: single's last fraction bit", 0x3ff0_0000_2000_0000, "fa3f800001"),
+        ("1 + 2^-24: double", 0x3ff0_0000_1000_0000, "fb3ff0000010000000"),
+        ("largest single", 0x47ef_ffff_e000_0000, "fa7f7fffff"),
+        ("2^128: above single", 0x47f0_0000_0000_0000, "fb47f0000000000000"),
+        ("smallest single normal 2^-126", 0x3810_0000_0000_0000, "fa00800000"),
+        ("largest single subnormal", 0x380f_ffff_c000_0000, "fa007fffff"),
+        ("smallest single subnormal 2^-149", 0x36a0_0000_0000_0000, "fa00000001"),
+        ("2^-150: double", 0x3690_0000_0000_0000, "fb3690000000000000"),
+        ("-infinity", f64::NEG_INFINITY.to_bits(), "f9fc00"),
+        ("-NaN", 0xfff8_0000_0000_0000, "f9fe00"),
+        ("NaN, payload in half", 0x7ffc_0000_0000_0000, "f97f00"),
+        ("signalling NaN, payload in half", 0x7ff0_0400_0000_0000, "f97c01"),
+        ("NaN, payload in single", 0x7ff8_0000_2000_0000, "fa7fc00001"),
+        ("signalling NaN, payload in double", 0x7ff0_0000_0000_0001, "fb7ff0000000000001"),
+    ];
+    #[derive(Serialize)]
+    struct One {
+        x: f64,
+    }
+    for &(name, bits, h) in rows {
+        let v = f64::from_bits(bits);
+        assert_eq!(to_vec(&v).unwrap(), hex(h), "{name}");
+        assert_eq!(encode(&Value::Float(v)).unwrap(), hex(h), "{name}: C writer");
+        let mut field = hex("a16178");
+        field.extend(hex(h));
+        assert_eq!(to_vec(&One { x: v }).unwrap(), field, "{name}: field");
+        let mut pair = hex("8201");
+        pair.extend(hex(h));
+        assert_eq!(to_vec(&(1u8, v)).unwrap(), pair, "{name}: tuple");
+        assert_eq!(from_slice::<f64>(&hex(h)).unwrap().to_bits(), bits, "{name}: read back");
+    }
+    // f32 arguments: the same widths (the largest single and its subnormals).
+    assert_eq!(to_vec(&f32::MAX).unwrap(), hex("fa7f7fffff"));
+    assert_eq!(to_vec(&f32::from_bits(1)).unwrap(), hex("fa00000001"));
+    assert_eq!(to_vec(&f32::from_bits(0x3380_0000)).unwrap(), hex("f90001")); // 2^-24
+    assert_eq!(to_vec(&-0.5f32).unwrap(), hex("f9b800"));
+}
+
+/// Exact binary16 -> binary64 (NaN payloads kept).
+fn half_to_f64(h: u16) -> f64 {
+    let negative = h & 0x8000 != 0;
+    let exp = u64::from((h >> 10) & 0x1f);
+    let mant = u64::from(h & 0x3ff);
+    let bits = match exp {
+        0x1f => 0x7ff << 52 | mant << 42,
+        0 => (mant as f64 * 2f64.powi(-24)).to_bits(),
+        _ => (exp + 1023 - 15) << 52 | mant << 42,
+    };
+    f64::from_bits(bits | u64::from(negative) << 63)
+}
+
+/// Every one of the 65,536 halves, widened to a double, is written back as
+/// that half (NaNs with their payloads, subnormals, both zeros), as the C
+/// writer writes it.
+#[test]
+fn every_half_is_written_as_itself() {
+    let all: Vec<f64> = (0..=u16::MAX).map(half_to_f64).collect();
+    let mut expected = hex("9a00010000");
+    for h in 0..=u16::MAX {
+        expected.push(0xf9);
+        expected.extend(h.to_be_bytes());
+    }
+    let ours = to_vec(&all).unwrap();
+    assert!(ours == expected, "halves");
+    let c = encode(&Value::Array(all.iter().map(|&f| Value::Float(f)).collect())).unwrap();
+    assert!(c == expected, "halves, C writer");
+}
+
 // ---- strings, containers, borrowing -----------------------------------------
 
 #[derive(Serialize, Deserialize, Debug, PartialEq)]
@@ -567,6 +654,66 @@ fn skipped_values_across_batch_boundaries() {
             // announcing more items than bytes are left.
             let at = if n == 1 && !indefinite { 6 } else { data.len() };
             assert_eq!(err_of::<A>(&data), (Status::Truncated, at), "{tag}");
+        }
+    }
+}
+
+/// Unknown fields holding each kind of scalar (passed over in place when the
+/// batch holds them; indefinite strings and tags go through the general
+/// skip), at every place of the batch: the known field after them is read,
+/// a missing one fails at the map's end, a bad string at its byte.
+#[test]
+fn skipped_scalars_of_every_kind_at_every_batch_place() {
+    #[derive(Deserialize, Debug, PartialEq)]
+    struct A {
+        a: u8,
+    }
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct AB {
+        a: u8,
+        b: u8,
+    }
+    let values = [
+        "17",
+        "3903e7",
+        "43010203",
+        "63616263",
+        "5f4101ff",
+        "7f6161ff",
+        "f0",
+        "f5",
+        "f6",
+        "f7",
+        "f93c00",
+        "fb3ff8000000000000",
+        "c11a00000001",
+        "1bffffffffffffffff",
+    ];
+    // A map of `pad` entries "z": value, then the entries in `last`.
+    let map = |pad: usize, value: &[u8], last: &[&str]| {
+        let n = pad + last.len();
+        let mut out = if n < 24 { vec![0xa0 | n as u8] } else { vec![0xb8, n as u8] };
+        for _ in 0..pad {
+            out.extend(hex("617a"));
+            out.extend(value);
+        }
+        for entry in last {
+            out.extend(hex(entry));
+        }
+        out
+    };
+    for value in values {
+        for pad in 1..=140 {
+            let tag = format!("{value} pad {pad}");
+            let data = map(pad, &hex(value), &["616101"]);
+            assert_eq!(from_slice::<A>(&data).unwrap(), A { a: 1 }, "{tag}");
+            // b missing: at the item read last, a's value.
+            assert_eq!(err_of::<AB>(&data), (Status::TypeMismatch, data.len() - 1), "{tag}");
+            // One more unknown field, with bad text (c3 28) before a.
+            let bad = map(pad, &hex(value), &["617a 62c328", "616101"]);
+            let at = bad.len() - 5;
+            assert_eq!(err_of::<A>(&bad), (Status::InvalidUtf8, at), "{tag}");
         }
     }
 }

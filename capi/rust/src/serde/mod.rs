@@ -36,6 +36,7 @@ mod error;
 mod numbers;
 mod ser;
 mod tag;
+mod utf8;
 
 pub use de::{Deserializer, from_slice, from_slice_with};
 pub use error::Error;

@@ -244,24 +244,42 @@ fn narrows_exactly<const EXP: u32, const MANT: u32>(d: u64) -> Option<u64> {
 }
 
 /// Appends `v` in the shortest float width that keeps it exactly.
-#[inline]
+///
+/// A double with any of its low 29 fraction bits set fits no narrower
+/// width: that test alone decides the common case (canada's coordinates),
+/// inline; the rest goes to `write_narrow`, out of line.
+#[inline(always)]
 pub(crate) fn write_float(out: &mut Vec<u8>, v: f64) {
     let bits = v.to_bits();
-    // Any of the low 29 fraction bits set: only a double holds it.
-    if bits & 0x1fff_ffff == 0 {
-        if let Some(h) = narrows_exactly::<5, 10>(bits) {
-            let b = (h as u16).to_be_bytes();
-            out.extend_from_slice(&[0xf9, b[0], b[1]]);
-            return;
-        }
-        if let Some(s) = narrows_exactly::<8, 23>(bits) {
-            let b = (s as u32).to_be_bytes();
-            out.extend_from_slice(&[0xfa, b[0], b[1], b[2], b[3]]);
-            return;
-        }
+    if bits & 0x1fff_ffff != 0 {
+        write_double(out, bits);
+    } else {
+        write_narrow(out, bits);
     }
+}
+
+/// Appends binary64 `bits` as a float64 item.
+#[inline(always)]
+fn write_double(out: &mut Vec<u8>, bits: u64) {
     let b = bits.to_be_bytes();
     out.extend_from_slice(&[0xfb, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+}
+
+/// `write_float` for doubles whose low 29 fraction bits are clear: half or
+/// single when one keeps the value exactly, else double.
+#[inline(never)]
+fn write_narrow(out: &mut Vec<u8>, bits: u64) {
+    if let Some(h) = narrows_exactly::<5, 10>(bits) {
+        let b = (h as u16).to_be_bytes();
+        out.extend_from_slice(&[0xf9, b[0], b[1]]);
+        return;
+    }
+    if let Some(s) = narrows_exactly::<8, 23>(bits) {
+        let b = (s as u32).to_be_bytes();
+        out.extend_from_slice(&[0xfa, b[0], b[1], b[2], b[3]]);
+        return;
+    }
+    write_double(out, bits);
 }
 
 /// Exact widening of binary32 bits (a signalling NaN keeps its payload,
@@ -415,6 +433,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.text(variant);
         value.serialize(self)
     }
+    #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
         Ok(match len {
             Some(n) => {
@@ -427,10 +446,12 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
             }
         })
     }
+    #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted })
     }
+    #[inline]
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
@@ -456,6 +477,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.head(4, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted })
     }
+    #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
         Ok(match len {
             Some(n) => {
@@ -470,6 +492,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     /// A map keyed by the field names (serde_cbor's and ciborium's default);
     /// `len` already leaves out `skip_serializing_if` fields (serde derive).
+    #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(5, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted })
@@ -515,7 +538,16 @@ impl Compound<'_, '_> {
         value.serialize(&mut *self.ser)
     }
 
+    /// Nothing to do for a container whose head is written (inline, so
+    /// that the check folds away where the kind is known); the rest out of
+    /// line.
+    #[inline(always)]
     fn finish(self) -> Result<(), Error> {
+        if let Kind::Counted = self.kind { Ok(()) } else { self.finish_slow() }
+    }
+
+    #[inline(never)]
+    fn finish_slow(self) -> Result<(), Error> {
         match self.kind {
             Kind::Counted => Ok(()),
             Kind::Array { at, count } => {
@@ -554,6 +586,7 @@ macro_rules! element_impls {
                 fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
                     self.element(value)
                 }
+                #[inline]
                 fn end(self) -> Result<(), Error> {
                     self.finish()
                 }
@@ -586,6 +619,7 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
         }
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.finish()
     }
@@ -602,6 +636,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.finish()
     }
@@ -626,6 +661,7 @@ impl ser::SerializeStruct for Compound<'_, '_> {
     ) -> Result<(), Error> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.finish()
     }
@@ -642,6 +678,7 @@ impl ser::SerializeStructVariant for Compound<'_, '_> {
     ) -> Result<(), Error> {
         self.field(key, value)
     }
+    #[inline]
     fn end(self) -> Result<(), Error> {
         self.finish()
     }
