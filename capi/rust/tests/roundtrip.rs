@@ -330,7 +330,11 @@ fn hundred_thousand_levels_need_no_stack() {
             let e = decode(&bytes).unwrap_err();
             assert_eq!((e.status, e.offset), (Status::Depth, 512));
             // Lifting the depth limit, and the default memory budget it meets next.
-            let opts = DecodeOptions { max_depth: LEVELS as u32, max_memory: u64::MAX, ..DecodeOptions::default() };
+            let opts = DecodeOptions {
+                max_depth: LEVELS as u32,
+                max_memory: u64::MAX,
+                ..DecodeOptions::default()
+            };
             let back = decode_with(&bytes, &opts).unwrap();
             assert!(back == v);
             let doc = Document::parse_with(&bytes, &opts).unwrap();
