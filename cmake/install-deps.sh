@@ -38,6 +38,17 @@ if [ "${1:-}" = "--bench" ]; then
   packages="$packages $bench_packages"
 fi
 
+# rustfmt (ctest rust.fmt) is a rustup component: part of its default profile,
+# added here where a minimal profile left it out.
+rustup_bin=$(command -v rustup 2>/dev/null || true)
+if [ -z "$rustup_bin" ] && [ -x "$HOME/.cargo/bin/rustup" ]; then
+  rustup_bin="$HOME/.cargo/bin/rustup"
+fi
+if [ -n "$rustup_bin" ] && [ ! -x "$(dirname "$rustup_bin")/cargo-fmt" ]; then
+  echo "install-deps: adding the rustfmt component"
+  "$rustup_bin" component add rustfmt
+fi
+
 missing=""
 for p in $packages; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
