@@ -152,6 +152,8 @@ cbor_fast_status cbor_reader_next(cbor_reader* reader, cbor_fast_item* item) {
   // success, so a failed call leaves the caller's last item intact.
   if (cbor_fast::detail::reader_access::visit_plain(reader->reader, c_item_out{item}))
     return CBOR_FAST_OK;
+  // A small document's last call: no call out.
+  if (cbor_fast::detail::reader_access::at_sequence_end(reader->reader)) return CBOR_FAST_END;
   return next_general(reader, item);
 }
 

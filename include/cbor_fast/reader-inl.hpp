@@ -234,6 +234,8 @@ inline status reader::next(item& out) noexcept {
 // where it is behind and more than 8 bytes are left (a slow stretch ended,
 // the item budget was renewed). Within the last 8 bytes it could not move.
 inline status reader::next_general_moving(item& out) noexcept {
+  // A small document's last call, the C API's included: no call out.
+  if (at_sequence_end()) return status::end;
   const status s = next_general(out);
   if (s == status::ok && pos_ >= plain_end_ && size_t(end_ - pos_) > 8) note_plain_end();
   return s;
@@ -586,6 +588,8 @@ struct reader_access {
   /// What next() does when take_plain() declines, for visit_plain()'s
   /// callers: moves the bound visit_plain() declines at (next_general_moving()).
   static status next_general(reader& r, item& out) noexcept { return r.next_general_moving(out); }
+  /// next_general() would answer end (reader::at_sequence_end()).
+  static bool at_sequence_end(const reader& r) noexcept { return r.at_sequence_end(); }
   /// visit_items() without a count, stopping after the first item for which
   /// `v(const item&)` returns true (cbor_reader_visit): ok when v stopped
   /// (the reader is right after that item, as after next()), else the status

@@ -343,8 +343,14 @@ class reader {
   /// next() for everything take_plain() declines (out of line).
   status next_general(item& out) noexcept;
   /// next_general() moving plain_end_ on, for take_plain<true>'s callers
-  /// (which decline at plain_end_ without moving it).
+  /// (which decline at plain_end_ without moving it); the end of input at
+  /// the top level without the call.
   inline status next_general_moving(item& out) noexcept;
+  /// next() answers end here: all input read at the top level, with no
+  /// sticky error, strict checks or streaming (slow_ has no bit).
+  bool at_sequence_end() const noexcept {
+    return pos_ == end_ && depth_ == 0 && slow_ == 0 && !options_.streaming;
+  }
   friend struct detail::reader_access;  ///< the C shims' per-item path (reader-inl.hpp)
   template <class Visitor>
   status visit_one(Visitor& v, size_t* delivered);

@@ -687,7 +687,7 @@ status reader::next_general(item& out) noexcept {
       return k_steps.at[detail::k_heads[*p].step](*this, out, p, parent);  // read_item()
   }
   // The end of a top-level sequence (a small document's second call).
-  if (p == end_ && depth_ == 0 && slow_ == 0 && !options_.streaming) return status::end;
+  if (at_sequence_end()) return status::end;
   if (slow_ == 0 && parent->left == 0 && !parent->indefinite && parent->kind != k_tag) {
     // A definite array or map has all its items: report its end (as next_special would).
     pop();
