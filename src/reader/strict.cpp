@@ -7,9 +7,17 @@
 // equal values compare equal whatever their encoding. The hash is SipHash-1-3
 // under a per-process random key, so input crafted to collide cannot turn
 // the linear check quadratic.
+//
+// A key holding arrays or maps is not canonicalised whole: maps nested in it
+// have keys of their own, so a chain {{{...: 0}: 0}: 0} would be rewritten
+// once per level, the input's size times its key depth. Such a key gets a
+// structural hash instead, built from its items' hashes with the hashes of
+// the keys nested in it remembered (memo_) rather than walked again, and its
+// canonical form is made only when another key of its map hashes the same.
 #include "reader/strict.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <random>
 
@@ -56,8 +64,10 @@ struct sip_state {
   }
 };
 
-/// SipHash-1-3 of data[0, size) under the 128-bit key (k0, k1).
-uint64_t siphash13(uint64_t k0, uint64_t k1, const uint8_t* data, size_t size) noexcept {
+/// SipHash-1-3 of data[0, size) under the 128-bit key (k0, k1). (Inline in
+/// insert_unique(), the check of every ordinary key.)
+CBOR_FAST_ALWAYS_INLINE inline uint64_t siphash13(uint64_t k0, uint64_t k1, const uint8_t* data,
+                                                  size_t size) noexcept {
   sip_state s{k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du, k0 ^ 0x6c7967656e657261u,
               k1 ^ 0x7465646279746573u};
   size_t i = 0;
@@ -105,6 +115,59 @@ hash_key make_hash_key() noexcept {
 const hash_key& process_hash_key() noexcept {
   static const hash_key key = make_hash_key();
   return key;
+}
+
+/// SipHash-1-3 of the three words (a, b, c) under the process's key: the
+/// structural hashes' combining step.
+uint64_t mix3(uint64_t a, uint64_t b, uint64_t c) noexcept {
+  const hash_key& k = process_hash_key();
+  sip_state s{k.k0 ^ 0x736f6d6570736575u, k.k1 ^ 0x646f72616e646f6du, k.k0 ^ 0x6c7967656e657261u,
+              k.k1 ^ 0x7465646279746573u};
+  s.compress(a);
+  s.compress(b);
+  s.compress(c);
+  s.v2 ^= 0xff;
+  s.round();
+  s.round();
+  s.round();
+  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+}
+
+std::atomic<uint64_t> g_key_work{0};
+
+/// SipHash-1-3 of data[0, size) under the process's key, out of line.
+CBOR_FAST_NOINLINE uint64_t hash_bytes(const uint8_t* data, size_t size) noexcept {
+  const hash_key& k = process_hash_key();
+  return siphash13(k.k0, k.k1, data, size);
+}
+
+/// The head at p (well-formed): its size; *arg receives its argument (the
+/// additional information for 28..31).
+inline size_t read_head(const uint8_t* p, uint64_t* arg) noexcept {
+  const unsigned ai = *p & 0x1fu;
+  if (ai < 24 || ai > 27) {
+    *arg = ai;
+    return 1;
+  }
+  const unsigned n = 1u << (ai - 24);
+  uint64_t v = 0;
+  for (unsigned i = 1; i <= n; ++i) v = (v << 8) | p[i];
+  *arg = v;
+  return 1 + n;
+}
+
+/// The end of the item at p that holds no array or map (tags, then a string
+/// or a scalar).
+size_t leaf_end(const uint8_t* input, size_t p) noexcept {
+  uint64_t arg;
+  while ((input[p] >> 5) == 6) p += read_head(input + p, &arg);
+  const unsigned major = input[p] >> 5;
+  const size_t h = read_head(input + p, &arg);
+  if (major != 2 && major != 3) return p + h;
+  if ((input[p] & 0x1fu) != 31) return p + h + size_t(arg);
+  p += h;
+  while (input[p] != 0xff) p += read_head(input + p, &arg) + size_t(arg);  // chunks
+  return p + 1;
 }
 
 /// Writes the shortest head of (major, arg) at out; returns its size.
@@ -183,7 +246,13 @@ bool is_preferred(const item& it) noexcept {
 }
 
 key_checker::key_checker(const allocator& alloc) noexcept
-    : alloc_(alloc), maps_(alloc), entries_(alloc), buckets_(alloc), arena_(alloc) {}
+    : alloc_(alloc),
+      maps_(alloc),
+      entries_(alloc),
+      buckets_(alloc),
+      arena_(alloc),
+      memo_(alloc),
+      walk_(alloc) {}
 
 bool key_checker::open_map(uint32_t level) noexcept {
   map_state m{};
@@ -191,6 +260,18 @@ bool key_checker::open_map(uint32_t level) noexcept {
   m.entries_mark = entries_.size();
   m.arena_mark = arena_.size();
   return maps_.push_back(m);
+}
+
+// in_key(i) is: maps_[i - 1] has its key open, or in_key(i - 1); and it
+// holds while map i is open (an enclosing key open when the map opens stays
+// open until it closes, and one shut then opens only after). Each map's
+// answer is found once, on the way down from the first map asking.
+bool key_checker::inside_key() noexcept {
+  size_t j = maps_.size() - 1;
+  while (j != 0 && maps_[j].in_key == 0 && !maps_[j - 1].key_open) --j;
+  const uint8_t v = maps_[j].in_key != 0 ? maps_[j].in_key : j == 0 ? k_not_in_key : k_in_key;
+  for (size_t i = j; i < maps_.size(); ++i) maps_[i].in_key = v;
+  return v == k_in_key;
 }
 
 void key_checker::close_above(uint32_t depth) noexcept {
@@ -212,6 +293,7 @@ void key_checker::clear() noexcept {
   maps_.clear();
   entries_.clear();
   arena_.clear();
+  memo_.clear();
   for (size_t i = 0; i < buckets_.size(); ++i) buckets_[i] = k_none;
 }
 
@@ -230,20 +312,28 @@ bool key_checker::rehash(size_t buckets) noexcept {
   return true;
 }
 
-status key_checker::insert_unique(const uint8_t* input, size_t offset, size_t size,
-                                  bool in_arena) noexcept {
-  const uint8_t* bytes = (in_arena ? arena_.data() : input) + offset;
-  const hash_key& k = process_hash_key();
-  const uint64_t hash = siphash13(k.k0, k.k1, bytes, size);
+uint64_t key_work_counter() noexcept { return g_key_work.load(std::memory_order_relaxed); }
+
+CBOR_FAST_ALWAYS_INLINE inline status key_checker::insert_hashed(const uint8_t* input,
+                                                                 const uint8_t* bytes,
+                                                                 uint64_t hash, size_t offset,
+                                                                 size_t size, bool in_arena,
+                                                                 bool structural) noexcept {
   const size_t mark = maps_.back().entries_mark;
   if (!buckets_.empty()) {
     for (uint32_t i = buckets_[size_t(hash) & (buckets_.size() - 1)]; i != k_none;
          i = entries_[i].next) {
       if (i < mark) break;  // older entries belong to enclosing maps
       const key_entry& e = entries_[i];
-      if (e.hash == hash && e.size == size &&
-          std::memcmp((e.in_arena ? arena_.data() : input) + e.offset, bytes, size) == 0)
-        return status::duplicate_key;
+      if (e.hash != hash || e.structural != structural) continue;
+      const uint8_t* other = (e.in_arena ? arena_.data() : input) + e.offset;
+      if (!structural) {
+        if (e.size == size && std::memcmp(other, bytes, size) == 0) return status::duplicate_key;
+        continue;
+      }
+      bool same = false;
+      if (status s = same_structural(other, e.size, bytes, size, &same); s != status::ok) return s;
+      if (same) return status::duplicate_key;
     }
   }
   if (entries_.size() >= k_none - 1) return status::out_of_memory;
@@ -252,10 +342,18 @@ status key_checker::insert_unique(const uint8_t* input, size_t offset, size_t si
     if (!rehash(want)) return status::out_of_memory;
   }
   uint32_t& head = buckets_[size_t(hash) & (buckets_.size() - 1)];
-  if (!entries_.push_back(key_entry{hash, offset, size, head, in_arena}))
+  if (!entries_.push_back(key_entry{hash, offset, size, head, in_arena, structural}))
     return status::out_of_memory;
   head = uint32_t(entries_.size() - 1);
   return status::ok;
+}
+
+status key_checker::insert_unique(const uint8_t* input, size_t offset, size_t size,
+                                  bool in_arena) noexcept {
+  const hash_key& k = process_hash_key();
+  const uint8_t* bytes = (in_arena ? arena_.data() : input) + offset;
+  return insert_hashed(input, bytes, siphash13(k.k0, k.k1, bytes, size), offset, size, in_arena,
+                       false);
 }
 
 status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical,
@@ -277,9 +375,11 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
       if (c > 0) return status::unsorted_map_keys;
     }
     m.has_previous = true;
-    m.previous_in_arena = copy_keys_;
-    if (copy_keys_) {
-      // Streaming: the next key may come in a buffer without this one.
+    // Streaming: the next key may come in a buffer without this one. Inside
+    // a key still being read the input stays (reader::keep_from()), and a
+    // copy would copy each byte once per enclosing key.
+    m.previous_in_arena = copy_keys_ && !inside_key();
+    if (m.previous_in_arena) {
       // (Earlier copies stay until the map closes: the map's key bytes once.)
       m.previous_start = arena_.size();
       if (!arena_.append(input + start, size)) return status::out_of_memory;
@@ -304,8 +404,14 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
     if (r != status::ok) arena_.truncate(copy);
     return r;
   }
+  // A key holding an array or map (after any tags): structural.
+  size_t first = start;
+  uint64_t tag;
+  while (first < end && (input[first] >> 5) == 6) first += read_head(input + first, &tag);
+  if (first < end && (input[first] >> 5) >= 4 && (input[first] >> 5) <= 5)
+    return end_structural_key(input, start, end);
   const size_t before = arena_.size();
-  const status s = canonicalize(input + start, size);
+  const status s = canonicalize(input + start, size, arena_);
   if (s != status::ok) {
     arena_.truncate(before);
     return s;
@@ -315,13 +421,172 @@ status key_checker::end_key(const uint8_t* input, size_t end, bool raw_canonical
   return r;
 }
 
+status key_checker::end_structural_key(const uint8_t* input, size_t start, size_t end) noexcept {
+  const bool in_key = inside_key();
+  // The memos of keys nested in this one: the newest, as memo_ is in input order.
+  size_t first = memo_.size();
+  while (first != 0 && memo_[first - 1].start >= start) --first;
+  uint64_t hash = 0;
+  status s = hash_structural(input, start, end, first, &hash);
+  memo_.truncate(first);
+  if (s != status::ok) return s;
+  const size_t size = end - start;
+  size_t offset = start;
+  const bool copy = copy_keys_ && !in_key;  // inside a key, the input stays
+  if (copy) {
+    offset = arena_.size();
+    if (!arena_.append(input + start, size)) return status::out_of_memory;
+  }
+  s = insert_hashed(input, (copy ? arena_.data() : input) + offset, hash, offset, size, copy, true);
+  if (s != status::ok) {
+    if (copy) arena_.truncate(offset);
+    return s;
+  }
+  // The walk of the enclosing key takes this key's hash from here.
+  if (in_key && !memo_.push_back(key_memo{start, end, hash})) return status::out_of_memory;
+  return status::ok;
+}
+
+status key_checker::hash_leaf(const uint8_t* data, size_t size, uint64_t* out) noexcept {
+  const uint8_t ib = data[0];
+  const unsigned major = ib >> 5;
+  uint64_t arg;
+  const size_t h = read_head(data, &arg);
+  if (major == 7 && (ib & 0x1fu) >= 25 && (ib & 0x1fu) <= 27) {
+    const double v = h == 3   ? half_to_double(uint16_t(arg))
+                     : h == 5 ? single_to_double(uint32_t(arg))
+                              : bits_to_double(arg);
+    uint8_t form[9];
+    *out = hash_bytes(form, key_float(v, form));
+    return status::ok;
+  }
+  if (major != 6 && (ib & 0x1fu) != 31 && (major == 7 || h == shortest_head_size(arg))) {
+    *out = hash_bytes(data, size);  // already canonical
+    return status::ok;
+  }
+  // Tags (bignums among them), indefinite strings, longer heads than needed.
+  const size_t base = arena_.size();
+  const status s = canonicalize(data, size, arena_);
+  if (s == status::ok) *out = hash_bytes(arena_.data() + base, arena_.size() - base);
+  arena_.truncate(base);
+  return s;
+}
+
+// One pass over the key's bytes, without recursion (the key may nest as
+// deep as the reader's limit allows): a frame per open array, map or tag,
+// each item's hash handed to its frame as the item completes.
+status key_checker::hash_structural(const uint8_t* input, size_t start, size_t end, size_t memo,
+                                    uint64_t* out) noexcept {
+  walk_.clear();
+  size_t p = start;
+  size_t work = 0;
+  status s = status::ok;
+  for (;;) {
+    uint64_t h = 0;
+    if (!walk_.empty() && walk_.back().left == UINT64_MAX && input[p] == 0xff) {
+      // The break of an indefinite array or map.
+      ++p;
+      ++work;
+      const walk_frame f = walk_.back();
+      walk_.pop_back();
+      h = mix3(f.major, f.count, f.sum);
+    } else if (memo < memo_.size() && memo_[memo].start == p) {
+      // A key nested in this one: hashed when it ended.
+      h = memo_[memo].hash;
+      p = memo_[memo].end;
+      ++memo;
+      ++work;
+    } else {
+      const unsigned major = input[p] >> 5;
+      uint64_t arg;
+      const size_t head = read_head(input + p, &arg);
+      bool open = major == 4 || major == 5;
+      if (major == 6) {
+        // A tag opens a frame when an array or map follows its tags, else
+        // it is part of a leaf.
+        size_t q = p + head;
+        uint64_t unused;
+        while ((input[q] >> 5) == 6) q += read_head(input + q, &unused);
+        open = (input[q] >> 5) == 4 || (input[q] >> 5) == 5;
+      }
+      if (open) {
+        p += head;
+        work += head;
+        walk_frame f{};
+        f.major = uint8_t(major);
+        if (major == 6) {
+          f.left = 1;
+          f.extra = arg;
+        } else {
+          f.left = (input[p - head] & 0x1fu) == 31 ? UINT64_MAX : major == 5 ? 2 * arg : arg;
+        }
+        if (f.left != 0) {
+          if (!walk_.push_back(f)) {
+            s = status::out_of_memory;
+            break;
+          }
+          continue;
+        }
+        h = mix3(f.major, 0, 0);  // an empty definite array or map
+      } else {
+        const size_t e = leaf_end(input, p);
+        work += e - p;
+        if ((s = hash_leaf(input + p, e - p, &h)) != status::ok) break;
+        p = e;
+      }
+    }
+    // The item is complete: so may be the containers and tags it ends.
+    for (;;) {
+      if (walk_.empty()) {
+        *out = h;
+        break;
+      }
+      walk_frame& f = walk_.back();
+      if (f.major == 6) {
+        h = mix3(6, f.extra, h);
+        walk_.pop_back();
+        continue;
+      }
+      if (f.major == 4) {
+        f.sum += mix3(4, f.count, h);
+      } else if ((f.count & 1) == 0) {
+        f.extra = h;  // a key: its value completes the entry
+      } else {
+        f.sum += mix3(5, f.extra, h);
+      }
+      ++f.count;
+      if (f.left == UINT64_MAX || --f.left != 0) break;
+      h = mix3(f.major, f.count, f.sum);
+      walk_.pop_back();
+    }
+    if (walk_.empty()) break;
+  }
+  g_key_work.fetch_add(work, std::memory_order_relaxed);
+  if (s != status::ok) return s;
+  // Every byte walked and every memo inside taken: else the memos were stale.
+  return p == end && memo == memo_.size() ? status::ok : status::internal_error;
+}
+
+status key_checker::same_structural(const uint8_t* a, size_t a_size, const uint8_t* b,
+                                    size_t b_size, bool* same) noexcept {
+  pod_vector<uint8_t> x(alloc_);
+  pod_vector<uint8_t> y(alloc_);
+  status s = canonicalize(a, a_size, x);
+  if (s == status::ok) s = canonicalize(b, b_size, y);
+  if (s != status::ok) return s;
+  *same = x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+  return status::ok;
+}
+
 // Two passes. The first copies the item, giving indefinite strings and
 // containers a 9-byte head patched with their length or count at their end
 // (chunks lose their heads). The second rewrites every head and float in
 // place to its shortest form: output never outruns input, and the
 // intermediate form has definite lengths only, so it needs no nesting stack.
-status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
-  const size_t base = arena_.size();
+status key_checker::canonicalize(const uint8_t* data, size_t size,
+                                 pod_vector<uint8_t>& dst) noexcept {
+  g_key_work.fetch_add(size, std::memory_order_relaxed);
+  const size_t base = dst.size();
   struct open_item {
     size_t head;     ///< arena offset of the 9-byte head
     uint64_t count;  ///< direct children, or content bytes for strings
@@ -344,7 +609,7 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     if (it.type == item_type::end) {
       if (!open.empty() && open.back().depth == it.depth) {
         const open_item& o = open.back();
-        uint8_t* h = arena_.data() + o.head;
+        uint8_t* h = dst.data() + o.head;
         h[0] = uint8_t(o.major << 5 | 27);
         store_be64(h + 1, o.major == 5 ? o.count / 2 : o.count);
         open.pop_back();
@@ -356,17 +621,17 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     const bool string = it.type == item_type::byte_string || it.type == item_type::text_string;
     if (it.is_indefinite()) {
       const uint8_t placeholder[9] = {};
-      if (!open.push_back(open_item{arena_.size(), 0, it.depth, uint8_t(data[it.offset] >> 5)}) ||
-          !arena_.append(placeholder, 9))
+      if (!open.push_back(open_item{dst.size(), 0, it.depth, uint8_t(data[it.offset] >> 5)}) ||
+          !dst.append(placeholder, 9))
         return status::out_of_memory;
     } else if (string && child && open.back().major < 4) {
       // A chunk: its content continues the string.
       open.back().count += it.arg;
-      if (!arena_.append(it.u.data, size_t(it.arg))) return status::out_of_memory;
+      if (!dst.append(it.u.data, size_t(it.arg))) return status::out_of_memory;
     } else {
       size_t n = it.head_size;
       if (string) n += size_t(it.arg);
-      if (!arena_.append(data + it.offset, n)) return status::out_of_memory;
+      if (!dst.append(data + it.offset, n)) return status::out_of_memory;
     }
   }
 
@@ -374,9 +639,9 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
   // where they fit (RFC 8949 3.4.3), into `out` (a bignum's integer can be
   // two bytes longer than the tag and string it replaces).
   pod_vector<uint8_t> out(alloc_);
-  if (!out.reserve(arena_.size() - base + 16)) return status::out_of_memory;
-  const uint8_t* const a = arena_.data();
-  const size_t end = arena_.size();
+  if (!out.reserve(dst.size() - base + 16)) return status::out_of_memory;
+  const uint8_t* const a = dst.data();
+  const size_t end = dst.size();
   size_t in = base;
   bool has_map = false;
   while (in < end) {
@@ -437,8 +702,8 @@ status key_checker::canonicalize(const uint8_t* data, size_t size) noexcept {
     // make equal maps equal bytes.
     if (status s = sort_nested_maps(out); s != status::ok) return s;
   }
-  arena_.truncate(base);
-  if (!arena_.append(out.data(), out.size())) return status::out_of_memory;
+  dst.truncate(base);
+  if (!dst.append(out.data(), out.size())) return status::out_of_memory;
   return status::ok;
 }
 

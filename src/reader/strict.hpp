@@ -139,6 +139,7 @@ class key_checker {
   struct map_state {
     uint32_t level;
     bool key_open;
+    uint8_t in_key;  ///< k_in_key, k_not_in_key or 0 (not known yet): see inside_key()
     bool has_previous;
     bool previous_in_arena;  ///< previous_start/end index arena_, not the input
     size_t key_start;
@@ -153,16 +154,59 @@ class key_checker {
     size_t size;
     uint32_t next;  ///< older entry in the same bucket, or k_none
     bool in_arena;
+    /// A key holding an array or map: `hash` is its structural hash and the
+    /// bytes are the key's own, canonicalised only when the hashes match.
+    bool structural;
+  };
+  /// A structural key of a map inside a key still being read: its span of
+  /// the input and its hash, for the walk of that enclosing key to take
+  /// instead of walking the span again.
+  struct key_memo {
+    size_t start;
+    size_t end;
+    uint64_t hash;
+  };
+  /// An array, map or tag open in hash_structural().
+  struct walk_frame {
+    uint64_t sum;    ///< arrays: of (index, item hash); maps: of (key hash, value hash)
+    uint64_t left;   ///< items still due; UINT64_MAX when indefinite
+    uint64_t count;  ///< items seen
+    uint64_t extra;  ///< maps: the pending key's hash; tags: the tag number
+    uint8_t major;   ///< 4, 5 or 6
   };
   static constexpr uint32_t k_none = UINT32_MAX;
+  static constexpr uint8_t k_not_in_key = 1;
+  static constexpr uint8_t k_in_key = 2;
 
+  /// Whether the innermost map is inside a key of an enclosing map that is
+  /// still being read (whose input the reader keeps: reader::keep_from()).
+  bool inside_key() noexcept;
   status insert_unique(const uint8_t* input, size_t offset, size_t size, bool in_arena) noexcept;
+  /// Adds a key to the innermost map: its bytes (input[offset] or
+  /// arena_[offset]) and hash; duplicate_key when an equal key is there.
+  status insert_hashed(const uint8_t* input, const uint8_t* bytes, uint64_t hash, size_t offset,
+                       size_t size, bool in_arena, bool structural) noexcept;
+  /// end_key() of a key whose first item after its tags is an array or map.
+  status end_structural_key(const uint8_t* input, size_t start, size_t end) noexcept;
+  /// The structural hash of the one item at input[start, end): leaves (items
+  /// holding no array or map) hash their canonical form, arrays their items'
+  /// hashes in order, maps the sum of their entries' hashes (order-free),
+  /// tags their number and content's hash; memo_[memo..] stands in for the
+  /// keys it covers. Keys equal in the data model hash equal.
+  status hash_structural(const uint8_t* input, size_t start, size_t end, size_t memo,
+                         uint64_t* out) noexcept;
+  /// The hash of the leaf item data[0, size): SipHash of its canonical form.
+  status hash_leaf(const uint8_t* data, size_t size, uint64_t* out) noexcept;
+  /// Whether two structural keys are equal in the data model: their canonical
+  /// forms are compared (only when their hashes match).
+  status same_structural(const uint8_t* a, size_t a_size, const uint8_t* b, size_t b_size,
+                         bool* same) noexcept;
   bool rehash(size_t buckets) noexcept;
   /// Appends the key form of the well-formed item data[0, size) to arena_:
   /// canonical heads and lengths, floats as key_float(), bignums as integers
   /// where they fit, map entries sorted, so that keys equal in the data
   /// model (RFC 8949 5.6) have equal bytes.
-  status canonicalize(const uint8_t* data, size_t size) noexcept;
+  status canonicalize(const uint8_t* data, size_t size, pod_vector<uint8_t>& dst) noexcept;
   /// Sorts the entries of every map in bytes (definite lengths only) by their
   /// key bytes, innermost maps first.
   status sort_nested_maps(pod_vector<uint8_t>& bytes) noexcept;
@@ -172,8 +216,15 @@ class key_checker {
   pod_vector<key_entry> entries_;
   pod_vector<uint32_t> buckets_;  ///< newest entry per bucket; size is a power of two
   bool copy_keys_ = false;
-  pod_vector<uint8_t> arena_;  ///< canonical forms of keys whose bytes are not
+  /// Canonical forms of keys whose bytes are not; copies of keys while streaming.
+  pod_vector<uint8_t> arena_;
+  pod_vector<key_memo> memo_;    ///< disjoint, in input order
+  pod_vector<walk_frame> walk_;  ///< hash_structural()'s open containers and tags
 };
+
+/// Bytes the structural key hashing and the key canonicalisation have
+/// processed in this process (a work counter for tests: linear in the input).
+uint64_t key_work_counter() noexcept;
 
 /// True when the item's head has its shortest form: the shortest argument
 /// encoding, or for a float the shortest width that holds it exactly.

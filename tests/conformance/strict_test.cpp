@@ -16,6 +16,7 @@
 #include "cbor_fast/document.hpp"
 #include "conformance/test_util.hpp"
 #include "document/decode.hpp"
+#include "reader/strict.hpp"
 #include "shared_vectors.h"
 
 namespace {
@@ -284,6 +285,127 @@ TEST(DuplicateKeys, DeeplyNestedMapKeysStayLinear) {
   reader_options o;
   o.reject_duplicate_keys = true;
   expect_everywhere(in, o, status::duplicate_key, 1 + first.size() + 1);
+}
+
+// Keys that are maps nested in keys: {{{...: 0}: 0}: 0}, `depth` maps deep,
+// the innermost key `inner` (hex).
+std::string key_chain(size_t depth, const std::string& inner) {
+  std::string h;
+  for (size_t i = 0; i < depth; ++i) h += "A1 ";
+  h += inner;
+  for (size_t i = 0; i < depth; ++i) h += " 00";
+  return h;
+}
+
+/// A map of two keys, key_chain(depth, a) and key_chain(depth, b).
+bytes two_chains(size_t depth, const std::string& a, const std::string& b) {
+  return from_hex("A2 " + key_chain(depth, a) + " 00 " + key_chain(depth, b) + " 01");
+}
+
+TEST(DuplicateKeys, KeyChainsAtSeveralDepths) {
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  // The default depth limit (512) holds 512 maps in a key chain.
+  for (size_t depth : {size_t(1), size_t(2), size_t(511), size_t(512)}) {
+    SCOPED_TRACE("chain of " + std::to_string(depth));
+    expect_everywhere(from_hex(key_chain(depth, "00")), o, status::ok, 0);
+  }
+  // Two chains in one map (one level more): equal keys whatever the head of
+  // the innermost key (1 and 0x18 0x01, [1] and [0x18 0x01]) are duplicates
+  // at the second chain; different ones are not.
+  for (size_t depth : {size_t(1), size_t(2), size_t(510)}) {
+    SCOPED_TRACE("two chains of " + std::to_string(depth));
+    expect_everywhere(two_chains(depth, "01", "18 01"), o, status::duplicate_key, 2 * depth + 3);
+    expect_everywhere(two_chains(depth, "81 01", "81 18 01"), o, status::duplicate_key,
+                      2 * depth + 4);
+    expect_everywhere(two_chains(depth, "01", "02"), o, status::ok, 0);
+    expect_everywhere(two_chains(depth, "81 01", "81 02"), o, status::ok, 0);
+  }
+  expect_everywhere(two_chains(1, "01", "18 01"), o, status::duplicate_key, 5);
+  // The deepest two chains the limit allows (512 levels with the outer map).
+  expect_everywhere(two_chains(511, "01", "18 01"), o, status::duplicate_key, 1025);
+  expect_everywhere(two_chains(511, "01", "02"), o, status::ok, 0);
+  // One map over the limit: depth_exceeded at its head.
+  expect_everywhere(from_hex(key_chain(513, "00")), o, status::depth_exceeded, 512);
+  o.max_depth = 8;
+  expect_everywhere(from_hex(key_chain(8, "00")), o, status::ok, 0);
+  expect_everywhere(from_hex(key_chain(9, "00")), o, status::depth_exceeded, 8);
+}
+
+TEST(DuplicateKeys, KeyChainsWithTheDepthLimitRaised) {
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  o.max_depth = 10000;
+  expect_everywhere(from_hex(key_chain(8000, "00")), o, status::ok, 0);
+  expect_everywhere(two_chains(8000, "01", "18 01"), o, status::duplicate_key, 16003);
+  expect_everywhere(two_chains(8000, "01", "02"), o, status::ok, 0);
+}
+
+// Keys {{x: 0}: 0} and {{y: 0}: 0}: x and y meet as keys of maps nested in
+// keys, and are equal in the data model or not.
+const row k_nested_key_rows[] = {
+    {"array_key_head", "A2 A1 A1 81 01 00 00 00 A1 A1 81 18 01 00 00 01", status::duplicate_key, 8},
+    {"indefinite_array", "A2 A1 A1 9F 01 FF 00 00 00 A1 A1 81 01 00 00 01", status::duplicate_key,
+     9},
+    {"indefinite_map", "A2 A1 A1 BF 01 00 FF 00 00 00 A1 A1 A1 01 00 00 00 01",
+     status::duplicate_key, 10},
+    {"map_entry_order", "A2 A1 A1 A2 01 00 02 00 00 00 00 A1 A1 A2 02 00 01 00 00 00 01",
+     status::duplicate_key, 11},
+    {"zero_and_negative_zero", "A2 A1 A1 F9 00 00 00 00 00 A1 A1 F9 80 00 00 00 01",
+     status::duplicate_key, 9},
+    {"nan_half_and_single", "A2 A1 A1 F9 7E 00 00 00 00 A1 A1 FA 7F C0 00 00 00 00 01",
+     status::duplicate_key, 9},
+    {"float_half_and_double",
+     "A2 A1 A1 F9 3E 00 00 00 00 A1 A1 FB 3F F8 00 00 00 00 00 00 00 00 01", status::duplicate_key,
+     9},
+    {"bignum_and_int", "A2 A1 A1 C2 42 00 01 00 00 00 A1 A1 01 00 00 01", status::duplicate_key,
+     10},
+    {"indefinite_text", "A2 A1 A1 7F 61 61 61 62 FF 00 00 00 A1 A1 62 61 62 00 00 01",
+     status::duplicate_key, 12},
+    {"long_string_head", "A2 A1 A1 78 01 61 00 00 00 A1 A1 61 61 00 00 01", status::duplicate_key,
+     9},
+    {"long_tag_head", "A2 A1 A1 D8 01 00 00 00 00 A1 A1 C1 00 00 00 01", status::duplicate_key, 9},
+    {"array_item_head", "A2 A1 A1 A1 00 81 01 00 00 00 A1 A1 A1 00 81 18 01 00 00 01",
+     status::duplicate_key, 10},
+    {"array_order", "A2 A1 A1 82 01 02 00 00 00 A1 A1 82 02 01 00 00 01", status::ok, 0},
+    {"map_value", "A2 A1 A1 A1 01 00 00 00 00 A1 A1 A1 01 01 00 00 01", status::ok, 0},
+    {"empty_array_and_map", "A2 A1 A1 A1 00 80 00 00 00 A1 A1 A1 00 A0 00 00 01", status::ok, 0},
+    {"tag_number", "A2 A1 A1 C1 81 00 00 00 00 A1 A1 C2 81 00 00 00 01", status::ok, 0},
+    {"array_lengths", "A2 A1 A1 81 80 00 00 00 A1 A1 82 80 80 00 00 01", status::ok, 0},
+    {"float_and_int", "A2 A1 A1 F9 00 00 00 00 00 A1 A1 00 00 00 01", status::ok, 0},
+    {"text_and_bytes", "A2 A1 A1 61 61 00 00 00 A1 A1 41 61 00 00 01", status::ok, 0},
+    // A duplicate inside a map nested in a key: found there, at its offset.
+    {"inner_map_duplicate", "A1 A1 A2 81 01 00 81 18 01 01 00 00", status::duplicate_key, 6},
+};
+
+TEST(DuplicateKeys, EqualByValueInsideNestedKeys) {
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  for (const row& r : k_nested_key_rows) {
+    SCOPED_TRACE(r.name);
+    expect_everywhere(from_hex(r.hex), o, r.code, r.offset);
+  }
+}
+
+TEST(DuplicateKeys, NestedKeysCostLinearWork) {
+  // The bytes the key checks hash or canonicalise (a counter of the key
+  // checker): each byte a bounded number of times, however deep the keys
+  // nest. Canonicalising each key whole at every level (before) costs about
+  // depth / 2 times the input.
+  reader_options o;
+  o.reject_duplicate_keys = true;
+  o.max_depth = 10000;
+  for (size_t depth : {size_t(64), size_t(510), size_t(4000)}) {
+    SCOPED_TRACE("two chains of " + std::to_string(depth));
+    for (const char* inner : {"02", "81 02", "9F A1 02 80 FF"}) {
+      const bytes in = two_chains(depth, inner, "01");
+      const uint64_t before = cbor_fast::detail::key_work_counter();
+      EXPECT_EQ(walk(in, o).code, status::ok);
+      const uint64_t work = cbor_fast::detail::key_work_counter() - before;
+      EXPECT_GT(work, in.size());
+      EXPECT_LE(work, 4 * in.size());
+    }
+  }
 }
 
 TEST(Deterministic, PreferredWriterOutputPasses) {

@@ -469,6 +469,16 @@ def duplicates_group():
     ok("dup.separate_maps", g, bytes.fromhex("a26161a16178006162a1617800"), nodup)
     ok("dup.text.distinct.budget", g, distinct, nodup + ["--max-memory", str(64 * MiB)],
        DECODERS, why="the key table fits a 64 MiB budget")
+    # Maps nested in keys, {{{...: 0}: 0}: 0}: the check is linear in the input
+    # whatever the key depth (each level's key used to be canonicalised whole:
+    # 7 s for this MiB in a Release build).
+    def chain(depth, inner=b"\x00"):
+        return b"\xa1" * depth + inner + b"\x00" * depth
+    chains = head(4, MiB // 1023, 5) + chain(511) * (MiB // 1023)
+    ok("dup.key_chains_1mib", g, chains, nodup, why="1025 chains of 511 maps, each a key")
+    deep_pair = b"\xa2" + chain(8000, b"\x01") + b"\x00" + chain(8000, b"\x18\x01") + b"\x01"
+    row("dup.key_chains_8000_deep", g, deep_pair, "duplicate_key", 2 * 8000 + 3,
+        nodup + ["--max-depth", "10000"], why="two chains of 8000 maps, 1 and 0x18 0x01 inside")
 
 
 # ---- deterministic encoding --------------------------------------------------------
