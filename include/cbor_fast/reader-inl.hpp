@@ -223,16 +223,25 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
                                    taken);
 }
 
-// The inline half of next(): take_plain() copying the item out.
+// The inline half of next(): take_plain() copying the item out, else the
+// general path through next_general_moving(), as the C shims (take_plain()
+// still moves the bound itself where it declines at it). Its test after the
+// call loads the position there: a caller's loop that calls out after
+// need_more (feed() a piece, then next() again) then keeps the position in a
+// register across items, where with next_general() alone GCC reloaded it
+// (and the innermost frame) from the reader at the top of every iteration
+// (BENCHMARKS.md, 2026-12-05, "the resumable loops' state in registers":
+// walk_grown_4k and walk_fed_4k -4.8 to -6.5 % instructions).
 inline status reader::next(item& out) noexcept {
   if (take_plain<false>(detail::next_copy{out})) return status::ok;
-  return next_general(out);
+  return next_general_moving(out);
 }
 
 // next_general() for the callers of take_plain<true>, which declines at
-// plain_end_ without moving it: once an item is read, the bound moves on
-// where it is behind and more than 8 bytes are left (a slow stretch ended,
-// the item budget was renewed). Within the last 8 bytes it could not move.
+// plain_end_ without moving it, and for next(): once an item is read, the
+// bound moves on where it is behind and more than 8 bytes are left (a slow
+// stretch ended, the item budget was renewed). Within the last 8 bytes it
+// could not move.
 inline status reader::next_general_moving(item& out) noexcept {
   // A small document's last call, the C API's included: no call out.
   if (at_sequence_end()) return status::end;
