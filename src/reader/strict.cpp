@@ -21,6 +21,7 @@
 #include <chrono>
 #include <random>
 
+#include "cbor_fast/detail/head.hpp"
 #include "cbor_fast/reader.hpp"
 #include "internal/compiler.hpp"
 #include "internal/endian.hpp"
@@ -142,18 +143,11 @@ CBOR_FAST_NOINLINE uint64_t hash_bytes(const uint8_t* data, size_t size) noexcep
 }
 
 /// The head at p (well-formed): its size; *arg receives its argument (the
-/// additional information for 28..31).
+/// additional information for 28..31). Sizes from the one head table.
 inline size_t read_head(const uint8_t* p, uint64_t* arg) noexcept {
-  const unsigned ai = *p & 0x1fu;
-  if (ai < 24 || ai > 27) {
-    *arg = ai;
-    return 1;
-  }
-  const unsigned n = 1u << (ai - 24);
-  uint64_t v = 0;
-  for (unsigned i = 1; i <= n; ++i) v = (v << 8) | p[i];
-  *arg = v;
-  return 1 + n;
+  const detail::head_entry& e = detail::k_heads[*p];
+  *arg = e.arg_bytes == 0 ? uint64_t(*p & 0x1fu) : detail::load_argument_short(p + 1, e.arg_bytes);
+  return e.head_size;
 }
 
 /// The end of the item at p that holds no array or map (tags, then a string
