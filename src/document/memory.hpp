@@ -29,6 +29,11 @@ bool valid_encode_flags(uint32_t flags) noexcept;
 status encode_sorted(const doc_node* root, writer& w, uint32_t flags, const allocator& alloc,
                      error_info* error) noexcept;
 
+/// Nodes the canonical encoder's tree-key paths (keys that are containers or
+/// tags) visited in this process: a work counter for tests, linear in the
+/// input whatever the key nesting.
+uint64_t canonical_work_counter() noexcept;
+
 /// The allocator of the mutable document that owns n.
 const allocator& mdoc_allocator(const mutable_node* n) noexcept;
 

@@ -3,14 +3,18 @@
 // and CTAP2, with bignums and floats in preferred form.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cbor_fast/document.hpp"
+#include "document/memory.hpp"
 #include "unit/document_test_util.hpp"
 #include "corpus.hpp"
 
@@ -432,6 +436,186 @@ TEST(Canonical, HundredThousandKeys) {
   ASSERT_EQ(d.root().map_key(n - 1).get_text(last), status::ok);
   EXPECT_EQ(first, "0");
   EXPECT_EQ(last, "99999");
+}
+
+// ---- keys nested in keys: {{{...: 0}: 0}: 0} -------------------------------------
+
+/// A head (RFC 8949 3), shortest form.
+std::string cbor_head(unsigned major, uint64_t arg) {
+  std::string h;
+  const auto put = [&h](uint64_t v, int width) {
+    for (int i = width - 1; i >= 0; --i) h += char(uint8_t(v >> (8 * i)));
+  };
+  const char m = char(major << 5);
+  if (arg < 24) {
+    h += char(m | char(arg));
+  } else if (arg <= 0xff) {
+    h += char(m | 24);
+    put(arg, 1);
+  } else if (arg <= 0xffff) {
+    h += char(m | 25);
+    put(arg, 2);
+  } else {
+    h += char(m | 26);
+    put(arg, 4);
+  }
+  return h;
+}
+
+enum class key_order { input, bytewise, length_first, ctap2 };
+
+/// The reference order of two encoded keys (a strict weak order).
+bool key_less(const std::string& a, const std::string& b, key_order o) {
+  const auto bytes_less = [](const std::string& x, const std::string& y) {
+    const size_t n = x.size() < y.size() ? x.size() : y.size();
+    const int c = std::memcmp(x.data(), y.data(), n);
+    return c != 0 ? c < 0 : x.size() < y.size();
+  };
+  if (o == key_order::ctap2 && (uint8_t(a[0]) >> 5) != (uint8_t(b[0]) >> 5))
+    return (uint8_t(a[0]) >> 5) < (uint8_t(b[0]) >> 5);
+  if (o != key_order::bytewise && a.size() != b.size()) return a.size() < b.size();
+  return bytes_less(a, b);
+}
+
+/// A chain of `depth` maps nested in keys, built from the innermost level
+/// out: level 1 is {0: 0}, level L + 1 is {level L: 0} plus, when `siblings`
+/// and L + 1 is 1 or a multiple of 3, the keys 1, -1, a 30-byte text and
+/// (from level 3 on) the array [L % 5]. Entries in the given order, or for
+/// key_order::input siblings first (text, array, -1, 1), the chain key last:
+/// the input. Each level's keys are materialised whole (a reference, not the
+/// library's method).
+std::string key_chain(size_t depth, bool siblings, key_order o) {
+  std::string key = std::string(1, '\0');  // 0
+  for (size_t level = 1; level <= depth; ++level) {
+    std::vector<std::pair<std::string, std::string>> entries;
+    if (siblings && (level == 1 || level % 3 == 0)) {
+      entries.emplace_back(cbor_head(3, 30) + std::string(30, 'z'), std::string(1, '\x01'));
+      if (level >= 3)
+        entries.emplace_back(cbor_head(4, 1) + cbor_head(0, level % 5), std::string(1, '\x02'));
+      entries.emplace_back(std::string(1, '\x20'), std::string(1, '\x03'));
+      entries.emplace_back(std::string(1, '\x01'), std::string(1, '\x04'));
+    }
+    entries.emplace_back(key, std::string(1, '\0'));
+    if (o != key_order::input)
+      std::sort(entries.begin(), entries.end(),
+                [o](const auto& x, const auto& y) { return key_less(x.first, y.first, o); });
+    std::string map = cbor_head(5, entries.size());
+    for (const auto& [k, v] : entries) map += k + v;
+    key = std::move(map);
+  }
+  return key;
+}
+
+bytes to_bytes(const std::string& s) { return bytes(s.begin(), s.end()); }
+std::string hex_of(const std::string& s) { return to_hex(to_bytes(s)); }
+
+constexpr std::pair<uint32_t, key_order> k_orders[] = {
+    {encode_canonical, key_order::bytewise},
+    {encode_length_first, key_order::length_first},
+    {encode_ctap2, key_order::ctap2}};
+
+TEST(Canonical, KeyChainsAreAlreadyCanonical) {
+  // {0: 0}, {{0: 0}: 0}, 511 and 512 levels (the most the default max_depth
+  // of 512 takes): canonical in every order, so written back unchanged.
+  EXPECT_EQ(hex_of(key_chain(1, false, key_order::input)), "a10000");
+  EXPECT_EQ(hex_of(key_chain(2, false, key_order::input)), "a1a1000000");
+  for (size_t depth : {size_t(1), size_t(2), size_t(511), size_t(512)}) {
+    SCOPED_TRACE(depth);
+    const std::string in = key_chain(depth, false, key_order::input);
+    ASSERT_EQ(in.size(), 2 * depth + 1);
+    for (const auto& [flags, o] : k_orders) {
+      const result r = canon(to_bytes(in), flags);
+      ASSERT_EQ(r.code, status::ok);
+      EXPECT_EQ(r.out, hex_of(in));
+    }
+  }
+  EXPECT_EQ(canon(to_bytes(key_chain(513, false, key_order::input)), encode_canonical).code,
+            status::depth_exceeded);
+}
+
+TEST(Canonical, KeyChainsWithUnsortedSiblings) {
+  // Unsorted keys at several levels of a chain: each level sorted, the chain
+  // key among them (its length decides where it goes length-first).
+  for (size_t depth : {size_t(1), size_t(2), size_t(3), size_t(7), size_t(100), size_t(509)}) {
+    SCOPED_TRACE(depth);
+    const bytes in = to_bytes(key_chain(depth, true, key_order::input));
+    for (const auto& [flags, o] : k_orders) {
+      SCOPED_TRACE(flags);
+      const result r = canon(in, flags);
+      ASSERT_EQ(r.code, status::ok);
+      EXPECT_EQ(r.out, hex_of(key_chain(depth, true, o)));
+    }
+  }
+  // Spelled out, one level: {0: 0, 1: 4, -1: 3, "zz...z": 1} in every order.
+  EXPECT_EQ(canon(to_bytes(key_chain(1, true, key_order::input)), encode_canonical).out,
+            "a4000001042003781e" + hex_of(std::string(30, 'z')) + "01");
+  EXPECT_EQ(canon(to_bytes(key_chain(1, true, key_order::input)), encode_ctap2).out,
+            "a4000001042003781e" + hex_of(std::string(30, 'z')) + "01");
+  EXPECT_EQ(canon(to_bytes(key_chain(1, true, key_order::input)), encode_length_first).out,
+            "a4000001042003781e" + hex_of(std::string(30, 'z')) + "01");
+}
+
+TEST(Canonical, DeepKeyChainsWithTheLimitRaised) {
+  decode_options o;
+  o.max_depth = 10000;
+  for (bool siblings : {false, true}) {
+    const bytes in = to_bytes(key_chain(4000, siblings, key_order::input));
+    for (const auto& [flags, ord] : k_orders) {
+      const result r = canon(in, flags, o);
+      ASSERT_EQ(r.code, status::ok);
+      EXPECT_EQ(r.out, hex_of(key_chain(4000, siblings, ord)));
+    }
+  }
+  // Two chains of 4000 maps, equal once canonical (1 and 0x18 0x01 inside):
+  // the second is the duplicate.
+  const std::string a = std::string(4000, '\xa1') + '\x01' + std::string(4000, '\0');
+  const std::string b = std::string(4000, '\xa1') + "\x18\x01" + std::string(4000, '\0');
+  const result d = canon(to_bytes("\xa2" + a + '\x00' + b + '\x01'), encode_length_first, o);
+  EXPECT_EQ(d.code, status::duplicate_key);
+  EXPECT_EQ(d.offset, 2 * 4000 + 3u);
+}
+
+TEST(Canonical, TagsInKeyChainsFailInOutputOrderForCtap2) {
+  // CTAP2 has no tags: the first one written is reported, here "a"'s (the
+  // key map's second entry in the input).
+  const result r = canon("a1 a2 6162 c100 6161 c101 00", encode_ctap2);
+  EXPECT_EQ(r.code, status::invalid_argument);
+  EXPECT_EQ(r.offset, 8u);
+  const result deep = canon(
+      to_bytes(std::string(300, '\xa1') + std::string("\xc1\x00", 2) + std::string(300, '\0')),
+      encode_ctap2);
+  EXPECT_EQ(deep.code, status::invalid_argument);
+  EXPECT_EQ(deep.offset, 300u);
+  // A bignum that fits is an integer; one that does not fails at its tag.
+  EXPECT_EQ(canon("a1 a1 c2420001 00 00", encode_ctap2).out, "a1a1010000");
+  const result big = canon("a1 a1 c2 49 010203040506070809 00 00", encode_ctap2);
+  EXPECT_EQ(big.code, status::invalid_argument);
+  EXPECT_EQ(big.offset, 2u);
+  EXPECT_EQ(canon("a1 a1 c2 49 010203040506070809 00 00", encode_canonical).out,
+            "a1a1c249010203040506070809"
+            "0000");
+}
+
+TEST(Canonical, KeyChainsCostLinearWork) {
+  // The nodes the tree-key paths visit (detail::canonical_work_counter()):
+  // a bounded number per node however deep the keys nest. Writing each key
+  // out at every level (before) cost about depth / 2 times the input.
+  decode_options o;
+  o.max_depth = 10000;
+  for (size_t depth : {size_t(64), size_t(510), size_t(4000)}) {
+    for (bool siblings : {false, true}) {
+      SCOPED_TRACE(std::to_string(depth) + (siblings ? " with siblings" : ""));
+      const bytes in = to_bytes(key_chain(depth, siblings, key_order::input));
+      for (const auto& [flags, ord] : k_orders) {
+        (void)ord;
+        const uint64_t before = detail::canonical_work_counter();
+        ASSERT_EQ(canon(in, flags, o).code, status::ok);
+        const uint64_t work = detail::canonical_work_counter() - before;
+        EXPECT_GE(work, depth);
+        EXPECT_LE(work, 8 * in.size());
+      }
+    }
+  }
 }
 
 }  // namespace
