@@ -63,24 +63,32 @@ struct sip_state {
     round();
     v0 ^= m;
   }
+  /// The state under the 128-bit key (k0, k1).
+  static sip_state keyed(uint64_t k0, uint64_t k1) noexcept {
+    return {k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du, k0 ^ 0x6c7967656e657261u,
+            k1 ^ 0x7465646279746573u};
+  }
+  /// SipHash-1-3's three finalisation rounds and the result.
+  uint64_t finish() noexcept {
+    v2 ^= 0xff;
+    round();
+    round();
+    round();
+    return v0 ^ v1 ^ v2 ^ v3;
+  }
 };
 
 /// SipHash-1-3 of data[0, size) under the 128-bit key (k0, k1). (Inline in
 /// insert_unique(), the check of every ordinary key.)
 CBOR_FAST_ALWAYS_INLINE inline uint64_t siphash13(uint64_t k0, uint64_t k1, const uint8_t* data,
                                                   size_t size) noexcept {
-  sip_state s{k0 ^ 0x736f6d6570736575u, k1 ^ 0x646f72616e646f6du, k0 ^ 0x6c7967656e657261u,
-              k1 ^ 0x7465646279746573u};
+  sip_state s = sip_state::keyed(k0, k1);
   size_t i = 0;
   for (; size - i >= 8; i += 8) s.compress(load_le64(data + i));
   uint64_t last = uint64_t(size) << 56;
   for (unsigned j = 0; i + j < size; ++j) last |= uint64_t(data[i + j]) << (8 * j);
   s.compress(last);
-  s.v2 ^= 0xff;
-  s.round();
-  s.round();
-  s.round();
-  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+  return s.finish();
 }
 
 inline uint64_t splitmix(uint64_t& x) noexcept {
@@ -122,16 +130,11 @@ const hash_key& process_hash_key() noexcept {
 /// structural hashes' combining step.
 uint64_t mix3(uint64_t a, uint64_t b, uint64_t c) noexcept {
   const hash_key& k = process_hash_key();
-  sip_state s{k.k0 ^ 0x736f6d6570736575u, k.k1 ^ 0x646f72616e646f6du, k.k0 ^ 0x6c7967656e657261u,
-              k.k1 ^ 0x7465646279746573u};
+  sip_state s = sip_state::keyed(k.k0, k.k1);
   s.compress(a);
   s.compress(b);
   s.compress(c);
-  s.v2 ^= 0xff;
-  s.round();
-  s.round();
-  s.round();
-  return s.v0 ^ s.v1 ^ s.v2 ^ s.v3;
+  return s.finish();
 }
 
 std::atomic<uint64_t> g_key_work{0};
