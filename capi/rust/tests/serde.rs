@@ -607,18 +607,21 @@ fn skipped_field(n: usize, last: &[u8], indefinite: bool) -> (Vec<u8>, usize) {
     (out, at)
 }
 
+/// The structs of the skip tests below: field `a` known, the skipped one not;
+/// `AB` also wants a `b` the input lacks.
+#[derive(Deserialize, Debug, PartialEq)]
+struct A {
+    a: u8,
+}
+#[derive(Deserialize, Debug)]
+#[allow(dead_code)]
+struct AB {
+    a: u8,
+    b: u8,
+}
+
 #[test]
 fn skipped_values_across_batch_boundaries() {
-    #[derive(Deserialize, Debug, PartialEq)]
-    struct A {
-        a: u8,
-    }
-    #[derive(Deserialize, Debug)]
-    #[allow(dead_code)]
-    struct AB {
-        a: u8,
-        b: u8,
-    }
     for n in 1..=140 {
         for indefinite in [false, true] {
             let tag = format!("n {n} indefinite {indefinite}");
@@ -664,16 +667,6 @@ fn skipped_values_across_batch_boundaries() {
 /// a missing one fails at the map's end, a bad string at its byte.
 #[test]
 fn skipped_scalars_of_every_kind_at_every_batch_place() {
-    #[derive(Deserialize, Debug, PartialEq)]
-    struct A {
-        a: u8,
-    }
-    #[derive(Deserialize, Debug)]
-    #[allow(dead_code)]
-    struct AB {
-        a: u8,
-        b: u8,
-    }
     let values = [
         "17",
         "3903e7",
