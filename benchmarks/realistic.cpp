@@ -79,21 +79,24 @@ namespace {
 /// each chunk is copied in after the bytes already there, and the unread tail
 /// moves to the window's front only when the next chunk does not fit (with
 /// UntilNeeded, chunks come until at least needed() bytes have, before the
-/// reader is fed).
+/// reader is fed). The window is 16 KiB (or one chunk, if more), a socket
+/// reader's usual receive buffer, which stays in the L1 cache; it doubles
+/// when an item does not fit in it.
 template <bool UntilNeeded>
 struct window_source {
+  static constexpr size_t k_window = size_t(16) << 10;
+
   const uint8_t* data;
   size_t size;
   size_t chunk;
-  // The window: big enough for the largest single item of the corpus plus a chunk.
-  std::vector<uint8_t> window = std::vector<uint8_t>(chunk + (size_t(64) << 10));
+  std::vector<uint8_t> window = std::vector<uint8_t>(chunk > k_window ? chunk : k_window);
   size_t start = 0;   // stream offset of window[0]
   size_t filled = 0;  // bytes in the window
   size_t arrived = 0;
 
   window_source(const uint8_t* d, size_t n, size_t c) noexcept : data(d), size(n), chunk(c) {}
 
-  /// After need_more: false on a failure (an item larger than the window).
+  /// After need_more: false on a failure.
   CBOR_FAST_BENCH_NOINLINE bool arrive(cbor_fast::reader& r) noexcept {
     if (arrived == size) {
       r.end_input();
@@ -104,12 +107,15 @@ struct window_source {
     do {
       const size_t n = chunk < size - arrived ? chunk : size - arrived;
       if (filled + n > window.size()) {
-        // No room behind the bytes there: drop what the reader is done with.
+        // No room behind the bytes there: drop what the reader is done with,
+        // and double the window while the item being read leaves no room.
         const size_t keep = r.keep_from();
         std::memmove(window.data(), window.data() + (keep - start), filled - (keep - start));
         filled -= keep - start;
         start = keep;
-        if (filled + n > window.size()) return false;
+        size_t cap = window.size();
+        while (filled + n > cap) cap *= 2;
+        if (cap != window.size()) window.resize(cap);
       }
       std::memcpy(window.data() + filled, data + arrived, n);
       filled += n;
