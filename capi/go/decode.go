@@ -411,12 +411,17 @@ func negative(n uint64, fl flavor) any {
 }
 
 // tagValue is a tag's Go value: bignums (tags 2, 3 over a byte string) as
-// big integers, times (tags 0, 1) for flavorAny, else a Tag.
+// big integers, times (tags 0, 1) for flavorAny, else a Tag (for flavorAny,
+// tags 2 and 3 over anything else are an error).
 func tagValue(num uint64, content any, off int, fl flavor) (any, error) {
 	switch num {
 	case 2, 3:
 		b, ok := content.([]byte)
 		if !ok {
+			if fl == flavorAny { // as fxamacker: not a bignum, and no other tag either
+				return nil, &UnmarshalTypeError{CBORType: "tag", GoType: "big.Int", Offset: off,
+					Reason: "bignum content is not a byte string"}
+			}
 			break
 		}
 		z := new(big.Int).SetBytes(b)

@@ -136,13 +136,73 @@ var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", 
 
 // mismatch records a type error for the value at it and skips the value.
 func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
+	d.typeError(it, t, reason)
+	_, err := d.t.skipRest(it)
+	return err
+}
+
+// typeError records a type error at `it` (the first one is returned at the
+// end) for a value already read or passed over.
+func (d *decState) typeError(it *citem, t reflect.Type, reason string) {
 	d.nerr++
 	if d.err == nil {
 		d.err = &UnmarshalTypeError{CBORType: cborTypeNames[it._type], GoType: t.String(),
 			Offset: int(it.offset), Reason: reason}
 	}
-	_, err := d.t.skipRest(it)
-	return err
+}
+
+// bignumInto decodes the bignum whose byte string content is c into a
+// target other than a big.Int, a slice or an array, as fxamacker does: as the
+// integer it is when that fits a uint64 (tag 2) or an int64 (tag 3), for the
+// target's own decoder to take (or refuse); else a type error.
+func (d *decState) bignumInto(num uint64, c *citem, p unsafe.Pointer, td *typeDec) error {
+	head := *c // c may not outlive the next call
+	head.flags = 0
+	var b []byte
+	if isIndef(c) {
+		var err error
+		if b, err = d.t.joinString(nil); err != nil {
+			return err
+		}
+	} else {
+		b = d.t.bytes(c)
+	}
+	z := new(big.Int).SetBytes(b)
+	if !z.IsUint64() || (num == 3 && z.Uint64() > math.MaxInt64) {
+		if num == 3 {
+			z.Neg(z).Sub(z, bigOne)
+		}
+		d.typeError(&head, td.t, z.String()+" overflows "+td.t.String())
+		return nil
+	}
+	head._type = C.CBOR_FAST_TYPE_UINT
+	if num == 3 {
+		head._type = C.CBOR_FAST_TYPE_NEGATIVE
+	}
+	head.value = C.uint64_t(z.Uint64())
+	return td.fn(d, &head, p)
+}
+
+// builtinTagMismatch is why the content c of a tag 0 to 3 does not have the
+// type RFC 8949 gives that tag ("" when it does, and for other tags):
+// whatever the target type, fxamacker refuses such a tag.
+func builtinTagMismatch(num uint64, c *citem) string {
+	switch num {
+	case 0:
+		if c._type != C.CBOR_FAST_TYPE_TEXT {
+			return "tag 0 content is not a text string"
+		}
+	case 1:
+		if c._type != C.CBOR_FAST_TYPE_UINT && c._type != C.CBOR_FAST_TYPE_NEGATIVE &&
+			c._type != C.CBOR_FAST_TYPE_FLOAT {
+			return "tag 1 content is not a number"
+		}
+	case 2, 3:
+		if c._type != C.CBOR_FAST_TYPE_BYTES {
+			return "bignum content is not a byte string"
+		}
+	}
+	return ""
 }
 
 // other handles what a typed decoder does not: a tag before the content
@@ -156,6 +216,12 @@ func (d *decState) other(it *citem, p unsafe.Pointer, td *typeDec) error {
 		c, err := d.t.next()
 		if err != nil {
 			return err
+		}
+		if r := builtinTagMismatch(num, c); r != "" {
+			return d.mismatch(c, td.t, r)
+		}
+		if (num == 2 || num == 3) && td.t.Kind() != reflect.Slice && td.t.Kind() != reflect.Array {
+			return d.bignumInto(num, c, p, td)
 		}
 		if d.dm.lim.later && num >= 21 && num <= 23 {
 			d.later = append(d.later, num)
@@ -854,16 +920,48 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		switch it._type {
 		case C.CBOR_FAST_TYPE_MAP:
+			if si.toArray {
+				return d.mismatch(it, t, "map into a toarray struct")
+			}
 		case C.CBOR_FAST_TYPE_ARRAY:
 			if !si.toArray {
 				return d.mismatch(it, t, "array into a struct without toarray")
 			}
+			// As fxamacker: an array of another length than the struct's
+			// fields is a type error and sets no field.
+			const reason = "array of a different length than the toarray struct's fields"
+			if !isIndef(it) {
+				if uint64(it.value) != uint64(len(fields)) {
+					return d.mismatch(it, t, reason)
+				}
+				for i := range fields {
+					e, err := d.t.next()
+					if err != nil {
+						return err
+					}
+					if err := decs[i].fn(d, e, unsafe.Add(p, fields[i].offset)); err != nil {
+						return err
+					}
+				}
+				_, err := d.t.next() // the array's END
+				return err
+			}
+			// Indefinite: its length is known at its end, so the fields go
+			// into a copy, kept only if the length was right.
+			head := *it // `it` may not outlive the next call
+			tmp := reflect.New(t)
+			tp := tmp.UnsafePointer()
 			for i := 0; ; i++ {
 				e, err := d.t.next()
 				if err != nil {
 					return err
 				}
 				if e._type == C.CBOR_FAST_TYPE_END {
+					if i != len(fields) {
+						d.typeError(&head, t, reason)
+						return nil
+					}
+					reflect.NewAt(t, p).Elem().Set(tmp.Elem())
 					return nil
 				}
 				if i >= len(fields) {
@@ -872,7 +970,7 @@ func structDec(t reflect.Type, td *typeDec) decFn {
 					}
 					continue
 				}
-				if err := decs[i].fn(d, e, unsafe.Add(p, fields[i].offset)); err != nil {
+				if err := decs[i].fn(d, e, unsafe.Add(tp, fields[i].offset)); err != nil {
 					return err
 				}
 			}
@@ -1082,7 +1180,16 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 	case C.CBOR_FAST_TYPE_TAG:
 		num = uint64(it.value)
 		if num != 0 && num != 1 {
-			return d.mismatch(it, timeType, "tag other than 0 or 1")
+			// As fxamacker's default (DecTagIgnored): another tag number
+			// is passed over, and its content read as the time.
+			c, err := d.t.next()
+			if err != nil {
+				return err
+			}
+			if r := builtinTagMismatch(num, c); r != "" {
+				return d.mismatch(c, timeType, r)
+			}
+			return decTime(d, c, p)
 		}
 		off := int(it.offset)
 		v, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)

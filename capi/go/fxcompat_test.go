@@ -1,0 +1,123 @@
+package cborfast
+
+import (
+	"errors"
+	"math"
+	"math/big"
+	"reflect"
+	"testing"
+	"time"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// Decoding where the binding differed from fxamacker/cbor until the fuzz
+// targets (fuzz_test.go) found it: toarray structs, the content types of
+// tags 0 to 3, tag numbers before a time.Time, bignums into Go numbers. Each
+// row decodes into a fresh value (or `start`), checks the exact result or
+// type error, and that fxamacker accepts or refuses the same input and, when
+// it accepts, gives the same value.
+func TestFxCompatDecoding(t *testing.T) {
+	type pair = fuzzPair
+	type uteWant struct {
+		cborType, goType string
+		offset           int
+		reason           string
+	}
+	rows := []struct {
+		name  string
+		hex   string
+		start func() any // the target, a pointer
+		want  any        // *target after decoding
+		err   *uteWant   // nil: no error
+	}{
+		// toarray: only an array of exactly the struct's field count.
+		{"toarray/exact", "82 01 61 61", func() any { return new(pair) }, pair{X: 1, Y: "a"}, nil},
+		{"toarray/indefinite_exact", "9f 01 61 61 ff", func() any { return new(pair) }, pair{X: 1, Y: "a"}, nil},
+		{"toarray/map", "a1 61 58 01", func() any { return new(pair) }, pair{},
+			&uteWant{"map", "cborfast.fuzzPair", 0, "map into a toarray struct"}},
+		{"toarray/empty_map", "a0", func() any { return new(pair) }, pair{},
+			&uteWant{"map", "cborfast.fuzzPair", 0, "map into a toarray struct"}},
+		{"toarray/short", "81 01", func() any { return &pair{X: 5, Y: "z"} }, pair{X: 5, Y: "z"},
+			&uteWant{"array", "cborfast.fuzzPair", 0, "array of a different length than the toarray struct's fields"}},
+		{"toarray/long", "83 01 61 61 02", func() any { return new(pair) }, pair{},
+			&uteWant{"array", "cborfast.fuzzPair", 0, "array of a different length than the toarray struct's fields"}},
+		{"toarray/indefinite_short", "9f 01 ff", func() any { return &pair{X: 5, Y: "z"} }, pair{X: 5, Y: "z"},
+			&uteWant{"array", "cborfast.fuzzPair", 0, "array of a different length than the toarray struct's fields"}},
+		{"toarray/indefinite_long", "9f 01 61 61 02 ff", func() any { return &pair{X: 5, Y: "z"} }, pair{X: 5, Y: "z"},
+			&uteWant{"array", "cborfast.fuzzPair", 0, "array of a different length than the toarray struct's fields"}},
+		{"toarray/error_then_next_element", "82 a0 82 01 60", func() any { return new([]pair) },
+			[]pair{{}, {X: 1, Y: ""}}, &uteWant{"map", "cborfast.fuzzPair", 1, "map into a toarray struct"}},
+		// Tags 0 to 3 over content of another type, whatever the target.
+		{"tag0/int_into_int", "c0 01", func() any { return new(int) }, 0,
+			&uteWant{"unsigned integer", "int", 1, "tag 0 content is not a text string"}},
+		{"tag1/text_into_string", "c1 61 61", func() any { return new(string) }, "",
+			&uteWant{"text string", "string", 1, "tag 1 content is not a number"}},
+		{"tag2/int_into_any", "c2 30", func() any { return new(any) }, nil,
+			&uteWant{"tag", "big.Int", 0, "bignum content is not a byte string"}},
+		{"tag3/array_into_slice", "c3 80", func() any { return new([]int) }, []int(nil),
+			&uteWant{"array", "[]int", 1, "bignum content is not a byte string"}},
+		// A time.Time passes over tag numbers other than 0 and 1.
+		{"time/tag9_int", "c9 30", func() any { return new(time.Time) }, time.Unix(-17, 0), nil},
+		{"time/tag9_tag1_int", "c9 c1 1a 51 4b 67 b0", func() any { return new(time.Time) }, time.Unix(1363896240, 0), nil},
+		{"time/tag9_tag2_int", "c9 c2 01", func() any { return new(time.Time) }, time.Time{},
+			&uteWant{"unsigned integer", "time.Time", 2, "bignum content is not a byte string"}},
+		// Bignums into Go numbers: the integer, if it fits.
+		{"bignum/into_int", "c2 42 01 00", func() any { return new(int) }, 256, nil},
+		{"bignum/into_float64", "c2 42 01 00", func() any { return new(float64) }, 256.0, nil},
+		{"bignum/indefinite_into_uint16", "c2 5f 41 01 41 00 ff", func() any { return new(uint16) }, uint16(256), nil},
+		{"bignum/negative_into_int8", "c3 41 05", func() any { return new(int8) }, int8(-6), nil},
+		{"bignum/into_pointer", "c2 41 07", func() any { return new(*int) }, func() *int { n := 7; return &n }(), nil},
+		{"bignum/min_int64", "c3 48 7f ff ff ff ff ff ff ff", func() any { return new(int64) }, int64(math.MinInt64), nil},
+		{"bignum/max_uint64", "c2 48 ff ff ff ff ff ff ff ff", func() any { return new(uint64) }, uint64(math.MaxUint64), nil},
+		{"bignum/past_min_int64", "c3 48 80 00 00 00 00 00 00 00", func() any { return new(int64) }, int64(0),
+			&uteWant{"byte string", "int64", 1, "-9223372036854775809 overflows int64"}},
+		{"bignum/past_max_uint64", "c2 49 01 00 00 00 00 00 00 00 00", func() any { return new(uint64) }, uint64(0),
+			&uteWant{"byte string", "uint64", 1, "18446744073709551616 overflows uint64"}},
+		{"bignum/negative_into_uint", "c3 41 05", func() any { return new(uint) }, uint(0),
+			&uteWant{"negative integer", "uint", 1, "negative into unsigned"}},
+		{"bignum/into_int8_overflow", "c2 42 01 00", func() any { return new(int8) }, int8(0),
+			&uteWant{"unsigned integer", "int8", 1, "overflow"}},
+		{"bignum/into_bytes", "c2 42 01 00", func() any { return new([]byte) }, []byte{1, 0}, nil},
+		{"bignum/into_string", "c2 41 01", func() any { return new(string) }, "",
+			&uteWant{"unsigned integer", "string", 1, ""}},
+	}
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			data := unhex(t, r.hex)
+			v := r.start()
+			err := Unmarshal(data, v)
+			if r.err == nil {
+				if err != nil {
+					t.Fatalf("Unmarshal: %v", err)
+				}
+			} else {
+				var te *UnmarshalTypeError
+				if !errors.As(err, &te) {
+					t.Fatalf("Unmarshal: %v, want an *UnmarshalTypeError", err)
+				}
+				got := uteWant{te.CBORType, te.GoType, te.Offset, te.Reason}
+				if got != *r.err {
+					t.Fatalf("type error %+v, want %+v", got, *r.err)
+				}
+			}
+			got := reflect.ValueOf(v).Elem().Interface()
+			if !deepEqualAny(got, r.want) {
+				t.Fatalf("value %#v, want %#v", got, r.want)
+			}
+			theirs := r.start()
+			fxErr := fx.Unmarshal(data, theirs)
+			if (fxErr == nil) != (r.err == nil) {
+				t.Fatalf("fxamacker: %v", fxErr)
+			}
+			if fxErr == nil && !deepEqualAny(reflect.ValueOf(theirs).Elem().Interface(), r.want) {
+				t.Fatalf("fxamacker: %#v", reflect.ValueOf(theirs).Elem().Interface())
+			}
+		})
+	}
+	// A bignum fills a big.Int as before; into `any`, a big.Int value.
+	var z big.Int
+	if err := Unmarshal(unhex(t, "c2 49 01 00 00 00 00 00 00 00 00"), &z); err != nil || z.String() != "18446744073709551616" {
+		t.Fatalf("big.Int: %v %v", z.String(), err)
+	}
+}
