@@ -1,0 +1,448 @@
+package cborfast
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"math"
+	"math/big"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// Coverage-guided fuzz targets (Go's native fuzzing). `go test` runs their
+// seeds as ordinary tests; the ctest go.fuzz_* rows run each for a bounded
+// time (`go test -run '^$' -fuzz '^FuzzX$' -fuzztime 20s`). What each input
+// must satisfy:
+//   - no panic, whatever the target type;
+//   - an error that names an offset names one inside the input;
+//   - into `any`: accepted exactly when fxamacker (the module's interop peer,
+//     default options on both sides) accepts it, with the same value; and
+//     what is accepted encodes, decodes back and encodes to the same bytes;
+//   - into typed targets (structs with every tag option, typed slices and
+//     maps): accepted exactly when fxamacker accepts it into the same type,
+//     with a DeepEqual result;
+//   - NewDecoder over the input arriving a few bytes at a time gives the same
+//     values, and the same error, as UnmarshalFirst over the whole input.
+
+// fuzzSeeds adds the shared vectors' inputs, pieces of the corpus and a few
+// typed records to f's seed corpus.
+func fuzzSeeds(f *testing.F) {
+	f.Helper()
+	var appendix []struct {
+		Hex string `json:"hex"`
+	}
+	sharedVectorsF(f, "appendix_a.json", &appendix)
+	for _, r := range appendix {
+		f.Add(unhex(f, r.Hex))
+	}
+	var malformed []struct {
+		Hex string `json:"hex"`
+	}
+	sharedVectorsF(f, "malformed.json", &malformed)
+	for _, r := range malformed {
+		f.Add(unhex(f, r.Hex))
+	}
+	if dir := os.Getenv("CBOR_FAST_CORPUS_DIR"); dir != "" {
+		for _, name := range []string{"twitter", "citm_catalog", "canada"} {
+			b, err := os.ReadFile(filepath.Join(dir, name+".cbor"))
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b[:512]) // a prefix: truncated, but a realistic start
+		}
+	}
+	for _, v := range []any{
+		fuzzRecord{A: 1, B: "two", C: []byte{3}, D: []int{4, -5}, E: map[int]string{6: "six"},
+			F: &fuzzPair{X: 7, Y: "eight"}, G: time.Unix(9, 0).UTC(), H: big.NewInt(-10), I: 1.5,
+			J: RawMessage{0x0b}},
+		fuzzCOSE{Alg: -7, Kid: []byte("k"), IV: []byte{1, 2}},
+	} {
+		b, err := Marshal(v)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// sharedVectorsF reads tests/vectors/NAME into out (hex strings only are used).
+func sharedVectorsF(f *testing.F, name string, out any) {
+	f.Helper()
+	data, err := os.ReadFile(filepath.Join("..", "..", "tests", "vectors", name))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		f.Fatalf("%s: %v", name, err)
+	}
+}
+
+// deepEqualAny is reflect.DeepEqual but for floats, compared by bits (any
+// NaN equals any other), big integers, compared by value, and times, by
+// instant and location name.
+func deepEqualAny(a, b any) bool {
+	return deepEqualValue(reflect.ValueOf(a), reflect.ValueOf(b))
+}
+
+var (
+	bigIntValueType = reflect.TypeOf(big.Int{})
+	timeValueType   = reflect.TypeOf(time.Time{})
+)
+
+func deepEqualValue(a, b reflect.Value) bool {
+	if !a.IsValid() || !b.IsValid() {
+		return a.IsValid() == b.IsValid()
+	}
+	if a.Type() != b.Type() {
+		return false
+	}
+	switch a.Kind() {
+	case reflect.Float32, reflect.Float64:
+		// NaNs alike: fxamacker widens a float32 NaN with Go's conversion,
+		// which sets the quiet bit; the library keeps the payload as it is.
+		x, y := a.Float(), b.Float()
+		return math.Float64bits(x) == math.Float64bits(y) || (math.IsNaN(x) && math.IsNaN(y))
+	case reflect.Pointer:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		if a.Type().Elem() == bigIntValueType {
+			return a.Interface().(*big.Int).Cmp(b.Interface().(*big.Int)) == 0
+		}
+		return deepEqualValue(a.Elem(), b.Elem())
+	case reflect.Interface:
+		if a.IsNil() || b.IsNil() {
+			return a.IsNil() == b.IsNil()
+		}
+		return deepEqualValue(a.Elem(), b.Elem())
+	case reflect.Slice:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		fallthrough
+	case reflect.Array:
+		for i := 0; i < a.Len(); i++ {
+			if !deepEqualValue(a.Index(i), b.Index(i)) {
+				return false
+			}
+		}
+		return true
+	case reflect.Map:
+		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
+			return false
+		}
+		var nanA, nanB []reflect.Value // values under NaN keys, which no lookup finds
+		for it := a.MapRange(); it.Next(); {
+			if isNaNKey(it.Key()) {
+				nanA = append(nanA, it.Value())
+				continue
+			}
+			bv := b.MapIndex(it.Key())
+			if !bv.IsValid() || !deepEqualValue(it.Value(), bv) {
+				return false
+			}
+		}
+		for it := b.MapRange(); it.Next(); {
+			if isNaNKey(it.Key()) {
+				nanB = append(nanB, it.Value())
+			}
+		}
+		if len(nanA) != len(nanB) {
+			return false
+		}
+		for _, x := range nanA { // each matches one of b's, in any order
+			found := false
+			for j, y := range nanB {
+				if y.IsValid() && deepEqualValue(x, y) {
+					nanB[j], found = reflect.Value{}, true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		return true
+	case reflect.Struct:
+		if a.Type() == timeValueType {
+			x, y := a.Interface().(time.Time), b.Interface().(time.Time)
+			return x.Equal(y) && x.Location().String() == y.Location().String()
+		}
+		if a.Type() == bigIntValueType {
+			x, y := a.Interface().(big.Int), b.Interface().(big.Int)
+			return x.Cmp(&y) == 0
+		}
+		for i := 0; i < a.NumField(); i++ {
+			if !deepEqualValue(a.Field(i), b.Field(i)) {
+				return false
+			}
+		}
+		return true
+	}
+	switch a.Kind() {
+	case reflect.Bool:
+		return a.Bool() == b.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return a.Int() == b.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return a.Uint() == b.Uint()
+	case reflect.String:
+		return a.String() == b.String()
+	}
+	panic("deepEqualAny: unexpected kind " + a.Kind().String())
+}
+
+type fuzzPair struct {
+	_ struct{} `cbor:",toarray"`
+	X int
+	Y string
+}
+
+type fuzzRecord struct {
+	A int            `cbor:"a"`
+	B string         `cbor:"b,omitempty"`
+	C []byte         `cbor:"c"`
+	D []int          `cbor:"d"`
+	E map[int]string `cbor:"e"`
+	F *fuzzPair      `cbor:"f"`
+	G time.Time      `cbor:"g"`
+	H *big.Int       `cbor:"h"`
+	I float64        `cbor:"i"`
+	J RawMessage     `cbor:"j"`
+	K []string       `cbor:"k"`
+	L map[string]any `cbor:"l"`
+	M uint8          `cbor:"m"`
+	N int16          `cbor:"n"`
+	O float32        `cbor:"o"`
+	P bool           `cbor:"p"`
+	Q [2]byte        `cbor:"q"`
+	R *fuzzRecord    `cbor:"r"`
+	S int            `cbor:"-"`
+}
+
+type fuzzCOSE struct {
+	Alg int    `cbor:"1,keyasint,omitempty"`
+	Kid []byte `cbor:"4,keyasint,omitempty"`
+	IV  []byte `cbor:"5,keyasint,omitempty"`
+}
+
+// knownDivergence: the errors where the binding refuses, on purpose, what
+// fxamacker accepts (README.md, "Differences from fxamacker/cbor"):
+//   - an epoch time (tag 1, or a number into time.Time) beyond 2^62 seconds
+//     either way, NaN or an infinity: fxamacker gives a wrapped time for the
+//     first and the zero time for the others;
+//   - into a big.Int, anything but an integer or a bignum (tag 2 or 3):
+//     fxamacker takes the content of any other tag and a map as an empty
+//     struct;
+//   - a simple value (other than false, true, null, undefined) into a Go
+//     number or a big.Int: fxamacker gives its number;
+//   - invalid UTF-8 is refused in every text string, those of unknown
+//     struct fields and other values passed over included;
+//   - depth: every tag and indefinite-length string is a level here;
+//   - number slices also take RFC 8746 typed arrays (tags 64 to 87).
+func knownDivergence(data []byte, target any, err error) bool {
+	if err == nil {
+		switch target.(type) {
+		case *[]float64:
+			return bytes.Contains(data, []byte{0xd8}) // a typed array's tag, maybe
+		}
+		return false
+	}
+	if errors.Is(err, ErrDepth) || errors.Is(err, ErrInvalidUTF8) {
+		return true
+	}
+	var te *UnmarshalTypeError
+	if !errors.As(err, &te) {
+		return false
+	}
+	if te.Reason == "epoch time out of range" || te.CBORType == "simple value" {
+		return true
+	}
+	return te.GoType == "big.Int" &&
+		(te.CBORType == "tag" || te.CBORType == "simple value" || te.CBORType == "map")
+}
+
+// fromFx is a value fxamacker decoded into `any`, with its own types for
+// tags and simple values turned into this package's.
+func fromFx(v any) any {
+	switch x := v.(type) {
+	case fx.Tag:
+		return Tag{Number: x.Number, Content: fromFx(x.Content)}
+	case fx.SimpleValue:
+		return SimpleValue(x)
+	case fx.ByteString:
+		return ByteString(x)
+	case []any:
+		out := make([]any, len(x))
+		for i := range x {
+			out[i] = fromFx(x[i])
+		}
+		return out
+	case map[any]any:
+		out := make(map[any]any, len(x))
+		for k, e := range x {
+			out[fromFx(k)] = fromFx(e)
+		}
+		return out
+	}
+	return v
+}
+
+func isNaNKey(k reflect.Value) bool {
+	if k.Kind() == reflect.Interface && !k.IsNil() {
+		k = k.Elem()
+	}
+	return (k.Kind() == reflect.Float32 || k.Kind() == reflect.Float64) && math.IsNaN(k.Float())
+}
+
+// errorOffset is the offset an error of this package names, if any.
+func errorOffset(err error) (int, bool) {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Offset, true
+	}
+	var te *UnmarshalTypeError
+	if errors.As(err, &te) {
+		return te.Offset, true
+	}
+	return 0, false
+}
+
+func checkOffset(t *testing.T, what string, data []byte, err error) {
+	t.Helper()
+	if off, ok := errorOffset(err); ok && (off < 0 || off > len(data)) {
+		t.Fatalf("%s: offset %d outside the %d-byte input: %v", what, off, len(data), err)
+	}
+}
+
+func FuzzUnmarshalAny(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var ours, theirs any
+		err := Unmarshal(data, &ours)
+		checkOffset(t, "Unmarshal", data, err)
+		fxErr := fx.Unmarshal(data, &theirs)
+		if (err == nil) != (fxErr == nil) && !knownDivergence(data, &ours, err) {
+			t.Fatalf("Unmarshal(%x) into any: ours %v, fxamacker %v", data, err, fxErr)
+		}
+		if err != nil {
+			return
+		}
+		if !deepEqualAny(ours, fromFx(theirs)) {
+			t.Fatalf("Unmarshal(%x) into any: %#v, fxamacker %#v", data, ours, theirs)
+		}
+		// Sorted, so that Go maps give one encoding.
+		a, err := oursSorted.Marshal(ours)
+		if err != nil {
+			t.Fatalf("Marshal of %#v (from %x): %v", ours, data, err)
+		}
+		var again any
+		if err := Unmarshal(a, &again); err != nil {
+			t.Fatalf("Unmarshal(Marshal(%x)) = %x: %v", data, a, err)
+		}
+		b, err := oursSorted.Marshal(again)
+		if err != nil || !bytes.Equal(a, b) {
+			t.Fatalf("Marshal not stable: %x then %x (%v), from %x", a, b, err, data)
+		}
+	})
+}
+
+func FuzzUnmarshalTyped(f *testing.F) {
+	fuzzSeeds(f)
+	targets := []func() any{
+		func() any { return new(fuzzRecord) },
+		func() any { return new(fuzzCOSE) },
+		func() any { return new(fuzzPair) },
+		func() any { return new([]string) },
+		func() any { return new(map[int]string) },
+		func() any { return new([]float64) },
+		func() any { return new(map[string][]byte) },
+		func() any { return new(*big.Int) },
+		func() any { return new(time.Time) },
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, mk := range targets {
+			ours, theirs := mk(), mk()
+			err := Unmarshal(data, ours)
+			checkOffset(t, "Unmarshal", data, err)
+			fxErr := fx.Unmarshal(data, theirs)
+			if (err == nil) != (fxErr == nil) && !knownDivergence(data, ours, err) {
+				t.Fatalf("Unmarshal(%x) into %T: ours %v, fxamacker %v", data, ours, err, fxErr)
+			}
+			if err == nil && fxErr == nil && !deepEqualAny(ours, theirs) {
+				t.Fatalf("Unmarshal(%x) into %T: %#v, fxamacker %#v", data, ours, ours, theirs)
+			}
+		}
+	})
+}
+
+// trickle hands out at most n bytes per Read.
+type trickle struct {
+	data []byte
+	n    int
+}
+
+func (r *trickle) Read(p []byte) (int, error) {
+	if len(r.data) == 0 {
+		return 0, io.EOF
+	}
+	k := r.n
+	if k > len(p) {
+		k = len(p)
+	}
+	if k > len(r.data) {
+		k = len(r.data)
+	}
+	copy(p, r.data[:k])
+	r.data = r.data[k:]
+	return k, nil
+}
+
+func FuzzDecoderPieces(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		// The whole input at once: items until the first error or the end.
+		var want []any
+		var wantErr error
+		rest := data
+		for len(rest) > 0 {
+			var v any
+			r, err := UnmarshalFirst(rest, &v)
+			if err != nil {
+				wantErr = err
+				break
+			}
+			want = append(want, v)
+			rest = r
+		}
+		for _, n := range []int{1, 3, 7} {
+			dec := NewDecoder(&trickle{data, n})
+			for i := 0; ; i++ {
+				var v any
+				err := dec.Decode(&v)
+				if err == io.EOF {
+					if i != len(want) || wantErr != nil {
+						t.Fatalf("%x in %d-byte reads: EOF after %d items, want %d then %v", data, n, i, len(want), wantErr)
+					}
+					break
+				}
+				if err != nil {
+					if i != len(want) || wantErr == nil {
+						t.Fatalf("%x in %d-byte reads: item %d: %v; whole input: %d items, then %v", data, n, i, err, len(want), wantErr)
+					}
+					break
+				}
+				if i >= len(want) || !deepEqualAny(v, want[i]) {
+					t.Fatalf("%x in %d-byte reads: item %d is %#v", data, n, i, v)
+				}
+			}
+		}
+	})
+}
