@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"regexp"
 	"runtime"
+	"runtime/metrics"
 	"sort"
 	"strconv"
 	"strings"
@@ -170,24 +171,35 @@ func cpuTime() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
+// gcCPU is the runtime's estimate of the CPU time its collector has taken
+// (mark assists, the background and idle mark workers, pauses; brought up
+// to date at the end of each cycle), for the collector's share of cpuTime.
+func gcCPU() time.Duration {
+	s := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}}
+	metrics.Read(s)
+	return time.Duration(s[0].Value.Float64() * 1e9)
+}
+
 // benchCPU runs f as testing.Benchmark does and also returns the CPU time
-// per operation of its last (reported) run.
-func benchCPU(f func(b *testing.B)) (testing.BenchmarkResult, float64) {
-	var cpu time.Duration
+// per operation of its last (reported) run, and the collector's estimated
+// share of it.
+func benchCPU(f func(b *testing.B)) (testing.BenchmarkResult, float64, float64) {
+	var cpu, gc time.Duration
 	var n int
 	r := testing.Benchmark(func(b *testing.B) {
-		c0 := cpuTime()
+		c0, g0 := cpuTime(), gcCPU()
 		f(b)
-		cpu, n = cpuTime()-c0, b.N
+		cpu, gc, n = cpuTime()-c0, gcCPU()-g0, b.N
 	})
-	return r, float64(cpu) / float64(n)
+	return r, float64(cpu) / float64(n), float64(gc) / float64(n)
 }
 
 // TestBenchTable prints medians of CBOR_FAST_GO_BENCH interleaved runs of
 // each pair and their ratio (a Markdown table for BENCHMARKS.md): wall
 // time per operation as testing.B reports it, and the process's CPU time
 // per operation (collector threads included), which the load of other
-// processes moves less. CBOR_FAST_GO_BENCH_ONLY=<regexp> keeps the rows
+// processes moves less, with the runtime's estimate of the collector's
+// part of it (/cpu/classes/gc/total). CBOR_FAST_GO_BENCH_ONLY=<regexp> keeps the rows
 // whose "operation/data" matches (e.g. "Marshal struct/twitter").
 func TestBenchTable(t *testing.T) {
 	runs, _ := strconv.Atoi(os.Getenv("CBOR_FAST_GO_BENCH"))
@@ -203,8 +215,8 @@ func TestBenchTable(t *testing.T) {
 		sort.Float64s(xs)
 		return xs[len(xs)/2]
 	}
-	fmt.Printf("| operation | data | cborfast ns/op | fxamacker ns/op | speedup | cborfast CPU ns/op | fxamacker CPU ns/op | CPU speedup | cborfast allocs, B | fxamacker allocs, B |\n" +
-		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Printf("| operation | data | cborfast ns/op | fxamacker ns/op | speedup | cborfast CPU ns/op | fxamacker CPU ns/op | CPU speedup | cborfast, fxamacker GC CPU ns/op | cborfast allocs, B | fxamacker allocs, B |\n" +
+		"|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
 	for i := range cases {
 		c := &cases[i]
 		checkBenchCase(t, c)
@@ -212,19 +224,21 @@ func TestBenchTable(t *testing.T) {
 			if only != nil && !only.MatchString(op.name+"/"+c.name) {
 				continue
 			}
-			var o, p, oc, pc []float64
+			var o, p, oc, pc, og, pg []float64
 			var ro, rp testing.BenchmarkResult
 			for r := 0; r < runs; r++ {
-				var co, cp float64
-				ro, co = benchCPU(op.ours(c))
-				rp, cp = benchCPU(op.peer(c))
+				var co, cp, gco, gcp float64
+				ro, co, gco = benchCPU(op.ours(c))
+				rp, cp, gcp = benchCPU(op.peer(c))
 				o = append(o, float64(ro.NsPerOp()))
 				p = append(p, float64(rp.NsPerOp()))
 				oc, pc = append(oc, co), append(pc, cp)
+				og, pg = append(og, gco), append(pg, gcp)
 			}
 			mo, mp, mco, mcp := median(o), median(p), median(oc), median(pc)
-			fmt.Printf("| %s | %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx | %d, %d | %d, %d |\n", op.name, c.name,
-				mo, mp, mp/mo, mco, mcp, mcp/mco, ro.AllocsPerOp(), ro.AllocedBytesPerOp(), rp.AllocsPerOp(), rp.AllocedBytesPerOp())
+			fmt.Printf("| %s | %s | %.0f | %.0f | %.2fx | %.0f | %.0f | %.2fx | %.0f, %.0f | %d, %d | %d, %d |\n", op.name, c.name,
+				mo, mp, mp/mo, mco, mcp, mcp/mco, median(og), median(pg),
+				ro.AllocsPerOp(), ro.AllocedBytesPerOp(), rp.AllocsPerOp(), rp.AllocedBytesPerOp())
 		}
 	}
 }

@@ -170,3 +170,50 @@ func TestAnyArrayScalarRuns(t *testing.T) {
 	}
 	anyLikeFx(t, indef, "indefinite")
 }
+
+// Empty arrays decoded into an `any` (and by Decode) share one boxed
+// []any{} header: each is non-nil with length and capacity 0, as
+// fxamacker's, an append to one leaves the others empty, and 600 of them
+// allocate as often as 6 (no slab slot each).
+func TestAnyEmptyArraysShared(t *testing.T) {
+	// [[], [1, []], {"a": []}, []]
+	in := unhex(t, "84 80 82 01 80 a1 61 61 80 80")
+	v := anyLikeFx(t, in, "empty arrays")
+	a := v.([]any)
+	empties := []any{a[0], a[1].([]any)[1], a[2].(map[any]any)["a"], a[3]}
+	for i, e := range empties {
+		s, ok := e.([]any)
+		if !ok || s == nil || len(s) != 0 || cap(s) != 0 {
+			t.Fatalf("empty array %d: %#v", i, e)
+		}
+	}
+	if one := a[1].([]any); len(one) != 2 || one[0] != uint64(1) {
+		t.Fatalf("[1, []]: %#v", one)
+	}
+	grown := append(empties[0].([]any), "x")
+	if len(grown) != 1 || len(empties[3].([]any)) != 0 || len(a[0].([]any)) != 0 {
+		t.Fatalf("an append changed another empty array: %v %v", empties[3], a[0])
+	}
+	d, err := Decode(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, ok := d.([]any)[3].([]any); !ok || s == nil || len(s) != 0 {
+		t.Fatalf("Decode: %#v", d)
+	}
+	doc := func(n int) []byte { // [[], [], ...]
+		return append(appendHead(nil, 0x80, uint64(n)), bytes.Repeat([]byte{0x80}, n)...)
+	}
+	small, big := doc(6), doc(600)
+	allocs := func(in []byte) float64 {
+		return testing.AllocsPerRun(50, func() {
+			var v any
+			if err := Unmarshal(in, &v); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	if s, b := allocs(small), allocs(big); s != b {
+		t.Errorf("6 empty arrays: %.0f allocations, 600: %.0f", s, b)
+	}
+}

@@ -32,6 +32,9 @@ type creader struct {
 	h     C.uintptr_t
 	items *citem
 	opts  *C.cf_reader_opts // the options last set (nil: the library defaults)
+	// n: the item count a batch call writes (a local whose address goes to
+	// C is moved to the heap: an allocation per batch).
+	n C.size_t
 }
 
 func newCReader() (*creader, error) {
@@ -168,8 +171,7 @@ func (t *tokens) refill() (*citem, error) {
 	if t.sticky != nil {
 		return nil, t.sticky
 	}
-	var n C.size_t
-	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &n)
+	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &t.c.n)
 	if s != C.CBOR_FAST_OK {
 		if s == C.CBOR_FAST_END {
 			// The end of the input where an item is due.
@@ -182,7 +184,7 @@ func (t *tokens) refill() (*citem, error) {
 		}
 		return nil, t.sticky
 	}
-	t.batch = unsafe.Slice(t.c.items, int(n))
+	t.batch = unsafe.Slice(t.c.items, int(t.c.n))
 	t.checkBatch()
 	if len(t.batch) == 0 {
 		return nil, t.sticky
@@ -257,11 +259,10 @@ func (t *tokens) atEnd() (bool, error) {
 	if t.sticky != nil {
 		return false, t.sticky
 	}
-	var n C.size_t
-	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &n)
+	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &t.c.n)
 	switch s {
 	case C.CBOR_FAST_OK:
-		t.batch = unsafe.Slice(t.c.items, int(n))
+		t.batch = unsafe.Slice(t.c.items, int(t.c.n))
 		t.i = 0
 		t.checkBatch()
 		if len(t.batch) == 0 {
