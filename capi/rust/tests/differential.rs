@@ -271,8 +271,10 @@ fn peer_limit(e: &str) -> bool {
 /// input is not compared: `undefined` for `None`, which ciborium takes too):
 ///   - an integer for a float (serde_cbor takes it too, ciborium refuses);
 ///   - `[]` for `()` and unit structs (minicbor-serde writes `()` so);
-///   - a tag in front of a typed value (ours and ciborium pass over it,
-///     serde_cbor with its `tags` feature hands it over as a newtype struct);
+///   - a tag in front of a typed value (ours passes over it; serde_cbor with
+///     its `tags` feature hands it over as a newtype struct, ciborium to
+///     containers and structs as an enum, to scalars it passes over it),
+///     told by a tag head byte in the input;
 ///   - an unsigned integer for an enum: the variant index (serde_cbor's
 ///     packed form);
 ///   - an array for a struct: its fields in order (serde_cbor's packed
@@ -299,7 +301,9 @@ fn known_acceptance(peer_error: &str, data: &[u8]) -> bool {
         || peer_error.contains("invalid type: bytes, expected string")
         || peer_error.contains("invalid type: string, expected char")
         || peer_error.contains("invalid type: string, expected bytes")
-        || peer_error.contains("invalid type: newtype struct")
+        || (peer_error.contains("invalid type: newtype struct")
+            || peer_error.contains("invalid type: enum, expected"))
+            && data.iter().any(|b| (0xc0..=0xdb).contains(b))
 }
 
 // ---------------------------------------------------------------------------
