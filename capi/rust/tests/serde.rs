@@ -910,3 +910,68 @@ fn default_container_limit_through_serde() {
     let e = from_slice::<Vec<u8>>(&at).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::Truncated, 0));
 }
+
+// ---- found by tests/differential.rs ------------------------------------------
+
+/// A negative bignum below i128::MIN fails at its tag, as one beyond 128 bits
+/// does; it said offset 0 whatever its place (`84 18ff c3 50 7fff..` from the
+/// fuzzer: `OutOfRange` at 0, now at 3).
+#[test]
+fn bignum_below_i128_min_fails_at_its_tag() {
+    // -1 - 2^127: one below i128::MIN.
+    let below = "c3 50 80000000000000000000000000000000";
+    assert_eq!(err_of::<i128>(&hex(below)), (Status::OutOfRange, 0));
+    let data = hex(&format!("83 00 f6 {below}"));
+    assert_eq!(err_of::<(u8, (), i128)>(&data), (Status::OutOfRange, 3));
+    let e = from_slice::<ciborium::Value>(&data).unwrap_err();
+    assert_eq!(
+        (e.status(), e.offset(), e.message()),
+        (Status::OutOfRange, 3, "integer below i128::MIN")
+    );
+    let e = from_slice::<serde_cbor::Value>(&hex(&format!("a1 00 {below}"))).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::OutOfRange, 2));
+    // i128::MIN itself is fine, wherever it is.
+    let min = hex("82 f6 c3 50 7fffffffffffffffffffffffffffffff");
+    assert_eq!(from_slice::<((), i128)>(&min).unwrap(), ((), i128::MIN));
+}
+
+/// `ciborium::Value::Tag` (and ciborium's `tag::Captured`/`Required`) is
+/// written as a tag, byte for byte as ciborium writes it; it was a map
+/// `{"@@TAGGED@@": [tag, content]}`, so a `ciborium::Value` holding an
+/// integer beyond 64 bits (a bignum tag) did not survive `to_vec` and back.
+fn ciborium_bytes<T: Serialize>(v: &T) -> Vec<u8> {
+    let mut out = Vec::new();
+    ciborium::into_writer(v, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn ciborium_tags_are_written_as_tags() {
+    use ciborium::Value as C;
+    let uri = C::Tag(32, Box::new(C::Text("x".into())));
+    assert_eq!(to_vec(&uri).unwrap(), hex("d820 6178"));
+    assert_eq!(to_vec(&uri).unwrap(), ciborium_bytes(&uri));
+    let nested = C::Array(vec![C::Tag(55799, Box::new(C::Tag(1, Box::new(C::Integer(0.into())))))]);
+    assert_eq!(to_vec(&nested).unwrap(), hex("81 d9d9f7 c1 00"));
+    assert_eq!(to_vec(&nested).unwrap(), ciborium_bytes(&nested));
+    // 2^64 decodes into a ciborium::Value as ciborium makes it (a bignum
+    // tag) and goes back to the same bytes.
+    let data = hex("c2 49 010000000000000000");
+    let v: C = from_slice(&data).unwrap();
+    assert_eq!(v, C::Tag(2, Box::new(C::Bytes(vec![1, 0, 0, 0, 0, 0, 0, 0, 0]))));
+    assert_eq!(to_vec(&v).unwrap(), data);
+    assert_eq!(from_slice::<u128>(&to_vec(&v).unwrap()).unwrap(), 1u128 << 64);
+    // Captured: with a tag, the tag and content; without, the content alone.
+    let some = ciborium::tag::Captured(Some(1), 5u8);
+    assert_eq!(to_vec(&some).unwrap(), hex("c1 05"));
+    assert_eq!(to_vec(&some).unwrap(), ciborium_bytes(&some));
+    let none = ciborium::tag::Captured(None, 5u8);
+    assert_eq!(to_vec(&none).unwrap(), hex("05"));
+    assert_eq!(to_vec(&none).unwrap(), ciborium_bytes(&none));
+    let required = ciborium::tag::Required::<u64, 1>(1_363_896_240);
+    assert_eq!(to_vec(&required).unwrap(), hex("c1 1a514b67b0"));
+    // serde_cbor's tags reach only serde_cbor's serializer: ours writes the
+    // content (README, "Differences from serde_cbor and ciborium").
+    let sc = serde_cbor::Value::Tag(1, Box::new(serde_cbor::Value::Integer(5)));
+    assert_eq!(to_vec(&sc).unwrap(), hex("05"));
+}

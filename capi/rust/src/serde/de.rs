@@ -591,10 +591,12 @@ impl<'a> Deserializer<'a> {
         Ok((negative, magnitude))
     }
 
-    /// Visits an integer (tags 2/3 already resolved to a magnitude).
+    /// Visits an integer (tags 2/3 already resolved to a magnitude; `at`:
+    /// the offset of its head, or of the tag).
     fn visit_int<V: Visitor<'a>>(
         negative: bool,
         magnitude: u128,
+        at: usize,
         visitor: V,
     ) -> Result<V::Value, Error> {
         if !negative {
@@ -609,7 +611,7 @@ impl<'a> Deserializer<'a> {
         } else if magnitude <= i128::MAX as u128 {
             visitor.visit_i128(-1 - magnitude as i128)
         } else {
-            Err(Error::new(Status::OutOfRange, 0, "integer below i128::MIN"))
+            Err(Error::new(Status::OutOfRange, at, "integer below i128::MIN"))
         }
     }
 
@@ -623,7 +625,7 @@ impl<'a> Deserializer<'a> {
             return match it.ty {
                 ffi::CBOR_FAST_TYPE_UINT => visitor.visit_u64(it.value),
                 ffi::CBOR_FAST_TYPE_NEGATIVE => {
-                    Self::visit_int(true, u128::from(it.value), visitor)
+                    Self::visit_int(true, u128::from(it.value), it.offset, visitor)
                 }
                 ffi::CBOR_FAST_TYPE_TEXT => {
                     if it.indefinite() {
@@ -661,7 +663,7 @@ impl<'a> Deserializer<'a> {
                     if it.value == 2 || it.value == 3 {
                         let (negative, magnitude) = self.bignum(&it)?;
                         match magnitude {
-                            Some(m) => Self::visit_int(negative, m, visitor),
+                            Some(m) => Self::visit_int(negative, m, it.offset, visitor),
                             None => Err(Error::new(
                                 Status::OutOfRange,
                                 it.offset,

@@ -7,7 +7,7 @@
 use serde::ser::{self, Serialize};
 
 use super::error::Error;
-use super::tag::{TAG_ENUM, TAG_VARIANT};
+use super::tag::{CIBORIUM_TAG_ENUM, CIBORIUM_UNTAGGED, TAG_ENUM, TAG_VARIANT};
 use crate::error::Status;
 
 /// Serializes `value` into a new vector.
@@ -422,13 +422,18 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         value.serialize(self)
     }
     /// `{variant: value}`.
+    /// `{variant: value}`; ciborium's untagged `Captured(None, value)`: the
+    /// value alone.
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _index: u32,
         variant: &'static str,
         value: &T,
     ) -> Result<(), Error> {
+        if name == CIBORIUM_TAG_ENUM && variant == CIBORIUM_UNTAGGED {
+            return value.serialize(self);
+        }
         self.out.push(0xa1);
         self.text(variant);
         value.serialize(self)
@@ -460,8 +465,8 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.head(4, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted })
     }
-    /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged): the tag head,
-    /// then the value.
+    /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged) and ciborium's
+    /// tags (`ciborium::Value::Tag`): the tag head, then the value.
     fn serialize_tuple_variant(
         self,
         name: &'static str,
@@ -469,7 +474,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
-        if name == TAG_ENUM && variant == TAG_VARIANT && len == 2 {
+        if (name == TAG_ENUM || name == CIBORIUM_TAG_ENUM) && variant == TAG_VARIANT && len == 2 {
             return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 } });
         }
         self.out.push(0xa1);

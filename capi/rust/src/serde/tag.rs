@@ -11,6 +11,12 @@ use serde::ser::{Serialize, SerializeTupleVariant, Serializer};
 /// two-field tuple variant `{"@@TAGGED@@": [tag, value]}`).
 pub(crate) const TAG_ENUM: &str = "@@CBOR_FAST_TAG@@";
 pub(crate) const TAG_VARIANT: &str = "@@TAGGED@@";
+/// ciborium's name for the same shape (`ciborium::Value::Tag` and
+/// `ciborium::tag::*` serialize as this enum's `TAG_VARIANT`, a tag number and
+/// the content): the serializer writes a tag for it too, and for its
+/// `CIBORIUM_UNTAGGED` newtype variant (`Captured(None, v)`) the content alone.
+pub(crate) const CIBORIUM_TAG_ENUM: &str = "@@TAG@@";
+pub(crate) const CIBORIUM_UNTAGGED: &str = "@@UNTAGGED@@";
 
 /// A value with an optional CBOR tag (RFC 8949 section 3.4).
 ///
