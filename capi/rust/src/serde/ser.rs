@@ -421,7 +421,6 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         }
         value.serialize(self)
     }
-    /// `{variant: value}`.
     /// `{variant: value}`; ciborium's untagged `Captured(None, value)`: the
     /// value alone.
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
