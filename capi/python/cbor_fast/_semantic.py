@@ -55,26 +55,34 @@ _MAX_INT_BITS = 14284
 
 def _bounded_ints(what, parts, *values):
     for v in values:
-        if not isinstance(v, int):
+        if not isinstance(v, int) or isinstance(v, bool):  # true is no exponent
             raise ValueError("%s: %s must be ints" % (what, parts))
         if v.bit_length() > _MAX_INT_BITS:
             raise ValueError("%s: an integer of more than %d bits" % (what, _MAX_INT_BITS))
 
 
+def _pair(value, what):
+    # An array of two items (a list, or a tuple when immutable): not any
+    # iterable of two, such as a 2-byte string or a 2-key map.
+    if not isinstance(value, (list, tuple)) or len(value) != 2:
+        raise ValueError("%s must be an array of two items" % what)
+    return value
+
+
 def _decimal(value, immutable):
-    exp, sig = value
+    exp, sig = _pair(value, "decimal fraction")
     _bounded_ints("decimal fraction", "exponent and mantissa", exp, sig)
     return Decimal((1 if sig < 0 else 0, tuple(int(c) for c in str(abs(sig))), exp))
 
 
 def _bigfloat(value, immutable):
-    exp, sig = value
+    exp, sig = _pair(value, "bigfloat")
     _bounded_ints("bigfloat", "exponent and mantissa", exp, sig)
     return Decimal(sig) * (Decimal(2) ** Decimal(exp))
 
 
 def _fraction(value, immutable):
-    num, den = value
+    num, den = _pair(value, "rational")
     _bounded_ints("rational", "numerator and denominator", num, den)
     return Fraction(num, den)
 
@@ -137,7 +145,13 @@ def _net_old(value, immutable):
     if not isinstance(value, Mapping) or len(value) != 1:
         raise ValueError("invalid IP network")
     (addr, prefix), = value.items()
-    return ip_network((ip_address(addr), prefix), strict=False)
+    if not isinstance(addr, bytes) or not _is_int(prefix):
+        raise ValueError("IP network must map an address byte string to a prefix length")
+    # host bits set: an interface, as cbor2 gives it (a network would drop them)
+    interface = ip_interface((ip_address(addr), prefix))
+    if interface.ip != interface.network.network_address:
+        return interface
+    return interface.network
 
 
 def _ip(version):
@@ -150,15 +164,46 @@ def _ip(version):
             if len(value) != size:
                 raise ValueError("invalid IPv%d address" % version)
             return address_type(value)
+        if version == 6 and isinstance(value, (list, tuple)) and len(value) == 3:
+            return _ipv6_with_zone(*value)
         if isinstance(value, (list, tuple)) and len(value) == 2:
             a, b = value
-            if isinstance(a, int) and isinstance(b, bytes):  # prefix
+            if isinstance(a, bool) or isinstance(b, bool):
+                raise ValueError("IPv%d prefix length must be an integer, not a bool" % version)
+            if _is_int(a) and isinstance(b, bytes):  # prefix: trailing zero bytes left out
                 return ip_network((address_type(b.ljust(size, b"\0")), a))
-            if isinstance(a, bytes) and isinstance(b, int):  # interface
-                return ip_interface((address_type(a.ljust(size, b"\0")), b))
+            if isinstance(a, bytes) and len(a) == size:
+                if _is_int(b):  # interface: the whole address
+                    return ip_interface((address_type(a), b))
+                if b is None and version == 6:  # an address with no prefix length (as cbor2)
+                    return address_type(a)
         raise ValueError("invalid IPv%d address, network or interface" % version)
 
     return decode
+
+
+def _is_int(v):
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _ipv6_with_zone(a, b, zone):
+    # RFC 9164 with a zone identifier, as cbor2 reads it: [address, null,
+    # zone] an address, [address, prefix length, zone] an interface,
+    # [prefix length, prefix, zone] a network; the zone a byte string (UTF-8)
+    # or an integer.
+    if isinstance(zone, bytes):
+        zone = zone.decode("utf-8")
+    elif _is_int(zone):
+        zone = str(zone)
+    else:
+        raise ValueError("IPv6 zone identifier must be a byte string or an integer")
+    if isinstance(a, bytes) and len(a) == 16 and b is None:
+        return IPv6Address("%s%%%s" % (IPv6Address(a), zone))
+    if isinstance(a, bytes) and len(a) == 16 and _is_int(b):
+        return IPv6Interface("%s%%%s/%d" % (IPv6Address(a), zone, b))
+    if _is_int(a) and isinstance(b, bytes) and len(b) <= 16:
+        return IPv6Network("%s%%%s/%d" % (IPv6Address(b.ljust(16, b"\0")), zone, a))
+    raise ValueError("invalid IPv6 address, network or interface with a zone")
 
 
 _DECODERS = {
@@ -282,15 +327,25 @@ def encode(encoder, obj):
         return CBORTag(35, obj.pattern)
     if isinstance(obj, (set, frozenset)):
         return _encode_set(encoder, obj)
+    # RFC 9164; an IPv6 zone identifier (scope_id) as a third item, a UTF-8
+    # byte string, as cbor2 writes it for addresses and interfaces (and reads
+    # it for networks too, which it writes without).
     if isinstance(obj, (IPv4Interface, IPv6Interface)):  # before: they are addresses too
-        return CBORTag(52 if obj.version == 4 else 54, [obj.packed, obj.network.prefixlen])
+        items = [obj.packed, obj.network.prefixlen]
+        if obj.version == 6 and obj.scope_id is not None:
+            items.append(obj.scope_id.encode("utf-8"))
+        return CBORTag(52 if obj.version == 4 else 54, items)
     if isinstance(obj, IPv4Address):
         return CBORTag(52, obj.packed)
     if isinstance(obj, IPv6Address):
+        if obj.scope_id is not None:
+            return CBORTag(54, [obj.packed, None, obj.scope_id.encode("utf-8")])
         return CBORTag(54, obj.packed)
     if isinstance(obj, (IPv4Network, IPv6Network)):
-        return CBORTag(52 if obj.version == 4 else 54,
-                       [obj.prefixlen, _strip_zeros(obj.network_address.packed)])
+        items = [obj.prefixlen, _strip_zeros(obj.network_address.packed)]
+        if obj.version == 6 and obj.network_address.scope_id is not None:
+            items.append(obj.network_address.scope_id.encode("utf-8"))
+        return CBORTag(52 if obj.version == 4 else 54, items)
     if isinstance(obj, Message):
         return CBORTag(36, _mime_text(obj))
     if isinstance(obj, CBORTag):  # a subclass

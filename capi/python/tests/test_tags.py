@@ -55,6 +55,13 @@ BOTH_WAYS = [
     ("tag 54: IPv6 address", ipaddress.ip_address("::1"), {},
      "d836 50 00000000000000000000000000000001"),
     ("tag 52: IPv4 network", ipaddress.ip_network("10.0.0.0/8"), {}, "d834 82 08 410a"),
+    # RFC 9164 zone identifiers, as cbor2 writes them: a UTF-8 byte string
+    ("tag 54: IPv6 address with a zone", ipaddress.ip_address("fe80::1%eth0"), {},
+     "d836 83 50 fe800000000000000000000000000001 f6 44 65746830"),
+    ("tag 54: IPv6 address with a numeric zone", ipaddress.ip_address("fe80::1%7"), {},
+     "d836 83 50 fe800000000000000000000000000001 f6 41 37"),
+    ("tag 54: IPv6 interface with a zone", ipaddress.ip_interface("fe80::1%eth0/64"), {},
+     "d836 83 50 fe800000000000000000000000000001 1840 44 65746830"),
 ]
 
 # bytes -> value, for the tags (or forms) dumps does not write
@@ -69,6 +76,12 @@ DECODE_ONLY = [
     ("tag 261: IPv4 network", "d90105 a1 44 0a000000 08", ipaddress.ip_network("10.0.0.0/8")),
     ("tag 261: IPv6 network", "d90105 a1 50 20010db8000000000000000000000000 1820",
      ipaddress.ip_network("2001:db8::/32")),
+    ("tag 261: host bits set, an interface", "d90105 a1 44 0a000001 08",
+     ipaddress.ip_interface("10.0.0.1/8")),
+    ("tag 54: address with a null prefix length", "d836 82 50 fe800000000000000000000000000001 f6",
+     ipaddress.ip_address("fe80::1")),
+    ("tag 54: network with an integer zone", "d836 83 1830 44 20010db8 05",
+     ipaddress.ip_network("2001:db8::%5/48")),
     ("tag 55799: stripped", "d9d9f7 01", 1),
     ("tag 55799: twice, inside an array", "82 d9d9f7 d9d9f7 01 02", [1, 2]),
     ("tag 258: frozenset as a map key", "a1 d90102 81 01 02", {frozenset([1]): 2}),
@@ -125,8 +138,21 @@ def test_decoded_datetimes_are_aware():
     ("d90104 43 010203", 0),      # tag 260 of 3 bytes
     ("d90102 63 616263", 0),      # tag 258 (set) over text, not an array
     ("d90102 a1 01 02", 0),       # tag 258 over a map
-    ("d90102 d90105 a1 01 05", 0),  # tag 258 over a /5 network (atheris 2026-12-05)
-    ("a1 d90102 d90105 a1 01 05 00", 1),  # the same as a map key, at the tag
+    ("d90102 d90105 a1 44 08000000 05", 0),  # tag 258 over a /5 network (atheris 2026-12-05)
+    ("a1 d90102 d90105 a1 44 08000000 05 00", 1),  # the same as a map key, at the tag
+    # found by the differential fuzzing against cbor2 (2026-12-05):
+    ("c4 42 42f3", 0),            # decimal fraction over 2 bytes (was Decimal('2.43E+68'))
+    ("c4 a2 2a 2e 2e 28", 0),     # decimal fraction over a 2-key map (was its keys)
+    ("c5 42 e23a", 0),            # bigfloat over 2 bytes
+    ("82 00 d81e a2 01 02 03 04", 2),  # rational over a 2-key map, at the tag
+    ("c4 82 f5 11", 0),           # decimal fraction with exponent true (was 1.7E+2)
+    ("d81e 82 01 f5", 0),         # rational with denominator true
+    ("d836 82 40 00", 0),         # IPv6 interface of no address bytes (was ::/0)
+    ("d834 82 41 c0 1818", 0),    # IPv4 interface of 1 byte (was 192.0.0.0/24)
+    ("d834 82 44 c0000201 f4", 0),  # IPv4 interface, prefix length false
+    ("d834 82 44 c0000201 f6", 0),  # IPv4 address with a null prefix length (as cbor2)
+    ("d836 83 00 40 f4", 0),      # IPv6 zone false
+    ("d90105 a1 01 00", 0),       # tag 261 over {1: 0}: an integer address (was 0.0.0.0/0)
 ])
 def test_bad_tag_content_is_a_decode_error_at_the_tag(data, offset):
     with pytest.raises(CBORDecodeError) as e:
@@ -173,6 +199,17 @@ def test_integers_over_the_size_limit_are_refused(name, data, offset):
         loads(h(data))
     assert e.value.offset == offset, name
     assert "more than 14284 bits" in str(e.value) or "must be ints" in str(e.value), name
+
+
+def test_ipv6_network_keeps_its_zone():
+    # cbor2 6.3 writes a network without its zone (the bytes of the row
+    # without one) but reads the third item back: written here, it survives.
+    net = ipaddress.ip_network("2001:db8::%5/48")
+    data = dumps(net)
+    assert data == h("d836 83 1830 44 20010db8 41 35")
+    assert loads(data) == net and loads(data).network_address.scope_id == "5"
+    if cbor2 is not None:
+        assert cbor2.loads(data) == net
 
 
 def test_same_as_cbor2():
