@@ -30,6 +30,7 @@ sys.path[:] = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
 with atheris.instrument_imports():
     import cbor_fast
     from cbor_fast import CBORDecodeError, CBOREncodeError
+import cbor2
 
 OPTIONS = ({}, {"max_depth": 16}, {"str_errors": "surrogateescape", "immutable": True},
            {"strict_utf8": True, "reject_duplicate_keys": True, "max_memory": 1 << 16},
@@ -137,6 +138,97 @@ def test_stream(data):
                              % (got, stop, want, failed))
 
 
+class _Incomparable(Exception):
+    pass
+
+
+def _plain(value, depth=0):
+    """A decoded value as nested tuples, with cbor2's and cbor_fast's own
+    container choices made alike: tuples as lists, frozendicts and other
+    mappings as maps (entries in a fixed order), CBORTag as ("tag", n, v); NaN
+    as a marker (never equal to itself otherwise). Compared by repr, which
+    keeps -0.0 apart from 0.0 and True from 1, and grows linearly with depth
+    (a repr of reprs would double its escapes at each level)."""
+    if depth > 600:
+        raise RecursionError
+    if isinstance(value, float) and value != value:
+        return "<NaN>"
+    if isinstance(value, (list, tuple)):
+        return ("list", tuple(_plain(v, depth + 1) for v in value))
+    if isinstance(value, Mapping):
+        if any(isinstance(k, (cbor_fast.CBORSimpleValue, cbor2.CBORSimpleValue)) and
+               k.value in (0, 1) for k in value):
+            # cbor2's simple(0) equals False (and simple(1) True), so keys
+            # equal to 0 or 1 (False, 0, 0.0, Fraction(0) ...) merge with it
+            # in its dict and not in ours, where false is simple 20
+            raise _Incomparable
+        entries = ((_plain(k, depth + 1), _plain(v, depth + 1)) for k, v in value.items())
+        return ("map", tuple(sorted(entries, key=repr)))
+    if isinstance(value, (set, frozenset)):
+        return ("set", tuple(sorted((_plain(v, depth + 1) for v in value), key=repr)))
+    if isinstance(value, (cbor_fast.CBORTag, cbor2.CBORTag)):
+        return ("tag", value.tag, _plain(value.value, depth + 1))
+    if isinstance(value, (cbor_fast.CBORSimpleValue, cbor2.CBORSimpleValue)):
+        return ("simple", value.value)
+    if value is cbor_fast.undefined or value is cbor2.undefined:
+        return "<undefined>"
+    if isinstance(value, Message):
+        return ("message", repr(value._headers), repr(value.get_payload()))
+    return value
+
+
+def test_differential(data):
+    """loads() against cbor2.loads(), default options: both fail, or both
+    give the same value, apart from what README.md lists as refused on purpose
+    (KNOWN_REFUSALS)."""
+    try:
+        ours = ("ok", _plain(cbor_fast.loads(data)))
+    except CBORDecodeError as e:
+        ours = ("error", e)
+    except (RecursionError, _Incomparable):
+        return
+    try:
+        theirs = ("ok", _plain(cbor2.loads(data)))
+    except _Incomparable:
+        return
+    except Exception as e:  # cbor2 raises what its decoders raise, not only CBORDecodeError
+        theirs = ("error", e)
+    if ours[0] != theirs[0]:
+        if ours[0] == "error" and _known_refusal(ours[1]):
+            return
+        raise AssertionError("loads(%s): ours %r, cbor2 %r" % (data.hex(), ours, theirs))
+    if ours[0] == "ok" and repr(ours[1]) != repr(theirs[1]):
+        raise AssertionError("loads(%s): ours %r, cbor2 %r" % (data.hex(), ours[1], theirs[1]))
+
+
+# What loads() refuses on purpose where cbor2 gives a value (README.md),
+# by status and by message.
+KNOWN_REFUSAL_STATUSES = {
+    "trailing_bytes",  # cbor2.loads ignores bytes after the item
+}
+KNOWN_REFUSAL_MESSAGES = (
+    # true/false as an epoch time or date: cbor2 takes them as 1 and 0
+    "epoch-based datetime must be an int or a float",
+    "epoch date must be an int",
+    # true/false in a rational (tag 30): cbor2 takes them as 1 and 0 (it
+    # refuses them in decimal fractions and bigfloats, as loads() does in all three)
+    "numerator and denominator must be ints",
+    # a zone identifier that is not an integer or a byte string (cbor2 6.3
+    # takes false as the integer 0, and writes "%False")
+    "IPv6 zone identifier must be",
+    # true/false as an IP prefix length: cbor2 takes them as 1 and 0
+    "prefix length must be an integer, not a bool",
+    # tag 261 with an integer (or true) for the address: cbor2 takes it as
+    # the address of that number
+    "IP network must map an address byte string to a prefix length",
+)
+
+
+def _known_refusal(e):
+    return (getattr(e, "status", None) in KNOWN_REFUSAL_STATUSES or
+            any(m in str(e) for m in KNOWN_REFUSAL_MESSAGES))
+
+
 def test_input(data):
     test_one(data)
     test_sequence(data)
@@ -166,6 +258,9 @@ def main():
     # --stream: the streamed decoder against iter_sequence (its own run, so
     # each run's inputs stay those of its seed)
     target = test_input
+    if "--differential" in sys.argv:
+        sys.argv.remove("--differential")
+        target = test_differential
     if "--stream" in sys.argv:
         sys.argv.remove("--stream")
         target = test_stream_input
