@@ -197,12 +197,8 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
     // The C shims' instantiation (NoCalls) declines at once: a small
     // document's items and its end are all past plain_end_, and
     // next_general_moving() moves the bound on when it can move. next()
-    // moves it here (next() may have left a slow stretch since), except
-    // within the last 8 bytes, where it cannot move: a small document's
-    // items and its end then decline without recomputing it (the hint keeps
-    // GCC's layout of the next() loops; without it, walk +2 %, walk_utf8
-    // +3.4-4.3 % instructions).
-    if (NoCalls || CBOR_FAST_VISIT_UNLIKELY(size_t(end_ - p) <= 8)) return false;
+    // moves it here (next() may have left a slow stretch since).
+    if (NoCalls) return false;
     note_plain_end();
     if (p >= plain_end_) return false;
   }
