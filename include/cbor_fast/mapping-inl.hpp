@@ -155,7 +155,7 @@ struct mapping_access {
   /// read (as take_plain()), or false with nothing changed.
   CBOR_FAST_MAPPING_INLINE static bool take_end(reader& r) noexcept {
     const reader::frame* top = r.top_;
-    if (top->left != 0 || r.slow_ != 0 || top->indefinite || top->kind == frame_tag) return false;
+    if (top->left != 0 || r.slow_ != 0 || !top->definite_container) return false;
     r.pop();
     return true;
   }

@@ -112,8 +112,8 @@ inline reader::reader(const uint8_t* data, size_t size, const reader_options& op
   items_left_ = options_.max_items;
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
   slow_ = strict_ ? detail::slow_strict : uint8_t(0);
-  root_ = frame{detail::k_open_ended, detail::frame_root, false};  // never completes
-  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
+  root_ = frame::make(detail::k_open_ended, detail::frame_root, false);  // never completes
+  note_push_limit();
   note_plain_end();
   if (data == nullptr && size != 0) fail(status::invalid_argument, 0);
 }
@@ -178,7 +178,7 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
   frame* top = top_;
   uint64_t left = top->left;
   if (left == 0) {
-    if (slow_ != 0 || top->indefinite || top->kind == detail::frame_tag) return false;
+    if (slow_ != 0 || !top->definite_container) return false;
     // A definite array or map has all its items: its end item (as next()).
     pop();
     if constexpr (std::is_same<std::remove_cv_t<std::remove_reference_t<Visitor>>,
@@ -297,7 +297,7 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
       if (arg == 0) {
         // visit(): an empty array or map opens no level (drive() delivers its
         // end right after it), but is as deep as one that does.
-        if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_room_ - 1u)) return false;
+        if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_limit_)) return false;
         c.p = after;
         --c.items_left;
         --c.left;
@@ -320,7 +320,7 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
     }
     // Room on the stack, and not the top level (where push() notes where
     // the item starts): as push_definite().
-    if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_room_ - 1u)) return false;
+    if (CBOR_FAST_VISIT_UNLIKELY(c.depth - 1u >= push_limit_)) return false;
     c.p = after;
     --c.items_left;
     if (WholeItem && c.depth == c.base) {
@@ -333,6 +333,8 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
     ++c.depth;
     c.top->kind = kind;
     c.top->indefinite = false;
+    c.top->definite_container = type != item_type::tag;
+    c.top->spare = 0;
     c.left = children;
   } else {
     if constexpr (type == item_type::byte_string || type == item_type::text_string) {

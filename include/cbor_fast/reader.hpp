@@ -311,6 +311,15 @@ class reader {
     uint64_t left;
     uint8_t kind;  // frame_kind in reader.cpp
     bool indefinite;
+    /// A definite array or map: the levels whose end (at left 0) next()
+    /// reports inline, in one byte test instead of two. Written with kind and
+    /// indefinite (make(), or the inline steps' one 4-byte store of all three).
+    bool definite_container;
+    uint8_t spare;  ///< 0: the inline steps write the four bytes at once
+    static frame make(uint64_t left, uint8_t kind, bool indefinite) noexcept {
+      return frame{left, kind, indefinite,
+                   !indefinite && (kind == detail::frame_array || kind == detail::frame_map), 0};
+    }
   };
   /// The visit loop's state, as references to its locals.
   struct cursor {
@@ -426,8 +435,14 @@ class reader {
   static constexpr uint32_t k_inline_frames = 8;
   frame* stack_ = inline_frames_;  ///< open frames [0, depth_); grown on demand, never recursion
   uint32_t capacity_ = k_inline_frames;  ///< frames in stack_
-  uint32_t push_room_ = 0;  ///< min(capacity_, options_.max_depth): push_definite()'s bound
-  bool strict_ = false;     ///< duplicate-key or deterministic checks are on
+  /// min(capacity_, options_.max_depth) - 1: a definite level opens on the
+  /// fast paths (push_definite(), the inline steps) where depth - 1 is below
+  /// it, one compare that also refuses depth 0 (the top level, which wraps).
+  uint32_t push_limit_ = 0;
+  void note_push_limit() noexcept {
+    push_limit_ = (capacity_ < options_.max_depth ? capacity_ : options_.max_depth) - 1u;
+  }
+  bool strict_ = false;  ///< duplicate-key or deterministic checks are on
   /// Why next() cannot take its inline path (slow_* bits in reader.cpp): a
   /// sticky error, strict checks, or an open indefinite string. One test for all.
   uint8_t slow_ = 0;

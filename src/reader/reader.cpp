@@ -57,9 +57,8 @@ void reader::take_stack(reader& other) noexcept {
     stack_ = std::exchange(other.stack_, other.inline_frames_);
     capacity_ = std::exchange(other.capacity_, k_inline_frames);
   }
-  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
-  other.push_room_ =
-      other.capacity_ < other.options_.max_depth ? other.capacity_ : other.options_.max_depth;
+  note_push_limit();
+  other.note_push_limit();
 }
 
 reader::reader(reader&& other) noexcept
@@ -162,7 +161,7 @@ status reader::set_options(const reader_options& requested) noexcept {
   const allocator* alloc = options_.alloc;
   options_ = options;
   options_.alloc = alloc;
-  push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
+  note_push_limit();
   // Maps opened from now on are checked; those already open are not.
   strict_ = options_.reject_duplicate_keys || options_.deterministic;
   slow_ = uint8_t((slow_ & ~slow_strict) | (strict_ ? slow_strict : 0));
@@ -265,7 +264,7 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
     if (p == nullptr) return fail(status::out_of_memory, head_offset);
     stack_ = static_cast<frame*>(p);
     capacity_ = uint32_t(want);
-    push_room_ = capacity_ < options_.max_depth ? capacity_ : options_.max_depth;
+    note_push_limit();
   }
   if (indefinite && kind <= k_map) {
     // Count down from the entry limit instead of "forever": reaching zero
@@ -277,7 +276,7 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
     left = k_open_ended;
   }
   top_ = &stack_[depth_++];
-  *top_ = frame{left, kind, indefinite};
+  *top_ = frame::make(left, kind, indefinite);
   // Chunks never push, so this frame stays innermost until its break.
   if (kind >= k_bytes) {
     slow_ |= slow_chunks;
@@ -289,12 +288,13 @@ CBOR_FAST_NOINLINE status reader::push(uint8_t kind, bool indefinite, uint64_t l
 // The common case of push(), inline: a definite level with room on the stack.
 inline status reader::push_definite(uint8_t kind, uint64_t left, size_t head_offset) noexcept {
   // One compare for depth_ != 0 (the top level, where push() notes where the
-  // item starts) and depth_ < push_room_: push_room_ >= depth_ >= 1 whenever
-  // depth_ >= 1 (the stack holds depth_ frames, and max_depth never drops
-  // below depth_), so neither side wraps except depth_ - 1 at the top level.
-  if (CBOR_FAST_LIKELY(depth_ - 1u < push_room_ - 1u)) {
+  // item starts) and depth_ < min(capacity_, max_depth) (push_limit_ is that
+  // minus 1): the minimum is >= depth_ >= 1 whenever depth_ >= 1 (the stack
+  // holds depth_ frames, and max_depth never drops below depth_), so neither
+  // side wraps except depth_ - 1 at the top level.
+  if (CBOR_FAST_LIKELY(depth_ - 1u < push_limit_)) {
     top_ = &stack_[depth_++];
-    *top_ = frame{left, kind, false};
+    *top_ = frame::make(left, kind, false);
     return status::ok;
   }
   return push(kind, false, left, head_offset);
@@ -688,7 +688,7 @@ status reader::next_general(item& out) noexcept {
   }
   // The end of a top-level sequence (a small document's second call).
   if (at_sequence_end()) return status::end;
-  if (slow_ == 0 && parent->left == 0 && !parent->indefinite && parent->kind != k_tag) {
+  if (slow_ == 0 && parent->left == 0 && parent->definite_container) {
     // A definite array or map has all its items: report its end (as next_special would).
     pop();
     set_end(out, depth_, offset(), false);
