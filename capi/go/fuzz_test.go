@@ -383,28 +383,6 @@ func FuzzUnmarshalTyped(f *testing.F) {
 	})
 }
 
-// trickle hands out at most n bytes per Read.
-type trickle struct {
-	data []byte
-	n    int
-}
-
-func (r *trickle) Read(p []byte) (int, error) {
-	if len(r.data) == 0 {
-		return 0, io.EOF
-	}
-	k := r.n
-	if k > len(p) {
-		k = len(p)
-	}
-	if k > len(r.data) {
-		k = len(r.data)
-	}
-	copy(p, r.data[:k])
-	r.data = r.data[k:]
-	return k, nil
-}
-
 func FuzzDecoderPieces(f *testing.F) {
 	fuzzSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -423,7 +401,7 @@ func FuzzDecoderPieces(f *testing.F) {
 			rest = r
 		}
 		for _, n := range []int{1, 3, 7} {
-			dec := NewDecoder(&trickle{data, n})
+			dec := NewDecoder(&chunkReader{data, n})
 			for i := 0; ; i++ {
 				var v any
 				err := dec.Decode(&v)

@@ -321,6 +321,16 @@ func (t *tokens) skipRest(it *citem) (end int, err error) {
 	}
 }
 
+// content is the bytes of the string item `it` just read: a view for a
+// definite string, its chunks joined (read up to its END) for an indefinite
+// one.
+func (t *tokens) content(it *citem) ([]byte, error) {
+	if isIndef(it) {
+		return t.joinString(nil)
+	}
+	return t.bytes(it), nil
+}
+
 // joinString appends the chunks of the indefinite string whose start item
 // was just read, up to its END.
 func (t *tokens) joinString(dst []byte) ([]byte, error) {

@@ -103,14 +103,9 @@ func laterText(tag uint64, b []byte) string {
 // byteString is a byte string item (joined if indefinite) as a Go string,
 // for ByteStringToStringAllowed and ..WithExpectedLaterEncoding.
 func (d *decState) byteString(it *citem) (string, error) {
-	var b []byte
-	if isIndef(it) {
-		var err error
-		if b, err = d.t.joinString(nil); err != nil {
-			return "", err
-		}
-	} else {
-		b = d.t.bytes(it)
+	b, err := d.t.content(it)
+	if err != nil {
+		return "", err
 	}
 	if n := len(d.later); n > 0 {
 		return laterText(d.later[n-1], b), nil
@@ -158,14 +153,9 @@ func (d *decState) typeError(it *citem, t reflect.Type, reason string) {
 func (d *decState) bignumInto(num uint64, c *citem, p unsafe.Pointer, td *typeDec) error {
 	head := *c // c may not outlive the next call
 	head.flags = 0
-	var b []byte
-	if isIndef(c) {
-		var err error
-		if b, err = d.t.joinString(nil); err != nil {
-			return err
-		}
-	} else {
-		b = d.t.bytes(c)
+	b, err := d.t.content(c)
+	if err != nil {
+		return err
 	}
 	z := new(big.Int).SetBytes(b)
 	if !z.IsUint64() || (num == 3 && z.Uint64() > math.MaxInt64) {
@@ -621,14 +611,9 @@ func arrayDec(t reflect.Type, td *typeDec) decFn {
 	elem := decoderLocked(et)
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
 		if isBytes && it._type == C.CBOR_FAST_TYPE_BYTES {
-			var b []byte
-			if isIndef(it) {
-				var err error
-				if b, err = d.t.joinString(nil); err != nil {
-					return err
-				}
-			} else {
-				b = d.t.bytes(it)
+			b, err := d.t.content(it)
+			if err != nil {
+				return err
 			}
 			dst := unsafe.Slice((*byte)(p), n)
 			clear(dst[copy(dst, b):])
@@ -1254,13 +1239,9 @@ func decBigInt(d *decState, it *citem, p unsafe.Pointer) error {
 		if c._type != C.CBOR_FAST_TYPE_BYTES {
 			return d.mismatch(c, bigIntType, "bignum content is not a byte string")
 		}
-		var b []byte
-		if isIndef(c) {
-			if b, err = d.t.joinString(nil); err != nil {
-				return err
-			}
-		} else {
-			b = d.t.bytes(c)
+		b, err := d.t.content(c)
+		if err != nil {
+			return err
 		}
 		z.SetBytes(b)
 		if neg {
