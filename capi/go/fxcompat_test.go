@@ -81,6 +81,14 @@ func TestFxCompatDecoding(t *testing.T) {
 		{"bignum/into_bytes", "c2 42 01 00", func() any { return new([]byte) }, []byte{1, 0}, nil},
 		{"bignum/into_string", "c2 41 01", func() any { return new(string) }, "",
 			&uteWant{"unsigned integer", "string", 1, ""}},
+		// A shorter array into a Go array: the rest zero (this panicked in
+		// reflect's SetZero, found by FuzzUnmarshalTyped).
+		{"array/shorter_into_int_array", "81 07", func() any { return &[3]int{1, 2, 3} }, [3]int{7, 0, 0}, nil},
+		{"array/empty_into_byte_array", "80", func() any { return &[2]byte{1, 2} }, [2]byte{}, nil},
+		{"array/shorter_into_pointer_array", "81 f6", func() any { n := 5; return &[2]*int{&n, &n} },
+			[2]*int{nil, nil}, nil},
+		{"array/shorter_into_string_array", "9f 61 61 ff", func() any { return &[2]string{"x", "y"} },
+			[2]string{"a", ""}, nil},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -641,8 +641,14 @@ func arrayDec(t reflect.Type, td *typeDec) decFn {
 				return err
 			}
 		}
+		// A shorter CBOR array leaves the rest of the Go array zero (as
+		// fxamacker), element by element: a Slice() of the array is not
+		// settable, and typed stores keep the collector's write barriers.
 		if i < n {
-			reflect.NewAt(t, p).Elem().Slice(i, n).SetZero()
+			a := reflect.NewAt(t, p).Elem()
+			for ; i < n; i++ {
+				a.Index(i).SetZero()
+			}
 		}
 		return nil
 	}
