@@ -26,7 +26,8 @@ recursion), allow_indefinite, allow_duplicate_keys, strict_hashable_types (map
 keys and set members: str and bytes only), immutable. cbor_fast's
 own: strict_utf8, reject_duplicate_keys, deterministic, max_string_length,
 max_container_items, max_items, max_memory (bytes the decoder may hold: the
-library reader, the extension's stack and an estimate of the objects built),
+library reader, the extension's stack, the table counting map keys that share
+a hash, and an estimate of the objects built),
 typed_arrays (RFC 8746 tags 64..86 -> array.array in host byte order; float16
 widened to 'd'; float128, tag 76 and typed arrays inside map keys, set members
 or with immutable=True stay CBORTag, as cbor2 leaves them all).

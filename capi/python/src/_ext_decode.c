@@ -311,6 +311,11 @@ static cf_hash_counts* new_counts(size_t size, cf_hash_counts* old) {
   return t;
 }
 
+/* The bytes a table holds (NULL: none), for max_memory. */
+static size_t cf_hash_counts_bytes(const cf_hash_counts* t) {
+  return t == NULL ? 0 : sizeof(cf_hash_counts) + (t->mask + 1) * sizeof(cf_hash_slot);
+}
+
 /* Counts key k of hash h in *counts (grown as needed): 1 when it is one too
  * many, 0, -1 with an exception. */
 static int add_count(cf_hash_counts** counts, Py_hash_t h) {
@@ -962,7 +967,19 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
         }
         /* (a str key, the common case, costs one compare here) */
         if (!PyUnicode_CheckExact(f->key) && PyDict_GET_SIZE(f->obj) != before) {
+          const size_t held = cf_hash_counts_bytes(f->hashes);
           rc = cf_count_key(&f->hashes, &f->shared_hash_keys, f->obj, f->key, &f->key_offset);
+          /* The table is the decoder's memory too, while the map is open
+           * (up to 64 bytes a key; given back at the map's end). */
+          const size_t now = cf_hash_counts_bytes(f->hashes);
+          if (rc == 0 && d->max_memory != 0 && now > held) {
+            d->memory += now - held;
+            if (d->memory > d->max_memory) {
+              raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, f->key_offset,
+                                 (uint32_t)d->depth);
+              rc = -1;
+            }
+          }
         }
         Py_CLEAR(f->key);
         return rc;
@@ -1217,6 +1234,9 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         }
         v = finish_frame(d, top);
         Py_CLEAR(top->key);
+        if (d->max_memory != 0) {
+          d->memory -= cf_hash_counts_bytes(top->hashes);
+        }
         cf_hash_counts_free(&top->hashes);
         d->depth--;
         break;

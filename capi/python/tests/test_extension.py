@@ -16,6 +16,8 @@ import re
 import sys
 import uuid
 
+import struct
+
 import pytest
 
 from support import CORPUS_FILES, h, require, require_corpus
@@ -309,6 +311,38 @@ def test_max_memory_bounds_what_the_decoder_holds():
     with pytest.raises(CBORDecodeError) as e:
         loads(deep, max_depth=10000, max_memory=4096)
     assert e.value.status == "memory_budget_exceeded"
+
+
+def _smallest_budget(data):
+    """The least max_memory that decodes data (bisection)."""
+    lo, hi = 1, 1 << 24
+    assert loads(data, max_memory=hi) is not None
+    while lo < hi:
+        mid = (lo + hi) // 2
+        try:
+            loads(data, max_memory=mid)
+            hi = mid
+        except CBORDecodeError as e:
+            assert e.status == "memory_budget_exceeded"
+            lo = mid + 1
+    return lo
+
+
+def test_max_memory_counts_the_table_of_keys_sharing_a_hash():
+    # Float keys get their hashes counted per map past 64 keys (a table of
+    # 16-byte slots, at least two per distinct hash, doubling); int keys
+    # below the hash modulus do not. Both maps encode each key in 9 bytes and
+    # cost the decoder the same per item, so their budgets differ by the
+    # table alone: 1000 keys need 2048 slots, 16 + 2048 * 16 bytes, held
+    # until the map's end, which gives it back and then counts 32 bytes for
+    # the map itself (the int map's peak).
+    floats = b"\xb9\x03\xe8" + b"".join(b"\xfb" + struct.pack(">d", 1.5 + i) + b"\x00"
+                                        for i in range(1000))
+    ints = b"\xb9\x03\xe8" + b"".join(b"\x1b" + (2**40 + i).to_bytes(8, "big") + b"\x00"
+                                      for i in range(1000))
+    assert loads(floats) == {1.5 + i: 0 for i in range(1000)}
+    assert loads(ints) == {2**40 + i: 0 for i in range(1000)}
+    assert _smallest_budget(floats) - _smallest_budget(ints) == 16 + 2048 * 16 - 32
 
 
 # ---- cbor2 compatibility ---------------------------------------------------------
