@@ -1162,6 +1162,19 @@ func dupKeyError(off, depth int) error {
 }
 
 func decTime(d *decState, it *citem, p unsafe.Pointer) error {
+	// As fxamacker's default (DecTagIgnored): tag numbers other than 0 and 1
+	// are passed over, and their content read as the time (a loop: one
+	// iteration per tag, however many the input nests).
+	for it._type == C.CBOR_FAST_TYPE_TAG && it.value != 0 && it.value != 1 {
+		c, err := d.t.next()
+		if err != nil {
+			return err
+		}
+		if r := builtinTagMismatch(uint64(it.value), c); r != "" {
+			return d.mismatch(c, timeType, r)
+		}
+		it = c
+	}
 	var c any
 	num := uint64(1)
 	switch it._type {
@@ -1170,18 +1183,6 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 		return nil
 	case C.CBOR_FAST_TYPE_TAG:
 		num = uint64(it.value)
-		if num != 0 && num != 1 {
-			// As fxamacker's default (DecTagIgnored): another tag number
-			// is passed over, and its content read as the time.
-			c, err := d.t.next()
-			if err != nil {
-				return err
-			}
-			if r := builtinTagMismatch(num, c); r != "" {
-				return d.mismatch(c, timeType, r)
-			}
-			return decTime(d, c, p)
-		}
 		off := int(it.offset)
 		v, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
 		if err != nil {
