@@ -8,6 +8,7 @@
 //! The library validates every text string as UTF-8, skipped ones included,
 //! so an invalid string fails at its first bad byte wherever it is; the
 //! strings handed to serde are checked again in Rust.
+use std::mem::MaybeUninit;
 use std::ptr::{self, NonNull};
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
@@ -35,7 +36,8 @@ const BATCH: usize = 64;
 /// assert!(std::ptr::eq(u.name.as_ptr(), &data[7])); // borrowed from the input
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(data: &'a [u8]) -> Result<T, Error> {
-    let mut de = Deserializer::new(data)?;
+    // Built here, not moved out of `new` (the batch is 4 KiB).
+    let mut de = Deserializer::over(Deserializer::open(data)?, data);
     let value = de.deserialize_one()?;
     de.end()?;
     Ok(value)
@@ -51,7 +53,9 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
     data: &'a [u8],
     options: &DecodeOptions,
 ) -> Result<T, Error> {
-    let mut de = Deserializer::with_options(data, options)?;
+    let raw = Deserializer::open(data)?;
+    let mut de = Deserializer::over(raw, data);
+    de.configure(options)?;
     let value = de.deserialize_one()?;
     if options.exact {
         de.end()?;
@@ -72,7 +76,11 @@ pub struct Deserializer<'a> {
     /// `items[..len]` is the batch; `items[len]` is a sentinel of type NONE
     /// (one element more than a batch: there is always one), so that
     /// `buffered()` needs no bounds check and the fast paths one type test.
-    items: [ffi::cbor_fast_item; BATCH + 1],
+    /// Only `items[..=len]` is initialised (by the library and `seal`): a
+    /// deserializer for a small message writes one element, not 4 KiB
+    /// (setting and moving the whole array was two fifths of a 58-byte
+    /// message's `from_slice`).
+    items: [MaybeUninit<ffi::cbor_fast_item>; BATCH + 1],
     /// Next unread item in `items[..len]`.
     pos: usize,
     len: usize,
@@ -115,6 +123,11 @@ impl It {
 impl<'a> Deserializer<'a> {
     /// A deserializer over `data` (default limits, max depth 512).
     pub fn new(data: &'a [u8]) -> Result<Deserializer<'a>, Error> {
+        Ok(Deserializer::over(Deserializer::open(data)?, data))
+    }
+
+    /// A reader over `data` for a deserializer.
+    fn open(data: &'a [u8]) -> Result<NonNull<ffi::cbor_reader>, Error> {
         let mut raw = ptr::null_mut();
         // SAFETY: the slice outlives the handle ('a is tied to the
         // Deserializer); valid out pointer; NULL allocator = malloc.
@@ -134,17 +147,7 @@ impl<'a> Deserializer<'a> {
             }
         }
         match NonNull::new(raw) {
-            Some(raw) if code == ffi::CBOR_FAST_OK => Ok(Deserializer {
-                raw,
-                input: data,
-                items: [ffi::cbor_fast_item::INIT; BATCH + 1],
-                pos: 0,
-                len: 0,
-                last: 0,
-                last_at: 0,
-                scratch: Vec::new(),
-                ahead: crate::typed::Scratch::new(),
-            }),
+            Some(raw) if code == ffi::CBOR_FAST_OK => Ok(raw),
             _ => Err(crate::Error::from_code(
                 if code == 0 { ffi::CBOR_FAST_ERR_INTERNAL } else { code },
                 0,
@@ -153,26 +156,50 @@ impl<'a> Deserializer<'a> {
         }
     }
 
+    /// The deserializer owning `raw` (from `open`), built in its caller's
+    /// frame: inline, and the batch left uninitialised but for its sentinel.
+    #[inline(always)]
+    fn over(raw: NonNull<ffi::cbor_reader>, input: &'a [u8]) -> Deserializer<'a> {
+        let mut de = Deserializer {
+            raw,
+            input,
+            items: [const { MaybeUninit::uninit() }; BATCH + 1],
+            pos: 0,
+            len: 0,
+            last: 0,
+            last_at: 0,
+            scratch: Vec::new(),
+            ahead: crate::typed::Scratch::new(),
+        };
+        de.seal();
+        de
+    }
+
     /// A deserializer with the options [`from_slice_with`] describes.
     pub fn with_options(
         data: &'a [u8],
         options: &DecodeOptions,
     ) -> Result<Deserializer<'a>, Error> {
+        let mut de = Deserializer::new(data)?;
+        de.configure(options)?;
+        Ok(de)
+    }
+
+    /// The options of [`from_slice_with`] on a new deserializer's reader.
+    fn configure(&mut self, options: &DecodeOptions) -> Result<(), Error> {
         if options.max_memory != 0 {
             return Err(Error::new(Status::InvalidArgument, 0, "max_memory applies to documents"));
         }
-        let de = Deserializer::new(data)?;
         // The reader gets the limits and checks cbor_decode() applies for
         // the same options, in one call (0 in a limit is its default). Text
-        // stays checked by the library too (see `new`); `exact` is this
+        // stays checked by the library too (see `open`); `exact` is this
         // deserializer's own check at the end, not the reader's.
         let flags =
             (options.flags() & !ffi::CBOR_FAST_DECODE_EXACT) | ffi::CBOR_FAST_DECODE_VALIDATE_UTF8;
         let c = options.to_c();
         // SAFETY: live handle; `c` outlives the call, which only reads it.
-        let code = unsafe { ffi::cbor_reader_configure(de.raw.as_ptr(), flags, &c) };
-        crate::error::check(code, 0).map_err(Error::from)?;
-        Ok(de)
+        let code = unsafe { ffi::cbor_reader_configure(self.raw.as_ptr(), flags, &c) };
+        crate::error::check(code, 0).map_err(Error::from)
     }
 
     /// Deserializes the next item as a `T` (positionless errors get the
@@ -185,7 +212,7 @@ impl<'a> Deserializer<'a> {
     /// ([`Status::TrailingBytes`] at the first extra byte).
     pub fn end(&mut self) -> Result<(), Error> {
         if self.pos < self.len {
-            let at = self.items[self.pos].offset;
+            let at = self.at(self.pos).offset;
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
         }
         // Everything buffered is consumed: the item ended where the last one
@@ -193,7 +220,7 @@ impl<'a> Deserializer<'a> {
         // it could not deliver).
         let at = match self.len {
             0 => self.offset(),
-            n => item_end(&self.items[n - 1]),
+            n => item_end(self.at(n - 1)),
         };
         if at < self.input.len() {
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
@@ -213,12 +240,14 @@ impl<'a> Deserializer<'a> {
         self.last = self.last_offset();
         self.last_at = self.pos;
         let mut count = 0usize;
-        // SAFETY: live handle; `items` holds BATCH initialised items whose
-        // first carries struct_size; valid out pointer.
+        // SAFETY: live handle; `items` has room for BATCH items and its
+        // first is initialised (the sentinel or an item the library wrote),
+        // with struct_size; the library only writes whole items; valid out
+        // pointer. MaybeUninit<T> has T's layout.
         let code = unsafe {
             ffi::cbor_reader_next_batch(
                 self.raw.as_ptr(),
-                self.items.as_mut_ptr(),
+                self.items.as_mut_ptr().cast(),
                 BATCH,
                 &mut count,
             )
@@ -254,19 +283,28 @@ impl<'a> Deserializer<'a> {
     /// The offset of the head of the item read last (see `last`).
     fn last_offset(&self) -> usize {
         match self.pos.checked_sub(1) {
-            Some(i) if self.pos != self.last_at => {
-                self.items.get(i).map_or(self.last, |x| x.offset)
-            }
+            Some(i) if self.pos != self.last_at && i <= self.len => self.at(i).offset,
             _ => self.last,
         }
     }
 
-    /// Marks `items[len]` as no item: see `buffered`.
+    /// Makes `items[len]` the sentinel, an item of type NONE (see `buffered`)
+    /// with struct_size (for `fill` when it is `items[0]`).
     #[inline]
     fn seal(&mut self) {
         if let Some(x) = self.items.get_mut(self.len) {
-            x.type_ = ffi::CBOR_FAST_TYPE_NONE;
+            x.write(ffi::cbor_fast_item::INIT);
         }
+    }
+
+    /// `items[i]` for `i <= len` (the batch and its sentinel).
+    #[inline(always)]
+    fn at(&self, i: usize) -> &ffi::cbor_fast_item {
+        assert!(i <= self.len);
+        // SAFETY: len <= BATCH (a count the library returned, checked, or
+        // 0), so i is in bounds; items[..len] were written by the library
+        // and items[len] by `seal`, after every change of len.
+        unsafe { self.items.get_unchecked(i).assume_init_ref() }
     }
 
     /// The next unread item of the batch for the fast paths, which match on
@@ -281,7 +319,8 @@ impl<'a> Deserializer<'a> {
         // SAFETY: pos <= len <= BATCH < items.len() (above); an unchecked
         // index saves a compare and branch per item (canada: 5 % of
         // from_slice's instructions).
-        Some(unsafe { self.items.get_unchecked(self.pos) })
+        // items[..len] were written by the library, items[len] by `seal`.
+        Some(unsafe { self.items.get_unchecked(self.pos).assume_init_ref() })
     }
 
     #[inline]
@@ -289,7 +328,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let it = &self.items[self.pos];
+        let it = *self.at(self.pos);
         self.pos += 1;
         Ok(It {
             ty: it.type_,
@@ -310,7 +349,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let it = &self.items[self.pos];
+        let it = self.at(self.pos);
         Ok((it.type_, it.flags, it.value))
     }
 
@@ -463,7 +502,7 @@ impl<'a> Deserializer<'a> {
         loop {
             // What the batch holds of the value.
             while self.pos < self.len {
-                let x = &self.items[self.pos];
+                let x = *self.at(self.pos);
                 self.pos += 1;
                 if x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
                     return Ok(());
@@ -511,7 +550,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let head = self.items[self.pos];
+        let head = *self.at(self.pos);
         let input: &'a [u8] = self.input;
         let rest = input.get(head.offset..).unwrap_or(&[]);
         let r = self.ahead.over(rest)?;
@@ -537,7 +576,7 @@ impl<'a> Deserializer<'a> {
         let array = head.type_ == ffi::CBOR_FAST_TYPE_ARRAY;
         self.pos += 1;
         while self.pos < self.len {
-            let x = &self.items[self.pos];
+            let x = self.at(self.pos);
             if x.depth > depth {
                 self.pos += 1;
                 continue;
