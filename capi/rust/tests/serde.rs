@@ -540,7 +540,8 @@ fn errors_have_status_and_offset() {
 }
 
 /// `(Vec<u64>, Vec<(f64, f64)>)` with `pad` integers first, so that the
-/// deserializer's batch of items (64 per library call) ends at every place
+/// deserializer's batches of items (64, then 128, then 256 per library call
+/// while nothing is skipped: boundaries after items 64 and 192) end at every place
 /// among the pairs: heads, numbers and END items read straight from the batch
 /// or after a refill. `extra` gives pair `k` a third item (or takes its second
 /// away with `short`); `indefinite` writes the pairs as indefinite arrays.
@@ -737,7 +738,7 @@ impl<'de> Deserialize<'de> for AnyNum {
 #[test]
 fn items_across_batch_boundaries() {
     type T = (Vec<u64>, Vec<(f64, f64)>);
-    for pad in 0..=70 {
+    for pad in (0..=70).chain(150..=200) {
         let want: T = (
             (0..pad).map(|i| (i % 24) as u64).collect(),
             (0..40).map(|i| ((i as f64) + 0.5, (i % 24) as f64)).collect(),
