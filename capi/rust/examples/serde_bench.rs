@@ -120,16 +120,20 @@ fn medians(rounds: usize, fs: &mut [&mut dyn FnMut()]) -> Vec<Duration> {
         .collect()
 }
 
+/// Milliseconds, with more places below 0.1 ms (the small message).
+fn ms(d: Duration) -> String {
+    let ms = d.as_secs_f64() * 1e3;
+    if ms >= 0.1 { format!("{ms:.3}") } else { format!("{ms:.6}") }
+}
+
 fn row(label: &str, t: &[Option<Duration>]) {
     let ours = t[0].unwrap();
-    let mut line = format!("| {label} | {:.3} |", ours.as_secs_f64() * 1e3);
+    let mut line = format!("| {label} | {} |", ms(ours));
     for d in &t[1..] {
         line += &match d {
-            Some(d) => format!(
-                " {:.3} ({:.2}x) |",
-                d.as_secs_f64() * 1e3,
-                d.as_secs_f64() / ours.as_secs_f64()
-            ),
+            Some(d) => {
+                format!(" {} ({:.2}x) |", ms(*d), d.as_secs_f64() / ours.as_secs_f64())
+            }
             None => " n/a |".to_string(),
         };
     }
