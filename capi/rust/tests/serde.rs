@@ -540,7 +540,8 @@ fn errors_have_status_and_offset() {
 }
 
 /// `(Vec<u64>, Vec<(f64, f64)>)` with `pad` integers first, so that the
-/// deserializer's batch of items (64 per library call) ends at every place
+/// deserializer's batches of items (64, then 128, then 256 per library call
+/// while nothing is skipped: boundaries after items 64 and 192) end at every place
 /// among the pairs: heads, numbers and END items read straight from the batch
 /// or after a refill. `extra` gives pair `k` a third item (or takes its second
 /// away with `short`); `indefinite` writes the pairs as indefinite arrays.
@@ -737,7 +738,7 @@ impl<'de> Deserialize<'de> for AnyNum {
 #[test]
 fn items_across_batch_boundaries() {
     type T = (Vec<u64>, Vec<(f64, f64)>);
-    for pad in 0..=70 {
+    for pad in (0..=70).chain(150..=200) {
         let want: T = (
             (0..pad).map(|i| (i % 24) as u64).collect(),
             (0..40).map(|i| ((i as f64) + 0.5, (i % 24) as f64)).collect(),
@@ -974,4 +975,86 @@ fn ciborium_tags_are_written_as_tags() {
     // content (README, "Differences from serde_cbor and ciborium").
     let sc = serde_cbor::Value::Tag(1, Box::new(serde_cbor::Value::Integer(5)));
     assert_eq!(to_vec(&sc).unwrap(), hex("05"));
+}
+
+// ---- the reader each thread keeps between calls ------------------------------
+
+/// A byte string holding an encoded `A`, decoded by a `from_slice` inside
+/// this type's `Deserialize` (while the outer one holds its reader).
+#[derive(Debug, PartialEq)]
+struct Nested(A);
+
+impl<'de> Deserialize<'de> for Nested {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Nested, D::Error> {
+        let b: &[u8] = serde::Deserialize::deserialize(d)?;
+        from_slice::<A>(b).map(Nested).map_err(serde::de::Error::custom)
+    }
+}
+
+/// `from_slice` resets the reader a dropped deserializer left on this thread:
+/// no error, option or position goes from one call to the next, the library's
+/// UTF-8 check stays on, and `from_slice_with`'s options never reach a later
+/// `from_slice`.
+#[test]
+fn the_kept_reader_carries_nothing_between_calls() {
+    let dup = hex("a2 6161 01 6161 02");
+    let strict = DecodeOptions::new().reject_duplicate_keys(true);
+    let deep = hex("81 81 81 01");
+    let shallow = DecodeOptions::new().max_depth(2);
+    for round in 0..3 {
+        // A sticky error, then good input.
+        assert_eq!(err_of::<A>(&hex("a1 6161")), (Status::Truncated, 3), "{round}");
+        assert_eq!(from_slice::<A>(&hex("a1 6161 01")).unwrap(), A { a: 1 }, "{round}");
+        // Bad text in a skipped field, on a kept reader: the library's check.
+        assert_eq!(err_of::<A>(&hex("a2 617a 62c328 6161 01")), (Status::InvalidUtf8, 4));
+        // Options of from_slice_with apply there only.
+        let e = from_slice_with::<BTreeMap<String, u8>>(&dup, &strict).unwrap_err();
+        assert_eq!((e.status(), e.offset()), (Status::DuplicateKey, 4), "{round}");
+        let last: BTreeMap<String, u8> = from_slice(&dup).unwrap();
+        assert_eq!(last, BTreeMap::from([("a".to_string(), 2)]), "{round}");
+        let e = from_slice_with::<Vec<Vec<Vec<u8>>>>(&deep, &shallow).unwrap_err();
+        assert_eq!((e.status(), e.offset()), (Status::Depth, 2), "{round}");
+        assert_eq!(from_slice::<Vec<Vec<Vec<u8>>>>(&deep).unwrap(), vec![vec![vec![1]]]);
+        // Trailing bytes after a kept reader's last item.
+        assert_eq!(err_of::<u8>(&hex("01 02")), (Status::TrailingBytes, 1), "{round}");
+    }
+}
+
+/// A `from_slice` inside a `Deserialize` impl gets a reader of its own while
+/// the outer call holds one; both go on reading their own input.
+#[test]
+fn nested_from_slice_calls_read_their_own_input() {
+    let inner = |a: u8| {
+        let mut b = hex("a1 6161");
+        b.push(a);
+        let mut s = vec![0x40 | b.len() as u8];
+        s.extend(b);
+        s
+    };
+    let mut data = vec![0x83];
+    for a in [1, 2, 3] {
+        data.extend(inner(a));
+    }
+    let want = vec![Nested(A { a: 1 }), Nested(A { a: 2 }), Nested(A { a: 3 })];
+    for _ in 0..3 {
+        assert_eq!(from_slice::<Vec<Nested>>(&data).unwrap(), want);
+    }
+    // An inner error becomes the outer one's (serde's custom error, at the
+    // outer item read last), and the next call reads as before.
+    let mut bad = vec![0x81];
+    bad.extend([0x43, 0xa1, 0x61, b'a']); // the inner map is cut short
+    let e = from_slice::<Vec<Nested>>(&bad).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 1));
+    assert!(e.message().contains("unexpected end of input at byte 3 (truncated)"), "{e}");
+    assert_eq!(from_slice::<Vec<Nested>>(&data).unwrap(), want);
+    // Other threads keep readers of their own.
+    let threads: Vec<_> = (0..4)
+        .map(|_| {
+            let data = data.clone();
+            std::thread::spawn(move || {
+                (0..50).all(|_| from_slice::<Vec<Nested>>(&data).unwrap().len() == 3)
+            })
+        })
+        .collect();
+    assert!(threads.into_iter().all(|t| t.join().unwrap()));
 }

@@ -1,6 +1,7 @@
 //! `Deserializer`: serde over the library's pull reader, read in batches
 //! through `cbor_reader_next_batch` (the one batched C route every binding
-//! uses): one FFI call per `BATCH` items instead of one or more per item.
+//! uses): one FFI call per batch of up to `BATCH` items instead of one or
+//! more per item.
 //!
 //! Strings are slices of the input: `&'a str` / `&'a [u8]` fields with
 //! `#[serde(borrow)]` cost no allocation (indefinite-length strings, whose
@@ -8,6 +9,8 @@
 //! The library validates every text string as UTF-8, skipped ones included,
 //! so an invalid string fails at its first bad byte wherever it is; the
 //! strings handed to serde are checked again in Rust.
+use std::cell::Cell;
+use std::mem::MaybeUninit;
 use std::ptr::{self, NonNull};
 
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
@@ -18,13 +21,28 @@ use crate::DecodeOptions;
 use crate::error::Status;
 use crate::ffi;
 
-/// Items fetched per `cbor_reader_next_batch` call (4 KiB on the stack).
-/// Batches measured faster than one `cbor_reader_next` call per item: canada
-/// into typed structs 2.0-4.3 ms batched against 5.6-6.2 ms item by item, in
-/// the same (loaded) run.
-const BATCH: usize = 64;
+/// Most items fetched per `cbor_reader_next_batch` call (16 KiB on the
+/// stack, left uninitialised). Batches measured faster than one
+/// `cbor_reader_next` call per item: canada into typed structs 2.0-4.3 ms
+/// batched against 5.6-6.2 ms item by item, in the same (loaded) run.
+const BATCH: usize = 256;
+/// The size a batch starts at, and goes back to when a value is skipped
+/// (`deserialize_ignored_any`); each batch read whole without a skip doubles
+/// the next, up to `BATCH`. Each call costs about 130 instructions however
+/// many items it delivers, so long runs of wanted items want big batches;
+/// but the items of a skipped container that a batch already holds were
+/// delivered at about 42 instructions each, where `skip_rest` passes over
+/// them for a few: skipping wants small ones. `serde_bench once`: canada
+/// 14.38 M instructions at a fixed 64 -> 13.84 M, citm_catalog 9.62 M ->
+/// 9.41 M, twitter (most fields skipped) 3.311 M -> 3.317 M; a fixed 256
+/// gave canada 13.83 M, citm 9.41 M but twitter 3.49 M.
+const SKIP_BATCH: usize = 64;
 
 /// Deserializes one `T` from `data`: exactly one item, nothing after it.
+///
+/// Each thread keeps the library reader of its last `from_slice` (a few
+/// hundred bytes, freed when the thread ends) and resets it for the next
+/// call, which saves making one per call.
 ///
 /// ```
 /// #[derive(serde::Deserialize, Debug, PartialEq)]
@@ -35,7 +53,8 @@ const BATCH: usize = 64;
 /// assert!(std::ptr::eq(u.name.as_ptr(), &data[7])); // borrowed from the input
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(data: &'a [u8]) -> Result<T, Error> {
-    let mut de = Deserializer::new(data)?;
+    // Built here, not moved out of `new` (the batch is 4 KiB).
+    let mut de = Deserializer::over(Deserializer::open(data)?, data);
     let value = de.deserialize_one()?;
     de.end()?;
     Ok(value)
@@ -51,7 +70,9 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
     data: &'a [u8],
     options: &DecodeOptions,
 ) -> Result<T, Error> {
-    let mut de = Deserializer::with_options(data, options)?;
+    let raw = Deserializer::open(data)?;
+    let mut de = Deserializer::over(raw, data);
+    de.configure(options)?;
     let value = de.deserialize_one()?;
     if options.exact {
         de.end()?;
@@ -72,10 +93,16 @@ pub struct Deserializer<'a> {
     /// `items[..len]` is the batch; `items[len]` is a sentinel of type NONE
     /// (one element more than a batch: there is always one), so that
     /// `buffered()` needs no bounds check and the fast paths one type test.
-    items: [ffi::cbor_fast_item; BATCH + 1],
+    /// Only `items[..=len]` is initialised (by the library and `seal`): a
+    /// deserializer for a small message writes one element, not 4 KiB
+    /// (setting and moving the whole array was two fifths of a 58-byte
+    /// message's `from_slice`).
+    items: [MaybeUninit<ffi::cbor_fast_item>; BATCH + 1],
     /// Next unread item in `items[..len]`.
     pos: usize,
     len: usize,
+    /// Items asked for by the next `fill` (SKIP_BATCH..=BATCH).
+    cap: usize,
     /// The offset of the head of the item read last (for positionless
     /// errors) is `items[pos - 1].offset`, found when an error needs it
     /// (`last_offset`), except while `pos == last_at`: then it is `last`
@@ -86,6 +113,31 @@ pub struct Deserializer<'a> {
     scratch: Vec<u8>,
     /// The second reader of the bulk fields (`serde::bulk`), made on first use.
     ahead: crate::typed::Scratch,
+    /// `raw` has the options `open` gives (no `configure`): on drop it goes
+    /// to this thread's spare slot (`SPARE`) instead of being freed.
+    reusable: bool,
+}
+
+/// One reader per thread kept from a dropped deserializer (with `open`'s
+/// options), so that the next `from_slice` resets it instead of making one:
+/// making and freeing a reader (two allocator calls, the options set twice)
+/// was about 400 of the 1,838 instructions of a 58-byte message's
+/// `from_slice`, a `cbor_reader_reset` about 60. A nested `from_slice` (inside a
+/// `Deserialize` impl) finds the slot empty and makes its own; a reader that
+/// finds it full is freed. Freed when the thread ends.
+struct Spare(Cell<Option<NonNull<ffi::cbor_reader>>>);
+
+impl Drop for Spare {
+    fn drop(&mut self) {
+        if let Some(r) = self.0.take() {
+            // SAFETY: the slot owns the handle, freed exactly once.
+            unsafe { ffi::cbor_reader_free(r.as_ptr()) }
+        }
+    }
+}
+
+thread_local! {
+    static SPARE: Spare = const { Spare(Cell::new(None)) };
 }
 
 // SAFETY: the reader handle has no thread affinity and is used through &mut.
@@ -115,6 +167,27 @@ impl It {
 impl<'a> Deserializer<'a> {
     /// A deserializer over `data` (default limits, max depth 512).
     pub fn new(data: &'a [u8]) -> Result<Deserializer<'a>, Error> {
+        Ok(Deserializer::over(Deserializer::open(data)?, data))
+    }
+
+    /// A reader over `data` for a deserializer, with the library's default
+    /// limits and its UTF-8 check on: this thread's spare one if there is
+    /// one (see `SPARE`), reset over `data`, else a new one.
+    fn open(data: &'a [u8]) -> Result<NonNull<ffi::cbor_reader>, Error> {
+        // None also while the thread's locals are being destroyed.
+        if let Some(r) = SPARE.try_with(|s| s.0.take()).ok().flatten() {
+            // SAFETY: a live handle the slot owned, now owned here; the
+            // slice outlives its use ('a is tied to the Deserializer). A
+            // reset keeps the options and clears any error.
+            let code =
+                unsafe { ffi::cbor_reader_reset(r.as_ptr(), data.as_ptr().cast(), data.len()) };
+            if code == ffi::CBOR_FAST_OK {
+                return Ok(r);
+            }
+            // SAFETY: owned handle, not used again.
+            unsafe { ffi::cbor_reader_free(r.as_ptr()) };
+            return Err(crate::Error::from_code(code, 0).into());
+        }
         let mut raw = ptr::null_mut();
         // SAFETY: the slice outlives the handle ('a is tied to the
         // Deserializer); valid out pointer; NULL allocator = malloc.
@@ -134,17 +207,7 @@ impl<'a> Deserializer<'a> {
             }
         }
         match NonNull::new(raw) {
-            Some(raw) if code == ffi::CBOR_FAST_OK => Ok(Deserializer {
-                raw,
-                input: data,
-                items: [ffi::cbor_fast_item::INIT; BATCH + 1],
-                pos: 0,
-                len: 0,
-                last: 0,
-                last_at: 0,
-                scratch: Vec::new(),
-                ahead: crate::typed::Scratch::new(),
-            }),
+            Some(raw) if code == ffi::CBOR_FAST_OK => Ok(raw),
             _ => Err(crate::Error::from_code(
                 if code == 0 { ffi::CBOR_FAST_ERR_INTERNAL } else { code },
                 0,
@@ -153,26 +216,54 @@ impl<'a> Deserializer<'a> {
         }
     }
 
+    /// The deserializer owning `raw` (from `open`), built in its caller's
+    /// frame: inline, and the batch left uninitialised but for its sentinel.
+    #[inline(always)]
+    fn over(raw: NonNull<ffi::cbor_reader>, input: &'a [u8]) -> Deserializer<'a> {
+        let mut de = Deserializer {
+            raw,
+            input,
+            items: [const { MaybeUninit::uninit() }; BATCH + 1],
+            pos: 0,
+            len: 0,
+            cap: SKIP_BATCH,
+            last: 0,
+            last_at: 0,
+            scratch: Vec::new(),
+            ahead: crate::typed::Scratch::new(),
+            reusable: true,
+        };
+        de.seal();
+        de
+    }
+
     /// A deserializer with the options [`from_slice_with`] describes.
     pub fn with_options(
         data: &'a [u8],
         options: &DecodeOptions,
     ) -> Result<Deserializer<'a>, Error> {
+        let mut de = Deserializer::new(data)?;
+        de.configure(options)?;
+        Ok(de)
+    }
+
+    /// The options of [`from_slice_with`] on a new deserializer's reader.
+    fn configure(&mut self, options: &DecodeOptions) -> Result<(), Error> {
+        // Other options than `open`'s: the reader is freed, not kept.
+        self.reusable = false;
         if options.max_memory != 0 {
             return Err(Error::new(Status::InvalidArgument, 0, "max_memory applies to documents"));
         }
-        let de = Deserializer::new(data)?;
         // The reader gets the limits and checks cbor_decode() applies for
         // the same options, in one call (0 in a limit is its default). Text
-        // stays checked by the library too (see `new`); `exact` is this
+        // stays checked by the library too (see `open`); `exact` is this
         // deserializer's own check at the end, not the reader's.
         let flags =
             (options.flags() & !ffi::CBOR_FAST_DECODE_EXACT) | ffi::CBOR_FAST_DECODE_VALIDATE_UTF8;
         let c = options.to_c();
         // SAFETY: live handle; `c` outlives the call, which only reads it.
-        let code = unsafe { ffi::cbor_reader_configure(de.raw.as_ptr(), flags, &c) };
-        crate::error::check(code, 0).map_err(Error::from)?;
-        Ok(de)
+        let code = unsafe { ffi::cbor_reader_configure(self.raw.as_ptr(), flags, &c) };
+        crate::error::check(code, 0).map_err(Error::from)
     }
 
     /// Deserializes the next item as a `T` (positionless errors get the
@@ -185,7 +276,7 @@ impl<'a> Deserializer<'a> {
     /// ([`Status::TrailingBytes`] at the first extra byte).
     pub fn end(&mut self) -> Result<(), Error> {
         if self.pos < self.len {
-            let at = self.items[self.pos].offset;
+            let at = self.at(self.pos).offset;
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
         }
         // Everything buffered is consumed: the item ended where the last one
@@ -193,7 +284,7 @@ impl<'a> Deserializer<'a> {
         // it could not deliver).
         let at = match self.len {
             0 => self.offset(),
-            n => item_end(&self.items[n - 1]),
+            n => item_end(self.at(n - 1)),
         };
         if at < self.input.len() {
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
@@ -213,17 +304,20 @@ impl<'a> Deserializer<'a> {
         self.last = self.last_offset();
         self.last_at = self.pos;
         let mut count = 0usize;
-        // SAFETY: live handle; `items` holds BATCH initialised items whose
-        // first carries struct_size; valid out pointer.
+        // SAFETY: live handle; `items` has room for BATCH items and its
+        // first is initialised (the sentinel or an item the library wrote),
+        // with struct_size; the library only writes whole items; valid out
+        // pointer. MaybeUninit<T> has T's layout.
         let code = unsafe {
             ffi::cbor_reader_next_batch(
                 self.raw.as_ptr(),
-                self.items.as_mut_ptr(),
-                BATCH,
+                self.items.as_mut_ptr().cast(),
+                self.cap,
                 &mut count,
             )
         };
-        if code == ffi::CBOR_FAST_OK && count > 0 && count <= BATCH {
+        if code == ffi::CBOR_FAST_OK && count > 0 && count <= self.cap {
+            self.cap = (self.cap * 2).min(BATCH);
             self.pos = 0;
             self.last_at = 0;
             self.len = count;
@@ -254,19 +348,28 @@ impl<'a> Deserializer<'a> {
     /// The offset of the head of the item read last (see `last`).
     fn last_offset(&self) -> usize {
         match self.pos.checked_sub(1) {
-            Some(i) if self.pos != self.last_at => {
-                self.items.get(i).map_or(self.last, |x| x.offset)
-            }
+            Some(i) if self.pos != self.last_at && i <= self.len => self.at(i).offset,
             _ => self.last,
         }
     }
 
-    /// Marks `items[len]` as no item: see `buffered`.
+    /// Makes `items[len]` the sentinel, an item of type NONE (see `buffered`)
+    /// with struct_size (for `fill` when it is `items[0]`).
     #[inline]
     fn seal(&mut self) {
         if let Some(x) = self.items.get_mut(self.len) {
-            x.type_ = ffi::CBOR_FAST_TYPE_NONE;
+            x.write(ffi::cbor_fast_item::INIT);
         }
+    }
+
+    /// `items[i]` for `i <= len` (the batch and its sentinel).
+    #[inline(always)]
+    fn at(&self, i: usize) -> &ffi::cbor_fast_item {
+        assert!(i <= self.len);
+        // SAFETY: len <= BATCH (a count the library returned, checked, or
+        // 0), so i is in bounds; items[..len] were written by the library
+        // and items[len] by `seal`, after every change of len.
+        unsafe { self.items.get_unchecked(i).assume_init_ref() }
     }
 
     /// The next unread item of the batch for the fast paths, which match on
@@ -281,7 +384,8 @@ impl<'a> Deserializer<'a> {
         // SAFETY: pos <= len <= BATCH < items.len() (above); an unchecked
         // index saves a compare and branch per item (canada: 5 % of
         // from_slice's instructions).
-        Some(unsafe { self.items.get_unchecked(self.pos) })
+        // items[..len] were written by the library, items[len] by `seal`.
+        Some(unsafe { self.items.get_unchecked(self.pos).assume_init_ref() })
     }
 
     #[inline]
@@ -289,7 +393,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let it = &self.items[self.pos];
+        let it = *self.at(self.pos);
         self.pos += 1;
         Ok(It {
             ty: it.type_,
@@ -310,7 +414,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let it = &self.items[self.pos];
+        let it = self.at(self.pos);
         Ok((it.type_, it.flags, it.value))
     }
 
@@ -460,10 +564,11 @@ impl<'a> Deserializer<'a> {
         }
         let depth = it.depth;
         let container = it.ty != ffi::CBOR_FAST_TYPE_BYTES && it.ty != ffi::CBOR_FAST_TYPE_TEXT;
+        self.cap = SKIP_BATCH;
         loop {
             // What the batch holds of the value.
             while self.pos < self.len {
-                let x = &self.items[self.pos];
+                let x = *self.at(self.pos);
                 self.pos += 1;
                 if x.type_ == ffi::CBOR_FAST_TYPE_END && x.depth == depth {
                     return Ok(());
@@ -511,7 +616,7 @@ impl<'a> Deserializer<'a> {
         if self.pos == self.len {
             self.fill()?;
         }
-        let head = self.items[self.pos];
+        let head = *self.at(self.pos);
         let input: &'a [u8] = self.input;
         let rest = input.get(head.offset..).unwrap_or(&[]);
         let r = self.ahead.over(rest)?;
@@ -537,7 +642,7 @@ impl<'a> Deserializer<'a> {
         let array = head.type_ == ffi::CBOR_FAST_TYPE_ARRAY;
         self.pos += 1;
         while self.pos < self.len {
-            let x = &self.items[self.pos];
+            let x = self.at(self.pos);
             if x.depth > depth {
                 self.pos += 1;
                 continue;
@@ -748,8 +853,21 @@ fn item_end(it: &ffi::cbor_fast_item) -> usize {
 
 impl Drop for Deserializer<'_> {
     fn drop(&mut self) {
-        // SAFETY: owned handle, freed exactly once.
-        unsafe { ffi::cbor_reader_free(self.raw.as_ptr()) }
+        let raw = self.raw;
+        let kept = self.reusable
+            && SPARE
+                .try_with(|s| match s.0.get() {
+                    None => {
+                        s.0.set(Some(raw));
+                        true
+                    }
+                    Some(_) => false,
+                })
+                .unwrap_or(false);
+        if !kept {
+            // SAFETY: owned handle, freed exactly once.
+            unsafe { ffi::cbor_reader_free(raw.as_ptr()) }
+        }
     }
 }
 
@@ -1031,6 +1149,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
             ) && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
                 self.pos += 1;
+                self.cap = SKIP_BATCH;
                 return visitor.visit_unit();
             }
         }
