@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -215,5 +216,66 @@ func TestAnyEmptyArraysShared(t *testing.T) {
 	}
 	if s, b := allocs(small), allocs(big); s != b {
 		t.Errorf("6 empty arrays: %.0f allocations, 600: %.0f", s, b)
+	}
+}
+
+// Short byte and text strings decoded into `any` are copied into the arena
+// behind their headers, and the interface points at the header: that must
+// keep the arena chunk alive on its own. Values kept only as interfaces (the
+// decoded array dropped), and bytes kept only as a []byte copied out, must
+// survive collections while freed 16 KiB chunks are reused and overwritten.
+func TestAnyStringsOutliveTheirArray(t *testing.T) {
+	const n = 3000 // about 60 bytes of arena each: a dozen chunks
+	var enc []byte
+	enc = append(enc, 0x99, n>>8, n&0xff) // array(n)
+	want := make([]string, n)
+	for i := range want {
+		want[i] = fmt.Sprintf("value %04d %s", i, strings.Repeat("x", i%23))
+		if i%2 == 0 {
+			enc = append(enc, 0x58, byte(len(want[i]))) // byte string
+		} else {
+			enc = append(enc, 0x78, byte(len(want[i]))) // text string
+		}
+		enc = append(enc, want[i]...)
+	}
+	kept := make([]any, n)
+	var lone []byte
+	func() {
+		var v any
+		if err := Unmarshal(enc, &v); err != nil {
+			t.Fatal(err)
+		}
+		copy(kept, v.([]any))
+		lone = v.([]any)[n-2].([]byte)
+		kept[n-2] = nil
+	}()
+	var junk [][]byte
+	for round := 0; round < 4; round++ {
+		runtime.GC()
+		for j := 0; j < 64; j++ {
+			b := make([]byte, 16<<10)
+			for k := range b {
+				b[k] = 0xaa
+			}
+			junk = append(junk, b)
+		}
+		junk = junk[:0]
+	}
+	for i, v := range kept {
+		var got string
+		switch x := v.(type) {
+		case []byte:
+			got = string(x)
+			if cap(x) != len(x) {
+				t.Fatalf("%d: cap %d, len %d", i, cap(x), len(x))
+			}
+		case string:
+			got = x
+		case nil:
+			got = string(lone)
+		}
+		if got != want[i] {
+			t.Fatalf("%d: %q, want %q", i, got, want[i])
+		}
 	}
 }

@@ -373,7 +373,10 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 					}
 					f.mm[k] = v
 				}
-				f.key, f.hasKey = nil, false
+				// (f.key is not cleared: storing nil into the heap frame is a
+				// write barrier while the collector marks; the stale key lives
+				// until the decode returns, as a popped frame's pointers do.)
+				f.hasKey = false
 			default:
 				f.key = v
 			}
