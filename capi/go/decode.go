@@ -167,9 +167,6 @@ func push(stack []frame) []frame {
 // returns the offset just past the value.
 func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error) {
 	var stack []frame
-	// Maps take runs of scalar pairs through mapScalars, but for the
-	// options that look at each key or byte string.
-	scalarPairs := fl == flavorAny && (lim == nil || !lim.dupAPF && lim.defBytes == nil)
 	for {
 		it := first
 		first = nil
@@ -268,7 +265,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				f.m = make(Map, 0, n)
 			} else {
 				f.mm = make(map[any]any, n)
-				if scalarPairs {
+				if lim.scalarPairs() {
 					t.mapScalars(f.mm)
 				}
 			}
@@ -378,7 +375,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 						}
 					}
 					f.mm[k] = v
-					if scalarPairs {
+					if lim.scalarPairs() {
 						t.mapScalars(f.mm)
 					}
 				}
@@ -405,6 +402,11 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 		}
 	}
 }
+
+// scalarPairs: whether maps decoded into `any` (flavorAny) may take runs
+// of scalar pairs through mapScalars: not for the options that look at each
+// key or byte string.
+func (l *limits) scalarPairs() bool { return l == nil || !l.dupAPF && l.defBytes == nil }
 
 // mapScalars inserts into m the pairs that follow in the batch while both
 // key and value are scalars buildAny would box alike (integers and definite
