@@ -119,10 +119,17 @@ func (b *boxer) slice(a []any) any {
 	return makeAny(arrType, unsafe.Pointer(&b.hdrs[len(b.hdrs)-1]))
 }
 
-// byteSlice boxes a copy of s (from the arena when short, see bytes) with
-// its header in a slab: one allocation per slabSize byte strings instead of
-// two each (the copy and runtime.convTslice's header).
+// byteSlice boxes a copy of s: one allocation per strArena bytes instead
+// of two each (the copy and runtime.convTslice's header). A short one is
+// copied into the arena behind its header (see withHeader); others have
+// their header in a slab.
 func (b *boxer) byteSlice(s []byte) any {
+	if n := len(s); n > 0 && n <= strArena/8 {
+		p, data := b.withHeader(s, 3)
+		h := (*[3]uintptr)(p)
+		h[0], h[1], h[2] = uintptr(data), uintptr(n), uintptr(n)
+		return makeAny(bytType, p)
+	}
 	c := []byte{} // non-nil when empty, as a fresh copy would be
 	if len(s) > 0 {
 		c = b.bytes(s)
@@ -181,8 +188,15 @@ func (b *boxer) float64(x float64) any {
 	return makeAny(f64Type, unsafe.Pointer(&b.f64[len(b.f64)-1]))
 }
 
-// string copies s into the arena (long strings get their own copy).
+// string copies s into the arena, behind its header when short (see
+// withHeader; long strings get their own copy).
 func (b *boxer) string(s []byte) any {
+	if n := len(s); n > 0 && n <= strArena/8 {
+		p, data := b.withHeader(s, 2)
+		h := (*[2]uintptr)(p)
+		h[0], h[1] = uintptr(data), uintptr(n)
+		return makeAny(strType, p)
+	}
 	str := b.str(s)
 	if len(b.strs) == cap(b.strs) {
 		b.strs = make([]string, 0, slabSize)
@@ -209,6 +223,29 @@ func (b *boxer) array(n int) []any {
 	return b.arrs[k : k : k+n]
 }
 
+// withHeader copies s (at most strArena/8 bytes) into the arena behind
+// words header words for the caller to fill as its Go header (a string's
+// or a slice's, whose data word is data) and box: an interface whose data
+// word points at it. The header's pointer is stored as a uintptr into the
+// pointer-free arena, so it costs no write barrier and no slab slot, and
+// the collector does not see it. That is safe because it points into the
+// same chunk as the header: whatever reaches the header (the interface)
+// keeps the chunk, and so the bytes, alive; a header copied out of it
+// (x := v.([]byte)) is an ordinary one the collector sees.
+func (b *boxer) withHeader(s []byte, words int) (h, data unsafe.Pointer) {
+	k := (len(b.arena) + 7) &^ 7 // (the chunk is 8-aligned)
+	end := k + 8*words + len(s)
+	if end > cap(b.arena) {
+		b.arena = make([]byte, 0, strArena)
+		k, end = 0, 8*words+len(s)
+	}
+	b.arena = b.arena[:end] // (a reslice in place: no pointer written)
+	base := unsafe.Pointer(unsafe.SliceData(b.arena))
+	data = unsafe.Add(base, k+8*words)
+	copy(unsafe.Slice((*byte)(data), len(s)), s)
+	return unsafe.Add(base, k), data
+}
+
 // bytes is a copy of s in the arena, its capacity capped at its length (an
 // append by the caller copies instead of writing into a neighbour); long
 // ones get their own allocation.
@@ -222,7 +259,8 @@ func (b *boxer) bytes(s []byte) []byte {
 		b.arena = make([]byte, 0, strArena)
 	}
 	n := len(b.arena)
-	b.arena = append(b.arena, s...)
+	b.arena = b.arena[:n+len(s)] // (in place: no pointer written, no barrier)
+	copy(b.arena[n:], s)
 	return b.arena[n : n+len(s) : n+len(s)]
 }
 

@@ -2,8 +2,10 @@ package cborfast
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -216,4 +218,132 @@ func TestAnyEmptyArraysShared(t *testing.T) {
 	if s, b := allocs(small), allocs(big); s != b {
 		t.Errorf("6 empty arrays: %.0f allocations, 600: %.0f", s, b)
 	}
+}
+
+// Short byte and text strings decoded into `any` are copied into the arena
+// behind their headers, and the interface points at the header: that must
+// keep the arena chunk alive on its own. Values kept only as interfaces (the
+// decoded array dropped), and bytes kept only as a []byte copied out, must
+// survive collections while freed 16 KiB chunks are reused and overwritten.
+func TestAnyStringsOutliveTheirArray(t *testing.T) {
+	const n = 3000 // about 60 bytes of arena each: a dozen chunks
+	var enc []byte
+	enc = append(enc, 0x99, n>>8, n&0xff) // array(n)
+	want := make([]string, n)
+	for i := range want {
+		want[i] = fmt.Sprintf("value %04d %s", i, strings.Repeat("x", i%23))
+		if i%2 == 0 {
+			enc = append(enc, 0x58, byte(len(want[i]))) // byte string
+		} else {
+			enc = append(enc, 0x78, byte(len(want[i]))) // text string
+		}
+		enc = append(enc, want[i]...)
+	}
+	kept := make([]any, n)
+	var lone []byte
+	func() {
+		var v any
+		if err := Unmarshal(enc, &v); err != nil {
+			t.Fatal(err)
+		}
+		copy(kept, v.([]any))
+		lone = v.([]any)[n-2].([]byte)
+		kept[n-2] = nil
+	}()
+	var junk [][]byte
+	for round := 0; round < 4; round++ {
+		runtime.GC()
+		for j := 0; j < 64; j++ {
+			b := make([]byte, 16<<10)
+			for k := range b {
+				b[k] = 0xaa
+			}
+			junk = append(junk, b)
+		}
+		junk = junk[:0]
+	}
+	for i, v := range kept {
+		var got string
+		switch x := v.(type) {
+		case []byte:
+			got = string(x)
+			if cap(x) != len(x) {
+				t.Fatalf("%d: cap %d, len %d", i, cap(x), len(x))
+			}
+		case string:
+			got = x
+		case nil:
+			got = string(lone)
+		}
+		if got != want[i] {
+			t.Fatalf("%d: %q, want %q", i, got, want[i])
+		}
+	}
+}
+
+// Maps decoded into `any` take runs of scalar pairs in a loop of their own
+// (mapScalars): pairs of every scalar kind, runs broken by containers, tags
+// and indefinite strings and resumed after them, pairs across the batches
+// of 512 items, repeated keys (the last wins), negative keys beyond the
+// static table and integers beyond int64, decoded as fxamacker decodes them;
+// the options that look at each pair still apply.
+func TestAnyMapScalarPairs(t *testing.T) {
+	h := func(s string) []byte { return unhex(t, s) }
+	var big []byte
+	big = append(big, 0xb9, 0x03, 0x20) // map(800)
+	for i := 0; i < 800; i++ {
+		switch i % 5 {
+		case 0: // uint key, byte string value
+			big = append(big, 0x19, byte(i>>8), byte(i), 0x43, 1, 2, byte(i))
+		case 1: // text key, text value
+			big = append(big, 0x64, 'k', byte('0'+i/100), byte('0'+i/10%10), byte('0'+i%10), 0x61, 'v')
+		case 2: // negative key past the table, float value
+			big = append(big, 0x39, byte((i+300)>>8), byte(i+300), 0xf9, 0x3c, 0x00)
+		case 3: // small negative key, an array value
+			big = append(big, 0x38, byte(i%256), 0x82, 0x01, 0xf5)
+		case 4: // uint key, negative value past the table, then null
+			big = append(big, 0x1a, 0, 1, byte(i>>8), byte(i), 0x39, 0x12, 0x34)
+		}
+	}
+	inputs := [][]byte{
+		big,
+		// {1: 2, "a": h'', -1: -1000, 2: 1.5, 3: true, 4: null, 5: false}
+		h("a7 01 02 61 61 40 20 39 03 e7 02 fb 3ff8000000000000 03 f5 04 f6 05 f4"),
+		// a container, a tag and an indefinite string break the run
+		h("a6 01 81 02 02 c1 1a 514b67b0 03 5f 41 01 ff 04 7f 61 61 ff 05 61 62 06 1b ffffffffffffffff"),
+		// repeated keys: the last value stays
+		h("a4 01 02 01 03 61 6b 01 61 6b 02"),
+		// an integer below -2^63 as a value (a big.Int), an indefinite map
+		h("bf 01 3b 8000000000000000 02 61 6b 18 2a f5 ff"),
+		// nested maps of scalars inside arrays and maps
+		h("82 a2 01 02 03 a1 04 05 a1 61 6b a2 20 21 22 23"),
+	}
+	for i, in := range inputs {
+		anyLikeFx(t, in, fmt.Sprintf("input %d", i))
+	}
+	// Options that look at each pair: duplicate keys as Go values, byte
+	// strings as another type.
+	dupIn := h("a3 01 41 01 02 41 02 01 41 03")
+	dm, _ := DecOptions{DupMapKey: DupMapKeyEnforcedAPF}.DecMode()
+	var v any
+	if err := dm.Unmarshal(dupIn, &v); !errors.Is(err, ErrDuplicateKey) {
+		t.Fatalf("DupMapKeyEnforcedAPF: %v", err)
+	}
+	var e *Error
+	if !errors.As(dupIn2err(dm, dupIn), &e) || e.Offset != 7 {
+		t.Fatalf("DupMapKeyEnforcedAPF: offset %+v, want 7", e)
+	}
+	sm, _ := DecOptions{DefaultByteStringType: reflect.TypeFor[string](), ByteStringToString: ByteStringToStringAllowed}.DecMode()
+	v = nil
+	if err := sm.Unmarshal(h("a2 01 41 61 02 42 62 63"), &v); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[any]any{uint64(1): "a", uint64(2): "bc"}; !reflect.DeepEqual(v, want) {
+		t.Fatalf("DefaultByteStringType: %#v", v)
+	}
+}
+
+func dupIn2err(dm DecMode, in []byte) error {
+	var v any
+	return dm.Unmarshal(in, &v)
 }

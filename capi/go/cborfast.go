@@ -62,9 +62,10 @@
 // Values returned to Go are Go memory of their own: strings and []byte are
 // copies, never views of the input. To save allocations, short strings and
 // byte strings are copied into shared 16 KiB chunks (a []byte's capacity ends
-// with it, so appending to it copies), and numbers, strings, byte strings
-// and small arrays decoded into an `any` are boxed from shared slabs; a value
-// that is kept keeps its chunk alive. Text map keys decoded into an `any`
+// with it, so appending to it copies), short strings and byte strings
+// decoded into an `any` are boxed with their header in the same chunk, and
+// numbers, long strings and small arrays from shared slabs; a value that is
+// kept keeps its chunk alive. Text map keys decoded into an `any`
 // equal to an earlier key of the same value may share its string.
 //
 // A Decoder first finds where the next item of its stream ends, with a

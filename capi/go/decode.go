@@ -265,6 +265,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				f.m = make(Map, 0, n)
 			} else {
 				f.mm = make(map[any]any, n)
+				if lim.scalarPairs() {
+					t.mapScalars(f.mm)
+				}
 			}
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
@@ -372,8 +375,14 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 						}
 					}
 					f.mm[k] = v
+					if lim.scalarPairs() {
+						t.mapScalars(f.mm)
+					}
 				}
-				f.key, f.hasKey = nil, false
+				// (f.key is not cleared: storing nil into the heap frame is a
+				// write barrier while the collector marks; the stale key lives
+				// until the decode returns, as a popped frame's pointers do.)
+				f.hasKey = false
 			default:
 				f.key = v
 			}
@@ -391,6 +400,74 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			stack = stack[:len(stack)-1] // a frame pushed later is reset by push
 		}
+	}
+}
+
+// scalarPairs: whether maps decoded into `any` (flavorAny) may take runs
+// of scalar pairs through mapScalars: not for the options that look at each
+// key or byte string.
+func (l *limits) scalarPairs() bool { return l == nil || !l.dupAPF && l.defBytes == nil }
+
+// mapScalars inserts into m the pairs that follow in the batch while both
+// key and value are scalars buildAny would box alike (integers and definite
+// text keys; integers, floats, definite strings, booleans and null values),
+// and stops at any other item (a container, tag, indefinite string, the
+// map's end) or the batch's end, for buildAny's loop to read. Most pairs of
+// the COSE records' and citm_catalog's maps are such: each skips the loop's
+// dispatch, frame and key bookkeeping twice.
+func (t *tokens) mapScalars(m map[any]any) {
+	for t.i+1 < len(t.batch) {
+		ke, ve := &t.batch[t.i], &t.batch[t.i+1]
+		switch ve._type {
+		case C.CBOR_FAST_TYPE_UINT, C.CBOR_FAST_TYPE_FLOAT, C.CBOR_FAST_TYPE_BOOL, C.CBOR_FAST_TYPE_NULL:
+		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if ve.value > math.MaxInt64 {
+				return
+			}
+		case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
+			if ve.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+				return
+			}
+		default:
+			return
+		}
+		var k, v any
+		switch ke._type {
+		case C.CBOR_FAST_TYPE_UINT:
+			k = t.box.uint64(uint64(ke.value))
+		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if ke.value >= 256 {
+				return
+			}
+			k = makeAny(i64Type, unsafe.Pointer(&smallNegatives[ke.value]))
+		case C.CBOR_FAST_TYPE_TEXT:
+			if ke.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 {
+				return
+			}
+			k = t.box.key(t.bytes(ke))
+		default:
+			return
+		}
+		switch ve._type {
+		case C.CBOR_FAST_TYPE_UINT:
+			v = t.box.uint64(uint64(ve.value))
+		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if ve.value < 256 {
+				v = makeAny(i64Type, unsafe.Pointer(&smallNegatives[ve.value]))
+			} else {
+				v = t.box.int64(-1 - int64(ve.value))
+			}
+		case C.CBOR_FAST_TYPE_BYTES:
+			v = t.box.byteSlice(t.bytes(ve))
+		case C.CBOR_FAST_TYPE_TEXT:
+			v = t.box.string(t.bytes(ve))
+		case C.CBOR_FAST_TYPE_FLOAT:
+			v = t.box.float64(float64(ve.float_value))
+		case C.CBOR_FAST_TYPE_BOOL:
+			v = ve.value != 20
+		}
+		m[k] = v
+		t.i += 2
 	}
 }
 

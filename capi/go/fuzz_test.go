@@ -343,6 +343,12 @@ func FuzzUnmarshalAny(f *testing.F) {
 		if err != nil {
 			t.Fatalf("Marshal of %#v (from %x): %v", ours, data, err)
 		}
+		if hasDuplicateKeys(a) {
+			// Distinct Go keys that encode alike (a time.Time and its
+			// epoch integer, untagged by default: a2 c1 30 30 30 30) come
+			// back as one key; both libraries keep the last.
+			return
+		}
 		var again any
 		if err := Unmarshal(a, &again); err != nil {
 			t.Fatalf("Unmarshal(Marshal(%x)) = %x: %v", data, a, err)

@@ -81,6 +81,29 @@ func TestFxCompatDecoding(t *testing.T) {
 		{"bignum/into_bytes", "c2 42 01 00", func() any { return new([]byte) }, []byte{1, 0}, nil},
 		{"bignum/into_string", "c2 41 01", func() any { return new(string) }, "",
 			&uteWant{"unsigned integer", "string", 1, ""}},
+		// A negative integer below -2^63 (major type 1, argument >= 2^63):
+		// only a big.Int or `any` (a big.Int) takes it; every Go number
+		// refuses it (a float took it, found by FuzzUnmarshalTyped).
+		{"negint/past_min_int64_into_float64", "3b 80 00 00 00 00 00 00 00", func() any { return new(float64) }, 0.0,
+			&uteWant{"negative integer", "float64", 0, "-9223372036854775809 overflows Go's int64"}},
+		{"negint/min_into_float32", "3b ff ff ff ff ff ff ff ff", func() any { return new(float32) }, float32(0),
+			&uteWant{"negative integer", "float32", 0, "-18446744073709551616 overflows Go's int64"}},
+		{"negint/into_float64_pointer", "3b 80 00 00 00 00 00 00 00", func() any { return new(*float64) },
+			func() *float64 { f := 0.0; return &f }(),
+			&uteWant{"negative integer", "float64", 0, "-9223372036854775809 overflows Go's int64"}},
+		{"negint/in_float64_slice", "84 30 3b 92 30 30 30 30 30 30 30 30 30", func() any { return new([]float64) },
+			[]float64{-17, 0, -17, -17},
+			&uteWant{"negative integer", "float64", 2, "-10533972511944618033 overflows Go's int64"}},
+		{"negint/min_int64_into_float64", "3b 7f ff ff ff ff ff ff ff", func() any { return new(float64) },
+			-9223372036854775808.0, nil},
+		{"negint/past_min_int64_into_int64", "3b 80 00 00 00 00 00 00 00", func() any { return new(int64) }, int64(0),
+			&uteWant{"negative integer", "int64", 0, "overflow"}},
+		{"negint/past_min_int64_into_uint64", "3b 80 00 00 00 00 00 00 00", func() any { return new(uint64) }, uint64(0),
+			&uteWant{"negative integer", "uint64", 0, "negative into unsigned"}},
+		{"negint/past_min_int64_into_any", "3b 80 00 00 00 00 00 00 00", func() any { return new(any) },
+			any(*new(big.Int).Sub(big.NewInt(math.MinInt64), big.NewInt(1))), nil},
+		{"negint/min_into_big_int_pointer", "3b ff ff ff ff ff ff ff ff", func() any { return new(*big.Int) },
+			new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), 64)), nil},
 		// A shorter array into a Go array: the rest zero (this panicked in
 		// reflect's SetZero, found by FuzzUnmarshalTyped).
 		{"array/shorter_into_int_array", "81 07", func() any { return &[3]int{1, 2, 3} }, [3]int{7, 0, 0}, nil},

@@ -300,6 +300,13 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 			case C.CBOR_FAST_TYPE_UINT:
 				f = float64(uint64(it.value))
 			case C.CBOR_FAST_TYPE_NEGATIVE:
+				if uint64(it.value) > math.MaxInt64 {
+					// As fxamacker: below -2^63 only a big.Int (or
+					// `any`) takes it, a float refuses it.
+					z := new(big.Int).SetUint64(uint64(it.value))
+					z.Neg(z).Sub(z, bigOne)
+					return d.mismatch(it, t, z.String()+" overflows Go's int64")
+				}
 				f = -1 - float64(uint64(it.value))
 			default:
 				return d.other(it, p, td)
