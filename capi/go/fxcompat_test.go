@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,7 +78,7 @@ func TestFxCompatDecoding(t *testing.T) {
 		{"bignum/negative_into_uint", "c3 41 05", func() any { return new(uint) }, uint(0),
 			&uteWant{"negative integer", "uint", 1, "negative into unsigned"}},
 		{"bignum/into_int8_overflow", "c2 42 01 00", func() any { return new(int8) }, int8(0),
-			&uteWant{"unsigned integer", "int8", 1, "overflow"}},
+			&uteWant{"unsigned integer", "int8", 1, "256 overflows int8"}},
 		{"bignum/into_bytes", "c2 42 01 00", func() any { return new([]byte) }, []byte{1, 0}, nil},
 		{"bignum/into_string", "c2 41 01", func() any { return new(string) }, "",
 			&uteWant{"unsigned integer", "string", 1, ""}},
@@ -97,9 +98,21 @@ func TestFxCompatDecoding(t *testing.T) {
 		{"negint/min_int64_into_float64", "3b 7f ff ff ff ff ff ff ff", func() any { return new(float64) },
 			-9223372036854775808.0, nil},
 		{"negint/past_min_int64_into_int64", "3b 80 00 00 00 00 00 00 00", func() any { return new(int64) }, int64(0),
-			&uteWant{"negative integer", "int64", 0, "overflow"}},
+			&uteWant{"negative integer", "int64", 0, "-9223372036854775809 overflows Go's int64"}},
 		{"negint/past_min_int64_into_uint64", "3b 80 00 00 00 00 00 00 00", func() any { return new(uint64) }, uint64(0),
 			&uteWant{"negative integer", "uint64", 0, "negative into unsigned"}},
+		// Overflow reasons name the number and the Go type, as fxamacker's.
+		{"overflow/uint_into_int8", "19 01 2c", func() any { return new(int8) }, int8(0),
+			&uteWant{"unsigned integer", "int8", 0, "300 overflows int8"}},
+		{"overflow/negint_into_int8", "38 80", func() any { return new(int8) }, int8(0),
+			&uteWant{"negative integer", "int8", 0, "-129 overflows int8"}},
+		{"overflow/int8_min", "38 7f", func() any { return new(int8) }, int8(-128), nil},
+		{"overflow/uint_into_uint16", "1a 00 01 11 70", func() any { return new(uint16) }, uint16(0),
+			&uteWant{"unsigned integer", "uint16", 0, "70000 overflows uint16"}},
+		{"overflow/max_uint64_into_int", "1b ff ff ff ff ff ff ff ff", func() any { return new(int) }, 0,
+			&uteWant{"unsigned integer", "int", 0, "18446744073709551615 overflows int"}},
+		{"overflow/min_negint_into_int32", "3b ff ff ff ff ff ff ff ff", func() any { return new(int32) }, int32(0),
+			&uteWant{"negative integer", "int32", 0, "-18446744073709551616 overflows Go's int64"}},
 		{"negint/past_min_int64_into_any", "3b 80 00 00 00 00 00 00 00", func() any { return new(any) },
 			any(*new(big.Int).Sub(big.NewInt(math.MinInt64), big.NewInt(1))), nil},
 		{"negint/min_into_big_int_pointer", "3b ff ff ff ff ff ff ff ff", func() any { return new(*big.Int) },
@@ -140,6 +153,11 @@ func TestFxCompatDecoding(t *testing.T) {
 			fxErr := fx.Unmarshal(data, theirs)
 			if (fxErr == nil) != (r.err == nil) {
 				t.Fatalf("fxamacker: %v", fxErr)
+			}
+			// A number's overflow is told in fxamacker's words.
+			if r.err != nil && strings.Contains(r.err.reason, " overflows ") &&
+				!strings.Contains(fxErr.Error(), "("+r.err.reason+")") {
+				t.Fatalf("fxamacker's reason differs: %v", fxErr)
 			}
 			if fxErr == nil && !deepEqualAny(reflect.ValueOf(theirs).Elem().Interface(), r.want) {
 				t.Fatalf("fxamacker: %#v", reflect.ValueOf(theirs).Elem().Interface())

@@ -11,6 +11,7 @@ import (
 	"math"
 	"math/big"
 	"reflect"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -303,9 +304,7 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 				if uint64(it.value) > math.MaxInt64 {
 					// As fxamacker: below -2^63 only a big.Int (or
 					// `any`) takes it, a float refuses it.
-					z := new(big.Int).SetUint64(uint64(it.value))
-					z.Neg(z).Sub(z, bigOne)
-					return d.mismatch(it, t, z.String()+" overflows Go's int64")
+					return d.mismatch(it, t, negativeOverflow(uint64(it.value)))
 				}
 				f = -1 - float64(uint64(it.value))
 			default:
@@ -391,6 +390,20 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 	}
 }
 
+// overflows is a type error's reason for a number too large for t, in
+// fxamacker's words ("300 overflows int8").
+func overflows(number string, t reflect.Type) string {
+	return number + " overflows " + t.String()
+}
+
+// negativeOverflow is the reason for -1-n below -2^63 (n > MaxInt64) into
+// any Go number, as fxamacker gives it ("-9223372036854775809 overflows Go's
+// int64").
+func negativeOverflow(n uint64) string {
+	z := new(big.Int).SetUint64(n)
+	return z.Neg(z).Sub(z, bigOne).String() + " overflows Go's int64"
+}
+
 func intDec(t reflect.Type, td *typeDec) decFn {
 	bits := uint(t.Bits())
 	maxV := uint64(1)<<(bits-1) - 1
@@ -400,12 +413,15 @@ func intDec(t reflect.Type, td *typeDec) decFn {
 		switch it._type {
 		case C.CBOR_FAST_TYPE_UINT:
 			if uint64(it.value) > maxV {
-				return d.mismatch(it, t, "overflow")
+				return d.mismatch(it, t, overflows(strconv.FormatUint(uint64(it.value), 10), t))
 			}
 			v = int64(it.value)
 		case C.CBOR_FAST_TYPE_NEGATIVE:
+			if uint64(it.value) > math.MaxInt64 {
+				return d.mismatch(it, t, negativeOverflow(uint64(it.value)))
+			}
 			if uint64(it.value) > maxV {
-				return d.mismatch(it, t, "overflow")
+				return d.mismatch(it, t, overflows(strconv.FormatInt(-1-int64(it.value), 10), t))
 			}
 			v = -1 - int64(it.value)
 		default:
@@ -443,7 +459,7 @@ func uintDec(t reflect.Type, td *typeDec) decFn {
 		}
 		v := uint64(it.value)
 		if v > maxV {
-			return d.mismatch(it, t, "overflow")
+			return d.mismatch(it, t, overflows(strconv.FormatUint(v, 10), t))
 		}
 		switch kind {
 		case reflect.Uint, reflect.Uintptr:
