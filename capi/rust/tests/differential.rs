@@ -150,9 +150,23 @@ fn from_serde_cbor(v: &serde_cbor::Value) -> N {
             if pairs.iter().enumerate().any(|(i, (k, _))| pairs[..i].iter().any(|(j, _)| j == k)) {
                 return N::KeysJoined;
             }
+            // A key holding such a map has no reliable order either (its
+            // Debug text differs from the map ours gives).
+            if pairs.iter().any(|(k, _)| has_joined(k)) {
+                return N::KeysJoined;
+            }
             N::Map(pairs)
         }
         _ => panic!("unknown serde_cbor::Value variant {v:?}"),
+    }
+}
+
+fn has_joined(n: &N) -> bool {
+    match n {
+        N::KeysJoined => true,
+        N::Array(a) => a.iter().any(has_joined),
+        N::Map(m) => m.iter().any(|(k, x)| has_joined(k) || has_joined(x)),
+        _ => false,
     }
 }
 
@@ -697,6 +711,10 @@ fn seeds() -> Vec<Vec<u8>> {
     // `ours_serde_cbor_value`): [-1 - 2^64] and [0]; and i128::MIN beside 0.
     s.push(hex("a2 81c349010000000000000000 00 8100 00"));
     s.push(hex("a2 c3507fffffffffffffffffffffffffffffff 00 00 00"));
+    // Keys that only a tag tells apart (16 and 1(16)) inside a map that is
+    // part of a key: that key's order among its siblings is not comparable
+    // (found with CBOR_FAST_DIFF_SEED=18).
+    s.push(hex("a2 81a21001c11002 00 82a1f40001 00"));
     for r in sample_records() {
         s.push(to_vec(&r).unwrap());
         s.push(to_vec(&r.k).unwrap());
