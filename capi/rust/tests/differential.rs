@@ -52,7 +52,7 @@ enum N {
     /// A tag 2 or 3 over something other than a byte string (only the peers).
     BadBignum,
     /// A `serde_cbor::Value` map whose keys differ only by tags (see
-    /// `from_serde_cbor`): equal to any map.
+    /// `to_n`): equal to any map.
     KeysJoined,
     Float(u64),
     Bytes(Vec<u8>),
@@ -108,40 +108,82 @@ fn int(i: i128) -> N {
     if i < 0 { N::Int(true, (-1 - i) as u128) } else { N::Int(false, i as u128) }
 }
 
-fn from_ciborium(v: &ciborium::Value) -> N {
-    use ciborium::Value as V;
-    match v {
-        V::Integer(i) => int(i128::from(*i)),
-        V::Bytes(b) => N::Bytes(b.clone()),
-        V::Float(f) => float(*f),
-        V::Text(s) => N::Text(s.clone()),
-        V::Bool(b) => N::Bool(*b),
-        V::Null => N::Null,
-        V::Tag(t @ (2 | 3), c) if matches!(**c, V::Bytes(_)) => bignum(*t == 3, from_ciborium(c)),
-        V::Tag(2 | 3, _) => N::BadBignum,
-        V::Tag(_, c) => from_ciborium(c),
-        V::Array(a) => N::Array(a.iter().map(from_ciborium).collect()),
-        V::Map(m) => N::Map(m.iter().map(|(k, x)| (from_ciborium(k), from_ciborium(x))).collect()),
-        _ => panic!("unknown ciborium::Value variant {v:?}"),
+/// A peer's value, one kind at a time: both peers' value types go through
+/// the one conversion to `N` (`to_n`).
+enum View<'v, V> {
+    Int(i128),
+    Bytes(&'v [u8]),
+    Float(f64),
+    Text(&'v str),
+    Bool(bool),
+    Null,
+    Tag(u64, &'v V),
+    Array(&'v [V]),
+    Map(Vec<(&'v V, &'v V)>),
+}
+
+trait PeerValue: Sized {
+    /// The map keeps no input order (serde_cbor's BTreeMap), so keys that
+    /// only a tag told apart cannot be matched up (see `to_n`).
+    const ORDER_LOST: bool;
+    fn view(&self) -> View<'_, Self>;
+}
+
+impl PeerValue for ciborium::Value {
+    const ORDER_LOST: bool = false;
+    fn view(&self) -> View<'_, Self> {
+        use ciborium::Value as V;
+        match self {
+            V::Integer(i) => View::Int(i128::from(*i)),
+            V::Bytes(b) => View::Bytes(b),
+            V::Float(f) => View::Float(*f),
+            V::Text(s) => View::Text(s),
+            V::Bool(b) => View::Bool(*b),
+            V::Null => View::Null,
+            V::Tag(t, c) => View::Tag(*t, c),
+            V::Array(a) => View::Array(a),
+            V::Map(m) => View::Map(m.iter().map(|(k, x)| (k, x)).collect()),
+            _ => panic!("unknown ciborium::Value variant {self:?}"),
+        }
     }
 }
 
-fn from_serde_cbor(v: &serde_cbor::Value) -> N {
-    use serde_cbor::Value as V;
-    match v {
-        V::Integer(i) => int(*i),
-        V::Bytes(b) => N::Bytes(b.clone()),
-        V::Float(f) => float(*f),
-        V::Text(s) => N::Text(s.clone()),
-        V::Bool(b) => N::Bool(*b),
-        V::Null => N::Null,
-        V::Tag(t @ (2 | 3), c) if matches!(**c, V::Bytes(_)) => bignum(*t == 3, from_serde_cbor(c)),
-        V::Tag(2 | 3, _) => N::BadBignum,
-        V::Tag(_, c) => from_serde_cbor(c),
-        V::Array(a) => N::Array(a.iter().map(from_serde_cbor).collect()),
-        V::Map(m) => {
-            let mut pairs: Vec<(N, N)> =
-                m.iter().map(|(k, x)| (from_serde_cbor(k), from_serde_cbor(x))).collect();
+impl PeerValue for serde_cbor::Value {
+    const ORDER_LOST: bool = true;
+    fn view(&self) -> View<'_, Self> {
+        use serde_cbor::Value as V;
+        match self {
+            V::Integer(i) => View::Int(*i),
+            V::Bytes(b) => View::Bytes(b),
+            V::Float(f) => View::Float(*f),
+            V::Text(s) => View::Text(s),
+            V::Bool(b) => View::Bool(*b),
+            V::Null => View::Null,
+            V::Tag(t, c) => View::Tag(*t, c),
+            V::Array(a) => View::Array(a),
+            V::Map(m) => View::Map(m.iter().collect()),
+            _ => panic!("unknown serde_cbor::Value variant {self:?}"),
+        }
+    }
+}
+
+fn to_n<V: PeerValue>(v: &V) -> N {
+    match v.view() {
+        View::Int(i) => int(i),
+        View::Bytes(b) => N::Bytes(b.to_vec()),
+        View::Float(f) => float(f),
+        View::Text(s) => N::Text(s.to_owned()),
+        View::Bool(b) => N::Bool(b),
+        View::Null => N::Null,
+        View::Tag(t @ (2 | 3), c) if matches!(c.view(), View::Bytes(_)) => bignum(t == 3, to_n(c)),
+        View::Tag(2 | 3, _) => N::BadBignum,
+        View::Tag(_, c) => to_n(c),
+        View::Array(a) => N::Array(a.iter().map(to_n).collect()),
+        View::Map(m) => {
+            let mut pairs: Vec<(N, N)> = m.into_iter().map(|(k, x)| (to_n(k), to_n(x))).collect();
+            if !V::ORDER_LOST {
+                return N::Map(pairs);
+            }
             // Without their tags the keys may sort otherwise: one order.
             pairs.sort_by_cached_key(|(k, _)| format!("{k:?}"));
             // Keys told apart only by a tag (`245` and `1(245)`) are one key
@@ -157,7 +199,6 @@ fn from_serde_cbor(v: &serde_cbor::Value) -> N {
             }
             N::Map(pairs)
         }
-        _ => panic!("unknown serde_cbor::Value variant {v:?}"),
     }
 }
 
@@ -549,7 +590,7 @@ fn check_ciborium_value(data: &[u8]) -> bool {
     let theirs = ciborium_one::<ciborium::Value>(data);
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => {
-            let (na, nb) = (from_ciborium(a), from_ciborium(b));
+            let (na, nb) = (to_n(a), to_n(b));
             assert!(na == nb, "ciborium::Value from {}: ours {a:?}, ciborium {b:?}", to_hex(data));
         }
         (Err(_), Err(_)) => {}
@@ -566,8 +607,7 @@ fn check_ciborium_value(data: &[u8]) -> bool {
         panic!("from_slice(to_vec) {} (from {}): {e}", to_hex(&bytes), to_hex(data))
     });
     assert!(
-        from_ciborium(&back) == from_ciborium(&v)
-            && ciborium_has_tag(&back) == ciborium_has_tag(&v),
+        to_n(&back) == to_n(&v) && ciborium_has_tag(&back) == ciborium_has_tag(&v),
         "round trip of {} through {}: {v:?} then {back:?}",
         to_hex(data),
         to_hex(&bytes)
@@ -576,9 +616,9 @@ fn check_ciborium_value(data: &[u8]) -> bool {
     ciborium::into_writer(&v, &mut theirs).unwrap();
     if bytes != theirs {
         // NaN payloads may be written differently; then the values must agree.
-        let other = ciborium_one::<ciborium::Value>(&bytes).map(|x| from_ciborium(&x));
+        let other = ciborium_one::<ciborium::Value>(&bytes).map(|x| to_n(&x));
         assert!(
-            ciborium_has_nan(&v) && other == Ok(from_ciborium(&v)),
+            ciborium_has_nan(&v) && other == Ok(to_n(&v)),
             "to_vec of {v:?} (from {}): ours {}, ciborium {}",
             to_hex(data),
             to_hex(&bytes),
@@ -636,7 +676,7 @@ fn check_serde_cbor_value(data: &[u8]) {
     let theirs = serde_cbor_one::<serde_cbor::Value>(data);
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => {
-            let (na, nb) = (from_serde_cbor(a), from_serde_cbor(b));
+            let (na, nb) = (to_n(a), to_n(b));
             assert!(
                 na == nb,
                 "serde_cbor::Value from {}: ours {a:?}, serde_cbor {b:?}",
