@@ -53,7 +53,7 @@ const SKIP_BATCH: usize = 64;
 /// assert!(std::ptr::eq(u.name.as_ptr(), &data[7])); // borrowed from the input
 /// ```
 pub fn from_slice<'a, T: de::Deserialize<'a>>(data: &'a [u8]) -> Result<T, Error> {
-    // Built here, not moved out of `new` (the batch is 4 KiB).
+    // Built here, not moved out of `new` (the batch is 16 KiB).
     let mut de = Deserializer::over(Deserializer::open(data)?, data);
     let value = de.deserialize_one()?;
     de.end()?;
