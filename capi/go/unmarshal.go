@@ -163,7 +163,7 @@ func (d *decState) bignumInto(num uint64, c *citem, p unsafe.Pointer, td *typeDe
 		if num == 3 {
 			z.Neg(z).Sub(z, bigOne)
 		}
-		d.typeError(&head, td.t, z.String()+" overflows "+td.t.String())
+		d.typeError(&head, td.t, overflows(z.String(), td.t))
 		return nil
 	}
 	head._type = C.CBOR_FAST_TYPE_UINT
