@@ -138,10 +138,12 @@ func deepEqualValue(a, b reflect.Value) bool {
 		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
 		}
-		var nanA, nanB []reflect.Value // values under NaN keys, which no lookup finds
+		// Pairs under NaN keys (isNaNKey), which no lookup finds: each of a's
+		// matches one of b's, key and value, in any order.
+		var nanA, nanB [][2]reflect.Value
 		for it := a.MapRange(); it.Next(); {
 			if isNaNKey(it.Key()) {
-				nanA = append(nanA, it.Value())
+				nanA = append(nanA, [2]reflect.Value{it.Key(), it.Value()})
 				continue
 			}
 			bv := b.MapIndex(it.Key())
@@ -151,17 +153,17 @@ func deepEqualValue(a, b reflect.Value) bool {
 		}
 		for it := b.MapRange(); it.Next(); {
 			if isNaNKey(it.Key()) {
-				nanB = append(nanB, it.Value())
+				nanB = append(nanB, [2]reflect.Value{it.Key(), it.Value()})
 			}
 		}
 		if len(nanA) != len(nanB) {
 			return false
 		}
-		for _, x := range nanA { // each matches one of b's, in any order
+		for _, x := range nanA {
 			found := false
 			for j, y := range nanB {
-				if y.IsValid() && deepEqualValue(x, y) {
-					nanB[j], found = reflect.Value{}, true
+				if y[0].IsValid() && deepEqualValue(x[0], y[0]) && deepEqualValue(x[1], y[1]) {
+					nanB[j], found = [2]reflect.Value{}, true
 					break
 				}
 			}
@@ -295,11 +297,12 @@ func fromFx(v any) any {
 	return v
 }
 
+// isNaNKey: whether a map key is unequal to itself, so that no lookup finds
+// it: a NaN, or a key holding one (a Tag over a NaN, an array key with a NaN
+// element).
 func isNaNKey(k reflect.Value) bool {
-	if k.Kind() == reflect.Interface && !k.IsNil() {
-		k = k.Elem()
-	}
-	return (k.Kind() == reflect.Float32 || k.Kind() == reflect.Float64) && math.IsNaN(k.Float())
+	x := k.Interface()
+	return x != x
 }
 
 // errorOffset is the offset an error of this package names, if any.
@@ -473,4 +476,29 @@ func FuzzMarshal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDeepEqualAnyNaNKeys: the fuzz targets' comparison of maps whose keys
+// are not equal to themselves (found by FuzzDecoderPieces: a1 d7 f9 7f 30 30,
+// the key 23(NaN), was reported unequal to itself).
+func TestDeepEqualAnyNaNKeys(t *testing.T) {
+	nan := math.NaN()
+	rows := []struct {
+		name string
+		a, b map[any]any
+		want bool
+	}{
+		{"NaN key, same value", map[any]any{nan: 1}, map[any]any{nan: 1}, true},
+		{"tag over NaN as key", map[any]any{Tag{23, nan}: -17}, map[any]any{Tag{23, nan}: -17}, true},
+		{"tag over NaN against bare NaN", map[any]any{Tag{23, nan}: 1}, map[any]any{nan: 1}, false},
+		{"tag numbers differ", map[any]any{Tag{23, nan}: 1}, map[any]any{Tag{22, nan}: 1}, false},
+		{"values under NaN differ", map[any]any{nan: 1}, map[any]any{nan: 2}, false},
+		{"two NaN keys, either order", map[any]any{nan: 1, Tag{1, nan}: 2}, map[any]any{Tag{1, nan}: 2, nan: 1}, true},
+		{"NaN key against an ordinary key", map[any]any{nan: 1}, map[any]any{0.0: 1}, false},
+	}
+	for _, r := range rows {
+		if got := deepEqualAny(r.a, r.b); got != r.want {
+			t.Errorf("%s: deepEqualAny = %v, want %v", r.name, got, r.want)
+		}
+	}
 }
