@@ -415,12 +415,22 @@ status decode_float(decode_ctx& c, F& out) {
         if (it.width == 8 && d == d && F(d) != d) return c.fail(status::out_of_range, it.offset);
       }
     } else if (it.type == item_type::unsigned_int || it.type == item_type::negative_int) {
+      // Taken only when exact: the integer's magnitude converted once (so
+      // rounded once) must convert back. A negative integer's magnitude is
+      // n + 1 (-1 - n), 2^64 for n = 2^64 - 1; -1.0 - double(n) rounded
+      // twice and refused exact values such as -2^63 (n = 2^63 - 1).
       const uint64_t n = it.value();
-      d = it.type == item_type::unsigned_int ? double(n) : -1.0 - double(n);
-      // Exact only if the magnitude converts back (2^64 is past uint64_t).
-      const double mag = it.type == item_type::unsigned_int ? d : -1.0 - d;
-      if (mag >= 18446744073709551616.0 || uint64_t(mag) != n || double(F(d)) != d)
-        return c.fail(status::out_of_range, it.offset);
+      const bool negative = it.type == item_type::negative_int;
+      if (negative && n == UINT64_MAX) {
+        d = -18446744073709551616.0;  // -2^64
+      } else {
+        const uint64_t mag = negative ? n + 1 : n;
+        const double m = double(mag);
+        if (m >= 18446744073709551616.0 || uint64_t(m) != mag)
+          return c.fail(status::out_of_range, it.offset);
+        d = negative ? -m : m;
+      }
+      if (double(F(d)) != d) return c.fail(status::out_of_range, it.offset);
     } else {
       return type_error(c, it);
     }

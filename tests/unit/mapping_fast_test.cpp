@@ -440,6 +440,31 @@ TEST(MappingFastPath, FloatsAndBools) {
   error_row<bool>("01", status::type_mismatch, 0);
 }
 
+// An integer into a float is taken when the float holds it exactly. A
+// negative integer -1 - n has the magnitude n + 1, which may be exact where
+// n is not (-2^54: n = 2^54 - 1).
+TEST(MappingFastPath, IntegersIntoFloatsExactly) {
+  value_row<double>("3b001fffffffffffff", -9007199254740992.0);      // -2^53
+  error_row<double>("3b0020000000000000", status::out_of_range, 0);  // -(2^53 + 1)
+  value_row<double>("3b003fffffffffffff", -18014398509481984.0);     // -2^54
+  value_row<double>("3b0040000000000003", -18014398509481988.0);     // -(2^54 + 4): a double
+  error_row<double>("3b0040000000000000", status::out_of_range, 0);  // -(2^54 + 1)
+  value_row<double>("3b7fffffffffffffff", -9223372036854775808.0);   // -2^63
+  error_row<double>("3b8000000000000000", status::out_of_range, 0);  // -(2^63 + 1)
+  value_row<double>("3b80000000000007ff", -9223372036854777856.0);   // -(2^63 + 2^11)
+  value_row<double>("3bfffffffffffff7ff", -18446744073709549568.0);  // -(2^64 - 2^11)
+  error_row<double>("3bfffffffffffffffe", status::out_of_range, 0);  // -(2^64 - 1)
+  value_row<double>("3bffffffffffffffff", -18446744073709551616.0);  // -2^64
+  value_row<double>("1bfffffffffffff800", 18446744073709549568.0);   // 2^64 - 2^11
+  error_row<double>("1bffffffffffffffff", status::out_of_range, 0);  // 2^64 - 1
+  value_row<float>("3b7fffffffffffffff", -9223372036854775808.0f);   // -2^63, a float too
+  value_row<float>("3a00ffffff", -16777216.0f);                      // -2^24
+  error_row<float>("3a01000000", status::out_of_range, 0);           // -(2^24 + 1)
+  value_row<float>("3bffffffffffffffff", -18446744073709551616.0f);  // -2^64
+  value_row<double>("3b0020000000000001", -9007199254740994.0);      // -(2^53 + 2)
+  error_row<float>("3b0020000000000001", status::out_of_range, 0);   // not a float
+}
+
 TEST(MappingFastPath, StringsAndBytes) {
   value_row<std::string>("60", "");
   value_row<std::string>("6568656c6c6f", "hello");
