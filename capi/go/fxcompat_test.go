@@ -97,6 +97,16 @@ func TestFxCompatDecoding(t *testing.T) {
 			&uteWant{"negative integer", "float64", 2, "-10533972511944618033 overflows Go's int64"}},
 		{"negint/min_int64_into_float64", "3b 7f ff ff ff ff ff ff ff", func() any { return new(float64) },
 			-9223372036854775808.0, nil},
+		// -1 - n is rounded once, as float64(int64) (found by
+		// FuzzUnmarshalTyped: -1 - float64(n) rounded twice, ...731e+16).
+		{"negint/into_float64_rounded_once", "3b 01 30 30 30 30 30 30 37", func() any { return new(float64) },
+			-8.562137644506733e+16, nil},
+		{"negint/into_float32_rounded_once", "3b 01 30 30 30 30 30 30 37", func() any { return new(float32) },
+			float32(-8.562137644506733e+16), nil},
+		{"negint/2^54_into_float64", "3b 00 3f ff ff ff ff ff ff", func() any { return new(float64) },
+			-18014398509481984.0, nil},
+		{"bignum/negative_into_float64_rounded_once", "c3 48 01 30 30 30 30 30 30 37", func() any { return new(float64) },
+			-8.562137644506733e+16, nil},
 		{"negint/past_min_int64_into_int64", "3b 80 00 00 00 00 00 00 00", func() any { return new(int64) }, int64(0),
 			&uteWant{"negative integer", "int64", 0, "-9223372036854775809 overflows Go's int64"}},
 		{"negint/past_min_int64_into_uint64", "3b 80 00 00 00 00 00 00 00", func() any { return new(uint64) }, uint64(0),

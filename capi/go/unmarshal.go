@@ -306,7 +306,9 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 					// `any`) takes it, a float refuses it.
 					return d.mismatch(it, t, negativeOverflow(uint64(it.value)))
 				}
-				f = -1 - float64(uint64(it.value))
+				// -1 - n as an int64, converted once (as fxamacker's
+				// float64(int64)): -1 - float64(n) rounded twice.
+				f = float64(-1 - int64(it.value))
 			default:
 				return d.other(it, p, td)
 			}
