@@ -16,7 +16,9 @@
 // Up to 64 members; the members must be accessible where the macro is used.
 //
 // Member types: bool; every integer type (range-checked on decode:
-// out_of_range); float, double; enums (as their underlying integer);
+// out_of_range); float, double (an integer item, or a double into a float,
+// only when the float holds it exactly: else out_of_range); enums (as their
+// underlying integer);
 // std::string, std::string_view and cbor_fast::byte_view (both borrowed from
 // the input: the input must outlive them); std::vector<uint8_t> (a byte
 // string); std::vector<T>; std::array<T, N> (exactly N elements);
