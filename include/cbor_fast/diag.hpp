@@ -75,7 +75,8 @@ struct diag_parse_options {
 ///    bignums), floats (decimal, exponent, hexadecimal 0x1.8p1, NaN,
 ///    Infinity, -Infinity), each with an optional encoding indicator _0.._3
 ///    (integers: the head's additional information 24..27; floats: _1 half,
-///    _2 single, _3 double); without one the shortest form is written;
+///    _2 single, _3 double, rounded to that width); without one the shortest
+///    form that holds the value exactly is written;
 ///  - "text" (JSON escapes, \u surrogate pairs), 'text' as bytes, h'hex',
 ///    b64'base64 or base64url', b32'...', h32'...' (RFC 4648 base32 / base32hex),
 ///    whitespace and /comments/ allowed inside h'' and b64'' literals; adjacent
@@ -88,7 +89,8 @@ struct diag_parse_options {
 /// Never recurses: nesting is kept on a heap stack bounded by max_depth.
 /// Errors, with the byte offset in the text in *error (may be nullptr):
 /// syntax_error, depth_exceeded, out_of_range (a number, simple value or
-/// indicator that does not fit), invalid_utf8 (text strings must be UTF-8),
+/// indicator that does not fit: also a finite float past the largest one of
+/// its indicated width, 65520.0_1), invalid_utf8 (text strings must be UTF-8),
 /// out_of_memory.
 /// syntax_error for an empty text (no item). On error *out is as it was.
 /// Without indicators every head is the shortest and every length definite,

@@ -392,10 +392,14 @@ status parser::number() {
   if (ai == 24) return fail(status::syntax_error, p_ - 2);
   uint64_t bits = detail::double_to_bits(v), narrow = 0;
   uint8_t width = 8;
+  // _1 and _2 round to their width; a value past its largest finite one
+  // (65520.0_1, 1e39_2) does not fit: out_of_range, not an infinity.
   if (ai == 25) {
     width = 2, bits = detail::narrow_double_bits<5, 10>(bits);
+    if ((bits & 0x7c00u) == 0x7c00u) return fail(status::out_of_range, at);
   } else if (ai == 26) {
     width = 4, bits = detail::narrow_double_bits<8, 23>(bits);
+    if ((bits & 0x7f800000u) == 0x7f800000u) return fail(status::out_of_range, at);
   } else if (ai == k_shortest) {
     if (detail::narrows_exactly<5, 10>(bits, &narrow)) {
       width = 2, bits = narrow;

@@ -59,6 +59,13 @@ const row k_rows[] = {
     {"float_double", "1.1", "fb3ff199999999999a"},
     {"float_width_3", "1.5_3", "fb3ff8000000000000"},
     {"float_width_2", "1.5_2", "fa3fc00000"},
+    {"float_half_max", "65504.0_1", "f97bff"},
+    {"float_half_rounded_to_max", "65519.99_1", "f97bff"},
+    {"float_half_rounded", "1.001_1", "f93c01"},
+    {"float_half_underflow_to_zero", "1e-10_1", "f90000"},
+    {"float_single_max", "3.4028235e38_2", "fa7f7fffff"},
+    {"float_single_rounded", "1.1_2", "fa3f8ccccd"},
+    {"infinity_half", "-Infinity_1", "f9fc00"},
     {"float_exponent", "1e3", "f963d0"},
     {"float_hex", "0x1.8p1", "f94200"},
     {"nan", "NaN", "f97e00"},
@@ -143,6 +150,10 @@ const error_row k_errors[] = {
     {"unclosed_embedded", "<<1", status::syntax_error, 3},
     {"invalid_utf8_text", "\"\xff\"", status::invalid_utf8, 0},
     {"float_out_of_range", "1e400", status::out_of_range, 0},
+    {"float_past_half", "[65520.0_1]", status::out_of_range, 1},
+    {"float_past_half_negative", "-65520.0_1", status::out_of_range, 0},
+    {"float_past_single", "1e39_2", status::out_of_range, 0},
+    {"float_hex_past_single", "0x1p128_2", status::out_of_range, 0},
 };
 
 TEST(diag_parse, errors_with_offsets) {
