@@ -121,7 +121,11 @@ func deepEqualValue(a, b reflect.Value) bool {
 		if a.IsNil() || b.IsNil() {
 			return a.IsNil() == b.IsNil()
 		}
-		return deepEqualValue(a.Elem(), b.Elem())
+		// fxamacker's own types for tags, simple values and byte strings
+		// (also inside a typed target's `any`, a map[string]any field) are
+		// compared as this package's.
+		return deepEqualValue(reflect.ValueOf(fromFx(a.Elem().Interface())),
+			reflect.ValueOf(fromFx(b.Elem().Interface())))
 	case reflect.Slice:
 		if a.IsNil() != b.IsNil() || a.Len() != b.Len() {
 			return false
@@ -476,6 +480,30 @@ func FuzzMarshal(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDeepEqualAnyFxTypesInTypedTargets: a typed target's `any` holds
+// fxamacker's Tag where ours holds this package's (found by
+// FuzzUnmarshalTyped: a2 61 4c a2 61 30 30 61 30 d6 30 09 f5 into a struct
+// with a map[string]any field).
+func TestDeepEqualAnyFxTypesInTypedTargets(t *testing.T) {
+	type rec struct{ L map[string]any }
+	rows := []struct {
+		name string
+		a, b rec
+		want bool
+	}{
+		{"tag", rec{map[string]any{"0": Tag{22, int64(-17)}}}, rec{map[string]any{"0": fx.Tag{Number: 22, Content: int64(-17)}}}, true},
+		{"tag number differs", rec{map[string]any{"0": Tag{22, int64(-17)}}}, rec{map[string]any{"0": fx.Tag{Number: 23, Content: int64(-17)}}}, false},
+		{"simple value", rec{map[string]any{"0": SimpleValue(16)}}, rec{map[string]any{"0": fx.SimpleValue(16)}}, true},
+		{"tag in an array", rec{map[string]any{"0": []any{Tag{1, "x"}}}}, rec{map[string]any{"0": []any{fx.Tag{Number: 1, Content: "x"}}}}, true},
+		{"tag against its content", rec{map[string]any{"0": Tag{22, int64(-17)}}}, rec{map[string]any{"0": int64(-17)}}, false},
+	}
+	for _, r := range rows {
+		if got := deepEqualAny(r.a, r.b); got != r.want {
+			t.Errorf("%s: deepEqualAny = %v, want %v", r.name, got, r.want)
+		}
+	}
 }
 
 // TestDeepEqualAnyNaNKeys: the fuzz targets' comparison of maps whose keys
