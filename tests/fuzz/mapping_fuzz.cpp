@@ -172,6 +172,29 @@ void check_bulk(const uint8_t* data, size_t size, const cbor_fast::reader_option
   }
 }
 
+__extension__ typedef __int128 int128;
+
+/// An integer item into double and float against a reference: the integer
+/// as a 128-bit integer converted once (correctly rounded), taken only when
+/// exact.
+void check_int_to_float(const uint8_t* data, size_t size) {
+  reader r(data, size);
+  item it;
+  if (r.next(it) != status::ok) return;
+  if (it.type != item_type::unsigned_int && it.type != item_type::negative_int) return;
+  const int128 v = it.type == item_type::unsigned_int ? int128(it.arg) : -1 - int128(it.arg);
+  const double d_ref = double(v);
+  const float f_ref = float(v);
+  double d = 0;
+  float f = 0;
+  const status sd = cbor_fast::from_cbor(data, it.head_size, d);
+  const status sf = cbor_fast::from_cbor(data, it.head_size, f);
+  FUZZ_CHECK(sd == (int128(d_ref) == v ? status::ok : status::out_of_range));
+  if (sd == status::ok) FUZZ_CHECK(d == d_ref);
+  FUZZ_CHECK(sf == (int128(f_ref) == v ? status::ok : status::out_of_range));
+  if (sf == status::ok) FUZZ_CHECK(f == f_ref);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -187,5 +210,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   check_paths<fuzzmap::root>(data, size, opt);
   check_paths<fuzzmap::keyed>(data, size, opt);
   check_bulk(data, size, opt.reader);
+  check_int_to_float(data, size);
   return 0;
 }
