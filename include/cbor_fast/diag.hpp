@@ -29,7 +29,9 @@ struct diag_options {
   /// that diag_parse() of the text gives back the same bytes: _0.._3 after an
   /// integer, a string, a tag number or an array/map opening bracket whose head
   /// is longer than the shortest one (1_0, "a"_0, 1_1(2), [_0 1]), and a width
-  /// after every float (1.5_1, as float_width_indicators). Since 0.4.
+  /// after every float (1.5_1, as float_width_indicators). A NaN with a
+  /// payload or the sign bit prints as NaN and parses back as the quiet NaN
+  /// of its width (notation has no words for the others). Since 0.4.
   bool encoding_indicators = false;
   /// Pretty printing: each array element and map entry on a line of its own,
   /// indented by this many spaces per level; 0 prints one line. Since 0.4.
