@@ -135,6 +135,16 @@ func TestFxCompatDecoding(t *testing.T) {
 			[2]*int{nil, nil}, nil},
 		{"array/shorter_into_string_array", "9f 61 61 ff", func() any { return &[2]string{"x", "y"} },
 			[2]string{"a", ""}, nil},
+		// A tagged map key into a string key: the tag number passed over,
+		// as for a value (this refused it, found by FuzzUnmarshalTyped).
+		{"map_key/tagged_text_into_map_string_any", "a2 d1 61 61 01 61 62 02", func() any { return new(map[string]any) },
+			map[string]any{"a": uint64(1), "b": uint64(2)}, nil},
+		{"map_key/tag0_text_into_map_string_string", "a1 c0 61 61 61 78", func() any { return new(map[string]string) },
+			map[string]string{"a": "x"}, nil},
+		{"map_key/tag1_text_into_map_string_any", "a2 c1 61 61 01 61 62 02", func() any { return new(map[string]any) },
+			map[string]any{"b": uint64(2)}, &uteWant{"text string", "string", 2, "tag 1 content is not a number"}},
+		{"map_key/tagged_array_into_map_string_any", "a2 d1 80 01 61 62 02", func() any { return new(map[string]any) },
+			map[string]any{"b": uint64(2)}, &uteWant{"array", "string", 2, ""}},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -755,6 +755,29 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				}
 				kb, ok = []byte(s), true
 			}
+			var key string
+			if !ok && k._type == C.CBOR_FAST_TYPE_TAG {
+				// A tagged key decodes as the string decoder decodes a
+				// tagged value (as fxamacker: tag numbers passed over, tags
+				// 0-3 checked); a key that does not fit drops its pair.
+				nerr := d.nerr
+				if err := td.elemString(d, k, &key); err != nil {
+					return err
+				}
+				ok = d.nerr == nerr
+				if !ok {
+					v, err := d.t.next()
+					if err != nil {
+						return err
+					}
+					if _, err := d.t.skipRest(v); err != nil {
+						return err
+					}
+					continue
+				}
+			} else if ok {
+				key = d.t.box.str(kb)
+			}
 			if !ok {
 				if err := d.mismatch(k, reflect.TypeFor[string](), "map key"); err != nil {
 					return err
@@ -768,7 +791,6 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				}
 				continue
 			}
-			key := d.t.box.str(kb)
 			if dupAPF {
 				_, inA := ma[key]
 				_, inS := ms[key]
