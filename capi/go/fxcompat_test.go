@@ -145,6 +145,13 @@ func TestFxCompatDecoding(t *testing.T) {
 			map[string]any{"b": uint64(2)}, &uteWant{"text string", "string", 2, "tag 1 content is not a number"}},
 		{"map_key/tagged_array_into_map_string_any", "a2 d1 80 01 61 62 02", func() any { return new(map[string]any) },
 			map[string]any{"b": uint64(2)}, &uteWant{"array", "string", 2, ""}},
+		// null and undefined keys: the empty string, as into a string value.
+		{"map_key/null_into_map_string_any", "a1 f6 01", func() any { return new(map[string]any) },
+			map[string]any{"": uint64(1)}, nil},
+		{"map_key/undefined_into_map_string_string", "a1 f7 61 78", func() any { return new(map[string]string) },
+			map[string]string{"": "x"}, nil},
+		{"map_key/int_into_map_string_any", "a2 01 02 61 62 03", func() any { return new(map[string]any) },
+			map[string]any{"b": uint64(3)}, &uteWant{"unsigned integer", "string", 1, ""}},
 	}
 	for _, r := range rows {
 		t.Run(r.name, func(t *testing.T) {

@@ -756,16 +756,18 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				kb, ok = []byte(s), true
 			}
 			var key string
-			if !ok && k._type == C.CBOR_FAST_TYPE_TAG {
-				// A tagged key decodes as the string decoder decodes a
-				// tagged value (as fxamacker: tag numbers passed over, tags
-				// 0-3 checked); a key that does not fit drops its pair.
+			if ok {
+				key = d.t.box.str(kb)
+			} else {
+				// Any other key decodes as the string decoder decodes a
+				// value (as fxamacker): tag numbers passed over (tags 0-3
+				// checked), null and undefined the empty string; a key that
+				// does not fit drops its pair with a type error.
 				nerr := d.nerr
 				if err := td.elemString(d, k, &key); err != nil {
 					return err
 				}
-				ok = d.nerr == nerr
-				if !ok {
+				if d.nerr != nerr {
 					v, err := d.t.next()
 					if err != nil {
 						return err
@@ -775,21 +777,6 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 					}
 					continue
 				}
-			} else if ok {
-				key = d.t.box.str(kb)
-			}
-			if !ok {
-				if err := d.mismatch(k, reflect.TypeFor[string](), "map key"); err != nil {
-					return err
-				}
-				v, err := d.t.next()
-				if err != nil {
-					return err
-				}
-				if _, err := d.t.skipRest(v); err != nil {
-					return err
-				}
-				continue
 			}
 			if dupAPF {
 				_, inA := ma[key]
