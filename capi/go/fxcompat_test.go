@@ -145,6 +145,14 @@ func TestFxCompatDecoding(t *testing.T) {
 			map[string]any{"b": uint64(2)}, &uteWant{"text string", "string", 2, "tag 1 content is not a number"}},
 		{"map_key/tagged_array_into_map_string_any", "a2 d1 80 01 61 62 02", func() any { return new(map[string]any) },
 			map[string]any{"b": uint64(2)}, &uteWant{"array", "string", 2, ""}},
+		// Tags 0-3 at the start of a RawMessage are checked, as for any
+		// target (this took the bytes, found by FuzzUnmarshalTyped).
+		{"raw/tag1_bytes", "c1 41 30", func() any { return new(RawMessage) }, RawMessage(nil),
+			&uteWant{"byte string", "cborfast.RawMessage", 1, "tag 1 content is not a number"}},
+		{"raw/tag9_tag0_int", "c9 c0 01", func() any { return new(RawMessage) }, RawMessage(nil),
+			&uteWant{"unsigned integer", "cborfast.RawMessage", 2, "tag 0 content is not a text string"}},
+		{"raw/tag1_int", "c1 01", func() any { return new(RawMessage) }, RawMessage{0xc1, 0x01}, nil},
+		{"raw/nested_tag1_bytes", "81 c1 41 30", func() any { return new(RawMessage) }, RawMessage{0x81, 0xc1, 0x41, 0x30}, nil},
 		// null and undefined keys: the empty string, as into a string value.
 		{"map_key/null_into_map_string_any", "a1 f6 01", func() any { return new(map[string]any) },
 			map[string]any{"": uint64(1)}, nil},

@@ -251,6 +251,20 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
 			start := int(it.offset)
+			// As fxamacker: tags 0-3 at the start of the value must hold
+			// the content RFC 8949 gives them, also for a RawMessage or
+			// an Unmarshaler (nested ones are the Unmarshaler's to check).
+			for it._type == C.CBOR_FAST_TYPE_TAG {
+				num := uint64(it.value)
+				c, err := d.t.next()
+				if err != nil {
+					return err
+				}
+				if r := builtinTagMismatch(num, c); r != "" {
+					return d.mismatch(c, t, r)
+				}
+				it = c
+			}
 			end, err := d.t.skipRest(it)
 			if err != nil {
 				return err
