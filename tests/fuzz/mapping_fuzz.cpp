@@ -9,7 +9,10 @@
 //  - the typed inline steps agree with next(): the same decode with
 //    reject_duplicate_keys (which keeps every item on next()'s out-of-line
 //    path) gives the same status, offset, member path and re-encoding,
-//    unless either reports duplicate_key (the reader's own check).
+//    unless either reports duplicate_key (the reader's own check);
+//  - the first item, when an integer, decodes into double and float exactly
+//    when the integer converted once (as __int128) is exact, to that value,
+//    and is out_of_range otherwise.
 //
 // Input: the configuration byte (fuzz_util.hpp: utf8, depth; a: reject
 // unknown keys; b: allow trailing bytes), then the CBOR input.
