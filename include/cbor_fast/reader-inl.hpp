@@ -232,9 +232,17 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
 // (and the innermost frame) from the reader at the top of every iteration
 // (BENCHMARKS.md, 2026-12-05, "the resumable loops' state in registers":
 // walk_grown_4k and walk_fed_4k -4.8 to -6.5 % instructions).
+// The general path fills an item of its own, copied out on ok: passed on to
+// the out-of-line call, the caller's item had its address taken, and GCC
+// then kept it in memory, a store per field of every item and the
+// consumer's loads back (BENCHMARKS.md, 2026-12-06: the corpus next() walks
+// -22 % instructions).
 inline status reader::next(item& out) noexcept {
   if (take_plain<false>(detail::next_copy{out})) return status::ok;
-  return next_general_moving(out);
+  item it;
+  const status s = next_general_moving(it);
+  if (s == status::ok) detail::next_copy{out}(it);
+  return s;
 }
 
 // next_general() for the callers of take_plain<true>, which declines at

@@ -200,9 +200,11 @@ class reader {
   inline void reset(const uint8_t* data, size_t size) noexcept;
 
   /// Reads the next item into *out. Returns ok, end (the input is exhausted at
-  /// the top level: not an error), or the sticky error. Common heads are read
-  /// inline (reader-inl.hpp), so a `while (r.next(it) == status::ok)` loop
-  /// can keep the item in registers; the rest is out of line.
+  /// the top level: not an error), need_more (streaming), or the sticky
+  /// error; *out is written only when ok is returned. Common heads are read
+  /// inline (reader-inl.hpp) and the rest out of line into an item of the
+  /// reader's own, so a `while (r.next(it) == status::ok)` loop keeps the
+  /// item in registers.
   CBOR_FAST_VISIT_INLINE inline status next(item& out) noexcept;
 
   /// Passes over the next complete item: a scalar, or a container, tag or

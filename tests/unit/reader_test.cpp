@@ -946,3 +946,74 @@ TEST(Reader, DepthIsZeroRightAfterATaggedTopLevelItem) {
 
 }  // namespace
 }  // namespace cbor_fast
+
+namespace cbor_fast {
+namespace {
+
+// next() writes *out only when it returns ok: its general path fills an item
+// of its own, so the caller's item never has its address taken (and a loop
+// keeps it in registers). Each row reads its input to the failing call and
+// checks that a marked item comes back untouched, past the inline path's
+// bound (short inputs) and before it (the padding of 20 zeros in front).
+TEST(Reader, NextWritesTheItemOnlyOnOk) {
+  struct row {
+    const char* name;
+    const char* input;
+    bool utf8;
+    bool streaming;
+    uint32_t max_depth;  // 0: the default
+    status want;
+  };
+  const row rows[] = {
+      {"end of input", "", false, false, 0, status::end},
+      {"truncated argument", "19 01", false, false, 0, status::truncated},
+      {"reserved additional info 28", "1c", false, false, 0, status::reserved_additional_info},
+      {"break at the top level", "ff", false, false, 0, status::unexpected_break},
+      {"string longer than the input", "63 61 62", false, false, 0, status::truncated},
+      {"need_more inside a head", "19 01", false, true, 0, status::need_more},
+      {"need_more inside a string", "63 61 62", false, true, 0, status::need_more},
+      {"invalid UTF-8", "62 c3 28", true, false, 0, status::invalid_utf8},
+      {"deeper than max_depth", "81 81 00", false, false, 1, status::depth_exceeded},
+  };
+  for (const row& w : rows) {
+    for (const bool padded : {false, true}) {
+      SCOPED_TRACE(std::string(w.name) + (padded ? ", after 20 items" : ""));
+      std::vector<uint8_t> in = hex(w.input);
+      if (padded) in.insert(in.begin(), 20, 0x00);
+      reader_options o;
+      o.validate_utf8 = w.utf8;
+      o.streaming = w.streaming;
+      o.max_depth = w.max_depth;
+      reader r(in.data(), in.size(), o);
+      item it;
+      status s = status::ok;
+      size_t taken = 0;
+      while ((s = r.next(it)) == status::ok) ++taken;
+      ASSERT_EQ(s, w.want);
+      // A marked item stays as it was.
+      item mark;
+      mark.type = item_type::text_string;
+      mark.flags = 1;
+      mark.head_size = 5;
+      mark.width = 4;
+      mark.depth = 77;
+      mark.offset = 1234;
+      mark.arg = 5678;
+      mark.u.data = in.data();
+      item again = mark;
+      EXPECT_EQ(r.next(again), w.want);
+      EXPECT_EQ(again.type, item_type::text_string);
+      EXPECT_EQ(again.flags, 1);
+      EXPECT_EQ(again.head_size, 5);
+      EXPECT_EQ(again.width, 4);
+      EXPECT_EQ(again.depth, 77u);
+      EXPECT_EQ(again.offset, 1234u);
+      EXPECT_EQ(again.arg, 5678u);
+      EXPECT_EQ(again.u.data, in.data());
+      EXPECT_GE(taken, padded ? 20u : 0u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace cbor_fast
