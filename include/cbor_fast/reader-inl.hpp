@@ -224,37 +224,36 @@ inline bool reader::take_plain(Visitor&& v) noexcept {
 }
 
 // The inline half of next(): take_plain() copying the item out, else the
-// general path through next_general_moving(), as the C shims (take_plain()
-// still moves the bound itself where it declines at it). Its test after the
-// call loads the position there: a caller's loop that calls out after
-// need_more (feed() a piece, then next() again) then keeps the position in a
-// register across items, where with next_general() alone GCC reloaded it
-// (and the innermost frame) from the reader at the top of every iteration
-// (BENCHMARKS.md, 2026-12-05, "the resumable loops' state in registers":
-// walk_grown_4k and walk_fed_4k -4.8 to -6.5 % instructions).
+// general path, as the C shims (take_plain() still moves the bound itself
+// where it declines at it).
 // The general path fills an item of its own, copied out on ok: passed on to
 // the out-of-line call, the caller's item had its address taken, and GCC
 // then kept it in memory, a store per field of every item and the
 // consumer's loads back (BENCHMARKS.md, 2026-12-06: the corpus next() walks
 // -22 % instructions).
+// The bound's test comes after the copy and loads the position there: a
+// caller's loop that calls out after need_more (feed() a piece, then next()
+// again) then keeps the position in a register across items, where GCC
+// otherwise reloaded it from the reader at the top of every iteration
+// (BENCHMARKS.md, 2026-12-05, "the resumable loops' state in registers", and
+// 2026-12-06: with the test before the copy, walk_fed_4k +2.4 to +4.8 %).
 inline status reader::next(item& out) noexcept {
   if (take_plain<false>(detail::next_copy{out})) return status::ok;
   item it;
-  const status s = next_general_moving(it);
-  if (s == status::ok) detail::next_copy{out}(it);
+  const status s = next_general(it);
+  if (s != status::ok) return s;
+  detail::next_copy{out}(it);
+  move_plain_end_on();
   return s;
 }
 
 // next_general() for the callers of take_plain<true>, which declines at
-// plain_end_ without moving it, and for next(): once an item is read, the
-// bound moves on where it is behind and more than 8 bytes are left (a slow
-// stretch ended, the item budget was renewed). Within the last 8 bytes it
-// could not move.
+// plain_end_ without moving it: then moves the bound on as next() does.
 // (No at_sequence_end() test here: inline in next() it cost the one-shot
 // corpus walk 2.7-3.2 % more instructions; visit_one() and the C shim make it.)
 inline status reader::next_general_moving(item& out) noexcept {
   const status s = next_general(out);
-  if (s == status::ok && pos_ >= plain_end_ && size_t(end_ - pos_) > 8) note_plain_end();
+  if (s == status::ok) move_plain_end_on();
   return s;
 }
 

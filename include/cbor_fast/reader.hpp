@@ -353,6 +353,12 @@ class reader {
   CBOR_FAST_VISIT_INLINE bool take_plain(Visitor&& v) noexcept;
   /// next() for everything take_plain() declines (out of line).
   status next_general(item& out) noexcept;
+  /// After an item the general path read: plain_end_ moves on where it is
+  /// behind and more than 8 bytes are left (a slow stretch ended, the item
+  /// budget was renewed). Within the last 8 bytes it could not move.
+  void move_plain_end_on() noexcept {
+    if (pos_ >= plain_end_ && size_t(end_ - pos_) > 8) note_plain_end();
+  }
   /// next_general() moving plain_end_ on, for take_plain<true>'s callers
   /// (which decline at plain_end_ without moving it); the end of input at
   /// the top level without the call.
