@@ -953,8 +953,10 @@ namespace {
 // next() writes *out only when it returns ok: its general path fills an item
 // of its own, so the caller's item never has its address taken (and a loop
 // keeps it in registers). Each row reads its input to the failing call and
-// checks that a marked item comes back untouched, past the inline path's
-// bound (short inputs) and before it (the padding of 20 zeros in front).
+// checks that a marked item comes back untouched: alone (past the inline
+// path's bound, within the last 8 bytes) and after 20 items; a failure that
+// does not depend on the end of input also with 16 more bytes after it
+// (before the bound, where next()'s inline half looks first).
 TEST(Reader, NextWritesTheItemOnlyOnOk) {
   struct row {
     const char* name;
@@ -963,23 +965,30 @@ TEST(Reader, NextWritesTheItemOnlyOnOk) {
     bool streaming;
     uint32_t max_depth;  // 0: the default
     status want;
+    bool tail;  // the failure is the same with bytes after it
   };
   const row rows[] = {
-      {"end of input", "", false, false, 0, status::end},
-      {"truncated argument", "19 01", false, false, 0, status::truncated},
-      {"reserved additional info 28", "1c", false, false, 0, status::reserved_additional_info},
-      {"break at the top level", "ff", false, false, 0, status::unexpected_break},
-      {"string longer than the input", "63 61 62", false, false, 0, status::truncated},
-      {"need_more inside a head", "19 01", false, true, 0, status::need_more},
-      {"need_more inside a string", "63 61 62", false, true, 0, status::need_more},
-      {"invalid UTF-8", "62 c3 28", true, false, 0, status::invalid_utf8},
-      {"deeper than max_depth", "81 81 00", false, false, 1, status::depth_exceeded},
+      {"end of input", "", false, false, 0, status::end, false},
+      {"truncated argument", "19 01", false, false, 0, status::truncated, false},
+      {"reserved additional info 28", "1c", false, false, 0, status::reserved_additional_info,
+       true},
+      {"break at the top level", "ff", false, false, 0, status::unexpected_break, true},
+      {"string longer than the input", "63 61 62", false, false, 0, status::truncated, false},
+      {"need_more inside a head", "19 01", false, true, 0, status::need_more, false},
+      {"need_more inside a string", "63 61 62", false, true, 0, status::need_more, false},
+      {"invalid UTF-8", "62 c3 28", true, false, 0, status::invalid_utf8, true},
+      {"deeper than max_depth", "81 81 00", false, false, 1, status::depth_exceeded, true},
   };
   for (const row& w : rows) {
-    for (const bool padded : {false, true}) {
-      SCOPED_TRACE(std::string(w.name) + (padded ? ", after 20 items" : ""));
+    for (const int shape : {0, 1, 2}) {  // alone, after 20 items, and 16 bytes before the end
+      if (shape == 2 && !w.tail) continue;
+      const bool padded = shape != 0;
+      SCOPED_TRACE(std::string(w.name) + (shape == 1   ? ", after 20 items"
+                                          : shape == 2 ? ", after 20 items, 16 bytes after"
+                                                       : ""));
       std::vector<uint8_t> in = hex(w.input);
       if (padded) in.insert(in.begin(), 20, 0x00);
+      if (shape == 2) in.insert(in.end(), 16, 0x00);
       reader_options o;
       o.validate_utf8 = w.utf8;
       o.streaming = w.streaming;
