@@ -1058,3 +1058,92 @@ fn nested_from_slice_calls_read_their_own_input() {
         .collect();
     assert!(threads.into_iter().all(|t| t.join().unwrap()));
 }
+
+#[test]
+fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
+    // A Serialize impl that declares `declared` items and writes `given`.
+    struct Seq(usize, usize);
+    impl Serialize for Seq {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut q = s.serialize_seq(Some(self.0))?;
+            for i in 0..self.1 {
+                q.serialize_element(&(i as u8))?;
+            }
+            q.end()
+        }
+    }
+    struct Map(usize, usize, bool);
+    impl Serialize for Map {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut m = s.serialize_map(Some(self.0))?;
+            for i in 0..self.1 {
+                m.serialize_entry(&(i as u8), &(i as u8))?;
+            }
+            if self.2 {
+                m.serialize_key(&9u8)?;
+            }
+            m.end()
+        }
+    }
+    struct Struct(usize, usize);
+    impl Serialize for Struct {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeStruct;
+            let mut m = s.serialize_struct("S", self.0)?;
+            for name in ["a", "b", "c"].iter().take(self.1) {
+                m.serialize_field(name, &1u8)?;
+            }
+            m.end()
+        }
+    }
+    struct Variant(usize, usize);
+    impl Serialize for Variant {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeTupleVariant;
+            let mut m = s.serialize_tuple_variant("E", 0, "V", self.0)?;
+            for _ in 0..self.1 {
+                m.serialize_field(&1u8)?;
+            }
+            m.end()
+        }
+    }
+    let fewer = "fewer items than the length the container was given";
+    let more = "more items than the length the container was given";
+    // (row, result, what the right lengths write / the error at the output offset)
+    let rows: Vec<(&str, Result<Vec<u8>, cbor_fast::serde::Error>, Result<&str, (usize, &str)>)> = vec![
+        ("seq 2 of 2", to_vec(&Seq(2, 2)), Ok("82 00 01")),
+        ("seq 0 of 0", to_vec(&Seq(0, 0)), Ok("80")),
+        ("seq 2 of 3", to_vec(&Seq(3, 2)), Err((3, fewer))),
+        ("seq 2 of 1", to_vec(&Seq(1, 2)), Err((3, more))),
+        ("seq 0 of 1", to_vec(&Seq(1, 0)), Err((1, fewer))),
+        ("map 1 of 1", to_vec(&Map(1, 1, false)), Ok("a1 00 00")),
+        ("map 2 of 1", to_vec(&Map(1, 2, false)), Err((5, more))),
+        ("map 1 of 2", to_vec(&Map(2, 1, false)), Err((3, fewer))),
+        ("map key without value", to_vec(&Map(1, 0, true)), Err((2, fewer))),
+        ("map 1 and a key, of 1", to_vec(&Map(1, 1, true)), Err((4, more))),
+        ("struct 2 of 2", to_vec(&Struct(2, 2)), Ok("a2 6161 01 6162 01")),
+        ("struct 1 of 3", to_vec(&Struct(3, 1)), Err((4, fewer))),
+        ("struct 3 of 2", to_vec(&Struct(2, 3)), Err((10, more))),
+        ("tuple variant 2 of 2", to_vec(&Variant(2, 2)), Ok("a1 6156 82 01 01")),
+        ("tuple variant 1 of 2", to_vec(&Variant(2, 1)), Err((5, fewer))),
+    ];
+    for (row, got, want) in rows {
+        match want {
+            Ok(bytes) => assert_eq!(got.unwrap(), hex(bytes), "{row}"),
+            Err((at, message)) => {
+                let e = got.unwrap_err();
+                assert_eq!(
+                    (e.status(), e.offset(), e.message()),
+                    (Status::InvalidArgument, at, message),
+                    "{row}"
+                );
+            }
+        }
+    }
+    // to_writer writes nothing when the value is refused.
+    let mut out = Vec::new();
+    assert!(to_writer(&mut out, &Seq(3, 2)).is_err());
+    assert!(out.is_empty());
+}

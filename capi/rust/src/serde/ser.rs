@@ -442,7 +442,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(4, n as u64);
-                Compound { ser: self, kind: Kind::Counted }
+                Compound { ser: self, kind: Kind::Counted { left: n as u64 } }
             }
             None => {
                 let at = self.open_unknown();
@@ -453,7 +453,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted })
+        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
     }
     #[inline]
     fn serialize_tuple_struct(
@@ -462,7 +462,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted })
+        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
     }
     /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged) and ciborium's
     /// tags (`ciborium::Value::Tag`): the tag head, then the value.
@@ -479,14 +479,15 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.out.push(0xa1);
         self.text(variant);
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted })
+        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
         Ok(match len {
             Some(n) => {
                 self.head(5, n as u64);
-                Compound { ser: self, kind: Kind::Counted }
+                // A key and a value per pair.
+                Compound { ser: self, kind: Kind::Counted { left: (n as u64).wrapping_mul(2) } }
             }
             None => {
                 let at = self.open_unknown();
@@ -499,7 +500,8 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(5, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted })
+        // One per field (a key and its value).
+        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
     }
     /// `{variant: {fields...}}`.
     fn serialize_struct_variant(
@@ -512,13 +514,15 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.out.push(0xa1);
         self.text(variant);
         self.head(5, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted })
+        // One per field (a key and its value).
+        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
     }
 }
 
 enum Kind {
-    /// The head with the count is written.
-    Counted,
+    /// The head with the count is written; `left` items (fields, or keys
+    /// and values) are still due (wrapping below 0 when there are more).
+    Counted { left: u64 },
     /// A sequence of unknown length: its head goes in at `at` on `end`.
     Array { at: usize, count: u64 },
     /// A map of unknown length (`count` keys and values so far).
@@ -536,8 +540,10 @@ pub struct Compound<'s, 'o> {
 impl Compound<'_, '_> {
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        if let Kind::Array { count, .. } | Kind::Map { count, .. } = &mut self.kind {
-            *count += 1;
+        match &mut self.kind {
+            Kind::Counted { left } => *left = left.wrapping_sub(1),
+            Kind::Array { count, .. } | Kind::Map { count, .. } => *count += 1,
+            Kind::Tag { .. } => {}
         }
         value.serialize(&mut *self.ser)
     }
@@ -547,13 +553,24 @@ impl Compound<'_, '_> {
     /// line.
     #[inline(always)]
     fn finish(self) -> Result<(), Error> {
-        if let Kind::Counted = self.kind { Ok(()) } else { self.finish_slow() }
+        if let Kind::Counted { left: 0 } = self.kind { Ok(()) } else { self.finish_slow() }
     }
 
     #[inline(never)]
     fn finish_slow(self) -> Result<(), Error> {
         match self.kind {
-            Kind::Counted => Ok(()),
+            Kind::Counted { left: 0 } => Ok(()),
+            // The head said more or fewer items than came (a `Serialize`
+            // that passed a wrong length): the bytes would not be the value.
+            Kind::Counted { left } => Err(Error::new(
+                Status::InvalidArgument,
+                self.ser.out.len(),
+                if left > u64::MAX / 2 {
+                    "more items than the length the container was given"
+                } else {
+                    "fewer items than the length the container was given"
+                },
+            )),
             Kind::Array { at, count } => {
                 self.ser.close_unknown(at, 4, count);
                 Ok(())
@@ -649,6 +666,9 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl Compound<'_, '_> {
     #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
+        if let Kind::Counted { left } = &mut self.kind {
+            *left = left.wrapping_sub(1);
+        }
         self.ser.text(key);
         value.serialize(&mut *self.ser)
     }
