@@ -384,3 +384,29 @@ fn serde_bulk_at_every_batch_boundary() {
         assert_eq!((s.v.len(), s.post.as_str()), (n, "end"), "n {n}");
     }
 }
+
+#[test]
+fn serde_bulk_at_the_top_level_at_every_batch_boundary() {
+    // A bulk vector that is the whole input: the batch (64 items, growing
+    // to 256) ends inside it for n >= 64, and `end` must find the input's
+    // end after the array, not after the last element the batch held (it
+    // said TrailingBytes inside the array before 0.5).
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct W(#[serde(with = "cbor_fast::serde::bulk")] Vec<u64>);
+    for n in [0usize, 1, 62, 63, 64, 65, 66, 127, 128, 255, 256, 257, 1000] {
+        let w = W((0..n as u64).map(|i| i * 7).collect());
+        let bytes = to_vec(&w).unwrap();
+        assert_eq!(from_slice::<W>(&bytes).unwrap(), w, "n {n}");
+        assert_eq!(from_slice::<Option<W>>(&bytes).unwrap(), Some(w), "Option, n {n}");
+        // A tag 41 in front, an indefinite array.
+        let mut tagged = hex("d829 9f");
+        tagged.extend(std::iter::repeat_n(0x05, n));
+        tagged.push(0xff);
+        assert_eq!(from_slice::<W>(&tagged).unwrap(), W(vec![5; n]), "tag 41, n {n}");
+        // One byte after the array: refused at that byte.
+        let mut extra = bytes.clone();
+        extra.push(0x00);
+        let e = from_slice::<W>(&extra).unwrap_err();
+        assert_eq!((e.status(), e.offset()), (Status::TrailingBytes, bytes.len()), "extra, n {n}");
+    }
+}

@@ -668,6 +668,15 @@ impl<'a> Deserializer<'a> {
                 return Err(crate::typed::reader_error(self.raw.as_ptr(), code, at, 0).into());
             }
         }
+        // The batch is used up (its last element was inside the value):
+        // empty it, as `skip_rest` does, so that `end` and the next read go
+        // on from the reader's position, after the value. (Kept, `end` took
+        // the end of that element for the end of the input read, and a
+        // top-level bulk array longer than the batch was TrailingBytes.)
+        self.pos = 0;
+        self.len = 0;
+        self.seal();
+        self.last_at = 0;
         Ok(())
     }
 
