@@ -247,6 +247,8 @@ pub const CBOR_FAST_OPT_MAX_CONTAINER_ITEMS: cbor_fast_option = 4;
 pub const CBOR_FAST_OPT_MAX_ITEMS: cbor_fast_option = 5;
 pub const CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS: cbor_fast_option = 6;
 pub const CBOR_FAST_OPT_DETERMINISTIC: cbor_fast_option = 7;
+/// Since 0.5: the input arrives in parts (`cbor_reader_feed`).
+pub const CBOR_FAST_OPT_STREAMING: cbor_fast_option = 8;
 
 // ---- writer -------------------------------------------------------------------
 
@@ -396,6 +398,16 @@ unsafe extern "C" {
         size: *mut usize,
     ) -> cbor_fast_status;
     pub fn cbor_reader_finish(reader: *mut cbor_reader) -> cbor_fast_status;
+    /// Since 0.5 (CBOR_FAST_OPT_STREAMING): the stream's bytes from
+    /// `first_offset` on, in a new or grown buffer.
+    pub fn cbor_reader_feed(
+        reader: *mut cbor_reader,
+        data: *const c_void,
+        size: usize,
+        first_offset: usize,
+    ) -> cbor_fast_status;
+    /// Since 0.5: after CBOR_FAST_NEED_MORE, the fewest further bytes wanted.
+    pub fn cbor_reader_needed(reader: *const cbor_reader) -> usize;
     pub fn cbor_reader_offset(reader: *const cbor_reader) -> usize;
     pub fn cbor_reader_depth(reader: *const cbor_reader) -> u32;
     pub fn cbor_reader_error(

@@ -143,6 +143,35 @@ thread_local! {
 // SAFETY: the reader handle has no thread affinity and is used through &mut.
 unsafe impl Send for Deserializer<'_> {}
 
+/// The items of a CBOR sequence in a slice, from
+/// [`Deserializer::into_iter`].
+pub struct SliceItems<'a, T> {
+    de: Deserializer<'a>,
+    done: bool,
+    marker: std::marker::PhantomData<fn() -> T>,
+}
+
+impl<'a, T> SliceItems<'a, T> {
+    /// The offset of the next item (after the last one returned).
+    pub fn offset(&self) -> usize {
+        self.de.read_to()
+    }
+}
+
+impl<'a, T: de::Deserialize<'a>> Iterator for SliceItems<'a, T> {
+    type Item = Result<T, Error>;
+
+    fn next(&mut self) -> Option<Result<T, Error>> {
+        if self.done || self.de.read_to() == self.de.input.len() {
+            self.done = true;
+            return None;
+        }
+        let value = self.de.deserialize_one();
+        self.done = value.is_err();
+        Some(value)
+    }
+}
+
 /// The fields of an item the deserializer uses, copied out of the batch.
 #[derive(Clone, Copy)]
 struct It {
@@ -275,21 +304,46 @@ impl<'a> Deserializer<'a> {
     /// Checks that the input holds nothing after the items read
     /// ([`Status::TrailingBytes`] at the first extra byte).
     pub fn end(&mut self) -> Result<(), Error> {
-        if self.pos < self.len {
-            let at = self.at(self.pos).offset;
-            return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
-        }
-        // Everything buffered is consumed: the item ended where the last one
-        // read ends (the reader itself may stand further on, past a bad head
-        // it could not deliver).
-        let at = match self.len {
-            0 => self.offset(),
-            n => item_end(self.at(n - 1)),
-        };
+        let at = self.read_to();
         if at < self.input.len() {
             return Err(Error::new(Status::TrailingBytes, at, "bytes after the item"));
         }
         Ok(())
+    }
+
+    /// The offset after the items read: the next buffered item's, or where
+    /// the last one delivered ends (the reader itself may stand further on,
+    /// past a bad head it could not deliver).
+    fn read_to(&self) -> usize {
+        if self.pos < self.len {
+            return self.at(self.pos).offset;
+        }
+        match self.len {
+            0 => self.offset(),
+            n => item_end(self.at(n - 1)),
+        }
+    }
+
+    /// The items of the input, a CBOR sequence (RFC 8742), each as a `T`
+    /// (strings may borrow from the input): an iterator that ends at the
+    /// end of the input. The first error ends it (returned once, then
+    /// `None`), whatever its kind, since an item left half read leaves no
+    /// next item to go on with. Empty input is an empty sequence.
+    ///
+    /// ```
+    /// use cbor_fast::serde::Deserializer;
+    /// // Two items: ["a", 1] and ["b", 2].
+    /// let data = [0x82, 0x61, b'a', 0x01, 0x82, 0x61, b'b', 0x02];
+    /// let items: Vec<(&str, u8)> = Deserializer::new(&data)
+    ///     .unwrap()
+    ///     .into_iter()
+    ///     .collect::<Result<_, _>>()
+    ///     .unwrap();
+    /// assert_eq!(items, [("a", 1), ("b", 2)]);
+    /// ```
+    #[allow(clippy::should_implement_trait)]
+    pub fn into_iter<T: de::Deserialize<'a>>(self) -> SliceItems<'a, T> {
+        SliceItems { de: self, done: false, marker: std::marker::PhantomData }
     }
 
     fn offset(&self) -> usize {

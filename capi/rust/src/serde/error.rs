@@ -72,6 +72,15 @@ impl Error {
         }
         self
     }
+
+    /// The same error counted `by` bytes further into a stream (an item's
+    /// error from the bytes of that item alone, placed in the whole input).
+    pub(crate) fn shifted(mut self, by: usize) -> Error {
+        if let Some(o) = self.0.offset.as_mut() {
+            *o += by;
+        }
+        self
+    }
 }
 
 impl From<crate::Error> for Error {

@@ -1,4 +1,6 @@
-//! serde support (feature `serde`): [`from_slice`], [`to_vec`], [`to_writer`].
+//! serde support (feature `serde`): [`from_slice`], [`from_reader`], [`to_vec`],
+//! [`to_writer`]; the items of a CBOR sequence with [`Deserializer::into_iter`]
+//! (a slice) or [`StreamDeserializer`] (an `io::Read`).
 //!
 //! The wire format is serde_cbor's and ciborium's, so data moves between them
 //! and this crate both ways:
@@ -35,11 +37,13 @@ mod de;
 mod error;
 mod numbers;
 mod ser;
+mod stream;
 mod tag;
 mod utf8;
 
-pub use de::{Deserializer, from_slice, from_slice_with};
+pub use de::{Deserializer, SliceItems, from_slice, from_slice_with};
 pub use error::Error;
 pub use numbers::{BulkElement, bulk, typed_array};
 pub use ser::{Compound, Serializer, to_vec, to_writer};
+pub use stream::{DEFAULT_MAX_BUFFER, StreamDeserializer, from_reader, from_reader_with};
 pub use tag::Tagged;
