@@ -442,18 +442,18 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(4, n as u64);
-                Compound { ser: self, kind: Kind::Counted { left: n as u64 } }
+                Compound { ser: self, kind: Kind::Counted, left: n as u64 }
             }
             None => {
                 let at = self.open_unknown();
-                Compound { ser: self, kind: Kind::Array { at, count: 0 } }
+                Compound { ser: self, kind: Kind::Array { at }, left: 0 }
             }
         })
     }
     #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
+        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
     #[inline]
     fn serialize_tuple_struct(
@@ -462,7 +462,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
+        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
     /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged) and ciborium's
     /// tags (`ciborium::Value::Tag`): the tag head, then the value.
@@ -474,12 +474,12 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
         if (name == TAG_ENUM || name == CIBORIUM_TAG_ENUM) && variant == TAG_VARIANT && len == 2 {
-            return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 } });
+            return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 }, left: 0 });
         }
         self.out.push(0xa1);
         self.text(variant);
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
+        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
@@ -487,11 +487,11 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
             Some(n) => {
                 self.head(5, n as u64);
                 // A key and a value per pair.
-                Compound { ser: self, kind: Kind::Counted { left: (n as u64).wrapping_mul(2) } }
+                Compound { ser: self, kind: Kind::Counted, left: (n as u64).wrapping_mul(2) }
             }
             None => {
                 let at = self.open_unknown();
-                Compound { ser: self, kind: Kind::Map { at, count: 0 } }
+                Compound { ser: self, kind: Kind::Map { at }, left: 0 }
             }
         })
     }
@@ -501,7 +501,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(5, len as u64);
         // One per field (a key and its value).
-        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
+        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
     /// `{variant: {fields...}}`.
     fn serialize_struct_variant(
@@ -515,18 +515,17 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.text(variant);
         self.head(5, len as u64);
         // One per field (a key and its value).
-        Ok(Compound { ser: self, kind: Kind::Counted { left: len as u64 } })
+        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
 }
 
 enum Kind {
-    /// The head with the count is written; `left` items (fields, or keys
-    /// and values) are still due (wrapping below 0 when there are more).
-    Counted { left: u64 },
+    /// The head with the count is written.
+    Counted,
     /// A sequence of unknown length: its head goes in at `at` on `end`.
-    Array { at: usize, count: u64 },
-    /// A map of unknown length (`count` keys and values so far).
-    Map { at: usize, count: u64 },
+    Array { at: usize },
+    /// A map of unknown length.
+    Map { at: usize },
     /// [`Tagged`](super::Tagged): `fields` of (tag, value) written.
     Tag { fields: u8 },
 }
@@ -535,16 +534,17 @@ enum Kind {
 pub struct Compound<'s, 'o> {
     ser: &'s mut Serializer<'o>,
     kind: Kind,
+    /// Items (fields, or keys and values) still due in a counted container:
+    /// one less per item, wrapping below 0 when there are more; counted
+    /// down from 0 in one of unknown length. One decrement for all kinds,
+    /// no branch per item.
+    left: u64,
 }
 
 impl Compound<'_, '_> {
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        match &mut self.kind {
-            Kind::Counted { left } => *left = left.wrapping_sub(1),
-            Kind::Array { count, .. } | Kind::Map { count, .. } => *count += 1,
-            Kind::Tag { .. } => {}
-        }
+        self.left = self.left.wrapping_sub(1);
         value.serialize(&mut *self.ser)
     }
 
@@ -553,29 +553,32 @@ impl Compound<'_, '_> {
     /// line.
     #[inline(always)]
     fn finish(self) -> Result<(), Error> {
-        if let Kind::Counted { left: 0 } = self.kind { Ok(()) } else { self.finish_slow() }
+        if let (Kind::Counted, 0) = (&self.kind, self.left) { Ok(()) } else { self.finish_slow() }
     }
 
     #[inline(never)]
     fn finish_slow(self) -> Result<(), Error> {
+        // Items written into a container of unknown length (counted down
+        // from 0).
+        let count = self.left.wrapping_neg();
         match self.kind {
-            Kind::Counted { left: 0 } => Ok(()),
+            Kind::Counted if self.left == 0 => Ok(()),
             // The head said more or fewer items than came (a `Serialize`
             // that passed a wrong length): the bytes would not be the value.
-            Kind::Counted { left } => Err(Error::new(
+            Kind::Counted => Err(Error::new(
                 Status::InvalidArgument,
                 self.ser.out.len(),
-                if left > u64::MAX / 2 {
+                if self.left > u64::MAX / 2 {
                     "more items than the length the container was given"
                 } else {
                     "fewer items than the length the container was given"
                 },
             )),
-            Kind::Array { at, count } => {
+            Kind::Array { at } => {
                 self.ser.close_unknown(at, 4, count);
                 Ok(())
             }
-            Kind::Map { at, count } => {
+            Kind::Map { at } => {
                 if count % 2 != 0 {
                     return Err(Error::new(
                         Status::InvalidArgument,
@@ -666,9 +669,7 @@ impl ser::SerializeMap for Compound<'_, '_> {
 impl Compound<'_, '_> {
     #[inline]
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
-        if let Kind::Counted { left } = &mut self.kind {
-            *left = left.wrapping_sub(1);
-        }
+        self.left = self.left.wrapping_sub(1);
         self.ser.text(key);
         value.serialize(&mut *self.ser)
     }
