@@ -327,6 +327,12 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 				return d.other(it, p, td)
 			}
 			if is32 {
+				// As reflect's OverflowFloat (and fxamacker): a finite
+				// value beyond float32's range is refused, not made an
+				// infinity; infinities and NaN pass.
+				if a := math.Abs(f); a > math.MaxFloat32 && a <= math.MaxFloat64 {
+					return d.mismatch(it, t, strconv.FormatFloat(f, 'E', -1, 64)+" overflows "+t.String())
+				}
 				*(*float32)(p) = float32(f)
 			} else {
 				*(*float64)(p) = f
