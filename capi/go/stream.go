@@ -154,6 +154,9 @@ type Decoder struct {
 	base int // stream offset of buf[0]
 	eof  bool
 	err  error
+	// A read error that came with bytes: returned once the items those
+	// bytes complete are decoded (as io.Reader asks: bytes first).
+	rerr error
 	pin  runtime.Pinner
 }
 
@@ -289,6 +292,9 @@ func (dec *Decoder) frame() (int, error) {
 			}
 			return 0, &finderError{}
 		}
+		if dec.rerr != nil {
+			return 0, dec.rerr
+		}
 		if err := dec.room(); err != nil {
 			return 0, err
 		}
@@ -297,6 +303,9 @@ func (dec *Decoder) frame() (int, error) {
 		switch {
 		case err == io.EOF:
 			dec.eof = true
+		case err != nil && n > 0:
+			// The bytes first: the error when they are used up.
+			dec.rerr = err
 		case err != nil:
 			return 0, err
 		case n == 0:

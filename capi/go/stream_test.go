@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	fx "github.com/fxamacker/cbor/v2"
 )
 
 // randReader returns between 1 and max bytes per Read, sizes from a fixed seed.
@@ -343,6 +345,62 @@ func TestDecoderReaderErrors(t *testing.T) {
 	}
 	if err := NewDecoder(strings.NewReader("\x01")).Decode(v); err == nil {
 		t.Fatal("non-pointer accepted")
+	}
+}
+
+// bytesThenError returns its bytes together with an error, in one read.
+type bytesThenError struct {
+	data []byte
+	err  error
+	done bool
+}
+
+func (r *bytesThenError) Read(p []byte) (int, error) {
+	if r.done {
+		return 0, r.err
+	}
+	r.done = true
+	return copy(p, r.data), r.err
+}
+
+// Bytes that come with a read error are decoded first (as io.Reader asks of
+// its callers, and as fxamacker does); the error comes after them, sticky.
+func TestDecoderBytesBeforeReadError(t *testing.T) {
+	boom := errors.New("boom")
+	for _, row := range []struct {
+		name  string
+		data  string
+		items []any
+		last  string // the error after the items
+	}{
+		{"two whole items", "\x01\x02", []any{uint64(1), uint64(2)}, "boom"},
+		{"an item and a cut one", "\x01\x82\x01", []any{uint64(1)}, "boom"},
+		{"no bytes", "", nil, "boom"},
+	} {
+		dec := NewDecoder(&bytesThenError{data: []byte(row.data), err: boom})
+		for i, want := range row.items {
+			var v any
+			if err := dec.Decode(&v); err != nil || v != want {
+				t.Fatalf("%s: item %d: %v, %v", row.name, i, v, err)
+			}
+		}
+		var v any
+		for k := 0; k < 2; k++ {
+			if err := dec.Decode(&v); err != boom {
+				t.Fatalf("%s: after the items (call %d): %v", row.name, k, err)
+			}
+		}
+		// fxamacker gives the same items, then the error.
+		fdec := fx.NewDecoder(&bytesThenError{data: []byte(row.data), err: boom})
+		for i, want := range row.items {
+			var v any
+			if err := fdec.Decode(&v); err != nil || v != want {
+				t.Fatalf("%s: fxamacker item %d: %v, %v", row.name, i, v, err)
+			}
+		}
+		if err := fdec.Decode(&v); err != boom {
+			t.Fatalf("%s: fxamacker after the items: %v", row.name, err)
+		}
 	}
 }
 
