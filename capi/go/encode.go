@@ -504,37 +504,48 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 	return b, nil
 }
 
-// checkDefinite reads a MarshalCBOR output with the library's reader under
-// IndefLengthForbidden: an indefinite-length item (or a malformed output) is
-// an *Error at its offset in the output, at is where m is to be written.
-func checkDefinite(m []byte, at int) error {
+// checkMarshaled reads a MarshalCBOR output (a RawMessage's too) with the
+// library's reader: it must be exactly one well-formed item, and under
+// IndefLengthForbidden (noIndef) hold no indefinite-length item, else
+// written as it is it would make the output say something else. The error
+// is an *Error at its offset in the output, at being where m is to be
+// written: the item's own (CodeTruncated for a cut or empty output,
+// CodeIndefiniteLength), or CodeTrailingBytes at a second item. fxamacker
+// refuses such output too.
+func checkMarshaled(m []byte, at int, noIndef bool) error {
+	place := func(e *Error) *Error {
+		c := *e // the sticky error is not shared, but keep it unchanged
+		c.Offset += at
+		c.ItemOffset += at
+		return &c
+	}
 	var t tokens
-	t.noIndef = true
+	t.noIndef = noIndef
 	if err := t.open(m, nil); err != nil {
 		return err
 	}
 	defer t.close()
-	for {
-		end, err := t.atEnd()
-		if err == nil && !end {
-			var it *citem
-			if it, err = t.next(); err == nil {
-				_, err = t.skipRest(it)
-			}
-		}
-		if err != nil {
-			if e, ok := err.(*Error); ok {
-				c := *e // the sticky error is not shared, but keep it unchanged
-				c.Offset += at
-				c.ItemOffset += at
-				return &c
-			}
-			return err
-		}
-		if end {
-			return nil
+	end, err := t.atEnd()
+	if err == nil && end {
+		return place(&Error{Status: ErrTruncated.Status, Code: CodeTruncated, Message: ErrTruncated.Message})
+	}
+	if err == nil {
+		var it *citem
+		if it, err = t.next(); err == nil {
+			_, err = t.skipRest(it)
 		}
 	}
+	if err == nil {
+		if end, err = t.atEnd(); err == nil && !end {
+			next := int(t.batch[t.i].offset)
+			return place(&Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
+				Message: ErrTrailingBytes.Message, Offset: next, ItemOffset: next})
+		}
+	}
+	if e, ok := err.(*Error); ok {
+		return place(e)
+	}
+	return err
 }
 
 type encFn func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error)
@@ -588,10 +599,8 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 				if err != nil {
 					return b, err
 				}
-				if e.em.opts.IndefLength == IndefLengthForbidden {
-					if err := checkDefinite(m, len(b)); err != nil {
-						return b, err
-					}
+				if err := checkMarshaled(m, len(b), e.em.opts.IndefLength == IndefLengthForbidden); err != nil {
+					return b, err
 				}
 				return append(b, m...), nil
 			}

@@ -268,3 +268,44 @@ func TestEncIndefLengthAndToIndefArray(t *testing.T) {
 type indefHolder2 struct {
 	M badMarshaler `cbor:"m"`
 }
+
+// Under the default options too, a MarshalCBOR or RawMessage output must be
+// exactly one well-formed item: written as it is, anything else would make
+// the output say something else (as fxamacker, which refuses them all).
+func TestMarshalerOutputIsOneWellFormedItem(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		v    any
+		code int // 0: accepted, written as it is
+		off  int // in the output
+		want string
+	}{
+		{"one item", map[string]any{"x": badMarshaler{unhex(t, "82 01 02")}}, 0, 0, "a1 61 78 82 01 02"},
+		{"indefinite is fine by default", []any{RawMessage{0x9f, 0x01, 0xff}}, 0, 0, "81 9f 01 ff"},
+		{"nil RawMessage is null", []any{RawMessage(nil)}, 0, 0, "81 f6"},
+		{"cut array", map[string]any{"x": badMarshaler{unhex(t, "82 01")}}, CodeTruncated, 3, ""},
+		{"empty output", []any{1, badMarshaler{[]byte{}}}, CodeTruncated, 2, ""},
+		{"two items", []any{badMarshaler{unhex(t, "01 02")}}, CodeTrailingBytes, 2, ""},
+		{"two raw items", []any{RawMessage{0x01, 0x02}}, CodeTrailingBytes, 2, ""},
+		{"a lone break", []any{badMarshaler{[]byte{0xff}}}, CodeUnexpectedBreak, 1, ""},
+		{"reserved additional info", []any{badMarshaler{[]byte{0x1c}}}, CodeReservedAI, 1, ""},
+	} {
+		b, err := Marshal(c.v)
+		var e *Error
+		if c.code == 0 {
+			if err != nil || !bytes.Equal(b, unhex(t, c.want)) {
+				t.Errorf("%s: %x %v", c.name, b, err)
+			}
+			if fb, ferr := fx.Marshal(c.v); ferr != nil || !bytes.Equal(fb, b) {
+				t.Errorf("%s: fxamacker %x %v", c.name, fb, ferr)
+			}
+			continue
+		}
+		if !errors.As(err, &e) || e.Code != c.code || e.Offset != c.off {
+			t.Errorf("%s: %x %v, want code %d at %d", c.name, b, err, c.code, c.off)
+		}
+		if _, ferr := fx.Marshal(c.v); ferr == nil {
+			t.Errorf("%s: fxamacker accepts it", c.name)
+		}
+	}
+}
