@@ -215,7 +215,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				} else {
 					v = t.box.string(t.bytes(it))
 				}
-			} else if fl == flavorAny && lim != nil && lim.defBytes != nil {
+			} else if fl == flavorAny && lim != nil && lim.defBytes != nil && !bignumContent(stack) {
 				v = lim.bytesValue(t, stack, t.bytes(it))
 			} else {
 				v = t.box.byteSlice(t.bytes(it))
@@ -332,7 +332,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				v = string(f.buf)
 			default:
 				v = f.buf
-				if fl == flavorAny && lim != nil && lim.defBytes != nil {
+				if fl == flavorAny && lim != nil && lim.defBytes != nil && !bignumContent(stack[:len(stack)-1]) {
 					v = lim.bytesValue(t, stack[:len(stack)-1], f.buf)
 				}
 			}
@@ -536,6 +536,14 @@ type limits struct {
 	// dupAPF: DupMapKeyEnforcedAPF (keys of map[any]any compared as Go
 	// values too).
 	dupAPF bool
+}
+
+// bignumContent: a byte string whose innermost open frame is a tag 2 or 3
+// is a bignum's content, kept a []byte for tagValue whatever
+// DefaultByteStringType says (a string made the bignum a type error).
+func bignumContent(stack []frame) bool {
+	top := len(stack) - 1
+	return top >= 0 && stack[top].kind == C.CBOR_FAST_TYPE_TAG && (stack[top].tag == 2 || stack[top].tag == 3)
 }
 
 // bytesValue is a byte string as DefaultByteStringType (a copy); a string

@@ -3,6 +3,7 @@ package cborfast
 import (
 	"bytes"
 	"errors"
+	"math/big"
 	"reflect"
 	"testing"
 	"time"
@@ -357,5 +358,50 @@ func TestExpectedLaterEncodingTagSet(t *testing.T) {
 	}
 	if _, err := (DecOptions{ByteStringToString: ByteStringToStringAllowed}).DecModeWithTags(ours); err != nil {
 		t.Errorf("ByteStringToStringAllowed refuses tag 22: %v", err)
+	}
+}
+
+// A bignum's content stays a byte string for the bignum whatever
+// DefaultByteStringType says: big.Int(1) into `any` as in fxamacker (a
+// string or named []byte type made it a type error).
+func TestDefaultByteStringTypeKeepsBignums(t *testing.T) {
+	type named []byte
+	for _, bt := range []reflect.Type{reflect.TypeOf(""), reflect.TypeOf(named(nil)), reflect.TypeOf(ByteString(""))} {
+		dm, err := DecOptions{DefaultByteStringType: bt}.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		pm, err := fx.DecOptions{DefaultByteStringType: bt}.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range []struct{ name, hex, want string }{
+			{"tag 2", "c2 41 01", "1"},
+			{"tag 3", "c3 41 01", "-2"},
+			{"tag 2, indefinite", "c2 5f 41 01 41 00 ff", "256"},
+			{"in an array", "82 c2 41 01 41 61", "1"},
+		} {
+			var v, w any
+			if err := dm.Unmarshal(unhex(t, row.hex), &v); err != nil {
+				t.Fatalf("%v %s: %v", bt, row.name, err)
+			}
+			if err := pm.Unmarshal(unhex(t, row.hex), &w); err != nil {
+				t.Fatalf("%v %s: fxamacker %v", bt, row.name, err)
+			}
+			if !reflect.DeepEqual(v, w) {
+				t.Errorf("%v %s: %#v, fxamacker %#v", bt, row.name, v, w)
+			}
+			z := v
+			if a, ok := v.([]any); ok {
+				z = a[0]
+				// The byte string beside it still takes the option's type.
+				if reflect.TypeOf(a[1]) != bt {
+					t.Errorf("%v %s: %T beside the bignum", bt, row.name, a[1])
+				}
+			}
+			if b, ok := z.(big.Int); !ok || b.String() != row.want {
+				t.Errorf("%v %s: %#v", bt, row.name, z)
+			}
+		}
 	}
 }
