@@ -618,6 +618,14 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 			return e.bigInt(b, (*big.Int)(p)), nil
 		}
 		return
+	case byteStringType:
+		// A byte string wherever it is (a field, an element, a map key), as
+		// in an `any` and as fxamacker's ByteString.
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			s := *(*string)(p)
+			return append(appendHead(b, 0x40, uint64(len(s))), s...), nil
+		}
+		return
 	}
 	switch t.Kind() {
 	case reflect.Bool:

@@ -405,3 +405,70 @@ func TestDefaultByteStringTypeKeepsBignums(t *testing.T) {
 		}
 	}
 }
+
+// ByteString is a byte string both ways, wherever it is: a field, an
+// element, a map key (it was read from text and written as text in typed
+// positions), as fxamacker's.
+func TestByteStringIsAByteStringBothWays(t *testing.T) {
+	type holder struct {
+		B ByteString            `cbor:"b"`
+		M map[ByteString]int    `cbor:"m"`
+		L []ByteString          `cbor:"l"`
+		P *ByteString           `cbor:"p"`
+		A map[string]ByteString `cbor:"a"`
+	}
+	bs := ByteString("z")
+	v := holder{B: "a", M: map[ByteString]int{"k": 1}, L: []ByteString{"x", ""}, P: &bs, A: map[string]ByteString{"s": "y"}}
+	want := "a5 61 62 41 61 61 6d a1 41 6b 01 61 6c 82 41 78 40 61 70 41 7a 61 61 a1 61 73 41 79"
+	got, err := Marshal(v)
+	if err != nil || !bytes.Equal(got, unhex(t, want)) {
+		t.Fatalf("Marshal: %x %v", got, err)
+	}
+	// fxamacker's own ByteString in the same shape.
+	type fxHolder struct {
+		B fx.ByteString            `cbor:"b"`
+		M map[fx.ByteString]int    `cbor:"m"`
+		L []fx.ByteString          `cbor:"l"`
+		P *fx.ByteString           `cbor:"p"`
+		A map[string]fx.ByteString `cbor:"a"`
+	}
+	fbs := fx.ByteString("z")
+	fv := fxHolder{B: "a", M: map[fx.ByteString]int{"k": 1}, L: []fx.ByteString{"x", ""}, P: &fbs, A: map[string]fx.ByteString{"s": "y"}}
+	if fgot, err := fx.Marshal(fv); err != nil || !bytes.Equal(fgot, got) {
+		t.Fatalf("fxamacker: %x %v", fgot, err)
+	}
+	var back holder
+	var fback fxHolder
+	if err := Unmarshal(got, &back); err != nil || !reflect.DeepEqual(back, v) {
+		t.Fatalf("Unmarshal: %+v %v", back, err)
+	}
+	if err := fx.Unmarshal(got, &fback); err != nil || !reflect.DeepEqual(fback, fv) {
+		t.Fatalf("fxamacker Unmarshal: %+v %v", fback, err)
+	}
+	for _, row := range []struct {
+		name, hex string
+		want      ByteString
+		err       string // the type error's CBOR type, "" for none
+	}{
+		{"bytes", "41 61", "a", ""},
+		{"indefinite bytes", "5f 41 61 41 62 ff", "ab", ""},
+		{"null", "f6", "", ""},
+		{"text", "61 61", "q", "text string"},
+		{"integer", "01", "q", "unsigned integer"},
+	} {
+		b := ByteString("q")
+		err := Unmarshal(unhex(t, row.hex), &b)
+		var ute *UnmarshalTypeError
+		if row.err == "" && (err != nil || b != row.want) {
+			t.Errorf("%s: %q %v", row.name, b, err)
+		}
+		if row.err != "" && (!errors.As(err, &ute) || ute.CBORType != row.err || ute.GoType != "cborfast.ByteString" || b != row.want) {
+			t.Errorf("%s: %q %v", row.name, b, err)
+		}
+		fb := fx.ByteString("q")
+		ferr := fx.Unmarshal(unhex(t, row.hex), &fb)
+		if (ferr == nil) != (err == nil) || (err == nil && string(fb) != string(b)) {
+			t.Errorf("%s: fxamacker %q %v", row.name, fb, ferr)
+		}
+	}
+}

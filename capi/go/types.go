@@ -14,7 +14,9 @@ import (
 type SimpleValue uint8
 
 // ByteString is a byte string used as a key of a map[any]any (a []byte is
-// not a valid Go map key), as fxamacker/cbor does.
+// not a valid Go map key), as fxamacker/cbor does. Wherever it is (a field,
+// an element, a map key) it is written as a byte string and read from one
+// only (null and undefined make it empty; text is a type error).
 type ByteString string
 
 // RawMessage is a raw encoded CBOR value: Unmarshal stores a copy of the

@@ -123,6 +123,7 @@ var (
 	bigIntType      = reflect.TypeFor[big.Int]()
 	tagType         = reflect.TypeFor[Tag]()
 	stringType      = reflect.TypeFor[string]()
+	byteStringType  = reflect.TypeFor[ByteString]()
 	int64Type       = reflect.TypeFor[int64]()
 	float64Type     = reflect.TypeFor[float64]()
 )
@@ -278,6 +279,26 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 		return decTime
 	case bigIntType:
 		return decBigInt
+	case byteStringType:
+		// A byte string only, as fxamacker's ByteString (it is written as
+		// one); null and undefined make it empty.
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			switch it._type {
+			case C.CBOR_FAST_TYPE_BYTES:
+				b, err := d.t.content(it)
+				if err != nil {
+					return err
+				}
+				*(*string)(p) = string(b)
+				return nil
+			case C.CBOR_FAST_TYPE_NULL, C.CBOR_FAST_TYPE_UNDEFINED:
+				*(*string)(p) = ""
+				return nil
+			case C.CBOR_FAST_TYPE_TEXT:
+				return d.mismatch(it, t, "text string into a ByteString")
+			}
+			return d.other(it, p, td)
+		}
 	case tagType:
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
 			if it._type != C.CBOR_FAST_TYPE_TAG {
