@@ -329,6 +329,11 @@ typedef struct {
   Py_buffer view;
   int has_view;
   int done;
+  /* next() is running (hooks may run inside it, and the library runs with
+     the GIL released): the decoder and the view stay until it returns. */
+  int busy;
+  /* close() came while busy: next() releases everything when it returns. */
+  int close_pending;
   cf_decoder* d;
 } seq_iter;
 
@@ -352,14 +357,29 @@ static void seq_iter_dealloc(PyObject* self) {
 
 static PyObject* seq_iter_next(PyObject* self) {
   seq_iter* it = (seq_iter*)self;
+  if (it->busy) {
+    /* From a hook of this iterator, or another thread: the decoder is in
+       the middle of an item. */
+    PyErr_SetString(PyExc_RuntimeError, "iter_sequence: next() called while it runs");
+    return NULL;
+  }
   if (it->done || it->d == NULL) {
     return NULL;
   }
   PyObject* v = NULL;
   size_t end = 0;
+  it->busy = 1;
   int gc_paused = cf_gc_pause();
   int rc = cf_decode_next(it->d, &v, &end);
   cf_gc_resume(gc_paused);
+  it->busy = 0;
+  if (it->close_pending) {
+    /* close() was called meanwhile: the iteration stops here. */
+    Py_XDECREF(v);
+    it->done = 1;
+    seq_iter_release(it);
+    return NULL;
+  }
   if (rc == 1) {
     return v;
   }
@@ -373,6 +393,12 @@ static PyObject* seq_iter_close(PyObject* self, PyObject* unused) {
   (void)unused;
   seq_iter* it = (seq_iter*)self;
   it->done = 1;
+  if (it->busy) {
+    /* Called by a hook of this iterator, or by another thread, while next()
+       runs: freeing the decoder now would pull it from under next(). */
+    it->close_pending = 1;
+    Py_RETURN_NONE;
+  }
   seq_iter_release(it);
   Py_RETURN_NONE;
 }
@@ -407,6 +433,8 @@ static PyObject* py_iter_sequence(PyObject* self, PyObject* args, PyObject* kwar
   }
   it->has_view = 0;
   it->done = 0;
+  it->busy = 0;
+  it->close_pending = 0;
   it->d = NULL;
   if (get_buffer(data, &it->view) < 0) {
     Py_DECREF(it);

@@ -151,6 +151,28 @@ class EncodeValues(unittest.TestCase):
         t.value = [t]
         with self.assertRaises(CBOREncodeError):
             dumps(t)
+        # Cycles through tags alone (no container to notice them): a tag
+        # that is its own value, and a run of three coming back to its
+        # second; with value sharing too. (Before, heads were written until
+        # memory ran out.)
+        own = Tag(6, None)
+        own.value = own
+        a = Tag(6, None)
+        b = Tag(7, a)
+        a.value = b
+        for name, value, kw in [("own value", own, {}), ("a run of three", Tag(8, b), {}),
+                                ("value sharing", own, {"value_sharing": True})]:
+            with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
+                dumps(value, **kw)
+            self.assertIn("cyclic", str(cm.exception))
+        # One tag object in several places, and a long run of distinct tags,
+        # are not cycles.
+        x = Tag(5, 1)
+        self.assertEqual(dumps([x, x, Tag(9, x)]), h("83 c501 c501 c9c501"))
+        deep = 0
+        for _ in range(1000):
+            deep = Tag(1, deep)
+        self.assertEqual(dumps(deep), h("c1") * 1000 + h("00"))
         # The same object twice, not nested in itself, is fine.
         shared = [1]
         self.assertEqual(dumps([shared, shared]), h("82 8101 8101"))
@@ -195,6 +217,63 @@ class Sequences(unittest.TestCase):
         self.assertEqual(next(it), 1)
         it.close()  # frees the handles; the bytearray is not pinned
         data.append(4)
+
+    def test_close_and_next_from_a_hook(self):
+        # A hook of the iterator closing it, or asking it for the next item,
+        # while it decodes an item (both freed the decoder under it: a
+        # segfault). close() stops the iteration once the item is done.
+        def closing(tag, immutable):
+            it.close()
+            return tag.value
+
+        it = iter_sequence(h("c601 c602 03"), tag_hook=closing)
+        self.assertEqual(list(it), [])
+        with self.assertRaises(StopIteration):
+            next(it)
+        seen = []
+
+        def nexting(tag, immutable):
+            with self.assertRaises(RuntimeError) as cm:
+                next(it2)
+            seen.append(str(cm.exception))
+            return tag.value
+
+        it2 = iter_sequence(h("c601 02"), tag_hook=nexting)
+        self.assertEqual(list(it2), [1, 2])
+        self.assertEqual(seen, ["iter_sequence: next() called while it runs"])
+
+        def closing_object(decoder, obj):
+            it3.close()
+            return obj
+
+        it3 = iter_sequence(h("a10102 a10304"), object_hook=closing_object)
+        self.assertEqual(list(it3), [])
+
+    def test_close_from_another_thread(self):
+        # close() while another thread is inside next() (the library runs
+        # with the GIL released): no crash; the iteration stops.
+        import threading
+        data = dumps(list(range(200))) * 5000
+        for _ in range(20):
+            it = iter_sequence(data)
+            got = []
+            errors = []
+
+            def run():
+                try:
+                    for v in it:
+                        got.append(v)
+                except Exception as e:  # noqa: BLE001 - any error fails the test
+                    errors.append(e)
+
+            th = threading.Thread(target=run)
+            th.start()
+            it.close()
+            th.join()
+            self.assertEqual(errors, [])
+            self.assertLessEqual(len(got), 5000)
+            with self.assertRaises(StopIteration):
+                next(it)
 
 
 class ReaderTests(unittest.TestCase):
