@@ -530,9 +530,19 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
   PyObject* cur = root;
   int replaced = 0; /* cur came from the semantic encoder: do not ask it again */
   int rc = -1;
+  /* A run of tags with no container between them (each the value of the
+   * one before) that comes back to a tag of the run is a cycle, which no
+   * container's onstack entry would see: Brent's test, O(1) memory. The
+   * mark holds a reference (a tag made by a hook may be freed, and its
+   * address reused). */
+  PyObject* chain_mark = NULL;
+  size_t chain_power = 1, chain_steps = 0;
   Py_INCREF(cur);
   for (;;) {
     PyTypeObject* t = Py_TYPE(cur);
+    if (chain_mark != NULL && (PyObject*)t != cf_state.tag_type) {
+      Py_CLEAR(chain_mark); /* the run of tags ended */
+    }
     if (t == &PyUnicode_Type) {
       if (write_text(w, cur) < 0) {
         goto fail;
@@ -649,6 +659,21 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
     } else if ((PyObject*)t == cf_state.tag_type) {
       /* a tag is a prefix of its content: no frame */
+      if (chain_mark == NULL) {
+        chain_power = 1;
+        chain_steps = 0;
+      } else if (cur == chain_mark) {
+        PyErr_SetString(cf_state.encode_value_error,
+                        "cyclic data structure detected: a CBORTag is its own content");
+        goto fail;
+      }
+      if (chain_mark == NULL || ++chain_steps == chain_power) {
+        Py_INCREF(cur);
+        Py_XDECREF(chain_mark);
+        chain_mark = cur;
+        chain_power *= 2;
+        chain_steps = 0;
+      }
       uint64_t number;
       if (tag_number(cur, &number) < 0) {
         goto fail;
@@ -751,6 +776,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
 fail:
   Py_XDECREF(cur);
 done:
+  Py_XDECREF(chain_mark);
   while (s.depth > 0) {
     frame_clear(e, &s.frames[--s.depth]);
   }
