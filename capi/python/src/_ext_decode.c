@@ -896,25 +896,15 @@ static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
       return r;
     }
     case CF_TEXT: {
-      PyObject* empty = PyBytes_FromStringAndSize(NULL, 0);
+      /* the chunks, each decoded when read */
+      PyObject* empty = PyUnicode_FromStringAndSize(NULL, 0);
       if (empty == NULL) {
         Py_DECREF(obj);
         return NULL;
       }
-      PyObject* joined = _PyBytes_Join(empty, obj);
+      PyObject* s = PyUnicode_Join(empty, obj);
       Py_DECREF(empty);
       Py_DECREF(obj);
-      if (joined == NULL) {
-        return NULL;
-      }
-      /* offsets inside a joined string are not input offsets: report the head */
-      PyObject* s = PyUnicode_DecodeUTF8(PyBytes_AS_STRING(joined), PyBytes_GET_SIZE(joined),
-                                         d->opts.str_errors);
-      Py_DECREF(joined);
-      if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
-        PyErr_Clear();
-        raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, f->offset, (uint32_t)(d->depth));
-      }
       return s;
     }
     default:
@@ -1095,8 +1085,36 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           return -1;
         }
         if (top != NULL && (top->kind == CF_BYTES || top->kind == CF_TEXT)) {
-          PyObject* chunk = PyBytes_FromStringAndSize((const char*)it->data,
-                                                      (Py_ssize_t)it->size);
+          PyObject* chunk;
+          if (top->kind == CF_TEXT) {
+            /* Each chunk is UTF-8 on its own (RFC 8949 3.2.3): decoded one
+             * by one, as cbor2 does, so a character split between two
+             * chunks is an error (or, under str_errors="replace", two
+             * replacement characters), never joined into a valid one. */
+            chunk = PyUnicode_DecodeUTF8((const char*)it->data, (Py_ssize_t)it->size,
+                                         d->opts.str_errors);
+            if (chunk == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
+              Py_ssize_t bad = 0; /* the first bad byte, as the library's check says */
+#if PY_VERSION_HEX >= 0x030C0000
+              PyObject* exc = PyErr_GetRaisedException();
+#else
+              PyObject *type, *exc, *tb;
+              PyErr_Fetch(&type, &exc, &tb);
+              PyErr_NormalizeException(&type, &exc, &tb);
+              Py_XDECREF(type);
+              Py_XDECREF(tb);
+#endif
+              if (exc == NULL || PyUnicodeDecodeError_GetStart(exc, &bad) < 0) {
+                PyErr_Clear();
+                bad = 0;
+              }
+              Py_XDECREF(exc);
+              raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8,
+                                 it->offset + it->head_size + (size_t)bad, it->depth);
+            }
+          } else {
+            chunk = PyBytes_FromStringAndSize((const char*)it->data, (Py_ssize_t)it->size);
+          }
           if (chunk == NULL) {
             return -1;
           }

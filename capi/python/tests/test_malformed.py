@@ -99,6 +99,10 @@ BAD_UTF8 = [
     ("overlong 2-byte", "62c080", 1),
     ("overlong 3-byte", "63e08080", 1),
     ("overlong 4-byte", "64f0808080", 1),
+    # RFC 8949 3.2.3: each chunk of an indefinite text is UTF-8 on its own.
+    ("a character split between two chunks", "7f61c361a9ff", 2),
+    ("a split character in a map key", "a17f61c361a9ff01", 3),
+    ("a chunk ending in a lead byte", "7f62c3a961c3ff", 5),
 ]
 
 # (name, max_depth, hex, offset of the head that opened one level too many)
@@ -153,12 +157,12 @@ class Malformed(unittest.TestCase):
 
     def test_invalid_utf8_by_default_and_str_errors(self):
         # str_errors="strict" (the default, as cbor2): CBORDecodeError
-        # "invalid_utf8" at the bad byte (an indefinite text: at its head).
+        # "invalid_utf8" at the bad byte (in an indefinite text too: each
+        # chunk is decoded on its own, as cbor2 does).
         from cbor_fast import CBOREncodeValueError, dumps
         for name, hexa, offset in BAD_UTF8:
             with self.subTest(name):
-                where = 0 if hexa.startswith("7f") else offset
-                self.check(h(hexa), "invalid_utf8", where)
+                self.check(h(hexa), "invalid_utf8", offset)
                 # other handlers decode; the escapes cannot be encoded back
                 value = loads(h(hexa), str_errors="surrogateescape")
                 with self.assertRaises(CBOREncodeValueError):
@@ -166,6 +170,9 @@ class Malformed(unittest.TestCase):
         self.assertEqual(loads(h("62c328"), str_errors="surrogateescape"), "\udcc3(")
         self.assertEqual(loads(h("62c328"), str_errors="replace"), "\ufffd(")
         self.assertEqual(loads(h("62c328"), str_errors="ignore"), "(")
+        # A split character: each half replaced, as cbor2 does.
+        self.assertEqual(loads(h("7f61c361a9ff"), str_errors="replace"), "\ufffd\ufffd")
+        self.assertEqual(loads(h("7f62c3a9ff"), str_errors="strict"), "\u00e9")
         with self.assertRaises(ValueError):
             loads(h("62c328"), str_errors="nonsense")
 
