@@ -58,6 +58,19 @@ func TestFxCompatDecoding(t *testing.T) {
 			&uteWant{"tag", "big.Int", 0, "bignum content is not a byte string"}},
 		{"tag3/array_into_slice", "c3 80", func() any { return new([]int) }, []int(nil),
 			&uteWant{"array", "[]int", 1, "bignum content is not a byte string"}},
+		// Into a Tag the same (it took them as they came; fxamacker refuses
+		// this package's Tag type whatever the content, TestTagTarget has
+		// the good rows).
+		{"tag2/text_into_tag", "c2 61 61", func() any { return new(Tag) }, Tag{},
+			&uteWant{"text string", "cborfast.Tag", 1, "bignum content is not a byte string"}},
+		{"tag2/int_into_tag", "c2 01", func() any { return new(Tag) }, Tag{},
+			&uteWant{"unsigned integer", "cborfast.Tag", 1, "bignum content is not a byte string"}},
+		{"tag1/text_into_tag", "c1 61 61", func() any { return new(Tag) }, Tag{},
+			&uteWant{"text string", "cborfast.Tag", 1, "tag 1 content is not a number"}},
+		{"tag0/int_into_tag", "c0 1a 51 4b 67 b0", func() any { return new(Tag) }, Tag{},
+			&uteWant{"unsigned integer", "cborfast.Tag", 1, "tag 0 content is not a text string"}},
+		{"tag1/tag_into_tag", "c1 c1 1a 51 4b 67 b0", func() any { return new(Tag) }, Tag{},
+			&uteWant{"tag", "cborfast.Tag", 1, "tag 1 content is not a number"}},
 		// A time.Time passes over tag numbers other than 0 and 1.
 		{"time/tag9_int", "c9 30", func() any { return new(time.Time) }, time.Unix(-17, 0), nil},
 		{"time/tag9_tag1_int", "c9 c1 1a 51 4b 67 b0", func() any { return new(time.Time) }, time.Unix(1363896240, 0), nil},

@@ -45,6 +45,11 @@ func (q *Sequence) Next() (any, error) {
 	if q.err != nil {
 		return nil, q.err
 	}
+	if !q.open {
+		// A Sequence not made by NewSequence (its zero value): as a zero
+		// Reader, not a nil dereference.
+		return nil, ErrInvalidArgument
+	}
 	end, err := q.t.atEnd()
 	if err == nil && end {
 		return nil, io.EOF

@@ -3,6 +3,8 @@ package cborfast
 import (
 	"errors"
 	"io"
+	"math/big"
+	"reflect"
 	"runtime"
 	"sync/atomic"
 	"testing"
@@ -106,4 +108,41 @@ func TestFinalizersFreeHandles(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	checkNoLeaks(t, before)
+}
+
+// A zero Sequence (not made by NewSequence) answers ErrInvalidArgument, as
+// a zero Reader does, instead of dereferencing nil; Close on it is fine.
+func TestZeroSequence(t *testing.T) {
+	var q Sequence
+	for i := 0; i < 2; i++ {
+		if v, err := q.Next(); v != nil || err != ErrInvalidArgument {
+			t.Fatalf("call %d: %v, %v", i, v, err)
+		}
+	}
+	if err := q.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.Next(); err != ErrClosed {
+		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// A Tag target takes any tag with its content, but not tags 0 to 3 over
+// content of another type (those are refused for every target).
+func TestTagTarget(t *testing.T) {
+	for _, row := range []struct {
+		name, hex string
+		want      Tag
+	}{
+		{"bignum", "c2 41 01", Tag{Number: 2, Content: []byte{1}}},
+		{"epoch time", "c1 1a 51 4b 67 b0", Tag{Number: 1, Content: uint64(1363896240)}},
+		{"date text", "c0 61 61", Tag{Number: 0, Content: "a"}},
+		{"uri", "d8 20 61 61", Tag{Number: 32, Content: "a"}},
+		{"nested", "d8 20 c2 41 01", Tag{Number: 32, Content: *new(big.Int).SetInt64(1)}},
+	} {
+		var got Tag
+		if err := Unmarshal(unhex(t, row.hex), &got); err != nil || !reflect.DeepEqual(got, row.want) {
+			t.Errorf("%s: %#v %v", row.name, got, err)
+		}
+	}
 }

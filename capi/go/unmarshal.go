@@ -305,6 +305,19 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 				return d.other(it, p, td)
 			}
 			num := uint64(it.value)
+			// Tags 0 to 3 over content of another type are refused here as
+			// for every other target (the README's rule; a Tag took them).
+			if end, err := d.t.atEnd(); err != nil {
+				return err
+			} else if !end {
+				if r := builtinTagMismatch(num, &d.t.batch[d.t.i]); r != "" {
+					c, err := d.t.next()
+					if err != nil {
+						return err
+					}
+					return d.mismatch(c, t, r)
+				}
+			}
 			c, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
 			if err != nil {
 				return err
