@@ -976,11 +976,13 @@ func mapEnc(t reflect.Type) encFn {
 
 func structEnc(t reflect.Type) encFn {
 	si := parseStruct(t)
-	fields := si.fields
-	encs := make([]*typeEnc, len(fields))
-	for i := range fields {
-		encs[i] = encoderLocked(fields[i].typ)
+	own := make([]*typeEnc, len(si.fields))
+	for i := range si.fields {
+		own[i] = encoderLocked(si.fields[i].typ)
 	}
+	// Assigned once (a captured variable assigned again is captured by
+	// reference).
+	fields, encs := throughHopsEnc(si, own)
 	// Field orders for the sorted modes: by encoded key.
 	byLen := make([]int, len(fields))
 	byBytes := make([]int, len(fields))
@@ -1190,6 +1192,42 @@ func structEnc(t reflect.Type) encFn {
 	}
 }
 
+// throughHopsEnc gives the struct encoder's loops the fields behind
+// embedded pointers (structInfo.paths) as ordinary fields at offset 0, whose
+// encoder gets the struct's own address and follows the pointers: while one
+// is nil the field is left out (encoding/json's rule; an omitempty test
+// that is true), and in a toarray struct its place holds null (as in
+// fxamacker). The loops stay as they are for every other struct.
+func throughHopsEnc(si *structInfo, encs []*typeEnc) ([]field, []*typeEnc) {
+	if si.paths == nil {
+		return si.fields, encs
+	}
+	fields := append([]field(nil), si.fields...)
+	encs = append([]*typeEnc(nil), encs...)
+	for i := range fields {
+		path, offset, omitEmpty := si.paths[i], si.fields[i].offset, si.fields[i].omitEmpty
+		if path == nil {
+			continue
+		}
+		inner := encs[i] // (its fn may still be in the making: read at each call)
+		encs[i] = &typeEnc{t: inner.t,
+			fn: func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error) {
+				q := addr(p, path, offset)
+				if q == nil {
+					return append(b, 0xf6), nil
+				}
+				return inner.fn(e, b, q)
+			},
+			empty: func(p unsafe.Pointer) bool {
+				q := addr(p, path, offset)
+				return q == nil || omitEmpty && inner.empty(q)
+			}}
+		g := &fields[i]
+		g.offset, g.prim, g.empty, g.omitEmpty = 0, primNone, emptyCall, true
+	}
+	return fields, encs
+}
+
 // encFieldRoom: the spare capacity the struct encoder makes before a field:
 // its padded key, then a head of up to 9 bytes, or a 2-byte head and a
 // string of up to 32 bytes.
@@ -1288,7 +1326,7 @@ func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
 		return func(p unsafe.Pointer) bool {
 			for i := range si.fields {
 				f := &si.fields[i]
-				if !f.omitEmpty || !emptyFn(f.typ)(unsafe.Add(p, f.offset)) {
+				if q := addr(p, si.path(i), f.offset); q != nil && (!f.omitEmpty || !emptyFn(f.typ)(q)) {
 					return false
 				}
 			}
