@@ -7,6 +7,7 @@ import "C"
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"reflect"
 	"runtime"
@@ -255,6 +256,10 @@ func (dec *Decoder) diagnose(v any, found *Error) error {
 	return io.ErrUnexpectedEOF
 }
 
+// errInvalidRead: the Reader returned a count below 0 or above the space it
+// was given (bufio's errNegativeRead and ErrTooLong name the same fault).
+var errInvalidRead = errors.New("cborfast: Decoder: the reader returned an invalid count")
+
 // minRead is the least free space a read is given before the buffer grows.
 const minRead = 512
 
@@ -298,7 +303,12 @@ func (dec *Decoder) frame() (int, error) {
 		if err := dec.room(); err != nil {
 			return 0, err
 		}
+		space := cap(dec.buf) - len(dec.buf)
 		n, err := dec.r.Read(dec.buf[len(dec.buf):cap(dec.buf)])
+		if n < 0 || n > space {
+			// A Reader breaking io.Reader's contract (as bufio does).
+			return 0, errInvalidRead
+		}
 		dec.buf = dec.buf[:len(dec.buf)+n]
 		switch {
 		case err == io.EOF:

@@ -593,3 +593,22 @@ func TestDecoderConcurrent(t *testing.T) {
 	}
 	checkNoLeaks(t, before)
 }
+
+// lyingReader returns a count outside what io.Reader allows.
+type lyingReader struct{ n int }
+
+func (r lyingReader) Read(p []byte) (int, error) { return r.n, nil }
+
+// A Reader that breaks io.Reader's contract (a negative count, or more than
+// it was given) is an error, not a slice-bounds panic.
+func TestDecoderInvalidReadCount(t *testing.T) {
+	for _, n := range []int{-1, 1 << 30} {
+		var v any
+		dec := NewDecoder(lyingReader{n})
+		for k := 0; k < 2; k++ {
+			if err := dec.Decode(&v); err != errInvalidRead {
+				t.Fatalf("count %d, call %d: %v", n, k, err)
+			}
+		}
+	}
+}
