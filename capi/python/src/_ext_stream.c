@@ -337,6 +337,33 @@ static int sd_compact(stream_decoder* s) {
  * scan goes on where it stopped (cbor_reader_item_ready: no byte scanned
  * twice however small the reads); cbor_reader_skip() alone would first try
  * its fast pass over the whole partial item again. */
+/* The offset of the pending CBORDecodeError, or SIZE_MAX. */
+static size_t sd_pending_offset(void) {
+  size_t offset = SIZE_MAX;
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject* exc = PyErr_GetRaisedException();
+#else
+  PyObject *type, *exc, *tb;
+  PyErr_Fetch(&type, &exc, &tb);
+  PyErr_NormalizeException(&type, &exc, &tb);
+#endif
+  PyObject* o = exc != NULL ? PyObject_GetAttrString(exc, "offset") : NULL;
+  if (o != NULL) {
+    offset = PyLong_AsSize_t(o);
+    Py_DECREF(o);
+  }
+  if (o == NULL || PyErr_Occurred()) {
+    PyErr_Clear();
+    offset = SIZE_MAX;
+  }
+#if PY_VERSION_HEX >= 0x030C0000
+  PyErr_SetRaisedException(exc);
+#else
+  PyErr_Restore(type, exc, tb);
+#endif
+  return offset;
+}
+
 static cbor_fast_status sd_scan(stream_decoder* s) {
   if (s->partial) {
     cbor_fast_status st = cbor_reader_item_ready(s->rd);
@@ -378,6 +405,23 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
     if (st != CBOR_FAST_NEED_MORE) {
       cbor_fast_error err = CBOR_FAST_ERROR_INIT;
       cbor_reader_error(s->rd, &err);
+      /* The error loads() gives for the item's bytes at hand when it comes
+       * first: the decoder's own checks (text decoded as UTF-8) can fail
+       * before the reader's error further on (bf 16 61 01 61 d9 ff: invalid
+       * UTF-8 at 5 before the missing value at 6). A truncation it reports
+       * is no answer (more bytes may come), nor is a later offset. */
+      PyObject* v = cf_decode_buffer(&o, data + s->pos, s->held - s->pos, s->base + s->pos, NULL);
+      if (v == NULL) {
+        if (!PyErr_ExceptionMatches(cf_state.decode_error)) {
+          return NULL; /* a hook's own exception, or no memory: as loads() */
+        }
+        if (!PyErr_ExceptionMatches(PyExc_EOFError) && sd_pending_offset() <= err.offset) {
+          return NULL;
+        }
+        PyErr_Clear();
+      } else {
+        Py_DECREF(v);
+      }
       return sd_raise(st, err.offset, err.item_offset, err.depth);
     }
     size_t need = cbor_reader_needed(s->rd);

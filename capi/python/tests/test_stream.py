@@ -326,6 +326,27 @@ class Errors(unittest.TestCase):
         self.assertEqual(self.error(h("01 818181 01"), lambda: 1, skip=1, max_depth=2),
                          ("depth_exceeded", 3, 1))
 
+    def test_the_decoders_earlier_error_comes_first(self):
+        # Where the decoder's own check (text as UTF-8) fails before the
+        # reader's error further on, the stream gives loads()'s error (it gave
+        # the reader's): {22: "\x01", "\xd9": <break>} is invalid UTF-8 at 5
+        # before the missing value at 6; ["\xc3" <break>] at 2 before 3.
+        for hexa, want in [("bf 16 6101 61d9 ff", ("invalid_utf8", 5)),
+                           ("82 61c3 ff", ("invalid_utf8", 2))]:
+            with self.assertRaises(CBORDecodeError) as cm:
+                loads(h(hexa))
+            self.assertEqual((cm.exception.status, cm.exception.offset), want, hexa)
+            for sizes in (lambda: 1, lambda: 1 << 30):
+                self.assertEqual(self.error(h("00") + h(hexa), sizes, skip=1)[:2],
+                                 (want[0], want[1] + 1), hexa)
+        # A count larger than the bytes left: loads() says truncated at the
+        # head; a stream, which cannot know the bytes to come, reads on to
+        # the break in the definite array.
+        with self.assertRaises(CBORDecodeEOF) as cm:
+            loads(h("9f 9f 8b ff 16 a2 ff"))
+        self.assertEqual(cm.exception.offset, 2)
+        self.assertEqual(self.error(h("9f 9f 8b ff 16 a2 ff"))[:2], ("unexpected_break", 3))
+
     def test_item_over_max_buffer(self):
         item = dumps(b"x" * 2000)  # 59 07d0 ...: 2003 bytes
         data = h("01") + item + h("02")
