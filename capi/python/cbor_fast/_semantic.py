@@ -293,7 +293,14 @@ def _head(major, n):
 def _encode_set(encoder, obj):
     items = list(obj)
     if encoder.canonical:
-        encoded = [(encoder.encode_to_bytes(x), x) for x in items]
+        try:
+            encoded = [(encoder.encode_to_bytes(x), x) for x in items]
+        except RecursionError:
+            # Each level of sets in sets is a few Python frames here (the
+            # members are encoded apart to be sorted): past Python's limit
+            # the encoder's own error, not a RecursionError from inside it.
+            raise CBOREncodeValueError(
+                "sets nested too deeply for canonical encoding (Python's recursion limit)") from None
         encoded.sort(key=lambda e: (len(e[0]), e[0]))
         if not encoder.value_sharing and not encoder.string_referencing:
             # The members' bytes from the sort are their bytes here too:

@@ -165,6 +165,15 @@ class EncodeValues(unittest.TestCase):
             with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
                 dumps(value, **kw)
             self.assertIn("cyclic", str(cm.exception))
+        # Sets nested past Python's recursion limit, canonical (each level is
+        # encoded apart to be sorted, in Python frames): the encoder's error.
+        nested = frozenset()
+        for _ in range(2000):
+            nested = frozenset([nested])
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps(nested, canonical=True)
+        self.assertIn("nested too deeply", str(cm.exception))
+        self.assertEqual(dumps(nested)[:7], h("d90102 81 d90102"))
         # One tag object in several places, and a long run of distinct tags,
         # are not cycles.
         x = Tag(5, 1)
