@@ -322,6 +322,32 @@ static PyObject* py_decode_first(PyObject* self, PyObject* args, PyObject* kwarg
   return decode_one(args, kwargs, 0);
 }
 
+size_t cf_pending_size_attr(const char* name) {
+  size_t value = SIZE_MAX;
+#if PY_VERSION_HEX >= 0x030C0000
+  PyObject* exc = PyErr_GetRaisedException();
+#else
+  PyObject *type, *exc, *tb;
+  PyErr_Fetch(&type, &exc, &tb);
+  PyErr_NormalizeException(&type, &exc, &tb);
+#endif
+  PyObject* o = exc != NULL ? PyObject_GetAttrString(exc, name) : NULL;
+  if (o != NULL) {
+    value = PyLong_AsSize_t(o);
+    Py_DECREF(o);
+  }
+  if (o == NULL || PyErr_Occurred()) {
+    PyErr_Clear();
+    value = SIZE_MAX;
+  }
+#if PY_VERSION_HEX >= 0x030C0000
+  PyErr_SetRaisedException(exc);
+#else
+  PyErr_Restore(type, exc, tb);
+#endif
+  return value;
+}
+
 /* ---- iter_sequence ------------------------------------------------------------------ */
 
 typedef struct {

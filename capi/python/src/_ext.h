@@ -39,6 +39,10 @@ extern cf_globals cf_state;
  * PyGC_Disable/PyGC_Enable on 3.10+, the gc module's functions on 3.9 (any
  * exception pending at resume is kept). */
 int cf_gc_pause(void);
+/* The pending exception's integer attribute `name` ("offset" of a
+ * CBORDecodeError, "start" of a UnicodeDecodeError), or SIZE_MAX when it has
+ * none; the exception stays pending. */
+size_t cf_pending_size_attr(const char* name);
 void cf_gc_resume(int paused);
 
 /* ---- decoding ----------------------------------------------------------------- */

@@ -1094,23 +1094,13 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
             chunk = PyUnicode_DecodeUTF8((const char*)it->data, (Py_ssize_t)it->size,
                                          d->opts.str_errors);
             if (chunk == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
-              Py_ssize_t bad = 0; /* the first bad byte, as the library's check says */
-#if PY_VERSION_HEX >= 0x030C0000
-              PyObject* exc = PyErr_GetRaisedException();
-#else
-              PyObject *type, *exc, *tb;
-              PyErr_Fetch(&type, &exc, &tb);
-              PyErr_NormalizeException(&type, &exc, &tb);
-              Py_XDECREF(type);
-              Py_XDECREF(tb);
-#endif
-              if (exc == NULL || PyUnicodeDecodeError_GetStart(exc, &bad) < 0) {
-                PyErr_Clear();
+              size_t bad = cf_pending_size_attr("start"); /* the first bad byte */
+              PyErr_Clear();
+              if (bad == SIZE_MAX) {
                 bad = 0;
               }
-              Py_XDECREF(exc);
               raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8,
-                                 it->offset + it->head_size + (size_t)bad, it->depth);
+                                 it->offset + it->head_size + bad, it->depth);
             }
           } else {
             chunk = PyBytes_FromStringAndSize((const char*)it->data, (Py_ssize_t)it->size);

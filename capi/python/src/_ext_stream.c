@@ -337,33 +337,6 @@ static int sd_compact(stream_decoder* s) {
  * scan goes on where it stopped (cbor_reader_item_ready: no byte scanned
  * twice however small the reads); cbor_reader_skip() alone would first try
  * its fast pass over the whole partial item again. */
-/* The offset of the pending CBORDecodeError, or SIZE_MAX. */
-static size_t sd_pending_offset(void) {
-  size_t offset = SIZE_MAX;
-#if PY_VERSION_HEX >= 0x030C0000
-  PyObject* exc = PyErr_GetRaisedException();
-#else
-  PyObject *type, *exc, *tb;
-  PyErr_Fetch(&type, &exc, &tb);
-  PyErr_NormalizeException(&type, &exc, &tb);
-#endif
-  PyObject* o = exc != NULL ? PyObject_GetAttrString(exc, "offset") : NULL;
-  if (o != NULL) {
-    offset = PyLong_AsSize_t(o);
-    Py_DECREF(o);
-  }
-  if (o == NULL || PyErr_Occurred()) {
-    PyErr_Clear();
-    offset = SIZE_MAX;
-  }
-#if PY_VERSION_HEX >= 0x030C0000
-  PyErr_SetRaisedException(exc);
-#else
-  PyErr_Restore(type, exc, tb);
-#endif
-  return offset;
-}
-
 static cbor_fast_status sd_scan(stream_decoder* s) {
   if (s->partial) {
     cbor_fast_status st = cbor_reader_item_ready(s->rd);
@@ -415,7 +388,7 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
         if (!PyErr_ExceptionMatches(cf_state.decode_error)) {
           return NULL; /* a hook's own exception, or no memory: as loads() */
         }
-        if (!PyErr_ExceptionMatches(PyExc_EOFError) && sd_pending_offset() <= err.offset) {
+        if (!PyErr_ExceptionMatches(PyExc_EOFError) && cf_pending_size_attr("offset") <= err.offset) {
           return NULL;
         }
         PyErr_Clear();
