@@ -12,6 +12,10 @@
 //! libraries interleaved so that load from other processes falls on all of
 //! them alike. Every library's output is checked once before timing.
 //!
+//! The `from_reader` rows read the same bytes through `io::Read` (ciborium's
+//! `from_reader` is its only way in, so its cells are the same as in the
+//! `from_slice` rows; minicbor has no reader API).
+//!
 //! `serde_bench once` runs each operation exactly once and nothing else, for
 //! instruction counts that do not depend on the machine's load:
 //!
@@ -60,6 +64,17 @@ macro_rules! paste_ops {
             }
             #[inline(never)]
             pub fn op_en_minicbor(v: &$ty) -> Vec<u8> { minicbor_serde::to_vec(v).unwrap() }
+
+            /// From an `io::Read` (the bytes as a slice reader): minicbor
+            /// has no reader API.
+            #[inline(never)]
+            pub fn op_rd_cbor_fast(d: &[u8]) -> $ty { cbor_fast::serde::from_reader(d).unwrap() }
+            #[inline(never)]
+            pub fn op_rd_serde_cbor(d: &[u8]) -> $ty { serde_cbor::from_reader(d).unwrap() }
+
+            pub fn rd_all() -> [fn(&[u8]) -> $ty; 3] {
+                [op_rd_cbor_fast, op_rd_serde_cbor, op_de_ciborium]
+            }
 
             pub fn de_all() -> [fn(&[u8]) -> $ty; 4] {
                 [op_de_cbor_fast, op_de_serde_cbor, op_de_ciborium, op_de_minicbor]
@@ -176,6 +191,27 @@ fn bench<T: PartialEq + std::fmt::Debug>(
     row(&format!("to_vec {name}"), &t.into_iter().map(Some).collect::<Vec<_>>());
 }
 
+/// `from_reader` over an `io::Read` (ciborium's only reading API; minicbor
+/// has none), checked equal to `from_slice` first.
+fn bench_reader<T: PartialEq + std::fmt::Debug>(
+    name: &str,
+    data: &[u8],
+    rounds: usize,
+    rd: [fn(&[u8]) -> T; 3],
+    de: fn(&[u8]) -> T,
+) {
+    let want = de(data);
+    assert!(rd.iter().all(|f| f(data) == want), "{name}: from_reader disagrees");
+    let mut fs: Vec<Box<dyn FnMut()>> = rd
+        .iter()
+        .map(|&f| Box::new(move || drop(black_box(f(black_box(data))))) as Box<dyn FnMut()>)
+        .collect();
+    let mut refs: Vec<&mut dyn FnMut()> =
+        fs.iter_mut().map(|f| &mut **f as &mut dyn FnMut()).collect();
+    let t = medians(rounds, &mut refs);
+    row(&format!("from_reader {name}"), &[Some(t[0]), Some(t[1]), Some(t[2]), None]);
+}
+
 fn bench_borrowed(data: &[u8], rounds: usize) {
     let ours = borrowed::op_de_cbor_fast(data);
     assert!(ours == borrowed::op_de_serde_cbor(data), "borrowed: serde_cbor disagrees");
@@ -215,6 +251,11 @@ fn main() {
         borrowed::op_de_cbor_fast(&twitter);
         borrowed::op_de_serde_cbor(&twitter);
         borrowed::op_de_minicbor(&twitter);
+        for i in 0..2 {
+            twitter::rd_all()[i](&twitter);
+            citm::rd_all()[i](&citm_data);
+            canada::rd_all()[i](&canada_data);
+        }
         // Last: the library's symbols are bound by now (lazy binding would
         // count in a first call).
         for i in 0..4 {
@@ -236,4 +277,14 @@ fn main() {
     bench("citm_catalog", &citm_data, rounds, citm::de_all(), citm::en_all());
     bench("canada", &canada_data, rounds, canada::de_all(), canada::en_all());
     bench("small struct", &small_data, rounds, small::de_all(), small::en_all());
+    bench_reader(
+        "twitter (partial)",
+        &twitter,
+        rounds,
+        twitter::rd_all(),
+        twitter::op_de_cbor_fast,
+    );
+    bench_reader("citm_catalog", &citm_data, rounds, citm::rd_all(), citm::op_de_cbor_fast);
+    bench_reader("canada", &canada_data, rounds, canada::rd_all(), canada::op_de_cbor_fast);
+    bench_reader("small struct", &small_data, rounds, small::rd_all(), small::op_de_cbor_fast);
 }
