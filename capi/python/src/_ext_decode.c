@@ -955,6 +955,14 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
           }
           return -1;
         }
+        if (PyDict_GET_SIZE(f->obj) == before && d->opts.reject_duplicate_keys) {
+          /* Keys the library's check passed as different CBOR values that
+           * are one Python key (1 and 1.0, true and 1, two sets in another
+           * order): refused as cbor2 refuses them, not merged. */
+          Py_CLEAR(f->key);
+          raise_decode_error(d, CBOR_FAST_ERR_DUPLICATE_KEY, f->key_offset, (uint32_t)d->depth);
+          return -1;
+        }
         /* (a str key, the common case, costs one compare here) */
         if (!PyUnicode_CheckExact(f->key) && PyDict_GET_SIZE(f->obj) != before) {
           const size_t held = cf_hash_counts_bytes(f->hashes);

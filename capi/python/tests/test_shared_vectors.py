@@ -38,6 +38,9 @@ RAW_TAGS = {tag: (lambda v, immutable, tag=tag: CBORTag(tag, v))
             for tag in [2, 3, *_semantic._DECODERS]}
 CHECK_KEYWORDS = {"utf8": "strict_utf8", "duplicate_keys": "reject_duplicate_keys",
                   "deterministic": "deterministic"}
+# Rows the library passes whose keys are one Python key: the binding refuses
+# them too (as cbor2), at the second key, instead of merging the entries.
+PYTHON_EQUAL_KEYS = {"duplicate_keys/1 and 1.0": ("CBOR_FAST_ERR_DUPLICATE_KEY", 3)}
 
 
 class SharedVectors(unittest.TestCase):
@@ -77,6 +80,9 @@ class SharedVectors(unittest.TestCase):
                 data = bytes.fromhex(row["hex"])
                 options = {CHECK_KEYWORDS[c]: True for c in row["checks"]}
                 options["semantic_decoders"] = RAW_TAGS
+                if options.get("reject_duplicate_keys") and row["name"] in PYTHON_EQUAL_KEYS:
+                    row = dict(row, status=PYTHON_EQUAL_KEYS[row["name"]][0],
+                               offset=PYTHON_EQUAL_KEYS[row["name"]][1])
                 if row["status"] == "CBOR_FAST_OK":
                     loads(data, **options)
                 else:

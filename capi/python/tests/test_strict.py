@@ -61,6 +61,18 @@ class Strict(unittest.TestCase):
         # Distinct keys pass.
         self.assertEqual(loads(h("a2 6161 01 6162 02"), reject_duplicate_keys=True),
                          {"a": 1, "b": 2})
+        # Different CBOR values that are one Python key: refused at the
+        # second key (they were merged, one entry dropped), as cbor2 does;
+        # allow_duplicate_keys=False (cbor2's spelling) alike.
+        for name, hexa, offset in [
+                ("1 and 1.0", "a2 01 01 f93c00 02", 3),
+                ("true and 1", "a2 f5 01 01 02", 3),
+                ("sets {1, 2} and {2, 1}", "a2 d90102 820102 01 d90102 820201 02", 8),
+                ("1/2 and 2/4", "a2 d81e 820102 01 d81e 820204 02", 7)]:
+            with self.subTest(name):
+                self.fails("duplicate_key", offset, loads, h(hexa), reject_duplicate_keys=True)
+                self.fails("duplicate_key", offset, loads, h(hexa), allow_duplicate_keys=False)
+                self.assertEqual(len(loads(h(hexa))), 1)  # off: the later value wins
 
     def test_deterministic(self):
         self.assertEqual(loads(UNSORTED), {2: 0, 1: 0})
