@@ -421,7 +421,10 @@ static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o,
     Py_DECREF(o);
     if (added == 0) {
       PyErr_SetString(cf_state.encode_value_error,
-                      "cyclic data structure detected but value sharing is disabled");
+                      e->value_sharing
+                          ? "cyclic data structure detected through a tuple (tuples are not "
+                            "shared: a tuple may be a map key, where references are refused)"
+                          : "cyclic data structure detected but value sharing is disabled");
     }
     return -1;
   }
@@ -829,6 +832,50 @@ static int enter_nested_encode(void) {
   return 0;
 }
 
+/* Leaves a nested encode; the outermost one turns a RecursionError (Python
+ * frames of `default` hooks calling encode() ran out before the 500 levels
+ * above: about 330 with the default recursion limit) into the encoder's own
+ * error, chained to it. */
+static void leave_nested_encode(int failed) {
+  --cf_encode_nesting;
+  if (failed && cf_encode_nesting == 0 && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject* cause = PyErr_GetRaisedException();
+#else
+    PyObject *type, *cause, *tb;
+    PyErr_Fetch(&type, &cause, &tb);
+    PyErr_NormalizeException(&type, &cause, &tb);
+    if (tb != NULL && cause != NULL) {
+      PyException_SetTraceback(cause, tb);
+    }
+    Py_XDECREF(type);
+    Py_XDECREF(tb);
+#endif
+    PyErr_SetString(cf_state.encode_value_error,
+                    "maximum recursion depth exceeded while encoding: encode() or dumps() "
+                    "called inside default, nested too deep");
+#if PY_VERSION_HEX >= 0x030C0000
+    PyObject* exc = PyErr_GetRaisedException();
+#else
+    PyObject *t2, *exc, *tb2;
+    PyErr_Fetch(&t2, &exc, &tb2);
+    PyErr_NormalizeException(&t2, &exc, &tb2);
+#endif
+    if (exc != NULL && cause != NULL) {
+      PyException_SetCause(exc, cause); /* steals cause */
+      Py_INCREF(cause);
+      PyException_SetContext(exc, cause); /* steals cause */
+    } else {
+      Py_XDECREF(cause);
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    PyErr_SetRaisedException(exc);
+#else
+    PyErr_Restore(t2, exc, tb2);
+#endif
+  }
+}
+
 static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
   if (enter_nested_encode() < 0) {
     return NULL;
@@ -851,7 +898,7 @@ static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
   e->w = w;
   int rc = encode(e, w, obj);
   e->w = outer;
-  --cf_encode_nesting;
+  leave_nested_encode(rc < 0);
   if (e->value_sharing) {
     Py_CLEAR(e->shared);
     Py_CLEAR(e->keep);
@@ -1028,7 +1075,7 @@ static PyObject* encoder_encode(PyObject* self, PyObject* obj) {
       return NULL;
     }
     int rc = encode(e, e->w, obj);
-    --cf_encode_nesting;
+    leave_nested_encode(rc < 0);
     if (rc < 0) {
       return NULL;
     }

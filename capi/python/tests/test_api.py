@@ -165,6 +165,28 @@ class EncodeValues(unittest.TestCase):
             with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
                 dumps(value, **kw)
             self.assertIn("cyclic", str(cm.exception))
+        # A cycle through a tuple with value sharing on: tuples are not
+        # shared (README); the message says so (it said sharing was off).
+        t = ([],)
+        t[0].append(t)
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps(t, value_sharing=True)
+        self.assertIn("through a tuple", str(cm.exception))
+        # default= calling encode() deeper than Python's recursion limit
+        # allows: the encoder's error (it was a bare RecursionError), with the
+        # RecursionError as its cause; 300 levels still encode.
+        class N:
+            def __init__(self, n):
+                self.n = n
+
+        def nest(encoder, obj):
+            encoder.encode([obj.n and N(obj.n - 1)])
+
+        self.assertEqual(len(dumps(N(300), default=nest)), 302)
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps(N(5000), default=nest)
+        self.assertIn("maximum recursion depth", str(cm.exception))
+        self.assertIsInstance(cm.exception.__cause__, RecursionError)
         # Sets nested past Python's recursion limit, canonical (each level is
         # encoded apart to be sorted, in Python frames): the encoder's error.
         nested = frozenset()
