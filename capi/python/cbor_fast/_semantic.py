@@ -254,7 +254,9 @@ def _encode_datetime(encoder, obj):
                 "naive datetime %r encountered and no default timezone has been set" % (obj,))
         obj = obj.replace(tzinfo=encoder.timezone)
     if encoder.datetime_as_timestamp:
-        if not obj.microsecond:
+        # Whole seconds in UTC: an offset with microseconds moves the
+        # fraction (local .0 at +00:00:00.5 is .5 in UTC; cbor2 agrees).
+        if (obj.microsecond - obj.utcoffset().microseconds) % 1000000 == 0:
             return CBORTag(1, int(obj.timestamp()))
         return CBORTag(1, obj.timestamp())
     return CBORTag(0, obj.isoformat().replace("+00:00", "Z"))

@@ -223,3 +223,17 @@ def test_same_as_cbor2():
             assert (theirs.tag, theirs.value) == (value.tag, value.value), name
         else:
             assert same(theirs, value), name
+
+
+def test_timestamp_of_an_offset_with_microseconds():
+    # The fraction of the UTC instant decides integer or float seconds: an
+    # offset with microseconds moves it (the local .0 was written as whole
+    # seconds, half a second off). Bytes as cbor2 6.3.0 writes them.
+    half = datetime.timezone(datetime.timedelta(microseconds=500000))
+    minus = datetime.timezone(-datetime.timedelta(microseconds=250000))
+    for when, want in [
+            (datetime.datetime(2020, 1, 1, tzinfo=half), "c1 fb41d782f83fe00000"),
+            (datetime.datetime(2020, 1, 1, 0, 0, 0, 500000, tzinfo=half), "c1 1a5e0be100"),
+            (datetime.datetime(2020, 1, 1, 0, 0, 0, 750000, tzinfo=minus), "c1 1a5e0be101"),
+            (datetime.datetime(2020, 1, 1, tzinfo=minus), "c1 fb41d782f840100000")]:
+        assert dumps(when, datetime_as_timestamp=True) == h(want), when
