@@ -51,7 +51,7 @@ func (o EncodeOptions) Encode(v any) ([]byte, error) {
 		em = m.(*encMode)
 	} else {
 		em = &encMode{opts: EncOptions{Sort: SortLengthFirst, ShortestFloat: ShortestFloat16,
-			NaNConvert: NaNConvertNone, InfConvert: InfConvertFloat16, NilContainers: NilContainerAsEmpty},
+			NaNConvert: NaNConvertPreserveSignal, InfConvert: InfConvertFloat16, NilContainers: NilContainerAsEmpty},
 			maxDepth: d, classic: true}
 		classicModes.Store(d, em)
 	}
@@ -195,40 +195,64 @@ func (e *encState) float(b []byte, f float64, is32 bool) ([]byte, error) {
 	return e.floatSpecial(b, f, is32)
 }
 
-// floatSpecial writes a NaN or an infinity per NaNConvert and InfConvert.
+// floatSpecial writes a NaN or an infinity per NaNConvert and InfConvert,
+// as fxamacker does (ShortestFloat is not applied to them). A float32's
+// NaN comes through float32NaN, which keeps its bits.
 func (e *encState) floatSpecial(b []byte, f float64, is32 bool) ([]byte, error) {
 	o := &e.em.opts
+	bits := math.Float64bits(f)
 	if math.IsNaN(f) {
 		switch o.NaNConvert {
 		case NaNConvert7e00:
-			b = append(b, 0xf9, 0x7e, 0x00)
-			return b, nil
+			return append(b, 0xf9, 0x7e, 0x00), nil
 		case NaNConvertReject:
 			return b, &UnsupportedValueError{Reason: "NaN"}
-		}
-	} else if math.IsInf(f, 0) {
-		switch o.InfConvert {
-		case InfConvertFloat16:
-			if f > 0 {
-				b = append(b, 0xf9, 0x7c, 0x00)
-			} else {
-				b = append(b, 0xf9, 0xfc, 0x00)
+		case NaNConvertNone:
+			if is32 { // (only from float32NaN's callers' conversions)
+				return binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f))), nil
 			}
-			return b, nil
-		case InfConvertReject:
-			return b, &UnsupportedValueError{Reason: "infinity"}
+			return binary.BigEndian.AppendUint64(append(b, 0xfb), bits), nil
+		case NaNConvertQuiet:
+			bits |= 1 << 51
 		}
+		return appendShortestFloat(b, math.Float64frombits(bits)), nil
 	}
-	if o.ShortestFloat == ShortestFloatNone {
-		if is32 {
-			b = binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f)))
-		} else {
-			b = binary.BigEndian.AppendUint64(append(b, 0xfb), math.Float64bits(f))
+	switch o.InfConvert {
+	case InfConvertFloat16:
+		if f > 0 {
+			return append(b, 0xf9, 0x7c, 0x00), nil
 		}
-		return b, nil
+		return append(b, 0xf9, 0xfc, 0x00), nil
+	case InfConvertReject:
+		return b, &UnsupportedValueError{Reason: "infinity"}
 	}
-	b = appendShortestFloat(b, f)
-	return b, nil
+	if is32 {
+		return binary.BigEndian.AppendUint32(append(b, 0xfa), math.Float32bits(float32(f))), nil
+	}
+	return binary.BigEndian.AppendUint64(append(b, 0xfb), bits), nil
+}
+
+// float32v writes a float32: a NaN from its own 32 bits (converting it to
+// float64 sets the quiet bit of a signalling NaN on amd64), the rest as
+// float does.
+func (e *encState) float32v(b []byte, x float32) ([]byte, error) {
+	bits := math.Float32bits(x)
+	if bits&0x7f800000 != 0x7f800000 || bits&0x7fffff == 0 { // not a NaN
+		return e.float(b, float64(x), true)
+	}
+	switch e.em.opts.NaNConvert {
+	case NaNConvertNone:
+		return binary.BigEndian.AppendUint32(append(b, 0xfa), bits), nil
+	case NaNConvertPreserveSignal, NaNConvertQuiet:
+		if e.em.opts.NaNConvert == NaNConvertQuiet {
+			bits |= 1 << 22
+		}
+		if h, ok := f32ToF16(bits); ok {
+			return append(b, 0xf9, byte(h>>8), byte(h)), nil
+		}
+		return binary.BigEndian.AppendUint32(append(b, 0xfa), bits), nil
+	}
+	return e.floatSpecial(b, float64(x), true)
 }
 
 // appendShortestFloat writes the shortest width that keeps f exactly, NaN
@@ -331,16 +355,14 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 	case float64:
 		return e.float(b, x, false)
 	case []byte:
-		if x == nil && !e.em.classic {
-			b = append(b, 0xf6)
-			return b, nil
+		if x == nil { // per NilContainers, as the typed paths (it was always null)
+			return e.nilContainer(b, 0x40), nil
 		}
 		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
 		return b, nil
 	case []any:
-		if x == nil && !e.em.classic {
-			b = append(b, 0xf6)
-			return b, nil
+		if x == nil {
+			return e.nilContainer(b, 0x80), nil
 		}
 		if err := e.enter(b); err != nil {
 			return b, err
@@ -485,15 +507,21 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 	case TimeUnix:
 		b = appendInt(b, t.Unix())
 	case TimeUnixMicro:
+		// As fxamacker computes it: from UnixNano where that holds the time
+		// (its bytes unchanged there), else seconds plus the fraction
+		// (UnixNano overflows outside 1678-2262: 2300 came out as 1715).
 		t = t.UTC().Round(time.Microsecond)
-		return e.float(b, float64(t.UnixNano())/1e9, false)
+		if secs := t.Unix(); secs >= math.MinInt64/1_000_000_000 && secs <= math.MaxInt64/1_000_000_000-1 {
+			return e.float(b, float64(t.UnixNano())/1e9, false)
+		}
+		return e.float(b, float64(t.Unix())+float64(t.Nanosecond())/1e9, false)
 	case TimeUnixDynamic:
 		t = t.UTC().Round(time.Microsecond)
 		if t.Nanosecond() == 0 {
 			b = appendInt(b, t.Unix())
 			return b, nil
 		}
-		return e.float(b, float64(t.UnixNano())/1e9, false)
+		return e.float(b, float64(t.Unix())+float64(t.Nanosecond())/1e9, false)
 	case TimeRFC3339:
 		s := t.Format(time.RFC3339)
 		b = append(appendHead(b, e.str, uint64(len(s))), s...) // String's major type, as fxamacker
@@ -679,7 +707,7 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 		}
 	case reflect.Float32:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
-			return e.float(b, float64(*(*float32)(p)), true)
+			return e.float32v(b, *(*float32)(p))
 		}
 	case reflect.Float64:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {

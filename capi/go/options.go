@@ -287,11 +287,19 @@ const (
 // NaNConvertMode is how NaN is written.
 type NaNConvertMode int
 
+// The values are fxamacker's (a mode converted from its options keeps its
+// meaning). ShortestFloat does not apply to NaN or to infinities.
 const (
 	// NaNConvert7e00 writes every NaN as the half 0xf97e00 (the default).
 	NaNConvert7e00 NaNConvertMode = iota
-	// NaNConvertNone writes NaN as the float type it has.
+	// NaNConvertNone writes NaN in the width of its Go type, bits unchanged
+	// (a float32's own bits, signalling NaNs included).
 	NaNConvertNone
+	// NaNConvertPreserveSignal writes NaN in the shortest width that keeps
+	// its sign, quiet bit and payload.
+	NaNConvertPreserveSignal
+	// NaNConvertQuiet sets the quiet bit, then as NaNConvertPreserveSignal.
+	NaNConvertQuiet
 	// NaNConvertReject fails on NaN.
 	NaNConvertReject
 )
@@ -302,6 +310,7 @@ type InfConvertMode int
 const (
 	// InfConvertFloat16 writes them as halves (the default).
 	InfConvertFloat16 InfConvertMode = iota
+	// InfConvertNone writes them in the width of their Go type.
 	InfConvertNone
 	InfConvertReject
 )

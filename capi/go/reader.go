@@ -242,6 +242,9 @@ func (r *Reader) Next() (Item, error) {
 	s := C.cf_reader_next(r.h, &r.item)
 	runtime.KeepAlive(r)
 	if s != C.CBOR_FAST_OK {
+		// No item was read: Join has none (the library leaves the last one
+		// in place, and Join joined it again after the end).
+		r.item._type = C.CBOR_FAST_TYPE_NONE
 		return Item{}, r.status(s)
 	}
 	return r.convert(&r.item), nil
@@ -357,6 +360,7 @@ func (r *Reader) Skip() error {
 	}
 	s := C.cf_reader_skip(r.h)
 	runtime.KeepAlive(r)
+	r.item._type = C.CBOR_FAST_TYPE_NONE // the item read last is passed
 	return r.status(s)
 }
 

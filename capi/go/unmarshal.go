@@ -1294,8 +1294,7 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 	num := uint64(1)
 	switch it._type {
 	case C.CBOR_FAST_TYPE_NULL, C.CBOR_FAST_TYPE_UNDEFINED:
-		*(*time.Time)(p) = time.Time{}
-		return nil
+		return nil // the time is left as it was (fxamacker's "not set")
 	case C.CBOR_FAST_TYPE_TAG:
 		num = uint64(it.value)
 		off := int(it.offset)

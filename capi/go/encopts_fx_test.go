@@ -1,0 +1,149 @@
+package cborfast
+
+import (
+	"bytes"
+	"math"
+	"testing"
+	"time"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+// Encoding options against fxamacker's same options, byte for byte: the
+// rows a second hostile-input audit found differing (times outside
+// 1678-2262, nil containers in an `any`, NaN and infinity under
+// ShortestFloat16, a float32's signalling NaN, the NaNConvert values).
+func TestEncOptionsAgainstFxamacker(t *testing.T) {
+	type mode struct {
+		name string
+		ours EncOptions
+		peer fx.EncOptions
+	}
+	f32 := func(bits uint32) float32 { return math.Float32frombits(bits) }
+	f64 := func(bits uint64) float64 { return math.Float64frombits(bits) }
+	rows := []struct {
+		mode   mode
+		values []any
+	}{
+		{mode{"TimeUnixMicro", EncOptions{Time: TimeUnixMicro}, fx.EncOptions{Time: fx.TimeUnixMicro}}, []any{
+			time.Date(2300, 1, 1, 0, 0, 0, 5e8, time.UTC), time.Date(1600, 6, 1, 0, 0, 0, 25e7, time.UTC),
+			time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), time.Date(9999, 12, 31, 23, 59, 59, 999999000, time.UTC),
+			time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), time.Unix(6973113753, 701961860).UTC(),
+			time.Date(2020, 1, 2, 3, 4, 5, 678901000, time.UTC)}},
+		{mode{"TimeUnixDynamic", EncOptions{Time: TimeUnixDynamic}, fx.EncOptions{Time: fx.TimeUnixDynamic}}, []any{
+			time.Date(2300, 1, 1, 0, 0, 0, 5e8, time.UTC), time.Date(1600, 6, 1, 0, 0, 0, 25e7, time.UTC),
+			time.Unix(6973113753, 701961860).UTC(), time.Date(2020, 1, 2, 3, 4, 5, 0, time.UTC)}},
+		{mode{"NilContainerAsEmpty", EncOptions{NilContainers: NilContainerAsEmpty}, fx.EncOptions{NilContainers: fx.NilContainerAsEmpty}}, []any{
+			map[string]any{"b": []byte(nil), "a": []any(nil)}, []any(nil), []byte(nil), []any{[]byte(nil)}}},
+		{mode{"NilContainerAsNull", EncOptions{NilContainers: NilContainerAsNull}, fx.EncOptions{NilContainers: fx.NilContainerAsNull}}, []any{
+			map[string]any{"b": []byte(nil), "a": []any(nil)}, []any(nil), []byte(nil)}},
+	}
+	specials := []any{math.Inf(1), math.Inf(-1), float32(math.Inf(1)), math.NaN(), float32(math.NaN()),
+		f64(0x7ff4000000000000), f64(0xfff0000000000001), f64(0x7ff8000000000001), f64(0x7ff0000020000000),
+		f32(0x7f800001), f32(0xff800400), f32(0x7fc00001), f32(0x7fa00000), 1.5, float32(0.1), 65504.0}
+	for _, nan := range []struct {
+		name string
+		ours NaNConvertMode
+		peer fx.NaNConvertMode
+	}{{"7e00", NaNConvert7e00, fx.NaNConvert7e00}, {"None", NaNConvertNone, fx.NaNConvertNone},
+		{"PreserveSignal", NaNConvertPreserveSignal, fx.NaNConvertPreserveSignal},
+		{"Quiet", NaNConvertQuiet, fx.NaNConvertQuiet}} {
+		for _, inf := range []struct {
+			name string
+			ours InfConvertMode
+			peer fx.InfConvertMode
+		}{{"Float16", InfConvertFloat16, fx.InfConvertFloat16}, {"None", InfConvertNone, fx.InfConvertNone}} {
+			for _, sf := range []struct {
+				name string
+				ours ShortestFloatMode
+				peer fx.ShortestFloatMode
+			}{{"None", ShortestFloatNone, fx.ShortestFloatNone}, {"16", ShortestFloat16, fx.ShortestFloat16}} {
+				rows = append(rows, struct {
+					mode   mode
+					values []any
+				}{mode{"NaN" + nan.name + "/Inf" + inf.name + "/Shortest" + sf.name,
+					EncOptions{NaNConvert: nan.ours, InfConvert: inf.ours, ShortestFloat: sf.ours},
+					fx.EncOptions{NaNConvert: nan.peer, InfConvert: inf.peer, ShortestFloat: sf.peer}}, specials})
+			}
+		}
+	}
+	rows = append(rows, struct {
+		mode   mode
+		values []any
+	}{mode{"CTAP2", CTAP2EncOptions(), fx.CTAP2EncOptions()}, specials})
+	for _, row := range rows {
+		em, err := row.mode.ours.EncMode()
+		if err != nil {
+			t.Fatalf("%s: %v", row.mode.name, err)
+		}
+		pm, err := row.mode.peer.EncMode()
+		if err != nil {
+			t.Fatalf("%s: fxamacker %v", row.mode.name, err)
+		}
+		for i, v := range row.values {
+			got, err := em.Marshal(v)
+			want, perr := pm.Marshal(v)
+			if (err == nil) != (perr == nil) || !bytes.Equal(got, want) {
+				t.Errorf("%s, value %d (%#v): %x %v, fxamacker %x %v", row.mode.name, i, v, got, err, want, perr)
+			}
+		}
+	}
+	// The modes have fxamacker's numbers (a converted value keeps its meaning).
+	for _, c := range [][2]int{{int(NaNConvert7e00), int(fx.NaNConvert7e00)}, {int(NaNConvertNone), int(fx.NaNConvertNone)},
+		{int(NaNConvertPreserveSignal), int(fx.NaNConvertPreserveSignal)}, {int(NaNConvertQuiet), int(fx.NaNConvertQuiet)},
+		{int(NaNConvertReject), int(fx.NaNConvertReject)}, {int(InfConvertReject), int(fx.InfConvertReject)}} {
+		if c[0] != c[1] {
+			t.Errorf("mode value %d, fxamacker %d", c[0], c[1])
+		}
+	}
+}
+
+// null and undefined leave a time.Time as it was, as fxamacker does (it
+// was set to the zero time); a pointer to one is set to nil.
+func TestNullIntoATimeLeavesIt(t *testing.T) {
+	for _, in := range []string{"f6", "f7"} {
+		tm, ftm := time.Unix(5, 0), time.Unix(5, 0)
+		if err := Unmarshal(unhex(t, in), &tm); err != nil || !tm.Equal(time.Unix(5, 0)) {
+			t.Errorf("%s: %v %v", in, tm, err)
+		}
+		if err := fx.Unmarshal(unhex(t, in), &ftm); err != nil || !ftm.Equal(tm) {
+			t.Errorf("%s: fxamacker %v %v", in, ftm, err)
+		}
+		p := &tm
+		if err := Unmarshal(unhex(t, in), &p); err != nil || p != nil {
+			t.Errorf("%s: pointer %v %v", in, p, err)
+		}
+	}
+}
+
+// Join after the end (or after Skip) has no item to join: invalid_state, as
+// in the Rust binding (it joined the last string again).
+func TestReaderJoinAfterEndOrSkip(t *testing.T) {
+	r := NewReader(unhex(t, "62 c328"))
+	defer r.Close()
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := r.Join(); err != nil || !bytes.Equal(b, []byte{0xc3, 0x28}) {
+		t.Fatalf("join: %x %v", b, err)
+	}
+	if _, err := r.Next(); err == nil {
+		t.Fatal("no end")
+	}
+	if b, err := r.Join(); err == nil {
+		t.Fatalf("join after the end: %x", b)
+	} else if e, ok := err.(*Error); !ok || e.Code != CodeInvalidState {
+		t.Fatalf("join after the end: %v", err)
+	}
+	r2 := NewReader(unhex(t, "61 61 61 62"))
+	defer r2.Close()
+	if _, err := r2.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r2.Skip(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r2.Join(); err == nil {
+		t.Fatal("join after skip")
+	}
+}
