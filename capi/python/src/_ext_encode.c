@@ -228,6 +228,12 @@ static int write_text(cbor_writer* w, PyObject* s) {
 /* ---- the loop ------------------------------------------------------------------- */
 enum { E_SEQ = 1, E_DICT, E_SORTED };
 
+/* Frames from converted objects open at once, at most: a Sequence whose
+ * items are new Sequences of its kind for ever is never a cycle, only
+ * without end (plain lists and dicts nest as deep as they are). */
+#define CF_MAX_CONVERTED_NESTING 100000
+static _Thread_local size_t cf_converted_open;
+
 typedef struct {
   PyObject* obj;      /* the list, tuple or dict (owned) */
   PyObject* pending;  /* E_DICT: the value of the key just given (owned) */
@@ -235,6 +241,11 @@ typedef struct {
   Py_ssize_t pos, n;
   uint8_t kind;
   uint8_t tracked;    /* in the cycle set */
+  /* The object the semantic encoder turned into obj (a Mapping into a dict,
+   * a Sequence into a list), owned and in the cycle set while obj is open:
+   * each conversion makes a new container, so a UserDict holding itself
+   * was never seen twice and encoded without end. */
+  PyObject* source;
   uint8_t raw_keys;   /* E_SORTED: the keys are their encodings (bytes) */
 } eframe;
 
@@ -246,6 +257,11 @@ typedef struct {
 static void frame_clear(cf_encoder* e, eframe* f) {
   if (f->tracked) {
     ptrset_remove(&e->onstack, f->obj);
+  }
+  if (f->source != NULL) {
+    ptrset_remove(&e->onstack, f->source);
+    Py_CLEAR(f->source);
+    --cf_converted_open;
   }
   Py_CLEAR(f->pending);
   if (f->sorted != NULL) {
@@ -404,6 +420,34 @@ static int share(cf_encoder* e, cbor_writer* w, PyObject* o) {
   return 0;
 }
 
+/* Gives the frame just opened the object the semantic encoder replaced by
+ * its container (*source, taken), in the cycle set while the frame is open:
+ * meeting it again inside is a cycle. */
+static int adopt_source(cf_encoder* e, eframe* f, PyObject** source) {
+  if (*source == NULL) {
+    return 0;
+  }
+  if (cf_converted_open >= CF_MAX_CONVERTED_NESTING) {
+    PyErr_Format(cf_state.encode_value_error,
+                 "mappings or sequences converted for encoding nested deeper than %d",
+                 CF_MAX_CONVERTED_NESTING);
+    return -1;
+  }
+  int added = ptrset_add(&e->onstack, *source);
+  if (added <= 0) {
+    if (added == 0) {
+      PyErr_SetString(cf_state.encode_value_error,
+                      "cyclic data structure detected: a mapping or sequence converted for "
+                      "encoding holds itself");
+    }
+    return -1;
+  }
+  f->source = *source;
+  *source = NULL;
+  ++cf_converted_open;
+  return 0;
+}
+
 /* Opens container `o` (owned, passed on to the frame). */
 static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o, int kind) {
   /* Only lists and dicts are shared: a tuple may be a map key, where the
@@ -540,6 +584,9 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
    * address reused). */
   PyObject* chain_mark = NULL;
   size_t chain_power = 1, chain_steps = 0;
+  /* What the semantic encoder replaced by cur (owned), for the frame cur
+   * opens if it is a container (eframe.source). */
+  PyObject* source = NULL;
   Py_INCREF(cur);
   for (;;) {
     PyTypeObject* t = Py_TYPE(cur);
@@ -568,14 +615,18 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
     } else if (t == &PyDict_Type || PyDict_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      if (open_container(e, w, &s, o, E_DICT) < 0) {
+      size_t depth = s.depth;
+      if (open_container(e, w, &s, o, E_DICT) < 0 ||
+          (s.depth > depth && adopt_source(e, &s.frames[s.depth - 1], &source) < 0)) {
         goto fail;
       }
     } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
                PyTuple_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      if (open_container(e, w, &s, o, E_SEQ) < 0) {
+      size_t depth = s.depth;
+      if (open_container(e, w, &s, o, E_SEQ) < 0 ||
+          (s.depth > depth && adopt_source(e, &s.frames[s.depth - 1], &source) < 0)) {
         goto fail;
       }
     } else if (cur == Py_None) {
@@ -727,7 +778,11 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       e->w = w;
       PyObject* r = PyObject_CallFunctionObjArgs(cf_state.special_encode, (PyObject*)e, cur, NULL);
       e->w = outer;
-      Py_DECREF(cur);
+      if (r != NULL && r != cf_state.written) {
+        Py_XSETREF(source, cur); /* the reference cur held */
+      } else {
+        Py_DECREF(cur);
+      }
       cur = r;
       if (r == NULL) {
         goto fail;
@@ -740,6 +795,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
     }
     cur = NULL;
     replaced = 0;
+    Py_CLEAR(source); /* (a replacement that opened no container) */
     /* the next value to write: the next child of the innermost open container */
     for (;;) {
       if (s.depth == 0) {
@@ -780,6 +836,7 @@ fail:
   Py_XDECREF(cur);
 done:
   Py_XDECREF(chain_mark);
+  Py_XDECREF(source);
   while (s.depth > 0) {
     frame_clear(e, &s.frames[--s.depth]);
   }

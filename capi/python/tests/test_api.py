@@ -130,7 +130,10 @@ class EncodeValues(unittest.TestCase):
                 self.assertEqual(dumps(value).hex(), hexa)
 
     def test_unsupported_type(self):
-        for value in (object(), 1j, range(3)):
+        # (complex numbers and range are encodable since cbor2 6.3's support
+        # was added: tag 43000, arrays)
+        import collections
+        for value in (object(), collections.UserString("ab"), iter([1])):
             with self.subTest(repr(value)), self.assertRaises(CBOREncodeTypeError) as cm:
                 dumps(value)
             self.assertIsInstance(cm.exception, TypeError)
@@ -165,6 +168,34 @@ class EncodeValues(unittest.TestCase):
             with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
                 dumps(value, **kw)
             self.assertIn("cyclic", str(cm.exception))
+        # A Mapping or Sequence the encoder converts (a new dict or list each
+        # time) holding itself: a cycle (it encoded without end, eating
+        # memory); the same one twice, not nested, is fine.
+        import collections
+        ud = collections.UserDict()
+        ud["x"] = ud
+        dq = collections.deque()
+        dq.append([dq])
+        for name, value in [("UserDict", ud), ("deque", dq)]:
+            with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
+                dumps(value)
+            self.assertIn("holds itself", str(cm.exception))
+        u = collections.UserDict({"a": 1})
+        self.assertEqual(dumps([u, u]), h("82 a1616101 a1616101"))
+
+        # A Sequence whose item is a new one of its kind, for ever: bounded.
+        class Endless(collections.abc.Sequence):
+            def __len__(self):
+                return 1
+
+            def __getitem__(self, i):
+                if i:
+                    raise IndexError
+                return Endless()
+
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps(Endless())
+        self.assertIn("nested deeper than 100000", str(cm.exception))
         # A cycle through a tuple with value sharing on: tuples are not
         # shared (README); the message says so (it said sharing was off).
         t = ([],)
