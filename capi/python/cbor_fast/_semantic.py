@@ -10,7 +10,8 @@ object through encoder.encode().
 
 import re
 import uuid
-from collections.abc import Mapping
+from collections import UserString
+from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta, timezone
 from decimal import Decimal
 from email.message import Message
@@ -85,6 +86,16 @@ def _fraction(value, immutable):
     num, den = _pair(value, "rational")
     _bounded_ints("rational", "numerator and denominator", num, den)
     return Fraction(num, den)
+
+
+def _complex(value, immutable):
+    # cbor2's tag 43000: [real, imaginary], numbers (not booleans, as in the
+    # other tags here)
+    re_, im = _pair(value, "complex number")
+    for part in (re_, im):
+        if isinstance(part, bool) or not isinstance(part, (int, float)):
+            raise ValueError("complex number parts must be numbers")
+    return complex(re_, im)
 
 
 def _regex(value, immutable):
@@ -222,6 +233,7 @@ _DECODERS = {
     260: (_ip_old, "IP address"),
     261: (_net_old, "IP network"),
     1004: (_string_date, "string-form date"),
+    43000: (_complex, "complex number"),
 }
 
 
@@ -330,6 +342,8 @@ def encode(encoder, obj):
         return _encode_decimal(encoder, obj)
     if isinstance(obj, Fraction):
         return CBORTag(30, [obj.numerator, obj.denominator])
+    if isinstance(obj, complex):
+        return CBORTag(43000, [obj.real, obj.imag])
     if isinstance(obj, uuid.UUID):
         return CBORTag(37, obj.bytes)
     if isinstance(obj, re.Pattern):
@@ -363,6 +377,11 @@ def encode(encoder, obj):
         return CBORSimpleValue(obj.value)
     if isinstance(obj, Mapping):
         return dict(obj)
+    if isinstance(obj, Sequence) and not isinstance(obj, (str, bytes, bytearray, memoryview,
+                                                         UserString)):
+        # range, deque, UserList...: arrays, as cbor2 writes them (a
+        # UserString is text: its items are UserStrings again, without end)
+        return list(obj)
     if encoder.default is not None:
         encoder.default(encoder, obj)
         return WRITTEN

@@ -237,3 +237,32 @@ def test_timestamp_of_an_offset_with_microseconds():
             (datetime.datetime(2020, 1, 1, 0, 0, 0, 750000, tzinfo=minus), "c1 1a5e0be101"),
             (datetime.datetime(2020, 1, 1, tzinfo=minus), "c1 fb41d782f840100000")]:
         assert dumps(when, datetime_as_timestamp=True) == h(want), when
+
+
+def test_complex_numbers_as_cbor2_tag_43000():
+    # cbor2 6.3's tag 43000, [real, imaginary]; our floats in their shortest
+    # width (cbor2 writes doubles: the values agree both ways).
+    assert dumps(1 + 2j) == h("d9a7f8 82 f93c00 f94000")
+    assert dumps(complex(0.1, -1e300)) == h("d9a7f8 82 fb3fb999999999999a fbfe37e43c8800759c")
+    assert loads(h("d9a7f8 82 fb3ff0000000000000 fb4000000000000000")) == 1 + 2j
+    assert loads(h("d9a7f8 82 01 20")) == 1 - 1j
+    assert loads(dumps([1j, complex(3, 0)])) == [1j, 3 + 0j]
+    for bad, what in [("d9a7f8 81 01", "array of two"), ("d9a7f8 01", "array of two"),
+                      ("d9a7f8 82 f5 f4", "must be numbers"), ("d9a7f8 82 6161 01", "must be numbers")]:
+        with pytest.raises(CBORDecodeError) as info:
+            loads(h(bad))
+        assert what in str(info.value) and info.value.offset == 0, bad
+
+
+def test_sequences_that_are_not_lists_are_arrays():
+    # range, deque, UserList (collections.abc.Sequence), as cbor2 writes them.
+    import collections
+    assert dumps(range(2)) == h("82 00 01")
+    assert dumps(collections.deque([1, "a"])) == h("82 01 6161")
+    assert dumps(collections.UserList([3])) == h("81 03")
+    assert dumps({"r": range(0)}) == h("a1 6172 80")
+    # A UserString is no array (its items are UserStrings again, without
+    # end: cbor2 6.3 overflows its C stack on it): not encodable.
+    from cbor_fast import CBOREncodeTypeError
+    with pytest.raises(CBOREncodeTypeError):
+        dumps(collections.UserString("ab"))
