@@ -403,8 +403,12 @@ CBOR_FAST_API cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_
 /**
  * Final check: all input consumed at the top level.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_TRAILING_BYTES (items left unread);
- *         CBOR_FAST_ERR_INVALID_STATE (a container still open, input left);
- *         CBOR_FAST_ERR_TRUNCATED (a container open at end of input);
+ *         CBOR_FAST_ERR_INVALID_STATE (a container still open: input left,
+ *         or none but the END items of definite arrays and maps whose items
+ *         are all read; not sticky; since 0.5 the latter was a sticky
+ *         CBOR_FAST_ERR_TRUNCATED before);
+ *         CBOR_FAST_ERR_TRUNCATED (a container open at end of input that
+ *         wants more bytes; sticky);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_finish(cbor_reader* reader);
@@ -1658,7 +1662,7 @@ typedef int (*cbor_fast_text_sink_fn)(void* context, const char* data, size_t si
  * tag 21; those tags are dropped); text as JSON strings (invalid UTF-8 gives
  * CBOR_FAST_ERR_INVALID_UTF8); indefinite strings joined; false/true/null as
  * themselves, undefined and other simple values as null; bignums (tag 2/3 over
- * at most 1786 bytes, enough for 4300 digits) as numbers, longer or indefinite ones as the RFC's
+ * at most 4300 decimal digits, what cbor_json_to_cbor() reads) as numbers, longer or indefinite ones as the RFC's
  * base64url string ("~" first for tag 3); other tags dropped (or kept, with
  * CBOR_FAST_JSON_KEEP_TAGS); a map key that is not a text string becomes the
  * JSON string of its diagnostic notation (1 -> "1", h'01' -> "h'01'"). The
@@ -1668,6 +1672,9 @@ typedef int (*cbor_fast_text_sink_fn)(void* context, const char* data, size_t si
  * @param sink     receives the text (NULL: CBOR_FAST_ERR_INVALID_ARGUMENT)
  * @param error    receives the status and the byte offset in the CBOR input (may be NULL)
  * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left at the top level);
+ *         CBOR_FAST_ERR_INVALID_STATE (at the END of the enclosing container
+ *         or indefinite string: no item there; nothing consumed, not sticky;
+ *         since 0.5, before an internal error that consumed the END);
  *         CBOR_FAST_ERR_INVALID_UTF8; CBOR_FAST_ERR_SINK_FAILED;
  *         CBOR_FAST_ERR_OUT_OF_MEMORY; or the reader's (sticky) error. On error the
  *         sink may have received part of the text.

@@ -259,7 +259,10 @@ class reader {
   status read_array(std::vector<double>& out) noexcept;
 
   /// Final check of a sequence: ok when all input was consumed and no
-  /// container is open; truncated with the offset otherwise (or the sticky error).
+  /// container is open; invalid_state (not sticky) with input left, or with
+  /// only the end items of definite arrays and maps whose items are all read
+  /// left unread; truncated with the offset when an open container wants
+  /// more bytes (or the sticky error).
   status finish() noexcept;
 
   // ---- input in parts (reader_options::streaming; since 0.5) ----
@@ -297,6 +300,11 @@ class reader {
   uint32_t depth() const noexcept;
   /// True when the input is exhausted at the top level.
   bool at_end() const noexcept { return pos_ == end_ && depth() == 0; }
+  /// True when the next item is the end of the enclosing container or
+  /// indefinite string (where skip() and visit() answer invalid_state: no
+  /// item to pass over or print there). Consumes nothing; false after an
+  /// error.
+  bool at_container_end() noexcept;
   /// The sticky error (ok if none) with its offset and depth.
   const error_info& error() const noexcept { return error_; }
   const reader_options& options() const noexcept { return options_; }

@@ -372,6 +372,9 @@ status write_one(Source& r, text_output& out, const diag_options& options) {
 }  // namespace
 
 status diag_write(reader& r, text_output& out, const diag_options& options) {
+  // At the end of the enclosing container there is no item to print (the
+  // printer read the end item and called it an internal error).
+  if (r.at_container_end()) return status::invalid_state;
   return write_one(r, out, options);
 }
 

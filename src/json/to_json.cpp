@@ -40,9 +40,13 @@ struct frame {
   uint8_t carry[2] = {0, 0};
 };
 
-/// Bignums up to this size print as numbers: every integer from_json reads
-/// (4300 digits at most, 1786 bytes) comes back as a number.
+/// Bignums up to this size are tried as numbers: every integer from_json
+/// reads (4300 digits at most, 1786 bytes) comes back as a number...
 constexpr size_t k_bignum_max_bytes = 1786;
+/// ...and only those of at most as many digits as from_json reads (1786
+/// bytes hold up to 4302: those go out as base64url strings, which
+/// from_json and Python's json read back).
+constexpr size_t k_bignum_max_digits = 4300;
 
 constexpr char k_b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 constexpr char k_b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -189,7 +193,9 @@ void put_uint(text_output& out, uint64_t v) {
 }
 
 /// A bignum's magnitude (big-endian bytes, plus one for tag 3) in decimal.
-void put_bignum(text_output& out, const uint8_t* p, size_t n, bool negative) {
+/// Writes the bignum as a decimal number; false, writing nothing, when it
+/// has more than k_bignum_max_digits digits.
+bool put_bignum(text_output& out, const uint8_t* p, size_t n, bool negative) {
   // Little-endian 32-bit limbs.
   std::vector<uint32_t> limbs((n + 3) / 4 + 1, 0);
   for (size_t i = 0; i < n; ++i) {
@@ -214,10 +220,15 @@ void put_bignum(text_output& out, const uint8_t* p, size_t n, bool negative) {
     groups.push_back(uint32_t(rem));
     while (used != 0 && limbs[used - 1] == 0) --used;
   }
+  if (!groups.empty()) {
+    size_t digits = 9 * (groups.size() - 1);
+    for (uint32_t top = groups.back(); top != 0; top /= 10) ++digits;
+    if (digits > k_bignum_max_digits) return false;
+  }
   if (negative) out.put('-');
   if (groups.empty()) {
     out.put('0');
-    return;
+    return true;
   }
   put_uint(out, groups.back());
   for (size_t i = groups.size() - 1; i-- > 0;) {
@@ -229,6 +240,7 @@ void put_bignum(text_output& out, const uint8_t* p, size_t n, bool negative) {
     }
     out.put(buf, 9);
   }
+  return true;
 }
 
 /// Forwards diagnostic text into a JSON string (the rule for non-text keys).
@@ -526,9 +538,10 @@ status json_printer<Source>::run(size_t* bad_offset) {
               if (s != status::ok) return s;
               if (content.type == item_type::byte_string) {
                 const bool negative = tag == 3;
-                if (!content.is_indefinite() && content.bytes().size <= k_bignum_max_bytes) {
-                  put_bignum(out_, content.bytes().data, content.bytes().size, negative);
-                } else {
+                const bool as_number =
+                    !content.is_indefinite() && content.bytes().size <= k_bignum_max_bytes &&
+                    put_bignum(out_, content.bytes().data, content.bytes().size, negative);
+                if (!as_number) {
                   // RFC 8949 6.1: base64url, "~" first for a negative bignum.
                   out_.put(negative ? "\"~" : "\"");
                   if (content.is_indefinite()) {
@@ -642,6 +655,11 @@ status print_next(Source& r, text_output& out, const to_json_options& options, e
 }  // namespace
 
 status json_next(reader& r, text_output& out, const to_json_options& options, error_info* error) {
+  // As diag_write(): no item at the end of the enclosing container.
+  if (r.at_container_end()) {
+    if (error != nullptr) *error = error_info{status::invalid_state, r.offset(), r.offset(), 0};
+    return status::invalid_state;
+  }
   return print_next(r, out, options, error);
 }
 

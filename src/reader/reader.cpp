@@ -934,11 +934,33 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
   }
 }
 
+bool reader::at_container_end() noexcept {
+  if (error_.code != status::ok) return false;
+  pop_finished_tags();
+  if (top_->left == 0 && !top_->indefinite) return true;
+  return top_->indefinite && pos_ != end_ && *pos_ == 0xff;
+}
+
 status reader::finish() noexcept {
   if (error_.code != status::ok) return error_.code;
   pop_finished_tags();
   if (depth_ != 0) {
-    if (pos_ == end_) return fail(status::truncated, offset());
+    if (pos_ == end_) {
+      // Every open level a definite array or map with nothing left: no byte
+      // is missing, only their end items are not read yet (82 01 02 after
+      // the 2). That is a container still open, not a truncation (which
+      // was sticky).
+      // (A tag below the top has its content open above it: it ends with
+      // that content.)
+      bool only_ends = true;
+      for (uint32_t i = 0; i < depth_ && only_ends; ++i) {
+        const frame& f = stack_[i];
+        only_ends = (f.definite_container && f.left == 0) ||
+                    (f.kind == detail::frame_tag && i + 1 < depth_);
+      }
+      if (only_ends) return status::invalid_state;
+      return fail(status::truncated, offset());
+    }
     return status::invalid_state;
   }
   if (pos_ != end_) return status::trailing_bytes;

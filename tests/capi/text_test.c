@@ -196,6 +196,42 @@ static void test_reader_sinks(void) {
     CHECK_STATUS(cbor_reader_diag(r, 0, collect, &c, &e), CBOR_FAST_ERR_DUPLICATE_KEY);
     CHECK_EQ_UINT(e.offset, 3);
   }
+  /* At the END of the enclosing container or indefinite string there is no
+   * item to print: INVALID_STATE at the END's offset, nothing consumed, not
+   * sticky (it was an internal error that ate the END). */
+  {
+    static const struct {
+      const char* name;
+      uint8_t in[6];
+      size_t size;
+      int items; /* read first */
+      size_t offset;
+    } rows[] = {
+        {"definite array, items read", {0x81, 0x01, 0x07}, 3, 2, 2},
+        {"indefinite array at its break", {0x9f, 0x01, 0xff, 0x05}, 4, 2, 2},
+        {"indefinite bytes at its break", {0x5f, 0x41, 0x61, 0xff}, 4, 2, 3},
+        {"empty map", {0xa0, 0x01}, 2, 1, 1},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+      cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+      check_current_ = rows[i].name;
+      c.fail_after = -1;
+      CHECK_STATUS(cbor_reader_reset(r, rows[i].in, rows[i].size), CBOR_FAST_OK);
+      CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS, 0), CBOR_FAST_OK);
+      for (int k = 0; k < rows[i].items; ++k) CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+      c.size = 0;
+      CHECK_STATUS(cbor_reader_json(r, 0, collect, &c, &e), CBOR_FAST_ERR_INVALID_STATE);
+      CHECK_STATUS(e.code, CBOR_FAST_ERR_INVALID_STATE);
+      CHECK_EQ_UINT(e.offset, rows[i].offset);
+      CHECK_STATUS(cbor_reader_diag(r, 0, collect, &c, &e), CBOR_FAST_ERR_INVALID_STATE);
+      CHECK_EQ_UINT(e.offset, rows[i].offset);
+      CHECK_EQ_UINT(c.size, 0);
+      /* The END is still there. */
+      CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_OK);
+      CHECK_EQ_UINT(it.type, CBOR_FAST_TYPE_END);
+    }
+    check_current_ = "test_reader_sinks";
+  }
   CHECK_STATUS(cbor_reader_json(NULL, 0, collect, &c, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_reader_json(r, 0, NULL, &c, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_reader_diag(r, 0x100, collect, &c, &e), CBOR_FAST_ERR_INVALID_ARGUMENT);

@@ -348,6 +348,78 @@ TEST(Reader, FinishDistinguishesTrailingBytesAndOpenContainers) {
     EXPECT_EQ(r.finish(), status::truncated);
     EXPECT_EQ(r.error().offset, 2u);
   }
+  // Every item of the definite containers read, only their end items not
+  // yet: no byte is missing. invalid_state, not sticky (it was a sticky
+  // truncated: the next next() failed instead of giving the end item).
+  struct only_ends_row {
+    const char* name;
+    const char* input;
+    int items;  // read before finish()
+    status want;
+  };
+  const only_ends_row rows[] = {
+      {"array, items read", "820102", 3, status::invalid_state},
+      {"nested, all items read", "8281 01 02", 5, status::invalid_state},
+      {"nested, inner end read", "8281 01 02", 4, status::invalid_state},
+      {"map, pair read", "a1 01 02", 3, status::invalid_state},
+      {"tag over a full array", "c1 81 00", 3, status::invalid_state},
+      {"tag in a full array", "81 c1 00", 3, status::invalid_state},
+      {"tag without its content", "81 c1", 2, status::truncated},
+      {"outer item missing", "82 8101", 3, status::truncated},
+      {"indefinite array open", "9f 01", 2, status::truncated},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    auto data = hex(row.input);
+    reader r(data.data(), data.size());
+    item it;
+    for (int i = 0; i < row.items; ++i) ASSERT_EQ(r.next(it), status::ok);
+    EXPECT_EQ(r.finish(), row.want);
+    if (row.want == status::invalid_state) {
+      // Not sticky: the rest comes, then finish() is ok.
+      while (r.next(it) == status::ok) {}
+      EXPECT_EQ(r.finish(), status::ok);
+      EXPECT_EQ(r.error().code, status::ok);
+    } else {
+      EXPECT_EQ(r.error().code, status::truncated);
+      EXPECT_EQ(r.error().offset, data.size());
+    }
+  }
+}
+
+TEST(Reader, AtContainerEnd) {
+  // (name, input, items read first, answer): true exactly where skip()
+  // says invalid_state; nothing consumed either way.
+  struct row_t {
+    const char* name;
+    const char* input;
+    int items;
+    bool want;
+  };
+  const row_t rows[] = {
+      {"top level", "01", 0, false},
+      {"top level, end of input", "01", 1, false},
+      {"definite array, item due", "8201 02", 2, false},
+      {"definite array, all read", "8201 02", 3, true},
+      {"empty array", "80", 1, true},
+      {"indefinite array at its break", "9f01 ff", 2, true},
+      {"indefinite array, item due", "9f01 02ff", 2, false},
+      {"indefinite string at its break", "5f 4100 ff", 2, true},
+      {"tag done inside an array", "81 c1 00", 3, true},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    auto in = hex(row.input);
+    reader r(in.data(), in.size());
+    item it;
+    for (int i = 0; i < row.items; ++i) ASSERT_EQ(r.next(it), status::ok);
+    const size_t at = r.offset();
+    EXPECT_EQ(r.at_container_end(), row.want);
+    EXPECT_EQ(r.offset(), at);
+    reader r2(in.data(), in.size());
+    for (int i = 0; i < row.items; ++i) ASSERT_EQ(r2.next(it), status::ok);
+    EXPECT_EQ(r2.skip() == status::invalid_state, row.want);
+  }
 }
 
 TEST(Reader, IntegerAccessors) {
