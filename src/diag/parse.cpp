@@ -604,11 +604,23 @@ status parser::base_literal(std::string& out, int kind) {
     const char c = t_[p_];
     if (c == '\'') {
       ++p_;
-      // Leftover bits must be zero and fewer than a byte.
-      if (have >= 8 || (acc & ((1u << have) - 1)) != 0) return fail(status::syntax_error, p_ - 1);
+      // Leftover bits must be zero and at most 4: 6 (one base64 character
+      // too many, "b64'A'") or 5 to 7 (base32) cannot end a valid text.
+      if (have > 4 || (acc & ((1u << have) - 1)) != 0) return fail(status::syntax_error, p_ - 1);
       return status::ok;
     }
-    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '/' || c == '#') {
+    // Whitespace; comments in base32 and base16-32, not in base64, where '/'
+    // is a digit (RFC 8610 errata 6543: b64'' holds QCHARs only: letters,
+    // digits, + / - _ = and whitespace): b64'AA/AA/AA' is 6 bytes.
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+      if (kind == 64) {
+        ++p_;  // (skip_space() would take a '/' after it for a comment)
+        continue;
+      }
+      if (status s = skip_space(); s != status::ok) return s;
+      continue;
+    }
+    if (kind != 64 && (c == '/' || c == '#')) {
       if (status s = skip_space(); s != status::ok) return s;
       continue;
     }
@@ -772,7 +784,9 @@ status parser::run(std::vector<uint8_t>& out) {
     if (status s = skip_space(); s != status::ok) return s;
     if (at_end()) {
       if (!stack_.empty()) return fail(status::syntax_error, p_);
-      if (top_items_ == 0) return fail(status::syntax_error, p_);
+      // No item at all: an empty sequence is one (RFC 8742), a single item
+      // is due otherwise.
+      if (top_items_ == 0 && !opt_.sequence) return fail(status::syntax_error, p_);
       break;
     }
     const char c = t_[p_];

@@ -77,6 +77,12 @@ const row k_rows[] = {
     {"b64", "b64'AQID'", "43010203"},
     {"b64url_no_padding", "b64'-_8'", "42fbff"},
     {"b64_padding", "b64'AQ=='", "4101"},
+    // '/' is a base64 digit there, not a comment (RFC 8610 errata 6543):
+    // these were 3 bytes, or a syntax error at the '/'.
+    {"b64_slash_is_a_digit", "b64'AA/AA/AA'", "46 000fc003f000"},
+    {"b64_classic_alphabet", "b64'AQID+/8='", "45 010203fbff"},
+    {"b64_slash_after_space", "b64'/w== '", "41ff"},
+    {"b64_space_then_slash", "b64'AQ /w'", "43 010ff0"},
     {"b32", "b32'MFRGG'", "43616263"},
     {"h32", "h32'C5H66'", "43616263"},
     {"concatenation_plus", "\"a\" + \"b\"", "626162"},
@@ -133,6 +139,10 @@ const error_row k_errors[] = {
     {"odd_hex", "h'012'", status::syntax_error, 5},
     {"bad_hex_digit", "h'0g'", status::syntax_error, 3},
     {"b64_leftover_bits", "b64'AR'", status::syntax_error, 6},
+    // One character too many for a byte (six bits): was h''.
+    {"b64_one_char", "b64'A'", status::syntax_error, 5},
+    {"b64_one_char_padded", "b64'A==='", status::syntax_error, 8},
+    {"b64_five_chars", "b64'AQIDA'", status::syntax_error, 9},
     {"chunk_not_string", "(_ 1)", status::syntax_error, 3},
     {"chunk_types_mixed", "(_ \"a\", h'00')", status::syntax_error, 8},
     {"chunks_empty", "(_ )", status::syntax_error, 3},
@@ -177,6 +187,15 @@ TEST(diag_parse, sequence) {
   // Side by side at the top level of a sequence: two items, not one string.
   EXPECT_EQ(parse_hex("\"a\" \"b\"", &s, nullptr, o), "61616162");
   EXPECT_EQ(parse_hex("\"a\" + \"b\"", &s, nullptr, o), "626162");
+  // No item at all is an empty sequence (RFC 8742), comments or not; a
+  // single item is still due without the option.
+  for (const char* empty : {"", "  \n", "/c/", "# x\n", "/a/ # b\n"}) {
+    SCOPED_TRACE(empty);
+    EXPECT_EQ(parse_hex(empty, &s, nullptr, o), "");
+    EXPECT_STATUS(s, status::ok);
+    parse_hex(empty, &s, nullptr, {});
+    EXPECT_STATUS(s, status::syntax_error);
+  }
 }
 
 TEST(diag_parse, depth_limit_without_recursion) {
