@@ -40,10 +40,10 @@ struct to_json_options {
 ///    invalid_utf8 at its head (JSON text must be UTF-8);
 ///  - indefinite strings: one JSON string of the joined chunks;
 ///  - false, true, null as themselves; undefined and other simple values: null;
-///  - bignums (tag 2 / 3 over a definite byte string of at most 1786 bytes,
-///    which holds every integer of 4300 digits json_to_cbor reads): JSON
-///    numbers in decimal; longer or indefinite ones: the RFC 8949 6.1
-///    form, a base64url string with "~" in front for tag 3;
+///  - bignums (tag 2 / 3 over a definite byte string) of at most 4300
+///    decimal digits (what json_to_cbor reads back): JSON numbers in
+///    decimal; longer or indefinite ones: the RFC 8949 6.1 form, a
+///    base64url string with "~" in front for tag 3;
 ///  - other tags: see to_json_options::keep_tags;
 ///  - map keys that are text strings: as they are; any other key: its
 ///    diagnostic notation (diag_next's text) as a JSON string, so 1 becomes

@@ -22,6 +22,7 @@
 #include "cbor_fast/json.hpp"
 #include "internal/bignum.hpp"
 #include "internal/float16.hpp"
+#include "internal/utf8.hpp"
 
 namespace cbor_fast {
 inline namespace v1 {
@@ -436,7 +437,12 @@ status converter::run(const simdjson::padded_string& padded, std::string_view js
   } else {
     od::document doc;
     e = parser.iterate(padded).get(doc);
-    if (e != simdjson::SUCCESS) {
+    if (e == simdjson::UTF8_ERROR) {
+      // simdjson checks the whole text first and says no more than that: the
+      // library's validator finds the first bad sequence (it was offset 0).
+      s = fail(status::invalid_utf8,
+               detail::utf8_validate(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+    } else if (e != simdjson::SUCCESS) {
       s = fail(map_error(e), 0);
     } else {
       events_.reserve(json.size() / 8 + 4);

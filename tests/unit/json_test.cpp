@@ -171,10 +171,26 @@ TEST(json_to_cbor, bignum_digit_limit_boundary) {
 }
 
 TEST(json_to_cbor, invalid_utf8) {
-  status s;
-  error_info e;
-  json_hex(std::string("[\"a\xff\"]"), &s, &e);
-  EXPECT_STATUS(s, status::invalid_utf8);
+  // At the first bad sequence's lead byte (it was always offset 0).
+  struct row_t {
+    const char* name;
+    std::string text;
+    size_t offset;
+  };
+  const row_t rows[] = {
+      {"in a string", std::string("[\"a\xff\"]"), 3},
+      {"after an item", std::string("[1,\"\xff\"]"), 4},
+      {"lead byte, bad follower", std::string("\"\xe2\x28\""), 1},
+      {"in a key", std::string("{\"k\xc0\":1}"), 3},
+  };
+  for (const row_t& r : rows) {
+    SCOPED_TRACE(r.name);
+    status s;
+    error_info e;
+    json_hex(r.text, &s, &e);
+    EXPECT_STATUS(s, status::invalid_utf8);
+    EXPECT_EQ(e.offset, r.offset);
+  }
 }
 
 TEST(json_to_cbor, depth_limit) {
@@ -299,13 +315,24 @@ TEST(cbor_to_json, keep_tags) {
 }
 
 TEST(cbor_to_json, bignum_length_boundary) {
-  // 1786 bytes (c2 59 06fa): a number; 1787: the RFC's base64url string.
+  // A number while it has at most the 4300 digits json_to_cbor reads back;
+  // else the RFC's base64url string. 1786 bytes of ff (2^14288 - 1) has 4302
+  // digits: a string (it was printed as a number json_to_cbor and Python
+  // refuse).
   const std::string hex1786 = "c25906fa" + std::string(2 * 1786, 'f');
   const std::string n = to_json(hex1786);
-  ASSERT_FALSE(n.empty());
-  EXPECT_TRUE(n[0] >= '1' && n[0] <= '9');
-  EXPECT_EQ(n.find('"'), std::string::npos);
-  EXPECT_EQ(n.size(), 4302u);  // 2^14288 - 1 has 4302 digits
+  EXPECT_EQ(n.substr(0, 4), "\"___");
+  EXPECT_EQ(n.size(), 2u + 2382u);  // ceil(1786 * 4 / 3) characters, quoted
+  // 10^4300 (4301 digits, 1786 bytes) a string; 10^4300 - 1 (4300 nines,
+  // below) a number.
+  {
+    cbor_fast::writer w;
+    ASSERT_STATUS(cbor_fast::json_to_cbor("1" + std::string(4299, '0'), w), status::ok);
+    std::string back;
+    ASSERT_STATUS(cbor_fast::cbor_to_json(w.data(), w.size(), back), status::ok);
+    EXPECT_EQ(back.size(), 4300u);
+    EXPECT_EQ(back[0], '1');
+  }
   const std::string hex1787 = "c35906fb01" + std::string(2 * 1786, '0');
   const std::string s = to_json(hex1787);
   EXPECT_EQ(s.substr(0, 2), "\"~");
