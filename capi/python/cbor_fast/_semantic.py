@@ -371,8 +371,6 @@ def encode(encoder, obj):
         return CBORTag(52 if obj.version == 4 else 54, items)
     if isinstance(obj, Message):
         return CBORTag(36, _mime_text(obj))
-    if isinstance(obj, CBORTag):  # a subclass
-        return CBORTag(obj.tag, obj.value)
     if isinstance(obj, CBORSimpleValue):
         return CBORSimpleValue(obj.value)
     if isinstance(obj, Mapping):

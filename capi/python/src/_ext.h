@@ -9,6 +9,20 @@
 
 #include "cbor_fast.h"
 
+/* For the few functions whose inlining the encoder's and decoder's loops
+ * measurably depend on (GCC stops inlining a helper once a rare path calls
+ * it too), and for the rare paths kept out of those loops. */
+#if defined(__GNUC__) || defined(__clang__)
+#define CF_ALWAYS_INLINE inline __attribute__((always_inline))
+#define CF_NOINLINE __attribute__((noinline))
+#elif defined(_MSC_VER)
+#define CF_ALWAYS_INLINE __forceinline
+#define CF_NOINLINE __declspec(noinline)
+#else
+#define CF_ALWAYS_INLINE inline
+#define CF_NOINLINE
+#endif
+
 /* Objects from the Python half of the package, given once to _ext._setup(). */
 typedef struct {
   PyObject* tag_type;        /* CBORTag */

@@ -54,7 +54,7 @@ static int ptrset_grow(ptrset* s) {
 }
 
 /* 1: inserted, 0: already there, -1: no memory. */
-static int ptrset_add(ptrset* s, void* p) {
+static CF_ALWAYS_INLINE int ptrset_add(ptrset* s, void* p) {
   if ((s->used + 1) * 2 > s->capacity && ptrset_grow(s) < 0) {
     return -1;
   }
@@ -239,13 +239,13 @@ typedef struct {
   PyObject* pending;  /* E_DICT: the value of the key just given (owned) */
   PyObject** sorted;  /* E_SORTED: key, value, key, value ... (owned refs) */
   Py_ssize_t pos, n;
-  uint8_t kind;
-  uint8_t tracked;    /* in the cycle set */
   /* The object the semantic encoder turned into obj (a Mapping into a dict,
    * a Sequence into a list), owned and in the cycle set while obj is open:
    * each conversion makes a new container, so a UserDict holding itself
    * was never seen twice and encoded without end. */
   PyObject* source;
+  uint8_t kind;
+  uint8_t tracked;    /* in the cycle set */
   uint8_t raw_keys;   /* E_SORTED: the keys are their encodings (bytes) */
 } eframe;
 
@@ -421,20 +421,19 @@ static int share(cf_encoder* e, cbor_writer* w, PyObject* o) {
 }
 
 /* Gives the frame just opened the object the semantic encoder replaced by
- * its container (*source, taken), in the cycle set while the frame is open:
+ * its container (`source`, taken), in the cycle set while the frame is open:
  * meeting it again inside is a cycle. */
-static int adopt_source(cf_encoder* e, eframe* f, PyObject** source) {
-  if (*source == NULL) {
-    return 0;
-  }
+static CF_NOINLINE int adopt_source(cf_encoder* e, eframe* f, PyObject* source) {
   if (cf_converted_open >= CF_MAX_CONVERTED_NESTING) {
+    Py_DECREF(source);
     PyErr_Format(cf_state.encode_value_error,
                  "mappings or sequences converted for encoding nested deeper than %d",
                  CF_MAX_CONVERTED_NESTING);
     return -1;
   }
-  int added = ptrset_add(&e->onstack, *source);
+  int added = ptrset_add(&e->onstack, source);
   if (added <= 0) {
+    Py_DECREF(source);
     if (added == 0) {
       PyErr_SetString(cf_state.encode_value_error,
                       "cyclic data structure detected: a mapping or sequence converted for "
@@ -442,8 +441,7 @@ static int adopt_source(cf_encoder* e, eframe* f, PyObject** source) {
     }
     return -1;
   }
-  f->source = *source;
-  *source = NULL;
+  f->source = source;
   ++cf_converted_open;
   return 0;
 }
@@ -570,6 +568,49 @@ static int tag_number(PyObject* tag, uint64_t* out) {
   return 0;
 }
 
+/* Writes the heads of a run of tags (CBORTag or a subclass, each the value
+ * of the one before) and replaces *cur (owned) by the content after the
+ * run. A run that comes back to one of its tags is a cycle, which no
+ * container's cycle-set entry would see: Brent's test, O(1) memory. The
+ * mark holds a reference (a tag made by a property may be freed, and its
+ * address reused). */
+static CF_NOINLINE int write_tag_run(cbor_writer* w, PyObject** cur) {
+  PyObject* mark = NULL;
+  size_t power = 1, steps = 0;
+  int rc = -1;
+  do {
+    if (*cur == mark) {
+      PyErr_SetString(cf_state.encode_value_error,
+                      "cyclic data structure detected: a CBORTag is its own content");
+      goto out;
+    }
+    if (mark == NULL || ++steps == power) {
+      Py_INCREF(*cur);
+      Py_XSETREF(mark, *cur);
+      power *= 2;
+      steps = 0;
+    }
+    uint64_t number;
+    if (tag_number(*cur, &number) < 0) {
+      goto out;
+    }
+    PyObject* value = PyObject_GetAttrString(*cur, "value");
+    Py_SETREF(*cur, value);
+    if (value == NULL) {
+      goto out;
+    }
+    cbor_fast_status st = cbor_writer_tag(w, number);
+    if (st != CBOR_FAST_OK) {
+      cf_writer_failed(st);
+      goto out;
+    }
+  } while (PyObject_TypeCheck(*cur, (PyTypeObject*)cf_state.tag_type));
+  rc = 0;
+out:
+  Py_XDECREF(mark);
+  return rc;
+}
+
 /* Encodes `root` into `w`. Only Python code called from here (semantic
  * encoders, `default`) can recurse, through Python frames. */
 static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
@@ -577,22 +618,9 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
   PyObject* cur = root;
   int replaced = 0; /* cur came from the semantic encoder: do not ask it again */
   int rc = -1;
-  /* A run of tags with no container between them (each the value of the
-   * one before) that comes back to a tag of the run is a cycle, which no
-   * container's onstack entry would see: Brent's test, O(1) memory. The
-   * mark holds a reference (a tag made by a hook may be freed, and its
-   * address reused). */
-  PyObject* chain_mark = NULL;
-  size_t chain_power = 1, chain_steps = 0;
-  /* What the semantic encoder replaced by cur (owned), for the frame cur
-   * opens if it is a container (eframe.source). */
-  PyObject* source = NULL;
   Py_INCREF(cur);
   for (;;) {
     PyTypeObject* t = Py_TYPE(cur);
-    if (chain_mark != NULL && (PyObject*)t != cf_state.tag_type) {
-      Py_CLEAR(chain_mark); /* the run of tags ended */
-    }
     if (t == &PyUnicode_Type) {
       if (write_text(w, cur) < 0) {
         goto fail;
@@ -615,18 +643,14 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
     } else if (t == &PyDict_Type || PyDict_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      size_t depth = s.depth;
-      if (open_container(e, w, &s, o, E_DICT) < 0 ||
-          (s.depth > depth && adopt_source(e, &s.frames[s.depth - 1], &source) < 0)) {
+      if (open_container(e, w, &s, o, E_DICT) < 0) {
         goto fail;
       }
     } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
                PyTuple_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      size_t depth = s.depth;
-      if (open_container(e, w, &s, o, E_SEQ) < 0 ||
-          (s.depth > depth && adopt_source(e, &s.frames[s.depth - 1], &source) < 0)) {
+      if (open_container(e, w, &s, o, E_SEQ) < 0) {
         goto fail;
       }
     } else if (cur == Py_None) {
@@ -713,34 +737,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
     } else if ((PyObject*)t == cf_state.tag_type) {
       /* a tag is a prefix of its content: no frame */
-      if (chain_mark == NULL) {
-        chain_power = 1;
-        chain_steps = 0;
-      } else if (cur == chain_mark) {
-        PyErr_SetString(cf_state.encode_value_error,
-                        "cyclic data structure detected: a CBORTag is its own content");
-        goto fail;
-      }
-      if (chain_mark == NULL || ++chain_steps == chain_power) {
-        Py_INCREF(cur);
-        Py_XDECREF(chain_mark);
-        chain_mark = cur;
-        chain_power *= 2;
-        chain_steps = 0;
-      }
-      uint64_t number;
-      if (tag_number(cur, &number) < 0) {
-        goto fail;
-      }
-      PyObject* value = PyObject_GetAttrString(cur, "value");
-      Py_DECREF(cur);
-      cur = value;
-      if (value == NULL) {
-        goto fail;
-      }
-      cbor_fast_status st = cbor_writer_tag(w, number);
-      if (st != CBOR_FAST_OK) {
-        cf_writer_failed(st);
+      if (write_tag_run(w, &cur) < 0) {
         goto fail;
       }
       replaced = 0;
@@ -768,6 +765,13 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         cf_writer_failed(st);
         goto fail;
       }
+    } else if (PyObject_TypeCheck(cur, (PyTypeObject*)cf_state.tag_type)) {
+      /* a subclass of CBORTag: its tag and value, as CBORTag's */
+      if (write_tag_run(w, &cur) < 0) {
+        goto fail;
+      }
+      replaced = 0;
+      continue;
     } else {
       if (replaced) {
         PyErr_Format(cf_state.encode_type_error, "cannot encode type %R", (PyObject*)t);
@@ -778,24 +782,40 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       e->w = w;
       PyObject* r = PyObject_CallFunctionObjArgs(cf_state.special_encode, (PyObject*)e, cur, NULL);
       e->w = outer;
-      if (r != NULL && r != cf_state.written) {
-        Py_XSETREF(source, cur); /* the reference cur held */
+      if (r == NULL || r == cf_state.written) {
+        Py_DECREF(cur);
+        cur = NULL;
+        if (r == NULL) {
+          goto fail;
+        }
+        Py_DECREF(r);
+      } else if (PyDict_Check(r) || PyList_Check(r) || PyTuple_Check(r)) {
+        /* a converted Mapping or Sequence: its frame keeps the original
+         * in the cycle set (each conversion makes a new container, so a
+         * UserDict holding itself would otherwise never be seen twice) */
+        PyObject* source = cur;
+        cur = NULL;
+        size_t depth = s.depth;
+        if (open_container(e, w, &s, r, PyDict_Check(r) ? E_DICT : E_SEQ) < 0) {
+          Py_DECREF(source);
+          goto fail;
+        }
+        if (s.depth > depth) {
+          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
+            goto fail;
+          }
+        } else {
+          Py_DECREF(source); /* written as a reference to a shared value */
+        }
       } else {
         Py_DECREF(cur);
-      }
-      cur = r;
-      if (r == NULL) {
-        goto fail;
-      }
-      if (r != cf_state.written) {
+        cur = r;
         replaced = 1;
         continue;
       }
-      Py_DECREF(cur);
     }
     cur = NULL;
     replaced = 0;
-    Py_CLEAR(source); /* (a replacement that opened no container) */
     /* the next value to write: the next child of the innermost open container */
     for (;;) {
       if (s.depth == 0) {
@@ -835,8 +855,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
 fail:
   Py_XDECREF(cur);
 done:
-  Py_XDECREF(chain_mark);
-  Py_XDECREF(source);
   while (s.depth > 0) {
     frame_clear(e, &s.frames[--s.depth]);
   }

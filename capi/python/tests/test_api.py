@@ -163,11 +163,26 @@ class EncodeValues(unittest.TestCase):
         a = Tag(6, None)
         b = Tag(7, a)
         a.value = b
+        # The same through subclasses of CBORTag, which went through the
+        # semantic encoder, a new CBORTag each time (it hung without end).
+        class SubTag(Tag):
+            pass
+
+        sub = SubTag(6, None)
+        sub.value = sub
+        c = SubTag(9, None)
+        mixed = Tag(10, c)
+        c.value = mixed
         for name, value, kw in [("own value", own, {}), ("a run of three", Tag(8, b), {}),
-                                ("value sharing", own, {"value_sharing": True})]:
+                                ("value sharing", own, {"value_sharing": True}),
+                                ("subclass, own value", sub, {}),
+                                ("subclass and CBORTag in a run", Tag(11, c), {})]:
             with self.subTest(name), self.assertRaises(CBOREncodeValueError) as cm:
                 dumps(value, **kw)
             self.assertIn("cyclic", str(cm.exception))
+        # A subclass is written as its tag and value (a run of them too).
+        self.assertEqual(dumps(SubTag(6, SubTag(7, [Tag(8, 1)]))), h("c6 c7 81 c8 01"))
+        self.assertEqual(dumps([SubTag(1, "a")], canonical=True), h("81 c1 6161"))
         # A Mapping or Sequence the encoder converts (a new dict or list each
         # time) holding itself: a cycle (it encoded without end, eating
         # memory); the same one twice, not nested, is fine.
