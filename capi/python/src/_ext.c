@@ -58,14 +58,13 @@ void cf_gc_resume(int paused) {
   if (!paused) {
     return;
   }
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
+  PyObject* pending = cf_take_exception();
   PyObject* r = PyObject_CallNoArgs(gc_enable);
   Py_XDECREF(r);
   if (r == NULL) {
     PyErr_Clear();
   }
-  PyErr_Restore(type, value, tb);
+  cf_restore_exception(pending);
 }
 #endif
 
@@ -230,9 +229,7 @@ static PyObject* decode_error_at(int status, size_t offset) {
  * item_offset to `base` when it has none): errors of an item decoded from a
  * buffer that starts at stream offset `base`. */
 static void shift_decode_error(size_t base) {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* value = cf_take_exception();
   if (value != NULL) {
     PyObject* b = PyLong_FromSize_t(base);
     if (b != NULL) {
@@ -252,10 +249,7 @@ static void shift_decode_error(size_t base) {
       PyErr_Clear();
     }
   }
-  if (tb != NULL && value != NULL) {
-    PyException_SetTraceback(value, tb);
-  }
-  PyErr_Restore(type, value, tb);
+  cf_restore_exception(value);
 }
 
 PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, size_t size,
@@ -322,15 +316,53 @@ static PyObject* py_decode_first(PyObject* self, PyObject* args, PyObject* kwarg
   return decode_one(args, kwargs, 0);
 }
 
+PyObject* cf_take_exception(void) {
+#if PY_VERSION_HEX >= 0x030C0000
+  return PyErr_GetRaisedException();
+#else
+  PyObject *type, *value, *tb;
+  PyErr_Fetch(&type, &value, &tb);
+  PyErr_NormalizeException(&type, &value, &tb);
+  if (value != NULL && tb != NULL) {
+    PyException_SetTraceback(value, tb);
+  }
+  Py_XDECREF(type);
+  Py_XDECREF(tb);
+  return value;
+#endif
+}
+
+void cf_restore_exception(PyObject* exc) {
+  if (exc == NULL) {
+    return;
+  }
+#if PY_VERSION_HEX >= 0x030C0000
+  PyErr_SetRaisedException(exc);
+#else
+  PyObject* type = (PyObject*)Py_TYPE(exc);
+  Py_INCREF(type);
+  PyErr_Restore(type, exc, PyException_GetTraceback(exc));
+#endif
+}
+
+void cf_chain_cause(PyObject* cause) {
+  if (cause == NULL) {
+    return;
+  }
+  PyObject* exc = cf_take_exception();
+  if (exc != NULL) {
+    Py_INCREF(cause);
+    PyException_SetCause(exc, cause);   /* steals a reference */
+    PyException_SetContext(exc, cause); /* steals the other */
+  } else {
+    Py_DECREF(cause);
+  }
+  cf_restore_exception(exc);
+}
+
 size_t cf_pending_size_attr(const char* name) {
   size_t value = SIZE_MAX;
-#if PY_VERSION_HEX >= 0x030C0000
-  PyObject* exc = PyErr_GetRaisedException();
-#else
-  PyObject *type, *exc, *tb;
-  PyErr_Fetch(&type, &exc, &tb);
-  PyErr_NormalizeException(&type, &exc, &tb);
-#endif
+  PyObject* exc = cf_take_exception();
   PyObject* o = exc != NULL ? PyObject_GetAttrString(exc, name) : NULL;
   if (o != NULL) {
     value = PyLong_AsSize_t(o);
@@ -340,11 +372,7 @@ size_t cf_pending_size_attr(const char* name) {
     PyErr_Clear();
     value = SIZE_MAX;
   }
-#if PY_VERSION_HEX >= 0x030C0000
-  PyErr_SetRaisedException(exc);
-#else
-  PyErr_Restore(type, exc, tb);
-#endif
+  cf_restore_exception(exc);
   return value;
 }
 

@@ -57,6 +57,16 @@ int cf_gc_pause(void);
  * CBORDecodeError, "start" of a UnicodeDecodeError), or SIZE_MAX when it has
  * none; the exception stays pending. */
 size_t cf_pending_size_attr(const char* name);
+/* The one place that moves pending exceptions, for every Python version the
+ * package supports (3.12 replaced PyErr_Fetch/Restore):
+ * cf_take_exception() takes the pending exception, normalized and with its
+ * traceback attached (NULL when none is pending); cf_restore_exception()
+ * makes one pending again (taken; NULL: nothing); cf_chain_cause() gives the
+ * pending exception `cause` (taken; NULL: nothing) as its __cause__ and
+ * __context__, as `raise new from cause` does. */
+PyObject* cf_take_exception(void);
+void cf_restore_exception(PyObject* exc);
+void cf_chain_cause(PyObject* cause);
 void cf_gc_resume(int paused);
 
 /* ---- decoding ----------------------------------------------------------------- */

@@ -204,9 +204,7 @@ static void raise_decode_error(cf_decoder* dec, int status, size_t offset, uint3
  * offset gets `offset`; any other error from the built-in semantic decoders
  * is left as it is (the Python side wraps its own failures). */
 static void fill_error_offset(size_t offset) {
-  PyObject *type, *value, *tb;
-  PyErr_Fetch(&type, &value, &tb);
-  PyErr_NormalizeException(&type, &value, &tb);
+  PyObject* value = cf_take_exception();
   if (value != NULL && PyObject_IsInstance(value, cf_state.decode_error) == 1) {
     PyObject* off = PyObject_GetAttrString(value, "offset");
     if (off == Py_None) {
@@ -221,10 +219,7 @@ static void fill_error_offset(size_t offset) {
       PyErr_Clear();
     }
   }
-  if (tb != NULL && value != NULL) {
-    PyException_SetTraceback(value, tb);
-  }
-  PyErr_Restore(type, value, tb);
+  cf_restore_exception(value);
 }
 
 static void raise_semantic(const char* message, size_t offset) {
@@ -667,26 +662,14 @@ static PyObject* text(cf_decoder* d, const uint8_t* data, size_t size, size_t co
                       uint32_t depth) {
   PyObject* s = PyUnicode_DecodeUTF8((const char*)data, (Py_ssize_t)size, d->opts.str_errors);
   if (s == NULL && PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) {
-    PyObject *type, *value, *tb;
-    PyErr_Fetch(&type, &value, &tb);
-    PyErr_NormalizeException(&type, &value, &tb);
+    PyObject* cause = cf_take_exception();
     Py_ssize_t start = 0;
-    if (value == NULL || PyUnicodeDecodeError_GetStart(value, &start) < 0) {
+    if (cause == NULL || PyUnicodeDecodeError_GetStart(cause, &start) < 0) {
       PyErr_Clear();
       start = 0;
     }
     raise_decode_error(d, CBOR_FAST_ERR_INVALID_UTF8, content_offset + (size_t)start, depth);
-    if (value != NULL) {
-      PyObject *t2, *v2, *tb2;
-      PyErr_Fetch(&t2, &v2, &tb2);
-      PyErr_NormalizeException(&t2, &v2, &tb2);
-      PyException_SetCause(v2, value); /* steals value */
-      PyErr_Restore(t2, v2, tb2);
-      value = NULL;
-    }
-    Py_XDECREF(type);
-    Py_XDECREF(value);
-    Py_XDECREF(tb);
+    cf_chain_cause(cause);
   }
   return s;
 }

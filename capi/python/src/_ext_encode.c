@@ -206,18 +206,10 @@ static int write_text(cbor_writer* w, PyObject* s) {
   if (utf8 == NULL) {
     /* lone surrogates: never write a text string that is not UTF-8 */
     if (PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
-      PyObject *type, *value, *tb;
-      PyErr_Fetch(&type, &value, &tb);
-      PyErr_NormalizeException(&type, &value, &tb);
+      PyObject* cause = cf_take_exception();
       PyErr_SetString(cf_state.encode_value_error,
                       "cannot encode a str that is not valid Unicode (lone surrogate) as UTF-8");
-      PyObject *t2, *v2, *tb2;
-      PyErr_Fetch(&t2, &v2, &tb2);
-      PyErr_NormalizeException(&t2, &v2, &tb2);
-      PyException_SetCause(v2, value);
-      PyErr_Restore(t2, v2, tb2);
-      Py_XDECREF(type);
-      Py_XDECREF(tb);
+      cf_chain_cause(cause);
     }
     return -1;
   }
@@ -914,40 +906,11 @@ static int enter_nested_encode(void) {
 static void leave_nested_encode(int failed) {
   --cf_encode_nesting;
   if (failed && cf_encode_nesting == 0 && PyErr_ExceptionMatches(PyExc_RecursionError)) {
-#if PY_VERSION_HEX >= 0x030C0000
-    PyObject* cause = PyErr_GetRaisedException();
-#else
-    PyObject *type, *cause, *tb;
-    PyErr_Fetch(&type, &cause, &tb);
-    PyErr_NormalizeException(&type, &cause, &tb);
-    if (tb != NULL && cause != NULL) {
-      PyException_SetTraceback(cause, tb);
-    }
-    Py_XDECREF(type);
-    Py_XDECREF(tb);
-#endif
+    PyObject* cause = cf_take_exception();
     PyErr_SetString(cf_state.encode_value_error,
                     "maximum recursion depth exceeded while encoding: encode() or dumps() "
                     "called inside default, nested too deep");
-#if PY_VERSION_HEX >= 0x030C0000
-    PyObject* exc = PyErr_GetRaisedException();
-#else
-    PyObject *t2, *exc, *tb2;
-    PyErr_Fetch(&t2, &exc, &tb2);
-    PyErr_NormalizeException(&t2, &exc, &tb2);
-#endif
-    if (exc != NULL && cause != NULL) {
-      PyException_SetCause(exc, cause); /* steals cause */
-      Py_INCREF(cause);
-      PyException_SetContext(exc, cause); /* steals cause */
-    } else {
-      Py_XDECREF(cause);
-    }
-#if PY_VERSION_HEX >= 0x030C0000
-    PyErr_SetRaisedException(exc);
-#else
-    PyErr_Restore(t2, exc, tb2);
-#endif
+    cf_chain_cause(cause);
   }
 }
 

@@ -261,12 +261,11 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
     }
     r = PyObject_CallOneArg(s->readinto, part);
     if (r == NULL) {
-      PyObject *type, *value, *tb;
-      PyErr_Fetch(&type, &value, &tb);
+      PyObject* pending = cf_take_exception();
       if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
         PyErr_Clear();
       }
-      PyErr_Restore(type, value, tb);
+      cf_restore_exception(pending);
       return -1;
     }
     if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {

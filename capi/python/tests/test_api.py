@@ -260,6 +260,19 @@ class EncodeValues(unittest.TestCase):
             with self.subTest(s), self.assertRaises(CBOREncodeValueError) as cm:
                 dumps([s])
             self.assertIsInstance(cm.exception.__cause__, UnicodeEncodeError)
+            # chained as `raise ... from`: cause and context, traceback kept
+            self.assertIs(cm.exception.__context__, cm.exception.__cause__)
+            self.assertTrue(cm.exception.__suppress_context__)
+
+    def test_invalid_utf8_chains_the_unicode_error(self):
+        # 82 01 62 c3 28: the text's second byte is not a continuation byte
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(h("82 01 62 c328"))
+        self.assertEqual(cm.exception.offset, 3)
+        cause = cm.exception.__cause__
+        self.assertIsInstance(cause, UnicodeDecodeError)
+        self.assertEqual((cause.start, cause.end), (0, 1))
+        self.assertIs(cm.exception.__context__, cause)
 
     def test_mutation_during_encoding_is_an_error(self):
         class Grow:
