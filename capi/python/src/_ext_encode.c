@@ -1049,15 +1049,26 @@ PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyOb
   return r;
 }
 
+/* CBOREncoder's fp, as cbor2 checks it (at construction and assignment): an
+ * object with a callable write(); ValueError otherwise. */
+static int check_fp(PyObject* fp) {
+  PyObject* write = PyObject_GetAttrString(fp, "write");
+  int ok = write != NULL && PyCallable_Check(write);
+  Py_XDECREF(write);
+  if (!ok) {
+    PyErr_Clear();
+    PyErr_SetString(PyExc_ValueError, "fp must be a writable file-like object");
+    return -1;
+  }
+  return 0;
+}
+
 static int encoder_init(PyObject* self, PyObject* args, PyObject* kwargs) {
   cf_encoder* e = (cf_encoder*)self;
   if (encoder_configure(e, args, kwargs, "O|$pOpOppppp:CBOREncoder") < 0) {
     return -1;
   }
-  if (e->fp == Py_None) {
-    /* fine for encode_to_bytes(); encode() then needs a writable fp */
-  }
-  return 0;
+  return check_fp(e->fp);
 }
 
 static PyObject* encoder_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
@@ -1218,6 +1229,20 @@ static PyObject* get_fp(PyObject* self, void* closure) {
   return r;
 }
 
+static int set_fp(PyObject* self, PyObject* value, void* closure) {
+  (void)closure;
+  if (value == NULL) {
+    PyErr_SetString(PyExc_AttributeError, "cannot delete fp");
+    return -1;
+  }
+  if (check_fp(value) < 0) {
+    return -1;
+  }
+  Py_INCREF(value);
+  Py_XSETREF(((cf_encoder*)self)->fp, value);
+  return 0;
+}
+
 static PyGetSetDef encoder_getset[] = {
     {"datetime_as_timestamp", get_datetime_as_timestamp, NULL, NULL, NULL},
     {"value_sharing", get_value_sharing, NULL, NULL, NULL},
@@ -1227,7 +1252,8 @@ static PyGetSetDef encoder_getset[] = {
     {"indefinite_containers", get_indefinite_containers, NULL, NULL, NULL},
     {"timezone", get_timezone, NULL, NULL, NULL},
     {"default", get_default, NULL, NULL, NULL},
-    {"fp", get_fp, NULL, NULL, NULL},
+    {"fp", get_fp, set_fp, "the binary file encode() writes to (a callable write() is required)",
+     NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 
 PyTypeObject cf_encoder_type = {

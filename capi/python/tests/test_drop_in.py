@@ -203,3 +203,25 @@ def test_unknown_tag_content(ref):
     decoders = {4000: lambda value, immutable: (value, immutable)}
     assert cbor_fast.loads(h("d90fa0 820102"), semantic_decoders=decoders) == \
         ref.loads(h("d90fa0 820102"), semantic_decoders=decoders) == ([1, 2], False)
+
+
+@pytest.mark.parametrize("lib", ["ours", "cbor2"])
+def test_encoder_fp_is_checked_and_assignable(lib, request):
+    mod = cbor_fast if lib == "ours" else request.getfixturevalue("ref")
+    # construction and assignment both want a callable write() (ValueError)
+    for bad in (object(), 5, None):
+        with pytest.raises(ValueError, match="writable file-like object"):
+            mod.CBOREncoder(bad)
+    first, second = io.BytesIO(), io.BytesIO()
+    encoder = mod.CBOREncoder(first)
+    encoder.encode(1)
+    for bad in (object(), io.BytesIO().getvalue()):
+        with pytest.raises(ValueError, match="writable file-like object"):
+            encoder.fp = bad
+    assert encoder.fp is first  # a refused value leaves fp as it was
+    encoder.fp = second
+    assert encoder.fp is second
+    encoder.encode([2])
+    with pytest.raises(AttributeError):
+        del encoder.fp
+    assert (first.getvalue(), second.getvalue()) == (h("01"), h("8102"))
