@@ -302,6 +302,45 @@ static int compare_entries(const void* a, const void* b) {
   return memcmp(PyBytes_AS_STRING(x), PyBytes_AS_STRING(y), (size_t)nx);
 }
 
+/* The encoding loop keeps its own stack, but `default` can call
+ * encoder.encode() (or dumps()) again, each call a few C frames and the
+ * interpreter's under it (about 1.2 KB a level measured on x86-64 Linux),
+ * and canonical encoding encodes each map key apart to sort it, so a
+ * mapping inside a key inside a key ... is a C call per level: nested
+ * further than this it is an error, not a stack overflow (with the
+ * recursion limit raised, 8000 levels overflowed an 8 MiB stack; keys in
+ * keys 30,000 deep did without it). Counted per thread: other threads'
+ * encodes interleave with this one's hooks. */
+#define CF_MAX_ENCODE_NESTING 500
+static _Thread_local unsigned cf_encode_nesting;
+
+static int enter_nested_encode(void) {
+  if (cf_encode_nesting >= CF_MAX_ENCODE_NESTING) {
+    PyErr_Format(cf_state.encode_value_error,
+                 "maximum encoding depth (%d) exceeded: encode() or dumps() called inside "
+                 "default, or canonical map keys holding maps, nested too deep",
+                 CF_MAX_ENCODE_NESTING);
+    return -1;
+  }
+  ++cf_encode_nesting;
+  return 0;
+}
+
+/* Leaves a nested encode; the outermost one turns a RecursionError (Python
+ * frames of `default` hooks calling encode() ran out before the 500 levels
+ * above: about 330 with the default recursion limit) into the encoder's own
+ * error, chained to it. */
+static void leave_nested_encode(int failed) {
+  --cf_encode_nesting;
+  if (failed && cf_encode_nesting == 0 && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+    PyObject* cause = cf_take_exception();
+    PyErr_SetString(cf_state.encode_value_error,
+                    "maximum recursion depth exceeded while encoding: encode() or dumps() "
+                    "called inside default, nested too deep");
+    cf_chain_cause(cause);
+  }
+}
+
 /* Key/value pairs of dict `d` in canonical order, as 2 * n owned refs. With
  * raw_keys each key is given as its encoding (a bytes object), written as it
  * is: encoding it again would cost twice per level of keys nested in keys,
@@ -334,7 +373,13 @@ static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count, in
       const uint8_t* data = NULL;
       size_t size = 0;
       cbor_fast_status st;
-      if (encode(e, scratch, k) < 0) {
+      /* keys holding maps recurse here, one call per level: bounded */
+      int rc = enter_nested_encode();
+      if (rc == 0) {
+        rc = encode(e, scratch, k);
+        leave_nested_encode(rc < 0);
+      }
+      if (rc < 0) {
         e->value_sharing = sharing;
         goto fail;
       }
@@ -878,41 +923,6 @@ static void give_writer(cbor_writer* w) {
   }
 }
 
-/* The encoding loop keeps its own stack, but `default` can call
- * encoder.encode() (or dumps()) again, each call a few C frames and the
- * interpreter's under it (about 1.2 KB a level measured on x86-64 Linux):
- * nested further than this it is an error, not a stack overflow (with the
- * recursion limit raised, 8000 levels overflowed an 8 MiB stack). Counted
- * per thread: other threads' encodes interleave with this one's hooks. */
-#define CF_MAX_ENCODE_NESTING 500
-static _Thread_local unsigned cf_encode_nesting;
-
-static int enter_nested_encode(void) {
-  if (cf_encode_nesting >= CF_MAX_ENCODE_NESTING) {
-    PyErr_Format(cf_state.encode_value_error,
-                 "maximum encoding depth (%d) exceeded: encode() or dumps() called inside "
-                 "default, nested too deep",
-                 CF_MAX_ENCODE_NESTING);
-    return -1;
-  }
-  ++cf_encode_nesting;
-  return 0;
-}
-
-/* Leaves a nested encode; the outermost one turns a RecursionError (Python
- * frames of `default` hooks calling encode() ran out before the 500 levels
- * above: about 330 with the default recursion limit) into the encoder's own
- * error, chained to it. */
-static void leave_nested_encode(int failed) {
-  --cf_encode_nesting;
-  if (failed && cf_encode_nesting == 0 && PyErr_ExceptionMatches(PyExc_RecursionError)) {
-    PyObject* cause = cf_take_exception();
-    PyErr_SetString(cf_state.encode_value_error,
-                    "maximum recursion depth exceeded while encoding: encode() or dumps() "
-                    "called inside default, nested too deep");
-    cf_chain_cause(cause);
-  }
-}
 
 static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
   if (enter_nested_encode() < 0) {

@@ -242,6 +242,18 @@ class EncodeValues(unittest.TestCase):
             dumps(nested, canonical=True)
         self.assertIn("nested too deeply", str(cm.exception))
         self.assertEqual(dumps(nested)[:7], h("d90102 81 d90102"))
+        # Canonical map keys holding maps (each key is encoded apart to be
+        # sorted, a C call per level): 30,000 deep crashed the process.
+        key = FrozenDict({1: 2})
+        for i in range(30000):
+            key = FrozenDict({key: 0})
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps({key: 0}, canonical=True)
+        self.assertIn("maximum encoding depth (500)", str(cm.exception))
+        key = FrozenDict({1: 2})
+        for i in range(400):
+            key = FrozenDict({key: 0})
+        self.assertEqual(dumps({key: 0}, canonical=True), h("a1") * 402 + h("0102") + h("00") * 401)
         # One tag object in several places, and a long run of distinct tags,
         # are not cycles.
         x = Tag(5, 1)
