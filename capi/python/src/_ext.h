@@ -110,6 +110,7 @@ typedef struct {
   uint8_t kind;
   uint8_t frozen;  /* build hashable values (map keys, set members) */
   uint8_t typed;   /* CF_TAG: a typed array, already built in obj (typed_arrays) */
+  uint8_t user;    /* CF_TAG: semantic_decoders has this tag: no built-in handling */
 } cf_frame;
 
 /* Deepest nesting of a hashable value built (a map key, a set member): hashing

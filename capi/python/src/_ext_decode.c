@@ -231,6 +231,43 @@ static void raise_semantic(const char* message, size_t offset) {
   }
 }
 
+/* A hook (tag_hook, object_hook, a semantic decoder) failed at `offset`:
+ * as cbor2 6.3 does, any Exception that is not already a CBORDecodeError
+ * becomes one ("error decoding <what>"), chained to it as its cause; a
+ * CBORDecodeError gets the offset if it has none. KeyboardInterrupt and the
+ * other BaseExceptions pass as they are. */
+static void hook_failed(const char* what, uint64_t tag, size_t offset) {
+  if (!PyErr_ExceptionMatches(PyExc_Exception) ||
+      PyErr_ExceptionMatches(cf_state.decode_error)) {
+    fill_error_offset(offset);
+    return;
+  }
+  PyObject* cause = cf_take_exception();
+  char message[64];
+  if (what == NULL) {
+    PyOS_snprintf(message, sizeof message, "error decoding semantic tag %llu",
+                  (unsigned long long)tag);
+  } else {
+    PyOS_snprintf(message, sizeof message, "error decoding %s", what);
+  }
+  raise_semantic(message, offset);
+  cf_chain_cause(cause);
+}
+
+/* 1 when semantic_decoders has a decoder for `tag`, which then takes the
+ * place of the built-in handling of tags 2, 3, 25, 28, 29, 256, 55799 and
+ * typed arrays (as in cbor2, where the caller's decoders come first); 0
+ * when not; -1 on an error. */
+static int user_decoder_for(cf_decoder* d, uint64_t tag) {
+  PyObject* number = PyLong_FromUnsignedLongLong(tag);
+  if (number == NULL) {
+    return -1;
+  }
+  PyObject* fn = PyDict_GetItemWithError(d->opts.semantic_decoders, number);
+  Py_DECREF(number);
+  return fn != NULL ? 1 : PyErr_Occurred() ? -1 : 0;
+}
+
 /* ---- keys sharing a hash ------------------------------------------------------ */
 
 #define CF_STR_(x) #x
@@ -577,7 +614,7 @@ static int register_shared(cf_decoder* d, cf_frame* f) {
     return 0;
   }
   cf_frame* parent = &d->stack[d->depth - 2];
-  if (parent->kind != CF_TAG || parent->tag != 28 || f->frozen) {
+  if (parent->kind != CF_TAG || parent->tag != 28 || parent->user || f->frozen) {
     return 0;
   }
   Py_INCREF(f->obj);
@@ -714,7 +751,7 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
   if (f->typed) {
     return v; /* the array.array typed_ahead() built */
   }
-  switch (tag) {
+  switch (f->user ? UINT64_MAX : tag) {
     case 2:
     case 3:
       if (PyBytes_CheckExact(v)) {
@@ -827,7 +864,7 @@ done:
   Py_DECREF(number);
   Py_DECREF(v);
   if (r == NULL) {
-    fill_error_offset(f->offset);
+    hook_failed(NULL, tag, f->offset);
   }
   return r;
 }
@@ -863,6 +900,9 @@ static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
         PyObject* r = PyObject_CallFunctionObjArgs(d->opts.object_hook, obj,
                                                    f->frozen ? Py_True : Py_False, NULL);
         Py_DECREF(obj);
+        if (r == NULL) {
+          hook_failed("map", 0, f->offset);
+        }
         return r;
       }
       return obj;
@@ -1143,7 +1183,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
          * its byte of input (a longer count is truncated input) and no
          * reference can see the list while it is filled (tag 28). */
         int shared = d->depth >= 2 && d->stack[d->depth - 2].kind == CF_TAG &&
-                     d->stack[d->depth - 2].tag == 28;
+                     d->stack[d->depth - 2].tag == 28 && !d->stack[d->depth - 2].user;
         size_t left = d->size - item_end(it);
         if (!(it->flags & CBOR_FAST_ITEM_INDEFINITE) && it->value <= left && !shared) {
           if (d->max_memory && account(d, 56 + 8 * (size_t)it->value, it) < 0) {
@@ -1183,7 +1223,18 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           return -1;
         }
         f->tag = it->value;
-        if (d->opts.typed_arrays && it->value >= 64 && it->value <= 87 && !f->frozen) {
+        if (d->opts.semantic_decoders != NULL &&
+            (it->value == 2 || it->value == 3 || it->value == 25 || it->value == 28 || it->value == 29 ||
+             it->value == 256 || it->value == 55799 || (it->value >= 64 && it->value <= 87))) {
+          int user = user_decoder_for(d, it->value);
+          if (user < 0) {
+            return -1;
+          }
+          f->user = (uint8_t)user;
+        }
+        if (f->user) {
+          /* the caller's decoder gets the content as it is */
+        } else if (d->opts.typed_arrays && it->value >= 64 && it->value <= 87 && !f->frozen) {
           if (typed_ahead(d, f, it) < 0) {
             return -1;
           }

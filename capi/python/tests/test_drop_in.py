@@ -225,3 +225,82 @@ def test_encoder_fp_is_checked_and_assignable(lib, request):
     with pytest.raises(AttributeError):
         del encoder.fp
     assert (first.getvalue(), second.getvalue()) == (h("01"), h("8102"))
+
+
+# Tags the decoder handles itself (bignums, shared values, string references,
+# self-describe, typed arrays): a semantic decoder of the caller's takes their
+# place, as in cbor2 (it was ignored: c24101 gave 1).
+OVERRIDDEN = [("unsigned_bignum", "c24101", 2), ("negative_bignum", "c34101", 3),
+              ("shareable", "d81c 820102", 28), ("shared_ref", "d81d00", 29),
+              ("string_ref", "d81900", 25), ("self_describe", "d9d9f7 01", 55799),
+              ("typed_uint8", "d840 43010203", 64)]
+
+
+@pytest.mark.parametrize("name,data,tag", OVERRIDDEN, ids=[r[0] for r in OVERRIDDEN])
+def test_semantic_decoders_take_the_place_of_built_in_tags(ref, name, data, tag):
+    def mark(value, immutable):
+        return ("mark", value, immutable)
+
+    for kw in ({}, {"typed_arrays": True}):
+        ours = cbor_fast.loads(h(data), semantic_decoders={tag: mark}, **kw)
+        assert ours == ref.loads(h(data), semantic_decoders={tag: mark})
+        assert ours[0] == "mark"
+    # inside a map key: immutable content, told so
+    key = cbor_fast.loads(h("a1" + data + "f6"), semantic_decoders={tag: mark})
+    assert list(key) == list(ref.loads(h("a1" + data + "f6"), semantic_decoders={tag: mark}))
+
+
+def test_a_shareable_under_the_callers_decoder_is_not_registered():
+    # 28 is the caller's: the 29 inside finds nothing (cbor2: the same error)
+    with pytest.raises(cbor_fast.CBORDecodeError, match="tag 29") as e:
+        cbor_fast.loads(h("d81c 81 d81d00"), semantic_decoders={28: lambda v, i: v})
+    assert e.value.offset == 3
+
+
+HOOK_ERRORS = [
+    ("tag_hook", "82 00 d90fa0 01", {"tag_hook": "raise"}, "semantic tag 4000", 2),
+    ("object_hook", "82 00 a1 0102", {"object_hook": "raise"}, "map", 2),
+    ("semantic_decoder", "82 00 c2 4101", {"semantic_decoders": {2: "raise"}},
+     "semantic tag 2", 2),
+    ("semantic_decoder_not_callable", "c101", {"semantic_decoders": {1: None}},
+     "semantic tag 1", 0),
+]
+
+
+def _hook_options(options, exc):
+    def fail(*args):
+        raise exc
+
+    def resolve(v):
+        return fail if v == "raise" else v
+
+    return {k: ({t: resolve(f) for t, f in v.items()} if isinstance(v, dict) else resolve(v))
+            for k, v in options.items()}
+
+
+@pytest.mark.parametrize("name,data,options,what,offset", HOOK_ERRORS,
+                         ids=[r[0] for r in HOOK_ERRORS])
+def test_hook_errors_become_decode_errors(ref, name, data, options, what, offset):
+    # cbor2 6.3: any Exception from a hook is a CBORDecodeError "error
+    # decoding ...", the hook's error its cause; ours has the item's offset
+    for exc in (ZeroDivisionError("zero"), KeyError("k"), MemoryError()):
+        for mod in (cbor_fast, ref):
+            with pytest.raises(mod.CBORDecodeError, match="error decoding " + what) as e:
+                mod.loads(h(data), **_hook_options(options, exc))
+            if options.get("semantic_decoders", {}).get(1, "") is None:
+                assert isinstance(e.value.__cause__, TypeError)
+            else:
+                assert e.value.__cause__ is exc
+        assert e.value.__cause__ is exc or isinstance(e.value.__cause__, TypeError)
+        with pytest.raises(cbor_fast.CBORDecodeError) as e:
+            cbor_fast.loads(h(data), **_hook_options(options, exc))
+        assert e.value.offset == offset
+    # a CBORDecodeError of the hook's own passes as it is, given the offset
+    if "raise" in str(options):
+        own = cbor_fast.CBORDecodeError("mine")
+        with pytest.raises(cbor_fast.CBORDecodeError) as e:
+            cbor_fast.loads(h(data), **_hook_options(options, own))
+        assert e.value is own and e.value.offset == offset
+        # KeyboardInterrupt is not an error of the data: it passes (cbor2 wraps it)
+        with pytest.raises(KeyboardInterrupt):
+            cbor_fast.loads(h(data), **_hook_options(options, KeyboardInterrupt()))
