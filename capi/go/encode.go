@@ -1131,7 +1131,7 @@ func structEnc(t reflect.Type) encFn {
 				case emptyWord:
 					empty = *(*uint64)(q) == 0
 				case emptyLen:
-					empty = (*sliceHeader)(q).len == 0
+					empty = (*lenHeader)(q).len == 0
 				default:
 					empty = f.enc.empty(q)
 				}
@@ -1323,13 +1323,11 @@ func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
 	case bigIntType:
 		return func(p unsafe.Pointer) bool { return false }
 	}
-	switch t.Kind() {
-	}
 	switch emptyKind(t) {
 	case emptyWord:
 		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
 	case emptyLen:
-		return func(p unsafe.Pointer) bool { return (*sliceHeader)(p).len == 0 }
+		return func(p unsafe.Pointer) bool { return (*lenHeader)(p).len == 0 }
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int8, reflect.Uint8:

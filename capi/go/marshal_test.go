@@ -600,3 +600,54 @@ func TestMarshalPointerAllocs(t *testing.T) {
 		t.Fatalf("Marshal of a pointer: %v allocations, want 1", n)
 	}
 }
+
+// A string or slice field with omitempty whose header ends its allocation:
+// the length was read through a 24-byte slice header, past a string's 16
+// bytes (go test -race and -d=checkptr: "converted pointer straddles
+// multiple allocations"; go.test_cgocheck2 builds with checkptr).
+func TestOmitEmptyLengthAtTheEndOfAnAllocation(t *testing.T) {
+	type lastString struct {
+		A int
+		B string `cbor:"b,omitempty"`
+	}
+	type onlyString struct {
+		B string `cbor:"b,omitempty"`
+	}
+	type lastBytes struct {
+		A int
+		B []byte `cbor:"b,omitempty"`
+	}
+	rows := []struct {
+		name string
+		v    any
+		want string
+	}{
+		{"last string empty", &lastString{A: 1}, "a1614101"},
+		{"last string set", &lastString{A: 1, B: "x"}, "a2614101616261 78"},
+		{"only string empty", &onlyString{}, "a0"},
+		{"only string set", &onlyString{B: "yz"}, "a161626279 7a"},
+		{"last bytes empty", &lastBytes{A: 2}, "a1614102"},
+		{"last bytes set", &lastBytes{A: 2, B: []byte{7}}, "a2614102616241 07"},
+	}
+	for _, r := range rows {
+		for i := 0; i < 100; i++ { // fresh allocations in several size classes' slots
+			got, err := Marshal(r.v)
+			want := strings.ReplaceAll(r.want, " ", "")
+			if err != nil || hex.EncodeToString(got) != want {
+				t.Fatalf("%s: %x, %v; want %s", r.name, got, err, want)
+			}
+			fxGot, _ := fx.Marshal(r.v)
+			if !bytes.Equal(got, fxGot) {
+				t.Fatalf("%s: %x, fxamacker %x", r.name, got, fxGot)
+			}
+			switch v := r.v.(type) {
+			case *lastString:
+				r.v = &lastString{A: v.A, B: strings.Clone(v.B)}
+			case *onlyString:
+				r.v = &onlyString{B: strings.Clone(v.B)}
+			case *lastBytes:
+				r.v = &lastBytes{A: v.A, B: bytes.Clone(v.B)}
+			}
+		}
+	}
+}

@@ -242,6 +242,15 @@ type sliceHeader struct {
 	cap  int
 }
 
+// lenHeader is the part a string and a slice share: a field's length read
+// through it stays inside a string's 16 bytes (through sliceHeader, a string
+// that ends its allocation made -race and -d=checkptr fail with "converted
+// pointer straddles multiple allocations").
+type lenHeader struct {
+	data unsafe.Pointer
+	len  int
+}
+
 func isIndef(it *citem) bool { return it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 }
 
 // preallocation bound: a claimed length buys at most this many bytes before
