@@ -3,6 +3,9 @@ package cborfast
 import (
 	"bytes"
 	"errors"
+	"reflect"
+	"runtime"
+	"strings"
 	"testing"
 
 	fx "github.com/fxamacker/cbor/v2"
@@ -226,4 +229,72 @@ func TestSplitContainerLimits(t *testing.T) {
 		{"indefinite map of 17 pairs, unknown field", unknown(m17), st, CodeContainerTooLarge, 3 + key17, false, isFxMapLimit},
 		{"arrays keep 131072: 20 elements, indefinite", limArray(20, true), ints, 0, 0, false, nil},
 	})
+}
+
+// Indefinite arrays into slices: the capacity they start with is small, so
+// many short ones cannot make the input's size in memory many thousand times
+// (9f + 9fff x 10,000 + ff, 20 KB, held 78 MB as [][]int64 and about 10 GB
+// as slices of 1 KiB structs); a definite one claiming more than the input
+// holds starts with what the bytes left allow, at most 1 MiB of elements.
+func TestIndefiniteArraysStartSmall(t *testing.T) {
+	type big struct{ A [128]int64 }
+	many := func(inner string, n int) []byte {
+		return unhex(t, "9f"+strings.Repeat(inner, n)+"ff")
+	}
+	alloc := func(f func() error) uint64 {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		if err := f(); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc
+	}
+	rows := []struct {
+		name  string
+		data  []byte
+		into  func(data []byte) error
+		limit uint64
+	}{
+		{"empty ones into [][]int64", many("9fff", 10000),
+			func(b []byte) error { var v [][]int64; return Unmarshal(b, &v) }, 2 << 20},
+		{"empty ones into [][]big", many("9fff", 10000),
+			func(b []byte) error { var v [][]big; return Unmarshal(b, &v) }, 2 << 20},
+		{"one-element ones into [][]int64", many("9f01ff", 10000),
+			func(b []byte) error { var v [][]int64; return Unmarshal(b, &v) }, 2 << 20},
+		// 1 KiB elements from one byte each: the elements' own size, no more
+		{"one-element ones into [][]big", many("9fa0ff", 1000),
+			func(b []byte) error { var v [][]big; return Unmarshal(b, &v) }, 4 << 20},
+	}
+	for _, r := range rows {
+		if got := alloc(func() error { return r.into(r.data) }); got > r.limit {
+			t.Errorf("%s: %d bytes allocated for %d bytes of input (limit %d)",
+				r.name, got, len(r.data), r.limit)
+		}
+	}
+	// Values as before: empty ones are empty, not nil (as fxamacker).
+	var v [][]int64
+	if err := Unmarshal(unhex(t, "9f 9fff 9f0102ff 80 ff"), &v); err != nil ||
+		!reflect.DeepEqual(v, [][]int64{{}, {1, 2}, {}}) || v[0] == nil {
+		t.Fatalf("%#v, %v", v, err)
+	}
+	var fv [][]int64
+	if err := fx.Unmarshal(unhex(t, "9f 9fff 9f0102ff 80 ff"), &fv); err != nil || !reflect.DeepEqual(v, fv) {
+		t.Fatalf("fxamacker %#v, %v", fv, err)
+	}
+	// A definite array claiming 2^20 elements of 1 KiB with 1 MiB left:
+	// truncated, after 1 MiB of elements at most (it was 1 GiB).
+	claim := append(unhex(t, "9a00100000"), make([]byte, 1<<20-1)...)
+	var bb []big
+	got := alloc(func() error {
+		err := Unmarshal(claim, &bb)
+		if err == nil {
+			return errors.New("no error")
+		}
+		return nil
+	})
+	if got > 64<<20 {
+		t.Errorf("claimed array: %d bytes allocated", got)
+	}
 }

@@ -588,12 +588,9 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 		if n >= 0 && sh.cap >= n && sh.data != nil {
 			sh.len = n // fxamacker: reuse the elements that are there
 		} else {
-			// A claimed length is believed up to the bytes left (each item
-			// takes one at least; MaxArrayElements bounds it too): a
-			// length bomb allocates little and then fails truncated.
-			c := n
-			if rem := d.t.remaining(it); n < 0 || uint64(n) > rem {
-				c = int(min(rem, 1024))
+			c := sliceStart(n, d.t.remaining(it), esize)
+			if n < 0 && d.t.i < len(d.t.batch) && d.t.batch[d.t.i]._type == C.CBOR_FAST_TYPE_END {
+				c = 0 // 9f ff: an empty slice that holds nothing
 			}
 			*sh = sliceHeader{data: arrays.new(c), len: 0, cap: c}
 		}
@@ -623,6 +620,25 @@ func sliceDec(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 	}
+}
+
+// sliceStart is the capacity a slice decoded from an array of n elements
+// (-1: indefinite) starts with, when rem bytes of input are left after its
+// head; it doubles as elements come (grow). A claimed length is believed up
+// to the bytes left (each element takes one at least; MaxArrayElements
+// bounds it too) and up to 1 MiB of elements: a length bomb, or an array cut
+// short, allocates little before it fails. An indefinite array starts with
+// room for 4 elements (at most 256 bytes of them): it started with 1024, so
+// 20 KB of empty or one-element indefinite arrays of large elements held
+// gigabytes.
+func sliceStart(n int, rem uint64, esize uintptr) int {
+	if esize == 0 {
+		esize = 1
+	}
+	if n < 0 {
+		return int(min(rem, 4, max(1, 256/uint64(esize))))
+	}
+	return int(min(uint64(n), rem, max(16, (1<<20)/uint64(esize))))
 }
 
 // sliceArrays makes the backing arrays of a slice type: for up to 16
