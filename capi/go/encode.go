@@ -495,7 +495,7 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 		return b, nil
 	}
 	o := &e.em.opts
-	text := o.Time == TimeRFC3339 || o.Time == TimeRFC3339Nano
+	text := o.Time >= TimeRFC3339
 	if o.TimeTag == EncTagRequired {
 		if text {
 			b = append(b, 0xc0)
@@ -505,7 +505,7 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 	}
 	switch o.Time {
 	case TimeUnix:
-		b = appendInt(b, t.Unix())
+		return appendInt(b, t.Unix()), nil
 	case TimeUnixMicro:
 		// As fxamacker computes it: from UnixNano where that holds the time
 		// (its bytes unchanged there), else seconds plus the fraction
@@ -522,14 +522,36 @@ func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
 			return b, nil
 		}
 		return e.float(b, float64(t.Unix())+float64(t.Nanosecond())/1e9, false)
-	case TimeRFC3339:
-		s := t.Format(time.RFC3339)
-		b = append(appendHead(b, e.str, uint64(len(s))), s...) // String's major type, as fxamacker
-	default:
-		s := t.Format(time.RFC3339Nano)
-		b = append(appendHead(b, e.str, uint64(len(s))), s...)
 	}
-	return b, nil
+	var s string
+	switch o.Time {
+	case TimeRFC3339:
+		s = t.Format(time.RFC3339)
+	case TimeRFC3339NanoUTC:
+		s = t.UTC().Format(time.RFC3339Nano)
+	default:
+		s = t.Format(time.RFC3339Nano)
+	}
+	if reason := rfc3339Limits(s); reason != "" {
+		return b, &UnsupportedValueError{Reason: reason}
+	}
+	return append(appendHead(b, e.str, uint64(len(s))), s...), nil // String's major type, as fxamacker
+}
+
+// rfc3339Limits says why s, a time formatted with Go's RFC 3339 layouts, is
+// not RFC 3339 (Go writes years past 9999 or before 0 and offsets of a day
+// or more as they are), or "" when it is; fxamacker refuses the same.
+func rfc3339Limits(s string) string {
+	if len(s) < 5 || s[4] != '-' {
+		return "time.Time year outside of range [0,9999] for RFC 3339"
+	}
+	if z := s[len(s)-1]; z != 'Z' {
+		zone := s[max(0, len(s)-6):]
+		if (zone[0] != '+' && zone[0] != '-') || zone[1] > '2' || (zone[1] == '2' && zone[2] >= '4') {
+			return "time.Time UTC offset outside of range [-23:59,+23:59] for RFC 3339"
+		}
+	}
+	return ""
 }
 
 // checkMarshaled reads a MarshalCBOR output (a RawMessage's too) with the

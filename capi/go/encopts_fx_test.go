@@ -2,6 +2,7 @@ package cborfast
 
 import (
 	"bytes"
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -148,5 +149,63 @@ func TestReaderJoinAfterEndOrSkip(t *testing.T) {
 	}
 	if _, err := r2.Join(); err == nil {
 		t.Fatal("join after skip")
+	}
+}
+
+// RFC 3339 text has four-digit years and offsets under a day: Go's layouts
+// write the others as they are ("10000-01-01T00:00:00Z", "+24:00"), which
+// fxamacker refuses (UnsupportedValueError) and so does Marshal now (it
+// wrote them). TimeRFC3339NanoUTC writes UTC, as fxamacker's.
+func TestRFC3339LimitsAgainstFxamacker(t *testing.T) {
+	zone := func(secs int) *time.Location { return time.FixedZone("", secs) }
+	times := []struct {
+		name string
+		t    time.Time
+		ok   bool
+	}{
+		{"year 0", time.Date(0, 1, 1, 0, 0, 0, 0, time.UTC), true},
+		{"year 9999", time.Date(9999, 12, 31, 23, 59, 59, 5e8, time.UTC), true},
+		{"year 10000", time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{"year -1", time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), false},
+		{"offset +23:59", time.Date(2020, 1, 1, 0, 0, 0, 0, zone(23*3600+59*60)), true},
+		{"offset -23:59", time.Date(2020, 1, 1, 0, 0, 0, 0, zone(-(23*3600 + 59*60))), true},
+		{"offset +24:00", time.Date(2020, 1, 1, 0, 0, 0, 0, zone(24*3600)), false},
+		{"offset -100:00", time.Date(2020, 1, 1, 0, 0, 0, 0, zone(-100*3600)), false},
+		{"offset +05:30", time.Date(2020, 1, 1, 0, 0, 0, 123, zone(5*3600+30*60)), true},
+	}
+	modes := []struct {
+		name string
+		ours TimeMode
+		peer fx.TimeMode
+	}{
+		{"TimeRFC3339", TimeRFC3339, fx.TimeRFC3339},
+		{"TimeRFC3339Nano", TimeRFC3339Nano, fx.TimeRFC3339Nano},
+		{"TimeRFC3339NanoUTC", TimeRFC3339NanoUTC, fx.TimeRFC3339NanoUTC},
+	}
+	for _, m := range modes {
+		em, err := EncOptions{Time: m.ours, TimeTag: EncTagRequired}.EncMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, _ := fx.EncOptions{Time: m.peer, TimeTag: fx.EncTagRequired}.EncMode()
+		for _, r := range times {
+			// the offsets' limits apply to the local text only: in UTC every
+			// offset of a year in range is fine
+			want := r.ok || (m.ours == TimeRFC3339NanoUTC && r.t.UTC().Year() >= 0 && r.t.UTC().Year() <= 9999)
+			got, err := em.Marshal(r.t)
+			peer, perr := fm.Marshal(r.t)
+			if (err == nil) != want || (perr == nil) != want {
+				t.Errorf("%s %s: ours %x, %v; fxamacker %x, %v; want ok %v", m.name, r.name, got, err, peer, perr, want)
+				continue
+			}
+			if err != nil {
+				var uv *UnsupportedValueError
+				if !errors.As(err, &uv) {
+					t.Errorf("%s %s: %T %v, want *UnsupportedValueError", m.name, r.name, err, err)
+				}
+			} else if !bytes.Equal(got, peer) {
+				t.Errorf("%s %s: ours %x, fxamacker %x", m.name, r.name, got, peer)
+			}
+		}
 	}
 }

@@ -338,6 +338,8 @@ const (
 	TimeRFC3339
 	// TimeRFC3339Nano: RFC 3339 text with the fraction.
 	TimeRFC3339Nano
+	// TimeRFC3339NanoUTC: RFC 3339 text with the fraction, in UTC ("Z").
+	TimeRFC3339NanoUTC
 )
 
 // EncTagMode: EncTagRequired writes tag 1 (numbers) or 0 (text) before a time.
@@ -477,7 +479,7 @@ func (o EncOptions) EncMode() (EncMode, error) { return o.encMode() }
 func (o EncOptions) encMode() (*encMode, error) {
 	if o.Sort > SortBytewiseLexical || o.Sort < 0 || o.ShortestFloat > ShortestFloat16 ||
 		o.NaNConvert > NaNConvertReject || o.InfConvert > InfConvertReject ||
-		o.BigIntConvert > BigIntConvertNone || o.Time > TimeRFC3339Nano ||
+		o.BigIntConvert > BigIntConvertNone || o.Time > TimeRFC3339NanoUTC ||
 		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 ||
 		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString ||
 		o.IndefLength < 0 || o.IndefLength > IndefLengthForbidden ||
