@@ -2,6 +2,7 @@ package cborfast
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/binary"
 	"fmt"
 	"math"
@@ -602,7 +603,7 @@ type encFn func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error)
 
 type typeEnc struct {
 	fn    encFn
-	empty func(p unsafe.Pointer) bool
+	empty func(em *encMode, p unsafe.Pointer) bool
 	t     reflect.Type
 }
 
@@ -611,7 +612,16 @@ var (
 	encBuildMu    sync.Mutex
 	encBuilding   = map[reflect.Type]*typeEnc{}
 	marshalerType = reflect.TypeFor[Marshaler]()
+	binMarshaler  = reflect.TypeFor[encoding.BinaryMarshaler]()
 )
+
+// isBinaryMarshaler: t is written through MarshalBinary (by default) when
+// no rule of the package's own comes first.
+func isBinaryMarshaler(t reflect.Type) bool {
+	return t != timeType && t != bigIntType && t != byteStringType &&
+		t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer &&
+		(t.Implements(binMarshaler) || reflect.PointerTo(t).Implements(binMarshaler))
+}
 
 func encoderFor(t reflect.Type) *typeEnc {
 	if v, ok := encCache.Load(t); ok {
@@ -657,6 +667,29 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 			return
 		}
 	}
+	if isBinaryMarshaler(t) {
+		// The type itself under BinaryMarshalerNone (its encoder, as if
+		// it had no MarshalBinary); the encoding under the default.
+		alt := &typeEnc{t: t}
+		buildEncOf(t, alt)
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			if e.em.opts.BinaryMarshaler == BinaryMarshalerNone {
+				return alt.fn(e, b, p)
+			}
+			m, err := reflect.NewAt(t, p).Interface().(encoding.BinaryMarshaler).MarshalBinary()
+			if err != nil {
+				return b, err
+			}
+			return append(appendHead(b, 0x40, uint64(len(m))), m...), nil
+		}
+		return
+	}
+	buildEncOf(t, te)
+}
+
+// buildEncOf builds the encoder of t from its kind (the package's own types
+// first), ignoring the interfaces buildEnc looks for.
+func buildEncOf(t reflect.Type, te *typeEnc) {
 	switch t {
 	case timeType:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
@@ -1136,7 +1169,7 @@ func structEnc(t reflect.Type) encFn {
 			b = append(b, 0xa0)
 		default:
 			for i := range fields {
-				if fields[i].omitEmpty && encs[i].empty(unsafe.Add(p, fields[i].offset)) {
+				if fields[i].omitEmpty && encs[i].empty(e.em, unsafe.Add(p, fields[i].offset)) {
 					n--
 				}
 			}
@@ -1155,7 +1188,7 @@ func structEnc(t reflect.Type) encFn {
 				case emptyLen:
 					empty = (*lenHeader)(q).len == 0
 				default:
-					empty = f.enc.empty(q)
+					empty = f.enc.empty(e.em, q)
 				}
 				if empty {
 					omitted++
@@ -1268,9 +1301,9 @@ func throughHopsEnc(si *structInfo, encs []*typeEnc) ([]field, []*typeEnc) {
 				}
 				return inner.fn(e, b, q)
 			},
-			empty: func(p unsafe.Pointer) bool {
+			empty: func(em *encMode, p unsafe.Pointer) bool {
 				q := addr(p, path, offset)
-				return q == nil || omitEmpty && inner.empty(q)
+				return q == nil || omitEmpty && inner.empty(em, q)
 			}}
 		g := &fields[i]
 		g.offset, g.prim, g.empty, g.omitEmpty = 0, primNone, emptyCall, true
@@ -1337,49 +1370,66 @@ type encField struct {
 	omit   bool
 }
 
-// emptyFn is omitempty's test for a type.
-func emptyFn(t reflect.Type) func(p unsafe.Pointer) bool {
+// emptyFn is omitempty's test for a type. A BinaryMarshaler's value is
+// empty when MarshalBinary's output is (under BinaryMarshalerNone by the
+// type's own rule), as fxamacker.
+func emptyFn(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
+	if isBinaryMarshaler(t) {
+		own := emptyFnOf(t)
+		return func(em *encMode, p unsafe.Pointer) bool {
+			if em.opts.BinaryMarshaler == BinaryMarshalerNone {
+				return own(em, p)
+			}
+			m, err := reflect.NewAt(t, p).Interface().(encoding.BinaryMarshaler).MarshalBinary()
+			return err == nil && len(m) == 0
+		}
+	}
+	return emptyFnOf(t)
+}
+
+// emptyFnOf is emptyFn by t's kind (the package's own types first).
+func emptyFnOf(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 	switch t {
 	case timeType:
-		return func(p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
+		return func(em *encMode, p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
 	case bigIntType:
-		return func(p unsafe.Pointer) bool { return false }
+		return func(em *encMode, p unsafe.Pointer) bool { return false }
 	}
 	switch emptyKind(t) {
 	case emptyWord:
-		return func(p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*uint64)(p) == 0 }
 	case emptyLen:
-		return func(p unsafe.Pointer) bool { return (*lenHeader)(p).len == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return (*lenHeader)(p).len == 0 }
 	}
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int8, reflect.Uint8:
-		return func(p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*uint8)(p) == 0 }
 	case reflect.Int16, reflect.Uint16:
-		return func(p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*uint16)(p) == 0 }
 	case reflect.Int32, reflect.Uint32:
-		return func(p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*uint32)(p) == 0 }
 	case reflect.Float32:
-		return func(p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*float32)(p) == 0 }
 	case reflect.Float64:
-		return func(p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return *(*float64)(p) == 0 }
 	case reflect.Interface:
-		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
+		return func(em *encMode, p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsNil() }
 	case reflect.Map:
-		return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().Len() == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().Len() == 0 }
 	case reflect.Array:
 		n := t.Len()
-		return func(p unsafe.Pointer) bool { return n == 0 }
+		return func(em *encMode, p unsafe.Pointer) bool { return n == 0 }
 	case reflect.Struct:
 		si := parseStruct(t)
-		return func(p unsafe.Pointer) bool {
+		return func(em *encMode, p unsafe.Pointer) bool {
 			for i := range si.fields {
 				f := &si.fields[i]
-				if q := addr(p, si.path(i), f.offset); q != nil && (!f.omitEmpty || !emptyFn(f.typ)(q)) {
+				if q := addr(p, si.path(i), f.offset); q != nil && (!f.omitEmpty || !emptyFn(f.typ)(em, q)) {
 					return false
 				}
 			}
 			return true
 		}
 	}
-	return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsZero() }
+	return func(em *encMode, p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsZero() }
 }

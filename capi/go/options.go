@@ -124,6 +124,12 @@ type DecOptions struct {
 	ByteStringToString ByteStringToStringMode
 	// FieldNameByteString: whether a byte string key names struct fields.
 	FieldNameByteString FieldNameByteStringMode
+	// BinaryUnmarshaler: by default a byte string decoded into a type whose
+	// pointer implements encoding.BinaryUnmarshaler is given to
+	// UnmarshalBinary (a copy of its content), as fxamacker; any other item
+	// decodes into the type itself. BinaryUnmarshalerNone ignores the
+	// interface. UnmarshalCBOR and time.Time come first.
+	BinaryUnmarshaler BinaryUnmarshalerMode
 }
 
 // MaxNestedLevelsLimit is the largest DecOptions.MaxNestedLevels
@@ -203,6 +209,9 @@ func (o DecOptions) decMode() (*decMode, error) {
 	}
 	if o.FieldNameByteString < 0 || o.FieldNameByteString > FieldNameByteStringAllowed {
 		return nil, fmt.Errorf("cborfast: invalid FieldNameByteString %d", o.FieldNameByteString)
+	}
+	if o.BinaryUnmarshaler < 0 || o.BinaryUnmarshaler > BinaryUnmarshalerNone {
+		return nil, fmt.Errorf("cborfast: invalid BinaryUnmarshaler %d", o.BinaryUnmarshaler)
 	}
 	dm := &decMode{opts: o, maxStream: o.MaxStreamBuffer}
 	if dm.maxStream == 0 {
@@ -429,7 +438,33 @@ type EncOptions struct {
 	// ToIndefArrayStructTag: whether `toindefarray` structs may be encoded
 	// (Allowed conflicts with IndefLengthForbidden).
 	ToIndefArrayStructTag ToIndefArrayStructTagMode
+	// BinaryMarshaler: how a type implementing encoding.BinaryMarshaler
+	// (netip.Addr, url.URL, most UUID types) is written: by default the
+	// output of MarshalBinary as a byte string, as fxamacker; with
+	// BinaryMarshalerNone as the type itself. MarshalCBOR and the types
+	// the package knows (time.Time, big.Int) come first.
+	BinaryMarshaler BinaryMarshalerMode
 }
+
+// BinaryMarshalerMode: see EncOptions.BinaryMarshaler (fxamacker's values).
+type BinaryMarshalerMode int
+
+const (
+	// BinaryMarshalerByteString writes MarshalBinary's output as a byte string.
+	BinaryMarshalerByteString BinaryMarshalerMode = iota
+	// BinaryMarshalerNone ignores encoding.BinaryMarshaler.
+	BinaryMarshalerNone
+)
+
+// BinaryUnmarshalerMode: see DecOptions.BinaryUnmarshaler (fxamacker's values).
+type BinaryUnmarshalerMode int
+
+const (
+	// BinaryUnmarshalerByteString gives a byte string's content to UnmarshalBinary.
+	BinaryUnmarshalerByteString BinaryUnmarshalerMode = iota
+	// BinaryUnmarshalerNone ignores encoding.BinaryUnmarshaler.
+	BinaryUnmarshalerNone
+)
 
 // CoreDetEncOptions are RFC 8949 section 4.2.1 core deterministic encoding
 // (indefinite lengths forbidden, as in fxamacker's; likewise Canonical and
@@ -483,7 +518,8 @@ func (o EncOptions) encMode() (*encMode, error) {
 		o.TimeTag > EncTagRequired || o.NilContainers > NilContainerAsEmpty || o.MaxNestedLevels < 0 ||
 		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString ||
 		o.IndefLength < 0 || o.IndefLength > IndefLengthForbidden ||
-		o.ToIndefArrayStructTag < 0 || o.ToIndefArrayStructTag > ToIndefArrayStructTagAllowed {
+		o.ToIndefArrayStructTag < 0 || o.ToIndefArrayStructTag > ToIndefArrayStructTagAllowed ||
+		o.BinaryMarshaler < 0 || o.BinaryMarshaler > BinaryMarshalerNone {
 		return nil, fmt.Errorf("cborfast: invalid EncOptions")
 	}
 	if o.IndefLength == IndefLengthForbidden && o.ToIndefArrayStructTag == ToIndefArrayStructTagAllowed {

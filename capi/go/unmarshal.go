@@ -6,6 +6,8 @@ package cborfast
 import "C"
 
 import (
+	"bytes"
+	"encoding"
 	"encoding/base64"
 	"encoding/hex"
 	"math"
@@ -119,6 +121,7 @@ func (d *decState) byteString(it *citem) (string, error) {
 
 var (
 	unmarshalerType = reflect.TypeFor[Unmarshaler]()
+	binUnmarshaler  = reflect.TypeFor[encoding.BinaryUnmarshaler]()
 	timeType        = reflect.TypeFor[time.Time]()
 	bigIntType      = reflect.TypeFor[big.Int]()
 	tagType         = reflect.TypeFor[Tag]()
@@ -283,6 +286,36 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 			return u.UnmarshalCBOR(d.t.data[start:end:end])
 		}
 	}
+	if t != timeType && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
+		reflect.PointerTo(t).Implements(binUnmarshaler) {
+		// A byte string's content goes to UnmarshalBinary (a copy: the
+		// input is the caller's); any other item, and every item under
+		// BinaryUnmarshalerNone, to the type's own decoder.
+		alt := &typeDec{t: t}
+		alt.fn = buildDecOf(t, alt)
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type != C.CBOR_FAST_TYPE_BYTES || d.dm.opts.BinaryUnmarshaler == BinaryUnmarshalerNone {
+				return alt.fn(d, it, p)
+			}
+			var b []byte
+			if isIndef(it) {
+				var err error
+				if b, err = d.t.joinString(nil); err != nil {
+					return err
+				}
+			} else {
+				b = bytes.Clone(d.t.bytes(it))
+			}
+			// its error as it is, as fxamacker returns it
+			return reflect.NewAt(t, p).Interface().(encoding.BinaryUnmarshaler).UnmarshalBinary(b)
+		}
+	}
+	return buildDecOf(t, td)
+}
+
+// buildDecOf builds the decoder of t from its kind (the package's own types
+// first), ignoring the interfaces buildDec looks for.
+func buildDecOf(t reflect.Type, td *typeDec) decFn {
 	switch t {
 	case timeType:
 		return decTime
