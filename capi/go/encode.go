@@ -1062,6 +1062,16 @@ func structEnc(t reflect.Type) encFn {
 	own := make([]*typeEnc, len(si.fields))
 	for i := range si.fields {
 		own[i] = encoderLocked(si.fields[i].typ)
+		if f := &si.fields[i]; f.omitZero {
+			// omitzero, and omitempty if it is there too: the field's own
+			// test (the type's encoder is shared with other fields)
+			inner, zero, omitEmpty := own[i], zeroFn(f.typ), f.omitEmpty
+			own[i] = &typeEnc{t: inner.t,
+				fn: func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error) { return inner.fn(e, b, p) },
+				empty: func(em *encMode, p unsafe.Pointer) bool {
+					return zero(p) || omitEmpty && inner.empty(em, p)
+				}}
+		}
 	}
 	// Assigned once (a captured variable assigned again is captured by
 	// reference).
@@ -1102,7 +1112,7 @@ func structEnc(t reflect.Type) encFn {
 					key = append(appendHead(nil, 0x40, uint64(len(f.name))), f.name...)
 				}
 				ef := &pl.fs[k]
-				ef.offset, ef.enc, ef.prim, ef.empty, ef.omit = f.offset, encs[i], f.prim, f.empty, f.omitEmpty
+				ef.offset, ef.enc, ef.prim, ef.empty, ef.omit = f.offset, encs[i], f.prim, f.empty, f.omits()
 				if len(key) <= len(ef.key) {
 					copy(ef.key[:], key)
 					ef.keyLen = uint8(len(key))
@@ -1169,7 +1179,7 @@ func structEnc(t reflect.Type) encFn {
 			b = append(b, 0xa0)
 		default:
 			for i := range fields {
-				if fields[i].omitEmpty && encs[i].empty(e.em, unsafe.Add(p, fields[i].offset)) {
+				if fields[i].omits() && encs[i].empty(e.em, unsafe.Add(p, fields[i].offset)) {
 					n--
 				}
 			}
@@ -1288,7 +1298,7 @@ func throughHopsEnc(si *structInfo, encs []*typeEnc) ([]field, []*typeEnc) {
 	fields := append([]field(nil), si.fields...)
 	encs = append([]*typeEnc(nil), encs...)
 	for i := range fields {
-		path, offset, omitEmpty := si.paths[i], si.fields[i].offset, si.fields[i].omitEmpty
+		path, offset, omitEmpty := si.paths[i], si.fields[i].offset, si.fields[i].omits()
 		if path == nil {
 			continue
 		}
@@ -1390,9 +1400,8 @@ func emptyFn(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 // emptyFnOf is emptyFn by t's kind (the package's own types first).
 func emptyFnOf(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 	switch t {
-	case timeType:
-		return func(em *encMode, p unsafe.Pointer) bool { return (*time.Time)(p).IsZero() }
-	case bigIntType:
+	case timeType, bigIntType:
+		// never empty, as fxamacker (omitzero leaves out the zero time)
 		return func(em *encMode, p unsafe.Pointer) bool { return false }
 	}
 	switch emptyKind(t) {
@@ -1424,7 +1433,8 @@ func emptyFnOf(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 		return func(em *encMode, p unsafe.Pointer) bool {
 			for i := range si.fields {
 				f := &si.fields[i]
-				if q := addr(p, si.path(i), f.offset); q != nil && (!f.omitEmpty || !emptyFn(f.typ)(em, q)) {
+				if q := addr(p, si.path(i), f.offset); q != nil && !(f.omitEmpty && emptyFn(f.typ)(em, q) ||
+					f.omitZero && zeroFn(f.typ)(q)) {
 					return false
 				}
 			}

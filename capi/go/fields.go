@@ -23,6 +23,7 @@ type field struct {
 	keyInt    int64
 	isInt     bool
 	omitEmpty bool
+	omitZero  bool    // `omitzero`: left out when zero (Go 1.24 encoding/json's rule, as fxamacker)
 	offset    uintptr // from the start of the outer struct (through embedded structs), or of the struct its last hop points to (structInfo.paths)
 	typ       reflect.Type
 	index     []int
@@ -30,6 +31,36 @@ type field struct {
 	tagged    bool
 	prim      uint8 // primString... for the types the struct loops handle inline
 	empty     uint8 // emptyWord...: omitempty's test without a call (emptyCall: emptyFn)
+}
+
+// omits: the field has omitempty or omitzero.
+func (f *field) omits() bool { return f.omitEmpty || f.omitZero }
+
+// zeroFn is omitzero's test for a type, Go 1.24 encoding/json's (and
+// fxamacker's): the type's IsZero() bool method where it has one (nil
+// pointers and interfaces are zero without a call), else reflect's IsZero.
+func zeroFn(t reflect.Type) func(p unsafe.Pointer) bool {
+	isZeroer := reflect.TypeFor[interface{ IsZero() bool }]()
+	switch {
+	case (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && t.Implements(isZeroer):
+		return func(p unsafe.Pointer) bool {
+			v := reflect.NewAt(t, p).Elem()
+			if v.IsNil() {
+				return true
+			}
+			if t.Kind() == reflect.Interface {
+				if e := v.Elem(); e.Kind() == reflect.Pointer && e.IsNil() {
+					return true
+				}
+			}
+			return v.Interface().(interface{ IsZero() bool }).IsZero()
+		}
+	case t.Kind() != reflect.Interface && (t.Implements(isZeroer) || reflect.PointerTo(t).Implements(isZeroer)):
+		return func(p unsafe.Pointer) bool {
+			return reflect.NewAt(t, p).Interface().(interface{ IsZero() bool }).IsZero()
+		}
+	}
+	return func(p unsafe.Pointer) bool { return reflect.NewAt(t, p).Elem().IsZero() }
 }
 
 // Field types the struct encoder and decoder handle without a call (exact
@@ -162,6 +193,8 @@ func parseStruct(t reflect.Type) *structInfo {
 					switch o {
 					case "omitempty":
 						f.omitEmpty = true
+					case "omitzero":
+						f.omitZero = true
 					case "keyasint":
 						n, err := strconv.ParseInt(f.name, 10, 64)
 						if err == nil {
@@ -203,7 +236,7 @@ func parseStruct(t reflect.Type) *structInfo {
 			f.keyBytes = appendHead(nil, 0x60, uint64(len(f.name)))
 			f.keyBytes = append(f.keyBytes, f.name...)
 		}
-		if f.omitEmpty || allHops[i] != nil {
+		if f.omits() || allHops[i] != nil {
 			// (a field behind a nil embedded pointer is left out)
 			si.anyOmit = true
 		}
@@ -212,6 +245,9 @@ func parseStruct(t reflect.Type) *structInfo {
 		}
 		f.prim = primTypes[f.typ]
 		f.empty = emptyKind(f.typ)
+		if f.omitZero {
+			f.empty = emptyCall // the field's encoder tests both (structEnc)
+		}
 		si.fields = append(si.fields, f)
 	}
 	// Fields in declaration order (index paths), as encoding/json writes them.
