@@ -271,6 +271,12 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			}
 			continue
 		case C.CBOR_FAST_TYPE_TAG:
+			if fl == flavorAny && it.value == selfDescribedTag &&
+				(len(stack) == 0 || stack[len(stack)-1].kind != C.CBOR_FAST_TYPE_TAG) {
+				// Self-described CBOR where a value starts (not as another
+				// tag's content): passed over, as fxamacker does.
+				continue
+			}
 			if fl == flavorAny && lim != nil && lim.later && it.value >= 21 && it.value <= 23 {
 				// Expected later encoding: the content is the value, and
 				// byte strings inside it may become text (bytesValue).

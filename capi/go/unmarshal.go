@@ -204,6 +204,26 @@ func builtinTagMismatch(num uint64, c *citem) string {
 // (the tag number is not checked, as fxamacker does for unregistered tags),
 // null and undefined (which leave the value unchanged, or nil it for
 // pointers, slices, maps and interfaces), and mismatches.
+// selfDescribedTag marks data as CBOR (RFC 8949 section 3.4.6) and says
+// nothing of the value.
+const selfDescribedTag = 55799
+
+// skipSelfDescribed passes over the self-described CBOR tags at the start of
+// a value, as fxamacker does before it looks at the value (so 55799(null)
+// into a pointer is nil, and an Unmarshaler gets the content). The decoders
+// that take a tag as it is call it first; the others pass over any tag
+// they do not know (other).
+func (d *decState) skipSelfDescribed(it *citem) (*citem, error) {
+	for it._type == C.CBOR_FAST_TYPE_TAG && it.value == selfDescribedTag {
+		c, err := d.t.next()
+		if err != nil {
+			return nil, err
+		}
+		it = c
+	}
+	return it, nil
+}
+
 func (d *decState) other(it *citem, p unsafe.Pointer, td *typeDec) error {
 	switch it._type {
 	case C.CBOR_FAST_TYPE_TAG:
@@ -263,6 +283,10 @@ const maxPrealloc = 1 << 20
 func buildDec(t reflect.Type, td *typeDec) decFn {
 	if t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface && reflect.PointerTo(t).Implements(unmarshalerType) {
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			it, err := d.skipSelfDescribed(it)
+			if err != nil {
+				return err
+			}
 			start := int(it.offset)
 			// As fxamacker: tags 0-3 at the start of the value must hold
 			// the content RFC 8949 gives them, also for a RawMessage or
@@ -294,6 +318,10 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 		alt := &typeDec{t: t}
 		alt.fn = buildDecOf(t, alt)
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			it, err := d.skipSelfDescribed(it)
+			if err != nil {
+				return err
+			}
 			if it._type != C.CBOR_FAST_TYPE_BYTES || d.dm.opts.BinaryUnmarshaler == BinaryUnmarshalerNone {
 				return alt.fn(d, it, p)
 			}
@@ -446,6 +474,12 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 		elem := decoderLocked(t.Elem())
 		et := t.Elem()
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			if it._type == C.CBOR_FAST_TYPE_TAG {
+				var err error
+				if it, err = d.skipSelfDescribed(it); err != nil {
+					return err
+				}
+			}
 			if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
 				*(*unsafe.Pointer)(p) = nil
 				return nil
@@ -469,6 +503,10 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			it, err := d.skipSelfDescribed(it)
+			if err != nil {
+				return err
+			}
 			iv := reflect.NewAt(t, p).Elem()
 			if iv.IsNil() || iv.Elem().Kind() != reflect.Pointer || iv.Elem().IsNil() {
 				if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
@@ -1395,6 +1433,10 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 }
 
 func decBigInt(d *decState, it *citem, p unsafe.Pointer) error {
+	it, err := d.skipSelfDescribed(it)
+	if err != nil {
+		return err
+	}
 	z := (*big.Int)(p)
 	switch it._type {
 	case C.CBOR_FAST_TYPE_UINT:
