@@ -691,6 +691,13 @@ func buildEnc(t reflect.Type, te *typeEnc) {
 // first), ignoring the interfaces buildEnc looks for.
 func buildEncOf(t reflect.Type, te *typeEnc) {
 	switch t {
+	case simpleValueType:
+		// a simple value wherever it is, as fxamacker's SimpleValue (its
+		// kind would make it a number)
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.simple(b, uint8(*(*SimpleValue)(p)))
+		}
+		return
 	case timeType:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			return e.time(b, *(*time.Time)(p))

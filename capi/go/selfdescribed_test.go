@@ -75,3 +75,35 @@ func TestSelfDescribedAgainstFxamacker(t *testing.T) {
 		t.Errorf("RawMessage %x, %v", []byte(raw), err)
 	}
 }
+
+// SimpleValue as a typed target and field, as fxamacker's: any simple value,
+// false, true, null and undefined (20 to 23) decode into it, numbers do not;
+// it is written as a simple value wherever it is (a field was a number).
+func TestSimpleValueTypedAgainstFxamacker(t *testing.T) {
+	for _, h := range []string{"e0", "f3", "f4", "f5", "f6", "f7", "f820", "f8ff", "01", "f93c00", "40", "c6 f5", "d9d9f7 f5"} {
+		var ours SimpleValue
+		var peer fx.SimpleValue
+		err := Unmarshal(unhex(t, h), &ours)
+		ferr := fx.Unmarshal(unhex(t, h), &peer)
+		if (err == nil) != (ferr == nil) || uint8(ours) != uint8(peer) {
+			t.Errorf("%s: %d, %v; fxamacker %d, %v", h, ours, err, peer, ferr)
+		}
+	}
+	type rec struct {
+		S SimpleValue `cbor:"s"`
+	}
+	type frec struct {
+		S fx.SimpleValue `cbor:"s"`
+	}
+	for _, v := range []uint8{0, 19, 20, 22, 23, 32, 255} {
+		got, err := Marshal(rec{S: SimpleValue(v)})
+		want, ferr := fx.Marshal(frec{S: fx.SimpleValue(v)})
+		if err != nil || ferr != nil || fmt.Sprintf("%x", got) != fmt.Sprintf("%x", want) {
+			t.Errorf("field %d: %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
+		}
+		var back rec
+		if err := Unmarshal(got, &back); err != nil || back.S != SimpleValue(v) {
+			t.Errorf("field %d back: %d, %v", v, back.S, err)
+		}
+	}
+}

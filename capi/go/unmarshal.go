@@ -127,6 +127,7 @@ var (
 	tagType         = reflect.TypeFor[Tag]()
 	stringType      = reflect.TypeFor[string]()
 	byteStringType  = reflect.TypeFor[ByteString]()
+	simpleValueType = reflect.TypeFor[SimpleValue]()
 	int64Type       = reflect.TypeFor[int64]()
 	float64Type     = reflect.TypeFor[float64]()
 )
@@ -345,6 +346,26 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 // first), ignoring the interfaces buildDec looks for.
 func buildDecOf(t reflect.Type, td *typeDec) decFn {
 	switch t {
+	case simpleValueType:
+		// Any simple value, false, true, null and undefined included
+		// (20 to 23), as fxamacker's SimpleValue; not numbers.
+		return func(d *decState, it *citem, p unsafe.Pointer) error {
+			it, err := d.skipSelfDescribed(it)
+			if err != nil {
+				return err
+			}
+			switch it._type { // other tags too are type errors, as fxamacker's
+			case C.CBOR_FAST_TYPE_SIMPLE, C.CBOR_FAST_TYPE_BOOL:
+				*(*SimpleValue)(p) = SimpleValue(it.value)
+			case C.CBOR_FAST_TYPE_NULL:
+				*(*SimpleValue)(p) = 22
+			case C.CBOR_FAST_TYPE_UNDEFINED:
+				*(*SimpleValue)(p) = 23
+			default:
+				return d.mismatch(it, t, "")
+			}
+			return nil
+		}
 	case timeType:
 		return decTime
 	case bigIntType:
