@@ -130,3 +130,37 @@ func TestBinaryMarshalerAgainstFxamacker(t *testing.T) {
 		t.Error("BinaryUnmarshaler -1 accepted")
 	}
 }
+
+// bSl is a byte slice with its own binary form (the bytes reversed).
+type bSl []byte
+
+func (b *bSl) UnmarshalBinary(data []byte) error {
+	*b = make(bSl, len(data))
+	for i, c := range data {
+		(*b)[len(data)-1-i] = c
+	}
+	return nil
+}
+
+// Tags in front of the byte string are passed over before UnmarshalBinary
+// (fxamacker's default); they made a netip.Addr a type error and a byte
+// slice type take the bytes as they were, without its UnmarshalBinary.
+func TestBinaryUnmarshalerUnderTags(t *testing.T) {
+	for _, h := range []string{"4401020304", "d8204401020304", "d54401020304", "d9d9f74401020304",
+		"c24401020304", "c34401020304", "d820d8214401020304", "c04401020304", "c1 6161"} {
+		var a, fa netip.Addr
+		err, ferr := Unmarshal(unhex(t, h), &a), fx.Unmarshal(unhex(t, h), &fa)
+		if (err == nil) != (ferr == nil) || a != fa {
+			t.Errorf("%s into netip.Addr: %v, %v; fxamacker %v, %v", h, a, err, fa, ferr)
+		}
+		var b, fb bSl
+		err, ferr = Unmarshal(unhex(t, h), &b), fx.Unmarshal(unhex(t, h), &fb)
+		if (err == nil) != (ferr == nil) || !bytes.Equal(b, fb) {
+			t.Errorf("%s into bSl: %x, %v; fxamacker %x, %v", h, []byte(b), err, []byte(fb), ferr)
+		}
+	}
+	var a netip.Addr
+	if err := Unmarshal(unhex(t, "d8204401020304"), &a); err != nil || a != netip.MustParseAddr("1.2.3.4") {
+		t.Errorf("%v, %v", a, err)
+	}
+}

@@ -319,11 +319,28 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 		alt := &typeDec{t: t}
 		alt.fn = buildDecOf(t, alt)
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
-			it, err := d.skipSelfDescribed(it)
-			if err != nil {
-				return err
+			if d.dm.opts.BinaryUnmarshaler == BinaryUnmarshalerNone {
+				return alt.fn(d, it, p)
 			}
-			if it._type != C.CBOR_FAST_TYPE_BYTES || d.dm.opts.BinaryUnmarshaler == BinaryUnmarshalerNone {
+			// Tags in front are passed over, as fxamacker's default
+			// (DecTagIgnored) does for this target, with tags 0-3 checked
+			// against their content; the byte string under them goes to
+			// UnmarshalBinary, anything else to the type's own decoder.
+			for it._type == C.CBOR_FAST_TYPE_TAG {
+				num := uint64(it.value)
+				c, err := d.t.next()
+				if err != nil {
+					return err
+				}
+				if r := builtinTagMismatch(num, c); r != "" {
+					return d.mismatch(c, t, r)
+				}
+				if (num == 2 || num == 3) && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+					return d.mismatch(c, t, "a bignum into a type that is not a byte slice")
+				}
+				it = c
+			}
+			if it._type != C.CBOR_FAST_TYPE_BYTES {
 				return alt.fn(d, it, p)
 			}
 			var b []byte
