@@ -260,11 +260,17 @@ def decode(tag, value, immutable, tag_hook):
 # ---- encoding -------------------------------------------------------------------------
 
 def _encode_datetime(encoder, obj):
-    if obj.tzinfo is None:
+    # naive: no tzinfo, or one whose utcoffset() is None (Python's own rule;
+    # such a datetime was written as text without an offset, which loads
+    # refuses, or failed with AttributeError as a timestamp)
+    if obj.tzinfo is None or obj.utcoffset() is None:
         if encoder.timezone is None:
             raise CBOREncodeValueError(
                 "naive datetime %r encountered and no default timezone has been set" % (obj,))
         obj = obj.replace(tzinfo=encoder.timezone)
+        if obj.utcoffset() is None:
+            raise CBOREncodeValueError(
+                "the default timezone %r gives no UTC offset" % (encoder.timezone,))
     if encoder.datetime_as_timestamp:
         # Whole seconds in UTC: an offset with microseconds moves the
         # fraction (local .0 at +00:00:00.5 is .5 in UTC; cbor2 agrees).

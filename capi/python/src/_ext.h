@@ -111,6 +111,7 @@ typedef struct {
   uint8_t frozen;  /* build hashable values (map keys, set members) */
   uint8_t typed;   /* CF_TAG: a typed array, already built in obj (typed_arrays) */
   uint8_t user;    /* CF_TAG: semantic_decoders has this tag: no built-in handling */
+  uint8_t in_key;  /* inside a map key or a set (frozen there whatever `immutable` says) */
 } cf_frame;
 
 /* Deepest nesting of a hashable value built (a map key, a set member): hashing

@@ -598,6 +598,9 @@ static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
                             ? d->opts.immutable
                             : (parent->frozen || parent->kind == CF_KEY ||
                                (parent->kind == CF_TAG && parent->tag == 258)));
+  f->in_key = (uint8_t)(parent != NULL &&
+                        (parent->in_key || parent->kind == CF_KEY ||
+                         (parent->kind == CF_TAG && parent->tag == 258)));
   f->frozen_depth = (parent ? parent->frozen_depth : 0) + f->frozen;
   if (f->frozen_depth > CF_MAX_FROZEN_DEPTH) {
     d->depth--;
@@ -781,7 +784,7 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
           PyErr_Clear();
         } else if (i >= 0 && i < PyList_GET_SIZE(d->shareables)) {
           r = PyList_GET_ITEM(d->shareables, i);
-          if (r != cf_state.unset && f->frozen && !PyUnicode_CheckExact(r) &&
+          if (r != cf_state.unset && f->in_key && !PyUnicode_CheckExact(r) &&
               !PyBytes_CheckExact(r) && !PyLong_CheckExact(r) && !PyFloat_CheckExact(r)) {
             /* a reference would let a hashable value nest deeper than any
              * limit (hashing it recurses in C): not inside a key or a set */

@@ -583,3 +583,27 @@ class DeepNesting(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class NoOffsetTimezones(unittest.TestCase):
+    def test_a_tzinfo_without_offset_is_naive(self):
+        import datetime as dt
+
+        class NoOffset(dt.tzinfo):
+            def utcoffset(self, d):
+                return None
+
+        when = dt.datetime(2020, 1, 1, tzinfo=NoOffset())
+        # Python's rule: naive (it was written as text without an offset,
+        # which loads refuses, or failed with AttributeError as a timestamp)
+        for kw in ({}, {"datetime_as_timestamp": True}):
+            with self.subTest(**kw), self.assertRaises(CBOREncodeValueError) as cm:
+                dumps(when, **kw)
+            self.assertIn("naive datetime", str(cm.exception))
+        self.assertEqual(dumps(when, timezone=dt.timezone.utc),
+                         h("c0 74") + b"2020-01-01T00:00:00Z")
+        self.assertEqual(dumps(when, timezone=dt.timezone.utc, datetime_as_timestamp=True),
+                         h("c1 1a5e0be100"))
+        with self.assertRaises(CBOREncodeValueError) as cm:
+            dumps(dt.datetime(2020, 1, 1), timezone=NoOffset())
+        self.assertIn("gives no UTC offset", str(cm.exception))

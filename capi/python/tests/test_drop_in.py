@@ -304,3 +304,15 @@ def test_hook_errors_become_decode_errors(ref, name, data, options, what, offset
         # KeyboardInterrupt is not an error of the data: it passes (cbor2 wraps it)
         with pytest.raises(KeyboardInterrupt):
             cbor_fast.loads(h(data), **_hook_options(options, KeyboardInterrupt()))
+
+
+def test_immutable_allows_shared_references_outside_keys(ref):
+    # immutable=True froze everything, and a reference to a shared container
+    # was refused as if it sat in a map key (the hashing guard): cbor2 gives
+    # ((1,), (1,)). Inside a key or a set it is still refused.
+    data = h("82 d81c 8101 d81d00")
+    assert cbor_fast.loads(data, immutable=True) == ref.loads(data, immutable=True) == ((1,), (1,))
+    assert cbor_fast.loads(data) == [[1], [1]]
+    with pytest.raises(cbor_fast.CBORDecodeError, match="inside a map key or set") as e:
+        cbor_fast.loads(h("82 d81c 8101 a1 d81d00 01"), immutable=True)
+    assert e.value.offset == 6
