@@ -1437,6 +1437,12 @@ func emptyFnOf(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 		return func(em *encMode, p unsafe.Pointer) bool { return n == 0 }
 	case reflect.Struct:
 		si := parseStruct(t)
+		if si.toArray {
+			// empty only without fields, as fxamacker (the array is written
+			// whole whatever the fields hold)
+			n := len(si.fields)
+			return func(em *encMode, p unsafe.Pointer) bool { return n == 0 }
+		}
 		return func(em *encMode, p unsafe.Pointer) bool {
 			for i := range si.fields {
 				f := &si.fields[i]

@@ -135,15 +135,45 @@ func parseStruct(t reflect.Type) *structInfo {
 		offset uintptr
 		index  []int
 		hops   []hop
+		// mult: how many times t is embedded at this depth. It is walked
+		// once; with more than one, its fields conflict with themselves and
+		// are dropped (encoding/json's rule, fxamacker's).
+		mult int
 	}
 	var all []field
 	var allHops [][]hop // all[i]'s path
-	level := []queued{{t, 0, nil, nil}}
+	// toarray / toindefarray: options of the `_` field's cbor tag, the one
+	// reflect's FieldByName finds (promoted from an embedded struct too), as
+	// fxamacker reads them; exact option names.
+	if sf, ok := t.FieldByName("_"); ok {
+		if tag := sf.Tag.Get("cbor"); tag != "-" {
+			_, opts, _ := strings.Cut(tag, ",")
+			for _, o := range strings.Split(opts, ",") {
+				switch o {
+				case "toarray":
+					si.toArray = true
+				case "toindefarray":
+					si.toArray, si.toIndefArray = true, true
+				}
+			}
+		}
+	}
+	level := []queued{{t, 0, nil, nil, 1}}
 	seen := map[reflect.Type]bool{}
 	depthOf := map[string]int{}
 	counts := map[string]int{}
+	tagged := map[string]int{} // of counts, the fields named by their tag
 	for depth := 0; len(level) > 0; depth++ {
 		var next []queued
+		queue := func(n queued) {
+			for k := range next {
+				if next[k].t == n.t {
+					next[k].mult++
+					return
+				}
+			}
+			next = append(next, n)
+		}
 		for _, q := range level {
 			if seen[q.t] {
 				continue
@@ -156,13 +186,7 @@ func parseStruct(t reflect.Type) *structInfo {
 					tag, hasTag = sf.Tag.Lookup("json")
 				}
 				if sf.Name == "_" {
-					if strings.Contains(tag, "toarray") && depth == 0 {
-						si.toArray = true
-					}
-					if strings.Contains(tag, "toindefarray") && depth == 0 {
-						si.toArray, si.toIndefArray = true, true
-					}
-					continue
+					continue // (its options: below, as fxamacker reads them)
 				}
 				if tag == "-" {
 					continue
@@ -172,13 +196,13 @@ func parseStruct(t reflect.Type) *structInfo {
 				if sf.Anonymous && name == "" {
 					ft := sf.Type
 					if ft.Kind() == reflect.Struct {
-						next = append(next, queued{ft, q.offset + sf.Offset, index, q.hops})
+						queue(queued{ft, q.offset + sf.Offset, index, q.hops, 1})
 						continue
 					}
 					if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct {
 						// Its fields are reached through the pointer.
 						hops := append(append([]hop{}, q.hops...), hop{q.offset + sf.Offset, ft.Elem()})
-						next = append(next, queued{ft.Elem(), 0, index, hops})
+						queue(queued{ft.Elem(), 0, index, hops, 1})
 						continue
 					}
 				}
@@ -200,10 +224,6 @@ func parseStruct(t reflect.Type) *structInfo {
 						if err == nil {
 							f.keyInt, f.isInt = n, true
 						}
-					case "toarray":
-						if depth == 0 {
-							si.toArray = true
-						}
 					}
 				}
 				key := f.name
@@ -214,7 +234,11 @@ func parseStruct(t reflect.Type) *structInfo {
 					continue // a shallower field of that name hides it
 				}
 				depthOf[key] = depth
-				counts[key]++
+				n := min(q.mult, 2) // (a type embedded twice conflicts with itself)
+				counts[key] += n
+				if f.tagged {
+					tagged[key] += n
+				}
 				all = append(all, f)
 				allHops = append(allHops, q.hops)
 			}
@@ -227,8 +251,10 @@ func parseStruct(t reflect.Type) *structInfo {
 		if f.isInt {
 			key = "\x00int:" + strconv.FormatInt(f.keyInt, 10)
 		}
-		if counts[key] > 1 {
-			continue // equal depth, both dropped (as encoding/json does)
+		if counts[key] > 1 && (!f.tagged || tagged[key] != 1) {
+			// Equal depth: the one named by its tag wins, else all are
+			// dropped (encoding/json's rule, fxamacker's).
+			continue
 		}
 		if f.isInt {
 			f.keyBytes = appendInt(nil, f.keyInt)

@@ -1,0 +1,134 @@
+package cborfast
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
+)
+
+type ecTA struct{ X int }
+type ecTB struct {
+	X int `cbor:"X"`
+}
+type ecTC struct {
+	ecTA
+	ecTB
+}
+type ecW1 struct{ ecTA }
+type ecW2 struct{ ecTA }
+type ecWW struct {
+	ecW1
+	ecW2
+	Z int
+}
+type ecTwoTagged struct {
+	ecTB
+	Y struct {
+		X int `cbor:"X"`
+	} `cbor:"-"`
+	ecTB2
+}
+type ecTB2 struct {
+	X int `cbor:"X"`
+}
+type ecArr struct {
+	_ struct{} `cbor:",toarray"`
+	ecTA
+	ecTB
+	W int
+}
+
+// Name conflicts between promoted fields follow encoding/json (and
+// fxamacker): at equal depth the field named by its tag wins, else all are
+// dropped; a struct type embedded twice at one depth conflicts with itself.
+// cborfast dropped the tagged field (X silently gone, and a toarray struct
+// one element short) and took the first of a type embedded twice.
+func TestEmbeddedConflictsAgainstFxamacker(t *testing.T) {
+	values := []any{
+		ecTC{ecTA{1}, ecTB{2}},
+		ecWW{ecW1{ecTA{1}}, ecW2{ecTA{2}}, 3},
+		ecTwoTagged{ecTB: ecTB{1}, ecTB2: ecTB2{2}},
+		ecArr{ecTA: ecTA{4}, ecTB: ecTB{5}, W: 6},
+	}
+	for _, v := range values {
+		got, err := Marshal(v)
+		want, ferr := fx.Marshal(v)
+		if err != nil || ferr != nil || !bytes.Equal(got, want) {
+			t.Errorf("Marshal %T: %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
+			continue
+		}
+		rt := reflect.TypeOf(v)
+		ours, peer := reflect.New(rt), reflect.New(rt)
+		err, ferr = Unmarshal(want, ours.Interface()), fx.Unmarshal(want, peer.Interface())
+		if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
+			t.Errorf("Unmarshal %T %x: %+v, %v; fxamacker %+v, %v", v, want, ours.Elem(), err, peer.Elem(), ferr)
+		}
+	}
+	if got, _ := Marshal(ecTC{ecTA{1}, ecTB{2}}); !bytes.Equal(got, unhex(t, "a1 6158 02")) {
+		t.Errorf("tagged wins: %x", got)
+	}
+	if got, _ := Marshal(ecWW{ecW1{ecTA{1}}, ecW2{ecTA{2}}, 3}); !bytes.Equal(got, unhex(t, "a1 615a 03")) {
+		t.Errorf("twice embedded: %x", got)
+	}
+	var c ecTC
+	if err := Unmarshal(unhex(t, "a1 6158 07"), &c); err != nil || c.ecTB.X != 7 || c.ecTA.X != 0 {
+		t.Errorf("%+v, %v", c, err)
+	}
+}
+
+type ecEArr struct {
+	_    struct{} `cbor:",toarray"`
+	P, Q int
+}
+type ecPromoted struct {
+	ecEArr
+	Z int
+}
+type ecNotArray struct {
+	_ struct{} `cbor:",toarrayx"`
+	A int
+}
+type ecJSONArray struct {
+	_ struct{} `json:",toarray"`
+	A int
+}
+type ecFieldOpt struct {
+	A int `cbor:"a,toarray"`
+}
+type ecTAo struct {
+	_ struct{} `cbor:",toarray"`
+	A int      `cbor:",omitempty"`
+}
+type ecHoldsTAo struct {
+	T ecTAo `cbor:"t,omitempty"`
+}
+
+// toarray as fxamacker reads it: the exact option on the cbor tag of the
+// `_` field reflect finds (an embedded struct's too); not a substring, not
+// a json tag, not another field's option. A toarray struct under omitempty
+// is empty only without fields.
+func TestToArrayOptionAgainstFxamacker(t *testing.T) {
+	for _, v := range []any{ecPromoted{ecEArr{P: 1, Q: 2}, 3}, ecNotArray{A: 1}, ecJSONArray{A: 1},
+		ecFieldOpt{A: 1}, ecHoldsTAo{}} {
+		got, err := Marshal(v)
+		want, ferr := fx.Marshal(v)
+		if err != nil || ferr != nil || !bytes.Equal(got, want) {
+			t.Errorf("Marshal %T: %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
+			continue
+		}
+		rt := reflect.TypeOf(v)
+		ours, peer := reflect.New(rt), reflect.New(rt)
+		err, ferr = Unmarshal(want, ours.Interface()), fx.Unmarshal(want, peer.Interface())
+		if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
+			t.Errorf("Unmarshal %T %x: %+v, %v; fxamacker %+v, %v", v, want, ours.Elem(), err, peer.Elem(), ferr)
+		}
+	}
+	if got, _ := Marshal(ecPromoted{ecEArr{P: 1, Q: 2}, 3}); !bytes.Equal(got, unhex(t, "83 01 02 03")) {
+		t.Errorf("promoted toarray: %x", got)
+	}
+	if got, _ := Marshal(ecHoldsTAo{}); !bytes.Equal(got, unhex(t, "a1 6174 81 00")) {
+		t.Errorf("omitempty toarray: %x", got)
+	}
+}
