@@ -1080,6 +1080,12 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
     const cbor_fast_item* it = &d->batch[d->pos++];
     if (d->depth == 0) {
       d->item_start = it->offset;
+      /* Shared values (tag 28) are the top-level item's own: references
+       * from the next item of a sequence find none (as CBORDecoder's and
+       * cbor2's), and a long sequence does not keep every shared value. */
+      if (d->shareables != NULL) {
+        Py_CLEAR(d->shareables);
+      }
     } else if (d->stack[d->depth - 1].kind == CF_KEY) {
       d->stack[d->depth - 1].key_offset = it->offset;
     }

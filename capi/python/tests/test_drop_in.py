@@ -316,3 +316,21 @@ def test_immutable_allows_shared_references_outside_keys(ref):
     with pytest.raises(cbor_fast.CBORDecodeError, match="inside a map key or set") as e:
         cbor_fast.loads(h("82 d81c 8101 a1 d81d00 01"), immutable=True)
     assert e.value.offset == 6
+
+
+def test_shared_values_are_per_item_in_a_sequence(ref):
+    # iter_sequence kept the tag-28 table across items: item 2's reference
+    # found item 1's value (CBORDecoder and cbor2 refuse it), and a long
+    # sequence kept every shared value alive.
+    data = h("d81c 8101" "d81d00")
+    items = cbor_fast.iter_sequence(data)
+    assert next(items) == [1]
+    with pytest.raises(cbor_fast.CBORDecodeError, match="tag 29") as e:
+        next(items)
+    assert e.value.offset == 4
+    dec = ref.CBORDecoder(io.BytesIO(data))
+    assert dec.decode() == [1]
+    with pytest.raises(ref.CBORDecodeError):
+        dec.decode()
+    # within one item references work as before
+    assert list(cbor_fast.iter_sequence(h("82 d81c 8101 d81d00") * 2)) == [[[1], [1]]] * 2
