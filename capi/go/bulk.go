@@ -47,7 +47,7 @@ func bulkKind(et reflect.Type) (kind int, narrow bool) {
 
 // narrowInto converts n 64-bit elements at src (kind as bulkKind) into the
 // elements of type et at dst; false at the first that does not fit.
-func narrowInto(et reflect.Type, kind int, src, dst unsafe.Pointer, n int) bool {
+func narrowInto(et reflect.Type, kind int, src, dst unsafe.Pointer, n int) int {
 	bits := uint(et.Size() * 8)
 	for i := 0; i < n; i++ {
 		q := unsafe.Add(dst, uintptr(i)*et.Size())
@@ -55,7 +55,7 @@ func narrowInto(et reflect.Type, kind int, src, dst unsafe.Pointer, n int) bool 
 		case 0:
 			v := *(*uint64)(unsafe.Add(src, i*8))
 			if bits < 64 && v>>bits != 0 {
-				return false
+				return i
 			}
 			switch bits {
 			case 16:
@@ -66,7 +66,7 @@ func narrowInto(et reflect.Type, kind int, src, dst unsafe.Pointer, n int) bool 
 		case 1:
 			v := *(*int64)(unsafe.Add(src, i*8))
 			if lim := int64(1) << (bits - 1); v < -lim || v >= lim {
-				return false
+				return i
 			}
 			switch bits {
 			case 8:
@@ -80,12 +80,12 @@ func narrowInto(et reflect.Type, kind int, src, dst unsafe.Pointer, n int) bool 
 			v := *(*float64)(unsafe.Add(src, i*8))
 			f := float32(v)
 			if float64(f) != v && v == v {
-				return false // a double typed array with values no float32 holds
+				return i // a double typed array with values no float32 holds
 			}
 			*(*float32)(q) = f
 		}
 	}
-	return true
+	return -1
 }
 
 // bulkMinLen: shorter definite arrays are read element by element (the
@@ -181,13 +181,28 @@ func (d *decState) bulkSlice(it *citem, t reflect.Type, kind int, narrow bool, p
 		}
 		return false, nil
 	}
-	if narrow && !narrowInto(t.Elem(), kind, data, target, n) {
-		d.nerr++
-		if d.err == nil {
-			d.err = &UnmarshalTypeError{CBORType: "typed array (tag " + strconv.FormatUint(uint64(head.value), 10) + ")",
-				GoType: t.String(), Offset: off, Reason: "overflow"}
+	if narrow {
+		if bad := narrowInto(t.Elem(), kind, data, target, n); bad >= 0 {
+			if head._type == C.CBOR_FAST_TYPE_ARRAY {
+				// the element-by-element path reports it at its offset
+				return false, nil
+			}
+			// A typed array's element that does not fit: a type error at
+			// that element (its content is the byte string right after
+			// the tag, fixed-width elements).
+			at := off
+			if j := d.t.i; j < len(d.t.batch) && n > 0 {
+				if bs := &d.t.batch[j]; bs._type == C.CBOR_FAST_TYPE_BYTES && !isIndef(bs) {
+					at = int(bs.offset) + int(bs.head_size) + bad*(int(bs.size)/n)
+				}
+			}
+			d.nerr++
+			if d.err == nil {
+				d.err = &UnmarshalTypeError{CBORType: "typed array (tag " + strconv.FormatUint(uint64(head.value), 10) + ")",
+					GoType: t.String(), Offset: at, Reason: "overflow"}
+			}
+			return true, d.t.passOver(&head)
 		}
-		return true, d.t.passOver(&head)
 	}
 	if reuse {
 		sh.len = n

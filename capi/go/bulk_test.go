@@ -295,10 +295,11 @@ func TestTypedArraysIntoSmallerTypes(t *testing.T) {
 			t.Fatalf("%T: %v %v", v, p.Elem().Interface(), err)
 		}
 	}
-	// uint32 typed array [1, 65536] into []uint16: overflow, at the tag
+	// uint32 typed array [1, 65536] into []uint16: overflow, at the second
+	// element (content from offset 3)
 	var u16 []uint16
 	var te *UnmarshalTypeError
-	if err := Unmarshal(unhex(t, "d846 48 01000000 00000100"), &u16); !errors.As(err, &te) || te.Offset != 0 || te.Reason != "overflow" {
+	if err := Unmarshal(unhex(t, "d846 48 01000000 00000100"), &u16); !errors.As(err, &te) || te.Offset != 7 || te.Reason != "overflow" {
 		t.Fatalf("overflow: %v", err)
 	}
 	// a plain array into []uint16: element by element, as before
@@ -314,5 +315,32 @@ func TestBulkKeepsNamedElementTypes(t *testing.T) {
 	var ids []ID
 	if err := Unmarshal(data, &ids); err != nil || len(ids) != 20 || uint64(ids[19]) != want[19] {
 		t.Fatalf("%v %v", ids, err)
+	}
+}
+
+// An element that does not fit a narrow slice is a type error at that
+// element's offset, as the README says (it was the tag's, offset 0), for a
+// typed array; a plain array's goes the element-by-element way, which
+// gives the same.
+func TestNarrowSliceElementOffsets(t *testing.T) {
+	rows := []struct {
+		name string
+		data string
+		into func([]byte) error
+		off  int
+	}{
+		// tag 64 (uint8), 4 bytes from offset 3: 01 02 03 ff; 0xff is at 6
+		{"uint8 typed array into []int8", "d840 44 010203ff", func(b []byte) error { var v []int8; return Unmarshal(b, &v) }, 6},
+		// tag 70 (uint32 little endian), 2 elements, the second 2^31: at 2+1+4
+		{"uint32le typed array into []int32", "d846 48 01000000 00000080", func(b []byte) error { var v []int32; return Unmarshal(b, &v) }, 7},
+		// a plain array of 16 numbers, the last 300, into []int8: at 16
+		{"plain array into []int8", "90 000102030405060708090a0b0c0d0e 19012c", func(b []byte) error { var v []int8; return Unmarshal(b, &v) }, 16},
+	}
+	for _, r := range rows {
+		err := r.into(unhex(t, r.data))
+		var te *UnmarshalTypeError
+		if !errors.As(err, &te) || te.Offset != r.off {
+			t.Errorf("%s: %v; want a type error at %d", r.name, err, r.off)
+		}
 	}
 }
