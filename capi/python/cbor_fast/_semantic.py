@@ -314,7 +314,7 @@ def _encode_set(encoder, obj):
     items = list(obj)
     if encoder.canonical:
         try:
-            encoded = [(encoder.encode_to_bytes(x), x) for x in items]
+            encoded = [(encoder._sort_key(x), x) for x in items]
         except RecursionError:
             # Each level of sets in sets is a few Python frames here (the
             # members are encoded apart to be sorted): past Python's limit

@@ -1169,6 +1169,20 @@ static PyObject* encoder_encode_to_bytes(PyObject* self, PyObject* obj) {
   return r;
 }
 
+/* A set member's canonical sort key: its encoding without value sharing, as
+ * a dict's keys are sorted (sorted_items). Sets hold no lists or dicts of
+ * their own, so sharing changes a member's bytes only by the reference
+ * numbers; sorting on bytes that depend on them made nested sets cost 2^depth
+ * (each level encoded its members once to sort and again to write). */
+static PyObject* encoder_sort_key(PyObject* self, PyObject* obj) {
+  cf_encoder* e = (cf_encoder*)self;
+  int sharing = e->value_sharing;
+  e->value_sharing = 0;
+  PyObject* r = encoder_encode_to_bytes(self, obj);
+  e->value_sharing = sharing;
+  return r;
+}
+
 static PyObject* encoder_write(PyObject* self, PyObject* data) {
   cf_encoder* e = (cf_encoder*)self;
   if (e->w == NULL) {
@@ -1204,6 +1218,8 @@ static PyMethodDef encoder_methods[] = {
     {"encode", encoder_encode, METH_O, "Encodes obj (inside `default`: into the output)."},
     {"encode_to_bytes", encoder_encode_to_bytes, METH_O, "obj encoded with these options."},
     {"write", encoder_write, METH_O, "Writes bytes to fp (outside a dumps() call)."},
+    {"_sort_key", encoder_sort_key, METH_O,
+     "A set member's canonical sort key (its encoding without value sharing)."},
     {"_write_encoded", encoder_write_encoded, METH_O,
      "Writes one encoded item as it is (inside a dumps() call)."},
     {NULL, NULL, 0, NULL}};
