@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/netip"
 	"net/url"
-	"reflect"
 	"testing"
 
 	fx "github.com/fxamacker/cbor/v2"
@@ -60,20 +59,7 @@ func TestBinaryMarshalerAgainstFxamacker(t *testing.T) {
 		map[netip.Addr]int{addr: 1},
 	}
 	for _, v := range values {
-		got, err := Marshal(v)
-		want, ferr := fx.Marshal(v)
-		if err != nil || ferr != nil || !bytes.Equal(got, want) {
-			t.Errorf("Marshal(%#v): %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
-			continue
-		}
-		// and back, into a new value of the same type, as fxamacker decodes it
-		rt := reflect.TypeOf(v)
-		ours, peer := reflect.New(rt), reflect.New(rt)
-		err = Unmarshal(got, ours.Interface())
-		ferr = fx.Unmarshal(got, peer.Interface())
-		if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
-			t.Errorf("Unmarshal(%x) into %v: %#v, %v; fxamacker %#v, %v", got, rt, ours.Elem(), err, peer.Elem(), ferr)
-		}
+		sameBothWaysAsFx(t, v)
 	}
 	if b, _ := Marshal(addr); !bytes.Equal(b, unhex(t, "44 c0a80101")) {
 		t.Errorf("netip.Addr: %x", b)

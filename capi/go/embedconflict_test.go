@@ -2,10 +2,7 @@ package cborfast
 
 import (
 	"bytes"
-	"reflect"
 	"testing"
-
-	fx "github.com/fxamacker/cbor/v2"
 )
 
 type ecTA struct{ X int }
@@ -53,18 +50,7 @@ func TestEmbeddedConflictsAgainstFxamacker(t *testing.T) {
 		ecArr{ecTA: ecTA{4}, ecTB: ecTB{5}, W: 6},
 	}
 	for _, v := range values {
-		got, err := Marshal(v)
-		want, ferr := fx.Marshal(v)
-		if err != nil || ferr != nil || !bytes.Equal(got, want) {
-			t.Errorf("Marshal %T: %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
-			continue
-		}
-		rt := reflect.TypeOf(v)
-		ours, peer := reflect.New(rt), reflect.New(rt)
-		err, ferr = Unmarshal(want, ours.Interface()), fx.Unmarshal(want, peer.Interface())
-		if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
-			t.Errorf("Unmarshal %T %x: %+v, %v; fxamacker %+v, %v", v, want, ours.Elem(), err, peer.Elem(), ferr)
-		}
+		sameBothWaysAsFx(t, v)
 	}
 	if got, _ := Marshal(ecTC{ecTA{1}, ecTB{2}}); !bytes.Equal(got, unhex(t, "a1 6158 02")) {
 		t.Errorf("tagged wins: %x", got)
@@ -90,10 +76,6 @@ type ecNotArray struct {
 	_ struct{} `cbor:",toarrayx"`
 	A int
 }
-type ecJSONArray struct {
-	_ struct{} `json:",toarray"`
-	A int
-}
 type ecFieldOpt struct {
 	A int `cbor:"a,toarray"`
 }
@@ -107,23 +89,12 @@ type ecHoldsTAo struct {
 
 // toarray as fxamacker reads it: the exact option on the cbor tag of the
 // `_` field reflect finds (an embedded struct's too); not a substring, not
-// a json tag, not another field's option. A toarray struct under omitempty
+// another field's option. A toarray struct under omitempty
 // is empty only without fields.
 func TestToArrayOptionAgainstFxamacker(t *testing.T) {
-	for _, v := range []any{ecPromoted{ecEArr{P: 1, Q: 2}, 3}, ecNotArray{A: 1}, ecJSONArray{A: 1},
+	for _, v := range []any{ecPromoted{ecEArr{P: 1, Q: 2}, 3}, ecNotArray{A: 1},
 		ecFieldOpt{A: 1}, ecHoldsTAo{}} {
-		got, err := Marshal(v)
-		want, ferr := fx.Marshal(v)
-		if err != nil || ferr != nil || !bytes.Equal(got, want) {
-			t.Errorf("Marshal %T: %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
-			continue
-		}
-		rt := reflect.TypeOf(v)
-		ours, peer := reflect.New(rt), reflect.New(rt)
-		err, ferr = Unmarshal(want, ours.Interface()), fx.Unmarshal(want, peer.Interface())
-		if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
-			t.Errorf("Unmarshal %T %x: %+v, %v; fxamacker %+v, %v", v, want, ours.Elem(), err, peer.Elem(), ferr)
-		}
+		sameBothWaysAsFx(t, v)
 	}
 	if got, _ := Marshal(ecPromoted{ecEArr{P: 1, Q: 2}, 3}); !bytes.Equal(got, unhex(t, "83 01 02 03")) {
 		t.Errorf("promoted toarray: %x", got)

@@ -1,6 +1,7 @@
 package cborfast
 
 import (
+	"bytes"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -8,9 +9,12 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
 )
 
 // unhex decodes a hex string written with optional spaces.
@@ -177,5 +181,24 @@ func readAllItems(t *testing.T, in []byte) []Item {
 			t.Fatal(err)
 		}
 		items = append(items, it)
+	}
+}
+
+// sameBothWaysAsFx checks that Marshal(v) writes fxamacker's bytes for v and
+// that Unmarshal of them into a new value of v's type gives what
+// fxamacker's gives.
+func sameBothWaysAsFx(t *testing.T, v any) {
+	t.Helper()
+	got, err := Marshal(v)
+	want, ferr := fx.Marshal(v)
+	if err != nil || ferr != nil || !bytes.Equal(got, want) {
+		t.Errorf("Marshal(%#v): %x, %v; fxamacker %x, %v", v, got, err, want, ferr)
+		return
+	}
+	rt := reflect.TypeOf(v)
+	ours, peer := reflect.New(rt), reflect.New(rt)
+	err, ferr = Unmarshal(want, ours.Interface()), fx.Unmarshal(want, peer.Interface())
+	if err != nil || ferr != nil || !reflect.DeepEqual(ours.Elem().Interface(), peer.Elem().Interface()) {
+		t.Errorf("Unmarshal(%x) into %v: %#v, %v; fxamacker %#v, %v", want, rt, ours.Elem(), err, peer.Elem(), ferr)
 	}
 }

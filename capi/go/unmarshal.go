@@ -225,6 +225,29 @@ func (d *decState) skipSelfDescribed(it *citem) (*citem, error) {
 	return it, nil
 }
 
+// underTags passes over the tags in front of a value, each checked against
+// its content as fxamacker checks tags 0-3 (a bignum's too, into a t that is
+// not a byte slice or array, unless bignums), and returns the item under
+// them; done with the decoder's result when one did not fit t. stop keeps
+// the tag numbers it accepts in front (the time's 0 and 1), or is nil.
+func (d *decState) underTags(it *citem, t reflect.Type, bignums bool, stop func(uint64) bool) (_ *citem, done bool, err error) {
+	for it._type == C.CBOR_FAST_TYPE_TAG && (stop == nil || !stop(uint64(it.value))) {
+		num := uint64(it.value) // it may not outlive the next call
+		c, err := d.t.next()
+		if err != nil {
+			return nil, true, err
+		}
+		if r := builtinTagMismatch(num, c); r != "" {
+			return nil, true, d.mismatch(c, t, r)
+		}
+		if !bignums && (num == 2 || num == 3) && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
+			return nil, true, d.mismatch(c, t, "a bignum into a type that is not a byte slice")
+		}
+		it = c
+	}
+	return it, false, nil
+}
+
 func (d *decState) other(it *citem, p unsafe.Pointer, td *typeDec) error {
 	switch it._type {
 	case C.CBOR_FAST_TYPE_TAG:
@@ -292,16 +315,9 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 			// As fxamacker: tags 0-3 at the start of the value must hold
 			// the content RFC 8949 gives them, also for a RawMessage or
 			// an Unmarshaler (nested ones are the Unmarshaler's to check).
-			for it._type == C.CBOR_FAST_TYPE_TAG {
-				num := uint64(it.value)
-				c, err := d.t.next()
-				if err != nil {
-					return err
-				}
-				if r := builtinTagMismatch(num, c); r != "" {
-					return d.mismatch(c, t, r)
-				}
-				it = c
+			it, done, err := d.underTags(it, t, true, nil)
+			if done {
+				return err
 			}
 			end, err := d.t.skipRest(it)
 			if err != nil {
@@ -326,19 +342,9 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 			// (DecTagIgnored) does for this target, with tags 0-3 checked
 			// against their content; the byte string under them goes to
 			// UnmarshalBinary, anything else to the type's own decoder.
-			for it._type == C.CBOR_FAST_TYPE_TAG {
-				num := uint64(it.value)
-				c, err := d.t.next()
-				if err != nil {
-					return err
-				}
-				if r := builtinTagMismatch(num, c); r != "" {
-					return d.mismatch(c, t, r)
-				}
-				if (num == 2 || num == 3) && t.Kind() != reflect.Slice && t.Kind() != reflect.Array {
-					return d.mismatch(c, t, "a bignum into a type that is not a byte slice")
-				}
-				it = c
+			it, done, err := d.underTags(it, t, false, nil)
+			if done {
+				return err
 			}
 			if it._type != C.CBOR_FAST_TYPE_BYTES {
 				return alt.fn(d, it, p)
@@ -1414,15 +1420,9 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 	// As fxamacker's default (DecTagIgnored): tag numbers other than 0 and 1
 	// are passed over, and their content read as the time (a loop: one
 	// iteration per tag, however many the input nests).
-	for it._type == C.CBOR_FAST_TYPE_TAG && it.value != 0 && it.value != 1 {
-		c, err := d.t.next()
-		if err != nil {
-			return err
-		}
-		if r := builtinTagMismatch(uint64(it.value), c); r != "" {
-			return d.mismatch(c, timeType, r)
-		}
-		it = c
+	it, done, err := d.underTags(it, timeType, true, func(n uint64) bool { return n == 0 || n == 1 })
+	if done {
+		return err
 	}
 	var c any
 	num := uint64(1)
