@@ -2,7 +2,10 @@ package cborfast
 
 import (
 	"bytes"
+	"errors"
 	"testing"
+
+	fx "github.com/fxamacker/cbor/v2"
 )
 
 type ecTA struct{ X int }
@@ -101,5 +104,41 @@ func TestToArrayOptionAgainstFxamacker(t *testing.T) {
 	}
 	if got, _ := Marshal(ecHoldsTAo{}); !bytes.Equal(got, unhex(t, "a1 6174 81 00")) {
 		t.Errorf("omitempty toarray: %x", got)
+	}
+}
+
+// A keyasint field whose name is not an integer: the struct is refused
+// both ways, as fxamacker refuses it (it was written with a text key).
+func TestKeyAsIntNameNotAnInteger(t *testing.T) {
+	type bad struct {
+		X int `cbor:"x,keyasint"`
+	}
+	_, err := Marshal(bad{X: 1})
+	_, ferr := fx.Marshal(bad{X: 1})
+	if err == nil || ferr == nil {
+		t.Errorf("Marshal: %v; fxamacker %v", err, ferr)
+	}
+	var v bad
+	err = Unmarshal(unhex(t, "a1 6178 01"), &v)
+	ferr = fx.Unmarshal(unhex(t, "a1 6178 01"), &v)
+	if err == nil || ferr == nil || v.X != 0 {
+		t.Errorf("Unmarshal: %v; fxamacker %v", err, ferr)
+	}
+}
+
+// uintptr is an address, not data: Marshal refuses it, as fxamacker (it
+// was written as an unsigned integer); decoding into one still works.
+func TestUintptrIsRefused(t *testing.T) {
+	for _, v := range []any{uintptr(5), struct{ P uintptr }{5}, []uintptr{1}} {
+		_, err := Marshal(v)
+		_, ferr := fx.Marshal(v)
+		var ue *UnsupportedTypeError
+		if !errors.As(err, &ue) || ferr == nil {
+			t.Errorf("%T: %v; fxamacker %v", v, err, ferr)
+		}
+	}
+	var p uintptr
+	if err := Unmarshal(unhex(t, "05"), &p); err != nil || p != 5 {
+		t.Errorf("%v, %v", p, err)
 	}
 }

@@ -747,9 +747,14 @@ func buildEncOf(t reflect.Type, te *typeEnc) {
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			return appendInt(b, *(*int64)(p)), nil
 		}
-	case reflect.Uint, reflect.Uintptr:
+	case reflect.Uint:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			return appendHead(b, 0, uint64(*(*uint)(p))), nil
+		}
+	case reflect.Uintptr:
+		// an address, not data: refused, as fxamacker refuses it
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return b, &UnsupportedTypeError{Type: t.String()}
 		}
 	case reflect.Uint8:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
@@ -1066,6 +1071,9 @@ func mapEnc(t reflect.Type) encFn {
 
 func structEnc(t reflect.Type) encFn {
 	si := parseStruct(t)
+	if si.err != nil {
+		return func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error) { return b, si.err }
+	}
 	own := make([]*typeEnc, len(si.fields))
 	for i := range si.fields {
 		own[i] = encoderLocked(si.fields[i].typ)

@@ -112,6 +112,9 @@ var primTypes = map[reflect.Type]uint8{
 }
 
 type structInfo struct {
+	// err: the struct cannot be encoded or decoded (a keyasint field whose
+	// name is not an integer), as fxamacker refuses it.
+	err     error
 	fields  []field
 	toArray bool
 	// toIndefArray: `toindefarray` (fxamacker v2.10): encoded as an
@@ -223,6 +226,8 @@ func parseStruct(t reflect.Type) *structInfo {
 						n, err := strconv.ParseInt(f.name, 10, 64)
 						if err == nil {
 							f.keyInt, f.isInt = n, true
+						} else if si.err == nil {
+							si.err = fmt.Errorf("cborfast: failed to parse field name %q of %v to int (%v)", f.name, t, err)
 						}
 					}
 				}

@@ -1146,6 +1146,9 @@ func throughHopsDec(si *structInfo, decs []*typeDec) ([]field, []*typeDec) {
 
 func structDec(t reflect.Type, td *typeDec) decFn {
 	si := parseStruct(t)
+	if si.err != nil {
+		return func(d *decState, it *citem, p unsafe.Pointer) error { return si.err }
+	}
 	own := make([]*typeDec, len(si.fields))
 	for i := range si.fields {
 		own[i] = decoderLocked(si.fields[i].typ)
