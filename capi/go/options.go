@@ -169,8 +169,14 @@ type DecMode interface {
 }
 
 type decMode struct {
-	opts      DecOptions
-	copts     C.cf_reader_opts
+	opts  DecOptions
+	copts C.cf_reader_opts
+	// frameOpts: copts without the validity checks (UTF-8, duplicate
+	// keys, deterministic encoding), for the Decoder's boundary finder: an
+	// item that is well-formed but invalid is then found whole, its error
+	// comes from decoding it, and the Decoder goes on after it (as
+	// fxamacker's).
+	frameOpts C.cf_reader_opts
 	lim       *limits
 	maxStream int       // the Decoder's buffer bound
 	tags      tagLookup // registered types (DecModeWithTags), or nil
@@ -238,6 +244,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	// on every item; the smaller one is checked on every item as the
 	// batches arrive (tokens.limitSmaller), skipped values included.
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
+	dm.frameOpts = dm.copts
+	dm.frameOpts.validate_utf8, dm.frameOpts.reject_duplicate_keys, dm.frameOpts.deterministic = 0, 0, 0
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
 		defMap: o.DefaultMapType, defBytes: o.DefaultByteStringType,
 		later:  o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding,

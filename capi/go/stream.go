@@ -204,8 +204,16 @@ func (dec *Decoder) Decode(v any) error {
 	item := dec.buf[dec.off : dec.off+n : dec.off+n]
 	_, err = dec.dm.unmarshal(item, v, true)
 	if e, ok := err.(*Error); ok {
-		dec.err = dec.shift(e)
-		return dec.err
+		e = dec.shift(e)
+		if !invalidOnly(e.Code) {
+			dec.err = e
+			return e
+		}
+		// Well-formed but invalid (bad UTF-8, a duplicate key, not the
+		// required encoding): the item is passed, as fxamacker passes it,
+		// and the next Decode reads the one after it.
+		dec.off += n
+		return e
 	}
 	// Decoded, or decoded with a type error (the item is passed either way).
 	at := dec.base + dec.off
@@ -216,6 +224,16 @@ func (dec *Decoder) Decode(v any) error {
 		return &c
 	}
 	return err
+}
+
+// invalidOnly: an error of an item that is well-formed but breaks a
+// validity rule the options ask for; the stream goes on after the item.
+func invalidOnly(code int) bool {
+	switch code {
+	case CodeInvalidUTF8, CodeDuplicateKey, CodeNotPreferred, CodeUnsortedKeys, CodeIndefiniteLength:
+		return true
+	}
+	return false
 }
 
 // finderError is frame's answer for an item the boundary finder refused
@@ -278,14 +296,14 @@ func (dec *Decoder) frame() (int, error) {
 	dec.pinBuf()
 	defer dec.pin.Unpin()
 	var opts *C.cf_reader_opts
-	if sr.opts != &dec.dm.copts {
-		opts = &dec.dm.copts
+	if sr.opts != &dec.dm.frameOpts {
+		opts = &dec.dm.frameOpts
 	}
 	var end C.size_t
 	var streamed C.int
 	rest := dec.buf[dec.off:]
 	s := C.cf_stream_begin(sr.h, goPtr(rest), C.size_t(len(rest)), opts, &end, &streamed)
-	sr.opts = &dec.dm.copts
+	sr.opts = &dec.dm.frameOpts
 	// A reader that streamed may keep a pointer into the buffer (its
 	// scout): it is freed rather than pooled.
 	defer putSReader(sr, streamed != 0 || (s != C.CBOR_FAST_OK && s != C.CBOR_FAST_NEED_MORE))

@@ -612,3 +612,60 @@ func TestDecoderInvalidReadCount(t *testing.T) {
 		}
 	}
 }
+
+// An item that is well-formed but invalid (bad UTF-8, a duplicate key under
+// DupMapKeyEnforcedAPF, an indefinite length under IndefLengthForbidden) is
+// an error for that item, and the Decoder goes on with the next one, as
+// fxamacker's does; it stayed on the error for good. A malformed item still
+// stops the stream.
+func TestDecoderGoesOnAfterAnInvalidItem(t *testing.T) {
+	rows := []struct {
+		name  string
+		dec   DecOptions
+		peer  fx.DecOptions
+		data  string
+		code  int
+		off   int
+		after uint64
+	}{
+		{"invalid utf-8", DecOptions{}, fx.DecOptions{}, "01 62 61ff 05", CodeInvalidUTF8, 3, 5},
+		{"duplicate key", DecOptions{DupMapKey: DupMapKeyEnforcedAPF}, fx.DecOptions{DupMapKey: fx.DupMapKeyEnforcedAPF},
+			"01 a2 0101 0102 05", CodeDuplicateKey, 4, 5},
+		{"indefinite length", DecOptions{IndefLength: IndefLengthForbidden}, fx.DecOptions{IndefLength: fx.IndefLengthForbidden},
+			"01 9f01ff 05", CodeIndefiniteLength, 1, 5},
+	}
+	for _, r := range rows {
+		dm, _ := r.dec.DecMode()
+		fdm, _ := r.peer.DecMode()
+		data := unhex(t, r.data)
+		d := dm.NewDecoder(iotest.OneByteReader(bytes.NewReader(data)))
+		fd := fdm.NewDecoder(bytes.NewReader(data))
+		var v, fv any
+		if err := d.Decode(&v); err != nil || v != uint64(1) {
+			t.Fatalf("%s: first %v, %v", r.name, v, err)
+		}
+		_ = fd.Decode(&fv)
+		err := d.Decode(&v)
+		ferr := fd.Decode(&fv)
+		var e *Error
+		if !errors.As(err, &e) || e.Code != r.code || e.Offset != r.off || ferr == nil {
+			t.Errorf("%s: %v; want code %d at %d (fxamacker %v)", r.name, err, r.code, r.off, ferr)
+		}
+		v, fv = nil, nil
+		err, ferr = d.Decode(&v), fd.Decode(&fv)
+		if err != nil || v != r.after || ferr != nil || fv != r.after {
+			t.Errorf("%s: after: %v, %v; fxamacker %v, %v", r.name, v, err, fv, ferr)
+		}
+		if err := d.Decode(&v); err != io.EOF {
+			t.Errorf("%s: end: %v", r.name, err)
+		}
+	}
+	// malformed: the stream stops there
+	d := NewDecoder(bytes.NewReader(unhex(t, "01 ff 05")))
+	var v any
+	_ = d.Decode(&v)
+	first := d.Decode(&v)
+	if first == nil || d.Decode(&v) != first {
+		t.Errorf("malformed: %v, then not the same error", first)
+	}
+}
