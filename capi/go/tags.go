@@ -315,6 +315,12 @@ func withDecTags(t reflect.Type, inner decFn) decFn {
 }
 
 func (d *decState) registered(ti *tagItem, it *citem, p unsafe.Pointer, inner decFn) error {
+	// self-described CBOR in front is not one of the type's tags (as
+	// fxamacker, which passes over it first)
+	it, err := d.skipSelfDescribed(it)
+	if err != nil {
+		return err
+	}
 	if it._type != C.CBOR_FAST_TYPE_TAG {
 		if ti.opts.DecTag == DecTagRequired {
 			// As fxamacker: a type error (the value is passed over).

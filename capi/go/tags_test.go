@@ -305,3 +305,17 @@ func TestEpochTimeRange(t *testing.T) {
 		})
 	}
 }
+
+// Self-described CBOR (55799) in front of a registered type's tags is not
+// one of them: passed over, as fxamacker does (it was a WrongTagError
+// naming [55799 1003]).
+func TestTagSetAfterSelfDescribed(t *testing.T) {
+	_, dm, _, fdm := tagModes(t)
+	for _, h := range []string{"d9d9f7 d903eb 4101", "d9d9f7 4101", "d9d9f7 d9d9f7 d903eb 4101"} {
+		var ours, peer tagBlob
+		err, ferr := dm.Unmarshal(unhex(t, h), &ours), fdm.Unmarshal(unhex(t, h), &peer)
+		if err != nil || ferr != nil || !bytes.Equal(ours, peer) || !bytes.Equal(ours, []byte{1}) {
+			t.Errorf("%s: %x, %v; fxamacker %x, %v", h, []byte(ours), err, []byte(peer), ferr)
+		}
+	}
+}
