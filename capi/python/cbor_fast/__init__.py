@@ -65,7 +65,8 @@ _ext._setup(tag_type=CBORTag, simple_type=CBORSimpleValue, undefined=undefined,
             frozendict=FrozenDict, decode_error=CBORDecodeError, encode_error=CBOREncodeError,
             encode_type_error=CBOREncodeTypeError, encode_value_error=CBOREncodeValueError,
             semantic_decode=_semantic.decode, special_encode=_semantic.encode,
-            written=_semantic.WRITTEN, item_type=Item)
+            written=_semantic.WRITTEN, item_type=Item,
+            semantic_tags=frozenset(_semantic._DECODERS))
 
 __version__ = "0.4.0"
 library_version = _ext.library_version

@@ -872,25 +872,27 @@ static PyObject* py_setup(PyObject* self, PyObject* args, PyObject* kwargs) {
                                  "frozendict",        "decode_error",      "encode_error",
                                  "encode_type_error", "encode_value_error", "semantic_decode",
                                  "special_encode",    "written",           "item_type",
-                                 NULL};
+                                 "semantic_tags",     NULL};
   cf_globals g;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOOOOOO:_setup", (char**)kwlist,
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "$OOOOOOOOOOOOO:_setup", (char**)kwlist,
                                    &g.tag_type, &g.simple_type, &g.undefined, &g.frozendict,
                                    &g.decode_error, &g.encode_error, &g.encode_type_error,
                                    &g.encode_value_error, &g.semantic_decode, &g.special_encode,
-                                   &g.written, &g.item_type)) {
+                                   &g.written, &g.item_type, &g.semantic_tags)) {
     return NULL;
   }
   PyObject** fields[] = {&g.tag_type,        &g.simple_type,       &g.undefined,
                          &g.frozendict,      &g.decode_error,      &g.encode_error,
                          &g.encode_type_error, &g.encode_value_error, &g.semantic_decode,
-                         &g.special_encode,  &g.written,           &g.item_type};
+                         &g.special_encode,  &g.written,           &g.item_type,
+                         &g.semantic_tags};
   PyObject** targets[] = {&cf_state.tag_type,        &cf_state.simple_type,
                           &cf_state.undefined,       &cf_state.frozendict,
                           &cf_state.decode_error,    &cf_state.encode_error,
                           &cf_state.encode_type_error, &cf_state.encode_value_error,
                           &cf_state.semantic_decode, &cf_state.special_encode,
-                          &cf_state.written,         &cf_state.item_type};
+                          &cf_state.written,         &cf_state.item_type,
+                          &cf_state.semantic_tags};
   for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); ++i) {
     Py_INCREF(*fields[i]);
     Py_XSETREF(*targets[i], *fields[i]);

@@ -37,6 +37,7 @@ typedef struct {
   PyObject* special_encode;  /* _semantic.encode(encoder, obj) -> replacement */
   PyObject* written;         /* what special_encode returns when it wrote obj itself */
   PyObject* item_type;       /* Item(type, value, offset, depth, head_size, flags, float_width) */
+  PyObject* semantic_tags;   /* the tag numbers semantic_decode has a decoder of its own for */
   PyObject* unset;           /* placeholder of a shareable not yet decoded */
 } cf_globals;
 

@@ -254,6 +254,40 @@ static void hook_failed(const char* what, uint64_t tag, size_t offset) {
   cf_chain_cause(cause);
 }
 
+/* Whether tag frame `f`, just opened, is the content of a tag 28 and will
+ * be a plain CBORTag: no built-in handling, no decoder of the caller's or of
+ * the package's, no tag_hook (whose result could be anything), not inside
+ * a key or set (frozen values are shared when complete). */
+static int plain_shareable_tag(cf_decoder* d, const cf_frame* f) {
+  if (d->depth < 2 || f->frozen || d->opts.tag_hook != NULL) {
+    return 0;
+  }
+  const cf_frame* parent = &d->stack[d->depth - 2];
+  if (parent->kind != CF_TAG || parent->tag != 28 || parent->user) {
+    return 0;
+  }
+  uint64_t tag = f->tag;
+  if (tag == 2 || tag == 3 || tag == 25 || tag == 28 || tag == 29 || tag == 256 ||
+      tag == 55799 || (d->opts.typed_arrays && tag >= 64 && tag <= 87)) {
+    return 0;
+  }
+  PyObject* number = PyLong_FromUnsignedLongLong(tag);
+  if (number == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  int known = PySet_Contains(cf_state.semantic_tags, number);
+  if (known == 0 && d->opts.semantic_decoders != NULL) {
+    known = PyDict_Contains(d->opts.semantic_decoders, number);
+  }
+  Py_DECREF(number);
+  if (known < 0) {
+    PyErr_Clear();
+    return 0;
+  }
+  return !known;
+}
+
 /* 1 when semantic_decoders has a decoder for `tag`, which then takes the
  * place of the built-in handling of tags 2, 3, 25, 28, 29, 256, 55799 and
  * typed arrays (as in cbor2, where the caller's decoders come first); 0
@@ -754,6 +788,18 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
   if (f->typed) {
     return v; /* the array.array typed_ahead() built */
   }
+  if (f->obj != NULL) {
+    /* the CBORTag made and shared when the tag opened (plain_shareable_tag) */
+    PyObject* t = f->obj;
+    f->obj = NULL;
+    int rc = PyObject_SetAttrString(t, "value", v);
+    Py_DECREF(v);
+    if (rc < 0) {
+      Py_DECREF(t);
+      return NULL;
+    }
+    return t;
+  }
   switch (f->user ? UINT64_MAX : tag) {
     case 2:
     case 3:
@@ -1243,6 +1289,19 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         }
         if (f->user) {
           /* the caller's decoder gets the content as it is */
+        } else if (plain_shareable_tag(d, f)) {
+          /* the content of a tag 28 that decodes to a CBORTag: the tag
+           * object is shared before its content is read, so a reference
+           * inside it finds it (cbor2 writes cycles through tags so) */
+          f->obj = PyObject_CallFunction(cf_state.tag_type, "KO", (unsigned long long)it->value,
+                                         Py_None);
+          if (f->obj == NULL) {
+            return -1;
+          }
+          Py_INCREF(f->obj);
+          if (PyList_SetItem(d->shareables, d->stack[d->depth - 2].share, f->obj) < 0) {
+            return -1;
+          }
         } else if (d->opts.typed_arrays && it->value >= 64 && it->value <= 87 && !f->frozen) {
           if (typed_ahead(d, f, it) < 0) {
             return -1;

@@ -334,3 +334,24 @@ def test_shared_values_are_per_item_in_a_sequence(ref):
         dec.decode()
     # within one item references work as before
     assert list(cbor_fast.iter_sequence(h("82 d81c 8101 d81d00") * 2)) == [[[1], [1]]] * 2
+
+
+def test_a_shared_tag_can_be_referenced_from_inside(ref):
+    # cbor2 writes a CBORTag holding itself, under value_sharing, as
+    # 28(6(28([29(0)]))): the shared value is the tag, referenced from inside
+    # its own content. The tag is now shared when it opens (it was "shared
+    # reference not found"); its content is a list, as for other tags here.
+    t = ref.CBORTag(6, [])
+    t.value.append(t)
+    data = ref.dumps(t, value_sharing=True)
+    assert data == h("d81c c6 d81c 81 d81d00")
+    got = cbor_fast.loads(data)
+    assert got.tag == 6 and got.value[0] is got
+    m = cbor_fast.loads(h("d81c d9ffff a1 00 d81d00"))
+    assert m.tag == 65535 and m.value[0] is m
+    # not shared before it is complete where a decoder or hook makes it
+    # something else: references inside stay an error there
+    for kw in ({"tag_hook": lambda tag, immutable: tag}, {"semantic_decoders": {6: lambda v, i: v}}):
+        with pytest.raises(cbor_fast.CBORDecodeError, match="tag 29"):
+            cbor_fast.loads(data, **kw)
+    assert cbor_fast.loads(h("82 d81c c6 01 d81d00")) == [cbor_fast.CBORTag(6, 1)] * 2
