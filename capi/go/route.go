@@ -103,7 +103,7 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 	}
 	track(1) // a reader in use (pooled ones are not counted)
 	t.data = data
-	t.box.input = len(data)
+	t.box.sized(len(data))
 	var p unsafe.Pointer
 	if len(data) > 0 {
 		p = unsafe.Pointer(&data[0])
