@@ -1,8 +1,11 @@
 """Value types and exceptions of the cbor_fast package (cbor2-compatible names)."""
 
+from __future__ import annotations
+
 from collections import namedtuple
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from enum import IntEnum
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 __all__ = ["CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
            "CBOREncodeTypeError", "CBOREncodeValueError", "FrozenDict", "CBORSimpleValue",
@@ -10,7 +13,7 @@ __all__ = ["CBORError", "CBORDecodeError", "CBORDecodeEOF", "CBOREncodeError",
 
 # The library's status codes (cbor_fast_status in capi/include/cbor_fast.h), by
 # name. tests/test_status.py checks this table against the header's enum.
-STATUS_CODES = {
+STATUS_CODES: dict[str, int] = {
     "ok": 0, "end": 1, "need_more": 2,
     "invalid_argument": 10, "invalid_state": 11, "buffer_too_small": 12,
     "writer_unclosed": 13, "writer_count_mismatch": 14, "writer_no_container": 15,
@@ -44,30 +47,42 @@ class CBORDecodeError(CBORError, ValueError):
     ``message`` the description.
     """
 
-    def __new__(cls, status=None, *args, **kwargs):
+    status: str | None
+    code: int | None
+    offset: int | None
+    message: str
+    item_offset: int | None
+    depth: int | None
+
+    def __new__(cls, status: str | int | None = None, *args: Any, **kwargs: Any) -> CBORDecodeError:
         # truncated input is also an EOFError, as in cbor2
         if cls is CBORDecodeError and status in (100, "truncated"):
             cls = CBORDecodeEOF
         return super().__new__(cls, status, *args)
 
-    def __init__(self, status=None, offset=None, message=None, *, item_offset=None, depth=None):
+    def __init__(self, status: str | int | None = None, offset: int | None = None,
+                 message: str | None = None, *, item_offset: int | None = None,
+                 depth: int | None = None) -> None:
+        name: str | None
+        code: int | None
         if isinstance(status, int) and not isinstance(status, bool):
             code = status
-            status = STATUS_NAMES.get(code, "unknown")
+            name = STATUS_NAMES.get(code, "unknown")
         else:
-            code = STATUS_CODES.get(status) if status is not None else None
+            name = status if isinstance(status, str) else None
+            code = STATUS_CODES.get(name) if name is not None else None
         if message is None:
             from . import _ext
-            message = _ext.status_string(code) if code is not None else str(status)
-        super().__init__(status, offset, message)
-        self.status = status
+            message = _ext.status_string(code) if code is not None else str(name)
+        super().__init__(name, offset, message)
+        self.status = name
         self.code = code
         self.offset = offset
         self.message = message
         self.item_offset = item_offset
         self.depth = depth
 
-    def __str__(self):
+    def __str__(self) -> str:
         where = "" if self.offset is None else " at offset %d" % self.offset
         if self.status is None:
             return "%s%s" % (self.message, where)
@@ -83,7 +98,7 @@ class CBOREncodeError(CBORError):
     the library status then, e.g. "writer_count_mismatch" for a list that changed size
     while it was encoded)."""
 
-    status = None
+    status: str | None = None
 
 
 class CBOREncodeTypeError(CBOREncodeError, TypeError):
@@ -104,7 +119,10 @@ class CBORTag:
 
     __slots__ = ("tag", "value")
 
-    def __init__(self, tag, value):
+    tag: int
+    value: Any
+
+    def __init__(self, tag: int, value: Any) -> None:
         if not isinstance(tag, int) or isinstance(tag, bool) or \
                 not 0 <= tag <= 0xFFFFFFFFFFFFFFFF:
             raise ValueError("CBORTag tags must be positive integers less than 2**64, not %r"
@@ -113,42 +131,42 @@ class CBORTag:
         self.value = value
 
     @property
-    def number(self):
+    def number(self) -> int:
         """The tag number (same as ``tag``)."""
         return self.tag
 
-    def _key(self):
+    def _key(self) -> tuple[int, Any]:
         return (self.tag, self.value)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, CBORTag):
             return NotImplemented
         return self._key() == other._key()
 
-    def __lt__(self, other):
+    def __lt__(self, other: CBORTag) -> bool:
         if not isinstance(other, CBORTag):
             return NotImplemented
         return self._key() < other._key()
 
-    def __le__(self, other):
+    def __le__(self, other: CBORTag) -> bool:
         if not isinstance(other, CBORTag):
             return NotImplemented
         return self._key() <= other._key()
 
-    def __gt__(self, other):
+    def __gt__(self, other: CBORTag) -> bool:
         if not isinstance(other, CBORTag):
             return NotImplemented
         return self._key() > other._key()
 
-    def __ge__(self, other):
+    def __ge__(self, other: CBORTag) -> bool:
         if not isinstance(other, CBORTag):
             return NotImplemented
         return self._key() >= other._key()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((CBORTag, self.tag, self.value))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "CBORTag(%d, %r)" % (self.tag, self.value)
 
 
@@ -160,30 +178,32 @@ class CBORSimpleValue:
 
     __slots__ = ("value",)
 
-    def __init__(self, value):
+    value: int
+
+    def __init__(self, value: int) -> None:
         if not isinstance(value, int) or isinstance(value, bool) or \
                 not (0 <= value <= 19 or 32 <= value <= 255):
             raise ValueError("simple value must be 0..19 or 32..255, not %r" % (value,))
         self.value = value
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, CBORSimpleValue):
             return self.value == other.value
         if isinstance(other, int) and not isinstance(other, bool):
             return self.value == other
         return NotImplemented
 
-    def __lt__(self, other):
+    def __lt__(self, other: CBORSimpleValue | int) -> bool:
         if isinstance(other, CBORSimpleValue):
             return self.value < other.value
         if isinstance(other, int):
             return self.value < other
         return NotImplemented
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash(self.value)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "CBORSimpleValue(%d)" % self.value
 
 
@@ -191,56 +211,63 @@ class UndefinedType:
     """The CBOR undefined value (simple 23); use the ``undefined`` singleton."""
 
     __slots__ = ()
-    _instance = None
+    _instance: UndefinedType | None = None
 
-    def __new__(cls):
+    def __new__(cls) -> UndefinedType:
         if cls._instance is None:
             cls._instance = super().__new__(cls)
         return cls._instance
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "undefined"
 
-    def __bool__(self):
+    def __bool__(self) -> bool:
         return False
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[UndefinedType], tuple[()]]:
         return (UndefinedType, ())
 
 
 undefined = UndefinedType()
 
 
-class FrozenDict(Mapping):
+_KT = TypeVar("_KT")
+_VT_co = TypeVar("_VT_co", covariant=True)
+
+
+class FrozenDict(Mapping[_KT, _VT_co]):
     """An immutable, hashable mapping: what loads() returns for a map used as
     a map key (or with immutable=True). dumps() encodes it as a map."""
 
     __slots__ = ("_d", "_hash")
 
-    def __init__(self, *args, **kwargs):
+    _d: dict[_KT, _VT_co]
+    _hash: int | None
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         self._d = dict(*args, **kwargs)
         self._hash = None
 
-    def __getitem__(self, key):
+    def __getitem__(self, key: _KT) -> _VT_co:
         return self._d[key]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[_KT]:
         return iter(self._d)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._d)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if isinstance(other, FrozenDict):
             return self._d == other._d
         return self._d == other
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         if self._hash is None:
             self._hash = hash(frozenset(self._d.items()))
         return self._hash
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "FrozenDict(%r)" % (self._d,)
 
 
@@ -264,7 +291,20 @@ class ItemType(IntEnum):
 _ITEM_TYPES = {int(t): t for t in ItemType}
 
 
-class Item(namedtuple("Item", "type value offset depth head_size flags float_width")):
+if TYPE_CHECKING:
+    class _ItemFields(NamedTuple):
+        type: ItemType
+        value: Any
+        offset: int
+        depth: int
+        head_size: int
+        flags: int
+        float_width: int
+else:
+    _ItemFields = namedtuple("Item", "type value offset depth head_size flags float_width")
+
+
+class Item(_ItemFields):
     """One item from a Reader.
 
     ``value`` by type: UINT/NEGATIVE the int; BYTES/TEXT a memoryview of the
@@ -277,16 +317,17 @@ class Item(namedtuple("Item", "type value offset depth head_size flags float_wid
 
     __slots__ = ()
 
-    def __new__(cls, type, value, offset, depth, head_size, flags, float_width):
+    def __new__(cls, type: int, value: Any, offset: int, depth: int, head_size: int, flags: int,
+                float_width: int) -> Item:
         return super().__new__(cls, _ITEM_TYPES[type], value, offset, depth, head_size, flags,
                                float_width)
 
     @property
-    def indefinite(self):
+    def indefinite(self) -> bool:
         """True for an indefinite-length string, array or map (and its END)."""
         return bool(self.flags & 1)
 
     @property
-    def is_break(self):
+    def is_break(self) -> bool:
         """True for an END item that consumed a break byte (0xff)."""
         return bool(self.flags & 2)

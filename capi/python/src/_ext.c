@@ -89,6 +89,7 @@ static int parse_limit(PyObject* o, const char* name, uint64_t* out) {
   return -1;
 }
 
+/* After "data", as in CF_DECODE_OPTIONS_SIG (_ext.h). */
 static const char* decode_kwlist[] = {
     "data",          "tag_hook",          "object_hook",        "semantic_decoders",
     "str_errors",    "max_depth",         "allow_indefinite",   "allow_duplicate_keys",
@@ -458,7 +459,8 @@ static PyObject* seq_iter_close(PyObject* self, PyObject* unused) {
 }
 
 static PyMethodDef seq_iter_methods[] = {
-    {"close", seq_iter_close, METH_NOARGS, "Stops the iteration and releases the input."},
+    {"close", seq_iter_close, METH_NOARGS,
+     "close($self, /)\n--\n\nStops the iteration and releases the input."},
     {NULL, NULL, 0, NULL}};
 
 static PyTypeObject seq_iter_type = {
@@ -835,15 +837,19 @@ static PyObject* reader_get_depth(PyObject* self, void* closure) {
 
 static PyMethodDef reader_methods[] = {
     {"skip", reader_skip, METH_NOARGS,
-     "Passes over the next complete item; False if there is none."},
+     "skip($self, /)\n--\n\nPasses over the next complete item; False if there is none."},
     {"skip_to_end", reader_skip_to_end, METH_NOARGS,
+     "skip_to_end($self, /)\n--\n\n"
      "Passes over the rest of the innermost open container, tag or indefinite string."},
     {"join", reader_join, METH_NOARGS,
+     "join($self, /)\n--\n\n"
      "The whole content of the string item just returned (a view, or bytes if indefinite)."},
-    {"finish", reader_finish, METH_NOARGS, "Checks that all input was read at the top level."},
-    {"close", reader_close, METH_NOARGS, "Frees the library reader; views stay valid."},
-    {"__enter__", reader_enter, METH_NOARGS, NULL},
-    {"__exit__", reader_exit, METH_VARARGS, NULL},
+    {"finish", reader_finish, METH_NOARGS,
+     "finish($self, /)\n--\n\nChecks that all input was read at the top level."},
+    {"close", reader_close, METH_NOARGS,
+     "close($self, /)\n--\n\nFrees the library reader; views stay valid."},
+    {"__enter__", reader_enter, METH_NOARGS, "__enter__($self, /)\n--\n\n"},
+    {"__exit__", reader_exit, METH_VARARGS, "__exit__($self, *exc_info)\n--\n\n"},
     {NULL, NULL, 0, NULL}};
 
 static PyGetSetDef reader_getset[] = {
@@ -855,7 +861,8 @@ static PyTypeObject reader_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast.Reader",
     .tp_basicsize = sizeof(reader_obj),
     .tp_flags = Py_TPFLAGS_DEFAULT,
-    .tp_doc = "Reader(data, **limits): pull reader over a CBOR sequence, yielding Item tuples.",
+    .tp_doc = "Reader(data, " CF_DECODE_OPTIONS_SIG ")\n--\n\n"
+              "Pull reader over a CBOR sequence, yielding Item tuples.",
     .tp_new = reader_new,
     .tp_dealloc = reader_dealloc,
     .tp_iter = PyObject_SelfIter,
@@ -942,22 +949,28 @@ static PyObject* py_key_cache_slots(PyObject* self, PyObject* arg) {
 
 static PyMethodDef module_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))py_loads, METH_VARARGS | METH_KEYWORDS,
-     "loads(data, **options): exactly one CBOR data item from a bytes-like object."},
+     "loads($module, data, " CF_DECODE_OPTIONS_SIG ")\n--\n\n"
+     "Exactly one CBOR data item from a bytes-like object."},
     {"_decode_first", (PyCFunction)(void (*)(void))py_decode_first, METH_VARARGS | METH_KEYWORDS,
      "_decode_first(data, **options) -> (value, end): the first item and where it ends."},
     {"iter_sequence", (PyCFunction)(void (*)(void))py_iter_sequence, METH_VARARGS | METH_KEYWORDS,
-     "iter_sequence(data, **options): an iterator over the items of a CBOR sequence."},
+     "iter_sequence($module, data, " CF_DECODE_OPTIONS_SIG ")\n--\n\n"
+     "An iterator over the items of a CBOR sequence."},
     {"loads_array", (PyCFunction)(void (*)(void))cf_loads_array, METH_VARARGS | METH_KEYWORDS,
-     "loads_array(data, typecode='d') -> array.array: one CBOR array of numbers (or an RFC 8746 "
-     "typed array) read in one library call."},
+     "loads_array($module, data, typecode='d')\n--\n\n"
+     "One CBOR array of numbers (or an RFC 8746 typed array) read into an array.array\n"
+     "('d', 'q' or 'Q') in one library call."},
     {"dumps", (PyCFunction)(void (*)(void))cf_dumps, METH_FASTCALL | METH_KEYWORDS,
-     "dumps(obj, **options) -> bytes."},
+     "dumps($module, obj, /, " CF_ENCODE_OPTIONS_SIG ")\n--\n\n"
+     "obj encoded as CBOR bytes."},
     {"_setup", (PyCFunction)(void (*)(void))py_setup, METH_VARARGS | METH_KEYWORDS, NULL},
     {"_build_set", cf_build_set, METH_VARARGS,
      "_build_set(values, frozen): set or frozenset of a list or tuple, at most "
      "MAX_KEYS_PER_HASH members sharing a hash (tag 258)."},
-    {"status_name", py_status_name, METH_O, "The library's name of a status code."},
-    {"status_string", py_status_string, METH_O, "The library's description of a status code."},
+    {"status_name", py_status_name, METH_O,
+     "status_name($module, code, /)\n--\n\nThe library's name of a status code."},
+    {"status_string", py_status_string, METH_O,
+     "status_string($module, code, /)\n--\n\nThe library's description of a status code."},
     {"_clear_key_cache", py_clear_key_cache, METH_NOARGS,
      "Empties the map-key cache and zeroes its counters."},
     {"_key_cache_stats", py_key_cache_stats, METH_NOARGS,

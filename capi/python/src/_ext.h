@@ -223,6 +223,23 @@ int cf_writer_failed(cbor_fast_status st);
 /* A float the way the encoder writes every float: shortest exact width, NaN as f97e00. */
 cbor_fast_status cf_write_double(cbor_writer* w, double v);
 PyObject* cf_dumps(PyObject* self, PyObject* const* args, Py_ssize_t nargs, PyObject* kwnames);
+
+/* The keyword options as Python signatures (the __text_signature__ that
+ * inspect.signature() and help() show, before the "--" line of a docstring):
+ * the names of decode_kwlist (_ext.c) and encoder_kwlist (_ext_encode.c)
+ * after their first, with their defaults. tests/test_typing.py checks them
+ * against the package's type stub (mypy's stubtest) and passes each one to
+ * the functions. */
+#define CF_DECODE_OPTIONS_SIG                                                                  \
+  "*, tag_hook=None, object_hook=None, semantic_decoders=None, str_errors='strict', "        \
+  "max_depth=512, allow_indefinite=True, allow_duplicate_keys=True, "                        \
+  "strict_hashable_types=False, immutable=False, strict_utf8=False, "                        \
+  "reject_duplicate_keys=False, deterministic=False, max_string_length=None, "               \
+  "max_container_items=None, max_items=None, max_memory=None, typed_arrays=False"
+#define CF_ENCODE_OPTIONS_SIG                                                                  \
+  "*, datetime_as_timestamp=False, timezone=None, value_sharing=False, default=None, "       \
+  "canonical=False, date_as_datetime=False, string_referencing=False, "                      \
+  "indefinite_containers=False, typed_arrays=False"
 extern PyTypeObject cf_encoder_type;
 
 #endif

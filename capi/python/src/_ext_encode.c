@@ -966,6 +966,7 @@ static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
   return r;
 }
 
+/* After "fp", as in CF_ENCODE_OPTIONS_SIG (_ext.h). */
 static const char* encoder_kwlist[] = {"fp",
                                        "datetime_as_timestamp",
                                        "timezone",
@@ -1215,12 +1216,17 @@ static PyObject* encoder_write_encoded(PyObject* self, PyObject* obj) {
 }
 
 static PyMethodDef encoder_methods[] = {
-    {"encode", encoder_encode, METH_O, "Encodes obj (inside `default`: into the output)."},
-    {"encode_to_bytes", encoder_encode_to_bytes, METH_O, "obj encoded with these options."},
-    {"write", encoder_write, METH_O, "Writes bytes to fp (outside a dumps() call)."},
+    {"encode", encoder_encode, METH_O,
+     "encode($self, obj, /)\n--\n\nEncodes obj (inside `default`: into the output)."},
+    {"encode_to_bytes", encoder_encode_to_bytes, METH_O,
+     "encode_to_bytes($self, obj, /)\n--\n\nobj encoded with these options."},
+    {"write", encoder_write, METH_O,
+     "write($self, buf, /)\n--\n\nWrites bytes to fp (outside a dumps() call)."},
     {"_sort_key", encoder_sort_key, METH_O,
+     "_sort_key($self, obj, /)\n--\n\n"
      "A set member's canonical sort key (its encoding without value sharing)."},
     {"_write_encoded", encoder_write_encoded, METH_O,
+     "_write_encoded($self, data, /)\n--\n\n"
      "Writes one encoded item as it is (inside a dumps() call)."},
     {NULL, NULL, 0, NULL}};
 
@@ -1286,7 +1292,8 @@ PyTypeObject cf_encoder_type = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "cbor_fast.CBOREncoder",
     .tp_basicsize = sizeof(cf_encoder),
     .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC,
-    .tp_doc = "CBOREncoder(fp, **options): encodes objects to a binary file (cbor2-compatible).",
+    .tp_doc = "CBOREncoder(fp, " CF_ENCODE_OPTIONS_SIG ")\n--\n\n"
+              "Encodes objects to a binary file (cbor2-compatible).",
     .tp_new = encoder_new,
     .tp_init = encoder_init,
     .tp_dealloc = encoder_dealloc,
