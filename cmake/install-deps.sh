@@ -48,6 +48,11 @@ if [ -n "$rustup_bin" ] && [ ! -x "$(dirname "$rustup_bin")/cargo-fmt" ]; then
   echo "install-deps: adding the rustfmt component"
   "$rustup_bin" component add rustfmt
 fi
+# clippy (ctest rust.clippy), likewise.
+if [ -n "$rustup_bin" ] && [ ! -x "$(dirname "$rustup_bin")/cargo-clippy" ]; then
+  echo "install-deps: adding the clippy component"
+  "$rustup_bin" component add clippy
+fi
 # ctest rust.msrv checks the crates with their declared rust-version (1.85).
 if [ -n "$rustup_bin" ] && ! "$rustup_bin" run 1.85 cargo --version >/dev/null 2>&1; then
   echo "install-deps: installing the Rust 1.85 toolchain (the crates' rust-version)"

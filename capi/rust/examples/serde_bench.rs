@@ -258,8 +258,8 @@ fn main() {
         }
         // Last: the library's symbols are bound by now (lazy binding would
         // count in a first call).
-        for i in 0..4 {
-            let sv = s[i](&small_data);
+        for (i, de) in s.iter().enumerate() {
+            let sv = de(&small_data);
             small::en_all()[i](&sv);
         }
         println!("ran each of {LIBS:?} once per operation");

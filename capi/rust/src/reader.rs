@@ -169,7 +169,7 @@ impl<'a> Reader<'a> {
     /// A reader over `data` with the checks and limits of `options`:
     /// `max_depth` (0: 512), `reject_duplicate_keys`, `deterministic`,
     /// `max_string_length`, `max_container_items` and `max_items` (0: the
-    /// default, as in [`DecodeOptions`]; `max_items` counts the items of each
+    /// default, as in [`DecodeOptions`](crate::DecodeOptions); `max_items` counts the items of each
     /// top-level item). `exact` and
     /// `validate_utf8` do not apply (text is always checked in Rust, see
     /// above); a non-zero `max_memory` is [`Status::InvalidArgument`], since

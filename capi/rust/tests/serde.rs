@@ -1112,7 +1112,9 @@ fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
     let fewer = "fewer items than the length the container was given";
     let more = "more items than the length the container was given";
     // (row, result, what the right lengths write / the error at the output offset)
-    let rows: Vec<(&str, Result<Vec<u8>, cbor_fast::serde::Error>, Result<&str, (usize, &str)>)> = vec![
+    type Row<'a> =
+        (&'a str, Result<Vec<u8>, cbor_fast::serde::Error>, Result<&'a str, (usize, &'a str)>);
+    let rows: Vec<Row> = vec![
         ("seq 2 of 2", to_vec(&Seq(2, 2)), Ok("82 00 01")),
         ("seq 0 of 0", to_vec(&Seq(0, 0)), Ok("80")),
         ("seq 2 of 3", to_vec(&Seq(3, 2)), Err((3, fewer))),
