@@ -186,7 +186,7 @@ func parseStruct(t reflect.Type) *structInfo {
 				sf := q.t.Field(i)
 				tag, hasTag := sf.Tag.Lookup("cbor")
 				if !hasTag {
-					tag, hasTag = sf.Tag.Lookup("json")
+					tag = sf.Tag.Get("json")
 				}
 				if sf.Name == "_" {
 					continue // (its options: below, as fxamacker reads them)

@@ -179,6 +179,7 @@ func randKitchen(r *rand.Rand, depth int) *kitchen {
 		Big:    new(big.Int).Lsh(big.NewInt(r.Int63()), uint(r.Intn(100))),
 		Any:    []any{uint64(1), "two", map[any]any{"three": 3.5}},
 		KeyInt: r.Intn(1000), Untaged: r.Intn(10),
+		unexp: 1 + r.Intn(9), // never encoded: an unexported field
 	}
 	for i := range k.S {
 		if k.S[i] >= 0x80 { // text must be valid UTF-8

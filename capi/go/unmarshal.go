@@ -1542,7 +1542,7 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	if err := td.fn(&d, it, rv.UnsafePointer()); err != nil {
 		return nil, err
 	}
-	end := len(data)
+	var end int
 	if d.t.i < len(d.t.batch) {
 		end = int(d.t.batch[d.t.i].offset)
 	} else if d.t.i > 0 {
