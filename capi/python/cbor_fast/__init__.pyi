@@ -1,10 +1,10 @@
 # Type stub of the cbor_fast package (PEP 561: shipped with py.typed): what
-# __init__.py defines in Python, with the options it passes on to the
-# extension (typed in _ext.pyi; _types.py carries its own annotations).
+# __init__.py defines in Python, which passes its options on to the extension
+# (typed in _ext.pyi, with the option lists; _types.py carries its own
+# annotations).
 # tests/test_typing.py checks the stubs against the installed package with
 # mypy's stubtest and type-checks a program that uses it.
-from collections.abc import Mapping
-from datetime import tzinfo
+import sys
 from typing import Any
 
 from ._ext import (
@@ -12,10 +12,10 @@ from ._ext import (
     DEFAULT_MAX_ITEMS as DEFAULT_MAX_ITEMS,
     CBOREncoder as CBOREncoder,
     Reader as Reader,
-    _Default,
+    _DecodeOptions,
+    _EncodeOptions,
     _ObjectHook,
     _ReadableFile,
-    _SemanticDecoder,
     _TagHook,
     _WritableFile,
     dumps as dumps,
@@ -41,6 +41,11 @@ from ._types import (
     undefined as undefined,
 )
 
+if sys.version_info >= (3, 11):
+    from typing import Unpack
+else:
+    from typing_extensions import Unpack
+
 __all__ = [
     "loads", "loads_array", "load", "dumps", "dump", "iter_sequence", "Reader", "Item",
     "ItemType", "CBORTag", "CBORSimpleValue", "undefined", "UndefinedType", "FrozenDict",
@@ -57,37 +62,12 @@ def load(
     *,
     max_buffer: int | None = None,
     read_size: int | None = None,
-    tag_hook: _TagHook | None = ...,
-    object_hook: _ObjectHook | None = ...,
-    semantic_decoders: Mapping[int, _SemanticDecoder] | None = ...,
-    str_errors: str = ...,
-    max_depth: int = ...,
-    allow_indefinite: bool = ...,
-    allow_duplicate_keys: bool = ...,
-    strict_hashable_types: bool = ...,
-    immutable: bool = ...,
-    strict_utf8: bool = ...,
-    reject_duplicate_keys: bool = ...,
-    deterministic: bool = ...,
-    max_string_length: int | None = ...,
-    max_container_items: int | None = ...,
-    max_items: int | None = ...,
-    max_memory: int | None = ...,
-    typed_arrays: bool = ...,
+    **options: Unpack[_DecodeOptions],
 ) -> Any: ...
 def dump(
     obj: object,
     fp: _WritableFile,
-    *,
-    datetime_as_timestamp: bool = ...,
-    timezone: tzinfo | None = ...,
-    value_sharing: bool = ...,
-    default: _Default | None = ...,
-    canonical: bool = ...,
-    date_as_datetime: bool = ...,
-    string_referencing: bool = ...,
-    indefinite_containers: bool = ...,
-    typed_arrays: bool = ...,
+    **options: Unpack[_EncodeOptions],
 ) -> None: ...
 
 class CBORDecoder:
@@ -101,23 +81,7 @@ class CBORDecoder:
         *,
         max_buffer: int | None = None,
         read_size: int | None = None,
-        tag_hook: _TagHook | None = ...,
-        object_hook: _ObjectHook | None = ...,
-        semantic_decoders: Mapping[int, _SemanticDecoder] | None = ...,
-        str_errors: str = ...,
-        max_depth: int = ...,
-        allow_indefinite: bool = ...,
-        allow_duplicate_keys: bool = ...,
-        strict_hashable_types: bool = ...,
-        immutable: bool = ...,
-        strict_utf8: bool = ...,
-        reject_duplicate_keys: bool = ...,
-        deterministic: bool = ...,
-        max_string_length: int | None = ...,
-        max_container_items: int | None = ...,
-        max_items: int | None = ...,
-        max_memory: int | None = ...,
-        typed_arrays: bool = ...,
+        **options: Unpack[_DecodeOptions],
     ) -> None: ...
     @property
     def fp(self) -> _ReadableFile: ...

@@ -8,7 +8,7 @@ from array import array
 from collections.abc import Callable, Iterator, Mapping
 from datetime import tzinfo
 from types import TracebackType
-from typing import Any, Protocol, final, type_check_only
+from typing import Any, Protocol, TypedDict, final, type_check_only
 
 from ._types import CBORTag, Item
 
@@ -18,9 +18,9 @@ else:
     from typing_extensions import Buffer
 
 if sys.version_info >= (3, 11):
-    from typing import Self
+    from typing import Self, Unpack
 else:
-    from typing_extensions import Self
+    from typing_extensions import Self, Unpack
 
 class _ReadableFile(Protocol):
     def read(self, size: int, /) -> bytes: ...
@@ -33,6 +33,38 @@ _TagHook = Callable[[CBORTag, bool], Any]
 _ObjectHook = Callable[[Mapping[Any, Any], bool], Any]
 _SemanticDecoder = Callable[[Any, bool], Any]
 _Default = Callable[[CBOREncoder, Any], Any]
+
+# The keyword options: their names are those of the signatures (stubtest
+# compares them); their defaults are in the signatures (inspect.signature).
+class _DecodeOptions(TypedDict, total=False):
+    tag_hook: _TagHook | None
+    object_hook: _ObjectHook | None
+    semantic_decoders: Mapping[int, _SemanticDecoder] | None
+    str_errors: str
+    max_depth: int
+    allow_indefinite: bool
+    allow_duplicate_keys: bool
+    strict_hashable_types: bool
+    immutable: bool
+    strict_utf8: bool
+    reject_duplicate_keys: bool
+    deterministic: bool
+    max_string_length: int | None
+    max_container_items: int | None
+    max_items: int | None
+    max_memory: int | None
+    typed_arrays: bool
+
+class _EncodeOptions(TypedDict, total=False):
+    datetime_as_timestamp: bool
+    timezone: tzinfo | None
+    value_sharing: bool
+    default: _Default | None
+    canonical: bool
+    date_as_datetime: bool
+    string_referencing: bool
+    indefinite_containers: bool
+    typed_arrays: bool
 
 library_version: str
 DEFAULT_MAX_CONTAINER_ITEMS: int
@@ -63,46 +95,12 @@ def _build_set(values: list[Any] | tuple[Any, ...], frozen: bool, /) -> set[Any]
 
 def loads(
     data: Buffer,
-    *,
-    tag_hook: _TagHook | None = None,
-    object_hook: _ObjectHook | None = None,
-    semantic_decoders: Mapping[int, _SemanticDecoder] | None = None,
-    str_errors: str = "strict",
-    max_depth: int = 512,
-    allow_indefinite: bool = True,
-    allow_duplicate_keys: bool = True,
-    strict_hashable_types: bool = False,
-    immutable: bool = False,
-    strict_utf8: bool = False,
-    reject_duplicate_keys: bool = False,
-    deterministic: bool = False,
-    max_string_length: int | None = None,
-    max_container_items: int | None = None,
-    max_items: int | None = None,
-    max_memory: int | None = None,
-    typed_arrays: bool = False,
+    **options: Unpack[_DecodeOptions],
 ) -> Any: ...
 def loads_array(data: Buffer, typecode: str = "d") -> array[Any]: ...
 def iter_sequence(
     data: Buffer,
-    *,
-    tag_hook: _TagHook | None = None,
-    object_hook: _ObjectHook | None = None,
-    semantic_decoders: Mapping[int, _SemanticDecoder] | None = None,
-    str_errors: str = "strict",
-    max_depth: int = 512,
-    allow_indefinite: bool = True,
-    allow_duplicate_keys: bool = True,
-    strict_hashable_types: bool = False,
-    immutable: bool = False,
-    strict_utf8: bool = False,
-    reject_duplicate_keys: bool = False,
-    deterministic: bool = False,
-    max_string_length: int | None = None,
-    max_container_items: int | None = None,
-    max_items: int | None = None,
-    max_memory: int | None = None,
-    typed_arrays: bool = False,
+    **options: Unpack[_DecodeOptions],
 ) -> SequenceIterator: ...
 @type_check_only
 class SequenceIterator(Iterator[Any]):
@@ -112,16 +110,7 @@ class SequenceIterator(Iterator[Any]):
 def dumps(
     obj: object,
     /,
-    *,
-    datetime_as_timestamp: bool = False,
-    timezone: tzinfo | None = None,
-    value_sharing: bool = False,
-    default: _Default | None = None,
-    canonical: bool = False,
-    date_as_datetime: bool = False,
-    string_referencing: bool = False,
-    indefinite_containers: bool = False,
-    typed_arrays: bool = False,
+    **options: Unpack[_EncodeOptions],
 ) -> bytes: ...
 
 @final
@@ -129,16 +118,7 @@ class CBOREncoder:
     def __init__(
         self,
         fp: _WritableFile,
-        *,
-        datetime_as_timestamp: bool = False,
-        timezone: tzinfo | None = None,
-        value_sharing: bool = False,
-        default: _Default | None = None,
-        canonical: bool = False,
-        date_as_datetime: bool = False,
-        string_referencing: bool = False,
-        indefinite_containers: bool = False,
-        typed_arrays: bool = False,
+        **options: Unpack[_EncodeOptions],
     ) -> None: ...
     fp: _WritableFile
     @property
@@ -166,24 +146,7 @@ class Reader:
     def __new__(
         cls,
         data: Buffer,
-        *,
-        tag_hook: _TagHook | None = None,
-        object_hook: _ObjectHook | None = None,
-        semantic_decoders: Mapping[int, _SemanticDecoder] | None = None,
-        str_errors: str = "strict",
-        max_depth: int = 512,
-        allow_indefinite: bool = True,
-        allow_duplicate_keys: bool = True,
-        strict_hashable_types: bool = False,
-        immutable: bool = False,
-        strict_utf8: bool = False,
-        reject_duplicate_keys: bool = False,
-        deterministic: bool = False,
-        max_string_length: int | None = None,
-        max_container_items: int | None = None,
-        max_items: int | None = None,
-        max_memory: int | None = None,
-        typed_arrays: bool = False,
+        **options: Unpack[_DecodeOptions],
     ) -> Self: ...
     def __iter__(self) -> Self: ...
     def __next__(self) -> Item: ...

@@ -7,8 +7,9 @@ _ext.pyi), the annotations of _types.py and the py.typed marker.
   src/_ext.h, so the C side is compared too);
 - every keyword of those signatures is accepted by its function, with the
   signature's default giving the same result as leaving it out;
-- the Python wrappers that pass **options on (load, dump, CBORDecoder) list
-  exactly the extension's options in the stub;
+- the Python wrappers that pass **options on (load, dump, CBORDecoder) are
+  typed with the extension's option lists (one TypedDict each for decoding
+  and encoding, which stubtest checks against the signatures);
 - mypy --strict on a program using the package sees the types it should and
   reports the mistakes it should, at their lines.
 
@@ -98,20 +99,28 @@ class StubsTest(unittest.TestCase):
         with self.assertRaises(TypeError):
             _ext.dumps(1, canonicl=True)
 
-    def test_wrappers_list_the_extension_options(self):
+    def test_wrappers_pass_the_extension_options_on(self):
+        # load, CBORDecoder and dump take **options; their stubs type them
+        # with the extension's option lists, whose names stubtest checks
+        # against the compiled signatures (through loads and dumps).
         with open(os.path.join(PACKAGE_DIR, "__init__.pyi")) as f:
             tree = ast.parse(f.read())
 
-        def keyword_only(fn):
-            return [a.arg for a in fn.args.kwonlyargs]
+        def shape(fn):
+            return ([a.arg for a in fn.args.kwonlyargs], fn.args.kwarg.arg,
+                    ast.unparse(fn.args.kwarg.annotation))
 
-        decode = [p for p in inspect.signature(_ext.loads).parameters][1:]
-        encode = [p for p in inspect.signature(_ext.dumps).parameters][1:]
-        stream = ["max_buffer", "read_size"]
-        self.assertEqual(keyword_only(stub_function(tree, "load")), stream + decode)
-        self.assertEqual(keyword_only(stub_function(tree, "__init__", "CBORDecoder")),
-                         stream + decode)
-        self.assertEqual(keyword_only(stub_function(tree, "dump")), encode)
+        decode = (["max_buffer", "read_size"], "options", "Unpack[_DecodeOptions]")
+        self.assertEqual(shape(stub_function(tree, "load")), decode)
+        self.assertEqual(shape(stub_function(tree, "__init__", "CBORDecoder")), decode)
+        self.assertEqual(shape(stub_function(tree, "dump")),
+                         ([], "options", "Unpack[_EncodeOptions]"))
+        with open(os.path.join(PACKAGE_DIR, "_ext.pyi")) as f:
+            ext = ast.parse(f.read())
+        for name, options in (("loads", "_DecodeOptions"), ("iter_sequence", "_DecodeOptions"),
+                              ("dumps", "_EncodeOptions")):
+            self.assertEqual(shape(stub_function(ext, name))[1:],
+                             ("options", "Unpack[%s]" % options), name)
 
 
 class MypyTest(unittest.TestCase):
