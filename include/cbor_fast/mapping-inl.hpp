@@ -987,15 +987,21 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
         continue;
       }
       if (c.reject_unknown) {
-        if (key.type == item_type::text_string && !key.is_indefinite()) {
-          c.add_step(path_step::member, key.text(), 0);
+        if (key.type == item_type::text_string) {
+          c.add_step(path_step::member, key.is_indefinite() ? std::string_view(joined) : key.text(),
+                     0);
         } else if (int64_t k; key.get_int64(&k)) {
           add_key_step(c, k);
         }
         return c.fail(status::type_mismatch, key.offset);
       }
-      s = c.skip_rest(key);
-      if (s != status::ok) return s;
+      // An indefinite text key was read whole (read_joined): nothing of it
+      // is left to skip, only its value.
+      if (!(key.type == item_type::text_string && key.is_indefinite() &&
+            std::is_same<L, layout_names>::value)) {
+        s = c.skip_rest(key);
+        if (s != status::ok) return s;
+      }
       s = c.r.skip();
       if (s != status::ok) return c.reader_failed(s);
     }

@@ -618,6 +618,48 @@ TEST(MappingErrors, MissingDuplicateUnknown) {
   EXPECT_EQ(err.path, "v[-5]");
 }
 
+// An unknown key that is an indefinite-length text string is read whole to
+// be matched: then only its value is left to skip. (It used to skip the rest
+// of the map and the item after it, and return end: no member decoded.)
+TEST(MappingErrors, UnknownIndefiniteTextKeySkipsOnlyItsValue) {
+  small s;
+  cbor_fast::mapping_error err;
+  struct row {
+    const char* name;
+    const char* hex;
+  };
+  const row rows[] = {
+      {"scalar value, definite map", "a3 7f6178ff 01 6161 02 6173 6162"},
+      {"nested value, definite map", "a3 7f6178ff 82 01 a1 6179 9f 00 ff 6161 02 6173 6162"},
+      {"two chunks, indefinite map", "bf 7f 6178 6179 ff 01 6161 02 6173 6162 ff"},
+      {"unknown key last", "a3 6161 02 6173 6162 7f6178ff 8100"},
+  };
+  for (const row& r : rows) {
+    s = small{};
+    ASSERT_EQ(decode_hex(r.hex, s, err), status::ok) << r.name << ": " << err.path;
+    EXPECT_EQ(s.a, 2u) << r.name;
+    EXPECT_EQ(s.s, "b") << r.name;
+  }
+  // Refused with reject_unknown_keys: the joined key in the path, at its head.
+  cbor_fast::mapping_options strict;
+  strict.reject_unknown_keys = true;
+  EXPECT_EQ(decode_hex("a3 6161 02 7f 6178 6179 ff 01 6173 6162", s, err, strict),
+            status::type_mismatch);
+  EXPECT_EQ(err.offset, 4u);
+  EXPECT_EQ(err.path, "xy");
+  // In a sequence read by one reader: each record whole, then the end.
+  const bytes in = from_hex("a3 7f6178ff 01 6161 02 6173 6162  a2 6161 03 6173 6163");
+  cbor_fast::reader rd(in.data(), in.size());
+  ASSERT_EQ(cbor_fast::from_cbor(rd, s), status::ok);
+  EXPECT_EQ(s.a, 2u);
+  EXPECT_EQ(rd.offset(), 13u);
+  ASSERT_EQ(cbor_fast::from_cbor(rd, s), status::ok);
+  EXPECT_EQ(s.a, 3u);
+  EXPECT_EQ(s.s, "c");
+  EXPECT_EQ(cbor_fast::from_cbor(rd, s), status::end);
+  EXPECT_EQ(rd.offset(), in.size());
+}
+
 TEST(MappingErrors, ArraysAndShapes) {
   point p;
   cbor_fast::mapping_error err;
