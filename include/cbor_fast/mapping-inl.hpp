@@ -515,9 +515,14 @@ status decode_vector(decode_ctx& c, V& out) {
     if (it.type != item_type::array) return type_error(c, it);
     out.clear();
     if (!it.is_indefinite()) {
-      // The reader has checked that the input can hold this many items.
+      // The reader has checked that the input can hold this many items,
+      // but an element may take far more memory than its byte: the
+      // reservation is also held to 16 bytes per byte of input left (and
+      // 64 KiB), so a count alone cannot make a large allocation.
       const size_t n = size_t(it.count());
-      out.reserve(n);
+      const size_t left = c.r.input().size - c.r.offset();
+      const size_t budget = (left > (SIZE_MAX - 65536) / 16 ? SIZE_MAX : left * 16 + 65536);
+      out.reserve(n < budget / sizeof(E) ? n : budget / sizeof(E));
       for (size_t i = 0; i < n; ++i) {
         out.emplace_back();
         s = decode_value(c, out.back());

@@ -10,6 +10,7 @@
 
 namespace {
 size_t g_news = 0;  // operator new calls while counting
+size_t g_largest = 0;  // the largest of them, in bytes
 bool g_counting = false;
 }  // namespace
 
@@ -19,7 +20,10 @@ bool g_counting = false;
 #endif
 
 void* operator new(size_t size) {
-  if (g_counting) ++g_news;
+  if (g_counting) {
+    ++g_news;
+    if (size > g_largest) g_largest = size;
+  }
   void* p = std::malloc(size != 0 ? size : 1);
   if (p == nullptr) throw std::bad_alloc();
   return p;
@@ -89,6 +93,12 @@ struct rows_b {
 };
 CBOR_FAST_FIELDS(rows_b, rows, count)
 
+// Elements of 4 KiB that a byte of input could declare.
+struct big_elements {
+  std::vector<std::array<uint64_t, 512>> v;
+};
+CBOR_FAST_FIELDS(big_elements, v)
+
 }  // namespace alloctest
 
 namespace {
@@ -116,6 +126,7 @@ size_t allocations_of_decode(const std::vector<uint8_t>& in, T& out, status want
   opt.reader.alloc = &k_counting;  // used only past from_cbor's own 1 KiB stack buffer
   g_reader_allocs = 0;
   g_news = 0;
+  g_largest = 0;
   g_counting = true;
   const status s = cbor_fast::from_cbor(in.data(), in.size(), out, opt);
   g_counting = false;
@@ -213,4 +224,28 @@ TEST(MappingAllocations, InputDeeperThanTheTypeStopsAtTheType) {
   EXPECT_EQ(g_news, 3u);  // one reserve per vector level reached
 }
 
+TEST(MappingAllocations, LargeElementsReserveByTheInputSize) {
+  // {"v": <65536 elements declared>} and 65536 bytes: a count the input can
+  // hold, one byte per element, but 4 KiB per element reserved would be
+  // 256 MiB. The reservation is held to 16 bytes per byte of input left
+  // plus 64 KiB (the first element, 0, then fails as an array).
+  std::vector<uint8_t> in = cbor_fast_test::from_hex("a1 6176 9a00010000");
+  const size_t left = 65536;
+  in.resize(in.size() + left, 0x00);
+  alloctest::big_elements out;
+  EXPECT_EQ(allocations_of_decode(in, out, status::type_mismatch), 1u);
+  EXPECT_LE(g_largest, 16 * left + 65536);
+  EXPECT_GE(g_largest, 16 * left);
+  // Enough input for the count: one reservation of all of it.
+  alloctest::big_elements two;
+  two.v.resize(2);
+  two.v[1][511] = 7;
+  const std::vector<uint8_t> small = cbor_fast::to_cbor(two);
+  alloctest::big_elements fresh;
+  EXPECT_EQ(allocations_of_decode(small, fresh), 1u);
+  EXPECT_EQ(g_largest, 2 * sizeof(fresh.v[0]));
+  EXPECT_EQ(fresh.v[1][511], 7u);
+}
+
 }  // namespace
+
