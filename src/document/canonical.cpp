@@ -926,8 +926,16 @@ status encode(const mutable_node* n, writer& w, uint32_t flags) noexcept {
   writer plain(&alloc);
   if (status s = encode(n, plain); s != status::ok) return s;
   if (status s = plain.finish(); s != status::ok) return s;
+  // Our own bytes, not input: none of decode()'s limits for untrusted
+  // input apply (a mutable tree has none: 600 levels or 2^24 + 1 entries
+  // encode plainly, and so they must canonically).
+  decode_options lifted;
+  lifted.max_depth = UINT32_MAX;
+  lifted.max_nodes = UINT32_MAX;
+  lifted.max_container_items = UINT64_MAX;
+  lifted.max_memory = SIZE_MAX;
   document doc(&alloc);
-  if (status s = decode(plain.data(), plain.size(), doc); s != status::ok) return s;
+  if (status s = decode(plain.data(), plain.size(), doc, lifted); s != status::ok) return s;
   return detail::encode_sorted(doc.root().raw(), w, flags, alloc, nullptr);
 }
 

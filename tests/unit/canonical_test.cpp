@@ -352,6 +352,35 @@ TEST(Canonical, DocumentsAndMutableDocuments) {
   EXPECT_EQ(encode(m, w5, encode_canonical | encode_length_first), status::invalid_argument);
 }
 
+// A mutable document has no nesting or size limits: its canonical forms
+// encode whatever its plain form does (they re-read their own plain bytes,
+// which once went through decode()'s defaults: depth_exceeded past 512).
+TEST(Canonical, MutableDocumentsHaveNoDecodeLimits) {
+  mutable_document m;
+  mutable_node* inner = m.make_map();
+  ASSERT_EQ(inner->map_put(m.make_text("b"), m.make_uint(1)), status::ok);
+  ASSERT_EQ(inner->map_put(m.make_text("a"), m.make_uint(2)), status::ok);
+  mutable_node* top = inner;
+  const size_t levels = 600;
+  for (size_t i = 0; i < levels; ++i) {
+    mutable_node* a = m.make_array();
+    ASSERT_EQ(a->append(top), status::ok);
+    top = a;
+  }
+  ASSERT_EQ(m.set_root(top), status::ok);
+  std::string want;
+  for (size_t i = 0; i < levels; ++i) want += "81";
+  writer plain;
+  ASSERT_EQ(encode(m, plain), status::ok);
+  EXPECT_EQ(to_hex(plain.data(), plain.size()), want + "a2616201616102");
+  for (uint32_t flags : {uint32_t(encode_canonical), uint32_t(encode_length_first),
+                         uint32_t(encode_ctap2)}) {
+    writer w;
+    ASSERT_EQ(encode(m, w, flags), status::ok) << flags;
+    EXPECT_EQ(to_hex(w.data(), w.size()), want + "a2616102616201") << flags;
+  }
+}
+
 /// FNV-1a 64, as tests/vectors/gen_canonical.py --corpus computes it.
 uint64_t fnv1a64(const uint8_t* p, size_t n) {
   uint64_t h = 0xcbf29ce484222325u;
