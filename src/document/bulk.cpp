@@ -15,8 +15,7 @@ status node_element(node e, T& out) noexcept {
       bool negative = false;
       if (e.get_int_raw(raw, negative) != status::ok) return status::type_mismatch;
       if (!negative) return convert_int(raw, out);
-      if (raw > uint64_t(INT64_MAX)) return status::out_of_range;
-      return convert_int(int64_t(-1 - int64_t(raw)), out);
+      return convert_negative(raw, out);
     }
     case item_type::floating:
       if constexpr (std::is_same<T, double>::value) {

@@ -181,9 +181,7 @@ template <class T>
 status convert_item(const item& e, T& out) noexcept {
   switch (e.type) {
     case item_type::unsigned_int: return convert_int(e.value(), out);
-    case item_type::negative_int:
-      if (e.value() > uint64_t(INT64_MAX)) return status::out_of_range;  // below -2^63
-      return convert_int(int64_t(-1 - int64_t(e.value())), out);
+    case item_type::negative_int: return convert_negative(e.value(), out);
     case item_type::floating:
       if constexpr (std::is_same<T, double>::value) {
         out = e.float_value();
@@ -445,10 +443,8 @@ struct bulk_reader {
         status cs;
         if (major == 0) {
           cs = convert_int(v, slot[i]);
-        } else if (v > uint64_t(INT64_MAX)) {
-          cs = status::out_of_range;
         } else {
-          cs = convert_int(int64_t(-1 - int64_t(v)), slot[i]);
+          cs = convert_negative(v, slot[i]);
         }
         if (cs != status::ok) {
           // Up to the element (consumed), then the sticky error at its offset.

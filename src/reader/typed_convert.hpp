@@ -76,6 +76,28 @@ inline status convert_int(int64_t v, T& out) noexcept {
   }
   return status::ok;
 }
+/// The negative integer -1 - raw (major type 1, argument raw) into T: as
+/// convert_int; into a double down to -2^64 when the double holds it exactly,
+/// as a double member of a mapped struct takes it.
+template <class T>
+inline status convert_negative(uint64_t raw, T& out) noexcept {
+  if constexpr (std::is_same<T, double>::value) {
+    if (raw > uint64_t(INT64_MAX)) {
+      if (raw == UINT64_MAX) {
+        out = -18446744073709551616.0;  // -2^64
+        return status::ok;
+      }
+      const uint64_t m = raw + 1;  // the magnitude, 2^63 + 1 .. 2^64 - 1
+      const double d = double(m);
+      if (d >= 18446744073709551616.0 || uint64_t(d) != m) return status::out_of_range;
+      out = -d;
+      return status::ok;
+    }
+  } else {
+    if (raw > uint64_t(INT64_MAX)) return status::out_of_range;  // below -2^63
+  }
+  return convert_int(int64_t(-1 - int64_t(raw)), out);
+}
 
 template <class T>
 status typed_convert(const typed_array& a, T* out, size_t capacity, size_t* bad) noexcept;

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "cbor_fast/document.hpp"
 #include "cbor_fast/typed_array.hpp"
 #include "conformance/test_util.hpp"
 #include "reader/typed_convert.hpp"
@@ -136,6 +137,60 @@ TEST(BulkRead, Floats) {
   uint64_t u[2];
   EXPECT_EQ(rf.read_array(u, 2, &n), status::type_mismatch);
   EXPECT_EQ(rf.error().offset, 2u);
+}
+
+// Negative integers below -2^63 into doubles: exact ones are taken, as a
+// double member of a mapped struct takes them; the rest are out_of_range at
+// the element. The reader's bulk path, its per-item path (after a float)
+// and document nodes agree.
+TEST(BulkRead, NegativeIntegersBelowInt64IntoDoubles) {
+  struct row {
+    const char* name;
+    const char* element;
+    status want;
+    double value;
+  };
+  const row rows[] = {
+      {"-2^64 (3b ffff...)", "3bffffffffffffffff", status::ok, -18446744073709551616.0},
+      {"-(2^63 + 2048), exact", "3b80000000000007ff", status::ok, -9223372036854777856.0},
+      {"-2^63 - 1 (first below int64), inexact", "3b8000000000000000", status::out_of_range, 0},
+      {"-(2^64 - 1), inexact", "3bfffffffffffffffe", status::out_of_range, 0},
+      {"-2^63 (int64 min)", "3b7fffffffffffffff", status::ok, -9223372036854775808.0},
+  };
+  for (const row& rw : rows) {
+    SCOPED_TRACE(rw.name);
+    for (const char* before : {"", "f93c00"}) {  // alone, or after a float
+      const size_t first = before[0] == '\0' ? 0 : 1;
+      const bytes in = from_hex(std::string(first ? "82" : "81") + before + rw.element);
+      const size_t at = 1 + (first ? 3 : 0);
+      double d[2] = {0, 0};
+      size_t n = 0;
+      reader r(in.data(), in.size());
+      ASSERT_EQ(r.read_array(d, 2, &n), rw.want);
+      if (rw.want == status::ok) {
+        EXPECT_EQ(d[first], rw.value);
+      } else {
+        EXPECT_EQ(r.error().offset, at);
+      }
+      cbor_fast::document doc;
+      ASSERT_EQ(cbor_fast::decode(in.data(), in.size(), doc), status::ok);
+      cbor_fast::error_info err;
+      double e[2] = {0, 0};
+      ASSERT_EQ(cbor_fast::read_array(doc.root(), e, 2, &n, &err), rw.want);
+      if (rw.want == status::ok) {
+        EXPECT_EQ(e[first], rw.value);
+      } else {
+        EXPECT_EQ(err.offset, at);
+      }
+      // Integer element types refuse all of them but int64's minimum.
+      int64_t v[2];
+      reader ri(in.data(), in.size());
+      EXPECT_EQ(ri.read_array(v, 2, &n), first ? status::type_mismatch
+                                         : rw.value == -9223372036854775808.0
+                                             ? status::ok
+                                             : status::out_of_range);
+    }
+  }
 }
 
 TEST(BulkRead, NotAnArrayReadsNothing) {
