@@ -992,7 +992,9 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
         continue;
       }
       if (c.reject_unknown) {
-        if (key.type == item_type::text_string) {
+        // (An indefinite text key was joined only in the names layout.)
+        if (key.type == item_type::text_string &&
+            (!key.is_indefinite() || std::is_same<L, layout_names>::value)) {
           c.add_step(path_step::member, key.is_indefinite() ? std::string_view(joined) : key.text(),
                      0);
         } else if (int64_t k; key.get_int64(&k)) {
