@@ -9,7 +9,7 @@
 #include "conformance/test_util.hpp"
 
 namespace {
-size_t g_news = 0;  // operator new calls while counting
+size_t g_news = 0;     // operator new calls while counting
 size_t g_largest = 0;  // the largest of them, in bytes
 bool g_counting = false;
 }  // namespace
@@ -248,4 +248,3 @@ TEST(MappingAllocations, LargeElementsReserveByTheInputSize) {
 }
 
 }  // namespace
-

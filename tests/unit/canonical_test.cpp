@@ -373,8 +373,8 @@ TEST(Canonical, MutableDocumentsHaveNoDecodeLimits) {
   writer plain;
   ASSERT_EQ(encode(m, plain), status::ok);
   EXPECT_EQ(to_hex(plain.data(), plain.size()), want + "a2616201616102");
-  for (uint32_t flags : {uint32_t(encode_canonical), uint32_t(encode_length_first),
-                         uint32_t(encode_ctap2)}) {
+  for (uint32_t flags :
+       {uint32_t(encode_canonical), uint32_t(encode_length_first), uint32_t(encode_ctap2)}) {
     writer w;
     ASSERT_EQ(encode(m, w, flags), status::ok) << flags;
     EXPECT_EQ(to_hex(w.data(), w.size()), want + "a2616102616201") << flags;
