@@ -69,6 +69,33 @@ struct key_ref {
   size_t offset;
 };
 
+/// Where simdjson's first pass stopped, which it does not say: the first
+/// control character inside a string (or escaped by a backslash), else the
+/// quote that opens a string left unclosed; 0 if neither is found.
+size_t string_error_offset(std::string_view t) {
+  bool in_string = false;
+  size_t opened = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(t[i]);
+    if (!in_string) {
+      if (c == '"') {
+        in_string = true;
+        opened = i;
+      }
+      continue;
+    }
+    if (c == '\\') {
+      if (i + 1 < t.size() && static_cast<unsigned char>(t[i + 1]) < 0x20) return i + 1;
+      ++i;
+    } else if (c == '"') {
+      in_string = false;
+    } else if (c < 0x20) {
+      return i;
+    }
+  }
+  return in_string ? opened : 0;
+}
+
 status map_error(simdjson::error_code e) {
   switch (e) {
     case simdjson::SUCCESS: return status::ok;
@@ -442,6 +469,8 @@ status converter::run(const simdjson::padded_string& padded, std::string_view js
       // library's validator finds the first bad sequence (it was offset 0).
       s = fail(status::invalid_utf8,
                detail::utf8_validate(reinterpret_cast<const uint8_t*>(json.data()), json.size()));
+    } else if (e == simdjson::UNESCAPED_CHARS || e == simdjson::UNCLOSED_STRING) {
+      s = fail(map_error(e), string_error_offset(json));
     } else if (e != simdjson::SUCCESS) {
       s = fail(map_error(e), 0);
     } else {

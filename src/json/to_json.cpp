@@ -538,9 +538,14 @@ status json_printer<Source>::run(size_t* bad_offset) {
               if (s != status::ok) return s;
               if (content.type == item_type::byte_string) {
                 const bool negative = tag == 3;
-                const bool as_number =
-                    !content.is_indefinite() && content.bytes().size <= k_bignum_max_bytes &&
-                    put_bignum(out_, content.bytes().data, content.bytes().size, negative);
+                // The limit is on the magnitude's bytes: leading zeros do not count.
+                size_t zeros = 0;
+                if (!content.is_indefinite())
+                  while (zeros < content.bytes().size && content.bytes().data[zeros] == 0) ++zeros;
+                const bool as_number = !content.is_indefinite() &&
+                                       content.bytes().size - zeros <= k_bignum_max_bytes &&
+                                       put_bignum(out_, content.bytes().data + zeros,
+                                                  content.bytes().size - zeros, negative);
                 if (!as_number) {
                   // RFC 8949 6.1: base64url, "~" first for a negative bignum.
                   out_.put(negative ? "\"~" : "\"");
@@ -590,7 +595,8 @@ status json_printer<Source>::run(size_t* bad_offset) {
           default: return status::internal_error;
         }
         if (!complete) {
-          if (it.type == item_type::array) {
+          // (Not a tag 2 / 3's content read ahead: that array is still to open.)
+          if (it.type == item_type::array && !pending) {
             status s;
             if (!print_numbers(it, &s)) return s;
             pending = true;

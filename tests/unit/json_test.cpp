@@ -146,6 +146,12 @@ const error_row k_errors[] = {
     {"lone_minus", "[-]", status::syntax_error, 1},
     {"number_out_of_range", "[1e400]", status::out_of_range, 1},
     {"integer_over_4300_digits", nullptr, status::out_of_range, 1},
+    // simdjson's first pass stops on these without an offset: located here
+    // (they were all offset 0).
+    {"control_char_in_string", "[1, \"a\tb\"]", status::syntax_error, 6},
+    {"control_char_escaped", "[\"a\\\nb\"]", status::syntax_error, 4},
+    {"unclosed_string", "[1, 2, \"abc", status::syntax_error, 7},
+    {"unclosed_after_escaped_quote", "{\"k\": \"a\\\"", status::syntax_error, 6},
 };
 
 TEST(json_to_cbor, errors_with_offsets) {
@@ -291,6 +297,14 @@ const to_row k_to_json[] = {
     {"tag_dropped", "c074323031332d30332d32315432303a30343a30305a", "\"2013-03-21T20:04:00Z\""},
     {"tag2_over_text_dropped", "c26161", "\"a\""},
     {"nested_tags_dropped", "d818d81801", "1"},
+    // Tag 2 or 3 over an array: an ordinary tag (its array once lost its
+    // "[", or gave internal_error).
+    {"tag2_over_array", "c28101", "[1]"},
+    {"tag3_over_array_in_array", "81c38101", "[[1]]"},
+    {"tag2_over_floats", "c282f93e00f93e00", "[1.5,1.5]"},
+    {"tag22_tag2_array_of_bytes", "81d6c28141ff", "[[\"/w==\"]]"},
+    {"tag2_over_nested_arrays", "c2828100 80", "[[0],[]]"},
+    {"tag2_over_empty_array", "c280", "[]"},
 };
 
 TEST(cbor_to_json, exact_text) {
@@ -309,6 +323,8 @@ TEST(cbor_to_json, keep_tags) {
   EXPECT_EQ(to_json("c11a514b67b0", o), "{\"tag\":1,\"value\":1363896240}");
   EXPECT_EQ(to_json("d82000", o), "{\"tag\":32,\"value\":0}");
   EXPECT_EQ(to_json("c26161", o), "{\"tag\":2,\"value\":\"a\"}");
+  EXPECT_EQ(to_json("c28101", o), "{\"tag\":2,\"value\":[1]}");
+  EXPECT_EQ(to_json("81c3820102", o), "[{\"tag\":3,\"value\":[1,2]}]");
   // Bignums and the 21-23 hints are never kept as tags.
   EXPECT_EQ(to_json("c249010000000000000000", o), "18446744073709551616");
   EXPECT_EQ(to_json("d8174101", o), "\"01\"");
@@ -337,6 +353,9 @@ TEST(cbor_to_json, bignum_length_boundary) {
   const std::string s = to_json(hex1787);
   EXPECT_EQ(s.substr(0, 2), "\"~");
   EXPECT_EQ(s.size(), 2u + 2383u + 1u);  // ceil(1787 * 4 / 3) characters
+  // Leading zero bytes do not count: 1800 zeros before 01 is the number 1.
+  EXPECT_EQ(to_json("c2590709" + std::string(2 * 1800, '0') + "01"), "1");
+  EXPECT_EQ(to_json("c3590709" + std::string(2 * 1800, '0') + "01"), "-2");
   // The largest integer json_to_cbor reads (4300 nines) comes back as itself.
   const std::string nines(4300, '9');
   cbor_fast::writer w;
