@@ -781,6 +781,7 @@ status parser::item() {
 
 status parser::run(std::vector<uint8_t>& out) {
   for (;;) {
+    const size_t before_space = p_;
     if (status s = skip_space(); s != status::ok) return s;
     if (at_end()) {
       if (!stack_.empty()) return fail(status::syntax_error, p_);
@@ -805,7 +806,13 @@ status parser::run(std::vector<uint8_t>& out) {
     // After an item: a separator or a close.
     if (stack_.empty()) {
       if (!opt_.sequence) return fail(status::syntax_error, p_);
-      if (c == ',') ++p_;
+      // Top-level items are separated by a comma or by white space (or a
+      // comment): "1-1", "0o78" and "1(2)3" are not two or three items.
+      if (c == ',') {
+        ++p_;
+      } else if (p_ == before_space) {
+        return fail(status::syntax_error, p_);
+      }
       want_value_ = true;
       continue;
     }

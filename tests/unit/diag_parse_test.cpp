@@ -187,6 +187,24 @@ TEST(diag_parse, sequence) {
   // Side by side at the top level of a sequence: two items, not one string.
   EXPECT_EQ(parse_hex("\"a\" \"b\"", &s, nullptr, o), "61616162");
   EXPECT_EQ(parse_hex("\"a\" + \"b\"", &s, nullptr, o), "626162");
+  // A comment separates too; nothing at all does not (these once read as
+  // two or three items: 7 and 8, 1 and -1, ...).
+  EXPECT_EQ(parse_hex("1/c/2#d\n3", &s, nullptr, o), "010203");
+  EXPECT_STATUS(s, status::ok);
+  struct unseparated {
+    const char* text;
+    size_t offset;
+  };
+  for (const unseparated& u :
+       {unseparated{"0o78", 3}, unseparated{"0b12", 3}, unseparated{"1-1", 1},
+        unseparated{"\"a\"\"b\"", 3}, unseparated{"1(2)3", 4}, unseparated{"[1]2", 3},
+        unseparated{"1 2h'00'", 3}}) {
+    SCOPED_TRACE(u.text);
+    error_info e;
+    std::vector<uint8_t> out;
+    EXPECT_STATUS(cbor_fast::diag_parse(u.text, out, o, &e), status::syntax_error);
+    EXPECT_EQ(e.offset, u.offset);
+  }
   // No item at all is an empty sequence (RFC 8742), comments or not; a
   // single item is still due without the option.
   for (const char* empty : {"", "  \n", "/c/", "# x\n", "/a/ # b\n"}) {
