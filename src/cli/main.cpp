@@ -64,8 +64,10 @@ void print_usage(std::FILE* to) {
              "Usage: cbor-fast diag [--pretty] [--indicators] [LIMITS] [FILE|-]\n"
              "       cbor-fast check [LIMITS] [--max-memory N] [--sequence] [FILE|-]\n"
              "       cbor-fast to-json [--keep-tags] [LIMITS] [FILE|-]\n"
-             "       cbor-fast from-json [--strict] [--sequence] [FILE|-]\n"
-             "       cbor-fast from-diag [--strict] [FILE|-]\n"
+             "       cbor-fast from-json [--strict] [--no-duplicate-keys] [--max-depth N]\n"
+             "                           [--sequence] [FILE|-]\n"
+             "       cbor-fast from-diag [--strict] [--no-duplicate-keys] [--max-depth N]\n"
+             "                           [FILE|-]\n"
              "       cbor-fast canonical [--length-first | --ctap2] [LIMITS] [FILE|-]\n"
              "       cbor-fast --help | --version\n"
              "\n"
@@ -92,7 +94,8 @@ void print_usage(std::FILE* to) {
              "           CTAP2 order (major type, then length, then bytes).\n"
              "diag, to-json and canonical read the input as a stream, whatever its size:\n"
              "diag and to-json print each item as it is read (memory: about 1 MiB and the\n"
-             "longest string), canonical holds one top-level item at a time.\n"
+             "longest string), canonical holds one top-level item at a time; what is held\n"
+             "at once is at most --max-memory bytes (memory_budget_exceeded beyond).\n"
              "\n"
              "LIMITS (each failure names its status and byte offset):\n"
              "  --strict                 RFC 8949 validity: reject text strings that are\n"
@@ -112,13 +115,17 @@ void print_usage(std::FILE* to) {
              "  --max-container-items N  most items in one array or pairs in one map\n"
              "                           (default {}; 18446744073709551615: no limit)\n"
              "  --max-items N            most data items, counting keys, values, tags and\n"
-             "                           string chunks: in the whole input (diag) or in\n"
-             "                           each document (check) (default {};\n"
+             "                           string chunks, in each top-level item (default {};\n"
              "                           18446744073709551615: no limit)\n"
+             "  --max-memory N           check: most bytes the decoder may hold at once:\n"
+             "                           nodes, joined strings, stacks, key tables (default:\n"
+             "                           32 times the input size plus 1 MiB); diag, to-json,\n"
+             "                           canonical: most input bytes held at once, the\n"
+             "                           longest string or (canonical) top-level item\n"
+             "                           (default 64 MiB)\n"
+             "from-json and from-diag take --strict, --no-duplicate-keys and --max-depth of\n"
+             "these.\n"
              "check only:\n"
-             "  --max-memory N           most bytes the decoder may hold at once: nodes,\n"
-             "                           joined strings, stacks, key tables (default: 32 times\n"
-             "                           the input size plus 1 MiB)\n"
              "  --sequence               accept a CBOR sequence instead of exactly one item\n"
              "\n"
              "N is a decimal number (0: the default); '--option=N' works too.\n"
@@ -170,7 +177,7 @@ struct cli_args {
   uint64_t max_string_length = UINT64_MAX;
   uint64_t max_container_items = cbor_fast::reader_options{}.max_container_items;
   uint64_t max_items = cbor_fast::reader_options{}.max_items;
-  size_t max_memory = 0;    ///< check only; 0: the library's default budget
+  size_t max_memory = 0;    ///< check: the decoder's budget; streamed: max_buffer; 0: default
   bool sequence = false;    ///< check, from-json
   bool pretty = false;      ///< diag
   bool indicators = false;  ///< diag
@@ -296,6 +303,7 @@ int run_streamed(const cli_args& args, printer what) {
   const std::string& name = args.file == "-" ? std::string("standard input") : args.file;
   cbor_fast::stream_options so;
   so.reader = reader_options_of(args);
+  if (args.max_memory != 0) so.max_buffer = args.max_memory;
   // JSON text must be UTF-8: checked as each string is read, before it prints.
   if (what == printer::json) so.reader.validate_utf8 = true;
   so.block_size = size_t{1} << 16;
@@ -351,6 +359,12 @@ int run_streamed(const cli_args& args, printer what) {
   return k_exit_ok;
 }
 
+/// --max-depth for from-json and from-diag, whose parsers take 0 as "no
+/// nesting": 0 is the default here, as for every other command.
+uint32_t max_depth_of(const cli_args& args) {
+  return args.max_depth != 0 ? args.max_depth : cbor_fast::reader_options{}.max_depth;
+}
+
 /// from-json, from-diag: the whole text, then CBOR to stdout.
 int run_from_text(const cli_args& args, command cmd) {
   std::string input;
@@ -360,7 +374,7 @@ int run_from_text(const cli_args& args, command cmd) {
   if (cmd == command::from_json) {
     cbor_fast::from_json_options o;
     o.reject_duplicate_keys = args.strict || args.no_duplicate_keys;
-    o.max_depth = args.max_depth;
+    o.max_depth = max_depth_of(args);
     cbor_fast::writer w(stdout_bytes, nullptr, size_t{1} << 16);
     size_t start = 0;
     for (;;) {
@@ -391,7 +405,7 @@ int run_from_text(const cli_args& args, command cmd) {
   }
   cbor_fast::diag_parse_options o;
   o.sequence = true;
-  o.max_depth = args.max_depth;
+  o.max_depth = max_depth_of(args);
   cbor_fast::error_info e;
   if (input.find_first_not_of(" \t\r\n") == std::string::npos) return k_exit_ok;  // no items
   const cbor_fast::status s = cbor_fast::diag_parse(input, bytes, o, &e);
@@ -473,7 +487,6 @@ bool parse_number(std::string_view text, uint64_t max, uint64_t& out) {
 /// A numeric option: its name, the range it takes and where it goes.
 struct number_option {
   std::string_view name;
-  bool check_only;
   uint64_t max;  ///< 0 is taken by every option and means its default
 };
 
@@ -483,11 +496,11 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
   bool have_file = false;
   bool options_done = false;
   const number_option numbers[] = {
-      {"--max-depth", false, UINT32_MAX},
-      {"--max-string-length", false, UINT64_MAX},
-      {"--max-container-items", false, UINT64_MAX},
-      {"--max-items", false, UINT64_MAX},
-      {"--max-memory", true, SIZE_MAX},
+      {"--max-depth", UINT32_MAX},
+      {"--max-string-length", UINT64_MAX},
+      {"--max-container-items", UINT64_MAX},
+      {"--max-items", UINT64_MAX},
+      {"--max-memory", SIZE_MAX},
   };
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string_view a = args[i];
@@ -514,7 +527,10 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
       parsed.no_duplicate_keys = true;
       continue;
     }
+    const bool from_text = cmd == command::from_json || cmd == command::from_diag;
     if (a == "--deterministic") {
+      if (from_text)
+        return usage_error("--deterministic is not an option of from-json or from-diag");
       parsed.deterministic = true;
       continue;
     }
@@ -552,8 +568,8 @@ int main_command(command cmd, const std::vector<std::string_view>& args) {
       }
     }
     if (opt == nullptr) return usage_error(fmt::format("unknown option '{}'", a));
-    if (opt->check_only && cmd != command::check)
-      return usage_error(fmt::format("{} is an option of check", opt->name));
+    if (from_text && opt->name != "--max-depth")
+      return usage_error(fmt::format("{} is not an option of from-json or from-diag", opt->name));
     std::string_view value;
     if (a.size() > opt->name.size()) {
       value = a.substr(opt->name.size() + 1);

@@ -454,10 +454,20 @@ case $case_name in
     # An absurd budget does not make a 2^32 length bomb allocate.
     run_hex 5b000000010000000000 check --max-memory 18446744073709551615
     expect_error truncated "unexpected end of input" 0
-    # The pull reader holds no document: diag has no budget.
-    run_hex 00 diag --max-memory 100
+    # diag, to-json, canonical: the input bytes held at once (the longest
+    # string; canonical: the top-level item). 0x58 0xc8: a 200-byte string.
+    hex_to_file "58c8$(printf '61%.0s' $(seq 200))" "$work/s200.cbor"
+    for cmd in diag to-json canonical; do
+      run /dev/null $cmd --max-memory 100 "$work/s200.cbor"
+      expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 0
+      run /dev/null $cmd --max-memory 300 "$work/s200.cbor"
+      expect_rc 0
+      expect_text err ""
+    done
+    # from-json and from-diag hold the whole text: no such option.
+    run /dev/null from-json --max-memory 100 "$work/s200.cbor"
     expect_rc 2
-    expect_text err "cbor-fast: error: --max-memory is an option of check (see 'cbor-fast --help')\n"
+    expect_text err "cbor-fast: error: --max-memory is not an option of from-json or from-diag (see 'cbor-fast --help')\n"
     ;;
 
   missing_file)
@@ -619,6 +629,26 @@ case $case_name in
     expect_rc 0
     run "$work/dup.diag" from-diag --strict
     expect_error duplicate_key "duplicate map key" 3
+    # Top-level items need a separator: "1-1" is not 1 and -1.
+    printf '1-1' >"$work/unsep.diag"
+    run "$work/unsep.diag" from-diag
+    expect_error syntax_error "syntax error in JSON or diagnostic notation text" 1
+    # --max-depth 0 is the default (512), as for every command; limits the
+    # text parsers do not take are usage errors, not silently ignored.
+    printf '[[1]]' >"$work/nested.diag"
+    for cmd in from-diag from-json; do
+      run "$work/nested.diag" $cmd --max-depth 0
+      expect_rc 0
+      run "$work/nested.diag" $cmd --max-depth 1
+      expect_error depth_exceeded "maximum nesting depth exceeded" 1
+      for opt in --max-string-length --max-container-items --max-items; do
+        run "$work/nested.diag" $cmd $opt 1
+        expect_rc 2
+        expect_text err "cbor-fast: error: $opt is not an option of from-json or from-diag (see 'cbor-fast --help')\n"
+      done
+      run "$work/nested.diag" $cmd --deterministic
+      expect_rc 2
+    done
     ;;
 
   diag_round_trip)
