@@ -264,23 +264,30 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
     return status::ok;
   }
   // Beyond 64 bits: a bignum, tag 2 or 3 over the magnitude (minus one when
-  // negative). Only decimal and hexadecimal.
+  // negative).
   if (ai != k_shortest) return fail(status::out_of_range, at);
   std::vector<uint8_t> mag;
   if (base == 10) {
     if (digits.size() > k_max_bignum_digits) return fail(status::out_of_range, at);
     mag = detail::decimal_to_magnitude(digits);
-  } else if (base == 16) {
+  } else {
+    // 0x, 0o, 0b: each digit is 4, 3 or 1 bits of the magnitude.
+    const unsigned bits = base == 16 ? 4 : base == 8 ? 3 : 1;
     size_t i = 0;
     while (i < digits.size() && digits[i] == '0') ++i;
     const std::string_view d = digits.substr(i);
-    mag.resize((d.size() + 1) / 2);
+    mag.assign((d.size() * bits + 7) / 8, 0);
     for (size_t k = 0; k < d.size(); ++k) {
-      const size_t pos = d.size() - 1 - k;  // nibble k from the right
-      mag[mag.size() - 1 - k / 2] |= uint8_t(hex_value(d[pos]) << (4 * (k % 2)));
+      const unsigned v = unsigned(hex_value(d[d.size() - 1 - k]));  // digit k from the right
+      for (unsigned b = 0; b < bits; ++b) {
+        const size_t pos = k * bits + b;
+        if ((v >> b) & 1u) mag[mag.size() - 1 - pos / 8] |= uint8_t(1u << (pos % 8));
+      }
     }
-  } else {
-    return fail(status::out_of_range, at);
+    // Octal digits need not fill the top byte: no leading zero bytes.
+    size_t z = 0;
+    while (z + 1 < mag.size() && mag[z] == 0) ++z;
+    mag.erase(mag.begin(), mag.begin() + std::ptrdiff_t(z));
   }
   if (negative) {  // -N: tag 3 holds N - 1 (N > 2^64, so no borrow out)
     detail::decrement_magnitude(mag);
