@@ -671,24 +671,66 @@ constexpr unsigned accepted_majors() noexcept {
   }
 }
 
-template <size_t I, class V>
-status decode_variant_from(decode_ctx& c, V& out, unsigned major, bool is_null) {
+/// The head of a variant's item, peeked: its initial byte and, when the
+/// input holds it, its argument.
+struct variant_head {
+  uint8_t ib;
+  bool have_arg;
+  uint64_t arg;
+  unsigned major() const noexcept { return unsigned(ib >> 5); }
+};
+
+/// Whether alternative A takes the item itself, beyond its major type: a
+/// bool only false and true, a float only a float, an integer type only a
+/// value in its range (an argument not in the input yet: any).
+template <class A>
+bool variant_fits(const variant_head& h) noexcept {
+  if constexpr (is_optional<A>::value) {
+    return variant_fits<typename A::value_type>(h);
+  } else if constexpr (has_adapter<A>::value || has_decode_hook<A>::value) {
+    return true;
+  } else if constexpr (std::is_same<A, bool>::value) {
+    return h.ib == 0xf4 || h.ib == 0xf5;
+  } else if constexpr (std::is_floating_point<A>::value) {
+    return h.ib == 0xf9 || h.ib == 0xfa || h.ib == 0xfb;
+  } else if constexpr (std::is_integral<A>::value || std::is_enum<A>::value) {
+    using U = typename std::conditional_t<std::is_enum<A>::value, std::underlying_type<A>,
+                                          std::common_type<A>>::type;
+    if (!h.have_arg || h.major() > 1) return true;
+    // A negative -1 - arg fits when arg <= max (two's complement).
+    if (h.major() == 1 && !std::is_signed<U>::value) return false;
+    return h.arg <= uint64_t(std::numeric_limits<U>::max());
+  } else {
+    return true;
+  }
+}
+
+/// The first alternative from I on that takes the item: with Fit, by its
+/// major type and the item itself (variant_fits); without (when none fits),
+/// by the major type alone, for that alternative to report why not.
+template <size_t I, bool Fit, class V>
+status decode_variant_from(decode_ctx& c, V& out, const variant_head& h) {
   if constexpr (I == std::variant_size<V>::value) {
-    (void)out;
-    (void)major;
-    (void)is_null;
-    item it;
-    const status s = c.next(it);
-    if (s != status::ok) return s;
-    return type_error(c, it);
+    if constexpr (Fit) {
+      return decode_variant_from<0, false>(c, out, h);
+    } else {
+      (void)out;
+      (void)h;
+      item it;
+      const status s = c.next(it);
+      if (s != status::ok) return s;
+      return type_error(c, it);
+    }
   } else {
     using A = std::variant_alternative_t<I, V>;
     constexpr unsigned mask = accepted_majors<A>();
     // null goes only to an optional, std::monostate or a hook.
+    const bool is_null = h.ib == 0xf6;
     const bool takes =
-        (mask & 0x200) != 0 || (is_null ? (mask & 0x100) != 0 : (mask >> major & 1) != 0);
-    if (takes) return decode_value(c, out.template emplace<I>());
-    return decode_variant_from<I + 1>(c, out, major, is_null);
+        (mask & 0x200) != 0 || (is_null ? (mask & 0x100) != 0 : (mask >> h.major() & 1) != 0);
+    if (takes && (!Fit || is_null || variant_fits<A>(h)))
+      return decode_value(c, out.template emplace<I>());
+    return decode_variant_from<I + 1, Fit>(c, out, h);
   }
 }
 
@@ -700,8 +742,19 @@ status decode_variant(decode_ctx& c, V& out) {
     item it;
     return c.next(it);  // end or truncated, from the reader
   }
-  const uint8_t ib = in.data[at];
-  return decode_variant_from<0>(c, out, unsigned(ib >> 5), ib == 0xf6);
+  variant_head h{in.data[at], false, 0};
+  const unsigned ai = h.ib & 0x1fu;
+  if (ai < 24) {
+    h.have_arg = true;
+    h.arg = ai;
+  } else if (ai < 28) {
+    const size_t n = size_t(1) << (ai - 24);
+    if (in.size - at > n) {
+      h.have_arg = true;
+      for (size_t k = 0; k < n; ++k) h.arg = h.arg << 8 | in.data[at + 1 + k];
+    }
+  }
+  return decode_variant_from<0, true>(c, out, h);
 }
 
 // ---- structs ----

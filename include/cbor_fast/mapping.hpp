@@ -24,8 +24,12 @@
 // string); std::vector<T>; std::array<T, N> (exactly N elements);
 // std::optional<T> (omitted from maps when empty, null in arrays; missing or
 // null decodes as empty); std::map / std::unordered_map with any mapped key
-// type; std::variant (the first alternative that accepts the item's major
-// type); mapped structs; and any type with a hook (below).
+// type;
+// std::variant (the first alternative that takes the item: by its major
+// type, and in major type 7 bool only false/true and a float only a float,
+// an integer type only a value in its range; when no alternative holds it,
+// the first that takes its major type reports why); mapped structs; and any
+// type with a hook (below).
 // std::vector<uint64_t>, <int64_t> and <double> decode through
 // reader::read_array(), so they also accept RFC 8746 typed arrays.
 //

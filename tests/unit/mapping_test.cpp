@@ -839,6 +839,57 @@ TEST(MappingDecode, VectorsOfNumbersAcceptTypedArrays) {
   EXPECT_EQ(back2.v[65535].qty, 7);
 }
 
+// A variant's alternative is chosen by the item, not only its major type:
+// major type 7 goes to bool only for false/true and to a float only for a
+// float; an integer to the first integer type that holds it. What to_cbor
+// writes from a variant decodes back to the same alternative (a double
+// before a bool took true: type_mismatch; an uint8_t before an int64_t took
+// 300: out_of_range). Nothing that holds the value: the first that takes the
+// major type reports why.
+TEST(MappingDecode, VariantsChooseByTheItem) {
+  cbor_fast::mapping_error err;
+  one<std::variant<double, bool>> db;
+  for (const auto& x : {std::variant<double, bool>(true), std::variant<double, bool>(1.5),
+                        std::variant<double, bool>(false)}) {
+    db.v = x;
+    const bytes enc = cbor_fast::to_cbor(db);
+    one<std::variant<double, bool>> back;
+    ASSERT_EQ(cbor_fast::from_cbor(enc.data(), enc.size(), back, err), status::ok) << err.path;
+    EXPECT_EQ(back.v, x);
+  }
+  one<std::variant<uint8_t, int64_t, uint64_t>> ints;
+  struct choice {
+    const char* hex;
+    size_t index;
+    uint64_t magnitude;
+  };
+  for (const choice& r : {choice{"18ff", 0, 255}, choice{"190100", 1, 256}, choice{"20", 1, 1},
+                          choice{"1b7fffffffffffffff", 1, INT64_MAX},
+                          choice{"1b8000000000000000", 2, uint64_t(INT64_MAX) + 1},
+                          choice{"3b7fffffffffffffff", 1, uint64_t(INT64_MAX) + 1}}) {
+    SCOPED_TRACE(r.hex);
+    ASSERT_EQ(decode_hex(std::string("a16176") + r.hex, ints, err), status::ok) << err.path;
+    ASSERT_EQ(ints.v.index(), r.index);
+    if (r.index == 0) {
+      EXPECT_EQ(std::get<0>(ints.v), r.magnitude);
+    } else if (r.index == 1) {
+      const bool negative = r.hex[0] == '3' || r.hex[0] == '2';
+      EXPECT_EQ(std::get<1>(ints.v),
+                negative ? -1 - int64_t(r.magnitude - 1) : int64_t(r.magnitude));
+    } else {
+      EXPECT_EQ(std::get<2>(ints.v), r.magnitude);
+    }
+  }
+  // Below int64: no alternative holds it; the first integer type says so.
+  EXPECT_EQ(decode_hex("a16176 3b8000000000000000", ints, err), status::out_of_range);
+  EXPECT_EQ(err.offset, 3u);
+  // undefined: neither bool nor double.
+  EXPECT_EQ(decode_hex("a16176 f7", db, err), status::type_mismatch);
+  EXPECT_EQ(err.offset, 3u);
+  // Truncated argument: decided by the major type, then the reader's error.
+  EXPECT_EQ(decode_hex("a16176 19 01", ints, err), status::truncated);
+}
+
 TEST(MappingDecode, VariantsAndHooks) {
   one<std::variant<std::monostate, int64_t, std::string, std::vector<int32_t>>> v;
   cbor_fast::mapping_error err;
