@@ -617,6 +617,15 @@ status decode_map(decode_ctx& c, M& out) {
       K key{};
       s = decode_value(c, key);
       if (s != status::ok) return s;
+      if constexpr (std::is_floating_point<K>::value) {
+        // NaN equals no key, itself included: std::map would take it for a
+        // duplicate of any key (its order breaks), std::unordered_map would
+        // hold a key no lookup finds.
+        if (key != key) {
+          c.add_step(path_step::text_key, "NaN", 0);
+          return c.fail(status::out_of_range, key_at);
+        }
+      }
       auto r = out.try_emplace(std::move(key));
       placed = r.first;
       inserted = r.second;

@@ -24,7 +24,7 @@
 // string); std::vector<T>; std::array<T, N> (exactly N elements);
 // std::optional<T> (omitted from maps when empty, null in arrays; missing or
 // null decodes as empty); std::map / std::unordered_map with any mapped key
-// type;
+// type (a NaN key into a floating-point key type is out_of_range);
 // std::variant (the first alternative that takes the item: by its major
 // type, and in major type 7 bool only false/true and a float only a float,
 // an integer type only a value in its range; when no alternative holds it,

@@ -890,6 +890,24 @@ TEST(MappingDecode, VariantsChooseByTheItem) {
   EXPECT_EQ(decode_hex("a16176 19 01", ints, err), status::truncated);
 }
 
+// A NaN key cannot be held by a C++ map (it equals no key, itself included):
+// out_of_range at the key, not a false duplicate_key.
+TEST(MappingErrors, NaNMapKeysIntoFloatingKeys) {
+  cbor_fast::mapping_error err;
+  one<std::map<double, int>> m;
+  ASSERT_EQ(decode_hex("a16176 a2 f93c00 01 f93e00 02", m, err), status::ok);
+  EXPECT_EQ(m.v.size(), 2u);
+  EXPECT_EQ(decode_hex("a16176 a2 f93c00 01 f97e00 02", m, err), status::out_of_range);
+  EXPECT_EQ(err.offset, 8u);
+  EXPECT_EQ(err.path, "v[\"NaN\"]");
+  one<std::unordered_map<float, int>> u;
+  EXPECT_EQ(decode_hex("a16176 a1 fb7ff8000000000000 01", u, err), status::out_of_range);
+  EXPECT_EQ(err.offset, 4u);
+  // A repeated key is still the duplicate it is.
+  EXPECT_EQ(decode_hex("a16176 a2 f93c00 01 fb3ff0000000000000 02", m, err), status::duplicate_key);
+  EXPECT_EQ(err.offset, 8u);
+}
+
 TEST(MappingDecode, VariantsAndHooks) {
   one<std::variant<std::monostate, int64_t, std::string, std::vector<int32_t>>> v;
   cbor_fast::mapping_error err;
