@@ -1295,7 +1295,11 @@ typedef struct cbor_fast_typed_array {
  * @return CBOR_FAST_OK; CBOR_FAST_END; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, or
  *         struct_size smaller than this layout); CBOR_FAST_ERR_INVALID_STATE;
  *         CBOR_FAST_ERR_TYPE_MISMATCH: not such a tag (nothing read), or,
- *         sticky at the byte string's offset, bad content; or the reader's errors.
+ *         sticky at the byte string's offset, bad content; CBOR_FAST_NEED_MORE
+ *         (a streaming reader whose buffer does not hold the whole tag and
+ *         string yet: nothing read; since 0.5); or the reader's errors (a tag
+ *         head cut short by the input's end: CBOR_FAST_ERR_TRUNCATED, since
+ *         0.5; before, CBOR_FAST_ERR_TYPE_MISMATCH).
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_read_typed_array(cbor_reader* reader,
                                                             cbor_fast_typed_array* out);
@@ -1672,6 +1676,9 @@ typedef int (*cbor_fast_text_sink_fn)(void* context, const char* data, size_t si
  * @param sink     receives the text (NULL: CBOR_FAST_ERR_INVALID_ARGUMENT)
  * @param error    receives the status and the byte offset in the CBOR input (may be NULL)
  * @return CBOR_FAST_OK; CBOR_FAST_END (nothing left at the top level);
+ *         CBOR_FAST_NEED_MORE (a streaming reader whose buffer does not hold
+ *         the whole item yet: nothing sent to sink, nothing consumed; feed and
+ *         call again; before 0.5 a part of the item was printed);
  *         CBOR_FAST_ERR_INVALID_STATE (at the END of the enclosing container
  *         or indefinite string: no item there; nothing consumed, not sticky;
  *         since 0.5, before an internal error that consumed the END);
@@ -1707,8 +1714,12 @@ CBOR_FAST_API cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t fl
  * @param error    offset of a failure in the input (may be NULL)
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL; CBOR_FAST_ERR_TRUNCATED
  *         (no item); CBOR_FAST_ERR_TRAILING_BYTES (more after the item);
- *         CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_INVALID_UTF8;
- *         CBOR_FAST_ERR_OUT_OF_MEMORY; or a not-well-formed error.
+ *         CBOR_FAST_ERR_INVALID_ARGUMENT (also an error->struct_size no
+ *         version has, *error unwritten); CBOR_FAST_ERR_INVALID_UTF8;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; a not-well-formed error; or a limit of
+ *         the default reader: CBOR_FAST_ERR_DEPTH past 512 levels,
+ *         CBOR_FAST_ERR_CONTAINER_TOO_LARGE, CBOR_FAST_ERR_TOO_MANY_ITEMS
+ *         (cbor_reader_json() on a configured reader takes other limits).
  * @since 0.4
  */
 CBOR_FAST_API cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t flags,

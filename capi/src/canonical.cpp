@@ -20,6 +20,7 @@ static_assert(CBOR_FAST_ENCODE_CANONICAL == cbor_fast::encode_canonical &&
 cbor_fast_status cbor_canonicalize(const void* data, size_t size, uint32_t encode_flags,
                                    uint32_t decode_flags, const cbor_fast_decode_options* options,
                                    cbor_writer* writer, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   constexpr uint32_t canonical =
       CBOR_FAST_ENCODE_CANONICAL | CBOR_FAST_ENCODE_LENGTH_FIRST | CBOR_FAST_ENCODE_CTAP2;
   const uint32_t mode = encode_flags & canonical;

@@ -267,8 +267,10 @@ struct cbor_reader {
   cbor_fast::reader reader;
   std::string joined;
   /// The last cbor_reader_join() returned CBOR_FAST_NEED_MORE: the next one
-  /// appends to `joined` (streaming input).
+  /// appends to `joined` (streaming input) if it is for the same string
+  /// (the one at join_offset; another string starts afresh).
   bool join_partial = false;
+  size_t join_offset = 0;
 
   cbor_reader(const cbor_fast::allocator& a, const void* data, size_t size) noexcept
       : alloc(a), reader(data, size, options(&alloc)) {}

@@ -229,9 +229,10 @@ cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* ite
       return CBOR_FAST_OK;
     }
     // After need_more the chunks so far are kept and this call goes on.
-    if (!reader->join_partial) reader->joined.clear();
+    if (!reader->join_partial || reader->join_offset != item->offset) reader->joined.clear();
     const cbor_fast::status s = reader->reader.read_joined(item_from_c(*item), reader->joined);
     reader->join_partial = s == cbor_fast::status::need_more;
+    reader->join_offset = item->offset;
     if (s != cbor_fast::status::ok) return to_c(s);
     *data = reinterpret_cast<const uint8_t*>(reader->joined.data());
     *size = reader->joined.size();

@@ -22,10 +22,20 @@ inline node N(const cbor_node* n) noexcept {
   return node(reinterpret_cast<const cbor_fast::detail::doc_node*>(n));
 }
 
-/// struct_size 0 (this layout) or at least this layout, within a sane bound.
+/// struct_size 0 (this layout) or at least this layout, at most 64 bytes
+/// more (the header's rule for every struct).
 inline bool time_struct_ok(const cbor_fast_time* t) noexcept {
-  return t != nullptr && (t->struct_size == 0 ||
-                          (t->struct_size >= sizeof(cbor_fast_time) && t->struct_size <= 4096));
+  return t != nullptr && cbor_fast::detail::struct_size_in_bounds(
+                             t->struct_size, sizeof(cbor_fast_time), sizeof(cbor_fast_time));
+}
+/// The same for a time read as input: a longer struct's bytes past this
+/// layout's fields are 0 (fields of a newer version this one cannot honour).
+inline bool time_in_ok(const cbor_fast_time* t) noexcept {
+  if (!time_struct_ok(t)) return false;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(t);
+  for (size_t i = sizeof(cbor_fast_time); i < t->struct_size; ++i)
+    if (bytes[i] != 0) return false;
+  return true;
 }
 inline time_value from_c(const cbor_fast_time& t) noexcept {
   return time_value{t.seconds, t.nanoseconds, t.offset_minutes};
@@ -66,7 +76,7 @@ cbor_fast_status cbor_time_parse(const char* text, size_t size, cbor_fast_time* 
 }
 
 size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out, size_t capacity) {
-  if (!time_struct_ok(t) || out == nullptr) return 0;
+  if (!time_in_ok(t) || out == nullptr) return 0;
   char buf[cbor_fast::k_rfc3339_max];
   const size_t n = cbor_fast::format_rfc3339(from_c(*t), buf, fraction_digits);
   if (n == 0 || n > capacity) return 0;
@@ -76,6 +86,7 @@ size_t cbor_time_format(const cbor_fast_time* t, int fraction_digits, char* out,
 
 cbor_fast_status cbor_node_get_time(const cbor_node* n, cbor_fast_time* out,
                                     cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (n == nullptr || !time_struct_ok(out)) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -93,6 +104,7 @@ cbor_fast_status cbor_node_get_time(const cbor_node* n, cbor_fast_time* out,
 }
 
 cbor_fast_status cbor_node_get_date(const cbor_node* n, int64_t* days, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (n == nullptr || days == nullptr) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -106,6 +118,7 @@ cbor_fast_status cbor_node_get_date(const cbor_node* n, int64_t* days, cbor_fast
 cbor_fast_status cbor_node_get_decimal(const cbor_node* n, uint64_t* tag, int64_t* exponent,
                                        uint64_t* raw, const uint8_t** magnitude, size_t* size,
                                        int* negative, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (n == nullptr || tag == nullptr || exponent == nullptr || raw == nullptr ||
       magnitude == nullptr || size == nullptr || negative == nullptr) {
     fill_error(error, status::invalid_argument);
@@ -128,6 +141,7 @@ cbor_fast_status cbor_node_get_decimal(const cbor_node* n, uint64_t* tag, int64_
 
 cbor_fast_status cbor_node_get_uuid(const cbor_node* n, const uint8_t** bytes,
                                     cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (n == nullptr || bytes == nullptr) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -157,14 +171,14 @@ const cbor_node* cbor_node_skip_self_described(const cbor_node* n) {
 
 cbor_fast_status cbor_writer_time_string(cbor_writer* w, const cbor_fast_time* t,
                                          int fraction_digits) {
-  if (!time_struct_ok(t)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  if (!time_in_ok(t)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return guarded(w, [&](cbor_fast::writer& cw) {
     return cbor_fast::write_time_string(cw, from_c(*t), fraction_digits);
   });
 }
 
 cbor_fast_status cbor_writer_time_epoch(cbor_writer* w, const cbor_fast_time* t) {
-  if (!time_struct_ok(t)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
+  if (!time_in_ok(t)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return guarded(
       w, [&](cbor_fast::writer& cw) { return cbor_fast::write_time_epoch(cw, from_c(*t)); });
 }

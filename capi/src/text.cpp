@@ -89,6 +89,7 @@ extern "C" {
 
 cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags, cbor_fast_text_sink_fn sink,
                                   void* context, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (reader == nullptr || sink == nullptr || (flags & ~k_json_out_flags) != 0)
     return fail(error, status::invalid_argument);
   return guard(error, [&] {
@@ -104,6 +105,7 @@ cbor_fast_status cbor_reader_json(cbor_reader* reader, uint32_t flags, cbor_fast
 
 cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags, cbor_fast_text_sink_fn sink,
                                   void* context, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (reader == nullptr || sink == nullptr || (flags & ~k_diag_out_flags) != 0)
     return fail(error, status::invalid_argument);
   return guard(error, [&] {
@@ -118,6 +120,7 @@ cbor_fast_status cbor_reader_diag(cbor_reader* reader, uint32_t flags, cbor_fast
 
 cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t flags, char* buffer,
                                      size_t capacity, size_t* length, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (!text_out_args_ok(data, size, flags, k_json_out_flags, buffer, capacity, length))
     return fail(error, status::invalid_argument);
   return guard(error, [&] {
@@ -132,6 +135,7 @@ cbor_fast_status cbor_json_from_cbor(const void* data, size_t size, uint32_t fla
 
 cbor_fast_status cbor_diag_from_cbor(const void* data, size_t size, uint32_t flags, char* buffer,
                                      size_t capacity, size_t* length, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (!text_out_args_ok(data, size, flags, k_diag_out_flags, buffer, capacity, length))
     return fail(error, status::invalid_argument);
   return guard(error, [&] {
@@ -155,6 +159,7 @@ cbor_fast_status cbor_diag_from_cbor(const void* data, size_t size, uint32_t fla
 
 cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags,
                                    cbor_writer* writer, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (writer == nullptr || (json == nullptr && size != 0) || (flags & ~k_json_in_flags) != 0)
     return fail(error, status::invalid_argument);
   return guard(error, [&] {
@@ -170,6 +175,7 @@ cbor_fast_status cbor_json_to_cbor(const char* json, size_t size, uint32_t flags
 
 cbor_fast_status cbor_diag_to_cbor(const char* text, size_t size, uint32_t flags, uint8_t* buffer,
                                    size_t capacity, size_t* length, cbor_fast_error* error) {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (length != nullptr) *length = 0;
   if ((text == nullptr && size != 0) || (buffer == nullptr && capacity != 0) ||
       (flags & ~uint32_t(CBOR_FAST_DIAG_SEQUENCE)) != 0)

@@ -45,6 +45,7 @@ cbor_fast_status reader_array(cbor_reader* r, T* out, size_t capacity, size_t* c
 template <class T>
 cbor_fast_status node_array(const cbor_node* n, T* out, size_t capacity, size_t* count,
                             cbor_fast_error* error) noexcept {
+  if (!cbor_fast::detail::error_ok(error)) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (n == nullptr || count == nullptr || (out == nullptr && capacity != 0)) {
     fill_error(error, status::invalid_argument);
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
@@ -58,7 +59,10 @@ cbor_fast_status node_array(const cbor_node* n, T* out, size_t capacity, size_t*
 constexpr size_t k_typed_size = sizeof(cbor_fast_typed_array);
 
 bool valid_out(const cbor_fast_typed_array* a) noexcept {
-  return a != nullptr && a->struct_size >= k_typed_size;
+  // At least this layout (0 is not one: the struct is new in 0.4), at most
+  // 64 bytes more, as the header's rule for every struct.
+  return a != nullptr && a->struct_size >= k_typed_size &&
+         a->struct_size <= k_typed_size + cbor_fast::detail::k_struct_margin;
 }
 
 void to_c_array(const typed_array& in, cbor_fast_typed_array* out) noexcept {

@@ -39,9 +39,10 @@ struct diag_options {
 };
 
 /// Prints the next complete data item of `r` in diagnostic notation, appending
-/// to *out. Returns ok, end (nothing left at the top level) or the reader's
-/// error (out_of_memory if *out cannot grow); on error *out holds the text
-/// printed so far. Never recurses: depth is bounded only by the reader's max_depth.
+/// to *out. Returns ok, end (nothing left at the top level), need_more (a
+/// streaming reader whose buffer does not hold the whole item yet: nothing
+/// printed or consumed) or the reader's error (out_of_memory if *out cannot
+/// grow); on error *out holds the text printed so far. Never recurses: depth is bounded only by the reader's max_depth.
 ///
 /// Style of RFC 8949 Appendix A on one line: integers in decimal (bignums stay
 /// tags: 2(h'01...')), h'lowercase hex', text with JSON escapes for '"', '\\'

@@ -50,7 +50,9 @@ struct to_json_options {
 ///    "1", h'01' "h'01'", true "true", [1, 2] "[1, 2]". Keys are not checked for
 ///    duplicates (a reader with reject_duplicate_keys does that).
 /// Returns ok, end (nothing left at the top level), the reader's error,
-/// invalid_utf8, or the output's error (out_of_memory, sink_failed); *error
+/// need_more (a streaming reader whose buffer does not hold the whole item
+/// yet: nothing printed or consumed; feed() and call again), invalid_utf8,
+/// or the output's error (out_of_memory, sink_failed); *error
 /// (may be nullptr) gets the status with its byte offset in the CBOR input. On
 /// error the output holds the text printed so far.
 status json_next(reader& r, text_output& out, const to_json_options& options = {},

@@ -613,6 +613,9 @@ struct reader_access {
   static status next_general(reader& r, item& out) noexcept { return r.next_general_moving(out); }
   /// next_general() would answer end (reader::at_sequence_end()).
   static bool at_sequence_end(const reader& r) noexcept { return r.at_sequence_end(); }
+  /// Makes `s` the reader's sticky error at `offset` (a stream whose
+  /// document failed inside an item: nothing more of it may come out).
+  static status fail(reader& r, status s, size_t offset) noexcept { return r.fail(s, offset); }
   /// visit_items() without a count, stopping after the first item for which
   /// `v(const item&)` returns true (cbor_reader_visit): ok when v stopped
   /// (the reader is right after that item, as after next()), else the status

@@ -85,7 +85,9 @@ uint64_t typed_array_tag(typed_element element, bool little_endian) noexcept;
 /// invalid_state (no item here); type_mismatch when the next item is not
 /// tag 64..87 (nothing read); a sticky type_mismatch at the byte string's
 /// offset when the tag holds anything else (an indefinite string too) or a
-/// length that is not a multiple of the element size; or the reader's error.
+/// length that is not a multiple of the element size; need_more (a streaming
+/// reader whose buffer does not hold the whole tag and string yet: nothing
+/// read); or the reader's error (a tag head the input cuts short: truncated).
 status read_typed_array(reader& r, typed_array& out) noexcept;
 /// The same for a document node: type_mismatch for any other node. A node
 /// keeps its head's offset only, so data_offset is the byte string's offset

@@ -375,6 +375,11 @@ status diag_write(reader& r, text_output& out, const diag_options& options) {
   // At the end of the enclosing container there is no item to print (the
   // printer read the end item and called it an internal error).
   if (r.at_container_end()) return status::invalid_state;
+  // A streaming reader: the whole item first (need_more), as json_next().
+  if (r.options().streaming) {
+    const status ready = r.item_ready();
+    if (ready != status::ok) return ready;
+  }
   return write_one(r, out, options);
 }
 

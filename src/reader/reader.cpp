@@ -913,6 +913,14 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
     return status::invalid_state;
   try {
     if (!start.is_indefinite()) {
+      // Only the string just read: its bytes are where the reader left them
+      // (a stream has moved its buffer on since any earlier one; a copy from
+      // there would read freed memory).
+      const uint64_t end = uint64_t(start.offset) + start.head_size + start.arg;
+      if (end != offset() ||
+          reinterpret_cast<uintptr_t>(start.u.data) !=
+              reinterpret_cast<uintptr_t>(begin_) + start.offset + start.head_size)
+        return status::invalid_state;
       out.append(reinterpret_cast<const char*>(start.u.data), size_t(start.arg));
       return status::ok;
     }

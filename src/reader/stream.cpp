@@ -179,7 +179,19 @@ status stream::next_document(document& out, uint32_t flags) noexcept {
     out.clear();
     return s;
   }
-  return decode(reader_, out, flags | decode_copy_strings);
+  error_info e;
+  const status d = decode(reader_, out, flags | decode_copy_strings, &e);
+  // A failure of the document's own (memory, its node limit) leaves the
+  // reader inside the item: sticky like the stream's other failures, so
+  // that the rest of the item never comes out as items of their own. (The
+  // reader's errors are sticky already; invalid_state and invalid_argument
+  // consume nothing.)
+  // (The reader's error, not the stream's: an open container's END needs no
+  // byte, so a reader cut off at its position would still yield it.)
+  if (d != status::ok && d != status::invalid_state && d != status::invalid_argument &&
+      reader_.error().code == status::ok)
+    detail::reader_access::fail(reader_, d, e.code == d ? e.offset : reader_.offset());
+  return d;
 }
 
 status stream::read_joined(const item& start, std::string& out) noexcept {

@@ -240,12 +240,23 @@ status typed_array::copy_to(double* out, size_t capacity, size_t* bad_index) con
 }
 
 status read_typed_array(reader& r, typed_array& out) noexcept {
+  // Streaming: the whole tag and byte string first (need_more; nothing is
+  // taken of a partial one), as read_array().
+  if (r.options().streaming) {
+    const status ready = r.item_ready();
+    if (ready != status::ok) return ready;
+  }
   detail::peeked_head h;
   const status ps = detail::peek_next(r, h);
   if (ps != status::ok) return ps;
+  if (h.major == 6 && !h.complete) {
+    // A tag head cut short by the input's end, or malformed: the reader's
+    // error (truncated, reserved_additional_info, ...), not a mismatch.
+    item bad;
+    return r.next(bad);
+  }
   typed_array info;
-  if (h.major != 6 || !h.complete || !typed_array_from_tag(h.arg, info))
-    return status::type_mismatch;
+  if (h.major != 6 || !typed_array_from_tag(h.arg, info)) return status::type_mismatch;
   item tag;
   status s = r.next(tag);
   if (s != status::ok) return s;
