@@ -103,8 +103,8 @@ static void test_typed_array_on_partial_input(void) {
 
 static void test_join_left_at_need_more_starts_afresh(void) {
   /* (_ "abc" "def") (_ "XY"), first fed up to the middle of "def". */
-  static const uint8_t in[] = {0x7f, 0x63, 'a', 'b', 'c', 0x63, 'd', 'e', 'f', 0xff,
-                               0x7f, 0x62, 'X', 'Y', 0xff};
+  static const uint8_t in[] = {0x7f, 0x63, 'a',  'b',  'c', 0x63, 'd', 'e',
+                               'f',  0xff, 0x7f, 0x62, 'X', 'Y',  0xff};
   cbor_reader* r = NULL;
   cbor_fast_item it = CBOR_FAST_ITEM_INIT;
   const uint8_t* d = NULL;
