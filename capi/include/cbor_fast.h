@@ -1311,8 +1311,10 @@ CBOR_FAST_API cbor_fast_status cbor_node_read_typed_array(const cbor_node* node,
  * Converts every element of a typed array into out[0, capacity): integers
  * range-checked; floats only into double. Since 0.4.
  * @param bad_index  optional: the index of the failing element
- * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, bad struct);
- *         CBOR_FAST_ERR_BUFFER_TOO_SMALL (count > capacity, nothing written);
+ * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, bad struct:
+ *         also, since 0.5, a longer struct_size whose bytes past this layout
+ *         are not all 0); CBOR_FAST_ERR_BUFFER_TOO_SMALL (count > capacity,
+ *         nothing written);
  *         CBOR_FAST_ERR_TYPE_MISMATCH (floats into integers); CBOR_FAST_ERR_OUT_OF_RANGE.
  */
 CBOR_FAST_API cbor_fast_status cbor_typed_array_copy_uint64(const cbor_fast_typed_array* array,

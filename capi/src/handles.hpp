@@ -77,6 +77,16 @@ constexpr bool struct_size_in_bounds(uint32_t size, size_t oldest, size_t curren
   return size == 0 || (size >= oldest && size <= current + k_struct_margin);
 }
 
+/// An input struct from a newer, longer header (size above `known`, the bytes
+/// this version reads): true when every byte past `known` is 0. A field this
+/// version does not know, set, is one it cannot honour.
+inline bool input_tail_zero(const void* s, size_t known, uint32_t size) noexcept {
+  const auto* bytes = static_cast<const unsigned char*>(s);
+  for (size_t i = known; i < size; ++i)
+    if (bytes[i] != 0) return false;
+  return true;
+}
+
 /// cbor_fast_item: 0.1 is the whole struct. The size is also the element
 /// stride of cbor_reader_next_batch(), so it must keep every element aligned.
 /// It is checked on every cbor_reader_next(), so in one compare: rotating

@@ -31,11 +31,8 @@ inline bool time_struct_ok(const cbor_fast_time* t) noexcept {
 /// The same for a time read as input: a longer struct's bytes past this
 /// layout's fields are 0 (fields of a newer version this one cannot honour).
 inline bool time_in_ok(const cbor_fast_time* t) noexcept {
-  if (!time_struct_ok(t)) return false;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(t);
-  for (size_t i = sizeof(cbor_fast_time); i < t->struct_size; ++i)
-    if (bytes[i] != 0) return false;
-  return true;
+  return time_struct_ok(t) &&
+         cbor_fast::detail::input_tail_zero(t, sizeof(cbor_fast_time), t->struct_size);
 }
 inline time_value from_c(const cbor_fast_time& t) noexcept {
   return time_value{t.seconds, t.nanoseconds, t.offset_minutes};

@@ -76,9 +76,12 @@ void to_c_array(const typed_array& in, cbor_fast_typed_array* out) noexcept {
   out->data_offset = in.data_offset;
 }
 
-/// The C++ view of a C typed array; false for a struct that cannot be one.
+/// The C++ view of a C typed array; false for a struct that cannot be one (a
+/// longer struct's bytes past this layout not all 0, as for every input struct).
 bool from_c_array(const cbor_fast_typed_array* in, typed_array& out) noexcept {
-  if (!valid_out(in) || !cbor_fast::typed_array_from_tag(in->tag, out)) return false;
+  if (!valid_out(in) || !cbor_fast::detail::input_tail_zero(in, k_typed_size, in->struct_size))
+    return false;
+  if (!cbor_fast::typed_array_from_tag(in->tag, out)) return false;
   if (uint32_t(out.element) != in->element || out.element_size != in->element_size) return false;
   if (in->count != 0 && in->data == nullptr) return false;
   if (in->count > SIZE_MAX / out.element_size) return false;

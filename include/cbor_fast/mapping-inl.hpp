@@ -752,16 +752,11 @@ status decode_variant(decode_ctx& c, V& out) {
     return c.next(it);  // end or truncated, from the reader
   }
   variant_head h{in.data[at], false, 0};
-  const unsigned ai = h.ib & 0x1fu;
-  if (ai < 24) {
+  const detail::head_entry& e = detail::k_heads[h.ib];
+  if (e.kind != detail::hk_other && in.size - at >= e.head_size) {
+    const unsigned ai = h.ib & 0x1fu;
     h.have_arg = true;
-    h.arg = ai;
-  } else if (ai < 28) {
-    const size_t n = size_t(1) << (ai - 24);
-    if (in.size - at > n) {
-      h.have_arg = true;
-      for (size_t k = 0; k < n; ++k) h.arg = h.arg << 8 | in.data[at + 1 + k];
-    }
+    h.arg = ai < 24 ? ai : detail::load_argument_short(in.data + at + 1, e.arg_bytes);
   }
   return decode_variant_from<0, true>(c, out, h);
 }

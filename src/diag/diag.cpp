@@ -372,14 +372,8 @@ status write_one(Source& r, text_output& out, const diag_options& options) {
 }  // namespace
 
 status diag_write(reader& r, text_output& out, const diag_options& options) {
-  // At the end of the enclosing container there is no item to print (the
-  // printer read the end item and called it an internal error).
-  if (r.at_container_end()) return status::invalid_state;
-  // A streaming reader: the whole item first (need_more), as json_next().
-  if (r.options().streaming) {
-    const status ready = r.item_ready();
-    if (ready != status::ok) return ready;
-  }
+  const status ready = detail::printable_item_ready(r);
+  if (ready != status::ok) return ready;
   return write_one(r, out, options);
 }
 
@@ -425,6 +419,11 @@ status diag_print(reader& r, text_output& out, const diag_options& options, cons
 status diag_print(stream& r, text_output& out, const diag_options& options, const item* first,
                   bool validate_utf8, size_t* bad_offset) {
   return print_any(r, out, options, first, validate_utf8, bad_offset);
+}
+
+status printable_item_ready(reader& r) noexcept {
+  if (r.at_container_end()) return status::invalid_state;
+  return r.options().streaming ? r.item_ready() : status::ok;
 }
 }  // namespace detail
 

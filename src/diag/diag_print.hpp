@@ -19,6 +19,13 @@ status diag_print(stream& r, text_output& out, const diag_options& options, cons
 /// diag_append_float's text into out[0, 48); returns its length.
 size_t format_float(double value, char* out);
 
+/// Whether the reader has one whole item to print: invalid_state at the end
+/// of the enclosing container (no item there); on a streaming reader,
+/// need_more until the item is all in the buffer, nothing read of it (as
+/// skip(); printing a part would leave the rest to come out as items of
+/// their own). diag_write() and json_next() call it first.
+status printable_item_ready(reader& r) noexcept;
+
 }  // namespace detail
 }  // namespace cbor_fast
 

@@ -509,8 +509,17 @@ class canonical_encoder {
     return true;
   }
 
-  /// Pass 1: every map of the subtree, innermost first.
+  /// Pass 1: every map of the subtree, innermost first. Duplicate keys do not
+  /// stop it: of all of them, the one earliest in the input is reported, as
+  /// the strict reader would (maps are sorted from the last one back).
   status sort_maps() noexcept {
+    const status s = sort_all_maps();
+    if (s == status::ok && duplicate_at_ != k_no_duplicate)
+      return set_error(error_, status::duplicate_key, duplicate_at_);
+    return s;
+  }
+
+  status sort_all_maps() noexcept {
     const size_t n = size_t(stop_ - root_);
     bool any_map = false;
     for (const doc_node* p = root_; p != stop_; ++p)
@@ -724,8 +733,10 @@ class canonical_encoder {
     return status::ok;
   }
 
-  /// Sorts a map's entries by cmp (-1, 0, 1); equal keys are duplicate_key
-  /// at the later one.
+  /// Sorts a map's entries by cmp (-1, 0, 1). Equal keys are a duplicate at
+  /// the first key that repeats an earlier one: of each run of equal keys,
+  /// the second-lowest offset; the lowest of those over every map is kept in
+  /// duplicate_at_.
   template <class Cmp>
   CBOR_FAST_NOINLINE status order_entries(sort_entry* ents, size_t count, const key_ref* keys,
                                           const Cmp& cmp) noexcept {
@@ -738,12 +749,26 @@ class canonical_encoder {
     if (!in_order) {
       std::sort(ents, ents + count,
                 [&cmp](const sort_entry& x, const sort_entry& y) { return cmp(x, y) < 0; });
-      for (size_t i = 1; i < count; ++i)
-        if (cmp(ents[i - 1], ents[i]) == 0) {
-          const size_t o1 = size_t(node_offset(keys[ents[i - 1].index].key));
-          const size_t o2 = size_t(node_offset(keys[ents[i].index].key));
-          return set_error(error_, status::duplicate_key, o1 > o2 ? o1 : o2);
+      // (std::sort is not stable: a run's offsets come in any order.)
+      size_t lowest = 0, second = k_no_duplicate;
+      for (size_t i = 1; i < count; ++i) {
+        if (cmp(ents[i - 1], ents[i]) != 0) {
+          second = k_no_duplicate;
+          continue;
         }
+        const size_t o2 = size_t(node_offset(keys[ents[i].index].key));
+        if (second == k_no_duplicate) {  // a run starts at i - 1
+          const size_t o1 = size_t(node_offset(keys[ents[i - 1].index].key));
+          lowest = o1 < o2 ? o1 : o2;
+          second = o1 < o2 ? o2 : o1;
+        } else if (o2 < lowest) {
+          second = lowest;
+          lowest = o2;
+        } else if (o2 < second) {
+          second = o2;
+        }
+        if (second < duplicate_at_) duplicate_at_ = second;
+      }
     }
     return status::ok;
   }
@@ -857,6 +882,8 @@ class canonical_encoder {
   const allocator& alloc_;
   canonical_state st_;
   bool slow_keys_ = false;  ///< the current map has float or complex keys (prefix still to set)
+  static constexpr size_t k_no_duplicate = ~size_t(0);
+  size_t duplicate_at_ = k_no_duplicate;  ///< the earliest duplicate key's offset found so far
   error_info* error_;
   size_t current_ = 0;  ///< node index of the map being sorted
   uint64_t work_ = 0;   ///< for g_canonical_work

@@ -661,21 +661,11 @@ status print_next(Source& r, text_output& out, const to_json_options& options, e
 }  // namespace
 
 status json_next(reader& r, text_output& out, const to_json_options& options, error_info* error) {
-  // As diag_write(): no item at the end of the enclosing container.
-  if (r.at_container_end()) {
-    if (error != nullptr) *error = error_info{status::invalid_state, r.offset(), r.offset(), 0};
-    return status::invalid_state;
-  }
-  // A streaming reader: nothing printed or consumed until the whole item is
-  // in the buffer (need_more), as skip() does; printing a part of it would
-  // leave the rest to come out as items of their own.
-  if (r.options().streaming) {
-    const status ready = r.item_ready();
-    if (ready != status::ok) {
-      if (error != nullptr)
-        *error = r.error().code == ready ? r.error() : error_info{ready, r.offset(), r.offset(), 0};
-      return ready;
-    }
+  const status ready = detail::printable_item_ready(r);
+  if (ready != status::ok) {
+    if (error != nullptr)
+      *error = r.error().code == ready ? r.error() : error_info{ready, r.offset(), r.offset(), 0};
+    return ready;
   }
   return print_next(r, out, options, error);
 }

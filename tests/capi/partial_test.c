@@ -310,17 +310,39 @@ static void test_struct_sizes(void) {
     big.t.struct_size = (uint32_t)sizeof(cbor_fast_time) + 72;
     CHECK_EQ_UINT(cbor_time_format(&big.t, 0, text, sizeof text), 0);
   }
-  /* cbor_fast_typed_array: at most 64 bytes past this layout. */
+  /* cbor_fast_typed_array: at most 64 bytes past this layout; as the input
+     of the copy functions, those bytes 0. */
   {
     static const uint8_t typed[] = {0xd8, 0x40, 0x41, 0x07};
     cbor_reader* r = NULL;
-    cbor_fast_typed_array a = CBOR_FAST_TYPED_ARRAY_INIT;
+    struct {
+      cbor_fast_typed_array a;
+      unsigned char tail[72];
+    } big;
+    uint64_t value = 0;
+    size_t bad = 99;
+    memset(&big, 0, sizeof big);
     CHECK_STATUS(cbor_reader_new(typed, sizeof typed, NULL, &r), CBOR_FAST_OK);
-    a.struct_size = 0xffffffffu;
-    CHECK_STATUS(cbor_reader_read_typed_array(r, &a), CBOR_FAST_ERR_INVALID_ARGUMENT);
-    a.struct_size = sizeof a;
-    CHECK_STATUS(cbor_reader_read_typed_array(r, &a), CBOR_FAST_OK);
-    CHECK_EQ_UINT(a.count, 1);
+    big.a.struct_size = 0xffffffffu;
+    CHECK_STATUS(cbor_reader_read_typed_array(r, &big.a), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    big.a.struct_size = (uint32_t)sizeof big.a + 64;
+    CHECK_STATUS(cbor_reader_read_typed_array(r, &big.a), CBOR_FAST_OK);
+    CHECK_EQ_UINT(big.a.count, 1);
+    CHECK_EQ_UINT(big.tail[0], 0); /* an output: the tail is left as it was */
+    CHECK_STATUS(cbor_typed_array_copy_uint64(&big.a, &value, 1, &bad), CBOR_FAST_OK);
+    CHECK_EQ_UINT(value, 7);
+    big.tail[63] = 1; /* the last byte struct_size covers */
+    value = 0;
+    CHECK_STATUS(cbor_typed_array_copy_uint64(&big.a, &value, 1, &bad),
+                 CBOR_FAST_ERR_INVALID_ARGUMENT);
+    CHECK_EQ_UINT(value, 0);
+    big.tail[63] = 0;
+    big.tail[64] = 1; /* past struct_size: not read */
+    CHECK_STATUS(cbor_typed_array_copy_uint64(&big.a, &value, 1, &bad), CBOR_FAST_OK);
+    CHECK_EQ_UINT(value, 7);
+    big.a.struct_size = (uint32_t)sizeof big.a + 72;
+    CHECK_STATUS(cbor_typed_array_copy_uint64(&big.a, &value, 1, &bad),
+                 CBOR_FAST_ERR_INVALID_ARGUMENT);
     cbor_reader_free(r);
   }
 }

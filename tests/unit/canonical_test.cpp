@@ -229,6 +229,44 @@ TEST(Canonical, DuplicateKeysAfterCanonicalisation) {
   EXPECT_EQ(b.offset, 5u);
 }
 
+TEST(Canonical, SeveralDuplicatesReportTheFirstKeyThatRepeats) {
+  // As the strict reader does: of all duplicates, the first key in the input
+  // that repeats an earlier one, whatever the sort made of them and in
+  // whichever map. Each row: input, that key's offset.
+  const struct {
+    const char* name;
+    const char* in;
+    size_t offset;
+  } rows[] = {
+      // {0: 0, 3: 0, 3: 0, 0: 0}: sorted, 0 and 0 meet first; 3 repeats first.
+      {"two_runs", "a4 0000 0300 0300 0000", 5},
+      // {5: 0, 9: 0, 5: 0, 5: 0}: a run of three, its second occurrence.
+      {"run_of_three", "a4 0500 0900 0500 0500", 5},
+      // {1: 0, 2: 0, 1: 0, 2: 0, 1: 0}
+      {"alternating", "a5 0100 0200 0100 0200 0100", 5},
+      // {1: 0, 1: {5: 0, 5: 0}}: the outer repeat (3) before the inner one (7).
+      {"outer_before_inner", "a2 0100 01 a2 0500 0500", 3},
+      // {1: {5: 0, 5: 0}, 1: 0}: the inner repeat (5) before the outer one (7).
+      {"inner_before_outer", "a2 01 a2 0500 0500 0100", 5},
+      // [{7: 0, 7: 0}, {6: 0, 6: 0}]: the first map's (maps sort last first).
+      {"earlier_map", "82 a2 0700 0700 a2 0600 0600", 4},
+  };
+  for (const auto& row : rows) {
+    for (const uint32_t flags : {encode_canonical, encode_length_first, encode_ctap2}) {
+      const result r = canon(row.in, flags);
+      EXPECT_EQ(r.code, status::duplicate_key) << row.name << " " << flags;
+      EXPECT_EQ(r.offset, row.offset) << row.name << " " << flags;
+    }
+    const bytes in = hex(row.in);
+    document d;
+    decode_options strict;
+    strict.flags = decode_reject_duplicate_keys;
+    error_info e;
+    EXPECT_EQ(decode(in.data(), in.size(), d, strict, &e), status::duplicate_key) << row.name;
+    EXPECT_EQ(e.offset, row.offset) << row.name;
+  }
+}
+
 /// One map of text keys (in this order) with the values 0, 1, 2, ...
 void put_map(writer& w, const std::vector<const char*>& keys) {
   w.begin_map(keys.size());
