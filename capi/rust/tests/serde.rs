@@ -1149,3 +1149,124 @@ fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
     assert!(to_writer(&mut out, &Seq(3, 2)).is_err());
     assert!(out.is_empty());
 }
+
+// ---- ciborium's tag types -----------------------------------------------------
+
+/// ciborium reads `bytes` as a `T` equal to `want`.
+fn ciborium_reads<T>(bytes: &[u8], want: &T)
+where
+    T: for<'a> Deserialize<'a> + PartialEq + std::fmt::Debug,
+{
+    let got: T = ciborium::from_reader(bytes).unwrap();
+    assert_eq!(&got, want, "ciborium reading {}", common::to_hex(bytes));
+}
+
+/// `ciborium::tag::{Required, Accepted, Captured}` go through `to_vec` and
+/// `from_slice` and back, byte for byte as ciborium writes them, and each
+/// side reads the other's bytes (they were unreadable: the deserializer did
+/// not know ciborium's `@@TAG@@` enum and took the content for a variant
+/// name).
+#[test]
+fn ciborium_tag_types_round_trip() {
+    use ciborium::tag::{Accepted, Captured, Required};
+    fn both<T>(v: T, h: &str)
+    where
+        T: Serialize + for<'a> Deserialize<'a> + PartialEq + std::fmt::Debug,
+    {
+        let bytes = to_vec(&v).unwrap();
+        assert_eq!(bytes, hex(h), "{v:?}");
+        assert_eq!(ciborium_bytes(&v), bytes, "ciborium writing {v:?}");
+        assert_eq!(from_slice::<T>(&bytes).unwrap(), v, "{h}");
+        ciborium_reads(&bytes, &v);
+    }
+    both(Required::<String, 32>("x".into()), "d820 6178");
+    both(Required::<u64, 1>(1_363_896_240), "c1 1a514b67b0");
+    both(Required::<u8, { u64::MAX }>(0), "dbffffffffffffffff 00");
+    both(Accepted::<String, 32>("x".into()), "d820 6178");
+    both(Captured(Some(32), "x".to_string()), "d820 6178");
+    both(Captured(None, "x".to_string()), "6178");
+    both(Captured(Some(24), vec![1u8, 2]), "d818 82 01 02");
+    both(Captured(Some(0), Captured(None, 0u8)), "c0 00");
+    // Nested tags: one per level.
+    both(Captured(Some(55799), Captured(Some(1), 0u8)), "d9d9f7 c1 00");
+    both(Required::<Required<u8, 1>, 55799>(Required(0)), "d9d9f7 c1 00");
+    both(Required::<Captured<Accepted<u8, 2>>, 6>(Captured(Some(7), Accepted(1))), "c6 c7 c2 01");
+    // Inside containers and structs.
+    both(vec![Captured(Some(1), 5u8), Captured(None, 6)], "82 c1 05 06");
+    #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    struct Doc {
+        uri: Required<String, 32>,
+        at: Captured<u64>,
+    }
+    both(
+        Doc { uri: Required("x".into()), at: Captured(None, 1) },
+        "a2 63757269 d820 6178 626174 01",
+    );
+    // Reading what the writer did not write: an untagged item for
+    // Accepted, a deeper tag than asked for is the content's (transparent
+    // under a String), a tag under a Captured without one.
+    assert_eq!(from_slice::<Accepted<u8, 1>>(&hex("05")).unwrap(), Accepted(5));
+    ciborium_reads(&hex("05"), &Accepted::<u8, 1>(5));
+    let v = from_slice::<Captured<String>>(&hex("d820 d821 6178")).unwrap();
+    assert_eq!(v, Captured(Some(32), "x".to_string()));
+    assert_eq!(
+        from_slice::<Captured<Captured<u8>>>(&hex("c1 00")).unwrap(),
+        Captured(Some(1), Captured(None, 0))
+    );
+    ciborium_reads(&hex("c1 00"), &Captured(Some(1), Captured(None, 0u8)));
+    // Indefinite-length content.
+    let v = from_slice::<Captured<String>>(&hex("d820 7f 6178 6179 ff")).unwrap();
+    assert_eq!(v, Captured(Some(32), "xy".to_string()));
+}
+
+/// `Required` refuses an item without its tag or with another, `Accepted`
+/// one with another tag, as ciborium does ("required tag not found");
+/// `TypeMismatch` at the tag (at the item when it has none). An error in
+/// the content keeps the content's offset.
+#[test]
+fn ciborium_required_tags_are_checked() {
+    use ciborium::tag::{Accepted, Captured, Required};
+    fn refused<T>(h: &str, want: (Status, usize, &str))
+    where
+        T: for<'a> Deserialize<'a> + std::fmt::Debug,
+    {
+        let data = hex(h);
+        let e = from_slice::<T>(&data).unwrap_err();
+        assert_eq!((e.status(), e.offset(), e.message()), want, "{h}");
+        assert!(ciborium::from_reader::<T, _>(&data[..]).is_err(), "ciborium took {h}");
+    }
+    let missing = (Status::TypeMismatch, 0, "required tag not found");
+    refused::<Required<String, 32>>("6178", missing);
+    refused::<Required<String, 32>>("d821 6178", missing);
+    refused::<Accepted<String, 32>>("d821 6178", missing);
+    refused::<Required<u8, 1>>("c2 00", missing);
+    let at2 = (Status::TypeMismatch, 2, "required tag not found");
+    refused::<(u8, Required<String, 32>)>("82 00 6178", at2);
+    refused::<(u8, Required<String, 32>)>("82 00 d821 6178", at2);
+    refused::<(u8, Accepted<String, 32>)>("82 00 d821 6178", at2);
+    // The inner tag of two is wrong: at the inner tag.
+    refused::<Required<Required<u8, 1>, 55799>>(
+        "d9d9f7 d818 00",
+        (Status::TypeMismatch, 3, "required tag not found"),
+    );
+    // One tag for two: the outer takes it, the inner finds none (at its
+    // item).
+    refused::<Required<Required<u8, 1>, 55799>>(
+        "c1 00",
+        (Status::TypeMismatch, 1, "required tag not found"),
+    );
+    // Content of the wrong type: at the content.
+    refused::<(u8, Required<u8, 32>)>(
+        "82 00 d820 6178",
+        (Status::TypeMismatch, 4, "invalid type: string \"x\", expected u8"),
+    );
+    refused::<Captured<u8>>(
+        "d820 6178",
+        (Status::TypeMismatch, 2, "invalid type: string \"x\", expected u8"),
+    );
+    // Not well-formed or cut: the library's error.
+    let e = from_slice::<Captured<u8>>(&hex("d820")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 2));
+    let e = from_slice::<Required<u8, 32>>(&hex("d820 1c")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::ReservedAdditionalInfo, 2));
+}

@@ -16,7 +16,7 @@ use std::ptr::{self, NonNull};
 use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
 
 use super::error::Error;
-use super::tag::TAG_ENUM;
+use super::tag::{CIBORIUM_TAG_ENUM, CIBORIUM_UNTAGGED, TAG_ENUM, TAG_VARIANT};
 use crate::DecodeOptions;
 use crate::error::Status;
 use crate::ffi;
@@ -1042,6 +1042,29 @@ impl<'a> Deserializer<'a> {
         self.any_from(it, visitor)
     }
 
+    /// ciborium's `"@@TAG@@"` enum (see `deserialize_enum`). An error the
+    /// content raises keeps its own offset; one raised after it (by the
+    /// tag type's `Deserialize`: `Required` without its tag or with
+    /// another) is placed at the tag, or at the item when it has none.
+    fn ciborium_tag<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
+        let (ty, _, value) = self.peek()?;
+        let start = self.at(self.pos).offset;
+        let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
+            self.next()?;
+            Some(value)
+        } else {
+            None
+        };
+        let v =
+            visitor.visit_enum(CiboriumTag { de: self, tag, stage: 0 }).map_err(|e| e.at(start))?;
+        // The tagged item is the item read last: an error the tag type
+        // raises when it gets its value (`Required` with another tag) is
+        // placed at its head.
+        self.last = start;
+        self.last_at = self.pos;
+        Ok(v)
+    }
+
     fn bulk_field<T: crate::Number, V: Visitor<'a>>(
         &mut self,
         visitor: V,
@@ -1166,12 +1189,20 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
 
     /// Externally tagged: `"Variant"` for a unit variant, `{"Variant": content}`
     /// otherwise (serde_cbor's and ciborium's form).
+    ///
+    /// ciborium's tag types (`ciborium::tag::{Captured, Required,
+    /// Accepted}`, the enum `"@@TAG@@"`) are read as ciborium reads them:
+    /// variant `"@@TAGGED@@"` with (tag, content) when the item has a tag,
+    /// else `"@@UNTAGGED@@"` with the item.
     fn deserialize_enum<V: Visitor<'a>>(
         self,
-        _name: &'static str,
+        name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
+        if name == CIBORIUM_TAG_ENUM {
+            return self.ciborium_tag(visitor);
+        }
         let mut it = self.next()?;
         while it.ty == ffi::CBOR_FAST_TYPE_TAG {
             it = self.next()?;
@@ -1328,6 +1359,80 @@ impl<'a> de::VariantAccess<'a> for Enum<'_, 'a> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// ciborium's `"@@TAG@@"` enum over the next item, its tag (if any) read:
+/// variant `"@@TAGGED@@"`, a tuple of the tag number and the content, or
+/// `"@@UNTAGGED@@"`, a newtype of the item (as ciborium's `TagAccess`).
+struct CiboriumTag<'d, 'a> {
+    de: &'d mut Deserializer<'a>,
+    tag: Option<u64>,
+    stage: u8,
+}
+
+/// A tag's content; its errors placed where it failed.
+fn tag_content<'a, T: DeserializeSeed<'a>>(
+    de: &mut Deserializer<'a>,
+    seed: T,
+) -> Result<T::Value, Error> {
+    seed.deserialize(&mut *de).map_err(|e| e.at(de.last_offset()))
+}
+
+impl<'d, 'a> de::EnumAccess<'a> for CiboriumTag<'d, 'a> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'a>>(self, seed: V) -> Result<(V::Value, Self), Error> {
+        let name = if self.tag.is_some() { TAG_VARIANT } else { CIBORIUM_UNTAGGED };
+        let v = seed.deserialize(de::value::BorrowedStrDeserializer::<Error>::new(name))?;
+        Ok((v, self))
+    }
+}
+
+impl<'a> de::VariantAccess<'a> for CiboriumTag<'_, 'a> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        Err(de::Error::custom("expected tag"))
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'a>>(self, seed: T) -> Result<T::Value, Error> {
+        tag_content(self.de, seed)
+    }
+
+    fn tuple_variant<V: Visitor<'a>>(self, _len: usize, visitor: V) -> Result<V::Value, Error> {
+        visitor.visit_seq(self)
+    }
+
+    fn struct_variant<V: Visitor<'a>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Error> {
+        Err(de::Error::custom("expected tag"))
+    }
+}
+
+/// `"@@TAGGED@@"`'s fields: the tag number, then the content.
+impl<'a> de::SeqAccess<'a> for CiboriumTag<'_, 'a> {
+    type Error = Error;
+
+    fn next_element_seed<T: DeserializeSeed<'a>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        self.stage += 1;
+        match (self.stage, self.tag) {
+            (1, Some(t)) => seed.deserialize(t.into_deserializer()).map(Some),
+            (1, None) => Err(de::Error::custom("expected tag")),
+            (2, _) => tag_content(self.de, seed).map(Some),
+            _ => Ok(None),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(2usize.saturating_sub(usize::from(self.stage)))
     }
 }
 

@@ -21,7 +21,9 @@
 //!
 //! Reading accepts more: indefinite lengths, half/single floats for `f64`,
 //! integers for floats, a struct as an array of its fields, `undefined` as
-//! `null`, and tags around anything (ignored unless asked for by `Tagged`).
+//! `null`, and tags around anything (ignored unless asked for by `Tagged` or
+//! ciborium's `tag::{Captured, Required, Accepted}`, which read as ciborium
+//! reads them).
 //! Errors carry a status and byte offset ([`Error`]).
 //!
 //! Number vectors: a `Vec<u64>`, `Vec<i64>` or `Vec<f64>` field with
