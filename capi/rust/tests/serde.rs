@@ -1270,3 +1270,63 @@ fn ciborium_required_tags_are_checked() {
     let e = from_slice::<Required<u8, 32>>(&hex("d820 1c")).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::ReservedAdditionalInfo, 2));
 }
+#[derive(Serialize, Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum OneUnit {
+    U,
+    V(u8),
+}
+
+/// A unit variant's name as an indefinite-length text string or a byte
+/// string (definite or not) reads as serde_cbor reads it, and as the same
+/// forms read as map keys; they were `TypeMismatch` at 0.
+#[test]
+fn unit_variant_names_in_every_string_form() {
+    for h in ["6155", "7f 6155 ff", "7f 60 6155 60 ff", "4155", "5f 4155 ff", "5f 40 4155 ff"] {
+        assert_eq!(from_slice::<OneUnit>(&hex(h)).unwrap(), OneUnit::U, "{h}");
+        assert_eq!(
+            serde_cbor::from_slice::<OneUnit>(&hex(h)).unwrap(),
+            OneUnit::U,
+            "serde_cbor {h}"
+        );
+        // ciborium takes only the definite text.
+        let c = ciborium::from_reader::<OneUnit, _>(&hex(h)[..]);
+        assert_eq!(c.is_ok(), h == "6155", "ciborium {h}");
+        // A tag in front, inside an array.
+        let tagged = hex(&format!("82 01 c1 {h}"));
+        assert_eq!(from_slice::<(u8, OneUnit)>(&tagged).unwrap(), (1, OneUnit::U), "{h}");
+    }
+    assert_eq!(from_slice::<E>(&hex("7f 62556e 626974 ff")).unwrap(), E::Unit);
+    assert_eq!(from_slice::<E>(&hex("44 556e6974")).unwrap(), E::Unit);
+    // Map keys read the same forms.
+    let m: BTreeMap<OneUnit, u8> = from_slice(&hex("a1 7f 6155 ff 01")).unwrap();
+    assert_eq!(m.into_iter().collect::<Vec<_>>(), [(OneUnit::U, 1)]);
+    let m: BTreeMap<OneUnit, u8> = from_slice(&hex("a1 4155 01")).unwrap();
+    assert_eq!(m.into_iter().collect::<Vec<_>>(), [(OneUnit::U, 1)]);
+    // An unknown name: TypeMismatch at the string's head.
+    let unknown = "unknown variant `X`, expected `U` or `V`";
+    for (h, at) in [("82 00 7f 6158 ff", 2), ("82 00 4158", 2), ("82 00 5f 4158 ff", 2)] {
+        let e = from_slice::<(u8, OneUnit)>(&hex(h)).unwrap_err();
+        assert_eq!(
+            (e.status(), e.offset(), e.message()),
+            (Status::TypeMismatch, at, unknown),
+            "{h}"
+        );
+    }
+    // Bytes that are not UTF-8 name no variant.
+    let e = from_slice::<OneUnit>(&hex("41ff")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 0));
+    // A bare name is a unit variant only.
+    let e = from_slice::<(u8, OneUnit)>(&hex("82 00 4156")).unwrap_err();
+    assert_eq!(
+        (e.status(), e.offset(), e.message()),
+        (Status::TypeMismatch, 2, "invalid type: unit variant, expected newtype variant")
+    );
+    let e = from_slice::<(u8, OneUnit)>(&hex("82 00 7f 6156 ff")).unwrap_err();
+    assert_eq!(
+        (e.status(), e.offset(), e.message()),
+        (Status::TypeMismatch, 2, "invalid type: unit variant, expected newtype variant")
+    );
+    // Bad UTF-8 in a chunk: the library's error at the byte.
+    let e = from_slice::<OneUnit>(&hex("7f 6155 61ff ff")).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::InvalidUtf8, 4));
+}

@@ -1190,6 +1190,9 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     /// Externally tagged: `"Variant"` for a unit variant, `{"Variant": content}`
     /// otherwise (serde_cbor's and ciborium's form).
     ///
+    /// A unit variant's name may also be an indefinite-length text string or
+    /// a byte string (as serde_cbor reads it, and as map keys read).
+    ///
     /// ciborium's tag types (`ciborium::tag::{Captured, Required,
     /// Accepted}`, the enum `"@@TAG@@"`) are read as ciborium reads them:
     /// variant `"@@TAGGED@@"` with (tag, content) when the item has a tag,
@@ -1211,6 +1214,23 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
             ffi::CBOR_FAST_TYPE_TEXT if !it.indefinite() => {
                 let s = self.view_str(&it)?;
                 visitor.visit_enum(s.into_deserializer())
+            }
+            ffi::CBOR_FAST_TYPE_TEXT => {
+                self.join(&it)?;
+                // Checked chunk by chunk in join.
+                let s = std::str::from_utf8(&self.scratch)
+                    .map_err(|_| Error::new(Status::InvalidUtf8, it.offset, "invalid UTF-8"))?;
+                // An unknown name: at the string's head, not its last chunk.
+                visitor.visit_enum(s.into_deserializer()).map_err(|e: Error| e.at(it.offset))
+            }
+            ffi::CBOR_FAST_TYPE_BYTES => {
+                let bytes = if it.indefinite() {
+                    self.join(&it)?;
+                    &self.scratch[..]
+                } else {
+                    self.view(&it)?
+                };
+                visitor.visit_enum(UnitName(bytes)).map_err(|e| e.at(it.offset))
             }
             ffi::CBOR_FAST_TYPE_UINT => {
                 let v = u32::try_from(it.value).map_err(|_| {
@@ -1359,6 +1379,46 @@ impl<'a> de::VariantAccess<'a> for Enum<'_, 'a> {
         visitor: V,
     ) -> Result<V::Value, Error> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
+    }
+}
+
+/// A unit variant named by a byte string.
+struct UnitName<'b>(&'b [u8]);
+
+impl<'a> de::EnumAccess<'a> for UnitName<'_> {
+    type Error = Error;
+    type Variant = UnitOnly;
+
+    fn variant_seed<V: DeserializeSeed<'a>>(self, seed: V) -> Result<(V::Value, UnitOnly), Error> {
+        let v = seed.deserialize(de::value::BytesDeserializer::<Error>::new(self.0))?;
+        Ok((v, UnitOnly))
+    }
+}
+
+/// The variant of a bare name: a unit variant only.
+struct UnitOnly;
+
+impl<'a> de::VariantAccess<'a> for UnitOnly {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'a>>(self, _seed: T) -> Result<T::Value, Error> {
+        Err(de::Error::invalid_type(de::Unexpected::UnitVariant, &"newtype variant"))
+    }
+
+    fn tuple_variant<V: Visitor<'a>>(self, _len: usize, _visitor: V) -> Result<V::Value, Error> {
+        Err(de::Error::invalid_type(de::Unexpected::UnitVariant, &"tuple variant"))
+    }
+
+    fn struct_variant<V: Visitor<'a>>(
+        self,
+        _fields: &'static [&'static str],
+        _visitor: V,
+    ) -> Result<V::Value, Error> {
+        Err(de::Error::invalid_type(de::Unexpected::UnitVariant, &"struct variant"))
     }
 }
 
