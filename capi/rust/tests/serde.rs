@@ -1123,7 +1123,7 @@ fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
         ("map 1 of 1", to_vec(&Map(1, 1, false)), Ok("a1 00 00")),
         ("map 2 of 1", to_vec(&Map(1, 2, false)), Err((5, more))),
         ("map 1 of 2", to_vec(&Map(2, 1, false)), Err((3, fewer))),
-        ("map key without value", to_vec(&Map(1, 0, true)), Err((2, fewer))),
+        ("map key without value", to_vec(&Map(1, 0, true)), Err((2, "map key without a value"))),
         ("map 1 and a key, of 1", to_vec(&Map(1, 1, true)), Err((4, more))),
         ("struct 2 of 2", to_vec(&Struct(2, 2)), Ok("a2 6161 01 6162 01")),
         ("struct 1 of 3", to_vec(&Struct(3, 1)), Err((4, fewer))),
@@ -1329,4 +1329,72 @@ fn unit_variant_names_in_every_string_form() {
     // Bad UTF-8 in a chunk: the library's error at the byte.
     let e = from_slice::<OneUnit>(&hex("7f 6155 61ff ff")).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::InvalidUtf8, 4));
+}
+/// A map's keys and values must alternate, a key first, and its length
+/// counts entries: `serialize_map(Some(1))` with two keys wrote `a1 01 02`,
+/// `serialize_map(None)` with key, key, value, value `a2 01 02 03 04`.
+#[test]
+fn map_keys_and_values_alternate() {
+    use serde::ser::SerializeMap;
+    /// `Some(k)`: `serialize_key(k)`, `None`: `serialize_value` of the
+    /// next value (10, 11, ...).
+    struct Calls(Option<usize>, &'static [Option<u8>]);
+    impl Serialize for Calls {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut m = s.serialize_map(self.0)?;
+            let mut value = 10u8;
+            for call in self.1 {
+                match call {
+                    Some(k) => m.serialize_key(k)?,
+                    None => {
+                        m.serialize_value(&value)?;
+                        value += 1;
+                    }
+                }
+            }
+            m.end()
+        }
+    }
+    const K1: Option<u8> = Some(1);
+    const K2: Option<u8> = Some(2);
+    const V: Option<u8> = None;
+    let key_twice = "map key without a value";
+    let no_key = "map value without a key";
+    let more = "more items than the length the container was given";
+    let fewer = "fewer items than the length the container was given";
+    // (map length, calls, the bytes / the error's offset and message)
+    type Row = (Option<usize>, &'static [Option<u8>], Result<&'static str, (usize, &'static str)>);
+    let rows: [Row; 14] = [
+        (Some(1), &[K1, V], Ok("a1 01 0a")),
+        (None, &[K1, V], Ok("a1 01 0a")),
+        (Some(2), &[K1, V, K2, V], Ok("a2 01 0a 02 0b")),
+        (None, &[K1, V, K2, V], Ok("a2 01 0a 02 0b")),
+        (None, &[], Ok("a0")),
+        (Some(1), &[K1, K2], Err((2, key_twice))),
+        (None, &[K1, K2, V, V], Err((1, key_twice))),
+        (Some(2), &[K1, V, K2, K1], Err((4, key_twice))),
+        (Some(1), &[V], Err((1, no_key))),
+        (None, &[V, K1], Err((0, no_key))),
+        (None, &[K1, V, V], Err((2, no_key))),
+        (Some(1), &[K1], Err((2, key_twice))),
+        (None, &[K1, V, K2], Err((3, key_twice))),
+        (Some(1), &[K1, V, K2, V], Err((5, more))),
+    ];
+    for (len, calls, want) in rows {
+        let got = to_vec(&Calls(len, calls));
+        let row = format!("{len:?} {calls:?}");
+        match want {
+            Ok(h) => assert_eq!(got.unwrap(), hex(h), "{row}"),
+            Err((at, message)) => {
+                let e = got.unwrap_err();
+                assert_eq!(
+                    (e.status(), e.offset(), e.message()),
+                    (Status::InvalidArgument, at, message),
+                    "{row}"
+                );
+            }
+        }
+    }
+    let e = to_vec(&Calls(Some(2), &[K1, V])).unwrap_err();
+    assert_eq!((e.status(), e.offset(), e.message()), (Status::InvalidArgument, 3, fewer));
 }

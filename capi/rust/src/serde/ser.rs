@@ -486,12 +486,11 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(5, n as u64);
-                // A key and a value per pair.
-                Compound { ser: self, kind: Kind::Counted, left: (n as u64).wrapping_mul(2) }
+                Compound { ser: self, kind: Kind::Map { at: None, key: false }, left: n as u64 }
             }
             None => {
                 let at = self.open_unknown();
-                Compound { ser: self, kind: Kind::Map { at }, left: 0 }
+                Compound { ser: self, kind: Kind::Map { at: Some(at), key: false }, left: 0 }
             }
         })
     }
@@ -524,8 +523,10 @@ enum Kind {
     Counted,
     /// A sequence of unknown length: its head goes in at `at` on `end`.
     Array { at: usize },
-    /// A map of unknown length.
-    Map { at: usize },
+    /// A map: `at` as in `Array` when its length was not given (`None`:
+    /// its head is written); `key`: a key was written, its value is due.
+    /// `left` counts entries (one per key).
+    Map { at: Option<usize>, key: bool },
     /// [`Tagged`](super::Tagged): `fields` of (tag, value) written.
     Tag { fields: u8 },
 }
@@ -545,7 +546,32 @@ impl Compound<'_, '_> {
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         self.left = self.left.wrapping_sub(1);
+        self.item(value)
+    }
+
+    /// Serializes `value`.
+    #[inline]
+    fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         value.serialize(&mut *self.ser)
+    }
+
+    /// An error at the output offset.
+    #[cold]
+    fn refuse(&self, message: &'static str) -> Error {
+        Error::new(Status::InvalidArgument, self.ser.out.len(), message)
+    }
+
+    /// The check of a counted container's items at its end.
+    fn counted(&self) -> Result<(), Error> {
+        match self.left {
+            0 => Ok(()),
+            // The head said more or fewer items than came (a `Serialize`
+            // that passed a wrong length): the bytes would not be the value.
+            n if n > u64::MAX / 2 => {
+                Err(self.refuse("more items than the length the container was given"))
+            }
+            _ => Err(self.refuse("fewer items than the length the container was given")),
+        }
     }
 
     /// Nothing to do for a container whose head is written (inline, so
@@ -562,39 +588,23 @@ impl Compound<'_, '_> {
         // from 0).
         let count = self.left.wrapping_neg();
         match self.kind {
-            Kind::Counted if self.left == 0 => Ok(()),
-            // The head said more or fewer items than came (a `Serialize`
-            // that passed a wrong length): the bytes would not be the value.
-            Kind::Counted => Err(Error::new(
-                Status::InvalidArgument,
-                self.ser.out.len(),
-                if self.left > u64::MAX / 2 {
-                    "more items than the length the container was given"
-                } else {
-                    "fewer items than the length the container was given"
-                },
-            )),
+            Kind::Counted | Kind::Map { at: None, key: false } => self.counted(),
             Kind::Array { at } => {
                 self.ser.close_unknown(at, 4, count);
                 Ok(())
             }
-            Kind::Map { at } => {
-                if count % 2 != 0 {
-                    return Err(Error::new(
-                        Status::InvalidArgument,
-                        self.ser.out.len(),
-                        "map key without a value",
-                    ));
+            Kind::Map { at, key: true } => {
+                if at.is_none() {
+                    self.counted()?;
                 }
-                self.ser.close_unknown(at, 5, count / 2);
+                Err(self.refuse("map key without a value"))
+            }
+            Kind::Map { at: Some(at), key: false } => {
+                self.ser.close_unknown(at, 5, count);
                 Ok(())
             }
             Kind::Tag { fields: 2 } => Ok(()),
-            Kind::Tag { .. } => Err(Error::new(
-                Status::InvalidArgument,
-                self.ser.out.len(),
-                "a tag needs a number and a value",
-            )),
+            Kind::Tag { .. } => Err(self.refuse("a tag needs a number and a value")),
         }
     }
 }
@@ -633,12 +643,8 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
             *fields += 1;
             return match *fields {
                 1 => value.serialize(TagNumber { out: self.ser.out }),
-                2 => value.serialize(&mut *self.ser),
-                _ => Err(Error::new(
-                    Status::InvalidArgument,
-                    self.ser.out.len(),
-                    "a tag has one value",
-                )),
+                2 => self.item(value),
+                _ => Err(self.refuse("a tag has one value")),
             };
         }
         self.element(value)
@@ -652,13 +658,27 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
 impl ser::SerializeMap for Compound<'_, '_> {
     type Ok = ();
     type Error = Error;
+    /// A key must come first or after a value; it counts an entry.
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
+        if let Kind::Map { key: due, .. } = &mut self.kind {
+            if *due {
+                return Err(self.refuse("map key without a value"));
+            }
+            *due = true;
+        }
         self.element(key)
     }
+    /// A value must follow a key.
     #[inline]
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
+        if let Kind::Map { key: due, .. } = &mut self.kind {
+            if !*due {
+                return Err(self.refuse("map value without a key"));
+            }
+            *due = false;
+        }
+        self.item(value)
     }
     #[inline]
     fn end(self) -> Result<(), Error> {
@@ -671,7 +691,7 @@ impl Compound<'_, '_> {
     fn field<T: Serialize + ?Sized>(&mut self, key: &'static str, value: &T) -> Result<(), Error> {
         self.left = self.left.wrapping_sub(1);
         self.ser.text(key);
-        value.serialize(&mut *self.ser)
+        self.item(value)
     }
 }
 
