@@ -1398,3 +1398,70 @@ fn map_keys_and_values_alternate() {
     let e = to_vec(&Calls(Some(2), &[K1, V])).unwrap_err();
     assert_eq!((e.status(), e.offset(), e.message()), (Status::InvalidArgument, 3, fewer));
 }
+/// A value whose `Serialize` fails with `ser::Error::custom`.
+struct Fails;
+
+impl Serialize for Fails {
+    fn serialize<S: serde::Serializer>(&self, _: S) -> Result<S::Ok, S::Error> {
+        Err(serde::ser::Error::custom("no"))
+    }
+}
+
+/// An error a `Serialize` impl raises is `InvalidArgument` at the output
+/// offset where it surfaced (it was at 0 whatever came before).
+#[test]
+fn custom_serialize_errors_are_at_the_output_offset() {
+    let at = |r: Result<Vec<u8>, cbor_fast::serde::Error>| {
+        let e = r.unwrap_err();
+        (e.status(), e.offset(), e.message().to_string())
+    };
+    let no = |n: usize| (Status::InvalidArgument, n, "no".to_string());
+    // 81 82 01 written, then the failure.
+    assert_eq!(at(to_vec(&vec![(1u8, Fails)])), no(3));
+    assert_eq!(at(to_vec(&Fails)), no(0));
+    assert_eq!(at(to_vec(&Some(Fails))), no(0));
+    assert_eq!(at(to_vec(&("abc", Some(Fails)))), no(5));
+    #[derive(Serialize)]
+    struct S {
+        a: u8,
+        b: Fails,
+    }
+    assert_eq!(at(to_vec(&S { a: 1, b: Fails })), no(6));
+    #[derive(Serialize)]
+    enum V {
+        N(Fails),
+    }
+    assert_eq!(at(to_vec(&[V::N(Fails)])), no(4));
+    let mut m = BTreeMap::new();
+    m.insert(1u8, Fails);
+    assert_eq!(at(to_vec(&m)), no(2));
+    assert_eq!(at(to_vec(&Tagged::new(Some(32), Fails))), no(2));
+    assert_eq!(at(to_vec(&ciborium::tag::Captured(Some(32), Fails))), no(2));
+    // to_writer says the same and writes nothing.
+    let mut out = Vec::new();
+    let e = to_writer(&mut out, &vec![(1u8, Fails)]).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::InvalidArgument, 3));
+    assert!(out.is_empty());
+    // The Serializer over a vector holding bytes already: the vector's length.
+    let mut out = vec![0xff; 4];
+    let e =
+        vec![(1u8, Fails)].serialize(&mut cbor_fast::serde::Serializer::new(&mut out)).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::InvalidArgument, 7));
+    // A tag number that is no unsigned integer: at the tag's place (it
+    // was at 0).
+    struct BadTag;
+    impl Serialize for BadTag {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeTupleVariant;
+            let mut v = s.serialize_tuple_variant("@@TAG@@", 0, "@@TAGGED@@", 2)?;
+            v.serialize_field("x")?;
+            v.serialize_field(&0u8)?;
+            v.end()
+        }
+    }
+    let e = to_vec(&(1u8, BadTag)).unwrap_err();
+    assert_eq!(
+        (e.status(), e.offset(), e.message()),
+        (Status::InvalidArgument, 2, "a tag number must be an unsigned integer")
+    );
+}

@@ -18,9 +18,13 @@ use crate::error::Status;
 /// let bytes = cbor_fast::serde::to_vec(&Point { x: -1, y: 0.5 }).unwrap();
 /// assert_eq!(bytes, [0xa2, 0x61, b'x', 0x20, 0x61, b'y', 0xf9, 0x38, 0x00]);
 /// ```
+///
+/// An error the value's own `Serialize` raises (`ser::Error::custom`) is
+/// [`Status::InvalidArgument`] at the output offset where it surfaced.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    value.serialize(&mut Serializer::new(&mut out))?;
+    let r = value.serialize(&mut Serializer::new(&mut out));
+    r.map_err(|e| e.at(out.len()))?;
     Ok(out)
 }
 
@@ -35,6 +39,11 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
 }
 
 /// A serde serializer appending to a `Vec<u8>`.
+///
+/// Errors are placed at the vector's length when they arose (a `Serialize`
+/// impl's own `ser::Error::custom` at its length when the serializer got it
+/// back; only one the top-level value returns without writing anything
+/// through the serializer has no offset, 0).
 pub struct Serializer<'o> {
     out: &'o mut Vec<u8>,
 }
@@ -389,7 +398,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
-        value.serialize(self)
+        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
     }
     fn serialize_unit(self) -> Result<(), Error> {
         self.out.push(0xf6);
@@ -419,7 +428,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
                 return self.typed_array(addr, count, size, element);
             }
         }
-        value.serialize(self)
+        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
     }
     /// `{variant: value}`; ciborium's untagged `Captured(None, value)`: the
     /// value alone.
@@ -430,12 +439,11 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        if name == CIBORIUM_TAG_ENUM && variant == CIBORIUM_UNTAGGED {
-            return value.serialize(self);
+        if name != CIBORIUM_TAG_ENUM || variant != CIBORIUM_UNTAGGED {
+            self.out.push(0xa1);
+            self.text(variant);
         }
-        self.out.push(0xa1);
-        self.text(variant);
-        value.serialize(self)
+        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
@@ -549,10 +557,10 @@ impl Compound<'_, '_> {
         self.item(value)
     }
 
-    /// Serializes `value`.
+    /// Serializes `value` (an error it raises placed at the output offset).
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut *self.ser)
+        value.serialize(&mut *self.ser).map_err(|e| placed(e, self.ser.out))
     }
 
     /// An error at the output offset.
@@ -642,7 +650,9 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
         if let Kind::Tag { fields } = &mut self.kind {
             *fields += 1;
             return match *fields {
-                1 => value.serialize(TagNumber { out: self.ser.out }),
+                1 => value
+                    .serialize(TagNumber { out: self.ser.out })
+                    .map_err(|e| placed(e, self.ser.out)),
                 2 => self.item(value),
                 _ => Err(self.refuse("a tag has one value")),
             };
@@ -735,8 +745,17 @@ struct TagNumber<'x> {
     out: &'x mut Vec<u8>,
 }
 
+/// Placed at the output offset by the tag's `serialize_field`.
 fn not_a_tag<T>() -> Result<T, Error> {
-    Err(Error::new(Status::InvalidArgument, 0, "a tag number must be an unsigned integer"))
+    Err(ser::Error::custom("a tag number must be an unsigned integer"))
+}
+
+/// `e` placed at the end of `out` if it has no offset yet (an error a
+/// `Serialize` impl raised with `ser::Error::custom`).
+#[cold]
+#[inline(never)]
+fn placed(e: Error, out: &[u8]) -> Error {
+    e.at(out.len())
 }
 
 impl ser::Serializer for TagNumber<'_> {
