@@ -1465,3 +1465,32 @@ fn custom_serialize_errors_are_at_the_output_offset() {
         (Status::InvalidArgument, 2, "a tag number must be an unsigned integer")
     );
 }
+/// `Tagged` with another serializer writes its value alone, and another
+/// deserializer reads the item into `value` (`tag: None`), so the value
+/// goes there and back; it wrote `{"@@TAGGED@@": [tag, value]}`, which no
+/// deserializer read back. serde_cbor's and minicbor-serde's serializers
+/// stand for other formats here (no serde_json among the dev-dependencies).
+#[test]
+fn tagged_with_other_formats_is_its_value() {
+    let t = Tagged::new(Some(32), "x".to_string());
+    let sc = serde_cbor::to_vec(&t).unwrap();
+    assert_eq!(sc, hex("6178"));
+    assert_eq!(
+        serde_cbor::from_slice::<Tagged<String>>(&sc).unwrap(),
+        Tagged::new(None, "x".into())
+    );
+    let c = ciborium_bytes(&t);
+    assert_eq!(c, hex("6178"));
+    let back: Tagged<String> = ciborium::from_reader(&c[..]).unwrap();
+    assert_eq!(back, Tagged::new(None, "x".to_string()));
+    let m = minicbor_serde::to_vec(&t).unwrap();
+    assert_eq!(m, hex("6178"));
+    let back: Tagged<String> = minicbor_serde::from_slice(&m).unwrap();
+    assert_eq!(back, Tagged::new(None, "x".to_string()));
+    // Nested, in a container.
+    let n = vec![Tagged::new(Some(1), Tagged::new(Some(2), 3u8))];
+    assert_eq!(serde_cbor::to_vec(&n).unwrap(), hex("81 03"));
+    // Ours still writes the tags, also after another format was used.
+    assert_eq!(to_vec(&n).unwrap(), hex("81 c1 c2 03"));
+    assert_eq!(to_vec(&t).unwrap(), hex("d820 6178"));
+}

@@ -7,7 +7,7 @@
 use serde::ser::{self, Serialize};
 
 use super::error::Error;
-use super::tag::{CIBORIUM_TAG_ENUM, CIBORIUM_UNTAGGED, TAG_ENUM, TAG_VARIANT};
+use super::tag::{CIBORIUM_TAG_ENUM, CIBORIUM_UNTAGGED, TAG_ENUM, TAG_VARIANT, take_tag};
 use crate::error::Status;
 
 /// Serializes `value` into a new vector.
@@ -428,6 +428,12 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
                 return self.typed_array(addr, count, size, element);
             }
         }
+        if name == TAG_ENUM {
+            // `Tagged` with a tag: its head, then the value.
+            if let Some(tag) = take_tag() {
+                self.head(6, tag);
+            }
+        }
         value.serialize(&mut *self).map_err(|e| placed(e, self.out))
     }
     /// `{variant: value}`; ciborium's untagged `Captured(None, value)`: the
@@ -472,8 +478,8 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.head(4, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
-    /// `{variant: [fields...]}`; for [`Tagged`](super::Tagged) and ciborium's
-    /// tags (`ciborium::Value::Tag`): the tag head, then the value.
+    /// `{variant: [fields...]}`; for ciborium's tags (`ciborium::Value::Tag`,
+    /// `ciborium::tag::*`): the tag head, then the value.
     fn serialize_tuple_variant(
         self,
         name: &'static str,
@@ -481,7 +487,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
-        if (name == TAG_ENUM || name == CIBORIUM_TAG_ENUM) && variant == TAG_VARIANT && len == 2 {
+        if name == CIBORIUM_TAG_ENUM && variant == TAG_VARIANT && len == 2 {
             return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 }, left: 0 });
         }
         self.out.push(0xa1);
@@ -535,7 +541,7 @@ enum Kind {
     /// its head is written); `key`: a key was written, its value is due.
     /// `left` counts entries (one per key).
     Map { at: Option<usize>, key: bool },
-    /// [`Tagged`](super::Tagged): `fields` of (tag, value) written.
+    /// ciborium's tag (`@@TAG@@`): `fields` of (tag, value) written.
     Tag { fields: u8 },
 }
 

@@ -1,31 +1,51 @@
 //! CBOR tags through serde: [`Tagged`], the same shape as serde_cbor's
 //! `tags::Tagged` (an optional tag number and the value).
+use std::cell::Cell;
 use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::{self, Deserialize, Deserializer, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeTupleVariant, Serializer};
+use serde::ser::{Serialize, Serializer};
 
-/// The enum name by which [`Tagged`] tells this crate's serializer and
-/// deserializer that a tag is meant (any other format sees an ordinary
-/// two-field tuple variant `{"@@TAGGED@@": [tag, value]}`).
+/// The newtype struct name by which [`Tagged`] tells this crate's serializer
+/// and deserializer that a tag is meant. Any other format sees an ordinary
+/// newtype struct: serializers write the value alone (the tag number goes
+/// to this crate's serializer only, through `PENDING`), deserializers read
+/// the item into `value` (`tag: None`), so the value goes there and back.
 pub(crate) const TAG_ENUM: &str = "@@CBOR_FAST_TAG@@";
-pub(crate) const TAG_VARIANT: &str = "@@TAGGED@@";
-/// ciborium's name for the same shape (`ciborium::Value::Tag` and
-/// `ciborium::tag::*` serialize as this enum's `TAG_VARIANT`, a tag number and
-/// the content): the serializer writes a tag for it too, and for its
-/// `CIBORIUM_UNTAGGED` newtype variant (`Captured(None, v)`) the content alone.
+/// ciborium's tag enum (`ciborium::Value::Tag` and `ciborium::tag::*`):
+/// variant `TAG_VARIANT`, a tag number and the content, or the newtype
+/// variant `CIBORIUM_UNTAGGED` (`Captured(None, v)`), the content alone.
+/// The serializer writes a tag head and the content, or the content; the
+/// deserializer reads them as ciborium's does.
 pub(crate) const CIBORIUM_TAG_ENUM: &str = "@@TAG@@";
+pub(crate) const TAG_VARIANT: &str = "@@TAGGED@@";
 pub(crate) const CIBORIUM_UNTAGGED: &str = "@@UNTAGGED@@";
+
+thread_local! {
+    /// The tag number a `Tagged::serialize` in progress hands this crate's
+    /// serializer (set right before its `serialize_newtype_struct(TAG_ENUM)`).
+    static PENDING: Cell<Option<u64>> = const { Cell::new(None) };
+}
+
+/// The tag number for the `TAG_ENUM` newtype struct being serialized.
+pub(crate) fn take_tag() -> Option<u64> {
+    PENDING.with(Cell::take)
+}
 
 /// A value with an optional CBOR tag (RFC 8949 section 3.4).
 ///
 /// * Serializing `Tagged { tag: Some(t), value }` writes the tag head `t`, then
-///   `value`; with `tag: None` only `value`.
+///   `value`; with `tag: None` only `value`. Any other serializer (serde_cbor's
+///   and ciborium's included) gets `value` alone, as with serde_cbor's
+///   `Tagged`.
 /// * Deserializing reads the tag of the next item if it has one (`Some(t)`,
 ///   then the content into `value`), else `None` and the item itself. Nested
-///   tags nest: `Tagged<Tagged<T>>` reads two.
-/// * Everywhere else tags are transparent, as in serde_cbor and ciborium: a
+///   tags nest: `Tagged<Tagged<T>>` reads two. Any other deserializer reads
+///   the item into `value`, with `tag: None`.
+/// * Everywhere else tags are transparent, as in serde_cbor and ciborium
+///   (but in ciborium's `tag::{Captured, Required, Accepted}`, read as
+///   ciborium reads them): a
 ///   `String` field reads the text inside `32("...")`. Tags 2 and 3 (bignums)
 ///   are read as integers by `u128`/`i128` and the smaller integer types.
 ///
@@ -56,10 +76,10 @@ impl<T: Serialize> Serialize for Tagged<T> {
         match self.tag {
             None => self.value.serialize(s),
             Some(tag) => {
-                let mut v = s.serialize_tuple_variant(TAG_ENUM, 0, TAG_VARIANT, 2)?;
-                v.serialize_field(&tag)?;
-                v.serialize_field(&self.value)?;
-                v.end()
+                PENDING.with(|p| p.set(Some(tag)));
+                let r = s.serialize_newtype_struct(TAG_ENUM, &self.value);
+                PENDING.with(|p| p.set(None));
+                r
             }
         }
     }
