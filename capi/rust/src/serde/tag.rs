@@ -45,9 +45,9 @@ pub(crate) fn take_tag() -> Option<u64> {
 ///   the item into `value`, with `tag: None`.
 /// * Everywhere else tags are transparent, as in serde_cbor and ciborium
 ///   (but in ciborium's `tag::{Captured, Required, Accepted}`, read as
-///   ciborium reads them): a
-///   `String` field reads the text inside `32("...")`. Tags 2 and 3 (bignums)
-///   are read as integers by `u128`/`i128` and the smaller integer types.
+///   ciborium reads them): a `String` field reads the text inside
+///   `32("...")`. Tags 2 and 3 (bignums) are read as integers by
+///   `u128`/`i128` and the smaller integer types.
 ///
 /// ```
 /// use cbor_fast::serde::{from_slice, to_vec, Tagged};
