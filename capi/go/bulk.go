@@ -181,6 +181,12 @@ func (d *decState) bulkSlice(it *citem, t reflect.Type, kind int, narrow bool, p
 		}
 		return false, nil
 	}
+	if kind == 2 && head._type == C.CBOR_FAST_TYPE_ARRAY && n > 0 && belowInt64(unsafe.Slice((*float64)(data), n)) {
+		// The library takes a negative integer below -2^63 that a double
+		// holds exactly; a float element refuses it, as fxamacker. Only
+		// the element-by-element path tells it from a float of that value.
+		return false, nil
+	}
 	if narrow {
 		if bad := narrowInto(t.Elem(), kind, data, target, n); bad >= 0 {
 			if head._type == C.CBOR_FAST_TYPE_ARRAY {
@@ -210,6 +216,17 @@ func (d *decState) bulkSlice(it *citem, t reflect.Type, kind int, narrow bool, p
 		*sh = sliceHeader{data: target, len: n, cap: n}
 	}
 	return true, d.t.passOver(&head)
+}
+
+// belowInt64 is whether any of v is below -2^63 (from a float item, or from
+// an integer that a float element refuses).
+func belowInt64(v []float64) bool {
+	for _, f := range v {
+		if f < -0x1p63 {
+			return true
+		}
+	}
+	return false
 }
 
 // passOver consumes the rest of the value whose head (an array or a tag,

@@ -822,7 +822,9 @@ func buildEncOf(t reflect.Type, te *typeEnc) {
 func sliceEnc(t reflect.Type) encFn {
 	et := t.Elem()
 	esize := et.Size()
-	if et.Kind() == reflect.Uint8 && !et.Implements(marshalerType) && !reflect.PointerTo(et).Implements(marshalerType) {
+	// Elements of kind uint8 make a byte string even with a MarshalCBOR of
+	// their own, as fxamacker (and as arrayEnc).
+	if et.Kind() == reflect.Uint8 {
 		return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 			v := *(*[]byte)(p)
 			if v == nil {
@@ -1394,10 +1396,15 @@ type encField struct {
 	omit   bool
 }
 
-// emptyFn is omitempty's test for a type. A BinaryMarshaler's value is
-// empty when MarshalBinary's output is (under BinaryMarshalerNone by the
-// type's own rule), as fxamacker.
+// emptyFn is omitempty's test for a type. A Marshaler's value is never
+// empty (what MarshalCBOR writes is not known before it runs), but for the
+// package's own RawMessage, ByteString and SimpleValue; a BinaryMarshaler's
+// is empty when MarshalBinary's output is (under BinaryMarshalerNone by the
+// type's own rule): as fxamacker.
 func emptyFn(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
+	if neverEmpty(t) {
+		return func(em *encMode, p unsafe.Pointer) bool { return false }
+	}
 	if isBinaryMarshaler(t) {
 		own := emptyFnOf(t)
 		return func(em *encMode, p unsafe.Pointer) bool {
@@ -1409,6 +1416,14 @@ func emptyFn(t reflect.Type) func(em *encMode, p unsafe.Pointer) bool {
 		}
 	}
 	return emptyFnOf(t)
+}
+
+// neverEmpty: t writes itself through MarshalCBOR (the package's
+// RawMessage, ByteString and SimpleValue aside), so omitempty keeps it.
+func neverEmpty(t reflect.Type) bool {
+	return t.Kind() != reflect.Interface && t.Kind() != reflect.Pointer && t != rawMessageType &&
+		t != byteStringType && t != simpleValueType &&
+		(t.Implements(marshalerType) || reflect.PointerTo(t).Implements(marshalerType))
 }
 
 // emptyFnOf is emptyFn by t's kind (the package's own types first).

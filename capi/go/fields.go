@@ -87,7 +87,7 @@ const (
 
 // emptyKind is how omitempty tests a value of type t (see emptyFn).
 func emptyKind(t reflect.Type) uint8 {
-	if t == timeType || t == bigIntType || isBinaryMarshaler(t) {
+	if t == timeType || t == bigIntType || isBinaryMarshaler(t) || neverEmpty(t) {
 		return emptyCall
 	}
 	switch t.Kind() {

@@ -256,12 +256,12 @@ func (o DecOptions) decMode() (*decMode, error) {
 func (dm *decMode) DecOptions() DecOptions { return dm.opts }
 
 func (dm *decMode) Unmarshal(data []byte, v any) error {
-	_, err := dm.unmarshal(data, v, false)
+	_, err := dm.unmarshal(data, v, false, false)
 	return err
 }
 
 func (dm *decMode) UnmarshalFirst(data []byte, v any) ([]byte, error) {
-	return dm.unmarshal(data, v, true)
+	return dm.unmarshal(data, v, true, false)
 }
 
 var defaultDecMode, _ = DecOptions{}.decMode()

@@ -128,6 +128,57 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 	return nil
 }
 
+// wellFormed is Unmarshal's first pass, fxamacker's well-formedness check:
+// it passes over the first item with the mode's structural limits (check:
+// the mode's frameOpts; UTF-8 and the strict checks belong to the decoding
+// pass, as in fxamacker) and with IndefLengthForbidden or a smaller
+// container limit this side's checks too (through the batches), and unless
+// wantRest checks that nothing follows it; then starts the reader over at
+// the input's first byte with the mode's own options (decode).
+func (t *tokens) wellFormed(check, decode *C.cf_reader_opts, wantRest bool) error {
+	var p unsafe.Pointer
+	if len(t.data) > 0 {
+		p = unsafe.Pointer(&t.data[0])
+	}
+	var end int
+	if t.noIndef || t.small != 0 {
+		if s := C.cf_reader_prepare(t.c.r, p, C.size_t(len(t.data)), check); s != C.CBOR_FAST_OK {
+			return statusError(s)
+		}
+		it, err := t.next()
+		if err == nil {
+			end, err = t.skipRest(it)
+		}
+		if s := C.cf_reader_prepare(t.c.r, p, C.size_t(len(t.data)), decode); s != C.CBOR_FAST_OK && err == nil {
+			err = statusError(s)
+		}
+		if err != nil {
+			return err
+		}
+	} else {
+		var e C.size_t
+		ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+		switch s := C.cf_well_formed(t.c.h, p, C.size_t(len(t.data)), check, decode, &e, &ce); s {
+		case C.CBOR_FAST_OK:
+			end = int(e)
+		case C.CBOR_FAST_END:
+			return &Error{Status: ErrTruncated.Status, Code: CodeTruncated,
+				Message: ErrTruncated.Message, Offset: len(t.data)}
+		default:
+			if ce.code == C.CBOR_FAST_OK {
+				return statusError(s)
+			}
+			return fromC(s, &ce)
+		}
+	}
+	if !wantRest && end != len(t.data) {
+		return trailingBytes(end)
+	}
+	t.batch, t.i, t.sticky = nil, 0, nil
+	t.counting = t.counting[:0]
+	return nil
+}
+
 // limitSmaller sets the smaller per-kind container limit of a mode (nil or
 // equal limits: none).
 func (t *tokens) limitSmaller(l *limits) {

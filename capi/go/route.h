@@ -148,6 +148,30 @@ static inline cbor_fast_status cf_skip_out_to(uintptr_t r, uint32_t depth) {
 }
 
 /*
+ * Unmarshal's first pass: with the options `check` (the mode's structural
+ * limits, no UTF-8 or strict checks), passes over the first item of
+ * data[0, size); *end gets the offset after it, or *err the reader's error.
+ * Then restarts r on the same bytes with the options `decode`. Returns the
+ * pass's status (CBOR_FAST_END: no item), else the restart's.
+ */
+static inline cbor_fast_status cf_well_formed(uintptr_t h, const void* data, size_t size,
+                                              const cf_reader_opts* check,
+                                              const cf_reader_opts* decode, size_t* end,
+                                              cbor_fast_error* err) {
+  cbor_reader* r = (cbor_reader*)h;
+  cbor_fast_status s = cf_reader_prepare(r, data, size, check);
+  if (s != CBOR_FAST_OK) return s;
+  s = cbor_reader_skip(r);
+  if (s == CBOR_FAST_OK) {
+    *end = cbor_reader_offset(r);
+  } else if (s != CBOR_FAST_END) {
+    cbor_reader_error(r, err);
+  }
+  const cbor_fast_status restart = cf_reader_prepare(r, data, size, decode);
+  return s != CBOR_FAST_OK ? s : restart;
+}
+
+/*
  * An RFC 8746 typed array of count elements at data written into
  * buf[0, capacity) by the library's writer; *written gets its size.
  */

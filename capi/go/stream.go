@@ -202,7 +202,7 @@ func (dec *Decoder) Decode(v any) error {
 		return err
 	}
 	item := dec.buf[dec.off : dec.off+n : dec.off+n]
-	_, err = dec.dm.unmarshal(item, v, true)
+	_, err = dec.dm.unmarshal(item, v, true, true)
 	if e, ok := err.(*Error); ok {
 		e = dec.shift(e)
 		if !invalidOnly(e.Code) {
@@ -264,7 +264,7 @@ func (dec *Decoder) shift(e *Error) *Error {
 // count the bytes at hand cannot hold, truncated, before the finder's error.)
 func (dec *Decoder) diagnose(v any, found *Error) error {
 	tmp := reflect.New(reflect.TypeOf(v).Elem()).Interface()
-	_, err := dec.dm.unmarshal(dec.buf[dec.off:], tmp, true)
+	_, err := dec.dm.unmarshal(dec.buf[dec.off:], tmp, true, true)
 	if e, ok := err.(*Error); ok && e.Code != CodeTruncated {
 		return dec.shift(e)
 	}

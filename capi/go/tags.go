@@ -79,6 +79,9 @@ func NewTagSet() TagSet { return &syncTagSet{items: map[reflect.Type]*tagItem{}}
 
 var rawMessageType = reflect.TypeFor[RawMessage]()
 
+// anyType is the empty interface's type (an `any` target is built aside).
+var anyType = reflect.TypeFor[any]()
+
 func (s *syncTagSet) Add(opts TagOptions, contentType reflect.Type, num uint64, nestedNum ...uint64) error {
 	if contentType == nil {
 		return errors.New("cborfast: TagSet.Add: nil content type")

@@ -452,8 +452,8 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 		}
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		return intDec(t, td)
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return uintDec(t, td)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return uintDec(t, td) // (uintptr: unsupported, as fxamacker and Marshal)
 	case reflect.Float32, reflect.Float64:
 		is32 := t.Kind() == reflect.Float32
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
@@ -567,6 +567,9 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 		return structDec(t, td)
 	}
 	return func(d *decState, it *citem, p unsafe.Pointer) error {
+		if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
+			return nil // as fxamacker: the value is left as it is
+		}
 		return d.mismatch(it, t, "unsupported Go type")
 	}
 }
@@ -1522,12 +1525,20 @@ func decBigInt(d *decState, it *citem, p unsafe.Pointer) error {
 
 // unmarshal is Unmarshal with a mode; with rest it returns the bytes after
 // the first item instead of failing on them.
-func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, err error) {
+//
+// Malformed input, a limit passed and (without rest) trailing bytes are
+// found before anything is stored in v, which they leave as it was, as
+// fxamacker (and encoding/json) do: an `any` target is built aside and
+// stored last; any other is decoded after a first pass over the item
+// (wellFormed). Type errors still leave the fields decoded so far, as
+// fxamacker. checked: the caller made that pass already (the Decoder).
+func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest []byte, err error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
-	td := decoderFor(rv.Type().Elem())
+	et := rv.Type().Elem()
+	td := decoderFor(et)
 	d := decState{dm: dm}
 	if err := d.t.open(data, &dm.copts); err != nil {
 		return nil, err
@@ -1535,11 +1546,20 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
 	d.t.limitSmaller(dm.lim)
 	defer d.t.close()
+	target := rv.UnsafePointer()
+	var aside any
+	if et == anyType {
+		target = unsafe.Pointer(&aside)
+	} else if !checked {
+		if err := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); err != nil {
+			return nil, err
+		}
+	}
 	it, err := d.t.next()
 	if err != nil {
 		return nil, err
 	}
-	if err := td.fn(&d, it, rv.UnsafePointer()); err != nil {
+	if err := td.fn(&d, it, target); err != nil {
 		return nil, err
 	}
 	var end int
@@ -1553,12 +1573,19 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest bool) (rest []byte, er
 	} else {
 		end = int(C.cbor_reader_offset(d.t.c.r))
 	}
+	if !wantRest && end != len(data) {
+		return nil, trailingBytes(end)
+	}
+	if et == anyType {
+		*(*any)(rv.UnsafePointer()) = aside
+	}
 	if wantRest {
 		return data[end:], d.err
 	}
-	if end != len(data) {
-		return nil, &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
-			Message: ErrTrailingBytes.Message, Offset: end}
-	}
 	return nil, d.err
+}
+
+func trailingBytes(at int) *Error {
+	return &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
+		Message: ErrTrailingBytes.Message, Offset: at}
 }
