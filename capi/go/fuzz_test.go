@@ -385,6 +385,12 @@ func FuzzUnmarshalTyped(f *testing.F) {
 			ours, theirs := mk(), mk()
 			err := Unmarshal(data, ours)
 			checkOffset(t, "Unmarshal", data, err)
+			// Malformed input, a limit or trailing bytes: found before
+			// anything is stored (untouched_test.go).
+			var e *Error
+			if errors.As(err, &e) && !invalidOnly(e.Code) && !reflect.DeepEqual(ours, mk()) {
+				t.Fatalf("Unmarshal(%x) into %T: %v, and the target changed: %#v", data, ours, err, ours)
+			}
 			fxErr := fx.Unmarshal(data, theirs)
 			if (err == nil) != (fxErr == nil) && !knownDivergence(data, ours, err) {
 				t.Fatalf("Unmarshal(%x) into %T: ours %v, fxamacker %v", data, ours, err, fxErr)
