@@ -99,7 +99,8 @@ constexpr bool is_bulk_number = std::is_same<T, uint64_t>::value ||
 
 // ---- decoding -------------------------------------------------------------------
 
-#if defined(__GNUC__) || defined(__clang__)
+// Forced in optimised builds only, as CBOR_FAST_VISIT_INLINE (reader.hpp).
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #define CBOR_FAST_MAPPING_INLINE __attribute__((always_inline)) inline
 #else
 #define CBOR_FAST_MAPPING_INLINE inline
@@ -258,6 +259,9 @@ struct decode_ctx {
   path_step steps[max_steps];
   size_t step_count = 0;
   bool steps_dropped = false;
+  /// An indefinite-length key a step names, joined in a frame that has
+  /// returned by the time the path is formatted: kept here (rare).
+  std::unique_ptr<std::string> joined_key;
 
   void add_step(path_step::kind_t kind, std::string_view name, uint64_t number) noexcept {
     if (step_count == max_steps) {
@@ -1052,8 +1056,12 @@ status decode_struct_fields(decode_ctx& c, T& out, std::index_sequence<I...>) {
         // (An indefinite text key was joined only in the names layout.)
         if (key.type == item_type::text_string &&
             (!key.is_indefinite() || std::is_same<L, layout_names>::value)) {
-          c.add_step(path_step::member, key.is_indefinite() ? std::string_view(joined) : key.text(),
-                     0);
+          std::string_view name = key.text();
+          if (key.is_indefinite()) {
+            c.joined_key = std::make_unique<std::string>(std::move(joined));
+            name = *c.joined_key;
+          }
+          c.add_step(path_step::member, name, 0);
         } else if (int64_t k; key.get_int64(&k)) {
           add_key_step(c, k);
         }

@@ -78,6 +78,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <string>
