@@ -38,14 +38,19 @@ constexpr uint8_t slow_strict = 2;
 constexpr uint64_t k_open_ended = uint64_t(1) << 63;
 }  // namespace detail
 
-#if defined(__GNUC__) || defined(__clang__)
+// Forced inlining is for optimised builds only. Without optimisation
+// (__OPTIMIZE__ undefined: -O0, CMake's Debug) GCC still obeys always_inline
+// and flatten, and every next() call site then carries a full copy of the
+// steps: under the sanitizers a test file of such calls took minutes to
+// compile and gained nothing, since nothing else is optimised either.
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__OPTIMIZE__)
 #define CBOR_FAST_VISIT_INLINE __attribute__((always_inline))
 #else
 #define CBOR_FAST_VISIT_INLINE
 #endif
 // The visit loop inlines everything it calls whose body it sees (the
 // visitor and the steps); out-of-line calls stay calls.
-#if defined(__GNUC__) && !defined(__clang__)
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
 #define CBOR_FAST_VISIT_FLATTEN __attribute__((flatten))
 #else
 #define CBOR_FAST_VISIT_FLATTEN
