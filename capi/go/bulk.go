@@ -282,12 +282,11 @@ func bulkDecode[T uint64 | int64 | float64](data []byte, kind int) ([]T, error) 
 	}
 	switch {
 	case s == C.CBOR_FAST_OK && end != len(data):
-		return nil, &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
-			Message: ErrTrailingBytes.Message, Offset: end}
+		return nil, trailingBytes(end)
 	case s == C.CBOR_FAST_OK:
 		return out, nil
 	case s == C.CBOR_FAST_END:
-		return nil, &Error{Status: ErrTruncated.Status, Code: CodeTruncated, Message: ErrTruncated.Message}
+		return nil, truncatedAt(0)
 	case sticky:
 		return nil, fromC(s, &ce)
 	}

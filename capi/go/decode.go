@@ -110,8 +110,7 @@ func (o DecodeOptions) Decode(data []byte) (any, error) {
 		return nil, err
 	}
 	if end != len(data) {
-		return nil, &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
-			Message: ErrTrailingBytes.Message, Offset: end, ItemOffset: 0}
+		return nil, trailingBytes(end)
 	}
 	return v, nil
 }

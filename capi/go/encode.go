@@ -577,7 +577,7 @@ func checkMarshaled(m []byte, at int, noIndef bool) error {
 	defer t.close()
 	end, err := t.atEnd()
 	if err == nil && end {
-		return place(&Error{Status: ErrTruncated.Status, Code: CodeTruncated, Message: ErrTruncated.Message})
+		return place(truncatedAt(0))
 	}
 	if err == nil {
 		var it *citem

@@ -162,8 +162,7 @@ func (t *tokens) wellFormed(check, decode *C.cf_reader_opts, wantRest bool) erro
 		case C.CBOR_FAST_OK:
 			end = int(e)
 		case C.CBOR_FAST_END:
-			return &Error{Status: ErrTruncated.Status, Code: CodeTruncated,
-				Message: ErrTruncated.Message, Offset: len(t.data)}
+			return truncatedAt(len(t.data))
 		default:
 			if ce.code == C.CBOR_FAST_OK {
 				return statusError(s)
@@ -227,8 +226,7 @@ func (t *tokens) refill() (*citem, error) {
 	if s != C.CBOR_FAST_OK {
 		if s == C.CBOR_FAST_END {
 			// The end of the input where an item is due.
-			t.sticky = &Error{Status: ErrTruncated.Status, Code: CodeTruncated,
-				Message: ErrTruncated.Message, Offset: len(t.data)}
+			t.sticky = truncatedAt(len(t.data))
 		} else {
 			ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
 			C.cbor_reader_error(t.c.r, &ce)

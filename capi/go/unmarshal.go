@@ -1531,7 +1531,8 @@ func decBigInt(d *decState, it *citem, p unsafe.Pointer) error {
 // fxamacker (and encoding/json) do: an `any` target is built aside and
 // stored last; any other is decoded after a first pass over the item
 // (wellFormed). Type errors still leave the fields decoded so far, as
-// fxamacker. checked: the caller made that pass already (the Decoder).
+// fxamacker. checked: the caller made that pass already with frameOpts (the
+// Decoder's boundary finder), which leaves only this side's checks.
 func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest []byte, err error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
@@ -1550,7 +1551,9 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	var aside any
 	if et == anyType {
 		target = unsafe.Pointer(&aside)
-	} else if !checked {
+	} else if !checked || d.t.noIndef || d.t.small != 0 {
+		// The Decoder's boundary finder checks what frameOpts asks, not
+		// this side's checks (IndefLengthForbidden, the smaller limit).
 		if err := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); err != nil {
 			return nil, err
 		}
@@ -1585,6 +1588,12 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	return nil, d.err
 }
 
+// truncatedAt is the error of input that ends where an item is due.
+func truncatedAt(at int) *Error {
+	return &Error{Status: ErrTruncated.Status, Code: CodeTruncated, Message: ErrTruncated.Message, Offset: at}
+}
+
+// trailingBytes is the error of bytes after the one item expected.
 func trailingBytes(at int) *Error {
 	return &Error{Status: ErrTrailingBytes.Status, Code: CodeTrailingBytes,
 		Message: ErrTrailingBytes.Message, Offset: at}

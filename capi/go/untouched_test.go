@@ -3,6 +3,7 @@ package cborfast
 import (
 	"bytes"
 	"errors"
+	"io"
 	"reflect"
 	"testing"
 
@@ -87,6 +88,24 @@ func TestUnmarshalErrorsLeaveTheTargetAsItWas(t *testing.T) {
 				if fx.Unmarshal(data, row.target()) == nil {
 					t.Errorf("fxamacker accepts it")
 				}
+			}
+			if row.code == CodeTrailingBytes {
+				return // to a Decoder the byte after is the next item
+			}
+			// The streaming Decoder: the same error (a stream that ends
+			// inside the item is io.ErrUnexpectedEOF), the target as it was.
+			v = row.target()
+			err = mode.NewDecoder(bytes.NewReader(data)).Decode(v)
+			if row.code == CodeTruncated {
+				if err != io.ErrUnexpectedEOF {
+					t.Errorf("Decoder: err = %v, want io.ErrUnexpectedEOF", err)
+				}
+			} else if !errors.As(err, &e) || e.Code != row.code || e.Offset != row.offset {
+				t.Errorf("Decoder: err = %v, want code %d at %d", err, row.code, row.offset)
+			}
+			if !reflect.DeepEqual(v, before) {
+				t.Errorf("Decoder: target changed: %#v, was %#v", reflect.ValueOf(v).Elem().Interface(),
+					reflect.ValueOf(before).Elem().Interface())
 			}
 		})
 	}
