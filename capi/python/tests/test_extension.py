@@ -14,6 +14,7 @@ import os
 import random
 import re
 import sys
+import threading
 import uuid
 
 import struct
@@ -230,6 +231,59 @@ def test_nested_encode_calls_from_default_are_bounded():
         assert len(dumps(_make_chain(499), default=default_dumps)) > 499
     finally:
         sys.setrecursionlimit(limit)
+
+
+def _in_small_thread(fn):
+    """fn() on a thread with a 128 KiB stack: its value or its exception."""
+    out = {}
+
+    def run():
+        try:
+            out["value"] = fn()
+        except Exception as e:  # noqa: BLE001 (handed to the caller)
+            out["error"] = e
+
+    old = threading.stack_size(128 * 1024)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old)
+    return out
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stack check is Linux's")
+def test_nested_encodes_stop_before_a_small_thread_stack_ends():
+    # Canonical keys holding maps encode each key apart, a C call a level: on
+    # a 128 KiB thread 400 levels overflowed the stack (a crash). Now a level
+    # needs 64 KiB of the stack left, else the encoder's error.
+    def keys_in_keys(n):
+        k = 0
+        for _ in range(n):
+            k = cbor_fast.FrozenDict({k: 1})
+        return {k: 1}
+
+    out = _in_small_thread(lambda: dumps(keys_in_keys(50), canonical=True))
+    assert out == {"value": b"\xa1" * 51 + b"\x00" + b"\x01" * 51}
+    for n in (400, 499, 100000):
+        out = _in_small_thread(lambda: dumps(keys_in_keys(n), canonical=True))
+        assert isinstance(out.get("error"), CBOREncodeValueError), (n, out)
+        assert "of this thread's stack left" in str(out["error"])
+    # The same for default hooks calling encode() again.
+    def default(encoder, obj):
+        encoder.encode([obj.inner] if obj.inner is not None else 1)
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(200000)
+    try:
+        out = _in_small_thread(lambda: dumps(_make_chain(499), default=default))
+    finally:
+        sys.setrecursionlimit(limit)
+    assert isinstance(out.get("error"), CBOREncodeValueError), out
+    # A thread's first and later encodes both take the check's cached floor.
+    assert _in_small_thread(lambda: (dumps([1]), dumps([2]))) == {"value": (b"\x81\x01",
+                                                                            b"\x81\x02")}
 
 
 def test_cycles():
