@@ -5,8 +5,49 @@
 #include "_ext.h"
 
 #include <string.h>
+#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
+#define CF_STACK_CHECK 1
+#include <pthread.h> /* pthread_getattr_np (pyconfig.h defines _GNU_SOURCE) */
+#endif
 
 cf_globals cf_state;
+
+/* ---- the thread's stack ------------------------------------------------------- */
+
+#ifdef CF_STACK_CHECK
+/* This thread's stack, [low, high) (high 0: not known), found once. */
+static _Thread_local uintptr_t cf_stack_low, cf_stack_high;
+static _Thread_local int cf_stack_known;
+
+static void find_stack(void) {
+  cf_stack_known = 1;
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* low = NULL;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &low, &size) == 0) {
+      cf_stack_low = (uintptr_t)low;
+      cf_stack_high = (uintptr_t)low + size;
+    }
+    pthread_attr_destroy(&attr);
+  }
+}
+#endif
+
+/* The frame's own address, not a local's: ASan's
+ * detect_stack_use_after_return moves locals to a heap "fake stack". */
+size_t cf_stack_left(void) {
+#ifdef CF_STACK_CHECK
+  if (!cf_stack_known) {
+    find_stack();
+  }
+  const uintptr_t at = (uintptr_t)__builtin_frame_address(0);
+  if (at >= cf_stack_low && at < cf_stack_high) {
+    return (size_t)(at - cf_stack_low);
+  }
+#endif
+  return SIZE_MAX;
+}
 
 /* ---- the cyclic GC ------------------------------------------------------------ */
 

@@ -70,6 +70,15 @@ void cf_restore_exception(PyObject* exc);
 void cf_chain_cause(PyObject* cause);
 void cf_gc_resume(int paused);
 
+/* ---- the thread's stack ------------------------------------------------------- */
+
+/* Bytes of the calling thread's stack left below the caller's frame, on Linux
+ * (the thread's bounds are found once per thread); SIZE_MAX where that is not
+ * known. What recurses in C on the input's shape (a nested encode, hashing a
+ * decoded map key) checks it first: a thread may have far less than the
+ * main thread's 8 MiB (32 KiB from threading.stack_size(), musl's 128 KiB). */
+size_t cf_stack_left(void);
+
 /* ---- decoding ----------------------------------------------------------------- */
 
 typedef struct {
@@ -108,6 +117,7 @@ typedef struct {
   Py_ssize_t share; /* tag 28: index in the shareables */
   size_t offset;   /* the head of the container or tag */
   uint32_t frozen_depth; /* frozen levels up to here (hashing recurses on them) */
+  uint32_t hash_stack;   /* in_key: C stack that hashing the key down to here takes */
   uint8_t kind;
   uint8_t frozen;  /* build hashable values (map keys, set members) */
   uint8_t typed;   /* CF_TAG: a typed array, already built in obj (typed_arrays) */
@@ -118,6 +128,17 @@ typedef struct {
 /* Deepest nesting of a hashable value built (a map key, a set member): hashing
  * a tuple recurses in C, so this bounds that recursion whatever max_depth is. */
 #define CF_MAX_FROZEN_DEPTH 1000
+
+/* What hashing a key takes of the C stack per level of it, by the level's
+ * kind, with some to spare (measured on x86-64 with CPython 3.11: a tuple
+ * about 80 bytes, a CBORTag or FrozenDict, whose __hash__ is Python code,
+ * about 700), and what must be left besides. Opening a level of a map key or
+ * set member when the thread's stack has less than that left is the depth
+ * error, not a crash later in the hash: a 32 KiB thread crashed on 390
+ * nested arrays as a key, a 64 KiB one on 200 nested tags. */
+#define CF_HASH_STACK_TUPLE 128
+#define CF_HASH_STACK_CALL 1024
+#define CF_HASH_STACK_MARGIN (8 * 1024)
 
 /* The most distinct map keys (or set members) of one container that may share
  * one hash value. Python randomizes the hashes of str and bytes only: those of

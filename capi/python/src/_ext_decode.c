@@ -636,7 +636,20 @@ static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
                         (parent->in_key || parent->kind == CF_KEY ||
                          (parent->kind == CF_TAG && parent->tag == 258)));
   f->frozen_depth = (parent ? parent->frozen_depth : 0) + f->frozen;
-  if (f->frozen_depth > CF_MAX_FROZEN_DEPTH) {
+  int too_deep = f->frozen_depth > CF_MAX_FROZEN_DEPTH;
+  if (f->in_key && !too_deep) {
+    /* strings (CF_BYTES, CF_TEXT) hash without recursing */
+    const uint32_t level = kind == CF_LIST                    ? CF_HASH_STACK_TUPLE
+                           : kind == CF_KEY || kind == CF_TAG ? CF_HASH_STACK_CALL
+                                                              : 0;
+    const uint32_t need = (parent->in_key ? parent->hash_stack : 0) + level;
+    too_deep = level != 0 && cf_stack_left() < (size_t)need + CF_HASH_STACK_MARGIN;
+    /* A map that is a key of a map in a key is hashed when it is inserted,
+     * its levels from here, and keeps its hash: hashing what holds it goes
+     * no deeper than its own level. */
+    f->hash_stack = kind == CF_KEY && parent->kind == CF_KEY ? level : need;
+  }
+  if (too_deep) {
     d->depth--;
     raise_decode_error(d, CBOR_FAST_ERR_DEPTH, it->offset, it->depth);
     return NULL;

@@ -9,10 +9,6 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
-#if defined(__linux__) && (defined(__GNUC__) || defined(__clang__))
-#define CF_STACK_CHECK 1
-#include <pthread.h> /* pthread_getattr_np (pyconfig.h defines _GNU_SOURCE) */
-#endif
 
 #include "structmember.h"
 
@@ -323,38 +319,6 @@ static _Thread_local unsigned cf_encode_nesting;
  * it near 400 levels), so on Linux a nested encode also needs this much of
  * the thread's stack left, or it is the same error. */
 #define CF_MIN_STACK_LEFT (64 * 1024)
-#ifdef CF_STACK_CHECK
-/* This thread's stack, [low, high) (high 0: not known), found once. */
-static _Thread_local uintptr_t cf_stack_low, cf_stack_high;
-static _Thread_local int cf_stack_known;
-
-static void find_stack(void) {
-  cf_stack_known = 1;
-  pthread_attr_t attr;
-  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
-    void* low = NULL;
-    size_t size = 0;
-    if (pthread_attr_getstack(&attr, &low, &size) == 0) {
-      cf_stack_low = (uintptr_t)low;
-      cf_stack_high = (uintptr_t)low + size;
-    }
-    pthread_attr_destroy(&attr);
-  }
-}
-#endif
-
-/* Whether the thread's stack has less than CF_MIN_STACK_LEFT below this
- * frame. The frame's own address, not a local's: ASan's
- * detect_stack_use_after_return moves locals to a heap "fake stack". */
-static int stack_nearly_full(void) {
-#ifdef CF_STACK_CHECK
-  if (!cf_stack_known) find_stack();
-  const uintptr_t at = (uintptr_t)__builtin_frame_address(0);
-  return at >= cf_stack_low && at < cf_stack_high && at - cf_stack_low < CF_MIN_STACK_LEFT;
-#else
-  return 0;
-#endif
-}
 
 static int enter_nested_encode(void) {
   if (cf_encode_nesting >= CF_MAX_ENCODE_NESTING) {
@@ -364,7 +328,7 @@ static int enter_nested_encode(void) {
                  CF_MAX_ENCODE_NESTING);
     return -1;
   }
-  if (stack_nearly_full()) {
+  if (cf_stack_left() < CF_MIN_STACK_LEFT) {
     PyErr_Format(cf_state.encode_value_error,
                  "encoding depth exceeded: less than %d KiB of this thread's stack left; "
                  "encode() or dumps() called inside default, or canonical map keys holding "

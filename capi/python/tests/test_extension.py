@@ -233,8 +233,8 @@ def test_nested_encode_calls_from_default_are_bounded():
         sys.setrecursionlimit(limit)
 
 
-def _in_small_thread(fn):
-    """fn() on a thread with a 128 KiB stack: its value or its exception."""
+def _in_small_thread(fn, stack=128 * 1024):
+    """fn() on a thread with a `stack`-byte stack: its value or its exception."""
     out = {}
 
     def run():
@@ -243,7 +243,7 @@ def _in_small_thread(fn):
         except Exception as e:  # noqa: BLE001 (handed to the caller)
             out["error"] = e
 
-    old = threading.stack_size(128 * 1024)
+    old = threading.stack_size(stack)
     try:
         t = threading.Thread(target=run)
         t.start()
@@ -658,6 +658,94 @@ def test_hashable_values_stay_shallow_and_strict_hashable_types():
     with pytest.raises(CBORDecodeError):
         loads(h("d90102 82 6161 01"), strict_hashable_types=True)
     assert loads(h("d90102 82 6161 4162"), strict_hashable_types=True) == {"a", b"b"}
+
+
+_DEEP_KEY_TAG = b"\xd9\x9c\x40"  # tag 40000, a CBORTag
+# (name, input, offset of the key's first level, one level's bytes, thread KiB,
+# whether it decodes there)
+_DEEP_KEY_ROWS = [
+    ("390 arrays as a key", b"\xa1" + b"\x81" * 390 + b"\x00\x01", 1, b"\x81", 32, False),
+    ("390 arrays in a set", b"\xd9\x01\x02\x81" + b"\x81" * 390 + b"\x00", 4, b"\x81", 32,
+     False),
+    ("200 tags as a key", b"\xa1" + _DEEP_KEY_TAG * 200 + b"\x00\x01", 1, _DEEP_KEY_TAG, 64,
+     False),
+    ("100 maps as values in a key", b"\xa1" + b"\xa1\x00" * 100 + b"\x00\x01", 1, b"\xa1\x00",
+     64, False),
+    # each map is hashed as it becomes a key, and keeps its hash
+    ("300 maps as keys in a key", b"\xa1" * 301 + b"\x00" * 301 + b"\x01", 1, b"\xa1", 64, True),
+]
+# Each row on a thread of its own with that stack, in a fresh process and in
+# that order: glibc hands a thread a cached stack up to 4 times the size asked.
+_DEEP_KEY_SCRIPT = """
+import sys, threading, cbor_fast
+from cbor_fast import CBORTag
+rows = eval(sys.stdin.read())
+small = b"\\xa2" + b"\\x81" * 20 + b"\\x00\\x01" + b"\\xd9\\x9c\\x40" * 3 + b"\\x00\\x02"
+out = []
+def run(data):
+    try:
+        cbor_fast.loads(data, max_depth=1000)
+        out.append(("value",))
+    except cbor_fast.CBORDecodeError as e:
+        out.append(("error", e.status, e.offset))
+    out.append(("small", cbor_fast.loads(small)))
+for _, data, _, _, kib, _ in rows:
+    threading.stack_size(kib * 1024)
+    t = threading.Thread(target=run, args=(data,))
+    t.start()
+    t.join()
+print(repr(out))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stack check is Linux's")
+def test_deep_keys_stop_before_a_small_thread_stack_ends():
+    # Hashing a key recurses in C, a level of it at a time: in a 32 KiB thread
+    # 390 nested arrays as a key crashed the process, in a 64 KiB one 200
+    # nested tags (CBORTag.__hash__ is Python code). Now a level of a key or
+    # set member needs room for hashing it down to there, else depth_exceeded
+    # at the head of that level (which one depends on the thread's stack).
+    import subprocess
+    rows = _DEEP_KEY_ROWS
+    done = subprocess.run([sys.executable, "-c", _DEEP_KEY_SCRIPT], input=repr(rows), text=True,
+                          capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr
+    out = eval(done.stdout)
+    assert len(out) == 2 * len(rows)
+    deep_tuple = 0
+    for _ in range(20):
+        deep_tuple = (deep_tuple,)
+    small = {deep_tuple: 1, CBORTag(40000, CBORTag(40000, CBORTag(40000, 0))): 2}
+    for i, (name, data, first, level, _, decodes) in enumerate(rows):
+        # shallow keys decode on that thread
+        assert out[2 * i + 1] == ("small", small), name
+        # and on the main thread (8 MiB) the deep one does too
+        assert len(loads(data, max_depth=1000)) == 1, name
+        if decodes:
+            assert out[2 * i] == ("value",), name
+            continue
+        assert out[2 * i][:2] == ("error", "depth_exceeded"), (name, out[2 * i])
+        offset = out[2 * i][2]
+        # the head of a level of the key, not of its first few levels
+        at = offset - first
+        assert at % len(level) == 0 and at // len(level) >= 4, (name, offset)
+        assert data[offset:offset + len(level)] == level, (name, offset)
+    # the main thread's values, exactly
+    key = loads(b"\xa1" + b"\x81" * 390 + b"\x00\x01", max_depth=1000)
+    k, = key
+    for _ in range(390):
+        assert type(k) is tuple and len(k) == 1
+        k, = k
+    assert k == 0 and key[next(iter(key))] == 1
+    member, = loads(b"\xd9\x01\x02\x81" + b"\x81" * 390 + b"\x00", max_depth=1000)
+    for _ in range(390):
+        member, = member
+    assert member == 0
+    t, = loads(b"\xa1" + _DEEP_KEY_TAG * 200 + b"\x00\x01", max_depth=1000)
+    for _ in range(200):
+        assert isinstance(t, CBORTag) and t.tag == 40000
+        t = t.value
+    assert t == 0
 
 
 def test_allow_indefinite_and_immutable():
