@@ -1037,6 +1037,13 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
           if (PyErr_ExceptionMatches(PyExc_TypeError)) {
             PyErr_Clear();
             raise_semantic("unhashable map key", f->offset);
+          } else if (PyErr_ExceptionMatches(PyExc_RecursionError)) {
+            /* a key of nested tags or maps (each level's __hash__ a Python
+             * call) deeper than the recursion limit leaves: the depth error
+             * at the key, caused by the RecursionError */
+            PyObject* cause = cf_take_exception();
+            raise_decode_error(d, CBOR_FAST_ERR_DEPTH, f->key_offset, (uint32_t)d->depth);
+            cf_chain_cause(cause);
           }
           return -1;
         }

@@ -746,6 +746,17 @@ def test_deep_keys_stop_before_a_small_thread_stack_ends():
         assert isinstance(t, CBORTag) and t.tag == 40000
         t = t.value
     assert t == 0
+    # Deeper than Python's recursion limit (each tag's __hash__ a Python
+    # call): the depth error at the key, not a RecursionError.
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    try:
+        with pytest.raises(CBORDecodeError) as e:
+            loads(b"\xa1" + _DEEP_KEY_TAG * 990 + b"\x00\x01", max_depth=1000)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert (e.value.status, e.value.offset) == ("depth_exceeded", 1)
+    assert isinstance(e.value.__cause__, RecursionError)
 
 
 def test_allow_indefinite_and_immutable():
