@@ -129,10 +129,11 @@ typedef struct {
  * a tuple recurses in C, so this bounds that recursion whatever max_depth is. */
 #define CF_MAX_FROZEN_DEPTH 1000
 
-/* What hashing a key takes of the C stack per level of it, by the level's
- * kind, with some to spare (measured on x86-64 with CPython 3.11: a tuple
- * about 80 bytes, a CBORTag or FrozenDict, whose __hash__ is Python code,
- * about 700), and what must be left besides. Opening a level of a map key or
+/* What hashing a key (or comparing it with an equal one) takes of the C
+ * stack per level of it, by the level's kind, with some to spare (measured
+ * on x86-64 with CPython 3.11: a tuple about 80 bytes, a CBORTag or
+ * FrozenDict, whose __hash__ and __eq__ are Python code, about 700), and
+ * what must be left besides. Opening a level of a map key or
  * set member when the thread's stack has less than that left is the depth
  * error, not a crash later in the hash: a 32 KiB thread crashed on 390
  * nested arrays as a key, a 64 KiB one on 200 nested tags. */

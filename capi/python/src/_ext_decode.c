@@ -642,12 +642,13 @@ static cf_frame* push(cf_decoder* d, const cbor_fast_item* it, int kind) {
     const uint32_t level = kind == CF_LIST                    ? CF_HASH_STACK_TUPLE
                            : kind == CF_KEY || kind == CF_TAG ? CF_HASH_STACK_CALL
                                                               : 0;
-    const uint32_t need = (parent->in_key ? parent->hash_stack : 0) + level;
-    too_deep = level != 0 && cf_stack_left() < (size_t)need + CF_HASH_STACK_MARGIN;
-    /* A map that is a key of a map in a key is hashed when it is inserted,
-     * its levels from here, and keeps its hash: hashing what holds it goes
-     * no deeper than its own level. */
-    f->hash_stack = kind == CF_KEY && parent->kind == CF_KEY ? level : need;
+    /* Cumulative even for a map that is a key inside a key, although it is
+     * hashed when inserted and keeps its hash: two equal keys (a repeated
+     * key, or a hash shared) are compared level by level, FrozenDict.__eq__
+     * a Python call each (100 maps as keys in a key, repeated, crashed a
+     * 64 KiB thread when counted from each map on). */
+    f->hash_stack = (parent->in_key ? parent->hash_stack : 0) + level;
+    too_deep = level != 0 && cf_stack_left() < (size_t)f->hash_stack + CF_HASH_STACK_MARGIN;
   }
   if (too_deep) {
     d->depth--;
