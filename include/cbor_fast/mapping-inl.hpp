@@ -105,6 +105,11 @@ constexpr bool is_bulk_number = std::is_same<T, uint64_t>::value ||
 #else
 #define CBOR_FAST_MAPPING_INLINE inline
 #endif
+#if defined(__GNUC__) || defined(__clang__)
+#define CBOR_FAST_MAPPING_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define CBOR_FAST_MAPPING_UNLIKELY(x) (x)
+#endif
 
 /// The typed inline steps of from_cbor() (reader.hpp befriends this): the
 /// step next()'s inline path takes for a head (reader::read_head(), the one
@@ -246,10 +251,48 @@ struct path_step {
 
 /// What decoding needs besides the value: the reader, the options and the
 /// first failure (the path is built only once something failed).
+/// Bytes of the calling thread's stack left below the stack address `sp`
+/// (src/common/stack.cpp; SIZE_MAX where that is not known: Linux only).
+size_t stack_left(uintptr_t sp) noexcept;
+
+/// A recursive type (a node holding a std::vector or map of itself) recurses
+/// per level of its input, and to_cbor() per level of the value: each vector
+/// or map level needs this much of the thread's stack left, or it is
+/// depth_exceeded at its head (a raised max_depth, or a small thread, made a
+/// stack overflow of it: a tree node overflowed a 256 KiB thread near 1,100
+/// levels, 8 MiB near 35,000; a value built deeper had no bound at all).
+constexpr size_t k_stack_margin = size_t(64) << 10;
+/// Decoding asks the thread's bounds again after each this many bytes of
+/// descent (between asks, one compare of the stack pointer).
+constexpr uintptr_t k_stack_recheck = uintptr_t(16) << 10;
+
+/// The stack pointer, without making the function keep a frame pointer (as
+/// __builtin_frame_address would) or naming a local (which ASan's
+/// detect_stack_use_after_return moves to the heap); 0 where not known.
+CBOR_FAST_MAPPING_INLINE uintptr_t stack_pointer() noexcept {
+  uintptr_t sp = 0;
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+  __asm__("movq %%rsp, %0" : "=r"(sp));
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+  __asm__("mov %0, sp" : "=r"(sp));
+#endif
+  return sp;
+}
+
+/// decode_ctx's first stack_check_below (0: the stack pointer is not known,
+/// no check).
+CBOR_FAST_MAPPING_INLINE uintptr_t first_check() noexcept {
+  const uintptr_t sp = stack_pointer();
+  return sp > k_stack_recheck ? sp - k_stack_recheck : 0;
+}
+
 struct decode_ctx {
-  decode_ctx(reader& rd, bool reject) noexcept : r(rd), reject_unknown(reject) {}
+  decode_ctx(reader& rd, bool reject) noexcept
+      : r(rd), reject_unknown(reject), stack_check_below(first_check()) {}
   reader& r;
   bool reject_unknown;
+  /// Below this stack address, stack_room() asks the thread's bounds.
+  uintptr_t stack_check_below;
   status code = status::ok;
   size_t offset = 0;
   /// The path, innermost step first, filled as an error unwinds: a fixed
@@ -286,6 +329,19 @@ struct decode_ctx {
     const status s = r.next(it);
     return s == status::ok ? s : reader_failed(s);
   }
+  /// Whether a vector or map level may be read (see k_stack_margin): true
+  /// unless the thread's stack has less than k_stack_margin left.
+  CBOR_FAST_MAPPING_INLINE bool stack_room() noexcept {
+    const uintptr_t sp = stack_pointer();
+    return sp >= stack_check_below || stack_probe(sp);
+  }
+  bool stack_probe(uintptr_t sp) noexcept {
+    if (stack_left(sp) < k_stack_margin) return false;
+    stack_check_below = sp - k_stack_recheck;
+    return true;
+  }
+  /// depth_exceeded at the head of the vector or map that had no room.
+  status no_stack_room() { return fail(status::depth_exceeded, r.offset()); }
   /// The next item, for a member accepting Type (unsigned_int: an integer of
   /// either sign), handed to `use(const item&)`: taken by the typed inline
   /// step into an item that never leaves this function (so the fields `use`
@@ -513,6 +569,7 @@ status decode_vector(decode_ctx& c, V& out) {
     // reader's sticky error has the element's offset.
     return c.r.error().code != status::ok ? c.reader_failed(s) : c.fail(s, at);
   } else {
+    if (CBOR_FAST_MAPPING_UNLIKELY(!c.stack_room())) return c.no_stack_room();
     decode_ctx::head_info it;
     status s = c.next_head<item_type::array>(it);
     if (s != status::ok) return s;
@@ -583,6 +640,7 @@ void add_key_step(decode_ctx& c, const K& key) {
 template <class M>
 status decode_map(decode_ctx& c, M& out) {
   using K = typename M::key_type;
+  if (CBOR_FAST_MAPPING_UNLIKELY(!c.stack_room())) return c.no_stack_room();
   decode_ctx::head_info it;
   status s = c.next_head<item_type::map>(it);
   if (s != status::ok) return s;
@@ -1165,6 +1223,12 @@ inline bool go_on(status s) noexcept { return s == status::ok || s == status::bu
 template <class T>
 status encode_value(writer& w, const T& v);
 
+/// Whether a vector or map level may be written: each 16 levels of the
+/// writer's nesting, the thread's stack needs k_stack_margin left (see there).
+CBOR_FAST_MAPPING_INLINE bool encode_stack_room(const writer& w) noexcept {
+  return (w.depth() & 15) != 15 || stack_left(stack_pointer()) >= k_stack_margin;
+}
+
 template <class T>
 bool present(const T& v) noexcept {
   if constexpr (is_optional<T>::value) {
@@ -1233,6 +1297,7 @@ status encode_value(writer& w, const T& v) {
   } else if constexpr (is_byte_vector<T>::value) {
     return w.write_bytes(v.empty() ? static_cast<const void*>("") : v.data(), v.size());
   } else if constexpr (is_vector<T>::value || is_std_array<T>::value) {
+    if (CBOR_FAST_MAPPING_UNLIKELY(!encode_stack_room(w))) return status::depth_exceeded;
     status s = w.begin_array(v.size());
     if (!go_on(s)) return s;
     for (const auto& e : v) {
@@ -1241,6 +1306,7 @@ status encode_value(writer& w, const T& v) {
     }
     return w.end();
   } else if constexpr (is_map_like<T>::value) {
+    if (CBOR_FAST_MAPPING_UNLIKELY(!encode_stack_room(w))) return status::depth_exceeded;
     status s = w.begin_map(v.size());
     if (!go_on(s)) return s;
     for (const auto& kv : v) {
@@ -1451,5 +1517,6 @@ inline status from_cbor(reader& r, T& out, mapping_error& err, const mapping_opt
 }  // namespace cbor_fast
 
 #undef CBOR_FAST_MAPPING_INLINE
+#undef CBOR_FAST_MAPPING_UNLIKELY
 
 #endif  // CBOR_FAST_MAPPING_INL_HPP

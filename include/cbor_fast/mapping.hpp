@@ -51,7 +51,11 @@
 // the type's static structure: input nested deeper than the type is a
 // type_mismatch, never a deeper call (a recursive type, e.g. a tree node
 // holding a std::vector of itself, recurses per level up to
-// reader_options::max_depth).
+// reader_options::max_depth). A recursive type's vector or map level also
+// needs 64 KiB of the thread's stack left, on Linux, else depth_exceeded at
+// its head: a raised max_depth or a small thread stops there instead of
+// overflowing the stack; to_cbor() checks the same each 16 levels of a value
+// (which has no other depth bound) and returns depth_exceeded.
 //
 // Speed: each member's head is read by the reader's own inline step for the
 // item type the member accepts (one compare of the initial byte instead of

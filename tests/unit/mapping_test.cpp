@@ -9,6 +9,10 @@
 #include <cstring>
 #include <limits>
 #include <list>
+#include <utility>
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 #include "conformance/test_util.hpp"
 #include "cbor_fast/typed_array.hpp"
@@ -718,6 +722,94 @@ TEST(MappingErrors, DeepInputIsATypeMismatchNotRecursion) {
   EXPECT_EQ(cbor_fast::from_cbor(deep.data(), deep.size(), t, err, opt), status::depth_exceeded);
   opt.reader.max_depth = 1000;
   EXPECT_EQ(cbor_fast::from_cbor(deep.data(), deep.size(), t, err, opt), status::ok);
+}
+
+/// Frees a deep tree without the recursion of ~tree() (as deep as the tree).
+void dismantle(tree& t) {
+  std::vector<tree> pending;
+  pending.swap(t.kids);
+  while (!pending.empty()) {
+    tree last = std::move(pending.back());
+    pending.pop_back();
+    for (tree& k : last.kids) pending.push_back(std::move(k));
+    last.kids.clear();
+  }
+}
+
+/// `levels` nested trees {"v": 0, "kids": [...]}, each level 10 bytes with the
+/// kids array's head at 9 (mod 10), the innermost kids empty.
+bytes deep_tree_input(size_t levels) {
+  bytes deep;
+  deep.reserve(levels * 10);
+  const bytes lvl = from_hex("a2617600646b69647381");
+  for (size_t i = 0; i + 1 < levels; ++i) deep.insert(deep.end(), lvl.begin(), lvl.end());
+  const bytes leaf = from_hex("a2617600646b69647380");
+  deep.insert(deep.end(), leaf.begin(), leaf.end());
+  return deep;
+}
+
+/// from_cbor() and to_cbor() of 200,000 nested trees with max_depth lifted:
+/// the recursion stops with depth_exceeded where the thread's stack has 64 KiB
+/// left, at the head of a level's kids array (which level depends on the
+/// build's frame sizes and the stack), and no level stored past it.
+void deep_tree_round(const char* where) {
+  SCOPED_TRACE(where);
+  const bytes deep = deep_tree_input(200000);
+  tree t;
+  cbor_fast::mapping_options opt;
+  opt.reader.max_depth = UINT32_MAX;
+  cbor_fast::mapping_error err;
+  EXPECT_EQ(cbor_fast::from_cbor(deep.data(), deep.size(), t, err, opt), status::depth_exceeded);
+  EXPECT_EQ(err.code, status::depth_exceeded);
+  EXPECT_EQ(err.offset % 10, 9u);
+  EXPECT_GE(err.offset, 10u * 20 + 9);  // not refused within the first levels
+  EXPECT_LT(err.offset, deep.size());
+  EXPECT_EQ(deep[err.offset], 0x81);
+  // The levels before it were stored, down to the one whose kids failed.
+  size_t stored = 0;
+  for (const tree* n = &t; !n->kids.empty(); n = &n->kids[0]) ++stored;
+  EXPECT_EQ(stored, (err.offset - 9) / 10);
+  dismantle(t);
+  // A value built as deep: to_cbor() stops the same way.
+  tree root;
+  tree* cur = &root;
+  for (int i = 0; i < 200000; ++i) {
+    cur->kids.emplace_back();
+    cur = &cur->kids.back();
+  }
+  cbor_fast::writer w;
+  EXPECT_EQ(cbor_fast::to_cbor(root, w), status::depth_exceeded);
+  EXPECT_TRUE(cbor_fast::to_cbor(root).empty());
+  dismantle(root);
+}
+
+TEST(MappingErrors, RecursiveTypesStopBeforeTheStackEnds) {
+  // Before: from_cbor() overflowed an 8 MiB main thread near 35,000 levels
+  // (-O2) and a 256 KiB one near 1,100; to_cbor() had no bound.
+  deep_tree_round("this thread");
+#if defined(__linux__)
+  pthread_attr_t attr;
+  ASSERT_EQ(pthread_attr_init(&attr), 0);
+  ASSERT_EQ(pthread_attr_setstacksize(&attr, size_t(256) << 10), 0);
+  pthread_t th;
+  ASSERT_EQ(pthread_create(
+                &th, &attr,
+                [](void*) -> void* {
+                  deep_tree_round("a 256 KiB thread");
+                  return nullptr;
+                },
+                nullptr),
+            0);
+  pthread_join(th, nullptr);
+  pthread_attr_destroy(&attr);
+#endif
+  // Shallow recursive values are untouched: 300 levels both ways.
+  const bytes shallow = deep_tree_input(300);
+  tree t;
+  cbor_fast::mapping_options opt;
+  opt.reader.max_depth = 1000;
+  ASSERT_EQ(cbor_fast::from_cbor(shallow.data(), shallow.size(), t, opt), status::ok);
+  EXPECT_EQ(cbor_fast::to_cbor(t), shallow);
 }
 
 TEST(MappingErrors, ReaderLimitsAndStrictChecksApply) {
