@@ -895,6 +895,59 @@ fn deep_input_is_a_depth_error_or_skipped_without_recursion() {
         .unwrap();
 }
 
+/// A recursive target: `{"kids": [...]}` per level.
+#[derive(Deserialize, Debug)]
+struct Tree {
+    kids: Vec<Tree>,
+}
+
+/// `levels` nested trees, 7 bytes a level: the map's head at 0 (mod 7), the
+/// kids array's at 6; the innermost kids empty.
+fn deep_trees(levels: usize) -> Vec<u8> {
+    let mut v = Vec::with_capacity(levels * 7);
+    for _ in 1..levels {
+        v.extend_from_slice(&[0xa1, 0x64, b'k', b'i', b'd', b's', 0x81]);
+    }
+    v.extend_from_slice(&[0xa1, 0x64, b'k', b'i', b'd', b's', 0x80]);
+    v
+}
+
+#[test]
+fn recursive_targets_stop_before_the_stack_ends() {
+    // With max_depth raised, serde's recursion went as deep as the input:
+    // a recursive type overflowed the thread's stack (an abort). Each level
+    // now needs 64 KiB of the stack left: Depth at a level's head.
+    let data = deep_trees(200_000);
+    let lifted = DecodeOptions::new().max_depth(u32::MAX);
+    for stack in [256usize << 10, 2 << 20] {
+        let data = data.clone();
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let e = from_slice_with::<Tree>(&data, &lifted).unwrap_err();
+                assert_eq!(e.status(), Status::Depth, "{stack}: {e}");
+                let at = e.offset();
+                // the map's or the kids array's head, not in the first levels
+                assert!(at >= 7 * 20, "{stack}: {at}");
+                match at % 7 {
+                    0 => assert_eq!(data[at], 0xa1),
+                    6 => assert_eq!(data[at], 0x81),
+                    _ => panic!("{stack}: not a level's head: {at}"),
+                }
+                // serde_cbor's Value goes through the same sequences and maps
+                let e = from_slice_with::<serde_cbor::Value>(&data, &lifted).unwrap_err();
+                assert_eq!(e.status(), Status::Depth, "{stack}: {e}");
+                // shallow ones are untouched (a debug build's level of Tree
+                // takes about 3 KiB of stack: 65 fit in the 256 KiB thread)
+                let t: Tree = from_slice_with(&deep_trees(30), &lifted).unwrap();
+                assert_eq!(t.kids.len(), 1);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
+
 #[test]
 fn default_container_limit_through_serde() {
     // An array head (9b) counting 2^24 + 1: refused at its head under the

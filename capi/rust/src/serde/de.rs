@@ -38,6 +38,10 @@ const BATCH: usize = 256;
 /// gave canada 13.83 M, citm 9.41 M but twitter 3.49 M.
 const SKIP_BATCH: usize = 64;
 
+/// The depth of the first sequence, map or enum head that checks the stack
+/// (see `Deserializer::deeper`): shallower input never asks.
+const FIRST_CHECK_DEPTH: u32 = 8;
+
 /// Deserializes one `T` from `data`: exactly one item, nothing after it.
 ///
 /// Each thread keeps the library reader of its last `from_slice` (a few
@@ -85,8 +89,11 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 /// Serde's data model is walked recursively (as by every serde format); the
 /// reader's `max_depth` (512 unless raised) bounds that recursion: a
 /// recursive target type 511 levels deep fits a 2 MiB thread (tested).
-/// Raise `max_depth` only for targets that do not recurse with the input
-/// (`IgnoredAny`, skipped fields, fixed structs): skipping is a loop.
+/// Each level that goes deeper (a sequence, map, enum or tag) also needs
+/// 64 KiB of the thread's stack left (Linux with glibc), else it
+/// is [`Status::Depth`] at its head: a raised `max_depth` or a small thread
+/// stops there instead of overflowing the stack. Skipping (`IgnoredAny`,
+/// unknown fields) is a loop, at any depth.
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
     input: &'a [u8],
@@ -116,6 +123,11 @@ pub struct Deserializer<'a> {
     /// `raw` has the options `open` gives (no `configure`): on drop it goes
     /// to this thread's spare slot (`SPARE`) instead of being freed.
     reusable: bool,
+    /// The usable part of the stack of the thread this deserializer last
+    /// checked it on (`super::stack::usable`; empty until the first check).
+    stack: (usize, usize),
+    /// The depth from which the next container checks the stack.
+    check_depth: u32,
 }
 
 /// One reader per thread kept from a dropped deserializer (with `open`'s
@@ -261,6 +273,8 @@ impl<'a> Deserializer<'a> {
             scratch: Vec::new(),
             ahead: crate::typed::Scratch::new(),
             reusable: true,
+            stack: (usize::MAX, 0),
+            check_depth: FIRST_CHECK_DEPTH,
         };
         de.seal();
         de
@@ -470,6 +484,38 @@ impl<'a> Deserializer<'a> {
         }
         let it = self.at(self.pos);
         Ok((it.type_, it.flags, it.value))
+    }
+
+    /// `Status::Depth` at `offset` when the thread's stack has no room for
+    /// one more level of serde's recursion (see `super::stack`), for a
+    /// sequence, map, enum or tag head at `depth`: checked from depth
+    /// `FIRST_CHECK_DEPTH` on, every 8 levels of a descent (a level takes
+    /// about 3 KiB in a debug build, well within the 64 KiB kept); shallower
+    /// heads cost one compare.
+    #[inline(always)]
+    fn deeper(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
+        if depth < self.check_depth {
+            return Ok(());
+        }
+        self.check_depth = depth.saturating_add(8);
+        self.check_stack(offset)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_stack(&mut self, offset: usize) -> Result<(), Error> {
+        let at = super::stack::here();
+        if at >= self.stack.0 && at < self.stack.1 {
+            return Ok(());
+        }
+        // Outside the bounds kept (the first check, a stack running low, or
+        // another thread): this thread's, asked again.
+        self.stack = super::stack::usable();
+        if at >= self.stack.0 && at < self.stack.1 {
+            Ok(())
+        } else {
+            Err(Error::new(Status::Depth, offset, "nested too deep for this thread's stack"))
+        }
     }
 
     /// The input bytes of a definite string item (bounds-checked: a bad view
@@ -816,12 +862,14 @@ impl<'a> Deserializer<'a> {
                     }
                 }
                 ffi::CBOR_FAST_TYPE_ARRAY => {
+                    self.deeper(it.depth, it.offset)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_seq(Seq { de: self, left })?;
                     self.close("array items")?;
                     Ok(v)
                 }
                 ffi::CBOR_FAST_TYPE_MAP => {
+                    self.deeper(it.depth, it.offset)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_map(Map { de: self, left })?;
                     self.close("map entries")?;
@@ -984,7 +1032,8 @@ impl<'a> Deserializer<'a> {
             if it.type_ == ffi::CBOR_FAST_TYPE_ARRAY
                 && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let left = it.value;
+                let (left, depth, offset) = (it.value, it.depth, it.offset);
+                self.deeper(depth, offset)?;
                 self.pos += 1;
                 let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
                 self.close("array items")?;
@@ -1002,7 +1051,8 @@ impl<'a> Deserializer<'a> {
         if let Some(it) = self.buffered() {
             if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let left = it.value;
+                let (left, depth, offset) = (it.value, it.depth, it.offset);
+                self.deeper(depth, offset)?;
                 self.pos += 1;
                 let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
                 self.close("map entries")?;
@@ -1049,6 +1099,7 @@ impl<'a> Deserializer<'a> {
     fn ciborium_tag<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let (ty, _, value) = self.peek()?;
         let start = self.at(self.pos).offset;
+        self.deeper(self.at(self.pos).depth, start)?;
         let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
             self.next()?;
             Some(value)
@@ -1150,6 +1201,8 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         if name == TAG_ENUM {
             // Tagged<T>: (Some(tag), content) or (None, the item).
             let (ty, _, value) = self.peek()?;
+            let (depth, offset) = (self.at(self.pos).depth, self.at(self.pos).offset);
+            self.deeper(depth, offset)?;
             let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
                 self.next()?;
                 Some(value)
@@ -1239,6 +1292,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
                 visitor.visit_enum(v.into_deserializer())
             }
             ffi::CBOR_FAST_TYPE_MAP if it.value == 1 && !it.indefinite() => {
+                self.deeper(it.depth, it.offset)?;
                 let v = visitor.visit_enum(Enum { de: self })?;
                 self.close("map entries")?;
                 Ok(v)

@@ -39,6 +39,7 @@ mod de;
 mod error;
 mod numbers;
 mod ser;
+mod stack;
 mod stream;
 mod tag;
 mod utf8;

@@ -1,0 +1,83 @@
+//! Room on the thread's stack for one more level of serde's recursion.
+//!
+//! Serde walks its data model recursively, one call chain per level of the
+//! input, as every serde format does. `max_depth` (512 by default) bounds
+//! that, but it can be raised, and a thread's stack can be small: each
+//! sequence, map, enum or tag a target type goes into checks that 64 KiB of
+//! the thread's stack are left, else it is
+//! [`Status::Depth`](crate::Status::Depth) at that item's head instead of a
+//! stack overflow. The thread's bounds are asked once per thread (Linux with
+//! glibc; elsewhere nothing is checked) and kept in the deserializer, which
+//! asks again when its stack address falls outside them (it ran low, or the
+//! deserializer moved to another thread). The check is made from depth 8
+//! on, every 8 levels of a descent (one compare of the item's depth
+//! otherwise: a check at each level cost canada's 56,000 coordinate pairs
+//! 5 % more instructions, a countdown 3 %). A type that recurses through
+//! `Option` or a newtype alone (`struct A(Option<Box<A>>)`) takes no input
+//! per level and never ends on anything but null: not checked.
+use std::cell::Cell;
+
+/// What must be left below a level that goes deeper.
+const MARGIN: usize = 64 << 10;
+
+thread_local! {
+    /// This thread's `usable()` range, found at first use.
+    static FLOOR: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
+}
+
+/// The calling thread's stack, [lowest address, highest).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn stack_bounds() -> Option<(usize, usize)> {
+    /// glibc's `pthread_attr_t` (56 bytes on x86-64, 64 on aarch64), opaque.
+    #[repr(C, align(16))]
+    struct Attr([u8; 128]);
+    unsafe extern "C" {
+        fn pthread_self() -> usize;
+        fn pthread_getattr_np(thread: usize, attr: *mut Attr) -> i32;
+        fn pthread_attr_getstack(
+            attr: *const Attr,
+            addr: *mut *mut std::ffi::c_void,
+            size: *mut usize,
+        ) -> i32;
+        fn pthread_attr_destroy(attr: *mut Attr) -> i32;
+    }
+    let mut attr = std::mem::MaybeUninit::<Attr>::uninit();
+    // SAFETY: glibc's documented calls on this thread, with an attribute
+    // object larger than glibc's, destroyed once initialised.
+    unsafe {
+        if pthread_getattr_np(pthread_self(), attr.as_mut_ptr()) != 0 {
+            return None;
+        }
+        let mut addr = std::ptr::null_mut();
+        let mut size = 0usize;
+        let got = pthread_attr_getstack(attr.as_ptr(), &mut addr, &mut size) == 0;
+        pthread_attr_destroy(attr.as_mut_ptr());
+        got.then_some((addr as usize, (addr as usize).saturating_add(size)))
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn stack_bounds() -> Option<(usize, usize)> {
+    None
+}
+
+/// The calling thread's usable stack for serde's recursion: [lowest address
+/// plus `MARGIN`, highest), or everything where the bounds are not known.
+pub(crate) fn usable() -> (usize, usize) {
+    FLOOR.with(|f| match f.get() {
+        Some(range) => range,
+        None => {
+            let range = stack_bounds()
+                .map_or((0, usize::MAX), |(low, high)| (low.saturating_add(MARGIN), high));
+            f.set(Some(range));
+            range
+        }
+    })
+}
+
+/// An address in the caller's frame (the stack pointer, near enough).
+#[inline(always)]
+pub(crate) fn here() -> usize {
+    let here = 0u8;
+    std::hint::black_box(std::ptr::addr_of!(here)) as usize
+}
