@@ -249,8 +249,6 @@ struct path_step {
   std::string_view name() const noexcept { return {text, text_size}; }
 };
 
-/// What decoding needs besides the value: the reader, the options and the
-/// first failure (the path is built only once something failed).
 /// Bytes of the calling thread's stack left below the stack address `sp`
 /// (src/common/stack.cpp; SIZE_MAX where that is not known: Linux only).
 size_t stack_left(uintptr_t sp) noexcept;
@@ -286,6 +284,8 @@ CBOR_FAST_MAPPING_INLINE uintptr_t first_check() noexcept {
   return sp > k_stack_recheck ? sp - k_stack_recheck : 0;
 }
 
+/// What decoding needs besides the value: the reader, the options and the
+/// first failure (the path is built only once something failed).
 struct decode_ctx {
   decode_ctx(reader& rd, bool reject) noexcept
       : r(rd), reject_unknown(reject), stack_check_below(first_check()) {}
@@ -1223,10 +1223,12 @@ inline bool go_on(status s) noexcept { return s == status::ok || s == status::bu
 template <class T>
 status encode_value(writer& w, const T& v);
 
-/// Whether a vector or map level may be written: each 16 levels of the
-/// writer's nesting, the thread's stack needs k_stack_margin left (see there).
+/// Whether a vector or map level may be written: from 16 levels of the
+/// writer's nesting on, each needs k_stack_margin of the thread's stack left
+/// (see there). (Only at every 16th depth missed every check of a tree whose
+/// levels are two writer levels each when it started one level down.)
 CBOR_FAST_MAPPING_INLINE bool encode_stack_room(const writer& w) noexcept {
-  return (w.depth() & 15) != 15 || stack_left(stack_pointer()) >= k_stack_margin;
+  return w.depth() < 16 || stack_left(stack_pointer()) >= k_stack_margin;
 }
 
 template <class T>

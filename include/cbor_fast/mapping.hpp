@@ -54,8 +54,9 @@
 // reader_options::max_depth). A recursive type's vector or map level also
 // needs 64 KiB of the thread's stack left, on Linux, else depth_exceeded at
 // its head: a raised max_depth or a small thread stops there instead of
-// overflowing the stack; to_cbor() checks the same each 16 levels of a value
-// (which has no other depth bound) and returns depth_exceeded.
+// overflowing the stack; to_cbor() checks the same at each vector or map
+// from 16 levels of nesting on (a value has no other depth bound) and returns
+// depth_exceeded. A recursion only through hooks or adapters is the hook's.
 //
 // Speed: each member's head is read by the reader's own inline step for the
 // item type the member accepts (one compare of the initial byte instead of

@@ -114,6 +114,10 @@ struct tree {
   std::vector<tree> kids;
 };
 CBOR_FAST_FIELDS(tree, v, kids)
+struct forest {
+  tree root;
+};
+CBOR_FAST_FIELDS(forest, root)
 
 }  // namespace maptest
 
@@ -780,7 +784,18 @@ void deep_tree_round(const char* where) {
   cbor_fast::writer w;
   EXPECT_EQ(cbor_fast::to_cbor(root, w), status::depth_exceeded);
   EXPECT_TRUE(cbor_fast::to_cbor(root).empty());
-  dismantle(root);
+  // One writer level further down, each tree's kids at the other parity of
+  // depth: in a vector, in a struct, and inside an array the caller opened.
+  std::vector<tree> in_vector(1);
+  std::swap(in_vector[0], root);
+  EXPECT_EQ(cbor_fast::to_cbor(in_vector, w), status::depth_exceeded);
+  forest in_struct;
+  std::swap(in_struct.root, in_vector[0]);
+  EXPECT_EQ(cbor_fast::to_cbor(in_struct, w), status::depth_exceeded);
+  cbor_fast::writer opened;
+  ASSERT_EQ(opened.begin_array(1), status::ok);
+  EXPECT_EQ(cbor_fast::to_cbor(in_struct.root, opened), status::depth_exceeded);
+  dismantle(in_struct.root);
 }
 
 TEST(MappingErrors, RecursiveTypesStopBeforeTheStackEnds) {

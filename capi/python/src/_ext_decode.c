@@ -479,6 +479,18 @@ PyObject* cf_build_set(PyObject* module, PyObject* args) {
   }
   cf_hash_counts_free(&hashes);
   Py_DECREF(seq);
+  if (set == NULL && PyErr_ExceptionMatches(PyExc_RecursionError)) {
+    /* a member whose __hash__ calls nest past the recursion limit: the depth
+     * error, as for a map key (the tag's offset is filled in by the caller) */
+    PyObject* cause = cf_take_exception();
+    PyObject* exc =
+        PyObject_CallFunction(cf_state.decode_error, "iO", CBOR_FAST_ERR_DEPTH, Py_None);
+    if (exc != NULL) {
+      PyErr_SetObject((PyObject*)Py_TYPE(exc), exc);
+      Py_DECREF(exc);
+    }
+    cf_chain_cause(cause);
+  }
   if (set != NULL && frozen) {
     PyObject* f = PyFrozenSet_New(set);
     Py_DECREF(set);

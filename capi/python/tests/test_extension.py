@@ -754,6 +754,15 @@ def test_deep_keys_stop_before_a_small_thread_stack_ends():
         sys.setrecursionlimit(limit)
     assert (e.value.status, e.value.offset) == ("depth_exceeded", 1)
     assert isinstance(e.value.__cause__, RecursionError)
+    # the same for a set member: at the set's tag
+    sys.setrecursionlimit(1000)
+    try:
+        with pytest.raises(CBORDecodeError) as e:
+            loads(b"\x81\xd9\x01\x02\x81" + _DEEP_KEY_TAG * 990 + b"\x00", max_depth=1000)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert (e.value.status, e.value.offset) == ("depth_exceeded", 1)
+    assert isinstance(e.value.__cause__, RecursionError)
 
 
 def test_allow_indefinite_and_immutable():

@@ -949,6 +949,34 @@ fn recursive_targets_stop_before_the_stack_ends() {
 }
 
 #[test]
+fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
+    // Two 400-level trees in a sequence: the first read on this thread (a
+    // debug build's level takes about 3 KiB), the second, by the same
+    // deserializer, on a 512 KiB thread. When the depth to check next only
+    // grew, the second read was never checked and overflowed that stack.
+    let mut data = deep_trees(400);
+    data.extend_from_slice(&deep_trees(400));
+    let lifted = DecodeOptions::new().max_depth(u32::MAX).exact(false);
+    let mut de = cbor_fast::serde::Deserializer::with_options(&data, &lifted).unwrap();
+    let first: Tree = de.deserialize_one().unwrap();
+    assert_eq!(first.kids.len(), 1);
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(512 << 10)
+            .spawn_scoped(s, move || {
+                let e = de.deserialize_one::<Tree>().unwrap_err();
+                assert_eq!(e.status(), Status::Depth, "{e}");
+                // a head of the second tree, past its first 8 levels
+                let at = e.offset() - 400 * 7;
+                assert!(at >= 7 * 8 && (at % 7 == 0 || at % 7 == 6), "{}", e.offset());
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    });
+}
+
+#[test]
 fn default_container_limit_through_serde() {
     // An array head (9b) counting 2^24 + 1: refused at its head under the
     // default limit; lifted, only the missing entries are reported.

@@ -38,10 +38,6 @@ const BATCH: usize = 256;
 /// gave canada 13.83 M, citm 9.41 M but twitter 3.49 M.
 const SKIP_BATCH: usize = 64;
 
-/// The depth of the first sequence, map or enum head that checks the stack
-/// (see `Deserializer::deeper`): shallower input never asks.
-const FIRST_CHECK_DEPTH: u32 = 8;
-
 /// Deserializes one `T` from `data`: exactly one item, nothing after it.
 ///
 /// Each thread keeps the library reader of its last `from_slice` (a few
@@ -123,11 +119,11 @@ pub struct Deserializer<'a> {
     /// `raw` has the options `open` gives (no `configure`): on drop it goes
     /// to this thread's spare slot (`SPARE`) instead of being freed.
     reusable: bool,
-    /// The usable part of the stack of the thread this deserializer last
-    /// checked it on (`super::stack::usable`; empty until the first check).
+    /// The stack of the thread this deserializer last checked on
+    /// (`super::stack::bounds`; empty until the first check).
     stack: (usize, usize),
-    /// The depth from which the next container checks the stack.
-    check_depth: u32,
+    /// The depth of the head that checked the stack last (see `deeper`).
+    checked_depth: u32,
 }
 
 /// One reader per thread kept from a dropped deserializer (with `open`'s
@@ -273,8 +269,8 @@ impl<'a> Deserializer<'a> {
             scratch: Vec::new(),
             ahead: crate::typed::Scratch::new(),
             reusable: true,
-            stack: (usize::MAX, 0),
-            check_depth: FIRST_CHECK_DEPTH,
+            stack: (0, 0),
+            checked_depth: 0,
         };
         de.seal();
         de
@@ -488,16 +484,20 @@ impl<'a> Deserializer<'a> {
 
     /// `Status::Depth` at `offset` when the thread's stack has no room for
     /// one more level of serde's recursion (see `super::stack`), for a
-    /// sequence, map, enum or tag head at `depth`: checked from depth
-    /// `FIRST_CHECK_DEPTH` on, every 8 levels of a descent (a level takes
-    /// about 3 KiB in a debug build, well within the 64 KiB kept); shallower
-    /// heads cost one compare.
+    /// sequence, map, enum or tag head at `depth`: checked unless `depth`
+    /// is within 8 levels below the depth checked last, so every 8 levels of
+    /// any descent, the first at depth 8, and at the first head above the
+    /// level checked last (a later branch may take more stack per level);
+    /// a level takes about 3 KiB in a debug build, well within the 64 KiB
+    /// kept. Other heads cost a compare.
     #[inline(always)]
     fn deeper(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
-        if depth < self.check_depth {
+        // checked_depth <= depth < checked_depth + 8 (above it, the
+        // difference wraps around)
+        if depth.wrapping_sub(self.checked_depth) < 8 {
             return Ok(());
         }
-        self.check_depth = depth.saturating_add(8);
+        self.checked_depth = depth;
         self.check_stack(offset)
     }
 
@@ -505,13 +505,13 @@ impl<'a> Deserializer<'a> {
     #[inline(never)]
     fn check_stack(&mut self, offset: usize) -> Result<(), Error> {
         let at = super::stack::here();
-        if at >= self.stack.0 && at < self.stack.1 {
+        if super::stack::room(at, self.stack) && at >= self.stack.0 && at < self.stack.1 {
             return Ok(());
         }
-        // Outside the bounds kept (the first check, a stack running low, or
-        // another thread): this thread's, asked again.
-        self.stack = super::stack::usable();
-        if at >= self.stack.0 && at < self.stack.1 {
+        // Not on the stack kept with room (the first check, a stack running
+        // low, another thread): this thread's, asked again.
+        self.stack = super::stack::bounds();
+        if super::stack::room(at, self.stack) {
             Ok(())
         } else {
             Err(Error::new(Status::Depth, offset, "nested too deep for this thread's stack"))

@@ -7,21 +7,24 @@
 //! the thread's stack are left, else it is
 //! [`Status::Depth`](crate::Status::Depth) at that item's head instead of a
 //! stack overflow. The thread's bounds are asked once per thread (Linux with
-//! glibc; elsewhere nothing is checked) and kept in the deserializer, which
-//! asks again when its stack address falls outside them (it ran low, or the
-//! deserializer moved to another thread). The check is made from depth 8
-//! on, every 8 levels of a descent (one compare of the item's depth
-//! otherwise: a check at each level cost canada's 56,000 coordinate pairs
-//! 5 % more instructions, a countdown 3 %). A type that recurses through
-//! `Option` or a newtype alone (`struct A(Option<Box<A>>)`) takes no input
-//! per level and never ends on anything but null: not checked.
+//! glibc; elsewhere nothing is checked, and a frame outside them, on a
+//! `stacker` segment or a coroutine's stack, passes) and kept in the
+//! deserializer, which asks again when a check finds it short of room (it
+//! ran low, or the deserializer moved to another thread). A check is made
+//! unless a head's depth is within 8 levels below the depth checked last:
+//! every 8 levels of any descent, whatever came before (a compare of the
+//! item's depth otherwise: a check at each level cost canada's 56,000
+//! coordinate pairs 5 % more instructions, a countdown 3 %). A type that
+//! recurses through `Option` or a newtype alone (`struct A(Option<Box<A>>)`)
+//! takes no input per level: on anything but null it recurses until the
+//! stack overflows, in any serde format; it is not checked.
 use std::cell::Cell;
 
 /// What must be left below a level that goes deeper.
 const MARGIN: usize = 64 << 10;
 
 thread_local! {
-    /// This thread's `usable()` range, found at first use.
+    /// This thread's `bounds()`, found at first use.
     static FLOOR: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
 }
 
@@ -61,18 +64,26 @@ fn stack_bounds() -> Option<(usize, usize)> {
     None
 }
 
-/// The calling thread's usable stack for serde's recursion: [lowest address
-/// plus `MARGIN`, highest), or everything where the bounds are not known.
-pub(crate) fn usable() -> (usize, usize) {
+/// The calling thread's stack, [lowest address, highest), asked once per
+/// thread; (0, 0) where not known.
+pub(crate) fn bounds() -> (usize, usize) {
     FLOOR.with(|f| match f.get() {
         Some(range) => range,
         None => {
-            let range = stack_bounds()
-                .map_or((0, usize::MAX), |(low, high)| (low.saturating_add(MARGIN), high));
+            let range = stack_bounds().unwrap_or((0, 0));
             f.set(Some(range));
             range
         }
     })
+}
+
+/// Whether a frame at `at` has room for one more level on a stack of
+/// `bounds`: `MARGIN` above its lowest address. A frame outside the bounds
+/// is on another stack than the thread's own (a `stacker` segment, a
+/// coroutine's), which this cannot measure: it passes.
+#[inline]
+pub(crate) fn room(at: usize, bounds: (usize, usize)) -> bool {
+    !(at >= bounds.0 && at < bounds.1 && at - bounds.0 < MARGIN)
 }
 
 /// An address in the caller's frame (the stack pointer, near enough).
