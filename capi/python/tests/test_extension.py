@@ -744,26 +744,19 @@ def test_deep_keys_stop_before_a_small_thread_stack_ends():
         t = t.value
     assert t == 0
     # Deeper than Python's recursion limit (each tag's __hash__ a Python
-    # call): the depth error at the key, not a RecursionError.
+    # call): the depth error at the key (a set member: at the set's tag), not
+    # a RecursionError.
     limit = sys.getrecursionlimit()
-    sys.setrecursionlimit(1000)
-    try:
-        with pytest.raises(CBORDecodeError) as e:
-            loads(b"\xa1" + _DEEP_KEY_TAG * 990 + b"\x00\x01", max_depth=1000)
-    finally:
-        sys.setrecursionlimit(limit)
-    assert (e.value.status, e.value.offset) == ("depth_exceeded", 1)
-    assert isinstance(e.value.__cause__, RecursionError)
-    # the same for a set member: at the set's tag
-    sys.setrecursionlimit(1000)
-    try:
-        with pytest.raises(CBORDecodeError) as e:
-            loads(b"\x81\xd9\x01\x02\x81" + _DEEP_KEY_TAG * 990 + b"\x00", max_depth=1000)
-    finally:
-        sys.setrecursionlimit(limit)
-    assert (e.value.status, e.value.offset) == ("depth_exceeded", 1)
-    assert isinstance(e.value.__cause__, RecursionError)
-
+    for name, data in (("a key", b"\xa1" + _DEEP_KEY_TAG * 990 + b"\x00\x01"),
+                       ("a set member", b"\x81\xd9\x01\x02\x81" + _DEEP_KEY_TAG * 990 + b"\x00")):
+        sys.setrecursionlimit(1000)
+        try:
+            with pytest.raises(CBORDecodeError) as e:
+                loads(data, max_depth=1000)
+        finally:
+            sys.setrecursionlimit(limit)
+        assert (e.value.status, e.value.offset) == ("depth_exceeded", 1), name
+        assert isinstance(e.value.__cause__, RecursionError), name
 
 def test_allow_indefinite_and_immutable():
     assert loads(h("9f 01 ff")) == [1]
