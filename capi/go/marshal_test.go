@@ -193,6 +193,28 @@ func TestUnmarshalErrors(t *testing.T) {
 	}
 }
 
+// A mode refused by its options is a nil interface, as fxamacker's: a
+// caller's dm == nil test holds (before, a nil *decMode inside a non-nil
+// interface panicked at its first use).
+func TestRefusedModesAreNil(t *testing.T) {
+	dm, err := DecOptions{MaxNestedLevels: MaxNestedLevelsLimit + 1}.DecMode()
+	if err == nil || dm != nil {
+		t.Errorf("DecMode: %#v, %v; want nil and an error", dm, err)
+	}
+	em, err := EncOptions{Sort: SortBytewiseLexical + 1}.EncMode()
+	if err == nil || em != nil {
+		t.Errorf("EncMode: %#v, %v; want nil and an error", em, err)
+	}
+	dm, err = DecOptions{MaxNestedLevels: -1}.DecModeWithTags(NewTagSet())
+	if err == nil || dm != nil {
+		t.Errorf("DecModeWithTags: %#v, %v; want nil and an error", dm, err)
+	}
+	em, err = EncOptions{Sort: -1}.EncModeWithTags(NewTagSet())
+	if err == nil || em != nil {
+		t.Errorf("EncModeWithTags: %#v, %v; want nil and an error", em, err)
+	}
+}
+
 // 65,535 nested arrays: an error at the default depth, and with the limit
 // raised to its maximum a value built without recursion on the input's
 // depth; one level more is ErrDepth at its head.

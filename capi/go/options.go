@@ -182,8 +182,15 @@ type decMode struct {
 	tags      tagLookup // registered types (DecModeWithTags), or nil
 }
 
-// DecMode checks the options and returns a mode.
-func (o DecOptions) DecMode() (DecMode, error) { return o.decMode() }
+// DecMode checks the options and returns a mode; on an error the mode is
+// nil (an untyped nil interface, so that dm == nil holds).
+func (o DecOptions) DecMode() (DecMode, error) {
+	dm, err := o.decMode()
+	if err != nil {
+		return nil, err
+	}
+	return dm, nil
+}
 
 func (o DecOptions) decMode() (*decMode, error) {
 	depth := o.MaxNestedLevels
@@ -516,8 +523,15 @@ type encMode struct {
 	tags     tagLookup // registered types (EncModeWithTags), or nil
 }
 
-// EncMode checks the options and returns a mode.
-func (o EncOptions) EncMode() (EncMode, error) { return o.encMode() }
+// EncMode checks the options and returns a mode; on an error the mode is
+// nil (an untyped nil interface, so that em == nil holds).
+func (o EncOptions) EncMode() (EncMode, error) {
+	em, err := o.encMode()
+	if err != nil {
+		return nil, err
+	}
+	return em, nil
+}
 
 func (o EncOptions) encMode() (*encMode, error) {
 	if o.Sort > SortBytewiseLexical || o.Sort < 0 || o.ShortestFloat > ShortestFloat16 ||
