@@ -495,8 +495,85 @@ def seeds(shared_dir):
     for n, text in EDN_SEEDS:
         out["edn"][f"seed-text-{n}"] = config_byte(a=True) + text.encode()
     out["edn"]["seed-depth2-text"] = config_byte(depth_code=2) + b"[[1], <<[2]>>]"
+
+    # tags: tagged items (switch b: the document copies its strings) and RFC
+    # 3339 texts (switch a).
+    out["tags"] = {}
+    for n, x in TAG_ITEMS:
+        out["tags"][f"seed-{n}"] = config_byte() + x
+    out["tags"]["seed-copied-time-text"] = config_byte(b=True) + TAG_ITEMS[0][1]
+    out["tags"]["seed-depth1-time-text"] = config_byte(depth_code=1) + TAG_ITEMS[0][1]
+    for n, text in TAG_TEXTS:
+        out["tags"][f"seed-text-{n}"] = config_byte(a=True) + text.encode()
     return out
 
+
+# ---- tags_fuzz: tags as values ---------------------------------------------------
+
+def tagged(tag, content):
+    """Tag `tag` over the encoded `content` (shortest head)."""
+    if tag < 24:
+        head = bytes([0xc0 | tag])
+    elif tag < 256:
+        head = bytes([0xd8, tag])
+    elif tag < 65536:
+        head = bytes([0xd9]) + tag.to_bytes(2, "big")
+    else:
+        head = bytes([0xda]) + tag.to_bytes(4, "big")
+    return head + content
+
+
+# CBOR items: each tag with valid content, content at its boundaries, and
+# content of the wrong type or out of range.
+TAG_ITEMS = [
+    ("time-text", tagged(0, enc("1985-04-12T23:20:50.52Z"))),
+    ("time-text-offset", tagged(0, enc("1996-12-19T16:39:57-08:00"))),
+    ("time-text-leap-second", tagged(0, enc("1990-12-31T23:59:60Z"))),
+    ("time-text-nanos", tagged(0, enc("0000-01-01T00:00:00.000000001+23:59"))),
+    ("time-text-last", tagged(0, enc("9999-12-31T23:59:59.999999999-23:59"))),
+    ("time-text-feb29", tagged(0, enc("1900-02-29T00:00:00Z"))),
+    ("time-text-long-head", tagged(0, b"\x78\x14" + b"2013-03-21T20:04:00Z")),
+    ("time-text-bytes", tagged(0, enc(b"2013-03-21T20:04:00Z"))),
+    ("epoch-int", tagged(1, enc(1363896240))),
+    ("epoch-negative", tagged(1, enc(-1))),
+    ("epoch-int64-min", tagged(1, h("3b7fffffffffffffff"))),
+    ("epoch-beyond-int64", tagged(1, h("1b8000000000000000"))),
+    ("epoch-half", tagged(1, h("f93800"))),
+    ("epoch-float", tagged(1, h("fb41d452d9ec200000"))),
+    ("epoch-minus-half", tagged(1, h("f9b800"))),
+    ("epoch-2p63", tagged(1, h("fb43e0000000000000"))),
+    ("epoch-minus-2p63", tagged(1, h("fbc3e0000000000000"))),
+    ("epoch-nearly-next-second", tagged(1, h("fb3feffffffffffffe"))),
+    ("epoch-nan", tagged(1, h("f97e00"))),
+    ("epoch-inf", tagged(1, h("f97c00"))),
+    ("epoch-bignum", tagged(1, tagged(2, enc(b"\x01")))),
+    ("days", tagged(100, enc(-719528))),
+    ("days-huge", tagged(100, h("3b7fffffffffffffff"))),
+    ("full-date", tagged(1004, enc("2024-02-29"))),
+    ("full-date-bad-day", tagged(1004, enc("2023-02-29"))),
+    ("decimal", tagged(4, enc([-2, 27315]))),
+    ("bigfloat", tagged(5, enc([1, 3]))),
+    ("decimal-bignum", tagged(4, enc([-1, 1]) [:-1] + tagged(3, enc(b"\x01" + b"\x00" * 8)))),
+    ("decimal-exponent-beyond-int64", tagged(4, h("82" "1b8000000000000000" "01"))),
+    ("decimal-three", tagged(4, enc([1, 2, 3]))),
+    ("uuid", tagged(37, enc(bytes(range(16))))),
+    ("uuid-short", tagged(37, enc(bytes(15)))),
+    ("embedded", tagged(24, enc(h("83010203")))),
+    ("self-described", tagged(55799, tagged(55799, tagged(0, enc("2013-03-21T20:04:00Z"))))),
+    ("nested", enc([0, {"t": 0}]).replace(b"\x00", tagged(1, enc(0)), 1)),
+]
+
+# RFC 3339 texts: valid ones at their boundaries and one bad character each.
+TAG_TEXTS = [
+    ("date-time", "1985-04-12T23:20:50.52Z"), ("lowercase", "1985-04-12t23:20:50z"),
+    ("offset-minus-zero", "1985-04-12T23:20:50-00:00"), ("nine-digits", "2000-01-01T00:00:00.123456789Z"),
+    ("ten-digits", "2000-01-01T00:00:00.1234567891Z"), ("no-digits", "2000-01-01T00:00:00.Z"),
+    ("hour-24", "2000-01-01T24:00:00Z"), ("month-13", "2000-13-01T00:00:00Z"),
+    ("leap-day-2000", "2000-02-29T00:00:00Z"), ("leap-day-2100", "2100-02-29T00:00:00Z"),
+    ("offset-hour-24", "2000-01-01T00:00:00+24:00"), ("trailing", "2000-01-01T00:00:00Zx"),
+    ("cut", "2000-01-01T00:00"), ("full-date", "2000-01-01"), ("full-date-short", "2000-1-01"),
+    ("empty", ""),
+]
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
