@@ -24,7 +24,8 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
-CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping", "chunked"]
+CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping", "chunked",
+                "canonical"]
 
 # ---- the shared vectors (tests/vectors/*.json) ---------------------------------
 
@@ -495,6 +496,15 @@ def seeds(shared_dir):
     for n, text in EDN_SEEDS:
         out["edn"][f"seed-text-{n}"] = config_byte(a=True) + text.encode()
     out["edn"]["seed-depth2-text"] = config_byte(depth_code=2) + b"[[1], <<[2]>>]"
+
+    # canonical: the strict cases (duplicate keys, orders) and the inputs of
+    # the shared canonical vectors (tests/vectors/canonical.json).
+    cn = out["canonical"]
+    for n, x in STRICT:
+        cn[f"seed-strict-{n}"] = config_byte() + h(x)
+    for row in load_vectors("canonical.json"):
+        cn[f"seed-vector-{seed_name(row['name'])}"] = config_byte() + h(row["input"])
+    cn["seed-mutable-map-5"] = config_byte(b=True) + h(dict(APPENDIX_A + EXTRA)["map-5"])
 
     # tags: tagged items (switch b: the document copies its strings) and RFC
     # 3339 texts (switch a).

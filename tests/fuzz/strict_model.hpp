@@ -204,10 +204,12 @@ inline std::string key_form(const std::string& canon) {
 
 /// The preferred serialization of the well-formed item at data[pos] (data
 /// holding n bytes): shortest heads and floats, definite lengths, indefinite
-/// strings joined; tags and everything else kept. Advances pos past the item.
-/// Returns false when the bytes are not one well-formed item (an explicit
-/// stack: no recursion at any depth).
-inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::string& out) {
+/// strings joined, bignums in preferred form; tags and everything else kept.
+/// With keep_float_width, floats keep their width and bits (CTAP2). Advances
+/// pos past the item. Returns false when the bytes are not one well-formed
+/// item (an explicit stack: no recursion at any depth).
+inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::string& out,
+                           bool keep_float_width = false) {
   struct frame {
     uint8_t kind;  ///< 0 definite array/map, 1 indefinite array/map, 2 tag, 3 indefinite string
     uint8_t major;
@@ -306,6 +308,8 @@ inline bool canonical_item(const uint8_t* data, size_t n, size_t& pos, std::stri
             s += char(uint8_t(arg));
           } else if (ai == 31) {
             return false;  // a break was handled above
+          } else if (keep_float_width) {
+            s.append(reinterpret_cast<const char*>(data + pos - hs), hs);
           } else {
             uint64_t narrow = 0;
             const unsigned width = shortest_float(widen_wire_float(arg, unsigned(hs - 1)), narrow);
