@@ -506,6 +506,9 @@ def seeds(shared_dir):
         cn[f"seed-vector-{seed_name(row['name'])}"] = config_byte() + h(row["input"])
     cn["seed-mutable-map-5"] = config_byte(b=True) + h(dict(APPENDIX_A + EXTRA)["map-5"])
 
+    # mdoc: programs of calls.
+    out["mdoc"] = {f"seed-{n}": config_byte() + prog for n, prog in MDOC_PROGRAMS}
+
     # tags: tagged items (switch b: the document copies its strings) and RFC
     # 3339 texts (switch a).
     out["tags"] = {}
@@ -583,6 +586,61 @@ TAG_TEXTS = [
     ("offset-hour-24", "2000-01-01T00:00:00+24:00"), ("trailing", "2000-01-01T00:00:00Zx"),
     ("cut", "2000-01-01T00:00"), ("full-date", "2000-01-01"), ("full-date-short", "2000-1-01"),
     ("empty", ""),
+]
+
+# ---- mdoc_fuzz: programs of mutable-document calls (opcodes: mdoc_fuzz.cpp run()) --
+
+def mdoc_program(*ops):
+    """Opcode names and operands to program bytes; node operands are indexes
+    in creation order (the fuzzer reads two bytes per node, modulo count + 1)."""
+    codes = {"uint": 0, "int": 1, "negative": 2, "text": 3, "bytes": 4, "array": 5, "map": 6,
+             "tag": 7, "float": 8, "simple": 9, "bignum": 10, "append": 11, "array_set": 12,
+             "map_put": 13, "map_set": 14, "indefinite": 15, "array_remove": 16,
+             "map_remove": 17, "set_root": 20, "check": 21}
+    out = b""
+    for op in ops:
+        name, args = op[0], op[1:]
+        out += bytes([codes[name]])
+        for a in args:
+            if isinstance(a, tuple) and a[0] == "node":
+                out += bytes([a[1] & 0xff, a[1] >> 8])
+            elif isinstance(a, bytes):
+                out += a
+            else:
+                out += bytes([a])
+    return out
+
+
+def node(i):
+    return ("node", i)
+
+
+MDOC_PROGRAMS = [
+    ("array-root", mdoc_program(("array",), ("uint", 1, 7), ("append", node(0), node(1)),
+                                ("set_root", node(0)), ("check",))),
+    ("map-set-remove", mdoc_program(
+        ("map",), ("text", 1, b"a"), ("uint", 1, 5), ("map_put", node(0), node(1), node(2)),
+        ("uint", 1, 6), ("map_set", node(0), node(3), 1, b"b"), ("set_root", node(0)), ("check",),
+        ("map_remove", 1, node(0), 1, b"a"), ("check",), ("indefinite", node(0), 1), ("check",),
+        ("map_remove", 2, node(0), 0), ("map_remove", 0, node(0), 0), ("check",))),
+    ("cycles", mdoc_program(
+        ("array",), ("array",), ("append", node(0), node(1)), ("append", node(1), node(0)),
+        ("tag", 1, 5, node(0)), ("append", node(1), node(2)), ("append", node(0), node(0)),
+        ("set_root", node(2)), ("check",))),
+    ("replace-and-reuse", mdoc_program(
+        ("array",), ("uint", 0), ("negative", 2, 1, 0), ("append", node(0), node(1)),
+        ("array_set", node(0), node(2), 0), ("append", node(0), node(1)), ("array_set", node(0), node(2), 5),
+        ("array_remove", node(0), 0), ("set_root", node(0)), ("check",), ("set_root", node(1)),
+        ("set_root", node(0)), ("check",))),
+    ("scalars", mdoc_program(
+        ("array",), ("float", bytes.fromhex("3ff8000000000000"), 1), ("float", bytes.fromhex("7ff8000000000001"), 1),
+        ("float", bytes.fromhex("3ff8000000000000"), 0), ("simple", 24), ("simple", 255), ("simple", 22),
+        ("bignum", 1, 10, bytes.fromhex("00010203040506070809")), ("bignum", 0, 9, bytes.fromhex("000102030405060708")),
+        ("int", bytes.fromhex("8000000000000000")), ("bytes", 3, b"xyz"),
+        ("append", node(0), node(1)), ("append", node(0), node(2)), ("append", node(0), node(3)),
+        ("append", node(0), node(4)), ("append", node(0), node(5)), ("append", node(0), node(6)),
+        ("append", node(0), node(7)), ("append", node(0), node(8)), ("append", node(0), node(9)),
+        ("set_root", node(0)), ("check",))),
 ]
 
 def main():
