@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "corpus")
 DEFAULT_SHARED = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "corpus"))
 CBOR_TARGETS = ["reader", "diag", "document", "sequence", "differential", "mapping", "chunked",
-                "canonical"]
+                "canonical", "stream"]
 
 # ---- the shared vectors (tests/vectors/*.json) ---------------------------------
 

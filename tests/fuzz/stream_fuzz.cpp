@@ -1,0 +1,186 @@
+// stream_fuzz: cbor_fast::stream over a source that hands out the input in
+// pieces of 1 to 17 bytes (sizes from the input itself), with a block size of
+// 1 to 64 bytes, must give what a streaming reader given the whole input gives
+// (told of its end when it asks for more):
+// every item (all fields, string content), the final status, its offset and
+// item offset, for next(), skip() and visit() loops. Its buffer never holds
+// more than max_buffer bytes. With a max_buffer smaller than the input (switch
+// a: 16 to 79 bytes) it may stop early with memory_budget_exceeded, and then
+// only there: after a prefix of the reference's items, at the offset of the
+// next one, which did not fit.
+//
+// Input: configuration byte (fuzz_util.hpp; a: the small buffer; b:
+// duplicate-key checks), then the CBOR input.
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "cbor_fast/stream.hpp"
+#include "fuzz_util.hpp"
+
+namespace {
+
+using cbor_fast::item;
+using cbor_fast::item_type;
+using cbor_fast::reader;
+using cbor_fast::reader_options;
+using cbor_fast::status;
+using cbor_fast::stream;
+
+std::string describe(const item& it) {
+  std::string s(reinterpret_cast<const char*>(&it.type), 1);
+  const uint64_t fields[] = {it.flags, it.head_size, it.width, it.depth, it.offset, it.arg};
+  s.append(reinterpret_cast<const char*>(fields), sizeof fields);
+  if ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
+      !it.is_indefinite())
+    s.append(reinterpret_cast<const char*>(it.u.data), size_t(it.arg));
+  if (it.type == item_type::floating) s.append(reinterpret_cast<const char*>(&it.u.dbl), 8);
+  return s;
+}
+
+struct outcome {
+  std::vector<std::string> items;
+  std::vector<size_t> starts;  ///< where each item (or skipped item) began
+  status last = status::ok;
+  size_t offset = 0;
+  size_t item_offset = 0;
+};
+
+/// The input in pieces; counts the reads.
+struct source {
+  const uint8_t* data;
+  size_t size;
+  size_t at = 0;
+  size_t piece = 0;
+  static bool read(void* ctx, uint8_t* buf, size_t cap, size_t* got) {
+    auto* s = static_cast<source*>(ctx);
+    FUZZ_CHECK(cap != 0);
+    size_t n = s->size - s->at;
+    if (n != 0) n = std::min(n, size_t(s->data[s->piece++ % s->size] % 17) + 1);
+    n = std::min(n, cap);
+    std::memcpy(buf, s->data + s->at, n);
+    s->at += n;
+    *got = n;
+    return true;
+  }
+};
+
+/// The reference: a streaming reader given the whole input, told that it
+/// has ended only when it asks for more (as a stream learns it from its
+/// source: a definite array or map counting more entries than bytes are left
+/// is read, not refused at its head as by a one-shot read).
+template <class Step>
+outcome reference(const uint8_t* data, size_t size, reader_options o, Step step) {
+  o.streaming = true;
+  reader r(static_cast<const uint8_t*>(nullptr), 0, o);
+  FUZZ_CHECK(r.feed(data, size, 0) == status::ok);
+  outcome out;
+  for (;;) {
+    const size_t start = r.offset();
+    const status s = step(r, out);
+    if (s == status::ok) {
+      out.starts.push_back(start);
+      continue;
+    }
+    if (s == status::need_more) {
+      r.end_input();
+      continue;
+    }
+    out.last = s;
+    if (cbor_fast::is_error(s)) {
+      out.offset = r.error().offset;
+      out.item_offset = r.error().item_offset;
+    }
+    return out;
+  }
+}
+
+template <class Step>
+outcome streamed(const uint8_t* data, size_t size, const reader_options& o, size_t block,
+                 size_t max_buffer, Step step) {
+  source src{data, size};
+  cbor_fast::stream_options so;
+  so.reader = o;
+  so.block_size = block;
+  so.max_buffer = max_buffer;
+  stream st(&source::read, &src, so);
+  outcome out;
+  for (;;) {
+    const size_t start = st.offset();
+    const status s = step(st, out);
+    FUZZ_CHECK(st.buffered() <= max_buffer);
+    if (s == status::ok) {
+      out.starts.push_back(start);
+      continue;
+    }
+    FUZZ_CHECK(s != status::need_more);
+    out.last = s;
+    if (cbor_fast::is_error(s)) {
+      FUZZ_CHECK(st.error().code == s);
+      out.offset = st.error().offset;
+      out.item_offset = st.error().item_offset;
+    }
+    return out;
+  }
+}
+
+template <class Step>
+void check(const uint8_t* data, size_t size, const reader_options& o, size_t block,
+           size_t max_buffer, Step step) {
+  const outcome ref = reference(data, size, o, step);
+  const outcome got = streamed(data, size, o, block, max_buffer, step);
+  if (got.last == status::memory_budget_exceeded && max_buffer < size) {
+    // A prefix, then the item that did not fit.
+    const size_t n = got.items.size();
+    FUZZ_CHECK(n <= ref.items.size());
+    FUZZ_CHECK(std::equal(got.items.begin(), got.items.end(), ref.items.begin()));
+    if (n < ref.starts.size()) FUZZ_CHECK(got.offset >= ref.starts[n]);
+    return;
+  }
+  if (got.items != ref.items || got.last != ref.last || got.offset != ref.offset ||
+      got.item_offset != ref.item_offset)
+    std::fprintf(stderr, "stream: %zu items, %s at %zu/%zu; reference: %zu items, %s at %zu/%zu\n",
+                 got.items.size(), cbor_fast::status_name(got.last), got.offset, got.item_offset,
+                 ref.items.size(), cbor_fast::status_name(ref.last), ref.offset, ref.item_offset);
+  FUZZ_CHECK(got.items == ref.items);
+  FUZZ_CHECK(got.last == ref.last && got.offset == ref.offset &&
+             got.item_offset == ref.item_offset);
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
+  const uint8_t* data = input;
+  size_t size = input_size;
+  const cbor_fast_fuzz::config c = cbor_fast_fuzz::take_config(data, size);
+  reader_options o;
+  o.validate_utf8 = c.utf8;
+  o.max_depth = c.max_depth;
+  o.reject_duplicate_keys = c.b;
+  const size_t block = size == 0 ? 1 : size_t(data[size / 2] % 64) + 1;
+  const size_t max_buffer =
+      c.a ? 16 + (size == 0 ? 0 : size_t(data[size - 1] % 64)) : std::max(size, size_t(1)) + 64;
+
+  auto next_step = [](auto& r, outcome& out) {
+    item it;
+    const status s = r.next(it);
+    if (s == status::ok) out.items.push_back(describe(it));
+    return s;
+  };
+  auto skip_step = [](auto& r, outcome& out) {
+    const status s = r.skip();
+    if (s == status::ok) out.items.push_back(std::to_string(r.offset()));
+    return s;
+  };
+  auto visit_step = [](auto& r, outcome& out) {
+    std::string all;
+    const status s = r.visit([&all](const item& it) noexcept { all += describe(it); });
+    if (s == status::ok) out.items.push_back(all);
+    return s;
+  };
+  check(data, size, o, block, max_buffer, next_step);
+  check(data, size, o, block, max_buffer, skip_step);
+  check(data, size, o, block, max_buffer, visit_step);
+  return 0;
+}
