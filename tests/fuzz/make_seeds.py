@@ -506,6 +506,11 @@ def seeds(shared_dir):
         cn[f"seed-vector-{seed_name(row['name'])}"] = config_byte() + h(row["input"])
     cn["seed-mutable-map-5"] = config_byte(b=True) + h(dict(APPENDIX_A + EXTRA)["map-5"])
 
+    # stream: a small buffer exactly as large as the input (switch a: 16 +
+    # the last byte % 64 = 21 bytes), which fills before the end is seen.
+    out["stream"]["seed-buffer-equals-input"] = config_byte(a=True) + h(
+        "a5 6161 6141 6162 6142 6163 6143 6164 60 44 6165 6145")
+
     # mdoc: programs of calls.
     out["mdoc"] = {f"seed-{n}": config_byte() + prog for n, prog in MDOC_PROGRAMS}
 
