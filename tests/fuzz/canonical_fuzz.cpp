@@ -53,72 +53,32 @@ int compare_keys(const std::string& a, const std::string& b, order o) {
 }
 
 /// The model: `pref` is one item's preferred serialization (canonical_item);
-/// builds its tree, then writes it bottom-up with every map sorted.
+/// every map sorted by `o`, inner maps first; for length-first every NaN as
+/// f97e00 (RFC 7049 3.9); for CTAP2 a tag left over is noted.
 model_result sorted_form(const std::string& pref, order o) {
-  struct mnode {
-    std::string head;  ///< the head (strings: head and content)
-    uint8_t major = 0;
-    uint64_t want = 0;  ///< children (map: keys and values)
-    std::vector<size_t> kids;
-    std::string enc;
-  };
   model_result r;
-  std::vector<mnode> nodes;
-  std::vector<size_t> open;
-  const auto* p = reinterpret_cast<const uint8_t*>(pref.data());
-  size_t pos = 0;
-  while (pos < pref.size()) {
-    const uint8_t ib = p[pos];
-    const uint8_t major = ib >> 5;
-    const uint8_t ai = ib & 31;
-    const size_t hs = ai < 24 ? 1 : 1 + (size_t(1) << (ai - 24));
-    const uint64_t arg = ai < 24 ? ai : load_be(p + pos + 1, hs - 1);
-    mnode k;
-    k.major = major;
-    k.head.assign(pref, pos, hs);
-    if (major == 2 || major == 3) k.head.append(pref, pos + hs, size_t(arg));
-    if (major == 7 && ai >= 25 && o == order::length_first) {
-      // RFC 7049 3.9: every NaN as the half-precision quiet NaN.
-      const uint64_t bits = widen_wire_float(arg, unsigned(hs - 1));
-      double d;
-      std::memcpy(&d, &bits, sizeof d);
-      if (d != d) k.head = std::string("\xf9\x7e\x00", 3);
+  auto leaf = [o](const std::string& head, uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return o == order::length_first && d != d ? std::string("\xf9\x7e\x00", 3) : head;
+  };
+  auto before = [o](const std::pair<std::string, std::string>& x,
+                    const std::pair<std::string, std::string>& y) {
+    return compare_keys(x.first, y.first, o) < 0;
+  };
+  r.bytes = sorted_tree(pref, leaf, before, &r.duplicate);
+  // A tag's head is its own node: any major type 6 head left is a tag.
+  if (o == order::ctap2) {
+    const auto* p = reinterpret_cast<const uint8_t*>(pref.data());
+    size_t pos = 0;
+    while (pos < pref.size()) {
+      const uint8_t major = p[pos] >> 5, ai = p[pos] & 31;
+      const size_t hs = ai < 24 ? 1 : 1 + (size_t(1) << (ai - 24));
+      const uint64_t arg = ai < 24 ? ai : load_be(p + pos + 1, hs - 1);
+      if (major == 6) r.tag_left = true;
+      pos += hs + ((major == 2 || major == 3) ? size_t(arg) : 0);
     }
-    if (major == 6 && o == order::ctap2) r.tag_left = true;
-    pos += hs + ((major == 2 || major == 3) ? size_t(arg) : 0);
-    k.want = major == 4 ? arg : major == 5 ? 2 * arg : major == 6 ? 1 : 0;
-    const size_t id = nodes.size();
-    nodes.push_back(std::move(k));
-    if (!open.empty()) nodes[open.back()].kids.push_back(id);
-    if (nodes[id].want != 0) {
-      open.push_back(id);
-      continue;
-    }
-    while (!open.empty() && nodes[open.back()].kids.size() == nodes[open.back()].want)
-      open.pop_back();
   }
-  FUZZ_CHECK(open.empty() && !nodes.empty());
-  for (size_t i = nodes.size(); i-- > 0;) {
-    mnode& k = nodes[i];
-    k.enc = k.head;
-    if (k.major == 5) {
-      std::vector<std::pair<std::string, std::string>> pairs;
-      for (size_t j = 0; j + 1 < k.kids.size(); j += 2)
-        pairs.emplace_back(nodes[k.kids[j]].enc, nodes[k.kids[j + 1]].enc);
-      std::stable_sort(pairs.begin(), pairs.end(), [o](const auto& x, const auto& y) {
-        return compare_keys(x.first, y.first, o) < 0;
-      });
-      for (size_t j = 0; j < pairs.size(); ++j) {
-        if (j != 0 && pairs[j - 1].first == pairs[j].first) r.duplicate = true;
-        k.enc += pairs[j].first + pairs[j].second;
-      }
-    } else {
-      for (size_t c : k.kids) k.enc += nodes[c].enc;
-    }
-    // Children are written into their parent: free them as we go.
-    for (size_t c : k.kids) std::string().swap(nodes[c].enc);
-  }
-  r.bytes = nodes[0].enc;
   return r;
 }
 

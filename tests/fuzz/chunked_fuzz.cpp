@@ -24,17 +24,6 @@ using cbor_fast::reader;
 using cbor_fast::reader_options;
 using cbor_fast::status;
 
-std::string describe(const item& it) {
-  std::string s(reinterpret_cast<const char*>(&it.type), 1);
-  const uint64_t fields[] = {it.flags, it.head_size, it.width, it.depth, it.offset, it.arg};
-  s.append(reinterpret_cast<const char*>(fields), sizeof fields);
-  if ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
-      !it.is_indefinite())
-    s.append(reinterpret_cast<const char*>(it.u.data), size_t(it.arg));
-  if (it.type == item_type::floating) s.append(reinterpret_cast<const char*>(&it.u.dbl), 8);
-  return s;
-}
-
 struct outcome {
   std::vector<std::string> items;
   status last = status::ok;
@@ -106,17 +95,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   o.validate_utf8 = c.utf8;
   o.max_depth = c.max_depth;
   o.reject_duplicate_keys = c.b;
-  auto next_step = [](reader& r, outcome& out) {
-    item it;
-    const status s = r.next(it);
-    if (s == status::ok) out.items.push_back(describe(it));
-    return s;
-  };
-  auto skip_step = [](reader& r, outcome& out) {
-    const status s = r.skip();
-    if (s == status::ok) out.items.push_back(std::to_string(r.offset()));
-    return s;
-  };
+  auto next_step = [](reader& r, outcome& out) { return cbor_fast_fuzz::next_step(r, out.items); };
+  auto skip_step = [](reader& r, outcome& out) { return cbor_fast_fuzz::skip_step(r, out.items); };
   auto check = [&](auto step) {
     const outcome ref = fed(data, size, o, false, true, step);
     FUZZ_CHECK(same(ref, fed(data, size, o, c.a, false, step)));

@@ -69,6 +69,46 @@ inline config take_config(const uint8_t*& data, size_t& size) {
   return c;
 }
 
+/// Every field of an item (type, flags, head size, width, depth, offset,
+/// argument, a definite string's bytes, a float's value) as bytes, for
+/// comparing the items two reads give.
+inline std::string describe(const cbor_fast::item& it) {
+  using cbor_fast::item_type;
+  std::string s(reinterpret_cast<const char*>(&it.type), 1);
+  const uint64_t fields[] = {it.flags, it.head_size, it.width, it.depth, it.offset, it.arg};
+  s.append(reinterpret_cast<const char*>(fields), sizeof fields);
+  if ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
+      !it.is_indefinite())
+    s.append(reinterpret_cast<const char*>(it.u.data), size_t(it.arg));
+  if (it.type == item_type::floating) s.append(reinterpret_cast<const char*>(&it.u.dbl), 8);
+  return s;
+}
+
+/// One step of an item loop over r (a reader or a stream), its result
+/// appended to `items` on success: next() (the item's description), skip()
+/// (the offset after the item) or visit() (every item's description).
+template <class R>
+cbor_fast::status next_step(R& r, std::vector<std::string>& items) {
+  cbor_fast::item it;
+  const cbor_fast::status s = r.next(it);
+  if (s == cbor_fast::status::ok) items.push_back(describe(it));
+  return s;
+}
+template <class R>
+cbor_fast::status skip_step(R& r, std::vector<std::string>& items) {
+  const cbor_fast::status s = r.skip();
+  if (s == cbor_fast::status::ok) items.push_back(std::to_string(r.offset()));
+  return s;
+}
+template <class R>
+cbor_fast::status visit_step(R& r, std::vector<std::string>& items) {
+  std::string all;
+  const cbor_fast::status s =
+      r.visit([&all](const cbor_fast::item& it) noexcept { all += describe(it); });
+  if (s == cbor_fast::status::ok) items.push_back(all);
+  return s;
+}
+
 /// Reader options for reading back the library's own output: no depth or
 /// size limit, no UTF-8 check (writers copy text bytes as given).
 inline cbor_fast::reader_options unlimited() {

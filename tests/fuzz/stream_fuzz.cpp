@@ -28,17 +28,6 @@ using cbor_fast::reader_options;
 using cbor_fast::status;
 using cbor_fast::stream;
 
-std::string describe(const item& it) {
-  std::string s(reinterpret_cast<const char*>(&it.type), 1);
-  const uint64_t fields[] = {it.flags, it.head_size, it.width, it.depth, it.offset, it.arg};
-  s.append(reinterpret_cast<const char*>(fields), sizeof fields);
-  if ((it.type == item_type::byte_string || it.type == item_type::text_string) &&
-      !it.is_indefinite())
-    s.append(reinterpret_cast<const char*>(it.u.data), size_t(it.arg));
-  if (it.type == item_type::floating) s.append(reinterpret_cast<const char*>(&it.u.dbl), 8);
-  return s;
-}
-
 struct outcome {
   std::vector<std::string> items;
   std::vector<size_t> starts;  ///< where each item (or skipped item) began
@@ -163,23 +152,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   const size_t max_buffer =
       c.a ? 16 + (size == 0 ? 0 : size_t(data[size - 1] % 64)) : std::max(size, size_t(1)) + 64;
 
-  auto next_step = [](auto& r, outcome& out) {
-    item it;
-    const status s = r.next(it);
-    if (s == status::ok) out.items.push_back(describe(it));
-    return s;
-  };
-  auto skip_step = [](auto& r, outcome& out) {
-    const status s = r.skip();
-    if (s == status::ok) out.items.push_back(std::to_string(r.offset()));
-    return s;
-  };
-  auto visit_step = [](auto& r, outcome& out) {
-    std::string all;
-    const status s = r.visit([&all](const item& it) noexcept { all += describe(it); });
-    if (s == status::ok) out.items.push_back(all);
-    return s;
-  };
+  auto next_step = [](auto& r, outcome& out) { return cbor_fast_fuzz::next_step(r, out.items); };
+  auto skip_step = [](auto& r, outcome& out) { return cbor_fast_fuzz::skip_step(r, out.items); };
+  auto visit_step = [](auto& r, outcome& out) { return cbor_fast_fuzz::visit_step(r, out.items); };
   check(data, size, o, block, max_buffer, next_step);
   check(data, size, o, block, max_buffer, skip_step);
   check(data, size, o, block, max_buffer, visit_step);

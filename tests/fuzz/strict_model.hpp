@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <cstring>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -136,11 +137,16 @@ inline void prefer_bignum(std::string& s, size_t at, uint64_t tag) {
   s.replace(at, s.size() - at, out);
 }
 
-/// The form map keys are compared in, from canonical_item()'s output: equal
-/// in the data model (RFC 8949 5.6) means equal bytes here. Floats: -0.0 as
-/// 0.0 and every NaN as f97e00; maps: entries ordered by their key's form.
-/// Builds the tree, then writes it bottom-up (children before parents).
-inline std::string key_form(const std::string& canon) {
+/// Rebuilds one item from canonical_item()'s output `canon` with every map's
+/// entries reordered: the tree is built, then written bottom-up (children
+/// before parents, no recursion). `leaf(head)` may rewrite a float's head
+/// (given its width and binary64 bits); `before(a, b)` orders two entries
+/// (pairs of encoded key and value); entries it leaves in place keep their
+/// order (a stable sort). *duplicate (optional) is set when two keys of one
+/// map come out the same bytes.
+template <class Leaf, class Before>
+std::string sorted_tree(const std::string& canon, Leaf leaf, Before before,
+                        bool* duplicate = nullptr) {
   struct knode {
     std::string head;  ///< the head (strings: head and content)
     uint8_t major = 0;
@@ -160,20 +166,9 @@ inline std::string key_form(const std::string& canon) {
     const uint64_t arg = ai < 24 ? ai : load_be(p + pos + 1, hs - 1);
     knode k;
     k.major = major;
-    if (major == 7 && ai >= 25) {
-      uint64_t bits = widen_wire_float(arg, unsigned(hs - 1));
-      double d;
-      std::memcpy(&d, &bits, sizeof d);
-      if (d != d) bits = 0x7ff8000000000000u;  // every NaN: one key
-      if (d == 0) bits = 0;                    // -0.0: 0.0
-      uint64_t narrow = 0;
-      const unsigned width = shortest_float(bits, narrow);
-      k.head += char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb);
-      for (unsigned i = width; i-- > 0;) k.head += char(uint8_t(narrow >> (8 * i)));
-    } else {
-      k.head.assign(canon, pos, hs);
-      if (major == 2 || major == 3) k.head.append(canon, pos + hs, size_t(arg));
-    }
+    k.head.assign(canon, pos, hs);
+    if (major == 2 || major == 3) k.head.append(canon, pos + hs, size_t(arg));
+    if (major == 7 && ai >= 25) k.head = leaf(k.head, widen_wire_float(arg, unsigned(hs - 1)));
     pos += hs + ((major == 2 || major == 3) ? size_t(arg) : 0);
     k.want = major == 4 ? arg : major == 5 ? 2 * arg : major == 6 ? 1 : 0;
     const size_t id = nodes.size();
@@ -193,13 +188,37 @@ inline std::string key_form(const std::string& canon) {
       std::vector<std::pair<std::string, std::string>> pairs;
       for (size_t j = 0; j + 1 < k.kids.size(); j += 2)
         pairs.emplace_back(nodes[k.kids[j]].enc, nodes[k.kids[j + 1]].enc);
-      std::sort(pairs.begin(), pairs.end());
-      for (const auto& kv : pairs) k.enc += kv.first + kv.second;
+      std::stable_sort(pairs.begin(), pairs.end(), before);
+      for (size_t j = 0; j < pairs.size(); ++j) {
+        if (duplicate != nullptr && j != 0 && pairs[j - 1].first == pairs[j].first)
+          *duplicate = true;
+        k.enc += pairs[j].first + pairs[j].second;
+      }
     } else {
       for (size_t c : k.kids) k.enc += nodes[c].enc;
     }
+    for (size_t c : k.kids) std::string().swap(nodes[c].enc);  // written into k
   }
   return nodes.empty() ? std::string() : nodes[0].enc;
+}
+
+/// The form map keys are compared in, from canonical_item()'s output: equal
+/// in the data model (RFC 8949 5.6) means equal bytes here. Floats: -0.0 as
+/// 0.0 and every NaN as f97e00; maps: entries ordered by their key's form
+/// (then their value's).
+inline std::string key_form(const std::string& canon) {
+  auto leaf = [](const std::string&, uint64_t bits) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    if (d != d) bits = 0x7ff8000000000000u;  // every NaN: one key
+    if (d == 0) bits = 0;                    // -0.0: 0.0
+    uint64_t narrow = 0;
+    const unsigned width = shortest_float(bits, narrow);
+    std::string head(1, char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb));
+    for (unsigned i = width; i-- > 0;) head += char(uint8_t(narrow >> (8 * i)));
+    return head;
+  };
+  return sorted_tree(canon, leaf, std::less<std::pair<std::string, std::string>>());
 }
 
 /// The preferred serialization of the well-formed item at data[pos] (data
