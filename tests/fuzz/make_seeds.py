@@ -637,6 +637,9 @@ MDOC_PROGRAMS = [
         ("array_set", node(0), node(2), 0), ("append", node(0), node(1)), ("array_set", node(0), node(2), 5),
         ("array_remove", node(0), 0), ("set_root", node(0)), ("check",), ("set_root", node(1)),
         ("set_root", node(0)), ("check",))),
+    # A negative bignum of magnitude h'' is written as the integer -1.
+    ("bignum-tag-over-empty-bytes", mdoc_program(
+        ("bytes", 0), ("tag", 1, 3, node(0)), ("set_root", node(1)), ("check",))),
     ("scalars", mdoc_program(
         ("array",), ("float", bytes.fromhex("3ff8000000000000"), 1), ("float", bytes.fromhex("7ff8000000000001"), 1),
         ("float", bytes.fromhex("3ff8000000000000"), 0), ("simple", 24), ("simple", 255), ("simple", 22),

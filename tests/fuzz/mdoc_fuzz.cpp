@@ -139,6 +139,16 @@ void encode_model(const state& s, size_t i, std::string& out) {
   switch (n.k) {
     case k_scalar: out += n.enc; break;
     case k_tag:
+      if ((n.tag == 2 || n.tag == 3) && s.m[n.kids[0]].type == CBOR_FAST_TYPE_BYTES) {
+        // A bignum is written in preferred form (RFC 8949 3.4.3): no leading
+        // zero bytes, an integer when it fits 64 bits.
+        std::string big;
+        put_head(big, 6, n.tag);
+        big += s.m[n.kids[0]].enc;
+        prefer_bignum(big, 0, n.tag);
+        out += big;
+        break;
+      }
       put_head(out, 6, n.tag);
       encode_model(s, n.kids[0], out);
       break;
@@ -218,6 +228,13 @@ void check_all(const state& s) {
     const std::vector<uint8_t> got = finish_writer(w);
     std::string want;
     encode_model(s, size_t(s.root), want);
+    if (std::string(got.begin(), got.end()) != want) {
+      std::fprintf(stderr, "encoded:");
+      for (uint8_t b : got) std::fprintf(stderr, " %02x", b);
+      std::fprintf(stderr, "\nmodel:  ");
+      for (char b : want) std::fprintf(stderr, " %02x", uint8_t(b));
+      std::fprintf(stderr, "\n");
+    }
     FUZZ_CHECK(std::string(got.begin(), got.end()) == want);
     cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
     o.max_depth = UINT32_MAX;
