@@ -117,6 +117,10 @@ class stream {
   status more() noexcept;
   status wait_for_item() noexcept;
   status fail(status s) noexcept;
+  /// The buffer holds max_buffer bytes and the item needs more: truncated
+  /// (the reader told that the input ended) if the source has no more,
+  /// else memory_budget_exceeded.
+  status full_buffer() noexcept;
 
   source_fn source_;
   void* context_;

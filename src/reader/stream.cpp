@@ -100,7 +100,7 @@ status stream::refill(size_t needed) noexcept {
   // large for the buffer.
   bool over = false;
   if (needed > max_buffer_ || size_ > max_buffer_ - needed) {
-    if (size_ >= max_buffer_) return fail(status::memory_budget_exceeded);
+    if (size_ >= max_buffer_) return full_buffer();
     needed = max_buffer_ - size_;
     over = true;
   }
@@ -134,16 +134,22 @@ status stream::refill(size_t needed) noexcept {
   }
   const status s = reader_.feed(buf_, size_, first_offset_);
   if (s != status::ok) return fail(status::internal_error);
-  if (over && !ended_) {
-    // The buffer is full: one more byte says whether the input went on (the
-    // byte is lost, but the stream fails either way).
-    uint8_t probe;
-    size_t got = 0;
-    if (!source_(context_, &probe, 1, &got) || got > 1) return fail(status::source_failed);
-    if (got != 0) return fail(status::memory_budget_exceeded);
-    ended_ = true;
-  }
+  if (over && !ended_) return full_buffer();
   if (ended_) reader_.end_input();
+  return status::ok;
+}
+
+status stream::full_buffer() noexcept {
+  // The buffer is full and the item needs more: one more byte says whether
+  // the input went on (the byte is lost, but the stream fails either way).
+  // If not, the item is truncated, as a one-shot read of the same bytes says,
+  // however the reads filled the buffer before.
+  uint8_t probe;
+  size_t got = 0;
+  if (!source_(context_, &probe, 1, &got) || got > 1) return fail(status::source_failed);
+  if (got != 0) return fail(status::memory_budget_exceeded);
+  ended_ = true;
+  reader_.end_input();
   return status::ok;
 }
 

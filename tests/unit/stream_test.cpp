@@ -759,6 +759,42 @@ TEST(stream, a_string_over_max_buffer_on_a_short_input_is_truncated) {
   EXPECT_EQ(st.error().offset, 0u);
 }
 
+TEST(stream, a_buffer_filled_by_earlier_reads_still_learns_that_the_input_ended) {
+  // A map of 5 pairs whose last value is missing, 21 bytes, in a buffer of
+  // exactly 21 bytes filled 7 bytes a read: skip() and visit() need the whole
+  // item, the buffer is full when they ask for more, and the input has
+  // ended: truncated, as a one-shot read says (before 0.5,
+  // memory_budget_exceeded, as for an input that went on).
+  const bytes in = hex("a5 6161 6141 6162 6142 6163 6143 6164 60 44 6165 6145");
+  ASSERT_EQ(in.size(), 21u);
+  reader one(in.data(), in.size());
+  ASSERT_EQ(one.skip(), status::truncated);
+  const size_t want_offset = one.error().offset;
+  EXPECT_EQ(want_offset, 21u);
+  for (const bool visit : {false, true}) {
+    memory_source src{&in, 0, 7};
+    cbor_fast::stream_options so;
+    so.block_size = 7;
+    so.max_buffer = 21;
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    const status s = visit ? st.visit([](const item&) noexcept {}) : st.skip();
+    EXPECT_EQ(s, status::truncated) << visit;
+    EXPECT_EQ(st.error().offset, want_offset) << visit;
+    EXPECT_EQ(st.buffered(), 21u) << visit;
+  }
+  // One byte more input (a value for the last key, 22 bytes): the same
+  // buffer is too small for the item.
+  bytes longer = in;
+  longer.push_back(0x01);
+  memory_source src{&longer, 0, 7};
+  cbor_fast::stream_options so;
+  so.block_size = 7;
+  so.max_buffer = 21;
+  cbor_fast::stream st(&memory_source::read, &src, so);
+  EXPECT_EQ(st.skip(), status::memory_budget_exceeded);
+  EXPECT_EQ(st.error().offset, 0u);
+}
+
 TEST(stream, a_failed_skip_stays_failed_for_next) {
   // [1, 2, ... 300]: skip() needs the whole array, over a 256-byte buffer.
   bytes in = hex("99 01 2c");
