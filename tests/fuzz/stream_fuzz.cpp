@@ -4,7 +4,7 @@
 // (told of its end when it asks for more):
 // every item (all fields, string content), the final status, its offset and
 // item offset, for next(), skip() and visit() loops. Its buffer never holds
-// more than max_buffer bytes. With a max_buffer no larger than the input (switch
+// more than max_buffer bytes. With a max_buffer smaller than the input (switch
 // a: 16 to 79 bytes) it may stop early with memory_budget_exceeded, and then
 // only there: after a prefix of the reference's items, at the offset of the
 // next one, which did not fit.
@@ -31,6 +31,7 @@ using cbor_fast::stream;
 struct outcome {
   std::vector<std::string> items;
   std::vector<size_t> starts;  ///< where each item (or skipped item) began
+  std::vector<size_t> ends;    ///< and where the next step began
   status last = status::ok;
   size_t offset = 0;
   size_t item_offset = 0;
@@ -70,6 +71,7 @@ outcome reference(const uint8_t* data, size_t size, reader_options o, Step step)
     const status s = step(r, out);
     if (s == status::ok) {
       out.starts.push_back(start);
+      out.ends.push_back(r.offset());
       continue;
     }
     if (s == status::need_more) {
@@ -101,6 +103,7 @@ outcome streamed(const uint8_t* data, size_t size, const reader_options& o, size
     FUZZ_CHECK(st.buffered() <= max_buffer);
     if (s == status::ok) {
       out.starts.push_back(start);
+      out.ends.push_back(st.offset());
       continue;
     }
     FUZZ_CHECK(s != status::need_more);
@@ -119,13 +122,19 @@ void check(const uint8_t* data, size_t size, const reader_options& o, size_t blo
            size_t max_buffer, Step step) {
   const outcome ref = reference(data, size, o, step);
   const outcome got = streamed(data, size, o, block, max_buffer, step);
-  if (got.last == status::memory_budget_exceeded && max_buffer <= size) {
-    // A prefix, then the item that did not fit (a buffer exactly as large as
-    // the input is full before a read can tell that the input has ended).
+  if (got.last == status::memory_budget_exceeded && max_buffer < size) {
+    // A prefix, then the item that did not fit: the stream fails where that
+    // item (for next(), its head and string) starts, and it is longer than
+    // the buffer. (A buffer as large as the input asks the source once more
+    // when full, so it says truncated where the input ends.)
     const size_t n = got.items.size();
     FUZZ_CHECK(n <= ref.items.size());
     FUZZ_CHECK(std::equal(got.items.begin(), got.items.end(), ref.items.begin()));
-    if (n < ref.starts.size()) FUZZ_CHECK(got.offset >= ref.starts[n]);
+    if (n < ref.starts.size()) {
+      FUZZ_CHECK(got.offset == ref.starts[n]);
+      // (Duplicate-key checks keep an open key's bytes too: keep_from().)
+      if (!o.reject_duplicate_keys) FUZZ_CHECK(ref.ends[n] - ref.starts[n] > max_buffer);
+    }
     return;
   }
   if (got.items != ref.items || got.last != ref.last || got.offset != ref.offset ||
