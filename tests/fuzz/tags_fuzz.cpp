@@ -297,6 +297,33 @@ node read_back(const cbor_fast::writer& w, cbor_fast::document& doc) {
   return doc.root();
 }
 
+/// What a C tag writer writes into a fresh writer (its status in *status).
+template <class F>
+std::string c_written(F write, cbor_fast_status* status) {
+  cbor_writer* cw = nullptr;
+  FUZZ_CHECK(cbor_writer_new(nullptr, &cw) == CBOR_FAST_OK);
+  *status = write(cw);
+  std::string out;
+  if (*status == CBOR_FAST_OK) {
+    const uint8_t* p = nullptr;
+    size_t n = 0;
+    FUZZ_CHECK(cbor_writer_finish(cw, &p, &n) == CBOR_FAST_OK);
+    out.assign(reinterpret_cast<const char*>(p), n);
+  }
+  cbor_writer_free(cw);
+  return out;
+}
+
+/// The C writer gives the bytes (and status) the C++ writer gave.
+template <class F>
+void check_c_writer(const cbor_fast::writer& w, status s, F write) {
+  cbor_fast_status cs;
+  const std::string got = c_written(write, &cs);
+  FUZZ_CHECK(int(cs) == int(s));
+  if (s == status::ok)
+    FUZZ_CHECK(got == std::string(reinterpret_cast<const char*>(w.data()), w.size()));
+}
+
 /// The magnitude of a decimal's mantissa, big-endian without leading zeros.
 std::vector<uint8_t> magnitude_of(const cbor_fast::decimal_value& v) {
   std::vector<uint8_t> out;
@@ -340,6 +367,35 @@ void check_time(const node& n, size_t input_size) {
       const model_time m = model_rfc3339(text);
       FUZZ_CHECK(!m.ok && s == status::out_of_range);
       FUZZ_CHECK(e.offset == content_offset(c, text.size()) + m.error_pos);
+    }
+    if (tag == 1004) {
+      if (c.get_text(text) == status::ok) {
+        const model_time m = model_full_date(text);
+        FUZZ_CHECK(!m.ok && s == status::out_of_range);
+        FUZZ_CHECK(e.offset == content_offset(c, text.size()) + m.error_pos);
+      } else {
+        FUZZ_CHECK(s == status::type_mismatch && e.offset == c.offset());
+      }
+    }
+    if (tag == 100) {
+      int64_t v = 0;
+      const status is = c.get_int64(v);
+      // Not an int64: the integer getter's status; else days beyond int64 seconds.
+      FUZZ_CHECK(is != status::ok ? s == is : s == status::out_of_range);
+      FUZZ_CHECK(e.offset == c.offset());
+    }
+    if (tag == 100 || tag == 1004) {
+      // get_date() refuses the same content at the same place, unless only
+      // the seconds overflowed.
+      int64_t days = 0;
+      error_info de;
+      const status dst = cbor_fast::get_date(n, days, &de);
+      if (dst != status::ok) FUZZ_CHECK(dst == s && de.offset == e.offset);
+      int64_t cdays = 0;
+      cbor_fast_error dce = CBOR_FAST_ERROR_INIT;
+      FUZZ_CHECK(int(cbor_node_get_date(reinterpret_cast<const cbor_node*>(n.raw()), &cdays,
+                                        &dce)) == int(dst));
+      if (dst != status::ok) FUZZ_CHECK(dce.offset == de.offset);
     }
     if (tag == 1 && c.type() == item_type::floating) {
       double v = 0;
@@ -402,6 +458,12 @@ void check_time(const node& n, size_t input_size) {
       }
       cbor_fast::writer w;
       FUZZ_CHECK(cbor_fast::write_epoch_days(w, days) == status::ok);
+      check_c_writer(w, status::ok,
+                     [&](cbor_writer* cw) { return cbor_writer_epoch_days(cw, days); });
+      cbor_fast::writer wd;
+      const status fs = cbor_fast::write_full_date(wd, days);
+      FUZZ_CHECK((fs == status::ok) == (days >= -719528 && days <= 2932896));  // 0000..9999
+      check_c_writer(wd, fs, [&](cbor_writer* cw) { return cbor_writer_full_date(cw, days); });
       cbor_fast::document doc;
       int64_t back = 0;
       FUZZ_CHECK(cbor_fast::get_date(read_back(w, doc), back) == status::ok && back == days);
@@ -412,9 +474,14 @@ void check_time(const node& n, size_t input_size) {
 
   // Tag 0 and tag 1 as the library writes them read back to the same time
   // (tag 1 as a float only as close as a double holds it).
+  cbor_fast_time ct_in = CBOR_FAST_TIME_INIT;
+  ct_in.seconds = t.seconds;
+  ct_in.nanoseconds = t.nanoseconds;
+  ct_in.offset_minutes = t.offset_minutes;
   {
     cbor_fast::writer w;
     const status ws = cbor_fast::write_time_string(w, t);
+    check_c_writer(w, ws, [&](cbor_writer* cw) { return cbor_writer_time_string(cw, &ct_in, -1); });
     char buf[cbor_fast::k_rfc3339_max];
     FUZZ_CHECK((ws == status::ok) == (cbor_fast::format_rfc3339(t, buf) != 0));
     if (ws == status::ok) {
@@ -429,6 +496,8 @@ void check_time(const node& n, size_t input_size) {
   {
     cbor_fast::writer w;
     FUZZ_CHECK(cbor_fast::write_time_epoch(w, t) == status::ok);
+    check_c_writer(w, status::ok,
+                   [&](cbor_writer* cw) { return cbor_writer_time_epoch(cw, &ct_in); });
     cbor_fast::document doc;
     time_value back{1, 2, 3};
     const status bs = cbor_fast::get_time(read_back(w, doc), back);
@@ -466,7 +535,7 @@ void check_others(const node& n, size_t input_size) {
         cbor_node_get_decimal(cn, &ctag, &cexp, &craw, &cmag, &cmag_size, &cneg, nullptr);
     FUZZ_CHECK(cs == to_c_status(ds));
     if (ds == status::ok)
-      FUZZ_CHECK(ctag == d.tag && cexp == d.exponent && craw == d.raw &&
+      FUZZ_CHECK(ctag == d.tag && cexp == d.exponent && craw == d.raw && cmag == d.magnitude.data &&
                  cmag_size == d.magnitude.size && (cneg != 0) == d.negative);
   }
   if (ds == status::ok) {
@@ -475,6 +544,20 @@ void check_others(const node& n, size_t input_size) {
     const std::vector<uint8_t> mag = magnitude_of(d);
     FUZZ_CHECK(cbor_fast::write_decimal(w, d.tag, d.exponent, mag.data(), mag.size(), d.negative) ==
                status::ok);
+    check_c_writer(w, status::ok, [&](cbor_writer* cw) {
+      return cbor_writer_decimal_bignum(cw, d.tag, d.exponent, mag.data(), mag.size(),
+                                        d.negative ? 1 : 0);
+    });
+    // A mantissa within int64 through the integer writers too.
+    if (d.magnitude.size == 0 && d.raw <= uint64_t(INT64_MAX)) {
+      const int64_t mantissa = d.negative ? -1 - int64_t(d.raw) : int64_t(d.raw);
+      cbor_fast::writer wi;
+      FUZZ_CHECK(cbor_fast::write_decimal(wi, d.tag, d.exponent, mantissa) == status::ok);
+      FUZZ_CHECK(wi.size() == w.size() && std::memcmp(wi.data(), w.data(), w.size()) == 0);
+      check_c_writer(wi, status::ok, [&](cbor_writer* cw) {
+        return cbor_writer_decimal(cw, d.tag, d.exponent, mantissa);
+      });
+    }
     cbor_fast::document doc;
     cbor_fast::decimal_value back;
     FUZZ_CHECK(cbor_fast::get_decimal(read_back(w, doc), back) == status::ok);
@@ -488,12 +571,22 @@ void check_others(const node& n, size_t input_size) {
   // UUIDs: 16 bytes of the input.
   const uint8_t* uuid = nullptr;
   const status us = cbor_fast::get_uuid(n, uuid, &e);
+  {
+    const uint8_t* cu = nullptr;
+    cbor_fast_error ue = CBOR_FAST_ERROR_INIT;
+    FUZZ_CHECK(int(cbor_node_get_uuid(cn, &cu, &ue)) == int(us));
+    if (us == status::ok)
+      FUZZ_CHECK(cu == uuid);
+    else
+      FUZZ_CHECK(ue.offset == e.offset);
+  }
   if (us == status::ok) {
     FUZZ_CHECK(is_tag && tag == 37 && uuid != nullptr);
     cbor_fast::byte_view b;
     FUZZ_CHECK(n.tag_content().get_bytes(b) == status::ok && b.data == uuid && b.size == 16);
     cbor_fast::writer w;
     FUZZ_CHECK(cbor_fast::write_uuid(w, uuid) == status::ok);
+    check_c_writer(w, status::ok, [&](cbor_writer* cw) { return cbor_writer_uuid(cw, uuid); });
     cbor_fast::document doc;
     const uint8_t* back = nullptr;
     FUZZ_CHECK(cbor_fast::get_uuid(read_back(w, doc), back) == status::ok);
@@ -506,6 +599,12 @@ void check_others(const node& n, size_t input_size) {
   // Embedded CBOR: the byte string's content.
   cbor_fast::byte_view emb;
   const status es = cbor_fast::get_embedded(n, emb);
+  {
+    const uint8_t* cd = nullptr;
+    size_t cs = 0;
+    FUZZ_CHECK(int(cbor_node_get_embedded(cn, &cd, &cs)) == int(es));
+    if (es == status::ok) FUZZ_CHECK(cd == emb.data && cs == emb.size);
+  }
   if (es == status::ok) {
     cbor_fast::byte_view b;
     FUZZ_CHECK(is_tag && tag == 24 && n.tag_content().get_bytes(b) == status::ok &&
