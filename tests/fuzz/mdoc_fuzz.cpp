@@ -216,6 +216,29 @@ void check_all(const state& s) {
       }
     }
     FUZZ_CHECK(cbor_mnode_is_indefinite(x) == (n.indefinite ? 1 : 0));
+    // The getters read back what the node was made with.
+    const char* text = nullptr;
+    const uint8_t* data = nullptr;
+    size_t len = 0;
+    const cbor_fast_status ts = cbor_mnode_get_text(x, &text, &len);
+    FUZZ_CHECK((ts == CBOR_FAST_OK) == (n.type == CBOR_FAST_TYPE_TEXT));
+    if (ts == CBOR_FAST_OK) FUZZ_CHECK(std::string(text, len) == n.text);
+    const cbor_fast_status bs = cbor_mnode_get_bytes(x, &data, &len);
+    FUZZ_CHECK((bs == CBOR_FAST_OK) == (n.type == CBOR_FAST_TYPE_BYTES));
+    if (bs == CBOR_FAST_OK) {
+      std::string h;
+      put_head(h, 2, len);
+      FUZZ_CHECK(h + std::string(reinterpret_cast<const char*>(data), len) == n.enc);
+    }
+    uint64_t raw = 0;
+    int negative = 0;
+    const cbor_fast_status is = cbor_mnode_get_int_raw(x, &raw, &negative);
+    FUZZ_CHECK((is == CBOR_FAST_OK) == (n.int_major >= 0));
+    if (is == CBOR_FAST_OK) FUZZ_CHECK(raw == n.int_arg && negative == n.int_major);
+    uint64_t tag = 0;
+    const cbor_fast_status gs = cbor_mnode_get_tag(x, &tag);
+    FUZZ_CHECK((gs == CBOR_FAST_OK) == (n.k == k_tag));
+    if (gs == CBOR_FAST_OK) FUZZ_CHECK(tag == n.tag);
   }
   FUZZ_CHECK(cbor_mdoc_root(s.doc) == s.L(s.root));
   cbor_writer* w = nullptr;
@@ -250,6 +273,13 @@ void check_all(const state& s) {
 /// The text key operand of map_set / map_remove: up to 3 bytes, so keys repeat.
 std::string key_text(program& p) { return p.str(p.u8() % 4); }
 
+/// A string constructor's content: mostly as short as keys, sometimes long
+/// enough for 2- and 3-byte heads (24 and 256 bytes on).
+std::string content(program& p) {
+  const uint8_t b = p.u8();
+  return p.str(b < 192 ? b % 4 : size_t(b % 64) * 5);
+}
+
 void run(state& s, program& p) {
   while (p.more()) {
     switch (p.u8() % 24) {
@@ -271,14 +301,14 @@ void run(state& s, program& p) {
         break;
       }
       case 3: {
-        const std::string t = key_text(p);
+        const std::string t = content(p);
         mnode n = scalar(CBOR_FAST_TYPE_TEXT, head(3, t.size()) + t);
         n.text = t;
         s.add(n, cbor_mdoc_text(s.doc, t.data(), t.size()));
         break;
       }
       case 4: {
-        const std::string b = p.str(p.u8() % 8);
+        const std::string b = content(p);
         s.add(scalar(CBOR_FAST_TYPE_BYTES, head(2, b.size()) + b),
               cbor_mdoc_bytes(s.doc, b.data(), b.size()));
         break;
