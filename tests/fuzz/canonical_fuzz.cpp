@@ -82,6 +82,26 @@ model_result sorted_form(const std::string& pref, order o) {
   return r;
 }
 
+/// Whether `offset` is where a map key (keys) or a tag (!keys) of the
+/// document starts (a walk with a stack of its own).
+bool is_head_of(const cbor_fast::document& doc, size_t offset, bool keys) {
+  std::vector<cbor_fast::node> todo{doc.root()};
+  while (!todo.empty()) {
+    const cbor_fast::node n = todo.back();
+    todo.pop_back();
+    if (!keys && n.type() == cbor_fast::item_type::tag && n.offset() == offset) return true;
+    if (n.type() == cbor_fast::item_type::map)
+      for (size_t i = 0; i < n.size(); ++i)
+        if (keys && n.map_key(i).offset() == offset) return true;
+    if (n.type() == cbor_fast::item_type::tag) {
+      todo.push_back(n.tag_content());
+    } else if (n.type() == cbor_fast::item_type::array || n.type() == cbor_fast::item_type::map) {
+      for (cbor_fast::node k = n.first_child(); k; k = k.next_sibling()) todo.push_back(k);
+    }
+  }
+  return false;
+}
+
 std::string as_string(const cbor_fast::writer& w) {
   return std::string(reinterpret_cast<const char*>(w.data()), w.size());
 }
@@ -112,6 +132,9 @@ void check_mode(const uint8_t* data, size_t size, size_t item_end,
     FUZZ_CHECK((m.duplicate && s == status::duplicate_key) ||
                (m.tag_left && s == status::invalid_argument));
     FUZZ_CHECK(e.code == s && e.offset < item_end);
+    // A duplicate is reported at a map key, a CTAP2 refusal at a tag.
+    FUZZ_CHECK(s == status::duplicate_key ? is_head_of(doc, e.offset, true)
+                                          : is_head_of(doc, e.offset, false));
   }
 
   // canonicalize() over the input bytes, and the C API, say the same.
