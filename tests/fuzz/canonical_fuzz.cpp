@@ -18,6 +18,7 @@
 // b: through the mutable document too; the depth code is decode's max_depth),
 // then the bytes.
 #include <algorithm>
+#include <cstring>
 #include <string>
 #include <utility>
 #include <vector>
@@ -166,6 +167,34 @@ void check_mode(const uint8_t* data, size_t size, size_t item_end,
     cbor_writer_free(cw);
   }
   if (s != status::ok) return;
+
+  // Into the caller's buffer: one byte short is buffer_too_small with the
+  // size needed counted; exactly the size gives the bytes. NULL options are
+  // the defaults (the depth code 0).
+  {
+    std::vector<uint8_t> buf(m.bytes.size() + 1);
+    const cbor_fast_decode_options* opts = nullptr;
+    cbor_fast_decode_options co = CBOR_FAST_DECODE_OPTIONS_INIT;
+    co.max_depth = o.max_depth;
+    if (c.depth_code != 0) opts = &co;
+    const uint32_t dflags = (o.flags & cbor_fast::decode_validate_utf8) != 0
+                                ? uint32_t(CBOR_FAST_DECODE_VALIDATE_UTF8)
+                                : 0u;
+    for (const size_t cap : {m.bytes.size() - 1, m.bytes.size()}) {
+      if (cap > m.bytes.size()) continue;  // an empty output has no shorter buffer
+      cbor_writer* cw = nullptr;
+      FUZZ_CHECK(cbor_writer_new_buffer(buf.data(), cap, nullptr, &cw) == CBOR_FAST_OK);
+      const cbor_fast_status cs = cbor_canonicalize(data, size, flags, dflags, opts, cw, nullptr);
+      FUZZ_CHECK(cbor_writer_size(cw) == m.bytes.size());
+      if (cap < m.bytes.size()) {
+        FUZZ_CHECK(cs == CBOR_FAST_ERR_BUFFER_TOO_SMALL);
+      } else {
+        FUZZ_CHECK(cs == CBOR_FAST_OK);
+        FUZZ_CHECK(std::memcmp(buf.data(), m.bytes.data(), m.bytes.size()) == 0);
+      }
+      cbor_writer_free(cw);
+    }
+  }
 
   // A fixed point: the output canonicalizes to itself.
   {
