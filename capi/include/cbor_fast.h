@@ -1014,7 +1014,9 @@ CBOR_FAST_API cbor_mnode* cbor_mnode_map_find(const cbor_mnode* node, const char
 
 /**
  * Writes the mutable document's root to a writer, preferred serialization
- * (floats at the width each node asks for, SHORTEST by default).
+ * (floats at the width each node asks for, SHORTEST by default; a tag 2/3
+ * over a byte string as cbor_writer_bignum() writes it: no leading zero
+ * bytes, an integer when it fits 64 bits, since 0.4).
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL, or no root);
  *         or what the writer returns.
  */
