@@ -754,7 +754,7 @@ typedef struct cbor_fast_decode_options {
  *  sequences and readers. Since 0.5. */
 #define CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS 16777216u
 /** The default limit of items of a document, of each item of a sequence, and
- *  of a reader since creation/reset (2^28). Since 0.5. */
+ *  of each top-level item a reader or stream reads (2^28). Since 0.5. */
 #define CBOR_FAST_DEFAULT_MAX_ITEMS 268435456u
 
 /**
@@ -765,8 +765,8 @@ typedef struct cbor_fast_decode_options {
  * reader keeps its allocator (options->alloc is only checked, as
  * cbor_decode() checks it) and its CBOR_FAST_OPT_STREAMING setting; limits
  * the options struct does not cover (an older struct_size) are defaults.
- * max_items counts since creation or reset, in 64 bits (a document clamps it
- * to UINT32_MAX - 1). Best called before the first item; containers already
+ * max_items counts the items of each top-level item, in 64 bits (a document
+ * clamps it to UINT32_MAX - 1). Best called before the first item; containers already
  * open keep the checks they were opened with.
  * @param reader   the reader
  * @param flags    CBOR_FAST_DECODE_VALIDATE_UTF8, _REJECT_DUPLICATE_KEYS and

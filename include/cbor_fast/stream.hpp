@@ -29,8 +29,8 @@ bool fd_source(void* context, uint8_t* buffer, size_t capacity, size_t* got) noe
 /// Limits of a stream: its reader's, and the most bytes it holds at once.
 struct stream_options {
   /// The reader's limits and checks (streaming is set by the stream; the
-  /// allocator also serves the buffer). max_items counts over the whole
-  /// input: a stream of more than default_max_items items lifts it.
+  /// allocator also serves the buffer). max_items counts the items of each
+  /// top-level item (since 0.5), so a long sequence never runs out of it.
   reader_options reader;
   /// Bytes asked of the source per read when the buffer has room.
   size_t block_size = size_t(64) << 10;
