@@ -7,7 +7,8 @@
 // more than max_buffer bytes. With a max_buffer smaller than the input (switch
 // a: 16 to 79 bytes) it may stop early with memory_budget_exceeded, and then
 // only there: after a prefix of the reference's items, at the offset of the
-// next one, which did not fit.
+// next one, which did not fit. A source that fails at byte k gives a prefix,
+// then source_failed at the item that needed that byte.
 //
 // Input: configuration byte (fuzz_util.hpp; a: the small buffer; b:
 // duplicate-key checks), then the CBOR input.
@@ -41,14 +42,16 @@ struct outcome {
 struct source {
   const uint8_t* data;
   size_t size;
+  size_t fail_at = SIZE_MAX;  ///< a read asked for this byte fails
   size_t at = 0;
   size_t piece = 0;
   static bool read(void* ctx, uint8_t* buf, size_t cap, size_t* got) {
     auto* s = static_cast<source*>(ctx);
     FUZZ_CHECK(cap != 0);
+    if (s->at >= s->fail_at) return false;
     size_t n = s->size - s->at;
     if (n != 0) n = std::min(n, size_t(s->data[s->piece++ % s->size] % 17) + 1);
-    n = std::min(n, cap);
+    n = std::min({n, cap, s->fail_at - s->at});  // nothing from byte fail_at on
     std::memcpy(buf, s->data + s->at, n);
     s->at += n;
     *got = n;
@@ -89,8 +92,8 @@ outcome reference(const uint8_t* data, size_t size, reader_options o, Step step)
 
 template <class Step>
 outcome streamed(const uint8_t* data, size_t size, const reader_options& o, size_t block,
-                 size_t max_buffer, Step step) {
-  source src{data, size};
+                 size_t max_buffer, Step step, size_t fail_at = SIZE_MAX) {
+  source src{data, size, fail_at};
   cbor_fast::stream_options so;
   so.reader = o;
   so.block_size = block;
@@ -117,6 +120,27 @@ outcome streamed(const uint8_t* data, size_t size, const reader_options& o, size
   }
 }
 
+/// A source that fails once the stream asks it for byte k (k from the
+/// input): the items of the same stream with a working source (`whole`) up
+/// to there, then source_failed where the item that needed byte k starts;
+/// or all of `whole`, if it ended before asking for byte k.
+template <class Step>
+void check_failing_source(const uint8_t* data, size_t size, const reader_options& o, size_t block,
+                          size_t max_buffer, Step step, const outcome& whole) {
+  if (size == 0) return;
+  const size_t k = size_t(data[0]) % size;
+  const outcome cut = streamed(data, size, o, block, max_buffer, step, k);
+  FUZZ_CHECK(cut.items.size() <= whole.items.size());
+  FUZZ_CHECK(std::equal(cut.items.begin(), cut.items.end(), whole.items.begin()));
+  const size_t n = cut.items.size();
+  if (cut.last == status::source_failed) {
+    FUZZ_CHECK(cut.offset <= k);
+    if (n < whole.starts.size()) FUZZ_CHECK(cut.offset == whole.starts[n] && whole.ends[n] > k);
+  } else {
+    FUZZ_CHECK(cut.items == whole.items && cut.last == whole.last && cut.offset == whole.offset);
+  }
+}
+
 template <class Step>
 void check(const uint8_t* data, size_t size, const reader_options& o, size_t block,
            size_t max_buffer, Step step) {
@@ -135,6 +159,7 @@ void check(const uint8_t* data, size_t size, const reader_options& o, size_t blo
       // (Duplicate-key checks keep an open key's bytes too: keep_from().)
       if (!o.reject_duplicate_keys) FUZZ_CHECK(ref.ends[n] - ref.starts[n] > max_buffer);
     }
+    check_failing_source(data, size, o, block, max_buffer, step, got);
     return;
   }
   if (got.items != ref.items || got.last != ref.last || got.offset != ref.offset ||
@@ -145,6 +170,8 @@ void check(const uint8_t* data, size_t size, const reader_options& o, size_t blo
   FUZZ_CHECK(got.items == ref.items);
   FUZZ_CHECK(got.last == ref.last && got.offset == ref.offset &&
              got.item_offset == ref.item_offset);
+
+  check_failing_source(data, size, o, block, max_buffer, step, got);
 }
 
 }  // namespace
