@@ -119,6 +119,15 @@ mnode scalar(cbor_fast_type t, std::string enc) {
   return n;
 }
 
+/// An array, map or tag node (no children yet).
+mnode holder(kind k, cbor_fast_type t, uint64_t tag = 0) {
+  mnode n;
+  n.k = k;
+  n.type = t;
+  n.tag = tag;
+  return n;
+}
+
 std::string head(uint8_t major, uint64_t v) {
   std::string s;
   put_head(s, major, v);
@@ -313,20 +322,8 @@ void run(state& s, program& p) {
               cbor_mdoc_bytes(s.doc, b.data(), b.size()));
         break;
       }
-      case 5: {
-        mnode n;
-        n.k = k_array;
-        n.type = CBOR_FAST_TYPE_ARRAY;
-        s.add(n, cbor_mdoc_array(s.doc));
-        break;
-      }
-      case 6: {
-        mnode n;
-        n.k = k_map;
-        n.type = CBOR_FAST_TYPE_MAP;
-        s.add(n, cbor_mdoc_map(s.doc));
-        break;
-      }
+      case 5: s.add(holder(k_array, CBOR_FAST_TYPE_ARRAY), cbor_mdoc_array(s.doc)); break;
+      case 6: s.add(holder(k_map, CBOR_FAST_TYPE_MAP), cbor_mdoc_map(s.doc)); break;
       case 7: {
         const uint64_t num = p.u64(p.u8() % 9);
         const long c = s.pick(p);
@@ -335,11 +332,7 @@ void run(state& s, program& p) {
           FUZZ_CHECK(t == nullptr);
           break;
         }
-        mnode n;
-        n.k = k_tag;
-        n.type = CBOR_FAST_TYPE_TAG;
-        n.tag = num;
-        const size_t id = s.add(n, t);
+        const size_t id = s.add(holder(k_tag, CBOR_FAST_TYPE_TAG, num), t);
         s.adopt(long(id), c, 0);
         break;
       }
@@ -399,11 +392,7 @@ void run(state& s, program& p) {
         FUZZ_CHECK(n != nullptr);
         const size_t bytes = s.add(scalar(CBOR_FAST_TYPE_BYTES, head(2, digits.size()) + digits),
                                    cbor_mnode_tag_content(n));
-        mnode t;
-        t.k = k_tag;
-        t.type = CBOR_FAST_TYPE_TAG;
-        t.tag = negative ? 3 : 2;
-        const size_t id = s.add(t, n);
+        const size_t id = s.add(holder(k_tag, CBOR_FAST_TYPE_TAG, negative ? 3 : 2), n);
         s.adopt(long(id), long(bytes), 0);
         break;
       }
