@@ -337,25 +337,26 @@ void run(state& s, program& p) {
         break;
       }
       case 8: {
-        // Shortest or double width (half and single would round values they
-        // cannot hold, which the model leaves alone).
+        // A float at the width asked for: shortest, or half, single or
+        // double where that width holds the value exactly (a width that
+        // cannot would round it, which the model leaves alone: shortest then).
         const uint64_t bits = p.u64(8);
-        const bool shortest = (p.u8() & 1) != 0;
+        unsigned want = 2u << (p.u8() % 4);  // 2, 4, 8 or 16 (shortest)
         double d;
         std::memcpy(&d, &bits, sizeof d);
-        std::string enc;
-        if (shortest) {
-          uint64_t narrow = 0;
-          const unsigned width = shortest_float(bits, narrow);
-          enc += char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb);
-          for (unsigned i = width; i-- > 0;) enc += char(uint8_t(narrow >> (8 * i)));
-        } else {
-          enc += char(0xfb);
-          for (unsigned i = 8; i-- > 0;) enc += char(uint8_t(bits >> (8 * i)));
-        }
-        s.add(scalar(CBOR_FAST_TYPE_FLOAT, enc),
-              cbor_mdoc_float(s.doc, d,
-                              shortest ? CBOR_FAST_FLOAT_SHORTEST : CBOR_FAST_FLOAT_DOUBLE));
+        uint64_t narrow = bits;
+        if (want == 2 && !narrow_float_bits(bits, 5, 10, narrow)) want = 16;
+        if (want == 4 && !narrow_float_bits(bits, 8, 23, narrow)) want = 16;
+        const unsigned width = want == 16 ? shortest_float(bits, narrow) : want;
+        std::string enc(1, char(width == 2 ? 0xf9 : width == 4 ? 0xfa : 0xfb));
+        for (unsigned i = width; i-- > 0;) enc += char(uint8_t(narrow >> (8 * i)));
+        const cbor_fast_float_width asked = want == 2   ? CBOR_FAST_FLOAT_HALF
+                                            : want == 4 ? CBOR_FAST_FLOAT_SINGLE
+                                            : want == 8 ? CBOR_FAST_FLOAT_DOUBLE
+                                                        : CBOR_FAST_FLOAT_SHORTEST;
+        cbor_mnode* f = cbor_mdoc_float(s.doc, d, asked);
+        FUZZ_CHECK(cbor_mnode_float_width(f) == (want == 16 ? 0u : want));
+        s.add(scalar(CBOR_FAST_TYPE_FLOAT, enc), f);
         break;
       }
       case 9: {
