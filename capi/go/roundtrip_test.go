@@ -3,9 +3,11 @@ package cborfast
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand"
+	"reflect"
 	"sync"
 	"testing"
 )
@@ -345,6 +347,69 @@ func TestPropertyRoundTrip(t *testing.T) {
 		}
 	}
 	checkNoLeaks(t, before)
+}
+
+// Goroutines that meet a struct type for the first time at once build and
+// share its plans (and a mode's), which go.test_race checks.
+func TestConcurrentFirstUseOfStructPlans(t *testing.T) {
+	type inner struct {
+		Name string   `cbor:"1,keyasint"`
+		Tags []string `cbor:"2,keyasint,omitempty"`
+	}
+	type record struct {
+		ID    uint64           `cbor:"id"`
+		Items []inner          `cbor:"items"`
+		Attrs map[string]int64 `cbor:"attrs"`
+		Raw   []byte           `cbor:"raw,omitempty"`
+		Next  *record          `cbor:"next,omitempty"`
+	}
+	em, err := EncOptions{Sort: SortCoreDeterministic}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dm, err := DecOptions{DupMapKey: DupMapKeyEnforcedAPF}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				in := record{ID: uint64(g*1000 + i), Items: []inner{{Name: "a", Tags: []string{"x"}}, {Name: "b"}},
+					Attrs: map[string]int64{"k": int64(i), "j": -1}, Next: &record{ID: 7}}
+				var b []byte
+				var err error
+				if g%2 == 0 {
+					b, err = em.Marshal(in)
+				} else {
+					b, err = Marshal(in)
+				}
+				var out record
+				if err == nil {
+					if g%2 == 0 {
+						err = dm.Unmarshal(b, &out)
+					} else {
+						err = Unmarshal(b, &out)
+					}
+				}
+				if err == nil && !reflect.DeepEqual(in, out) {
+					err = fmt.Errorf("round trip differs: %+v", out)
+				}
+				if err != nil {
+					errs <- err
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
 }
 
 func TestConcurrentDecodeEncode(t *testing.T) {
