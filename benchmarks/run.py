@@ -4,6 +4,7 @@
     python3 benchmarks/run.py --build-dir build/bench
     python3 benchmarks/run.py --build-dir build/bench --filter 'corpus|twitter' --min-time 0.2
     python3 benchmarks/run.py --build-dir build/bench --callgrind   # instructions per byte
+    python3 benchmarks/run.py --build-dir build/bench --placements 8  # spread over code placement
 
 Benchmarks are named "<operation>/<implementation>/<input>". Each table has the
 inputs as rows and, as columns, the libcbor_fast variants, the peers, memcpy of
@@ -64,8 +65,7 @@ def cache_value(build_dir, key):
     return None
 
 
-def run_suite(args):
-    binary = find_binary(args.build_dir, "cbor_fast_bench")
+def run_binary(binary, args):
     cmd = [binary, "--benchmark_format=json", f"--benchmark_min_time={args.min_time}"]
     if args.filter:
         cmd.append(f"--benchmark_filter={args.filter}")
@@ -78,7 +78,37 @@ def run_suite(args):
     proc = subprocess.run(cmd, stdout=subprocess.PIPE, check=False)
     if proc.returncode != 0:
         sys.exit(f"run.py: the benchmark binary failed (exit {proc.returncode})")
-    data = json.loads(proc.stdout)
+    return json.loads(proc.stdout)
+
+
+def run_suite(args):
+    data = run_binary(find_binary(args.build_dir, "cbor_fast_bench"), args)
+    if args.json_out:
+        with open(args.json_out, "w", encoding="utf-8") as f:
+            json.dump(data, f, indent=1)
+    return data
+
+
+def run_placements(args):
+    """The suite once per code placement (benchmarks/code_shift.cpp): builds
+    the cbor_fast_bench_shiftN binaries, runs them in turn and returns
+    {"placements": [{"shift": N, "data": ...}, ...]}."""
+    build = ["cmake", "--build", args.build_dir, "--target", "cbor_fast_bench_placements"]
+    print(f"building: {' '.join(build)}", file=sys.stderr)
+    if subprocess.run(build, check=False).returncode != 0:
+        sys.exit("run.py: building the placement binaries failed")
+    found = []
+    for name in os.listdir(os.path.join(args.build_dir, "benchmarks")):
+        m = re.fullmatch(r"cbor_fast_bench_shift(\d+)", name)
+        if m:
+            found.append((int(m.group(1)), os.path.join(args.build_dir, "benchmarks", name)))
+    if not found:
+        sys.exit("run.py: no cbor_fast_bench_shiftN binaries were built")
+    found.sort()
+    if args.placements < len(found):
+        found = found[:args.placements]
+    data = {"placements": [{"shift": shift, "data": run_binary(binary, args)}
+                           for shift, binary in found]}
     if args.json_out:
         with open(args.json_out, "w", encoding="utf-8") as f:
             json.dump(data, f, indent=1)
@@ -179,15 +209,16 @@ def geomean(values):
     return product ** (1.0 / len(values))
 
 
-def targets(results, inputs):
-    """The issue's target ratios, one line each; the corpus geomean (what the
-    targets are set on) after the three files."""
-    lines = ["\n### targets\n", "| check | input | measured | target |", "|---|---|---|---|"]
+def target_rows(results, inputs):
+    """The issue's target ratios: (check, input, value, target, format) per
+    row; the corpus geomean (what the targets are set on) after the three
+    files."""
+    rows = []
     corpus = [i for i in inputs if i in CORPUS]
 
     def row(check, inp, value, target, fmt="{:.2f}×"):
         if value is not None:
-            lines.append(f"| {check} | {inp} | {fmt.format(value)} | {target} |")
+            rows.append((check, inp, value, target, fmt))
 
     def corpus_rows(check, fn, target, fmt="{:.2f}×"):
         values = [fn(inp) for inp in corpus]
@@ -215,6 +246,15 @@ def targets(results, inputs):
             if a and b:
                 row(f"single-item document, {impl} time / libcbor", inp, a[0] / b[0], "≤ 1.2",
                     "{:.2f}")
+    # Issue 16's targets: input in parts against the one-shot next() loop.
+    for impl, target in (("cbor_fast_grown_4k", "≤ 1.1"), ("cbor_fast_fed_4k", "≤ 1.1"),
+                         ("cbor_fast_stream_4k", "≤ 1.1"), ("cbor_fast_grown_64", "≤ 2"),
+                         ("cbor_fast_fed_64", "≤ 2"), ("cbor_fast_fed_needed_64", "≤ 2")):
+        def part(inp, impl=impl):
+            a = results.get(("walk", impl, inp))
+            b = results.get(("walk", "cbor_fast", inp))
+            return a[0] / b[0] if a and b else None
+        corpus_rows(f"input in parts ({impl}) / one-shot next() loop", part, target, "{:.2f}")
     row("500 nested arrays, next() walk vs nlohmann", "nested_500",
         vs(results, "walk", "cbor_fast", "nlohmann", "nested_500"), "≥ 1×")
     row("500 nested arrays, validate vs libcbor", "nested_500",
@@ -272,7 +312,50 @@ def targets(results, inputs):
         if inp.startswith(("uint_", "negint_", "float")):
             row("writer vs libcbor cbor_encode_*", inp,
                 vs(results, "encode", "cbor_fast", "libcbor", inp), "≥ 2×")
+    return rows
+
+
+def targets(results, inputs):
+    lines = ["\n### targets\n", "| check | input | measured | target |", "|---|---|---|---|"]
+    for check, inp, value, target, fmt in target_rows(results, inputs):
+        lines.append(f"| {check} | {inp} | {fmt.format(value)} | {target} |")
     return "\n".join(lines)
+
+
+def median(values):
+    values = sorted(values)
+    n = len(values)
+    return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+
+
+def placement_report(placements, stat):
+    """Tables of each row's median over the placements, and the targets as
+    the median over the placements with the lowest and highest value (each
+    ratio taken within one placement's run, then spread over placements)."""
+    per = [(p["shift"], *collect(p["data"], stat)) for p in placements]
+    inputs = per[0][2]
+    keys = set()
+    for _shift, results, _inputs in per:
+        keys |= set(results)
+    merged = {}
+    for key in keys:
+        values = [r[key] for _s, r, _i in per if key in r]
+        merged[key] = (median([v[0] for v in values]), median([v[1] for v in values]))
+    text, _ratios = tables(merged, inputs)
+    spread = {}
+    order = []
+    for _shift, results, _inputs in per:
+        for check, inp, value, target, fmt in target_rows(results, inputs):
+            if (check, inp) not in spread:
+                order.append((check, inp, target, fmt))
+            spread.setdefault((check, inp), []).append(value)
+    lines = ["\n### targets over the placements\n",
+             "| check | input | median | lowest – highest | target |", "|---|---|---|---|---|"]
+    for check, inp, target, fmt in order:
+        values = spread[(check, inp)]
+        lines.append(f"| {check} | {inp} | {fmt.format(median(values))} | "
+                     f"{fmt.format(min(values))} – {fmt.format(max(values))} | {target} |")
+    return text, "\n".join(lines)
 
 
 # ---- callgrind -------------------------------------------------------------------
@@ -370,6 +453,9 @@ def main():
     parser.add_argument("--callgrind-ops", help="comma-separated walk_once operations")
     parser.add_argument("--callgrind-dir", help="keep callgrind output files here")
     parser.add_argument("--corpus-dir", help="default: CBOR_FAST_CORPUS_DIR from the CMake cache")
+    parser.add_argument("--placements", type=int, default=0, metavar="N",
+                        help="run the suite with the code at N placements (up to 8: shifted by "
+                             "0, 16, ..., 112 bytes) and report the spread; see BENCHMARKS.md")
     args = parser.parse_args()
 
     if args.callgrind:
@@ -378,15 +464,26 @@ def main():
     if args.from_json:
         with open(args.from_json, encoding="utf-8") as f:
             data = json.load(f)
+    elif args.placements > 0:
+        data = run_placements(args)
     else:
         data = run_suite(args)
-    results, inputs = collect(data, args.stat)
-    ctx = data.get("context", {})
+    placements = data.get("placements")
+    ctx = (placements[0]["data"] if placements else data).get("context", {})
     print(f"## libcbor_fast benchmarks\n\n{ctx.get('host_name', '?')}: {ctx.get('num_cpus', '?')} "
           f"CPUs at {ctx.get('mhz_per_cpu', '?')} MHz, load average "
           f"{', '.join(f'{x:.1f}' for x in ctx.get('load_avg', [])) or '?'}; "
           f"implementations: {ctx.get('implementations', '?')}; "
           f"min time {args.min_time} s, repetitions {args.repetitions} ({args.stat}).")
+    if placements:
+        shifts = ", ".join(str(p["shift"]) for p in placements)
+        print(f"\n{len(placements)} code placements (shifted by {shifts} bytes); each cell is "
+              f"the median over the placements of each placement's {args.stat}.")
+        text, spread = placement_report(placements, args.stat)
+        print(text)
+        print(spread)
+        return
+    results, inputs = collect(data, args.stat)
     text, _ratios = tables(results, inputs)
     print(text)
     print(targets(results, inputs))
