@@ -948,6 +948,60 @@ fn recursive_targets_stop_before_the_stack_ends() {
     }
 }
 
+/// Recurses through `Option` and a newtype alone: each level takes no input.
+#[derive(Debug, Deserialize)]
+struct Spin(Option<Box<Spin>>);
+
+/// Recurses through a newtype alone (no value of it can be made; serde can
+/// still be asked to read one).
+#[derive(Debug, Deserialize)]
+struct Loop(#[allow(dead_code)] Box<Loop>);
+
+#[derive(Debug, Deserialize, PartialEq)]
+struct Id(u64);
+
+#[test]
+fn types_recursing_without_input_stop_at_depth() {
+    // On anything but null these recursed until the thread's stack
+    // overflowed (an abort). A level that takes no input now checks the
+    // stack every 8 repeats: Depth at the item they all stand on.
+    for stack in [256usize << 10, 2 << 20] {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let e = from_slice::<Spin>(&[0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{stack}: {e}");
+                // the second element, the uint at offset 2
+                let e = from_slice::<Vec<Spin>>(&[0x82, 0xf6, 0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 2), "{stack}: {e}");
+                let e = from_slice::<Loop>(&[0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{stack}: {e}");
+                // inside a map's value: the text at offset 2
+                let e = from_slice::<BTreeMap<u8, Loop>>(&[0xa1, 0x01, 0x61, b'x']).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 2), "{stack}: {e}");
+                // null ends them
+                let s: Spin = from_slice(&[0xf6]).unwrap();
+                assert!(s.0.is_none());
+                let v: Vec<Spin> = from_slice(&[0x82, 0xf6, 0xf6]).unwrap();
+                assert_eq!(v.len(), 2);
+                // 17 Options on one item (two stack checks, with room)
+                // read as before
+                type O2<T> = Option<Option<T>>;
+                type O8<T> = O2<O2<O2<O2<T>>>>;
+                let d: Option<O8<O8<Id>>> = from_slice(&[0x05]).unwrap();
+                assert_eq!(
+                    format!("{d:?}"),
+                    format!("{}Id(5){}", "Some(".repeat(17), ")".repeat(17))
+                );
+                let ids: Vec<Option<Id>> = from_slice(&[0x83, 0x01, 0xf6, 0x03]).unwrap();
+                assert_eq!(ids, vec![Some(Id(1)), None, Some(Id(3))]);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
+
 #[test]
 fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
     // Two 400-level trees in a sequence: the first read on this thread (a

@@ -124,6 +124,10 @@ pub struct Deserializer<'a> {
     stack: (usize, usize),
     /// The depth of the head that checked the stack last (see `deeper`).
     checked_depth: u32,
+    /// The offset of the item the last `Option` or newtype stood on, and how
+    /// many levels in a row stood on it (see `no_input_level`).
+    spin_at: usize,
+    spins: u32,
 }
 
 /// One reader per thread kept from a dropped deserializer (with `open`'s
@@ -271,6 +275,8 @@ impl<'a> Deserializer<'a> {
             reusable: true,
             stack: (0, 0),
             checked_depth: 0,
+            spin_at: usize::MAX,
+            spins: 0,
         };
         de.seal();
         de
@@ -499,6 +505,25 @@ impl<'a> Deserializer<'a> {
         }
         self.checked_depth = depth;
         self.check_stack(offset)
+    }
+
+    /// For an `Option` that is not null or a newtype, before it recurses on
+    /// the item just peeked at: serde goes one level deeper without reading
+    /// anything, so `deeper` never sees it. A type that recurses through
+    /// them alone (`struct A(Option<Box<A>>)`) would go on until the stack
+    /// overflows. Levels in a row on the same item check the stack every 8th
+    /// (`Status::Depth` at that item); other Options and newtypes cost a
+    /// compare and two stores.
+    #[inline(always)]
+    fn no_input_level(&mut self) -> Result<(), Error> {
+        let offset = self.at(self.pos).offset;
+        if offset != self.spin_at {
+            self.spin_at = offset;
+            self.spins = 0;
+            return Ok(());
+        }
+        self.spins = self.spins.wrapping_add(1);
+        if self.spins % 8 == 0 { self.check_stack(offset) } else { Ok(()) }
     }
 
     #[cold]
@@ -1165,6 +1190,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
             self.next()?;
             visitor.visit_none()
         } else {
+            self.no_input_level()?;
             visitor.visit_some(self)
         }
     }
@@ -1211,6 +1237,8 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
             };
             return visitor.visit_seq(TagSeq { de: self, tag, stage: 0 });
         }
+        self.peek()?;
+        self.no_input_level()?;
         visitor.visit_newtype_struct(self)
     }
 

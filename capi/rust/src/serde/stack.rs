@@ -16,8 +16,10 @@
 //! item's depth otherwise: a check at each level cost canada's 56,000
 //! coordinate pairs 5 % more instructions, a countdown 3 %). A type that
 //! recurses through `Option` or a newtype alone (`struct A(Option<Box<A>>)`)
-//! takes no input per level: on anything but null it recurses until the
-//! stack overflows, in any serde format; it is not checked.
+//! takes no input per level: on anything but null serde recurses without
+//! end. Each `Option` that is not null and each newtype notes the item it
+//! stands on, and every 8th level in a row on the same item checks the
+//! stack in the same way (`Status::Depth` at that item).
 use std::cell::Cell;
 
 /// What must be left below a level that goes deeper.
