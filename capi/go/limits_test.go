@@ -344,3 +344,73 @@ func TestSmallResultsKeepLittle(t *testing.T) {
 		runtime.KeepAlive(kept)
 	}
 }
+
+// selfPtr is a pointer type that points to itself: no value at its end.
+type selfPtr *selfPtr
+
+// selfPtrA and selfPtrB point to each other.
+type (
+	selfPtrA *selfPtrB
+	selfPtrB *selfPtrA
+)
+
+// holdsSelfPtr has one in a field.
+type holdsSelfPtr struct {
+	N int     `cbor:"1,keyasint"`
+	P selfPtr `cbor:"2,keyasint"`
+}
+
+func TestPointerTypeToItself(t *testing.T) {
+	// Anything but null allocated pointer after pointer without reading
+	// input until the goroutine's stack overflowed (a fatal error, not a
+	// panic). Now a type error at the item, as for any other mismatch.
+	typeErr := func(t *testing.T, err error, cborType string, off int) {
+		t.Helper()
+		var te *UnmarshalTypeError
+		if !errors.As(err, &te) {
+			t.Fatalf("got %v, want an *UnmarshalTypeError", err)
+		}
+		if te.CBORType != cborType || te.Offset != off {
+			t.Fatalf("got %q at %d, want %q at %d (%v)", te.CBORType, te.Offset, cborType, off, err)
+		}
+	}
+	var p selfPtr
+	typeErr(t, Unmarshal([]byte{0x05}, &p), "unsigned integer", 0)
+	if p != nil {
+		t.Fatalf("set to %v", p)
+	}
+	var a selfPtrA
+	typeErr(t, Unmarshal([]byte{0x82, 0x01, 0x02}, &a), "array", 0)
+	// in a field: the error is at the field's value; the other field is set
+	var h holdsSelfPtr
+	typeErr(t, Unmarshal([]byte{0xa2, 0x01, 0x07, 0x02, 0x63, 'a', 'b', 'c'}, &h), "text string", 4)
+	if h.N != 7 || h.P != nil {
+		t.Fatalf("got %+v", h)
+	}
+	// null and undefined set it to nil, as for any pointer
+	p = new(selfPtr)
+	if err := Unmarshal([]byte{0xf6}, &p); err != nil || p != nil {
+		t.Fatalf("null: %v %v", err, p)
+	}
+	var b selfPtrB
+	if err := Unmarshal([]byte{0xf7}, &b); err != nil || b != nil {
+		t.Fatalf("undefined: %v %v", err, b)
+	}
+	// ordinary pointer chains are not cycles
+	for _, ty := range []reflect.Type{reflect.TypeFor[*int](), reflect.TypeFor[**int](),
+		reflect.TypeFor[***holdsSelfPtr]()} {
+		if pointerCycle(ty) {
+			t.Fatalf("%v: a cycle", ty)
+		}
+	}
+	for _, ty := range []reflect.Type{reflect.TypeFor[selfPtr](), reflect.TypeFor[*selfPtr](),
+		reflect.TypeFor[selfPtrA](), reflect.TypeFor[**selfPtrB]()} {
+		if !pointerCycle(ty) {
+			t.Fatalf("%v: not a cycle", ty)
+		}
+	}
+	var pp **int
+	if err := Unmarshal([]byte{0x05}, &pp); err != nil || **pp != 5 {
+		t.Fatalf("**int: %v", err)
+	}
+}

@@ -136,6 +136,24 @@ var (
 var cborTypeNames = [...]string{"none", "unsigned integer", "negative integer", "byte string",
 	"text string", "array", "map", "tag", "simple value", "bool", "null", "undefined", "float", "break"}
 
+// pointerCycle reports whether the chain of pointer types from t (a pointer)
+// comes back to a type on it (type P *P), where it never reaches a value.
+func pointerCycle(t reflect.Type) bool {
+	slow, fast := t, t
+	for {
+		for range 2 {
+			fast = fast.Elem()
+			if fast.Kind() != reflect.Pointer {
+				return false
+			}
+		}
+		slow = slow.Elem()
+		if slow == fast {
+			return true
+		}
+	}
+}
+
 // mismatch records a type error for the value at it and skips the value.
 func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
 	d.typeError(it, t, reason)
@@ -516,6 +534,19 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 	case reflect.Map:
 		return mapDec(t, td)
 	case reflect.Pointer:
+		if pointerCycle(t) {
+			// type P *P: no value at the end of the chain. Anything but
+			// null would allocate pointer after pointer without reading
+			// input until the goroutine's stack overflowed (fxamacker
+			// loops forever building its plan): a type error instead.
+			return func(d *decState, it *citem, p unsafe.Pointer) error {
+				if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
+					*(*unsafe.Pointer)(p) = nil
+					return nil
+				}
+				return d.mismatch(it, t, "the pointer type points to itself")
+			}
+		}
 		elem := decoderLocked(t.Elem())
 		et := t.Elem()
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
