@@ -511,6 +511,13 @@ def seeds(shared_dir):
     out["stream"]["seed-buffer-equals-input"] = config_byte(a=True) + h(
         "a5 6161 6141 6162 6142 6163 6143 6164 60 44 6165 6145")
 
+    # stream: a sequence of 16 texts of 8 bytes, so that next_document()'s
+    # documents outlive several refills of the stream's buffer (a document
+    # that kept pointers into it instead of its own strings reads changed
+    # text at the end of the loop).
+    out["stream"]["seed-documents-outlive-the-buffer"] = config_byte() + b"".join(
+        b"\x68" + bytes([c]) * 8 for c in b"abcdefghijklmnop")
+
     # mdoc: programs of calls.
     out["mdoc"] = {f"seed-{n}": config_byte() + prog for n, prog in MDOC_PROGRAMS}
 

@@ -3,7 +3,9 @@
 // 1 to 64 bytes, must give what a streaming reader given the whole input gives
 // (told of its end when it asks for more):
 // every item (all fields, string content), the final status, its offset and
-// item offset, for next(), skip() and visit() loops. Its buffer never holds
+// item offset, for next(), skip(), visit() and next_document() loops (a
+// document told by its encoding; the reference decodes from its reader with
+// copied strings, as the stream does). Its buffer never holds
 // more than max_buffer bytes. With a max_buffer smaller than the input (switch
 // a: 16 to 79 bytes) it may stop early with memory_budget_exceeded, and then
 // only there: after a prefix of the reference's items, at the offset of the
@@ -15,9 +17,12 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "cbor_fast/document.hpp"
 #include "cbor_fast/stream.hpp"
+#include "cbor_fast/writer.hpp"
 #include "fuzz_util.hpp"
 
 namespace {
@@ -36,7 +41,21 @@ struct outcome {
   status last = status::ok;
   size_t offset = 0;
   size_t item_offset = 0;
+  /// next_document()'s documents, kept to the end of the loop (they own
+  /// their strings: the stream's buffer has moved on since) and then told by
+  /// their encodings in `items`.
+  std::vector<cbor_fast::document> docs;
 };
+
+/// The documents' encodings (the same encoder on both sides) as their items.
+void describe_documents(outcome& out) {
+  FUZZ_CHECK(out.docs.empty() || out.docs.size() == out.items.size());
+  for (size_t i = 0; i < out.docs.size(); ++i) {
+    cbor_fast::writer w;
+    FUZZ_CHECK(cbor_fast::encode(out.docs[i], w) == status::ok);
+    out.items[i].assign(reinterpret_cast<const char*>(w.data()), w.size());
+  }
+}
 
 /// The input in pieces; counts the reads.
 struct source {
@@ -58,6 +77,29 @@ struct source {
     return true;
   }
 };
+
+/// The next top-level item as a document: the stream's own, and the
+/// reference's decode() from its reader (need_more, nothing consumed, until
+/// the whole item is there).
+status take_document(stream& st, cbor_fast::document& d) { return st.next_document(d); }
+status take_document(reader& r, cbor_fast::document& d) {
+  return cbor_fast::decode(r, d, cbor_fast::decode_copy_strings);
+}
+
+/// A document step: the document is kept (describe_documents() tells it
+/// once the loop has ended).
+template <class R>
+status document_step(R& r, outcome& out) {
+  cbor_fast::document d;
+  const status s = take_document(r, d);
+  if (s != status::ok) {
+    FUZZ_CHECK(d.empty());
+    return s;
+  }
+  out.docs.push_back(std::move(d));
+  out.items.emplace_back();
+  return s;
+}
 
 /// The reference: a streaming reader given the whole input, told that it
 /// has ended only when it asks for more (as a stream learns it from its
@@ -86,6 +128,7 @@ outcome reference(const uint8_t* data, size_t size, reader_options o, Step step)
       out.offset = r.error().offset;
       out.item_offset = r.error().item_offset;
     }
+    describe_documents(out);
     return out;
   }
 }
@@ -116,6 +159,7 @@ outcome streamed(const uint8_t* data, size_t size, const reader_options& o, size
       out.offset = st.error().offset;
       out.item_offset = st.error().item_offset;
     }
+    describe_documents(out);
     return out;
   }
 }
@@ -194,5 +238,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* input, size_t input_size) {
   check(data, size, o, block, max_buffer, next_step);
   check(data, size, o, block, max_buffer, skip_step);
   check(data, size, o, block, max_buffer, visit_step);
+  check(data, size, o, block, max_buffer,
+        [](auto& r, outcome& out) { return document_step(r, out); });
   return 0;
 }
