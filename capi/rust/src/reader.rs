@@ -211,7 +211,9 @@ impl<'a> Reader<'a> {
     fn set(&mut self, option: ffi::cbor_fast_option, value: u64) -> Result<(), Error> {
         // SAFETY: live handle.
         let code = unsafe { ffi::cbor_reader_set(self.raw.as_ptr(), option, value) };
-        crate::error::check(code, self.offset())
+        crate::error::check(code, self.offset())?;
+        // `read_array`'s second reader gets the same options.
+        self.scratch.set(option, value)
     }
 
     /// Refuse a map key equal by value to an earlier key of the same map

@@ -119,19 +119,69 @@ pub(crate) fn reader_error(
 
 /// A second reader, made on first use and kept, for reading an array ahead
 /// of (or instead of) the main reader.
-pub(crate) struct Scratch(Option<NonNull<ffi::cbor_reader>>);
+pub(crate) struct Scratch {
+    raw: Option<NonNull<ffi::cbor_reader>>,
+    /// The main reader's options, given to the scratch reader too: with its
+    /// defaults it refused what the main reader was told to allow (a raised
+    /// `max_container_items`: `ContainerTooLarge` at a probe the main reader
+    /// would have passed).
+    configured: Option<(u32, ffi::cbor_fast_decode_options)>,
+    sets: Vec<(ffi::cbor_fast_option, u64)>,
+}
 
-// SAFETY: an owned handle with no thread affinity, used through &mut.
+// SAFETY: the scratch handle is used only through &mut self; no thread affinity.
 unsafe impl Send for Scratch {}
 
 impl Scratch {
     pub(crate) const fn new() -> Scratch {
-        Scratch(None)
+        Scratch { raw: None, configured: None, sets: Vec::new() }
+    }
+
+    /// What `cbor_reader_configure` gave the main reader.
+    pub(crate) fn configure(
+        &mut self,
+        flags: u32,
+        options: &ffi::cbor_fast_decode_options,
+    ) -> Result<(), Error> {
+        self.configured = Some((flags, *options));
+        self.sets.clear();
+        match self.raw {
+            Some(r) => Self::apply(r.as_ptr(), self.configured.as_ref(), &self.sets),
+            None => Ok(()),
+        }
+    }
+
+    /// What `cbor_reader_set` gave the main reader.
+    pub(crate) fn set(&mut self, option: ffi::cbor_fast_option, value: u64) -> Result<(), Error> {
+        self.sets.retain(|&(o, _)| o != option);
+        self.sets.push((option, value));
+        match self.raw {
+            Some(r) => Self::apply(r.as_ptr(), None, &[(option, value)]),
+            None => Ok(()),
+        }
+    }
+
+    fn apply(
+        r: *mut ffi::cbor_reader,
+        configured: Option<&(u32, ffi::cbor_fast_decode_options)>,
+        sets: &[(ffi::cbor_fast_option, u64)],
+    ) -> Result<(), Error> {
+        if let Some((flags, options)) = configured {
+            // SAFETY: live handle; `options` outlives the call, which only reads it.
+            let code = unsafe { ffi::cbor_reader_configure(r, *flags, options) };
+            crate::error::check(code, 0)?;
+        }
+        for &(option, value) in sets {
+            // SAFETY: live handle.
+            let code = unsafe { ffi::cbor_reader_set(r, option, value) };
+            crate::error::check(code, 0)?;
+        }
+        Ok(())
     }
 
     /// The scratch reader, reset over `data` (which must outlive its use).
     pub(crate) fn over(&mut self, data: &[u8]) -> Result<*mut ffi::cbor_reader, Error> {
-        if let Some(r) = self.0 {
+        if let Some(r) = self.raw {
             // SAFETY: live handle; the caller keeps `data` alive while using it.
             let code =
                 unsafe { ffi::cbor_reader_reset(r.as_ptr(), data.as_ptr().cast(), data.len()) };
@@ -145,7 +195,8 @@ impl Scratch {
         };
         match NonNull::new(raw) {
             Some(r) if code == ffi::CBOR_FAST_OK => {
-                self.0 = Some(r);
+                self.raw = Some(r);
+                Self::apply(r.as_ptr(), self.configured.as_ref(), &self.sets)?;
                 Ok(r.as_ptr())
             }
             _ => {
@@ -157,7 +208,7 @@ impl Scratch {
 
 impl Drop for Scratch {
     fn drop(&mut self) {
-        if let Some(r) = self.0 {
+        if let Some(r) = self.raw {
             // SAFETY: owned handle, freed exactly once.
             unsafe { ffi::cbor_reader_free(r.as_ptr()) }
         }

@@ -960,6 +960,16 @@ struct Loop(#[allow(dead_code)] Box<Loop>);
 #[derive(Debug, Deserialize, PartialEq)]
 struct Id(u64);
 
+/// Recurses through an untagged `Tagged` (its content is the same item).
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+struct SpinTagged(#[allow(dead_code)] Box<Tagged<SpinTagged>>);
+
+/// The same through ciborium's `Captured`.
+#[derive(Debug, Deserialize)]
+#[serde(transparent)]
+struct SpinCaptured(#[allow(dead_code)] Box<ciborium::tag::Captured<SpinCaptured>>);
+
 #[test]
 fn types_recursing_without_input_stop_at_depth() {
     // On anything but null these recursed until the thread's stack
@@ -976,6 +986,13 @@ fn types_recursing_without_input_stop_at_depth() {
                 assert_eq!((e.status(), e.offset()), (Status::Depth, 2), "{stack}: {e}");
                 let e = from_slice::<Loop>(&[0x05]).unwrap_err();
                 assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{stack}: {e}");
+                let e = from_slice::<SpinTagged>(&[0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{stack}: {e}");
+                let e = from_slice::<SpinCaptured>(&[0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{stack}: {e}");
+                // behind a tag, the tagged item is where they stand
+                let e = from_slice::<SpinTagged>(&[0xc6, 0x05]).unwrap_err();
+                assert_eq!((e.status(), e.offset()), (Status::Depth, 1), "{stack}: {e}");
                 // inside a map's value: the text at offset 2
                 let e = from_slice::<BTreeMap<u8, Loop>>(&[0xa1, 0x01, 0x61, b'x']).unwrap_err();
                 assert_eq!((e.status(), e.offset()), (Status::Depth, 2), "{stack}: {e}");
@@ -995,6 +1012,64 @@ fn types_recursing_without_input_stop_at_depth() {
                 );
                 let ids: Vec<Option<Id>> = from_slice(&[0x83, 0x01, 0xf6, 0x03]).unwrap();
                 assert_eq!(ids, vec![Some(Id(1)), None, Some(Id(3))]);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
+
+/// A recursive type whose levels hold arrays of numbers: large frames.
+#[derive(Debug, Deserialize)]
+struct Wide {
+    #[allow(dead_code)]
+    a: [[u64; 32]; 4],
+    n: Vec<Wide>,
+}
+
+/// `levels` nested `Wide`s, 143 bytes a level: the map's head at 0 (mod
+/// 143), the `n` array's at 142; the innermost `n` empty.
+fn deep_wides(levels: usize) -> Vec<u8> {
+    let mut level = vec![0xa2, 0x61, b'a', 0x84];
+    for _ in 0..4 {
+        level.extend_from_slice(&[0x98, 0x20]);
+        level.extend_from_slice(&[0u8; 32]);
+    }
+    level.extend_from_slice(&[0x61, b'n', 0x81]);
+    assert_eq!(level.len(), 143);
+    let mut v = level.repeat(levels);
+    *v.last_mut().unwrap() = 0x80;
+    v
+}
+
+#[test]
+fn recursive_targets_with_large_frames_stop_before_the_stack_ends() {
+    // A check every 8 levels let levels of more than 8 KiB (a debug build's
+    // `Wide`) use up the 64 KiB margin between two checks: an abort at 80
+    // levels on a 2 MiB thread. The stack's own descent now checks too.
+    let data = deep_wides(300);
+    for stack in [256usize << 10, 2 << 20] {
+        let data = data.clone();
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let e = from_slice::<Wide>(&data).unwrap_err();
+                assert_eq!(e.status(), Status::Depth, "{stack}: {e}");
+                // at a container head of some level: the map (0 mod 143),
+                // `a` (3), its four arrays (4, 38, 72, 106) or `n` (142)
+                let at = e.offset();
+                let head = match at % 143 {
+                    0 => 0xa2,
+                    3 => 0x84,
+                    4 | 38 | 72 | 106 => 0x98,
+                    142 => 0x81,
+                    _ => panic!("{stack}: not a level's head: {at}"),
+                };
+                assert_eq!(data[at], head, "{stack}: {at}");
+                assert!(at >= 143, "{stack}: {at}");
+                // a few levels read
+                let w: Wide = from_slice(&deep_wides(3)).unwrap();
+                assert_eq!((w.n.len(), w.n[0].n.len(), w.n[0].n[0].n.len()), (1, 1, 0));
             })
             .unwrap()
             .join()

@@ -4,8 +4,8 @@
 //! Exact bytes, values, statuses and offsets, with boundary rows.
 mod common;
 
-use cbor_fast::serde::{from_slice, to_vec};
-use cbor_fast::{Document, Reader, Status, Token, TypedElement, Writer};
+use cbor_fast::serde::{from_slice, from_slice_with, to_vec};
+use cbor_fast::{DecodeOptions, Document, Reader, Status, Token, TypedElement, Writer};
 use common::hex;
 use serde::{Deserialize, Serialize};
 
@@ -409,4 +409,45 @@ fn serde_bulk_at_the_top_level_at_every_batch_boundary() {
         let e = from_slice::<W>(&extra).unwrap_err();
         assert_eq!((e.status(), e.offset()), (Status::TrailingBytes, bytes.len()), "extra, n {n}");
     }
+}
+
+#[test]
+fn bulk_reads_keep_the_readers_limits() {
+    // An array counting 2^24 + 1 (one over the default max_container_items)
+    // with three elements. With the limit raised, the bulk paths said
+    // ContainerTooLarge, as their second reader kept the default limits,
+    // where the element-by-element path says Truncated at the head.
+    let mut data = hex("9b 0000000001000001");
+    data.extend_from_slice(&[1, 2, 3]);
+    #[derive(Deserialize, Debug)]
+    struct W(#[serde(with = "cbor_fast::serde::bulk")] Vec<u64>);
+    let lifted = DecodeOptions::new().max_container_items(u64::MAX);
+    let e = from_slice_with::<W>(&data, &lifted).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 0), "bulk: {e}");
+    let e = from_slice_with::<Vec<u64>>(&data, &lifted).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 0), "plain: {e}");
+    // The same behind tag 41 (the probe reads past the tag on its own).
+    let mut tagged = hex("d829");
+    tagged.extend_from_slice(&data);
+    let e = from_slice_with::<W>(&tagged, &lifted).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Truncated, 2), "bulk, tag 41: {e}");
+    let e = Reader::with_options(&tagged, &lifted).unwrap().read_array::<u64>().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Truncated, 2), "read_array, tag 41: {e}");
+    let e = Reader::with_options(&data, &lifted).unwrap().read_array::<u64>().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Truncated, 0), "read_array: {e}");
+    // Under the default limit all three refuse the head.
+    let e = from_slice::<W>(&data).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::ContainerTooLarge, 0), "bulk: {e}");
+    let e = Reader::new(&data).unwrap().read_array::<u64>().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::ContainerTooLarge, 0), "read_array: {e}");
+    // A lowered limit holds on every path, and a raised one reads whole arrays.
+    let small = DecodeOptions::new().max_container_items(2);
+    let three = hex("83 01 02 03");
+    let e = from_slice_with::<W>(&three, &small).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::ContainerTooLarge, 0), "bulk: {e}");
+    let e = Reader::with_options(&three, &small).unwrap().read_array::<u64>().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::ContainerTooLarge, 0), "read_array: {e}");
+    assert_eq!(from_slice_with::<W>(&three, &lifted).unwrap().0, [1, 2, 3]);
+    let mut r = Reader::with_options(&three, &lifted).unwrap();
+    assert_eq!(r.read_array::<u64>().unwrap(), [1, 2, 3]);
 }

@@ -122,8 +122,12 @@ pub struct Deserializer<'a> {
     /// The stack of the thread this deserializer last checked on
     /// (`super::stack::bounds`; empty until the first check).
     stack: (usize, usize),
-    /// The depth of the head that checked the stack last (see `deeper`).
+    /// The depth of the head that checked the stack last, where the stack
+    /// stood then, and how many levels on the next check comes (see
+    /// `deeper`).
     checked_depth: u32,
+    checked_at: usize,
+    window: u32,
     /// The offset of the item the last `Option` or newtype stood on, and how
     /// many levels in a row stood on it (see `no_input_level`).
     spin_at: usize,
@@ -275,6 +279,9 @@ impl<'a> Deserializer<'a> {
             reusable: true,
             stack: (0, 0),
             checked_depth: 0,
+            // (as if checked here, at depth 0: the first check at depth 8)
+            checked_at: super::stack::here(),
+            window: 8,
             spin_at: usize::MAX,
             spins: 0,
         };
@@ -308,7 +315,9 @@ impl<'a> Deserializer<'a> {
         let c = options.to_c();
         // SAFETY: live handle; `c` outlives the call, which only reads it.
         let code = unsafe { ffi::cbor_reader_configure(self.raw.as_ptr(), flags, &c) };
-        crate::error::check(code, 0).map_err(Error::from)
+        crate::error::check(code, 0).map_err(Error::from)?;
+        // The bulk fields' second reader gets the same limits.
+        self.ahead.configure(flags, &c).map_err(Error::from)
     }
 
     /// Deserializes the next item as a `T` (positionless errors get the
@@ -491,24 +500,41 @@ impl<'a> Deserializer<'a> {
     /// `Status::Depth` at `offset` when the thread's stack has no room for
     /// one more level of serde's recursion (see `super::stack`), for a
     /// sequence, map, enum or tag head at `depth`: checked unless `depth`
-    /// is within 8 levels below the depth checked last, so every 8 levels of
-    /// any descent, the first at depth 8, and at the first head above the
-    /// level checked last (a later branch may take more stack per level);
-    /// a level takes about 3 KiB in a debug build, well within the 64 KiB
-    /// kept. Other heads cost a compare.
+    /// is within `window` levels below the depth checked last (8, fewer for
+    /// levels of more than 2 KiB: see `check_level`), so the first at
+    /// depth 8, and at the first head above the level checked last (a later
+    /// branch may take more stack per level). Other heads cost a compare.
     #[inline(always)]
     fn deeper(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
-        // checked_depth <= depth < checked_depth + 8 (above it, the
+        // checked_depth <= depth < checked_depth + window (above it, the
         // difference wraps around)
-        if depth.wrapping_sub(self.checked_depth) < 8 {
+        if depth.wrapping_sub(self.checked_depth) < self.window {
             return Ok(());
         }
+        self.check_level(depth, offset)
+    }
+
+    /// `deeper`'s check. The stack the levels since the last check took
+    /// sets the window: the next check comes within STEP bytes of stack, at
+    /// most 8 levels on. A fixed 8 let levels of more than 8 KiB (arrays of
+    /// numbers in a struct: a debug build's) use the 64 KiB margin up
+    /// between two checks.
+    #[cold]
+    #[inline(never)]
+    fn check_level(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
+        let at = super::stack::here();
+        if depth > self.checked_depth && at < self.checked_at && self.checked_at - at < 1 << 30 {
+            let per_level = (self.checked_at - at) / (depth - self.checked_depth) as usize;
+            self.window = (super::stack::STEP / per_level.max(1)).clamp(1, 8) as u32;
+        }
         self.checked_depth = depth;
+        self.checked_at = at;
         self.check_stack(offset)
     }
 
-    /// For an `Option` that is not null or a newtype, before it recurses on
-    /// the item just peeked at: serde goes one level deeper without reading
+    /// For an `Option` that is not null, a newtype, or a `Tagged` or
+    /// ciborium tag without its tag, before it recurses on the item just
+    /// peeked at: serde goes one level deeper without reading
     /// anything, so `deeper` never sees it. A type that recurses through
     /// them alone (`struct A(Option<Box<A>>)`) would go on until the stack
     /// overflows. Levels in a row on the same item check the stack every 8th
@@ -1129,6 +1155,8 @@ impl<'a> Deserializer<'a> {
             self.next()?;
             Some(value)
         } else {
+            // No tag: the content is this same item, one level deeper.
+            self.no_input_level()?;
             None
         };
         let v =
@@ -1233,6 +1261,8 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
                 self.next()?;
                 Some(value)
             } else {
+                // No tag: the content is this same item, one level deeper.
+                self.no_input_level()?;
                 None
             };
             return visitor.visit_seq(TagSeq { de: self, tag, stage: 0 });
