@@ -139,8 +139,11 @@ func keyEqual(a, b any) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	// == on interfaces panics for uncomparable dynamic types.
-	if t := reflect.TypeOf(a); t != reflect.TypeOf(b) || !t.Comparable() {
+	// == on interfaces panics for uncomparable dynamic types, and on arrays
+	// and structs that hold an interface whose value is one ([1]any{[]int{}}:
+	// the type is comparable, the value is not).
+	if t := reflect.TypeOf(a); t != reflect.TypeOf(b) || !t.Comparable() ||
+		!reflect.ValueOf(a).Comparable() || !reflect.ValueOf(b).Comparable() {
 		return false
 	}
 	return a == b

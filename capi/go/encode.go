@@ -24,13 +24,21 @@ import (
 // EncodeOptions are the limits for Encode. The zero value gives the defaults.
 type EncodeOptions struct {
 	// MaxDepth is the most containers and tags that may be open at once;
-	// 0 means DefaultEncodeMaxDepth. It also stops a slice that contains
-	// itself.
+	// 0 means DefaultEncodeMaxDepth, at most MaxEncodeDepthLimit. It also
+	// stops a slice that contains itself.
 	MaxDepth int
 }
 
 // DefaultEncodeMaxDepth is the depth limit of Encode when none is given.
 const DefaultEncodeMaxDepth = 100000
+
+// MaxEncodeDepthLimit is the largest EncodeOptions.MaxDepth and
+// EncOptions.MaxNestedLevels. The encoder recurses once per level: a slice
+// that contains itself took 368 bytes of goroutine stack a level, a struct
+// whose pointer field points back to it about 1 KB for its two levels, and
+// any limit was accepted, so a limit in the millions let such a value reach
+// Go's 1 GB stack limit, a fatal error that recover() does not catch.
+const MaxEncodeDepthLimit = 1 << 18
 
 // Encode writes v as CBOR in preferred serialization: shortest heads and
 // floats, a Map in its order, Go maps with their keys sorted length-first
@@ -46,6 +54,9 @@ func (o EncodeOptions) Encode(v any) ([]byte, error) {
 	d := o.MaxDepth
 	if d <= 0 {
 		d = DefaultEncodeMaxDepth
+	}
+	if d > MaxEncodeDepthLimit {
+		return nil, fmt.Errorf("cborfast: invalid MaxDepth %d (at most %d)", o.MaxDepth, MaxEncodeDepthLimit)
 	}
 	var em *encMode
 	if m, ok := classicModes.Load(d); ok {

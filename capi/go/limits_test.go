@@ -414,3 +414,91 @@ func TestPointerTypeToItself(t *testing.T) {
 		t.Fatalf("**int: %v", err)
 	}
 }
+
+// cycNode is a struct whose pointer field can point back to it.
+type cycNode struct {
+	Next *cycNode
+	N    int
+}
+
+func TestEncodeDepthLimitIsBounded(t *testing.T) {
+	// Any MaxNestedLevels was accepted: a value that contains itself, with
+	// the limit in the millions, recursed until the goroutine's stack
+	// reached Go's 1 GB limit (a fatal error, not a panic).
+	for _, n := range []int{MaxEncodeDepthLimit + 1, 10_000_000} {
+		if em, err := (EncOptions{MaxNestedLevels: n}).EncMode(); err == nil || em != nil ||
+			!strings.Contains(err.Error(), "invalid MaxNestedLevels") {
+			t.Fatalf("MaxNestedLevels %d: %v %v", n, em, err)
+		}
+		if _, err := (EncodeOptions{MaxDepth: n}).Encode(1); err == nil ||
+			!strings.Contains(err.Error(), "invalid MaxDepth") {
+			t.Fatalf("MaxDepth %d: %v", n, err)
+		}
+	}
+	// At the limit, the cycles stop with depth_exceeded.
+	em, err := EncOptions{MaxNestedLevels: MaxEncodeDepthLimit}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := []any{nil}
+	self[0] = self
+	n := &cycNode{N: 1}
+	n.Next = n
+	m := map[string]any{}
+	m["m"] = m
+	for name, v := range map[string]any{"slice": self, "struct": n, "map": m} {
+		_, err := em.Marshal(v)
+		if err == nil || !strings.Contains(err.Error(), "depth_exceeded") {
+			t.Fatalf("%s: %v", name, err)
+		}
+		_, err = EncodeOptions{MaxDepth: MaxEncodeDepthLimit}.Encode(v)
+		if err == nil || !strings.Contains(err.Error(), "depth_exceeded") {
+			t.Fatalf("Encode, %s: %v", name, err)
+		}
+	}
+}
+
+func TestShortArrayIntoHugeGoArray(t *testing.T) {
+	// The elements after the CBOR array's were zeroed one by one (12 ns
+	// each): 80 into a [1 << 50]struct{} did not end.
+	var huge [1 << 50]struct{}
+	if err := Unmarshal([]byte{0x80}, &huge); err != nil {
+		t.Fatal(err)
+	}
+	// The rest of a real array is cleared in one go: [1, 2] into 1 << 20
+	// ints that were all 7, and into pointers (the collector's barriers).
+	big := new([1 << 20]int)
+	for i := range big {
+		big[i] = 7
+	}
+	if err := Unmarshal([]byte{0x82, 0x01, 0x02}, big); err != nil {
+		t.Fatal(err)
+	}
+	if big[0] != 1 || big[1] != 2 || big[2] != 0 || big[len(big)-1] != 0 {
+		t.Fatalf("got %d %d %d %d", big[0], big[1], big[2], big[len(big)-1])
+	}
+	x := 5
+	ptrs := [4]*int{&x, &x, &x, &x}
+	if err := Unmarshal([]byte{0x81, 0x03}, &ptrs); err != nil {
+		t.Fatal(err)
+	}
+	if *ptrs[0] != 3 || ptrs[1] != nil || ptrs[3] != nil {
+		t.Fatalf("got %v", ptrs)
+	}
+}
+
+func TestMapGetWithUncomparableValuesInKeys(t *testing.T) {
+	// An array or struct type is comparable; the interface values inside
+	// may not be: Get panicked comparing them.
+	type K struct{ X any }
+	m := Map{{Key: [1]any{[]int{1}}, Value: 1}, {Key: K{X: []byte{1}}, Value: 2}, {Key: K{X: 3}, Value: 3},
+		{Key: Tag{Number: 1, Content: [1]any{map[int]int{}}}, Value: 4}}
+	for _, k := range []any{[1]any{[]int{1}}, K{X: []byte{1}}, Tag{Number: 1, Content: [1]any{map[int]int{}}}} {
+		if v, ok := m.Get(k); ok {
+			t.Fatalf("%v: found %v", k, v)
+		}
+	}
+	if v, ok := m.Get(K{X: 3}); !ok || v != 3 {
+		t.Fatalf("K{3}: %v %v", v, ok)
+	}
+}

@@ -430,8 +430,8 @@ type EncOptions struct {
 	Time          TimeMode
 	TimeTag       EncTagMode
 	NilContainers NilContainersMode
-	// MaxNestedLevels bounds nesting on output (0: DefaultEncodeMaxDepth); it
-	// also stops a value that contains itself.
+	// MaxNestedLevels bounds nesting on output (0: DefaultEncodeMaxDepth, at
+	// most MaxEncodeDepthLimit); it also stops a value that contains itself.
 	MaxNestedLevels int
 	// TypedArrays writes []uint16, []uint32, []uint64, []int8 .. []int64,
 	// []float32 and []float64 (and []uint, []int where 64 bits; element
@@ -543,6 +543,9 @@ func (o EncOptions) encMode() (*encMode, error) {
 		o.ToIndefArrayStructTag < 0 || o.ToIndefArrayStructTag > ToIndefArrayStructTagAllowed ||
 		o.BinaryMarshaler < 0 || o.BinaryMarshaler > BinaryMarshalerNone {
 		return nil, fmt.Errorf("cborfast: invalid EncOptions")
+	}
+	if o.MaxNestedLevels > MaxEncodeDepthLimit {
+		return nil, fmt.Errorf("cborfast: invalid MaxNestedLevels %d (at most %d)", o.MaxNestedLevels, MaxEncodeDepthLimit)
 	}
 	if o.IndefLength == IndefLengthForbidden && o.ToIndefArrayStructTag == ToIndefArrayStructTagAllowed {
 		return nil, fmt.Errorf("cborfast: ToIndefArrayStructTagAllowed conflicts with IndefLengthForbidden")

@@ -901,13 +901,12 @@ func arrayDec(t reflect.Type, td *typeDec) decFn {
 			}
 		}
 		// A shorter CBOR array leaves the rest of the Go array zero (as
-		// fxamacker), element by element: a Slice() of the array is not
-		// settable, and typed stores keep the collector's write barriers.
-		if i < n {
-			a := reflect.NewAt(t, p).Elem()
-			for ; i < n; i++ {
-				a.Index(i).SetZero()
-			}
+		// fxamacker), in one typed clear (the collector's write barriers
+		// kept). Element by element took 12 ns each: Unmarshal of `80`
+		// into a [1 << 50]struct{} did not end (fxamacker's does not
+		// either); elements of size 0 need nothing.
+		if i < n && esize != 0 {
+			reflect.NewAt(t, p).Elem().Slice(i, n).Clear()
 		}
 		return nil
 	}
