@@ -294,8 +294,35 @@ static void shift_decode_error(size_t base) {
   cf_restore_exception(value);
 }
 
+/* The decoding loop keeps its own stack, but a hook (object_hook, tag_hook,
+ * a semantic decoder) may call loads() again, each call a few C frames and
+ * the interpreter's under it: on a 512 KiB thread about 330 such levels
+ * overflowed the C stack, and with the recursion limit raised 5,500 in the
+ * main thread. Nested deeper than this, or nested with less than 32 KiB of
+ * the thread's stack left (Linux; an outermost loads() in a small thread
+ * keeps its own checks), the inner call fails with depth_exceeded at its
+ * offset 0, as the encoder refuses nested encodes. */
+#define CF_MAX_DECODE_NESTING 500
+#define CF_MIN_DECODE_STACK_LEFT (32 * 1024)
+static _Thread_local unsigned cf_decode_nesting;
+
+static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* data, size_t size,
+                                  size_t base, size_t* end_out);
+
 PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, size_t size,
                            size_t base, size_t* end_out) {
+  if (cf_decode_nesting >= CF_MAX_DECODE_NESTING ||
+      (cf_decode_nesting > 0 && cf_stack_left() < CF_MIN_DECODE_STACK_LEFT)) {
+    return decode_error_at(CBOR_FAST_ERR_DEPTH, 0);
+  }
+  ++cf_decode_nesting;
+  PyObject* r = decode_buffer_in(opts, data, size, base, end_out);
+  --cf_decode_nesting;
+  return r;
+}
+
+static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* data, size_t size,
+                                  size_t base, size_t* end_out) {
   cf_decoder* d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
   if (d == NULL) {
     return PyErr_NoMemory();

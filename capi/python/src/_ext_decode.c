@@ -461,9 +461,18 @@ PyObject* cf_build_set(PyObject* module, PyObject* args) {
   if (!PyArg_ParseTuple(args, "Op", &values, &frozen)) {
     return NULL;
   }
+  /* A tuple of the members: a list (a tag_hook's) could be shortened by a
+   * member's __eq__ while PySet_Add runs it, and its items read past its
+   * end (a crash). */
   PyObject* seq = PySequence_Fast(values, "set members must be a list or tuple");
   if (seq == NULL) {
     return NULL;
+  }
+  if (!PyTuple_Check(seq)) {
+    Py_SETREF(seq, PySequence_Tuple(seq));
+    if (seq == NULL) {
+      return NULL;
+    }
   }
   PyObject* set = PySet_New(NULL);
   cf_hash_counts* hashes = NULL;

@@ -108,6 +108,12 @@ typedef struct {
   int indefinite_containers;
   int typed_arrays; /* array.array and memoryviews of numbers as RFC 8746 typed arrays */
   cbor_writer* w;  /* the writer of the dumps() call in progress, else NULL */
+  /* Encodes in progress on this encoder (nested ones from `default`
+   * included) and the thread running them: another thread's encode, or
+   * __init__ during one, is refused (they wrote into a writer the first
+   * call then freed, or switched value sharing on without its table). */
+  int active;
+  unsigned long owner;
   PyObject* shared; /* value sharing: id -> index */
   PyObject* keep;   /* value sharing: the shared objects, kept alive */
   ptrset onstack;
@@ -143,18 +149,30 @@ cbor_fast_status cf_write_double(cbor_writer* w, double v) {
     }                                      \
   } while (0)
 
+/* int's own bit_length and to_bytes, not the object's: an int subclass may
+ * override them (a to_bytes returning a list or a str was read as bytes: a
+ * crash, or the object's memory written out). */
 static int write_bignum(cbor_writer* w, PyObject* magnitude, int negative) {
-  PyObject* bits = PyObject_CallMethod(magnitude, "bit_length", NULL);
+  PyObject* bits = PyObject_CallMethod((PyObject*)&PyLong_Type, "bit_length", "O", magnitude);
   if (bits == NULL) {
     return -1;
   }
   Py_ssize_t nbits = PyLong_AsSsize_t(bits);
   Py_DECREF(bits);
   if (nbits < 0) {
+    if (!PyErr_Occurred()) {
+      PyErr_SetString(PyExc_SystemError, "int.bit_length() returned a negative count");
+    }
     return -1;
   }
-  PyObject* b = PyObject_CallMethod(magnitude, "to_bytes", "ns", (nbits + 7) / 8, "big");
+  PyObject* b = PyObject_CallMethod((PyObject*)&PyLong_Type, "to_bytes", "Ons", magnitude,
+                                    (nbits + 7) / 8, "big");
   if (b == NULL) {
+    return -1;
+  }
+  if (!PyBytes_Check(b)) {
+    Py_DECREF(b);
+    PyErr_SetString(PyExc_SystemError, "int.to_bytes() did not return bytes");
     return -1;
   }
   cbor_fast_status st = cbor_writer_bignum(w, (const uint8_t*)PyBytes_AS_STRING(b),
@@ -179,7 +197,8 @@ static int write_int(cbor_writer* w, PyObject* o) {
   PyObject* magnitude;
   int negative = overflow < 0;
   if (negative) {
-    magnitude = PyNumber_Invert(o); /* -1 - o */
+    /* -1 - o by int's own ~ (a subclass's __invert__ may return anything) */
+    magnitude = PyLong_Type.tp_as_number->nb_invert(o);
   } else {
     magnitude = o;
     Py_INCREF(magnitude);
@@ -938,7 +957,34 @@ static void give_writer(cbor_writer* w) {
 }
 
 
+/* Refuses an encode from another thread than the one running this
+ * encoder's encode (RuntimeError); else counts it in. */
+static int encoder_enter(cf_encoder* e) {
+  unsigned long me = PyThread_get_thread_ident();
+  if (e->active > 0 && e->owner != me) {
+    PyErr_SetString(PyExc_RuntimeError,
+                    "this CBOREncoder is encoding in another thread; use one encoder per thread");
+    return -1;
+  }
+  e->owner = me;
+  ++e->active;
+  return 0;
+}
+
+static void encoder_leave(cf_encoder* e) { --e->active; }
+
+static PyObject* encode_to_bytes_in(cf_encoder* e, PyObject* obj);
+
 static PyObject* encode_to_bytes(cf_encoder* e, PyObject* obj) {
+  if (encoder_enter(e) < 0) {
+    return NULL;
+  }
+  PyObject* r = encode_to_bytes_in(e, obj);
+  encoder_leave(e);
+  return r;
+}
+
+static PyObject* encode_to_bytes_in(cf_encoder* e, PyObject* obj) {
   if (enter_nested_encode() < 0) {
     return NULL;
   }
@@ -997,6 +1043,10 @@ static int encoder_configure(cf_encoder* e, PyObject* args, PyObject* kwargs, co
   PyObject* fp = Py_None;
   PyObject* tz = Py_None;
   PyObject* dflt = Py_None;
+  if (e->active > 0) {
+    PyErr_SetString(PyExc_RuntimeError, "cannot reinitialise a CBOREncoder while it encodes");
+    return -1;
+  }
   e->datetime_as_timestamp = e->value_sharing = e->canonical = e->date_as_datetime = 0;
   e->string_referencing = e->indefinite_containers = e->typed_arrays = 0;
   if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)encoder_kwlist, &fp,
@@ -1031,6 +1081,8 @@ static cf_encoder* encoder_alloc(void) {
   e->fp = e->timezone = e->default_ = NULL;
   e->shared = e->keep = NULL;
   e->w = NULL;
+  e->active = 0;
+  e->owner = 0;
   memset(&e->onstack, 0, sizeof(e->onstack));
   PyObject_GC_Track(e);
   return e;
@@ -1145,11 +1197,16 @@ static void encoder_dealloc(PyObject* self) {
 static PyObject* encoder_encode(PyObject* self, PyObject* obj) {
   cf_encoder* e = (cf_encoder*)self;
   if (e->w != NULL) {
+    if (encoder_enter(e) < 0) {
+      return NULL;
+    }
     if (enter_nested_encode() < 0) {
+      encoder_leave(e);
       return NULL;
     }
     int rc = encode(e, e->w, obj);
     leave_nested_encode(rc < 0);
+    encoder_leave(e);
     if (rc < 0) {
       return NULL;
     }

@@ -237,6 +237,27 @@ static int sd_release_view(PyObject* view) {
   return 0;
 }
 
+/* Releases (and drops) both views, even when the first fails (a file that
+ * kept an export of `part`): the first failure's exception is kept. */
+static int sd_release_both(PyObject* part, PyObject* whole) {
+  int rc = 0;
+  PyObject* pending = NULL;
+  if (sd_release_view(part) < 0) {
+    pending = cf_take_exception();
+    rc = -1;
+  }
+  if (sd_release_view(whole) < 0) {
+    rc = -1;
+    if (pending != NULL) {
+      PyErr_Clear();
+    }
+  }
+  if (pending != NULL) {
+    cf_restore_exception(pending);
+  }
+  return rc;
+}
+
 /* Reads up to `want` bytes from the file to buf[held, ...). Returns the count
  * (0: the file has ended; None from the file counts as 0), -1 with an
  * exception. The GIL is held: this calls Python. */
@@ -262,13 +283,13 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
     r = PyObject_CallOneArg(s->readinto, part);
     if (r == NULL) {
       PyObject* pending = cf_take_exception();
-      if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
+      if (sd_release_both(part, whole) < 0) {
         PyErr_Clear();
       }
       cf_restore_exception(pending);
       return -1;
     }
-    if (sd_release_view(part) < 0 || sd_release_view(whole) < 0) {
+    if (sd_release_both(part, whole) < 0) {
       Py_DECREF(r);
       return -1;
     }

@@ -1,0 +1,210 @@
+"""Objects and callbacks that turn on the extension while it works: int
+subclasses overriding int's methods, hooks that re-enter loads(), re-initialise
+or share an encoder, mutate what a set is built from, or keep the buffer a
+file's readinto() was given. Each crashed the process or leaked before
+(found by a probe of the binding, 2026-12-07); each is an exception or the
+right value now."""
+import io
+import pickle
+import sys
+import threading
+import tracemalloc
+
+import pytest
+
+from support import h
+
+import cbor_fast
+from cbor_fast import CBORDecodeError, dumps, loads
+
+
+class _Liar(int):
+    """An int whose own methods lie about it."""
+
+    def to_bytes(self, *args, **kwargs):
+        return self.answer
+
+    def bit_length(self):
+        return -5
+
+    def __invert__(self):
+        return "not an int"
+
+
+@pytest.mark.parametrize("answer", [[0] * 1000, "short", None, 7, b"\x01"])
+def test_int_subclass_methods_are_not_called(answer):
+    # write_bignum called to_bytes and bit_length on the object, and read
+    # what to_bytes returned as bytes (a crash, or the object's memory
+    # written out); ~ came from the subclass's __invert__.
+    class I(_Liar):
+        pass
+
+    I.answer = answer
+    assert dumps(I(2**70)) == h("c2 49 40 0000000000000000")
+    assert dumps(I(-(2**70) - 1)) == h("c3 49 40 0000000000000000")
+    assert dumps(I(2**64)) == h("c2 49 01 0000000000000000")
+    assert dumps([I(5), I(-(2**64))]) == h("82 05 3b ffffffffffffffff")
+
+
+def test_reinitialising_an_encoder_while_it_encodes_is_refused():
+    # __init__ from `default` switched value sharing on without its table:
+    # the next list dereferenced NULL.
+    class Foo:
+        pass
+
+    def default(enc, obj):
+        enc.__init__(io.BytesIO(), value_sharing=True, default=default)
+
+    with pytest.raises(RuntimeError, match="cannot reinitialise a CBOREncoder while it encodes"):
+        dumps([Foo(), [1]], default=default)
+    # An encoder re-initialised between encodes is fine.
+    fp = io.BytesIO()
+    enc = cbor_fast.CBOREncoder(fp)
+    enc.encode([1])
+    enc.__init__(fp, value_sharing=True)
+    enc.encode([2])
+    assert fp.getvalue() == h("81 01 d81c 81 02")
+
+
+def test_an_encoder_encoding_in_one_thread_refuses_another():
+    # Thread B's encode wrote into thread A's writer while A's `default`
+    # ran, and went on writing after A freed it.
+    inside, b_done = threading.Event(), threading.Event()
+    seen = {}
+
+    class Slow:
+        pass
+
+    def default(enc, obj):
+        inside.set()
+        b_done.wait(10)
+        enc.encode("a")
+
+    fp = io.BytesIO()
+    enc = cbor_fast.CBOREncoder(fp, default=default)
+
+    def b():
+        inside.wait(10)
+        try:
+            enc.encode([1, 2])
+        except RuntimeError as e:
+            seen["error"] = str(e)
+        finally:
+            b_done.set()
+
+    t = threading.Thread(target=b)
+    t.start()
+    enc.encode([Slow(), 3])
+    t.join()
+    assert seen == {"error": "this CBOREncoder is encoding in another thread; "
+                             "use one encoder per thread"}
+    assert fp.getvalue() == h("82 6161 03")
+    # Afterwards another thread may use it.
+    t = threading.Thread(target=lambda: enc.encode(4))
+    t.start()
+    t.join()
+    assert fp.getvalue() == h("82 6161 03 04")
+
+
+def test_a_set_built_from_a_list_its_members_shorten():
+    # Tag 258 over a tag_hook's list: a member's __eq__ emptied the list
+    # while PySet_Add ran it, and the loop read past the list's end.
+    held = []
+
+    class Evil:
+        def __hash__(self):
+            return 1
+
+        def __eq__(self, other):
+            held.clear()
+            return False
+
+    def tag_hook(tag, immutable):
+        held[:] = [Evil() for _ in range(10)]
+        return held
+
+    got = loads(h("d90102 d903e8 f6"), tag_hook=tag_hook)  # 258(1000(null))
+    assert isinstance(got, set) and len(got) == 10
+    assert all(type(m) is Evil for m in got)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the stack check is Linux's")
+def test_loads_re_entered_from_hooks_stops_at_a_depth_error():
+    # object_hook and tag_hook calling loads() again: about 330 levels
+    # overflowed a 512 KiB thread's stack (a crash).
+    data = dumps({})
+    tagged = dumps(cbor_fast.CBORTag(1000, 1))
+
+    def object_hook(decoder, value):
+        return loads(data, object_hook=object_hook)
+
+    def tag_hook(tag, immutable):
+        return loads(tagged, tag_hook=tag_hook)
+
+    old_stack = threading.stack_size(512 * 1024)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100000)
+    try:
+        for fn in (lambda: loads(data, object_hook=object_hook),
+                   lambda: loads(tagged, tag_hook=tag_hook)):
+            out = {}
+
+            def run(fn=fn):
+                try:
+                    out["value"] = fn()
+                except Exception as e:  # noqa: BLE001 (checked below)
+                    out["error"] = e
+
+            t = threading.Thread(target=run)
+            t.start()
+            t.join()
+            e = out.get("error")
+            while e is not None and not (isinstance(e, CBORDecodeError)
+                                         and e.status == "depth_exceeded"):
+                e = e.__cause__ or e.__context__
+            assert e is not None, out
+            assert e.offset == 0
+    finally:
+        sys.setrecursionlimit(limit)
+        threading.stack_size(old_stack)
+    # A few levels are fine.
+    depth = [0]
+
+    def bounded(decoder, value):
+        depth[0] += 1
+        return loads(data, object_hook=bounded) if depth[0] < 20 else "bottom"
+
+    assert loads(data, object_hook=bounded) == "bottom"
+
+
+def test_a_file_keeping_the_readinto_buffer_leaks_nothing():
+    # readinto() keeping an export of the slice it was given: BufferError
+    # (right), but the whole buffer's view and the decoder's buffer were
+    # never freed (13 MB over 200 decodes).
+    kept = []
+
+    class F:
+        def __init__(self):
+            self.b = io.BytesIO(dumps([1, 2]))
+
+        def readinto(self, buf):
+            kept.append(pickle.PickleBuffer(buf))
+            d = self.b.read(len(buf))
+            buf[:len(d)] = d
+            return len(d)
+
+    def run(n):
+        for _ in range(n):
+            with pytest.raises(BufferError):
+                cbor_fast.CBORDecoder(F()).decode()
+            kept.clear()
+
+    tracemalloc.start()
+    try:
+        run(20)
+        before = tracemalloc.get_traced_memory()[0]
+        run(200)
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 1 << 20, grown
