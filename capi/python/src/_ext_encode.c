@@ -647,6 +647,12 @@ static int tag_number(PyObject* tag, uint64_t* out) {
 static CF_NOINLINE int write_tag_run(cbor_writer* w, PyObject** cur) {
   PyObject* mark = NULL;
   size_t power = 1, steps = 0;
+  /* Contents made as they were read (a `value` property returning a new
+   * tag each time): only this run holds them. Never a cycle, only without
+   * end: a run of more than CF_MAX_CONVERTED_NESTING of them is an error,
+   * as converted containers nested that deep are (it wrote until memory
+   * ran out). */
+  size_t made = 0;
   int rc = -1;
   do {
     if (*cur == mark) {
@@ -667,6 +673,12 @@ static CF_NOINLINE int write_tag_run(cbor_writer* w, PyObject** cur) {
     PyObject* value = PyObject_GetAttrString(*cur, "value");
     Py_SETREF(*cur, value);
     if (value == NULL) {
+      goto out;
+    }
+    if (Py_REFCNT(value) == 1 && ++made > CF_MAX_CONVERTED_NESTING) {
+      PyErr_Format(cf_state.encode_value_error,
+                   "tags whose content is made as it is read nested deeper than %d",
+                   CF_MAX_CONVERTED_NESTING);
       goto out;
     }
     cbor_fast_status st = cbor_writer_tag(w, number);

@@ -15,7 +15,7 @@ import pytest
 from support import h
 
 import cbor_fast
-from cbor_fast import CBORDecodeError, dumps, loads
+from cbor_fast import CBORDecodeError, CBOREncodeValueError, CBORTag, dumps, loads
 
 
 class _Liar(int):
@@ -208,3 +208,44 @@ def test_a_file_keeping_the_readinto_buffer_leaks_nothing():
     finally:
         tracemalloc.stop()
     assert grown < 1 << 20, grown
+
+
+def test_a_tag_whose_value_makes_a_new_tag_each_time():
+    # A CBORTag subclass whose `value` property returns a new tag on each
+    # read: never a cycle, only without end; it wrote until memory ran out.
+    class T(CBORTag):
+        __slots__ = ()
+
+        @property
+        def value(self):
+            return T(5, None)
+
+        @value.setter
+        def value(self, v):
+            pass
+
+    with pytest.raises(CBOREncodeValueError,
+                       match="tags whose content is made as it is read nested deeper than 100000"):
+        dumps(T(5, None))
+
+    # A property that ends is fine; so is a long chain of tags held in memory.
+    class Countdown(CBORTag):
+        __slots__ = ("n",)
+
+        def __init__(self, n):
+            super().__init__(6, None)
+            self.n = n
+
+        @property
+        def value(self):
+            return Countdown(self.n - 1) if self.n > 0 else "end"
+
+        @value.setter
+        def value(self, v):
+            pass
+
+    assert dumps(Countdown(3)) == h("c6 c6 c6 c6 63656e64")
+    chain = 0
+    for _ in range(200000):
+        chain = CBORTag(6, chain)
+    assert dumps(chain) == b"\xc6" * 200000 + b"\x00"
