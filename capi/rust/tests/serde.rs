@@ -1077,11 +1077,55 @@ fn recursive_targets_with_large_frames_stop_before_the_stack_ends() {
     }
 }
 
+#[derive(Serialize)]
+struct STree {
+    kids: Vec<STree>,
+}
+
+/// A `levels`-deep chain of `STree`s, taken apart without recursion (its
+/// drop glue would recurse as deep).
+fn with_deep_stree<R>(levels: usize, f: impl FnOnce(&STree) -> R) -> R {
+    let mut t = STree { kids: Vec::new() };
+    for _ in 1..levels {
+        t = STree { kids: vec![t] };
+    }
+    let r = f(&t);
+    let mut next = std::mem::take(&mut t.kids);
+    while let Some(mut k) = next.pop() {
+        next.append(&mut k.kids);
+    }
+    r
+}
+
+#[test]
+fn serializing_deep_values_stops_before_the_stack_ends() {
+    // serde's Serialize recurses once per level: a 10,000-deep tree on an
+    // 8 MiB thread aborted with a stack overflow. Now Depth at a level's
+    // head, where nothing of it is written: the map's (0 mod 7) or the
+    // kids array's (6 mod 7).
+    for stack in [256usize << 10, 2 << 20] {
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let e = with_deep_stree(100_000, |t| to_vec(t).unwrap_err());
+                assert_eq!(e.status(), Status::Depth, "{stack}: {e}");
+                let at = e.offset();
+                assert!(at >= 7 * 8 && (at % 7 == 0 || at % 7 == 6), "{stack}: {at}");
+                // shallow trees are written whole
+                let b = with_deep_stree(3, |t| to_vec(t).unwrap());
+                assert_eq!(b, hex("a1 646b696473 81 a1 646b696473 81 a1 646b696473 80"));
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
+
 #[test]
 fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
     // Two 400-level trees in a sequence: the first read on this thread (a
     // debug build's level takes about 3 KiB), the second, by the same
-    // deserializer, on a 512 KiB thread. When the depth to check next only
+    // deserializer, on a 192 KiB thread. When the depth to check next only
     // grew, the second read was never checked and overflowed that stack.
     let mut data = deep_trees(400);
     data.extend_from_slice(&deep_trees(400));
@@ -1091,7 +1135,7 @@ fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
     assert_eq!(first.kids.len(), 1);
     std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(512 << 10)
+            .stack_size(192 << 10)
             .spawn_scoped(s, move || {
                 let e = de.deserialize_one::<Tree>().unwrap_err();
                 assert_eq!(e.status(), Status::Depth, "{e}");

@@ -46,11 +46,56 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
 /// through the serializer has no offset, 0).
 pub struct Serializer<'o> {
     out: &'o mut Vec<u8>,
+    /// A container opened with the stack below this address checks the
+    /// thread's stack first (`deeper`); the stack that check found.
+    next_check: usize,
+    stack: (usize, usize),
 }
 
 impl<'o> Serializer<'o> {
     pub fn new(out: &'o mut Vec<u8>) -> Serializer<'o> {
-        Serializer { out }
+        Serializer {
+            out,
+            next_check: super::stack::here().saturating_sub(super::stack::STEP),
+            stack: (0, 0),
+        }
+    }
+
+    /// Before a sequence's, map's, struct's or enum variant's items and a
+    /// newtype's value: serde recurses once per level of the value, so a
+    /// value nested deep enough (a 10,000-deep tree from an 8 MiB thread)
+    /// overflowed the stack, an abort. Each time the stack has grown STEP
+    /// past the last check, 64 KiB of the thread's stack must be left (as
+    /// for the deserializer, `super::stack`), else `Status::Depth` at that
+    /// head. Elsewhere a compare. Tuples and `Option`s are not checked
+    /// (canada's coordinate pairs: +12 % instructions): a type can only
+    /// recurse through a struct, an enum, a newtype or a collection.
+    #[inline(always)]
+    fn deeper(&mut self) -> Result<(), Error> {
+        if super::stack::here() >= self.next_check {
+            return Ok(());
+        }
+        self.check_stack()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check_stack(&mut self) -> Result<(), Error> {
+        let at = super::stack::here();
+        if !(super::stack::room(at, self.stack) && at >= self.stack.0 && at < self.stack.1) {
+            // Not on the stack kept with room (the first check, a stack
+            // running low, another thread): this thread's, asked again.
+            self.stack = super::stack::bounds();
+            if !super::stack::room(at, self.stack) {
+                return Err(Error::new(
+                    Status::Depth,
+                    self.out.len(),
+                    "nested too deep for this thread's stack",
+                ));
+            }
+        }
+        self.next_check = at.saturating_sub(super::stack::STEP);
+        Ok(())
     }
 
     /// An RFC 8746 typed array of `count` elements of `size` bytes at
@@ -428,6 +473,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
                 return self.typed_array(addr, count, size, element);
             }
         }
+        self.deeper()?;
         if name == TAG_ENUM {
             // `Tagged` with a tag: its head, then the value.
             if let Some(tag) = take_tag() {
@@ -445,6 +491,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         value: &T,
     ) -> Result<(), Error> {
+        self.deeper()?;
         if name != CIBORIUM_TAG_ENUM || variant != CIBORIUM_UNTAGGED {
             self.out.push(0xa1);
             self.text(variant);
@@ -453,6 +500,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         Ok(match len {
             Some(n) => {
                 self.head(4, n as u64);
@@ -475,6 +523,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         _name: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         self.head(4, len as u64);
         Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
     }
@@ -487,6 +536,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         if name == CIBORIUM_TAG_ENUM && variant == TAG_VARIANT && len == 2 {
             return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 }, left: 0 });
         }
@@ -497,6 +547,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         Ok(match len {
             Some(n) => {
                 self.head(5, n as u64);
@@ -512,6 +563,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     /// `len` already leaves out `skip_serializing_if` fields (serde derive).
     #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         self.head(5, len as u64);
         // One per field (a key and its value).
         Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
@@ -524,6 +576,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         variant: &'static str,
         len: usize,
     ) -> Result<Compound<'s, 'o>, Error> {
+        self.deeper()?;
         self.out.push(0xa1);
         self.text(variant);
         self.head(5, len as u64);

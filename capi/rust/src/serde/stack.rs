@@ -96,9 +96,31 @@ pub(crate) fn room(at: usize, bounds: (usize, usize)) -> bool {
     !(at >= bounds.0 && at < bounds.1 && at - bounds.0 < MARGIN)
 }
 
-/// An address in the caller's frame (the stack pointer, near enough).
+/// The stack pointer (near enough elsewhere than x86-64 and AArch64: an
+/// address in the caller's frame).
 #[inline(always)]
 pub(crate) fn here() -> usize {
-    let here = 0u8;
-    std::hint::black_box(std::ptr::addr_of!(here)) as usize
+    #[cfg(target_arch = "x86_64")]
+    {
+        let sp: usize;
+        // SAFETY: reads a register; no memory, stack or flags touched.
+        unsafe {
+            std::arch::asm!("mov {}, rsp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
+        sp
+    }
+    #[cfg(target_arch = "aarch64")]
+    {
+        let sp: usize;
+        // SAFETY: reads a register; no memory, stack or flags touched.
+        unsafe {
+            std::arch::asm!("mov {}, sp", out(reg) sp, options(nomem, nostack, preserves_flags))
+        };
+        sp
+    }
+    #[cfg(not(any(target_arch = "x86_64", target_arch = "aarch64")))]
+    {
+        let here = 0u8;
+        std::hint::black_box(std::ptr::addr_of!(here)) as usize
+    }
 }
