@@ -1122,6 +1122,33 @@ fn serializing_deep_values_stops_before_the_stack_ends() {
 }
 
 #[test]
+fn deserialize_one_after_an_error_returns_that_error() {
+    // [[1, "x"], 3] then 5: the text fails a Vec<Vec<u8>>. Later calls
+    // went on inside the array: "unexpected end of container" (Internal),
+    // then Ok(3), an inner element, as if it were the next item.
+    let data = hex("82 82 01 6178 03 05");
+    let mut de =
+        cbor_fast::serde::Deserializer::with_options(&data, &DecodeOptions::new().exact(false))
+            .unwrap();
+    let e = de.deserialize_one::<Vec<Vec<u8>>>().unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 3), "{e}");
+    for _ in 0..3 {
+        assert_eq!(de.deserialize_one::<u8>().unwrap_err(), e);
+    }
+    // Without the error the same reader reads both items.
+    let mut de =
+        cbor_fast::serde::Deserializer::with_options(&data, &DecodeOptions::new().exact(false))
+            .unwrap();
+    assert_eq!(de.deserialize_one::<(Vec<u8>, u8)>().unwrap_err().status(), Status::TypeMismatch);
+    let good = hex("82 82 01 02 03 05");
+    let mut de =
+        cbor_fast::serde::Deserializer::with_options(&good, &DecodeOptions::new().exact(false))
+            .unwrap();
+    assert_eq!(de.deserialize_one::<(Vec<u8>, u8)>().unwrap(), (vec![1, 2], 3));
+    assert_eq!(de.deserialize_one::<u8>().unwrap(), 5);
+}
+
+#[test]
 fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
     // Two 400-level trees in a sequence: the first read on this thread (a
     // debug build's level takes about 3 KiB), the second, by the same

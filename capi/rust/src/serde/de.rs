@@ -116,6 +116,8 @@ pub struct Deserializer<'a> {
     scratch: Vec<u8>,
     /// The second reader of the bulk fields (`serde::bulk`), made on first use.
     ahead: crate::typed::Scratch,
+    /// The error of a `deserialize_one` call, returned by every later one.
+    failed: Option<Error>,
     /// `raw` has the options `open` gives (no `configure`): on drop it goes
     /// to this thread's spare slot (`SPARE`) instead of being freed.
     reusable: bool,
@@ -276,6 +278,7 @@ impl<'a> Deserializer<'a> {
             last_at: 0,
             scratch: Vec::new(),
             ahead: crate::typed::Scratch::new(),
+            failed: None,
             reusable: true,
             stack: (0, 0),
             checked_depth: 0,
@@ -321,9 +324,18 @@ impl<'a> Deserializer<'a> {
     }
 
     /// Deserializes the next item as a `T` (positionless errors get the
-    /// offset of the item being read).
+    /// offset of the item being read). An error leaves that item part read:
+    /// every later call returns the same error (they went on inside it, and
+    /// gave its inner items as if they were items of their own).
     pub fn deserialize_one<T: de::Deserialize<'a>>(&mut self) -> Result<T, Error> {
-        T::deserialize(&mut *self).map_err(|e| e.at(self.last_offset()))
+        if let Some(e) = &self.failed {
+            return Err(e.clone());
+        }
+        let r = T::deserialize(&mut *self).map_err(|e| e.at(self.last_offset()));
+        if let Err(e) = &r {
+            self.failed = Some(e.clone());
+        }
+        r
     }
 
     /// Checks that the input holds nothing after the items read
