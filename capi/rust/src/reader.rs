@@ -288,6 +288,9 @@ impl<'a> Reader<'a> {
         if let Some(e) = self.error {
             return Err(e);
         }
+        // `join` joins the item `next_item` returned last, and only right
+        // after it.
+        self.last = ffi::cbor_fast_item::INIT;
         let offset = self.offset();
         let r = read_on::<T>(self.raw.as_ptr(), &mut self.scratch, self.input, offset);
         if let Err(e) = r {
@@ -313,6 +316,7 @@ impl<'a> Reader<'a> {
         if let Some(e) = self.error {
             return Err(e);
         }
+        self.last = ffi::cbor_fast_item::INIT;
         let offset = self.offset();
         let mut raw = ffi::cbor_fast_typed_array::INIT;
         // SAFETY: live handle, valid out struct with struct_size set.
@@ -453,6 +457,9 @@ impl<'a> Reader<'a> {
         if let Some(e) = self.error {
             return Err(e);
         }
+        // `join` joins the item `next_item` returned last, and only right
+        // after it.
+        self.last = ffi::cbor_fast_item::INIT;
         // SAFETY: live handle.
         match unsafe { ffi::cbor_reader_skip(self.raw.as_ptr()) } {
             ffi::CBOR_FAST_OK => Ok(true),
@@ -467,6 +474,9 @@ impl<'a> Reader<'a> {
         if let Some(e) = self.error {
             return Err(e);
         }
+        // `join` joins the item `next_item` returned last, and only right
+        // after it.
+        self.last = ffi::cbor_fast_item::INIT;
         // SAFETY: live handle.
         match unsafe { ffi::cbor_reader_skip_to_end(self.raw.as_ptr()) } {
             ffi::CBOR_FAST_OK => Ok(()),

@@ -117,6 +117,20 @@ fn indefinite_strings_yield_chunks_or_join() {
     assert_eq!(rd.next_item().unwrap(), None);
     rd.finish().unwrap();
 
+    // join() after anything but next_item() (which a skip or a bulk read
+    // may have read past) is a usage error: after a chunk was skipped it
+    // joined nothing, Ok([]).
+    let input = hex("5f 4161 4162 ff 63 616263");
+    let mut rd = Reader::new(&input).unwrap();
+    assert_eq!(rd.next_item().unwrap().unwrap().token, Token::BytesIndefinite);
+    assert_eq!(rd.skip_item(), Ok(true));
+    assert_eq!(rd.join().unwrap_err().status, Status::InvalidState);
+    assert_eq!(rd.next_item().unwrap().unwrap().token, Token::Bytes(b"b"));
+    rd.skip_to_end().unwrap();
+    assert_eq!(rd.next_item().unwrap().unwrap().token, Token::Text("abc"));
+    assert_eq!(rd.skip_item(), Ok(false));
+    assert_eq!(rd.join().unwrap_err().status, Status::InvalidState);
+
     // join() of a definite string is its view into the input.
     let input = hex("63 616263");
     let mut rd = Reader::new(&input).unwrap();
