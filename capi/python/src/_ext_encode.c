@@ -699,6 +699,12 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
   estack s = {NULL, 0, 0};
   PyObject* cur = root;
   int replaced = 0; /* cur came from the semantic encoder: do not ask it again */
+  /* The object the semantic encoder turned into a tag (a set into tag 258
+   * over a new list): the container that follows the tag's head adopts it
+   * (adopt_source), as a converted container does. A set holding itself
+   * through a tag was a new tag over a new list at every level, never seen
+   * twice, and encoded until memory ran out. */
+  PyObject* carry = NULL;
   int rc = -1;
   Py_INCREF(cur);
   for (;;) {
@@ -722,18 +728,24 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         cf_writer_failed(st);
         goto fail;
       }
-    } else if (t == &PyDict_Type || PyDict_Check(cur)) {
+    } else if (t == &PyDict_Type || PyDict_Check(cur) || t == &PyList_Type ||
+               t == &PyTuple_Type || PyList_Check(cur) || PyTuple_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      if (open_container(e, w, &s, o, E_DICT) < 0) {
+      size_t depth = s.depth;
+      if (open_container(e, w, &s, o, PyDict_Check(o) ? E_DICT : E_SEQ) < 0) {
         goto fail;
       }
-    } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
-               PyTuple_Check(cur)) {
-      PyObject* o = cur;
-      cur = NULL;
-      if (open_container(e, w, &s, o, E_SEQ) < 0) {
-        goto fail;
+      if (carry != NULL) {
+        PyObject* source = carry;
+        carry = NULL;
+        if (s.depth > depth) {
+          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
+            goto fail;
+          }
+        } else {
+          Py_DECREF(source); /* written as a reference to a shared value */
+        }
       }
     } else if (cur == Py_None) {
       Py_DECREF(cur);
@@ -890,7 +902,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
           Py_DECREF(source); /* written as a reference to a shared value */
         }
       } else {
-        Py_DECREF(cur);
+        Py_XSETREF(carry, cur);
         cur = r;
         replaced = 1;
         continue;
@@ -898,6 +910,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
     }
     cur = NULL;
     replaced = 0;
+    Py_CLEAR(carry); /* a tag over something other than a container */
     /* the next value to write: the next child of the innermost open container */
     for (;;) {
       if (s.depth == 0) {
@@ -937,6 +950,7 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
 fail:
   Py_XDECREF(cur);
 done:
+  Py_XDECREF(carry);
   while (s.depth > 0) {
     frame_clear(e, &s.frames[--s.depth]);
   }

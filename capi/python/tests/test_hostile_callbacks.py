@@ -249,3 +249,21 @@ def test_a_tag_whose_value_makes_a_new_tag_each_time():
     for _ in range(200000):
         chain = CBORTag(6, chain)
     assert dumps(chain) == b"\xc6" * 200000 + b"\x00"
+
+
+def test_a_set_holding_itself_through_a_tag():
+    # The set became a new tag 258 over a new list at every level, so the
+    # cycle set never saw an object twice: it encoded until memory ran out.
+    s = set()
+    t = CBORTag(1000, None)
+    s.add(t)
+    t.value = s
+    for options in ({}, {"value_sharing": True}):
+        with pytest.raises(CBOREncodeValueError,
+                           match="cyclic data structure detected: a mapping or sequence "
+                                 "converted for encoding holds itself"):
+            dumps(s, **options)
+    # The same set twice, or inside another, is no cycle.
+    a = frozenset([1])
+    assert dumps([a, a, {a}]) == h("83 d90102 8101 d90102 8101 d90102 81 d90102 8101")
+    assert dumps(CBORTag(1000, {frozenset([2])})) == h("d903e8 d90102 81 d90102 8102")
