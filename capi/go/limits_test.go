@@ -3,6 +3,7 @@ package cborfast
 import (
 	"bytes"
 	"errors"
+	"math/big"
 	"reflect"
 	"runtime"
 	"strings"
@@ -500,5 +501,52 @@ func TestMapGetWithUncomparableValuesInKeys(t *testing.T) {
 	}
 	if v, ok := m.Get(K{X: 3}); !ok || v != 3 {
 		t.Fatalf("K{3}: %v %v", v, ok)
+	}
+}
+
+// bignumBytes is tag 2 over a byte string of n bytes 0xff (a 4-byte length).
+func bignumBytes(n int) []byte {
+	b := []byte{0xc2, 0x5a, byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
+	return append(b, bytes.Repeat([]byte{0xff}, n)...)
+}
+
+func TestHugeBignumIntoIntSaysItsSize(t *testing.T) {
+	// The reason held the bignum in decimal: 1.4 s to make for 1 MiB, a
+	// 2.5 MB message, and it was made for every one of them, after the
+	// first error too (64 of 64 KiB into []int64: 1.1 s). The error is at
+	// the bignum's byte string, as for any bignum that does not fit.
+	var n int64
+	err := Unmarshal(bignumBytes(1<<20), &n)
+	var te *UnmarshalTypeError
+	if !errors.As(err, &te) || te.Offset != 1 || te.Reason != "a 8388608-bit integer overflows int64" {
+		t.Fatalf("got %v", err)
+	}
+	many := []byte{0x98, 0x40}
+	for i := 0; i < 64; i++ {
+		many = append(many, bignumBytes(1<<16)...)
+	}
+	var ns []int64
+	err = Unmarshal(many, &ns)
+	if !errors.As(err, &te) || te.Offset != 3 || te.Reason != "a 524288-bit integer overflows int64" {
+		t.Fatalf("got %v", err)
+	}
+	// Up to 256 bits the number itself, as fxamacker gives it.
+	neg := []byte{0xc3, 0x49, 0x01, 0, 0, 0, 0, 0, 0, 0, 0}
+	if err := Unmarshal(neg, &n); !errors.As(err, &te) || te.Reason != "-18446744073709551617 overflows int64" {
+		t.Fatalf("got %v", err)
+	}
+	b256 := append([]byte{0xc2, 0x58, 0x20}, bytes.Repeat([]byte{0xff}, 32)...)
+	want := new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), 256), big.NewInt(1)).String() + " overflows int64"
+	if err := Unmarshal(b256, &n); !errors.As(err, &te) || te.Reason != want {
+		t.Fatalf("got %v", err)
+	}
+	b257 := append([]byte{0xc2, 0x58, 0x21, 0x01}, bytes.Repeat([]byte{0}, 32)...)
+	if err := Unmarshal(b257, &n); !errors.As(err, &te) || te.Reason != "a 257-bit integer overflows int64" {
+		t.Fatalf("got %v", err)
+	}
+	// tag 3: -1 - n, negative
+	n257 := append([]byte{0xc3, 0x58, 0x21, 0x01}, bytes.Repeat([]byte{0}, 32)...)
+	if err := Unmarshal(n257, &n); !errors.As(err, &te) || te.Reason != "a 257-bit negative integer overflows int64" {
+		t.Fatalf("got %v", err)
 	}
 }
