@@ -1150,19 +1150,22 @@ fn deserialize_one_after_an_error_returns_that_error() {
 
 #[test]
 fn a_deserializer_moved_to_a_smaller_stack_checks_again() {
-    // Two 400-level trees in a sequence: the first read on this thread (a
-    // debug build's level takes about 3 KiB), the second, by the same
-    // deserializer, on a 192 KiB thread. When the depth to check next only
+    // Two trees in a sequence: the first, 400 levels, read on this thread
+    // (a debug build's level takes about 2 KiB), the second, 4000 levels
+    // (more than a 512 KiB stack holds in a release build too), by the same
+    // deserializer on a 512 KiB thread. When the depth to check next only
     // grew, the second read was never checked and overflowed that stack.
+    // (A thread of 192 KiB overflowed in a debug build before the first
+    // head: the moved deserializer and the frames down to it.)
     let mut data = deep_trees(400);
-    data.extend_from_slice(&deep_trees(400));
+    data.extend_from_slice(&deep_trees(4000));
     let lifted = DecodeOptions::new().max_depth(u32::MAX).exact(false);
     let mut de = cbor_fast::serde::Deserializer::with_options(&data, &lifted).unwrap();
     let first: Tree = de.deserialize_one().unwrap();
     assert_eq!(first.kids.len(), 1);
     std::thread::scope(|s| {
         std::thread::Builder::new()
-            .stack_size(192 << 10)
+            .stack_size(512 << 10)
             .spawn_scoped(s, move || {
                 let e = de.deserialize_one::<Tree>().unwrap_err();
                 assert_eq!(e.status(), Status::Depth, "{e}");
