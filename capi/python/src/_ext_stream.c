@@ -128,7 +128,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   if (max_buffer != Py_None) {
     size_t v = (PyLong_Check(max_buffer) && !PyBool_Check(max_buffer)) ? PyLong_AsSize_t(max_buffer)
                                                                        : (size_t)-1;
-    if (v == (size_t)-1 || v == 0) {
+    if (v == (size_t)-1 || v == 0 || v > (size_t)PY_SSIZE_T_MAX) {
       PyErr_Clear();
       PyErr_Format(PyExc_ValueError, "max_buffer must be None or an int in 1 .. %zu, not %R",
                    (size_t)PY_SSIZE_T_MAX, max_buffer);
@@ -268,6 +268,9 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
   Py_ssize_t got;
   PyObject* r;
   if (s->readinto != NULL) {
+    /* Zeroed first: a readinto() that reports bytes it did not write gave
+     * the buffer's earlier or uninitialised bytes as input. */
+    memset(PyByteArray_AS_STRING(s->buf) + s->held, 0, want);
     /* A slice of a memoryview of the bytearray: while the file keeps it (or
      * a view of it) the bytearray cannot be resized; released after the call
      * so the file cannot write into it later. */

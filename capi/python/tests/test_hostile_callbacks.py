@@ -267,3 +267,29 @@ def test_a_set_holding_itself_through_a_tag():
     a = frozenset([1])
     assert dumps([a, a, {a}]) == h("83 d90102 8101 d90102 8101 d90102 81 d90102 8101")
     assert dumps(CBORTag(1000, {frozenset([2])})) == h("d903e8 d90102 81 d90102 8102")
+
+
+def test_a_readinto_that_reports_bytes_it_did_not_write():
+    # The buffer's earlier bytes were read as input: here the [1, 2] of the
+    # first read came out a second time. They are zeros now (three 0s).
+    class F:
+        calls = 0
+
+        def readinto(self, buf):
+            self.calls += 1
+            if self.calls == 1:
+                buf[:3] = b"\x82\x01\x02"
+                return 3
+            return 3 if self.calls == 2 else 0
+
+    d = cbor_fast.CBORDecoder(F())
+    assert [d.decode() for _ in range(4)] == [[1, 2], 0, 0, 0]
+    with pytest.raises(cbor_fast.CBORDecodeEOF):
+        d.decode()
+
+
+def test_max_buffer_beyond_ssize_t_is_refused():
+    # 2**63 was taken, though the message names PY_SSIZE_T_MAX as the limit.
+    with pytest.raises(ValueError, match=r"max_buffer must be None or an int in 1 \.\. "):
+        cbor_fast.CBORDecoder(io.BytesIO(b""), max_buffer=2**63)
+    assert cbor_fast.CBORDecoder(io.BytesIO(b"\x01"), max_buffer=2**63 - 1).decode() == 1
