@@ -567,14 +567,7 @@ impl<'a> Deserializer<'a> {
     #[cold]
     #[inline(never)]
     fn check_stack(&mut self, offset: usize) -> Result<(), Error> {
-        let at = super::stack::here();
-        if super::stack::room(at, self.stack) && at >= self.stack.0 && at < self.stack.1 {
-            return Ok(());
-        }
-        // Not on the stack kept with room (the first check, a stack running
-        // low, another thread): this thread's, asked again.
-        self.stack = super::stack::bounds();
-        if super::stack::room(at, self.stack) {
+        if super::stack::has_room(super::stack::here(), &mut self.stack) {
             Ok(())
         } else {
             Err(Error::new(Status::Depth, offset, "nested too deep for this thread's stack"))

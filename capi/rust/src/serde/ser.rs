@@ -82,17 +82,12 @@ impl<'o> Serializer<'o> {
     #[inline(never)]
     fn check_stack(&mut self) -> Result<(), Error> {
         let at = super::stack::here();
-        if !(super::stack::room(at, self.stack) && at >= self.stack.0 && at < self.stack.1) {
-            // Not on the stack kept with room (the first check, a stack
-            // running low, another thread): this thread's, asked again.
-            self.stack = super::stack::bounds();
-            if !super::stack::room(at, self.stack) {
-                return Err(Error::new(
-                    Status::Depth,
-                    self.out.len(),
-                    "nested too deep for this thread's stack",
-                ));
-            }
+        if !super::stack::has_room(at, &mut self.stack) {
+            return Err(Error::new(
+                Status::Depth,
+                self.out.len(),
+                "nested too deep for this thread's stack",
+            ));
         }
         self.next_check = at.saturating_sub(super::stack::STEP);
         Ok(())

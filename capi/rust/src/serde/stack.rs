@@ -92,8 +92,20 @@ pub(crate) fn bounds() -> (usize, usize) {
 /// is on another stack than the thread's own (a `stacker` segment, a
 /// coroutine's), which this cannot measure: it passes.
 #[inline]
-pub(crate) fn room(at: usize, bounds: (usize, usize)) -> bool {
+fn room(at: usize, bounds: (usize, usize)) -> bool {
     !(at >= bounds.0 && at < bounds.1 && at - bounds.0 < MARGIN)
+}
+
+/// Whether the frame at `at` has room for one more level, with `kept` the
+/// bounds a caller found last: asked again (and kept) when `at` is not on
+/// that stack with room (the first check, a stack running low, another
+/// thread). The deserializer's and the serializer's checks.
+pub(crate) fn has_room(at: usize, kept: &mut (usize, usize)) -> bool {
+    if room(at, *kept) && at >= kept.0 && at < kept.1 {
+        return true;
+    }
+    *kept = bounds();
+    room(at, *kept)
 }
 
 /// The stack pointer (near enough elsewhere than x86-64 and AArch64: an
