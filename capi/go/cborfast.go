@@ -142,8 +142,12 @@ func keyEqual(a, b any) bool {
 	// == on interfaces panics for uncomparable dynamic types, and on arrays
 	// and structs that hold an interface whose value is one ([1]any{[]int{}}:
 	// the type is comparable, the value is not).
-	if t := reflect.TypeOf(a); t != reflect.TypeOf(b) || !t.Comparable() ||
-		!reflect.ValueOf(a).Comparable() || !reflect.ValueOf(b).Comparable() {
+	t := reflect.TypeOf(a)
+	if t != reflect.TypeOf(b) || !t.Comparable() {
+		return false
+	}
+	if k := t.Kind(); (k == reflect.Array || k == reflect.Struct) &&
+		(!reflect.ValueOf(a).Comparable() || !reflect.ValueOf(b).Comparable()) {
 		return false
 	}
 	return a == b

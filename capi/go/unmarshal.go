@@ -617,7 +617,7 @@ func overflows(number string, t reflect.Type) string {
 
 // bignumText is z in decimal (as fxamacker gives it) up to 256 bits; longer
 // ones by their size: the decimal text of a 1 MiB bignum took 1.4 s to make
-// (faster than linearly longer for longer ones), and was a 2.5 MB message.
+// (more than linearly longer for longer ones), and was a 2.5 MB message.
 func bignumText(z *big.Int) string {
 	if z.BitLen() <= 256 {
 		return z.String()
