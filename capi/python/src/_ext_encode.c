@@ -527,13 +527,6 @@ static int adopt_if_opened(cf_encoder* e, estack* s, size_t depth, PyObject* sou
   return 0;
 }
 
-/* *carry, taken (the caller's reference; *carry becomes NULL). */
-static PyObject* take_carry(PyObject** carry) {
-  PyObject* c = *carry;
-  *carry = NULL;
-  return c;
-}
-
 /* Opens container `o` (owned, passed on to the frame). */
 static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o, int kind) {
   /* Only lists and dicts are shared: a tuple may be a map key, where the
@@ -723,7 +716,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
    * through a tag was a new tag over a new list at every level, never seen
    * twice, and encoded until memory ran out. */
   PyObject* carry = NULL;
-  size_t carry_depth = 0; /* the depth when carry was taken */
   int rc = -1;
   Py_INCREF(cur);
   for (;;) {
@@ -747,24 +739,20 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         cf_writer_failed(st);
         goto fail;
       }
-    } else if (t == &PyDict_Type || PyDict_Check(cur)) {
+    } else if (t == &PyDict_Type || PyDict_Check(cur) || t == &PyList_Type ||
+               t == &PyTuple_Type || PyList_Check(cur) || PyTuple_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      if (open_container(e, w, &s, o, E_DICT) < 0) {
+      size_t depth = s.depth;
+      if (open_container(e, w, &s, o, PyDict_Check(o) ? E_DICT : E_SEQ) < 0) {
         goto fail;
       }
-      if (carry != NULL && adopt_if_opened(e, &s, carry_depth, take_carry(&carry)) < 0) {
-        goto fail;
-      }
-    } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
-               PyTuple_Check(cur)) {
-      PyObject* o = cur;
-      cur = NULL;
-      if (open_container(e, w, &s, o, E_SEQ) < 0) {
-        goto fail;
-      }
-      if (carry != NULL && adopt_if_opened(e, &s, carry_depth, take_carry(&carry)) < 0) {
-        goto fail;
+      if (carry != NULL) {
+        PyObject* source = carry;
+        carry = NULL;
+        if (adopt_if_opened(e, &s, depth, source) < 0) {
+          goto fail;
+        }
       }
     } else if (cur == Py_None) {
       Py_DECREF(cur);
@@ -918,7 +906,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         }
       } else {
         Py_XSETREF(carry, cur);
-        carry_depth = s.depth;
         cur = r;
         replaced = 1;
         continue;
