@@ -516,17 +516,6 @@ static CF_NOINLINE int adopt_source(cf_encoder* e, eframe* f, PyObject* source) 
   return 0;
 }
 
-/* After open_container() at `depth`: the frame it opened adopts `source`
- * (taken); none opened (a reference to a shared value was written), it is
- * dropped. */
-static int adopt_if_opened(cf_encoder* e, estack* s, size_t depth, PyObject* source) {
-  if (s->depth > depth) {
-    return adopt_source(e, &s->frames[s->depth - 1], source);
-  }
-  Py_DECREF(source);
-  return 0;
-}
-
 /* Opens container `o` (owned, passed on to the frame). */
 static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o, int kind) {
   /* Only lists and dicts are shared: a tuple may be a map key, where the
@@ -750,8 +739,12 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       if (carry != NULL) {
         PyObject* source = carry;
         carry = NULL;
-        if (adopt_if_opened(e, &s, depth, source) < 0) {
-          goto fail;
+        if (s.depth > depth) {
+          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
+            goto fail;
+          }
+        } else {
+          Py_DECREF(source); /* written as a reference to a shared value */
         }
       }
     } else if (cur == Py_None) {
@@ -901,8 +894,12 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
           Py_DECREF(source);
           goto fail;
         }
-        if (adopt_if_opened(e, &s, depth, source) < 0) {
-          goto fail;
+        if (s.depth > depth) {
+          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
+            goto fail;
+          }
+        } else {
+          Py_DECREF(source); /* written as a reference to a shared value */
         }
       } else {
         Py_XSETREF(carry, cur);
