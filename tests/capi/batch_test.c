@@ -136,6 +136,94 @@ static void test_limits_and_checks_apply(void) {
   cbor_reader_free(r);
 }
 
+/* A caller's struct_size of 0 (the 0.1 layout) or larger than this header's
+ * struct (a later header's, with room after the fields) takes another route
+ * than sizeof: its elements are filled up to 64 at a time and copied to the
+ * caller's stride. Each element must still equal cbor_reader_next()'s item,
+ * with the caller's struct_size, and the bytes past the fields must stay as
+ * they were; batches of 150 and 300 elements cross those 64-item parts. */
+static void test_other_struct_sizes_across_parts(void) {
+  /* [0, 1, ..., 22, 23, 24, ..., 198] (199 entries: 0..23 in one byte, the
+   * rest in two), then a top-level break: 201 items with the array's end,
+   * then unexpected_break at the break's offset. */
+  enum { k_entries = 199, k_items = k_entries + 2 };
+  uint8_t in[3 + 24 + 2 * (k_entries - 24) + 1];
+  size_t at = 0;
+  size_t v;
+  in[at++] = 0x98;
+  in[at++] = k_entries;
+  for (v = 0; v < k_entries; ++v) {
+    if (v >= 24) in[at++] = 0x18;
+    in[at++] = (uint8_t)v;
+  }
+  const size_t break_at = at;
+  in[at++] = 0xff;
+  {
+    cbor_fast_item expected[k_items + 1];
+    cbor_fast_status last = CBOR_FAST_OK;
+    CHECK_EQ_UINT(one_by_one(in, at, expected, k_items + 1, &last), k_items);
+    CHECK_STATUS(last, CBOR_FAST_ERR_UNEXPECTED_BREAK);
+    static const struct {
+      const char* name;
+      uint32_t struct_size;
+      size_t stride;
+    } sizes[] = {
+        {"0 (the 0.1 layout)", 0, sizeof(cbor_fast_item)},
+        {"sizeof + 8", sizeof(cbor_fast_item) + 8, sizeof(cbor_fast_item) + 8},
+        {"sizeof + 64 (the margin)", sizeof(cbor_fast_item) + 64, sizeof(cbor_fast_item) + 64},
+    };
+    static const size_t capacities[] = {1, 63, 64, 65, 150, 300};
+    size_t si, ci;
+    for (si = 0; si < sizeof sizes / sizeof sizes[0]; ++si) {
+      for (ci = 0; ci < sizeof capacities / sizeof capacities[0]; ++ci) {
+        const size_t stride = sizes[si].stride;
+        const size_t capacity = capacities[ci];
+        unsigned char* buf = malloc(capacity * stride);
+        cbor_reader* r = NULL;
+        size_t total = 0;
+        cbor_fast_status s;
+        cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+        CHECK_STATUS(cbor_reader_new(in, at, NULL, &r), CBOR_FAST_OK);
+        for (;;) {
+          size_t count = 99;
+          size_t i;
+          memset(buf, 0xab, capacity * stride);
+          memcpy(buf, &sizes[si].struct_size, sizeof sizes[si].struct_size);
+          s = cbor_reader_next_batch(r, (cbor_fast_item*)buf, capacity, &count);
+          if (s != CBOR_FAST_OK) {
+            CHECK_EQ_UINT(count, 0);
+            break;
+          }
+          CHECK(count >= 1 && count <= capacity && total + count <= k_items);
+          /* Full batches until the items run out. */
+          CHECK_EQ_UINT(count, k_items - total < capacity ? k_items - total : capacity);
+          for (i = 0; i < count; ++i) {
+            cbor_fast_item got;
+            size_t b;
+            memcpy(&got, buf + i * stride, sizeof got);
+            if (!same_item(&got, &expected[total + i]) ||
+                got.struct_size != sizes[si].struct_size) {
+              fprintf(stderr, "struct_size %s, capacity %zu: element %zu (item %zu) differs\n",
+                      sizes[si].name, capacity, i, total + i);
+              CHECK(0);
+            }
+            for (b = sizeof(cbor_fast_item); b < stride; ++b) CHECK(buf[i * stride + b] == 0xab);
+          }
+          /* Elements past the count are untouched. */
+          for (i = count * stride; i < capacity * stride; ++i) CHECK(buf[i] == 0xab);
+          total += count;
+        }
+        CHECK_EQ_UINT(total, k_items);
+        CHECK_STATUS(s, CBOR_FAST_ERR_UNEXPECTED_BREAK);
+        CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_UNEXPECTED_BREAK);
+        CHECK_EQ_UINT(e.offset, break_at);
+        cbor_reader_free(r);
+        free(buf);
+      }
+    }
+  }
+}
+
 static void test_empty_input_and_bad_arguments(void) {
   cbor_fast_item items[2];
   cbor_reader* r = NULL;
@@ -159,6 +247,7 @@ int main(void) {
   RUN_TEST(test_batches_match_single_calls);
   RUN_TEST(test_error_after_items);
   RUN_TEST(test_limits_and_checks_apply);
+  RUN_TEST(test_other_struct_sizes_across_parts);
   RUN_TEST(test_empty_input_and_bad_arguments);
   return check_summary();
 }
