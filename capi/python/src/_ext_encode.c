@@ -575,6 +575,31 @@ static int open_container(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o,
   return 0;
 }
 
+/* True for what encode()'s container branches take (a frame for it). */
+static inline int opens_frame(PyObject* o) {
+  return PyDict_Check(o) || PyList_Check(o) || PyTuple_Check(o);
+}
+
+/* Opens container `o` (owned) for `source` (owned), the object a semantic
+ * encoder turned into it or into the tag over it: the frame keeps the
+ * source in the cycle set while it is open (each conversion makes a new
+ * container, so a UserDict, or a set through its tag, holding itself would
+ * otherwise never be seen twice, and encoded without end). Out of line:
+ * only converted objects come here. */
+static CF_NOINLINE int open_converted(cf_encoder* e, cbor_writer* w, estack* s, PyObject* o,
+                                      PyObject* source) {
+  size_t depth = s->depth;
+  if (open_container(e, w, s, o, PyDict_Check(o) ? E_DICT : E_SEQ) < 0) {
+    Py_DECREF(source);
+    return -1;
+  }
+  if (s->depth > depth) {
+    return adopt_source(e, &s->frames[s->depth - 1], source);
+  }
+  Py_DECREF(source); /* written as a reference to a shared value */
+  return 0;
+}
+
 /* The next child of the top frame (new reference), or NULL with no error
  * when the container is done. */
 static PyObject* next_child(eframe* f) {
@@ -639,12 +664,13 @@ static int tag_number(PyObject* tag, uint64_t* out) {
 }
 
 /* Writes the heads of a run of tags (CBORTag or a subclass, each the value
- * of the one before) and replaces *cur (owned) by the content after the
- * run. A run that comes back to one of its tags is a cycle, which no
- * container's cycle-set entry would see: Brent's test, O(1) memory. The
- * mark holds a reference (a tag made by a property may be freed, and its
- * address reused). */
-static CF_NOINLINE int write_tag_run(cbor_writer* w, PyObject** cur) {
+ * of the one before) starting at `cur` (owned) and returns the content after
+ * the run (owned), or NULL on an error (`cur` released either way; taking
+ * and returning it keeps encode()'s `cur` out of memory). A run that comes
+ * back to one of its tags is a cycle, which no container's cycle-set entry
+ * would see: Brent's test, O(1) memory. The mark holds a reference (a tag
+ * made by a property may be freed, and its address reused). */
+static CF_NOINLINE PyObject* write_tag_run(cbor_writer* w, PyObject* cur) {
   PyObject* mark = NULL;
   size_t power = 1, steps = 0;
   /* Contents made as they were read (a `value` property returning a new
@@ -653,44 +679,45 @@ static CF_NOINLINE int write_tag_run(cbor_writer* w, PyObject** cur) {
    * as converted containers nested that deep are (it wrote until memory
    * ran out). */
   size_t made = 0;
-  int rc = -1;
   do {
-    if (*cur == mark) {
+    if (cur == mark) {
       PyErr_SetString(cf_state.encode_value_error,
                       "cyclic data structure detected: a CBORTag is its own content");
-      goto out;
+      goto fail;
     }
     if (mark == NULL || ++steps == power) {
-      Py_INCREF(*cur);
-      Py_XSETREF(mark, *cur);
+      Py_INCREF(cur);
+      Py_XSETREF(mark, cur);
       power *= 2;
       steps = 0;
     }
     uint64_t number;
-    if (tag_number(*cur, &number) < 0) {
-      goto out;
+    if (tag_number(cur, &number) < 0) {
+      goto fail;
     }
-    PyObject* value = PyObject_GetAttrString(*cur, "value");
-    Py_SETREF(*cur, value);
+    PyObject* value = PyObject_GetAttrString(cur, "value");
+    Py_SETREF(cur, value);
     if (value == NULL) {
-      goto out;
+      goto fail;
     }
     if (Py_REFCNT(value) == 1 && ++made > CF_MAX_CONVERTED_NESTING) {
       PyErr_Format(cf_state.encode_value_error,
                    "tags whose content is made as it is read nested deeper than %d",
                    CF_MAX_CONVERTED_NESTING);
-      goto out;
+      goto fail;
     }
     cbor_fast_status st = cbor_writer_tag(w, number);
     if (st != CBOR_FAST_OK) {
       cf_writer_failed(st);
-      goto out;
+      goto fail;
     }
-  } while (PyObject_TypeCheck(*cur, (PyTypeObject*)cf_state.tag_type));
-  rc = 0;
-out:
+  } while (PyObject_TypeCheck(cur, (PyTypeObject*)cf_state.tag_type));
   Py_XDECREF(mark);
-  return rc;
+  return cur;
+fail:
+  Py_XDECREF(cur);
+  Py_XDECREF(mark);
+  return NULL;
 }
 
 /* Encodes `root` into `w`. Only Python code called from here (semantic
@@ -699,12 +726,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
   estack s = {NULL, 0, 0};
   PyObject* cur = root;
   int replaced = 0; /* cur came from the semantic encoder: do not ask it again */
-  /* The object the semantic encoder turned into a tag (a set into tag 258
-   * over a new list): the container that follows the tag's head adopts it
-   * (adopt_source), as a converted container does. A set holding itself
-   * through a tag was a new tag over a new list at every level, never seen
-   * twice, and encoded until memory ran out. */
-  PyObject* carry = NULL;
   int rc = -1;
   Py_INCREF(cur);
   for (;;) {
@@ -728,24 +749,18 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
         cf_writer_failed(st);
         goto fail;
       }
-    } else if (t == &PyDict_Type || PyDict_Check(cur) || t == &PyList_Type ||
-               t == &PyTuple_Type || PyList_Check(cur) || PyTuple_Check(cur)) {
+    } else if (t == &PyDict_Type || PyDict_Check(cur)) {
       PyObject* o = cur;
       cur = NULL;
-      size_t depth = s.depth;
-      if (open_container(e, w, &s, o, PyDict_Check(o) ? E_DICT : E_SEQ) < 0) {
+      if (open_container(e, w, &s, o, E_DICT) < 0) {
         goto fail;
       }
-      if (carry != NULL) {
-        PyObject* source = carry;
-        carry = NULL;
-        if (s.depth > depth) {
-          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
-            goto fail;
-          }
-        } else {
-          Py_DECREF(source); /* written as a reference to a shared value */
-        }
+    } else if (t == &PyList_Type || t == &PyTuple_Type || PyList_Check(cur) ||
+               PyTuple_Check(cur)) {
+      PyObject* o = cur;
+      cur = NULL;
+      if (open_container(e, w, &s, o, E_SEQ) < 0) {
+        goto fail;
       }
     } else if (cur == Py_None) {
       Py_DECREF(cur);
@@ -831,7 +846,8 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       Py_DECREF(cur);
     } else if ((PyObject*)t == cf_state.tag_type) {
       /* a tag is a prefix of its content: no frame */
-      if (write_tag_run(w, &cur) < 0) {
+      cur = write_tag_run(w, cur);
+      if (cur == NULL) {
         goto fail;
       }
       replaced = 0;
@@ -861,7 +877,8 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
       }
     } else if (PyObject_TypeCheck(cur, (PyTypeObject*)cf_state.tag_type)) {
       /* a subclass of CBORTag: its tag and value, as CBORTag's */
-      if (write_tag_run(w, &cur) < 0) {
+      cur = write_tag_run(w, cur);
+      if (cur == NULL) {
         goto fail;
       }
       replaced = 0;
@@ -883,26 +900,36 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
           goto fail;
         }
         Py_DECREF(r);
-      } else if (PyDict_Check(r) || PyList_Check(r) || PyTuple_Check(r)) {
-        /* a converted Mapping or Sequence: its frame keeps the original
-         * in the cycle set (each conversion makes a new container, so a
-         * UserDict holding itself would otherwise never be seen twice) */
+      } else if (opens_frame(r)) {
+        /* a converted Mapping or Sequence */
         PyObject* source = cur;
         cur = NULL;
-        size_t depth = s.depth;
-        if (open_container(e, w, &s, r, PyDict_Check(r) ? E_DICT : E_SEQ) < 0) {
+        if (open_converted(e, w, &s, r, source) < 0) {
+          goto fail;
+        }
+      } else if ((PyObject*)Py_TYPE(r) == cf_state.tag_type ||
+                 PyObject_TypeCheck(r, (PyTypeObject*)cf_state.tag_type)) {
+        /* a tag (a set as tag 258 over a new list): its heads here, then a
+         * container after them is opened as a converted one; other content
+         * goes on as any value */
+        PyObject* source = cur;
+        cur = write_tag_run(w, r);
+        if (cur == NULL) {
           Py_DECREF(source);
           goto fail;
         }
-        if (s.depth > depth) {
-          if (adopt_source(e, &s.frames[s.depth - 1], source) < 0) {
-            goto fail;
-          }
-        } else {
-          Py_DECREF(source); /* written as a reference to a shared value */
+        if (!opens_frame(cur)) {
+          Py_DECREF(source);
+          replaced = 0;
+          continue;
+        }
+        PyObject* o = cur;
+        cur = NULL;
+        if (open_converted(e, w, &s, o, source) < 0) {
+          goto fail;
         }
       } else {
-        Py_XSETREF(carry, cur);
+        Py_DECREF(cur);
         cur = r;
         replaced = 1;
         continue;
@@ -910,7 +937,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
     }
     cur = NULL;
     replaced = 0;
-    Py_CLEAR(carry); /* a tag over something other than a container */
     /* the next value to write: the next child of the innermost open container */
     for (;;) {
       if (s.depth == 0) {
@@ -950,7 +976,6 @@ static int encode(cf_encoder* e, cbor_writer* w, PyObject* root) {
 fail:
   Py_XDECREF(cur);
 done:
-  Py_XDECREF(carry);
   while (s.depth > 0) {
     frame_clear(e, &s.frames[--s.depth]);
   }
