@@ -261,8 +261,10 @@ typedef enum cbor_fast_option {
   CBOR_FAST_OPT_MAX_STRING_LENGTH = 3,
   /** Most entries in one array (items) or map (pairs) (default, and 0:
    *  CBOR_FAST_DEFAULT_MAX_CONTAINER_ITEMS, 2^24, since 0.5; UINT64_MAX: no
-   *  limit): more gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the offending
-   *  head, checked before the bytes left. */
+   *  limit, but a map of 2^63 pairs or more, which no input holds, is
+   *  CBOR_FAST_ERR_TRUNCATED, or CBOR_FAST_ERR_CONTAINER_TOO_LARGE when
+   *  streaming): more gives CBOR_FAST_ERR_CONTAINER_TOO_LARGE at the
+   *  offending head, checked before the bytes left. */
   CBOR_FAST_OPT_MAX_CONTAINER_ITEMS = 4,
   /** Most data items (heads) in one top-level item (default, and 0:
    *  CBOR_FAST_DEFAULT_MAX_ITEMS, 2^28, since 0.5; UINT64_MAX: no limit): the

@@ -101,7 +101,8 @@ struct reader_options {
   /// declaring more (before the input length is compared), or an indefinite
   /// container reaching more, fails with container_too_large at the
   /// offending head. Default (also for 0) 2^24 (before 0.5: no limit);
-  /// UINT64_MAX: none.
+  /// UINT64_MAX: none (but a map of 2^63 pairs or more, which no input can
+  /// hold, is truncated, or container_too_large when streaming).
   uint64_t max_container_items = default_max_container_items;
   /// Most data items in all (every head counts once: containers, tags, keys,
   /// values, string chunks; end items and breaks do not): the next item fails

@@ -586,6 +586,10 @@ struct reader_steps {
         if (arg > r.options_.max_container_items) return r.fail(status::container_too_large, off);
         if (arg > size_t(end - content) / 2 && !r.options_.streaming)
           return r.fail(status::truncated, off);
+        // Streaming, with the limit lifted: 2^63 pairs or more are 2^64 items
+        // or more, past any stream's offsets, and their count would wrap
+        // (a map of 2^63 + 1 pairs was read as one of 2 items).
+        if (arg > UINT64_MAX / 2) return r.fail(status::container_too_large, off);
         return r.push_definite(k_map, arg * 2, off);
       } else if constexpr (Type == item_type::tag) {
         return r.push_definite(k_tag, 1, off);

@@ -350,6 +350,16 @@ case $case_name in
     run_hex 9b00000001000000000000 diag --max-container-items 18446744073709551615
     expect_error truncated "unexpected end of input" 11
     expect_text out ""
+    # A map of 2^63 + 1 pairs, lifted: its 2 * count items wrapped to 2, and
+    # diag printed {1: 2} (and to-json, canonical the same). No input holds
+    # 2^63 pairs: too large when streaming, short for check.
+    for cmd in diag to-json canonical; do
+      run_hex bb80000000000000010102 $cmd --max-container-items 18446744073709551615
+      expect_error container_too_large "array or map has too many entries" 0
+      expect_text out ""
+    done
+    run_hex bb80000000000000010102 check --max-container-items 18446744073709551615
+    expect_error truncated "unexpected end of input" 0
     run_hex 83010203 diag --max-container-items 3
     expect_ok_line '[1, 2, 3]\n'
     run_hex 83010203 check --max-container-items 3

@@ -337,6 +337,46 @@ TEST(streaming, feed_refuses_buffers_that_lose_unread_bytes) {
   EXPECT_EQ(it.offset, 2u);
 }
 
+TEST(streaming, a_map_of_2_to_the_63_pairs_or_more_is_too_large_even_without_a_limit) {
+  // 2 * count children wrapped: 2^63 + 1 pairs were read as a map of two
+  // items, {1: 2} (cbor-fast diag printed "{1: 2}").
+  struct row {
+    const char* name;
+    const char* head;
+    status want;
+  } rows[] = {
+      {"2^63 - 1 pairs: waits for them", "bb 7fffffffffffffff", status::need_more},
+      {"2^63 pairs", "bb 8000000000000000", status::container_too_large},
+      {"2^63 + 1 pairs", "bb 8000000000000001", status::container_too_large},
+      {"2^64 - 1 pairs", "bb ffffffffffffffff", status::container_too_large},
+  };
+  for (const row& w : rows) {
+    bytes in = hex(w.head);
+    const bytes pair = hex("01 02");
+    in.insert(in.end(), pair.begin(), pair.end());
+    reader_options o;
+    o.streaming = true;
+    o.max_container_items = UINT64_MAX;
+    reader r(in.data(), in.size(), o);
+    item it;
+    if (w.want == status::need_more) {
+      ASSERT_EQ(r.next(it), status::ok) << w.name;
+      EXPECT_EQ(it.arg, 0x7fffffffffffffffu) << w.name;
+      ASSERT_EQ(r.next(it), status::ok) << w.name;
+      ASSERT_EQ(r.next(it), status::ok) << w.name;
+      EXPECT_EQ(r.next(it), status::need_more) << w.name;
+      continue;
+    }
+    EXPECT_EQ(r.next(it), w.want) << w.name;
+    EXPECT_EQ(r.error().offset, 0u) << w.name;
+    // One-shot, the bytes left decide first: truncated, as before.
+    o.streaming = false;
+    reader one(in.data(), in.size(), o);
+    EXPECT_EQ(one.next(it), status::truncated) << w.name;
+    EXPECT_EQ(one.error().offset, 0u) << w.name;
+  }
+}
+
 TEST(streaming, without_streaming_the_same_bytes_are_truncated) {
   const bytes in = hex("65 68 65");
   reader r(in.data(), in.size());
