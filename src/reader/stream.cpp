@@ -105,21 +105,37 @@ status stream::refill(size_t needed) noexcept {
     over = true;
   }
   const size_t want = size_ + needed;
-  if (want > capacity_ || (capacity_ - size_ < block_ / 2 && capacity_ < max_buffer_)) {
-    // Room for what is needed and a block more (or twice the old size),
-    // within max_buffer.
+  // Room for what is needed and a block more (or twice the old size), within
+  // max_buffer; but at most twice what the buffer held (or a block more) at
+  // a time: the bytes a head declares are a promise, so the buffer grows as
+  // they come (a 9-byte input declaring 2^64 - 1 bytes, with max_buffer
+  // lifted, asked the allocator for all of them).
+  auto grow = [&]() noexcept -> status {
     size_t cap = want > size_ + block_ ? want : size_ + block_;
+    const size_t step = capacity_ <= SIZE_MAX / 2 ? capacity_ * 2 : SIZE_MAX;
+    const size_t most = step > size_ + block_ ? step : size_ + block_;
+    if (cap > most) cap = most;
     if (capacity_ <= max_buffer_ / 2 && cap < capacity_ * 2) cap = capacity_ * 2;
     if (cap > max_buffer_) cap = max_buffer_;
     void* p = buf_ == nullptr ? alloc_.malloc(alloc_.context, cap)
                               : alloc_.realloc(alloc_.context, buf_, capacity_, cap);
-    if (p == nullptr) return fail(status::out_of_memory);
+    if (p == nullptr) return status::out_of_memory;
     buf_ = static_cast<uint8_t*>(p);
     capacity_ = cap;
-    if (reader_.feed(buf_, size_, first_offset_) != status::ok) return fail(status::internal_error);
+    return reader_.feed(buf_, size_, first_offset_) == status::ok ? status::ok
+                                                                  : status::internal_error;
+  };
+  if (want > capacity_ || (capacity_ - size_ < block_ / 2 && capacity_ < max_buffer_)) {
+    const status g = grow();
+    if (g != status::ok) return fail(g);
   }
   size_t got_total = 0;
   while (got_total < needed) {
+    // Full before the item is: more room (want <= max_buffer, so it grows).
+    if (size_ == capacity_) {
+      const status g = grow();
+      if (g != status::ok) return fail(g);
+    }
     size_t got = 0;
     if (!source_(context_, buf_ + size_, capacity_ - size_, &got) || got > capacity_ - size_) {
       reader_.feed(buf_, size_, first_offset_);  // what did arrive

@@ -474,6 +474,14 @@ case $case_name in
       expect_rc 0
       expect_text err ""
     done
+    # The streaming commands too: their buffer grows as bytes come, not by
+    # the declared length (2^64 - 1 bytes were asked of the allocator).
+    for cmd in diag to-json canonical; do
+      run_hex 5bffffffffffffffff $cmd --max-memory 18446744073709551615
+      expect_error truncated "unexpected end of input" 0
+      run_hex 7bffffffffffffffff616263 $cmd --max-memory 18446744073709551615
+      expect_error truncated "unexpected end of input" 0
+    done
     # from-json and from-diag hold the whole text: no such option.
     run /dev/null from-json --max-memory 100 "$work/s200.cbor"
     expect_rc 2

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <random>
@@ -797,6 +798,65 @@ TEST(stream, a_string_over_max_buffer_on_a_short_input_is_truncated) {
   item it;
   EXPECT_EQ(st.next(it), status::truncated);
   EXPECT_EQ(st.error().offset, 0u);
+}
+
+/// Records the largest block the stream's buffer asks for.
+struct largest_alloc {
+  size_t largest = 0;
+  static void* do_malloc(void* c, size_t n) {
+    auto& self = *static_cast<largest_alloc*>(c);
+    self.largest = std::max(self.largest, n);
+    return std::malloc(n);
+  }
+  static void* do_realloc(void* c, void* p, size_t, size_t n) {
+    auto& self = *static_cast<largest_alloc*>(c);
+    self.largest = std::max(self.largest, n);
+    return std::realloc(p, n);
+  }
+  static void do_free(void*, void* p, size_t) { std::free(p); }
+};
+
+TEST(stream, a_declared_length_grows_the_buffer_only_as_its_bytes_come) {
+  // With max_buffer lifted, a head declaring 2^64 - 1 bytes asked the
+  // allocator for all of them (ASan: allocation-size-too-big; cbor-fast diag
+  // --max-memory 18446744073709551615 aborted). The buffer now at most
+  // doubles (or grows a block) per step, so it follows the bytes that come.
+  struct row {
+    const char* name;
+    const char* head;
+    size_t content;  // bytes of the string that do come
+    status want;
+  } rows[] = {
+      {"2^64 - 1 declared, none come", "5b ffffffffffffffff", 0, status::truncated},
+      {"2^63 declared, 3 come", "5b 8000000000000000", 3, status::truncated},
+      {"2^32 declared, 1 MiB comes", "5b 0000000100000000", size_t(1) << 20, status::truncated},
+      {"2^64 - 1 declared text", "7b ffffffffffffffff", 5, status::truncated},
+      {"1 MiB declared, all of it comes", "5a 00100000", size_t(1) << 20, status::ok},
+  };
+  for (const row& w : rows) {
+    bytes in = hex(w.head);
+    in.resize(in.size() + w.content, 'x');
+    memory_source src{&in, 0, 4096};
+    largest_alloc counts;
+    cbor_fast::stream_options so;
+    so.max_buffer = SIZE_MAX;
+    so.reader.max_string_length = UINT64_MAX;
+    so.block_size = 4096;
+    cbor_fast::allocator a{largest_alloc::do_malloc, largest_alloc::do_realloc,
+                           largest_alloc::do_free, &counts};
+    so.reader.alloc = &a;
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    item it;
+    EXPECT_EQ(st.next(it), w.want) << w.name;
+    if (w.want == status::ok) {
+      EXPECT_EQ(it.arg, w.content) << w.name;
+      EXPECT_EQ(st.next(it), status::end) << w.name;
+    } else {
+      EXPECT_EQ(st.error().offset, 0u) << w.name;
+    }
+    // Twice what came, and a block: never what was only declared.
+    EXPECT_LE(counts.largest, 2 * in.size() + 2 * 4096) << w.name;
+  }
 }
 
 TEST(stream, a_buffer_filled_by_earlier_reads_still_learns_that_the_input_ended) {
