@@ -306,6 +306,10 @@ status converter::root_scalar(od::json_type t, od::document& doc) {
       while (stop < size_ && base_[stop] != 0 &&
              std::strchr("0123456789+-.eE", base_[stop]) != nullptr)
         ++stop;
+      // Anything else before the whitespace is not part of a number ("2c",
+      // "123abc", "1.5x"), and no value may follow the number: it had been
+      // left out of the token and dropped, so "2c" gave 2.
+      if (stop < end) return fail(status::syntax_error, stop);
       token = std::string_view(token.data(), stop - size_t(token.data() - base_));
       return number(token, nullptr, &doc);
     }

@@ -622,6 +622,12 @@ case $case_name in
     expect_rc 0
     got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
     [[ "$got" == 018102 ]] || fail "from-json --sequence bytes: $got"
+    # A line's number with junk after it (it gave 01 02), at the junk's
+    # offset in the whole text.
+    printf '1x\n2\n' >"$work/junk.json"
+    run "$work/junk.json" from-json --sequence
+    expect_error syntax_error "syntax error in JSON or diagnostic notation text" 1
+    expect_text out ""
     printf '[1, 2,]' >"$work/bad.json"
     run "$work/bad.json" from-json
     expect_error syntax_error "syntax error in JSON or diagnostic notation text" 6

@@ -141,6 +141,18 @@ const error_row k_errors[] = {
     {"extra_close", "[1] ]", status::syntax_error, 4},
     {"two_values", "1 2", status::syntax_error, 2},
     {"string_then_junk", "\"a\" x", status::syntax_error, 4},
+    // A top-level number with something other than whitespace after it: the
+    // number was read and the rest dropped ("2c" gave 2).
+    {"integer_then_letter", "2c", status::syntax_error, 1},
+    {"integer_then_bracket", "0]", status::syntax_error, 1},
+    {"integer_then_array", "1[0", status::syntax_error, 1},
+    {"negative_then_colon", "-3:5", status::syntax_error, 2},
+    {"bignum_then_letter", "18446744073709551616x", status::syntax_error, 20},
+    {"negative_bignum_then_bracket", "-18446744073709551617]", status::syntax_error, 21},
+    {"float_then_letter", "1.5x", status::syntax_error, 3},
+    {"exponent_then_letter", "1e5x", status::syntax_error, 3},
+    {"float_then_bracket", "1.5]", status::syntax_error, 3},
+    {"number_then_space_and_letter", "7 x", status::syntax_error, 2},
     {"leading_zero", "[01]", status::syntax_error, 1},
     {"bad_literal", "[true, fals]", status::syntax_error, 7},
     {"lone_minus", "[-]", status::syntax_error, 1},
