@@ -552,7 +552,7 @@ bool any_duplicate(dom::element root) {
 /// writer's error.
 status dom_convert(dom::parser& parser, const simdjson::padded_string& padded,
                    const from_json_options& opt, writer& w) {
-  // The parser's depth limit is max_depth + 1 (set by the caller), so deeper
+  // The parser's depth limit is max_depth (set by the caller), so deeper
   // texts never reach the walk: the exact route reports them with an offset.
   dom::element root;
   if (parser.parse(padded).get(root) != simdjson::SUCCESS) return status::invalid_state;
@@ -623,15 +623,18 @@ status json_to_cbor(std::string_view json, writer& w, const from_json_options& o
   try {
     // simdjson reads up to SIMDJSON_PADDING bytes past the end: a padded copy.
     const simdjson::padded_string padded(json);
-    {
+    // max_depth 0 (scalars only) has no DOM parser depth: the exact route.
+    if (options.max_depth != 0) {
       // One parser per thread, reused (its buffers grow to the largest text
       // seen); texts above 16 MiB get a parser of their own, freed after.
       constexpr size_t k_keep = size_t{16} << 20;
       thread_local dom::parser kept;
       dom::parser own;
       dom::parser& parser = json.size() <= k_keep ? kept : own;
-      const size_t depth =
-          options.max_depth < 0xfffffff ? size_t(options.max_depth) + 1 : 0xfffffff;
+      // simdjson's depth D takes D nested arrays and objects, as max_depth
+      // does (it was max_depth + 1, so this route took one level more than
+      // the exact one and the reader: --max-depth 3 took [[[[]]]]).
+      const size_t depth = options.max_depth < 0xfffffff ? size_t(options.max_depth) : 0xfffffff;
       if (parser.max_depth() != depth) {
         const size_t cap = parser.capacity() > json.size() ? parser.capacity() : json.size();
         if (parser.allocate(cap < 64 ? 64 : cap, depth) != simdjson::SUCCESS) {

@@ -628,6 +628,13 @@ case $case_name in
     run "$work/junk.json" from-json --sequence
     expect_error syntax_error "syntax error in JSON or diagnostic notation text" 1
     expect_text out ""
+    # --max-depth as for every command: N levels, the next one refused
+    # (from-json took one more: [[[[]]]] with --max-depth 3).
+    printf '[[[[]]]]' >"$work/deep.json"
+    run "$work/deep.json" from-json --max-depth 3
+    expect_error depth_exceeded "maximum nesting depth exceeded" 3
+    run "$work/deep.json" from-json --max-depth 4
+    expect_rc 0
     printf '[1, 2,]' >"$work/bad.json"
     run "$work/bad.json" from-json
     expect_error syntax_error "syntax error in JSON or diagnostic notation text" 6

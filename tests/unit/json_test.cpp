@@ -221,6 +221,29 @@ TEST(json_to_cbor, depth_limit) {
   EXPECT_EQ(json_hex("[[[[1]]]]", &s, &e, o), "");
   EXPECT_STATUS(s, status::depth_exceeded);
   EXPECT_EQ(e.offset, 3u);
+  // An empty innermost level: the fast route's parser took one level more
+  // than the limit (its depth was max_depth + 1), so these four passed.
+  for (const char* four : {"[[[[]]]]", "[[[{}]]]", "{\"a\":[[{}]]}"}) {
+    SCOPED_TRACE(four);
+    EXPECT_EQ(json_hex(four, &s, &e, o), "");
+    EXPECT_STATUS(s, status::depth_exceeded);
+  }
+  EXPECT_EQ(e.offset, 7u);  // the fourth level of {"a":[[{}]]}
+  EXPECT_EQ(json_hex("[[[]]]", &s, &e, o), "818180");
+  EXPECT_STATUS(s, status::ok);
+  // The smallest limits: 0 takes scalars only, 1 one level.
+  o.max_depth = 0;
+  EXPECT_EQ(json_hex("7", &s, &e, o), "07");
+  EXPECT_STATUS(s, status::ok);
+  EXPECT_EQ(json_hex(" []", &s, &e, o), "");
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 1u);
+  o.max_depth = 1;
+  EXPECT_EQ(json_hex("[]", &s, &e, o), "80");
+  EXPECT_STATUS(s, status::ok);
+  EXPECT_EQ(json_hex("[{}]", &s, &e, o), "");
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 1u);
   // The default limit (1024), no recursion either way.
   const std::string deep_ok = std::string(1024, '[') + std::string(1024, ']');
   EXPECT_NE(json_hex(deep_ok, &s, &e), "");
