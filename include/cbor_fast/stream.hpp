@@ -42,6 +42,13 @@ struct stream_options {
   /// before the item being read is dropped, so memory stays at most this
   /// plus the reader's stack and key tables, whatever the input's size.
   size_t max_buffer = size_t(64) << 20;
+  /// next_document(): most bytes the document may hold through its allocator
+  /// (nodes, copied and joined strings, the decoder's tables), as
+  /// decode_options::max_memory does for a buffer: memory_budget_exceeded at
+  /// the item being added beyond it, and the stream fails there. 0 (the
+  /// default) or SIZE_MAX: no budget, the document bounded by the item alone
+  /// (a 24-byte node per data item, and the strings). Since 0.5.
+  size_t max_document_memory = 0;
 };
 
 /// Pulls the items of a CBOR sequence from a source, as reader does from a
@@ -127,6 +134,7 @@ class stream {
   allocator alloc_;  ///< the caller's hooks (or malloc), for the buffer
   size_t block_;
   size_t max_buffer_;
+  size_t max_document_memory_;  ///< SIZE_MAX: none
   uint8_t* buf_ = nullptr;
   size_t capacity_ = 0;
   size_t size_ = 0;          ///< bytes in buf_

@@ -94,8 +94,10 @@ void print_usage(std::FILE* to) {
              "           CTAP2 order (major type, then length, then bytes).\n"
              "diag, to-json and canonical read the input as a stream, whatever its size:\n"
              "diag and to-json print each item as it is read (memory: about 1 MiB and the\n"
-             "longest string), canonical holds one top-level item at a time; what is held\n"
-             "at once is at most --max-memory bytes (memory_budget_exceeded beyond).\n"
+             "longest string), canonical holds one top-level item at a time, with its\n"
+             "document; the input held at once is at most --max-memory bytes, canonical's\n"
+             "document at most 32 times that plus 1 MiB, as check allows that much input\n"
+             "(memory_budget_exceeded beyond).\n"
              "\n"
              "LIMITS (each failure names its status and byte offset):\n"
              "  --strict                 RFC 8949 validity: reject text strings that are\n"
@@ -122,7 +124,8 @@ void print_usage(std::FILE* to) {
              "                           32 times the input size plus 1 MiB); diag, to-json,\n"
              "                           canonical: most input bytes held at once, the\n"
              "                           longest string or (canonical) top-level item\n"
-             "                           (default 64 MiB)\n"
+             "                           (default 64 MiB; canonical's document: 32 times\n"
+             "                           this plus 1 MiB)\n"
              "from-json and from-diag take --strict, --no-duplicate-keys and --max-depth of\n"
              "these.\n"
              "check only:\n"
@@ -304,6 +307,16 @@ int run_streamed(const cli_args& args, printer what) {
   cbor_fast::stream_options so;
   so.reader = reader_options_of(args);
   if (args.max_memory != 0) so.max_buffer = args.max_memory;
+  // canonical's document: what check allows an input of the bytes held (it
+  // had no budget of its own: a 60 MB item of small integers took 1.55 GB,
+  // hostile nesting takes more).
+  if (what == printer::canonical) {
+    constexpr size_t per_byte = size_t(cbor_fast::default_memory_per_input_byte);
+    constexpr size_t slack = cbor_fast::default_memory_slack;
+    so.max_document_memory = so.max_buffer <= (SIZE_MAX - slack) / per_byte
+                                 ? per_byte * so.max_buffer + slack
+                                 : SIZE_MAX;
+  }
   // JSON text must be UTF-8: checked as each string is read, before it prints.
   if (what == printer::json) so.reader.validate_utf8 = true;
   so.block_size = size_t{1} << 16;

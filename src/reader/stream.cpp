@@ -10,6 +10,8 @@
 #define CBOR_FAST_HAVE_READ 1
 #endif
 
+#include "document/decode.hpp"
+
 namespace cbor_fast {
 inline namespace v1 {
 
@@ -53,6 +55,8 @@ stream::stream(source_fn source, void* context, const stream_options& options) n
       alloc_(hooks_of(options)),
       block_(options.block_size != 0 ? options.block_size : size_t(64) << 10),
       max_buffer_(options.max_buffer != 0 ? options.max_buffer : size_t(64) << 20),
+      max_document_memory_(options.max_document_memory != 0 ? options.max_document_memory
+                                                            : SIZE_MAX),
       reader_(static_cast<const uint8_t*>(nullptr), 0, streaming_options(options, &alloc_)) {
   if (source_ == nullptr || alloc_.malloc == nullptr || alloc_.realloc == nullptr ||
       alloc_.free == nullptr)
@@ -202,7 +206,17 @@ status stream::next_document(document& out, uint32_t flags) noexcept {
     return s;
   }
   error_info e;
-  const status d = decode(reader_, out, flags | decode_copy_strings, &e);
+  status d;
+  if (max_document_memory_ == SIZE_MAX) {
+    d = decode(reader_, out, flags | decode_copy_strings, &e);
+  } else {
+    // The document's allocations count against this budget (the reader's
+    // own go on through the stream's allocator).
+    detail::memory_budget budget(&alloc_);
+    budget.arm(max_document_memory_);
+    d = detail::decode_from_reader(reader_, out, flags | decode_copy_strings, &e, 0, &budget);
+    if (d == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
+  }
   // A failure of the document's own (memory, its node limit) leaves the
   // reader inside the item: sticky like the stream's other failures, so
   // that the rest of the item never comes out as items of their own. (The

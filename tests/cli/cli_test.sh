@@ -474,6 +474,17 @@ case $case_name in
       expect_rc 0
       expect_text err ""
     done
+    # canonical's document: check's budget for the bytes held (32 times and
+    # 1 MiB), so 100,000 nested arrays fail where check fails on them (the
+    # document had no budget).
+    { head -c 100000 /dev/zero | tr '\000' '\201'; printf '\000'; } >"$work/nest.cbor"
+    run /dev/null canonical --max-depth 200000 --max-memory 100001 "$work/nest.cbor"
+    expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 89644
+    expect_text out ""
+    run /dev/null check --max-depth 200000 "$work/nest.cbor"
+    expect_error memory_budget_exceeded "memory budget of the decoder exceeded" 89644
+    run /dev/null canonical --max-depth 200000 --max-memory 200000 "$work/nest.cbor"
+    expect_rc 0
     # The streaming commands too: their buffer grows as bytes come, not by
     # the declared length (2^64 - 1 bytes were asked of the allocator).
     for cmd in diag to-json canonical; do

@@ -962,6 +962,50 @@ TEST(stream, documents_of_a_sequence_from_a_pipe) {
   ::close(fds[0]);
 }
 
+TEST(stream, next_document_within_max_document_memory) {
+  // Two documents: 1, then [0, 0, ..., 0] (1000 zeros; 1001 nodes of 24
+  // bytes), then 2. A budget the array's nodes exceed fails at the array's
+  // head region, sticky; 0 and SIZE_MAX are no budget; a large one passes.
+  bytes in = hex("01 19 03e8");
+  in[1] = 0x99;  // array, 2-byte count 1000
+  in.resize(in.size() + 1000, 0x00);
+  in.push_back(0x02);
+  struct row {
+    const char* name;
+    size_t budget;
+    bool fits;
+  } rows[] = {
+      {"0: none", 0, true},
+      {"SIZE_MAX: none", SIZE_MAX, true},
+      {"1 MiB", size_t(1) << 20, true},
+      {"4 KiB: under the 1001 nodes", 4096, false},
+  };
+  for (const row& w : rows) {
+    memory_source src{&in, 0, 100};
+    cbor_fast::stream_options so;
+    so.max_document_memory = w.budget;
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    cbor_fast::document d;
+    ASSERT_EQ(st.next_document(d), status::ok) << w.name;
+    EXPECT_EQ(cbor_fast::doc_test::encode_hex(d), "01") << w.name;
+    if (w.fits) {
+      ASSERT_EQ(st.next_document(d), status::ok) << w.name;
+      EXPECT_EQ(d.root().size(), 1000u) << w.name;
+      ASSERT_EQ(st.next_document(d), status::ok) << w.name;
+      EXPECT_EQ(cbor_fast::doc_test::encode_hex(d), "02") << w.name;
+      EXPECT_EQ(st.next_document(d), status::end) << w.name;
+    } else {
+      EXPECT_EQ(st.next_document(d), status::memory_budget_exceeded) << w.name;
+      const size_t at = st.error().offset;
+      EXPECT_GT(at, 1u) << w.name;  // inside the array, past its head
+      EXPECT_LT(at, 1004u) << w.name;
+      // Sticky: the rest of the array never comes out as documents.
+      EXPECT_EQ(st.next_document(d), status::memory_budget_exceeded) << w.name;
+      EXPECT_EQ(st.error().offset, at) << w.name;
+    }
+  }
+}
+
 // ---- diagnostic notation and JSON printed from a stream ---------------------
 
 /// What a printer gave: its text, status and error offset.
