@@ -264,8 +264,9 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
     return status::ok;
   }
   // Beyond 64 bits: a bignum, tag 2 or 3 over the magnitude (minus one when
-  // negative).
-  if (ai != k_shortest) return fail(status::out_of_range, at);
+  // negative). An encoding indicator asks for a head: only -2^64 still has
+  // one (0x3b ff..ff), found below.
+  if (ai != k_shortest && !negative) return fail(status::out_of_range, at);
   std::vector<uint8_t> mag;
   if (base == 10) {
     if (digits.size() > k_max_bignum_digits) return fail(status::out_of_range, at);
@@ -294,10 +295,14 @@ status parser::integer_event(bool negative, std::string_view digits, int base, u
     if (mag.size() <= 8) {  // -2^64 .. : still major type 1
       uint64_t v = 0;
       for (uint8_t b : mag) v = v << 8 | b;
-      add({v, 0, ev_head, 1, k_shortest}, head_size(v, k_shortest));
+      // -18446744073709551616_3 (it was out_of_range, where the same number
+      // without the indicator gave this head)
+      if (!fits_ai(v, ai)) return fail(status::out_of_range, at);
+      add({v, 0, ev_head, 1, ai}, head_size(v, ai));
       return status::ok;
     }
   }
+  if (ai != k_shortest) return fail(status::out_of_range, at);
   // The bignum's tag is a level, as every tag open() starts is: a reader
   // with the same max_depth must take the output.
   if (stack_.size() >= opt_.max_depth) return fail(status::depth_exceeded, at);

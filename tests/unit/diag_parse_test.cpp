@@ -60,6 +60,11 @@ const row k_rows[] = {
     {"indicator_1", "1_1", "190001"},
     {"indicator_2", "-1_2", "3a00000000"},
     {"indicator_3", "1_3", "1b0000000000000001"},
+    // -2^64 has a head (0x3b ff..ff) though its digits pass 64 bits: with the
+    // indicator it was out_of_range.
+    {"indicator_3_minus_2_to_the_64", "-18446744073709551616_3", "3bffffffffffffffff"},
+    {"indicator_3_minus_2_to_the_64_hex", "-0x10000000000000000_3", "3bffffffffffffffff"},
+    {"indicator_3_minus_2_to_the_64_plus_1", "-18446744073709551615_3", "3bfffffffffffffffe"},
     {"indicator_text", "\"a\"_0", "780161"},
     {"indicator_bytes", "h'01'_1", "59000101"},
     {"indicator_array", "[_0 1]", "980101"},
@@ -160,6 +165,8 @@ const error_row k_errors[] = {
     {"indefinite_chunk", "(_ ''_)", status::syntax_error, 3},
     {"indicator_too_small", "256_0", status::out_of_range, 0},
     {"indicator_on_bignum", "18446744073709551616_3", status::out_of_range, 0},
+    {"indicator_on_negative_bignum", "-18446744073709551617_3", status::out_of_range, 0},
+    {"indicator_too_small_minus_2_to_the_64", "-18446744073709551616_2", status::out_of_range, 0},
     {"indicator_bad", "1_4", status::syntax_error, 1},
     {"float_indicator_0", "1.5_0", status::syntax_error, 3},
     {"simple_reserved", "simple(24)", status::out_of_range, 7},
