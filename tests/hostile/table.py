@@ -587,18 +587,21 @@ def offset_text(offset):
     return f"{offset[0]}..{offset[1]}" if isinstance(offset, tuple) else str(offset)
 
 
-def stream_offset(r):
-    """Where the tool's diag, which reads its input as a stream, reports a
-    truncated row: a definite array or map that declares more entries than
-    the input can hold is refused at its head by a read of the whole input
-    (the row's offset), but a stream learns that the input is short only
-    where it ends. Strings and heads cut short are found at their head by
-    both. None: the row's own offset holds."""
+def stream_result(r):
+    """What the tool's diag, which reads its input as a stream, reports for a
+    truncated row, as (status, offset): a definite array or map that declares
+    more entries than the input can hold is refused at its head by a read of
+    the whole input (the row's offset), but a stream learns that the input is
+    short only where it ends; except a map of 2^63 pairs or more, whose items
+    no input holds, container_too_large at its head. Strings and heads cut
+    short are found at their head by both. None: the row's own result holds."""
     if r.status != "truncated" or isinstance(r.offset, tuple) or r.offset >= len(r.data):
         return None
     first = r.data[r.offset]
     if first >> 5 in (4, 5) and first & 0x1F != 31:
-        return len(r.data)
+        if first >> 5 == 5 and first & 0x1F == 27 and r.data[r.offset + 1] >= 0x80:
+            return ("container_too_large", r.offset)
+        return ("truncated", len(r.data))
     return None
 
 
@@ -606,15 +609,18 @@ def manifest_rows():
     """The rows as the runners see them: a row whose stream offset differs is
     split into the whole-input engines and a ".stream" row for diag."""
     for r in ROWS:
-        at = stream_offset(r) if "diag" in r.engines else None
-        if at is None:
+        result = stream_result(r) if "diag" in r.engines else None
+        if result is None:
             yield r
             continue
         rest = tuple(e for e in r.engines if e != "diag")
         if rest:
             yield Row(r.name, r.group, r.data, r.status, r.offset, r.options, rest, r.why)
-        yield Row(r.name + ".stream", r.group, r.data, r.status, at, r.options, ("diag",),
-                  "read as a stream, the input is short where it ends: " + (r.why or r.name))
+        status, at = result
+        why = ("read as a stream, the input is short where it ends: " if status == "truncated"
+               else "read as a stream, no input holds 2^63 pairs: ")
+        yield Row(r.name + ".stream", r.group, r.data, status, at, r.options, ("diag",),
+                  why + (r.why or r.name))
 
 
 def write(out_dir):
