@@ -50,8 +50,12 @@ struct time_value {
 };
 
 /// Days since 1970-01-01 of a proleptic Gregorian date (month 1..12, day 1..31, unchecked).
+/// Exact for every date whose day count fits int64_t (the years civil_from_days
+/// gives, within +-2.53e16); for other years the result is unspecified (but
+/// there is no overflow: any int64_t year may be passed).
 int64_t days_from_civil(int64_t year, unsigned month, unsigned day) noexcept;
-/// The date of a day count (the inverse of days_from_civil).
+/// The date of a day count (the inverse of days_from_civil), for every int64_t
+/// day count (before 0.5, counts within 719468 of INT64_MAX overflowed).
 void civil_from_days(int64_t days, int64_t& year, unsigned& month, unsigned& day) noexcept;
 
 /// Parses an RFC 3339 date-time ("1985-04-12T23:20:50.52Z", "1996-12-19T16:39:57-08:00"):
@@ -76,7 +80,8 @@ size_t format_rfc3339(const time_value& t, char* out, int fraction_digits = -1) 
 // ---- reading document nodes ----------------------------------------------------
 
 /// Tag 0 (RFC 3339 text), 1 (epoch seconds: an integer, or a float whose
-/// fraction becomes nanoseconds, rounded to nearest), 100 (days) or 1004
+/// fraction becomes nanoseconds, rounded to nearest from the exact value, ties
+/// away from zero for either sign), 100 (days) or 1004
 /// (full-date): the time (tags 100 and 1004: midnight UTC of that day).
 /// Returns ok; invalid_argument (null node); type_mismatch; out_of_range
 /// (bad text, a non-finite float, or seconds beyond int64) with *error.

@@ -115,20 +115,41 @@ size_t put2(char* out, unsigned v) noexcept {
 }  // namespace
 
 int64_t days_from_civil(int64_t y, unsigned m, unsigned d) noexcept {
+  // Years past +-2^55 give no day count that fits (civil_from_days' years
+  // stay within +-2.53e16): clamped, so that nothing below overflows (y - 399
+  // at INT64_MIN and era * 146097 did). The sum is taken modulo 2^64: exact
+  // whenever the day count fits, though era * 146097 alone may not (at the
+  // last 719468 days before INT64_MAX).
+  constexpr int64_t k_year_bound = int64_t(1) << 55;
+  if (y > k_year_bound) y = k_year_bound;
+  if (y < -k_year_bound) y = -k_year_bound;
   y -= m <= 2;
   const int64_t era = (y >= 0 ? y : y - 399) / 400;
   const auto yoe = unsigned(y - era * 400);
   const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
   const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + int64_t(doe) - 719468;
+  const uint64_t days = uint64_t(era) * 146097u + doe - 719468u;
+  int64_t out;
+  std::memcpy(&out, &days, sizeof out);
+  return out;
 }
 
 void civil_from_days(int64_t z, int64_t& year, unsigned& month, unsigned& day) noexcept {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const auto doe = unsigned(z - era * 146097);
+  // Eras of 146097 days from 0000-03-01, which is day -719468: the count from
+  // there (z + 719468) is split into eras without being formed, since it
+  // overflowed for the last 719468 values of int64_t (a tag 100 of 2^63 - 1
+  // days, which get_date() accepts).
+  int64_t era = z / 146097;
+  int64_t rem = z % 146097;
+  if (rem < 0) {
+    rem += 146097;
+    --era;
+  }
+  rem += 719468;
+  era += rem / 146097;
+  const auto doe = unsigned(rem % 146097);
   const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  const int64_t y = int64_t(yoe) + era * 400;
+  const int64_t y = int64_t(yoe) + era * 400;  // |era| < 2^63 / 146097 + 6: fits
   const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
   const unsigned mp = (5 * doy + 2) / 153;
   day = doy - (153 * mp + 2) / 5 + 1;
@@ -304,14 +325,33 @@ status get_time(node n, time_value& out, error_info* error) noexcept {
         // [-2^63, 2^63): whole seconds fit int64 (NaN fails both tests).
         if (!(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
           return fail(error, status::out_of_range, c.offset());
-        double whole = std::floor(v);
-        auto ns = int64_t(std::llround((v - whole) * 1e9));
-        if (ns >= 1000000000) {  // rounded up to the next second
-          ns -= 1000000000;
+        // The magnitude's fraction in nanoseconds, rounded to nearest (ties
+        // away from zero, for both signs) from the exact product: llround of
+        // (v - floor(v)) * 1e9 rounded twice, and v + 1 for a small negative
+        // v once more, so values near half a nanosecond came out 1 ns off.
+        const bool negative = v < 0;
+        const double a = negative ? -v : v;
+        double whole = std::floor(a);
+        const double frac = a - whole;  // exact: a < 1, or whole >= a / 2
+        const double p = frac * 1e9;
+        const double below = std::floor(p);
+        auto ns = int64_t(below);
+        const double rest = p - below;  // exact, as frac
+        // A tie in the rounded product: what the rounding dropped decides.
+        if (rest > 0.5 || (rest == 0.5 && std::fma(frac, 1e9, -p) >= 0)) ++ns;
+        if (ns == 1000000000) {  // rounded up to the next second
+          ns = 0;
           whole += 1;
-          if (!(whole < 9223372036854775808.0))
-            return fail(error, status::out_of_range, c.offset());
         }
+        if (negative) {  // -(whole + ns) as seconds and a nanosecond count in [0, 1e9)
+          whole = -whole;
+          if (ns != 0) {
+            whole -= 1;
+            ns = 1000000000 - ns;
+          }
+        }
+        if (!(whole >= -9223372036854775808.0 && whole < 9223372036854775808.0))
+          return fail(error, status::out_of_range, c.offset());
         out = time_value{int64_t(whole), uint32_t(ns), 0};
         return status::ok;
       }

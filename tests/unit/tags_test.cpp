@@ -3,6 +3,8 @@
 // Appendix A, RFC 3339 and RFC 8943 examples, and boundary rows.
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <string>
 #include <vector>
 
@@ -155,6 +157,30 @@ TEST(Rfc3339, CivilDays) {
     civil_from_days(z, y, m, d);
     EXPECT_EQ(days_from_civil(y, m, d), z);
   }
+  // Every int64_t day count (its last 719468 values overflowed: UBSan
+  // reported signed overflow for a tag 100 of 2^63 - 1 days), and back.
+  const int64_t k_max = std::numeric_limits<int64_t>::max();
+  const int64_t k_min = std::numeric_limits<int64_t>::min();
+  for (int64_t z : {k_max, k_max - 719468, k_max - 719469, k_max - 146097, k_min, k_min + 1,
+                    k_min + 146097, int64_t(-146097), int64_t(146096)}) {
+    SCOPED_TRACE(z);
+    civil_from_days(z, y, m, d);
+    EXPECT_GE(m, 1u);
+    EXPECT_LE(m, 12u);
+    EXPECT_GE(d, 1u);
+    EXPECT_LE(d, 31u);
+    EXPECT_EQ(days_from_civil(y, m, d), z);
+  }
+  // The last day, 2^63 - 1 days after 1970-01-01: Python's datetime on the
+  // count less whole 400-year cycles of 146097 days, the cycles' years added.
+  civil_from_days(k_max, y, m, d);
+  EXPECT_EQ(y, 25252734927768524);
+  EXPECT_EQ(m, 7u);
+  EXPECT_EQ(d, 27u);
+  // Any year may be passed (INT64_MIN's y - 399 overflowed): no overflow,
+  // and the years that have a day count are exact up to the bound.
+  (void)days_from_civil(k_min, 1, 1);
+  (void)days_from_civil(k_max, 12, 31);
   civil_from_days(11016, y, m, d);
   EXPECT_EQ(y, 2000);
   EXPECT_EQ(m, 2u);
@@ -201,6 +227,32 @@ TEST(TimeTags, Read) {
   g = time_of("c13b7fffffffffffffff");
   ASSERT_EQ(g.code, status::ok);
   EXPECT_EQ(g.t.seconds, INT64_MIN);
+  // Fractions near half a nanosecond, against the exact value (Python's
+  // Fraction of the double, times 10^9, rounded half away from zero): the
+  // product rounded before llround, and v + 1 for a small negative v, were
+  // 1 ns off.
+  struct frac_row {
+    const char* name;
+    const char* hex;
+    int64_t seconds;
+    uint32_t ns;
+  } rows[] = {
+      {"5e-10", "c1fb3e012e0be826d695", 0, 1},
+      {"-5e-10", "c1fbbe012e0be826d695", -1, 999999999},
+      {"-1.0000000005", "c1fbbff0000000225c18", -2, 999999999},
+      {"2.8345493915", "c1fb4006ad283b3b1d15", 2, 834549391},
+      {"0.6836261025", "c1fb3fe5e043d91dbe01", 0, 683626102},
+      {"2^-10: 976562.5 ns, a tie, away from zero", "c1fb3f50000000000000", 0, 976563},
+      {"-2^-10: the same tie, as far from zero", "c1fbbf50000000000000", -1, 999023437},
+      {"-0.5", "c1fbbfe0000000000000", -1, 500000000},
+  };
+  for (const frac_row& r : rows) {
+    SCOPED_TRACE(r.name);
+    g = time_of(r.hex);
+    ASSERT_EQ(g.code, status::ok);
+    EXPECT_EQ(g.t.seconds, r.seconds);
+    EXPECT_EQ(g.t.nanoseconds, r.ns);
+  }
   // Beyond int64 / not finite.
   g = time_of("c11b8000000000000000");
   EXPECT_EQ(g.code, status::out_of_range);
