@@ -232,18 +232,22 @@ TEST(json_to_cbor, depth_limit) {
   EXPECT_EQ(json_hex("[[[]]]", &s, &e, o), "818180");
   EXPECT_STATUS(s, status::ok);
   // The smallest limits: 0 takes scalars only, 1 one level.
-  o.max_depth = 0;
-  EXPECT_EQ(json_hex("7", &s, &e, o), "07");
-  EXPECT_STATUS(s, status::ok);
-  EXPECT_EQ(json_hex(" []", &s, &e, o), "");
-  EXPECT_STATUS(s, status::depth_exceeded);
-  EXPECT_EQ(e.offset, 1u);
-  o.max_depth = 1;
-  EXPECT_EQ(json_hex("[]", &s, &e, o), "80");
-  EXPECT_STATUS(s, status::ok);
-  EXPECT_EQ(json_hex("[{}]", &s, &e, o), "");
-  EXPECT_STATUS(s, status::depth_exceeded);
-  EXPECT_EQ(e.offset, 1u);
+  const struct {
+    uint32_t limit;
+    const char* fits;
+    const char* fits_hex;
+    const char* deeper;
+    size_t deeper_at;
+  } smallest[] = {{0, "7", "07", " []", 1}, {1, "[]", "80", "[{}]", 1}};
+  for (const auto& r : smallest) {
+    SCOPED_TRACE(r.limit);
+    o.max_depth = r.limit;
+    EXPECT_EQ(json_hex(r.fits, &s, &e, o), r.fits_hex);
+    EXPECT_STATUS(s, status::ok);
+    EXPECT_EQ(json_hex(r.deeper, &s, &e, o), "");
+    EXPECT_STATUS(s, status::depth_exceeded);
+    EXPECT_EQ(e.offset, r.deeper_at);
+  }
   // The default limit (1024), no recursion either way.
   const std::string deep_ok = std::string(1024, '[') + std::string(1024, ']');
   EXPECT_NE(json_hex(deep_ok, &s, &e), "");
