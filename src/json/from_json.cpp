@@ -96,6 +96,49 @@ size_t string_error_offset(std::string_view t) {
   return in_string ? opened : 0;
 }
 
+/// The backslash of the first escape in the string whose quote is at `quote`
+/// that does not unescape: a bad letter, \u without four hex digits, or a
+/// surrogate not in a high-low pair (simdjson's STRING_ERROR says no more).
+/// npos when none is found before the closing quote.
+size_t bad_escape_offset(std::string_view t, size_t quote) {
+  const auto hex4 = [&](size_t at, unsigned* v) {
+    if (at + 4 > t.size()) return false;
+    *v = 0;
+    for (size_t k = at; k < at + 4; ++k) {
+      const char c = t[k];
+      const int d = c >= '0' && c <= '9'   ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
+                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
+                                           : -1;
+      if (d < 0) return false;
+      *v = *v << 4 | unsigned(d);
+    }
+    return true;
+  };
+  for (size_t i = quote + 1; i < t.size() && t[i] != '"'; ++i) {
+    if (t[i] != '\\') continue;
+    if (i + 1 >= t.size()) return i;
+    const char c = t[i + 1];
+    if (c != 'u') {
+      if (std::strchr("\"\\/bfnrt", c) == nullptr || c == 0) return i;
+      ++i;
+      continue;
+    }
+    unsigned v;
+    if (!hex4(i + 2, &v)) return i;
+    if (v >= 0xdc00 && v <= 0xdfff) return i;  // a low surrogate first
+    if (v >= 0xd800 && v <= 0xdbff) {
+      unsigned low;
+      if (i + 7 >= t.size() || t[i + 6] != '\\' || t[i + 7] != 'u' || !hex4(i + 8, &low) ||
+          low < 0xdc00 || low > 0xdfff)
+        return i;
+      i += 6;
+    }
+    i += 5;
+  }
+  return std::string_view::npos;
+}
+
 status map_error(simdjson::error_code e) {
   switch (e) {
     case simdjson::SUCCESS: return status::ok;
@@ -152,6 +195,12 @@ class converter {
     if (doc.current_location().get(loc) == simdjson::SUCCESS && loc != nullptr && loc >= base_ &&
         loc <= base_ + size_)
       at = size_t(loc - base_);
+    return fail(map_error(e), at);
+  }
+  /// A string that did not unescape: at its bad escape when one is found.
+  status fail_string(simdjson::error_code e, od::document& doc, size_t quote) {
+    const size_t at = bad_escape_offset(std::string_view(base_, size_), quote);
+    if (at == std::string_view::npos) return fail_simdjson(e, doc);
     return fail(map_error(e), at);
   }
   status number(std::string_view token, od::value* v, od::document* doc);
@@ -260,7 +309,8 @@ status converter::value(od::value v, od::document& doc) {
     case od::json_type::number: return number(v.raw_json_token(), &v, nullptr);
     case od::json_type::string: {
       std::string_view s;
-      if ((e = v.get_string().get(s)) != simdjson::SUCCESS) return fail_simdjson(e, doc);
+      const size_t quote = size_t(v.raw_json_token().data() - base_);
+      if ((e = v.get_string().get(s)) != simdjson::SUCCESS) return fail_string(e, doc, quote);
       events_.push_back({s.size(), s.data(), ev_text, false});
       return status::ok;
     }
@@ -315,7 +365,8 @@ status converter::root_scalar(od::json_type t, od::document& doc) {
     }
     case od::json_type::string: {
       std::string_view s;
-      if ((e = doc.get_string().get(s)) != simdjson::SUCCESS) break;
+      if ((e = doc.get_string().get(s)) != simdjson::SUCCESS)
+        return fail_string(e, doc, size_t(first.data() - base_));
       events_.push_back({s.size(), s.data(), ev_text, false});
       return status::ok;
     }
@@ -374,7 +425,7 @@ status converter::walk(od::document& doc) {
       if ((e = (*l.oit).get(f)) != simdjson::SUCCESS) return fail_simdjson(e, doc);
       // The raw name (just after its quote) before unescaping consumes it.
       const size_t key_at = size_t(f.key().raw() - base_) - 1;
-      if ((e = f.unescaped_key().get(key)) != simdjson::SUCCESS) return fail_simdjson(e, doc);
+      if ((e = f.unescaped_key().get(key)) != simdjson::SUCCESS) return fail_string(e, doc, key_at);
       events_.push_back({key.size(), key.data(), ev_text, false});
       if (opt_.reject_duplicate_keys) keys_.push_back({key, key_at});
       s = value(f.value(), doc);

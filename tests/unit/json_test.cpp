@@ -164,6 +164,14 @@ const error_row k_errors[] = {
     {"control_char_escaped", "[\"a\\\nb\"]", status::syntax_error, 4},
     {"unclosed_string", "[1, 2, \"abc", status::syntax_error, 7},
     {"unclosed_after_escaped_quote", "{\"k\": \"a\\\"", status::syntax_error, 6},
+    // Escapes that do not unescape: at the backslash (they were at the end
+    // of the text or past the string).
+    {"lone_high_surrogate", "[\"a\", \"\\ud800\"]", status::syntax_error, 7},
+    {"high_surrogate_then_not_low", "\"\\ud800\\u0041\"", status::syntax_error, 1},
+    {"lone_low_surrogate_in_a_name", "{\"\\udc00\": 1}", status::syntax_error, 2},
+    {"low_surrogate_in_a_nested_value", "[1, {\"k\": \"\\udfff\"}]", status::syntax_error, 11},
+    {"escape_letter", "\"ab\\q\"", status::syntax_error, 3},
+    {"escape_u_not_hex", "\"\\u12g4\"", status::syntax_error, 1},
 };
 
 TEST(json_to_cbor, errors_with_offsets) {
