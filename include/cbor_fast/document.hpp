@@ -145,6 +145,14 @@ enum encode_flags : uint32_t {
 /// sequence.
 inline constexpr uint64_t default_memory_per_input_byte = 32;
 inline constexpr size_t default_memory_slack = size_t(1) << 20;
+/// That budget for `input_size` bytes (the rule decode_options::max_memory's
+/// 0 stands for), saturating at SIZE_MAX - 1: a budget still, where SIZE_MAX
+/// would mean none. Since 0.5.
+constexpr size_t default_max_memory(size_t input_size) noexcept {
+  return input_size > (SIZE_MAX - default_memory_slack) / size_t(default_memory_per_input_byte)
+             ? SIZE_MAX - 1
+             : input_size * size_t(default_memory_per_input_byte) + default_memory_slack;
+}
 /// Most nodes of one document: default_max_items, 2^28 (6 GiB of nodes).
 inline constexpr uint32_t default_max_nodes = uint32_t(default_max_items);
 

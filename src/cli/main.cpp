@@ -310,13 +310,8 @@ int run_streamed(const cli_args& args, printer what) {
   // canonical's document: what check allows an input of the bytes held (it
   // had no budget of its own: a 60 MB item of small integers took 1.55 GB,
   // hostile nesting takes more).
-  if (what == printer::canonical) {
-    constexpr size_t per_byte = size_t(cbor_fast::default_memory_per_input_byte);
-    constexpr size_t slack = cbor_fast::default_memory_slack;
-    so.max_document_memory = so.max_buffer <= (SIZE_MAX - slack) / per_byte
-                                 ? per_byte * so.max_buffer + slack
-                                 : SIZE_MAX;
-  }
+  if (what == printer::canonical)
+    so.max_document_memory = cbor_fast::default_max_memory(so.max_buffer);
   // JSON text must be UTF-8: checked as each string is read, before it prints.
   if (what == printer::json) so.reader.validate_utf8 = true;
   so.block_size = size_t{1} << 16;

@@ -16,6 +16,7 @@
 #include "cbor_fast/diag.hpp"
 #include "internal/bignum.hpp"
 #include "internal/float16.hpp"
+#include "internal/hex.hpp"
 #include "internal/utf8.hpp"
 
 namespace cbor_fast {
@@ -69,12 +70,7 @@ bool fits_ai(uint64_t arg, uint8_t ai) {
   }
 }
 
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
+using detail::hex_value;
 
 class parser {
  public:

@@ -682,11 +682,7 @@ resolved_limits resolve_limits(const decode_options& options, size_t input_size)
   if (options.max_memory != 0) {
     l.max_memory = options.max_memory;
   } else {
-    // default_memory_per_input_byte * size + slack, saturating.
-    const size_t per_byte = size_t(default_memory_per_input_byte);
-    l.max_memory = input_size > (SIZE_MAX - default_memory_slack) / per_byte
-                       ? SIZE_MAX - 1
-                       : input_size * per_byte + default_memory_slack;
+    l.max_memory = default_max_memory(input_size);
   }
   return l;
 }

@@ -22,6 +22,7 @@
 #include "cbor_fast/json.hpp"
 #include "internal/bignum.hpp"
 #include "internal/float16.hpp"
+#include "internal/hex.hpp"
 #include "internal/utf8.hpp"
 
 namespace cbor_fast {
@@ -105,11 +106,7 @@ size_t bad_escape_offset(std::string_view t, size_t quote) {
     if (at + 4 > t.size()) return false;
     *v = 0;
     for (size_t k = at; k < at + 4; ++k) {
-      const char c = t[k];
-      const int d = c >= '0' && c <= '9'   ? c - '0'
-                    : c >= 'a' && c <= 'f' ? c - 'a' + 10
-                    : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                           : -1;
+      const int d = detail::hex_value(t[k]);
       if (d < 0) return false;
       *v = *v << 4 | unsigned(d);
     }
