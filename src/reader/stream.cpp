@@ -206,17 +206,14 @@ status stream::next_document(document& out, uint32_t flags) noexcept {
     return s;
   }
   error_info e;
-  status d;
-  if (max_document_memory_ == SIZE_MAX) {
-    d = decode(reader_, out, flags | decode_copy_strings, &e);
-  } else {
-    // The document's allocations count against this budget (the reader's
-    // own go on through the stream's allocator).
-    detail::memory_budget budget(&alloc_);
-    budget.arm(max_document_memory_);
-    d = detail::decode_from_reader(reader_, out, flags | decode_copy_strings, &e, 0, &budget);
-    if (d == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
-  }
+  // decode(reader&) with the document's allocations counted against this
+  // budget (SIZE_MAX: none; the reader's own go on through the stream's
+  // allocator); the whole item is in the buffer already.
+  detail::memory_budget budget(&alloc_);
+  budget.arm(max_document_memory_);
+  const status d =
+      detail::decode_from_reader(reader_, out, flags | decode_copy_strings, &e, 0, &budget);
+  if (d == status::ok && (flags & decode_skip_self_described) != 0) detail::skip_marker(out);
   // A failure of the document's own (memory, its node limit) leaves the
   // reader inside the item: sticky like the stream's other failures, so
   // that the rest of the item never comes out as items of their own. (The
