@@ -1589,6 +1589,9 @@ CBOR_FAST_API cbor_fast_status cbor_writer_time_string(cbor_writer* writer, cons
 /**
  * Tag 1: the integer seconds when nanoseconds is 0, else the float seconds +
  * nanoseconds / 10^9 (a double: about microsecond precision today). Since 0.4.
+ * Since 0.5 CBOR_FAST_ERR_INVALID_ARGUMENT also for a fraction whose double
+ * rounds to 2^63 seconds or more (seconds within about 512 of INT64_MAX),
+ * which cbor_node_get_time() could not read back.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_time_epoch(cbor_writer* writer, const cbor_fast_time* t);
 /** Tag 100 over the integer days since 1970-01-01 (RFC 8943). Since 0.4. */

@@ -117,6 +117,9 @@ status write_time_string(writer& w, const time_value& t, int fraction_digits = -
 /// Tag 1: the integer seconds when nanoseconds is 0, else the float
 /// seconds + nanoseconds / 10^9 (shortest exact width of that double, so
 /// precision below about a microsecond is lost for present-day times).
+/// invalid_argument (nothing written) for nanoseconds >= 10^9, and for a
+/// fraction whose double rounds to 2^63 seconds or more (seconds within
+/// about 512 of INT64_MAX), which get_time() could not read back.
 status write_time_epoch(writer& w, const time_value& t) noexcept;
 /// Tag 100 over the integer days.
 status write_epoch_days(writer& w, int64_t days) noexcept;

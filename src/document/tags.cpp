@@ -433,10 +433,14 @@ status write_time_string(writer& w, const time_value& t, int fraction_digits) no
 
 status write_time_epoch(writer& w, const time_value& t) noexcept {
   if (t.nanoseconds >= 1000000000u) return status::invalid_argument;
+  const double v = double(t.seconds) + double(t.nanoseconds) / 1e9;
+  // Seconds near INT64_MAX with a fraction round up to 2^63, which get_time()
+  // (whole seconds as int64) refuses: nothing is written for them.
+  if (t.nanoseconds != 0 && !(v < 9223372036854775808.0)) return status::invalid_argument;
   if (status s = w.write_tag(tag_epoch_time); s != status::ok && s != status::buffer_too_small)
     return s;
   if (t.nanoseconds == 0) return w.write_int(t.seconds);
-  return w.write_float(double(t.seconds) + double(t.nanoseconds) / 1e9);
+  return w.write_float(v);
 }
 
 status write_epoch_days(writer& w, int64_t days) noexcept {

@@ -297,6 +297,9 @@ static void test_time_tags(void) {
   CHECK_STATUS(cbor_writer_full_date(w, 2932897), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_time_epoch(NULL, &t), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_time_epoch(w, NULL), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  /* A fraction that rounds to 2^63 seconds: refused, nothing written. */
+  t.seconds = INT64_MAX;
+  CHECK_STATUS(cbor_writer_time_epoch(w, &t), CBOR_FAST_ERR_INVALID_ARGUMENT);
   CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
   CHECK_EQ_UINT(size, sizeof t0 + sizeof t1 + sizeof days + sizeof full);
   if (size == sizeof t0 + sizeof t1 + sizeof days + sizeof full) {

@@ -330,6 +330,44 @@ TEST(TimeTags, Write) {
   EXPECT_EQ(w.size(), 0u);
 }
 
+// A fraction near INT64_MAX seconds: the double below 2^63 is 2^63 - 1024.
+// INT64_MAX - 511 (= 2^63 - 512) is the tie that rounds to even, 2^63, which
+// get_time() refuses: nothing is written from there up.
+TEST(TimeTags, WriteEpochFractionNearTheLargestSecond) {
+  struct row {
+    const char* name;
+    int64_t seconds;
+    const char* hex;  // nullptr: invalid_argument
+  };
+  const row rows[] = {
+      {"last that rounds down", INT64_MAX - 512, "c1fb43dfffffffffffff"},
+      {"first that rounds to 2^63", INT64_MAX - 511, nullptr},
+      {"largest", INT64_MAX, nullptr},
+      {"smallest", INT64_MIN, "c1fadf000000"},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    writer w;
+    const status s = write_time_epoch(w, {r.seconds, 500000000, 0});
+    if (r.hex == nullptr) {
+      EXPECT_EQ(s, status::invalid_argument);
+      EXPECT_EQ(w.size(), 0u);
+      continue;
+    }
+    ASSERT_EQ(s, status::ok);
+    EXPECT_EQ(to_hex(w.data(), w.size()), r.hex);
+    document d;
+    ASSERT_EQ(decode(w.data(), w.size(), d), status::ok);
+    time_value back{1, 2, 3};
+    ASSERT_EQ(get_time(d.root(), back), status::ok);
+    EXPECT_EQ(back.seconds, r.seconds == INT64_MIN ? INT64_MIN : INT64_MAX - 1023);
+    EXPECT_EQ(back.nanoseconds, 0u);
+  }
+  writer w;  // whole seconds stay an integer at every value
+  EXPECT_EQ(write_time_epoch(w, {INT64_MAX, 0, 0}), status::ok);
+  EXPECT_EQ(to_hex(w.data(), w.size()), "c11b7fffffffffffffff");
+}
+
 TEST(DecimalTags, ReadAndWrite) {
   // RFC 8949 3.4.4: 273.15 = 4([-2, 27315]); 1.5 = 5([-1, 3]).
   EXPECT_EQ(written([](writer& w) { return write_decimal(w, 4, -2, 27315); }), "c48221196ab3");
