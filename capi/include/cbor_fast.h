@@ -1361,8 +1361,11 @@ CBOR_FAST_API int cbor_host_is_little_endian(void);
  * canonical encodings in O(n log n) per map (a map already in order costs one
  * linear pass); two keys with equal canonical encodings (1 and 0x1801, half
  * and double of one value, maps that differ only in entry order) give
- * CBOR_FAST_ERR_DUPLICATE_KEY. Scratch memory: 4 bytes per node plus 8 per
- * map pair, from the document's allocator.
+ * CBOR_FAST_ERR_DUPLICATE_KEY. Keys whose encodings differ are kept even
+ * where CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS counts them as one value (0.0 and
+ * -0.0, NaNs of different payloads, containers holding them): decode with that
+ * check first when the output must pass it. Scratch memory: 4 bytes per node
+ * plus 8 per map pair, from the document's allocator.
  */
 /**
  * RFC 8949 4.2.1 core deterministic: keys in bytewise lexicographic order of

@@ -113,7 +113,11 @@ enum encode_flags : uint32_t {
   /// (NaN payloads, infinities and -0.0 kept: f97e00 stays f97e00, a NaN with
   /// a payload keeps it), bignums in preferred form (RFC 8949 3.4.3: no
   /// leading zero bytes; one that fits 64 bits becomes a plain integer).
-  /// Duplicate keys (equal canonical encodings) give duplicate_key. Since 0.4.
+  /// Duplicate keys (equal canonical encodings) give duplicate_key. Keys whose
+  /// encodings differ are kept even where the reader's duplicate-key check
+  /// (reject_duplicate_keys) counts them as one value: 0.0 and -0.0, NaNs of
+  /// different payloads, and containers holding them; so decode with that
+  /// check first when the output must pass it. Since 0.4.
   encode_canonical = 2,
   /// RFC 8949 4.2.3 length-first order (RFC 7049 3.9 canonical CBOR): shorter
   /// encoded key first, then bytewise; otherwise as encode_canonical, except
