@@ -1141,7 +1141,13 @@ CBOR_FAST_API void cbor_stream_free(cbor_stream* stream);
 CBOR_FAST_API cbor_fast_status cbor_stream_set(cbor_stream* stream, cbor_fast_option option,
                                                uint64_t value);
 /** Sets every limit and check of the stream's reader, as cbor_reader_configure()
- *  (since 0.5); same statuses. */
+ *  (since 0.5); same statuses, except that options->max_memory is accepted:
+ *  the most bytes each later cbor_stream_next_doc() document may hold through
+ *  its allocator, as cbor_fast_decode_options::max_memory counts them
+ *  (CBOR_FAST_ERR_MEMORY_BUDGET at the item being added beyond it, sticky).
+ *  0 (the default, and what a stream has until this call) or UINT64_MAX: no
+ *  budget, the document bounded by its item, which the buffer bounds (since
+ *  0.5; before, a non-zero max_memory was refused). */
 CBOR_FAST_API cbor_fast_status cbor_stream_configure(cbor_stream* stream, uint32_t flags,
                                                      const cbor_fast_decode_options* options);
 /**
@@ -1170,7 +1176,9 @@ CBOR_FAST_API cbor_fast_status cbor_stream_join(cbor_stream* stream, const cbor_
  *               checks and limits with cbor_stream_set()
  * @return CBOR_FAST_OK (*out set; free with cbor_doc_free()); CBOR_FAST_END;
  *         CBOR_FAST_ERR_INVALID_STATE (inside an item); statuses as
- *         cbor_stream_next(); CBOR_FAST_ERR_TOO_MANY_ITEMS.
+ *         cbor_stream_next(); CBOR_FAST_ERR_TOO_MANY_ITEMS;
+ *         CBOR_FAST_ERR_MEMORY_BUDGET (the budget cbor_stream_configure() set,
+ *         at the item being added beyond it).
  */
 CBOR_FAST_API cbor_fast_status cbor_stream_next_doc(cbor_stream* stream, uint32_t flags,
                                                     cbor_doc** out);

@@ -266,9 +266,12 @@ cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noe
 /// cbor_reader_configure() and cbor_stream_configure(): the reader options
 /// equal to cbor_decode()'s for these flags and options (document.cpp), with
 /// the streaming switch of `current`. CBOR_FAST_ERR_INVALID_ARGUMENT for what
-/// the functions' documentation refuses; *out is then untouched.
+/// the functions' documentation refuses; *out is then untouched. max_memory
+/// null: a non-zero options->max_memory is refused (a reader holds no memory
+/// per item); else it receives options->max_memory (0 when not covered).
 cbor_fast_status configured_options(uint32_t flags, const cbor_fast_decode_options* options,
-                                    const reader_options& current, reader_options* out) noexcept;
+                                    const reader_options& current, reader_options* out,
+                                    uint64_t* max_memory = nullptr) noexcept;
 }  // namespace detail
 }  // namespace cbor_fast
 

@@ -100,9 +100,15 @@ cbor_fast_status cbor_stream_configure(cbor_stream* stream, uint32_t flags,
   if (stream == nullptr) return CBOR_FAST_ERR_INVALID_ARGUMENT;
   return guard([&] {
     cbor_fast::reader_options o;
+    uint64_t max_memory = 0;
     const cbor_fast_status s = cbor_fast::detail::configured_options(
-        flags, options, stream->stream.reader().options(), &o);
-    return s != CBOR_FAST_OK ? s : to_c(stream->stream.set_options(o));
+        flags, options, stream->stream.reader().options(), &o, &max_memory);
+    if (s != CBOR_FAST_OK) return s;
+    const cbor_fast_status set = to_c(stream->stream.set_options(o));
+    // The documents' budget changes only with the rest (0 or UINT64_MAX: none).
+    if (set == CBOR_FAST_OK)
+      stream->stream.set_max_document_memory(max_memory < SIZE_MAX ? size_t(max_memory) : SIZE_MAX);
+    return set;
   });
 }
 

@@ -101,6 +101,11 @@ class stream {
   /// Changes the reader's limits and checks (as reader::set_options(); the
   /// stream keeps streaming and its allocator).
   status set_options(const reader_options& options) noexcept;
+  /// Changes stream_options::max_document_memory (0 or SIZE_MAX: none) for
+  /// the next_document() calls from now on. Since 0.5.
+  void set_max_document_memory(size_t bytes) noexcept {
+    max_document_memory_ = bytes != 0 ? bytes : SIZE_MAX;
+  }
 
   /// The sticky error: the reader's, or the stream's own (source_failed,
   /// memory_budget_exceeded, out_of_memory).

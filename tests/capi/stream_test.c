@@ -279,6 +279,75 @@ static void test_stream_fd_documents(void) {
   fclose(f);
 }
 
+/* cbor_stream_configure()'s max_memory: the budget of each cbor_stream_next_doc()
+ * document. Input: an array of 1000 zeros (1003 bytes), then 7. */
+static void test_stream_document_budget(void) {
+  struct {
+    const char* name;
+    uint64_t max_memory;
+    cbor_fast_status first;
+  } rows[] = {
+      {"0: no budget (the default)", 0, CBOR_FAST_OK},
+      {"UINT64_MAX: no budget", UINT64_MAX, CBOR_FAST_OK},
+      {"1 MiB: the array fits", 1u << 20, CBOR_FAST_OK},
+      {"4 KiB: the array's nodes do not fit", 4096, CBOR_FAST_ERR_MEMORY_BUDGET},
+  };
+  static uint8_t in[1004];
+  size_t i;
+  in[0] = 0x99;
+  in[1] = 0x03;
+  in[2] = 0xe8;
+  memset(in + 3, 0, 1000);
+  in[1003] = 0x07;
+  for (i = 0; i < sizeof rows / sizeof rows[0]; ++i) {
+    piece_source src = {in, sizeof in, 0, 100, 0};
+    cbor_stream* st = NULL;
+    cbor_doc* doc = NULL;
+    cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+    cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+    uint64_t v = 0;
+    printf("  row: %s\n", rows[i].name);
+    o.max_memory = rows[i].max_memory;
+    CHECK_STATUS(cbor_stream_new(read_pieces, &src, 0, NULL, &st), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_stream_configure(st, 0, &o), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_stream_next_doc(st, 0, &doc), rows[i].first);
+    if (rows[i].first != CBOR_FAST_OK) {
+      CHECK(doc == NULL);
+      CHECK_STATUS(cbor_stream_error(st, &e), CBOR_FAST_ERR_MEMORY_BUDGET);
+      /* At the zero being added, as cbor_decode() with the same budget says
+       * for the array alone: the 170th (offset 172). */
+      CHECK(e.offset == 172);
+      {
+        cbor_fast_error d = CBOR_FAST_ERROR_INIT;
+        CHECK_STATUS(cbor_decode(in, 1003, 0, &o, &doc, &d), CBOR_FAST_ERR_MEMORY_BUDGET);
+        CHECK(d.offset == e.offset);
+        CHECK(doc == NULL);
+      }
+      /* Sticky: the rest of the array never comes out as documents. */
+      CHECK_STATUS(cbor_stream_next_doc(st, 0, &doc), CBOR_FAST_ERR_MEMORY_BUDGET);
+      cbor_stream_free(st);
+      continue;
+    }
+    CHECK(cbor_node_size(cbor_doc_root(doc)) == 1000);
+    cbor_doc_free(doc);
+    CHECK_STATUS(cbor_stream_next_doc(st, 0, &doc), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_node_get_uint64(cbor_doc_root(doc), &v), CBOR_FAST_OK);
+    CHECK(v == 7);
+    cbor_doc_free(doc);
+    CHECK_STATUS(cbor_stream_next_doc(st, 0, &doc), CBOR_FAST_END);
+    cbor_stream_free(st);
+  }
+  /* A reader has no documents: a budget there is still refused. */
+  {
+    cbor_reader* r = NULL;
+    cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+    o.max_memory = 4096;
+    CHECK_STATUS(cbor_reader_new(in, sizeof in, NULL, &r), CBOR_FAST_OK);
+    CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+    cbor_reader_free(r);
+  }
+}
+
 /* cbor_seq fed one byte at a time into a window from cbor_seq_keep_from() on:
  * the same items (offset, length) as a one-shot cbor_seq, then the documents. */
 static void test_seq_fed_byte_by_byte(void) {
@@ -377,6 +446,7 @@ int main(void) {
   RUN_TEST(test_stream_callback_equals_one_shot);
   RUN_TEST(test_stream_limits_and_failures);
   RUN_TEST(test_stream_fd_documents);
+  RUN_TEST(test_stream_document_budget);
   RUN_TEST(test_seq_fed_byte_by_byte);
   return check_summary();
 }
