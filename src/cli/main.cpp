@@ -153,10 +153,11 @@ int io_error(std::string_view what, std::string_view name, int err) {
   return k_exit_usage;
 }
 
-/// The one error line of a failed diag or check.
-int input_error(cbor_fast::status s, size_t offset) {
+/// The one error line of a failed command's input: the status's own message,
+/// or `message` where the status alone would not say what is wrong.
+int input_error(cbor_fast::status s, size_t offset, std::string_view message = {}) {
   fmt::print(stderr, "cbor-fast: error: {} ({}) at byte offset {}\n", cbor_fast::status_name(s),
-             cbor_fast::status_message(s), offset);
+             message.empty() ? std::string_view(cbor_fast::status_message(s)) : message, offset);
   return k_exit_malformed;
 }
 
@@ -359,6 +360,10 @@ int run_streamed(const cli_args& args, printer what) {
       if (!written || std::fflush(stdout) != 0)
         return io_error("cannot write to", "standard output", errno);
       if (s == cbor_fast::status::source_failed) return io_error("cannot read", name, errno);
+      // encode_ctap2's one refusal of the input (its other failures are the writer's).
+      if (what == printer::canonical && s == cbor_fast::status::invalid_argument &&
+          args.canonical_form == cbor_fast::encode_ctap2)
+        return input_error(s, error_offset, "CTAP2 canonical CBOR has no tags");
       return input_error(s, error_offset);
     }
     if (!held.commit()) return io_error("cannot write to", "standard output", errno);

@@ -738,6 +738,14 @@ case $case_name in
     # 1_0 and 1 are one key once encoded: the error is at the later key.
     run_hex a21801010102 canonical
     expect_error duplicate_key "duplicate map key" 4
+    # CTAP2 has no tags: [1, 1(1)] is refused at the tag, saying why; a
+    # bignum that fits 64 bits is an integer there, so 2(h'01') is 1.
+    run_hex 8201c101 canonical --ctap2
+    expect_error invalid_argument "CTAP2 canonical CBOR has no tags" 2
+    run_hex 8201c24101 canonical --ctap2
+    expect_rc 0
+    got=$(od -An -tx1 -v "$work/out" | tr -d ' \n')
+    [[ "$got" == 820101 ]] || fail "canonical --ctap2 bignum: $got"
     ;;
 
   version)
