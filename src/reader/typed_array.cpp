@@ -65,9 +65,14 @@ double float128_to_double(const uint8_t* p, bool little) noexcept {
     shift += unsigned(extra);
     e = 0;
   }
-  uint64_t mant = sig >> shift;
-  const uint64_t rem = sig & ((uint64_t(1) << shift) - 1);
-  const uint64_t half = uint64_t(1) << (shift - 1);
+  // shift is 64 where the value lies in [2^-1075, 2^-1074): nothing of sig
+  // stays, and all of it decides the rounding (a shift by 64 is undefined).
+  uint64_t mant = 0, rem = sig, half = uint64_t(1) << 63;
+  if (shift < 64) {
+    mant = sig >> shift;
+    rem = sig & ((uint64_t(1) << shift) - 1);
+    half = uint64_t(1) << (shift - 1);
+  }
   if (rem > half || (rem == half && (sticky || (mant & 1) != 0))) ++mant;
   // Normal: mant has its implicit bit at 52 (a carry to bit 53 bumps the
   // exponent, up to infinity); subnormal: mant is the field itself.

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
 #include <vector>
 
 #include "cbor_fast/document.hpp"
@@ -549,7 +550,71 @@ TEST(TypedArray, Float128Rounding) {
   EXPECT_TRUE(std::isinf(f128(0x7ffeffffffffffffu, UINT64_MAX)));
   EXPECT_EQ(f128(uint64_t(16383 - 1074) << 48, 0), std::ldexp(1.0, -1074));
   EXPECT_TRUE(std::isnan(f128(0x7fff800000000000u, 0)));
+  // Values from half the smallest subnormal (2^-1075) up to it, where no
+  // significand bit stays (binary128 exponent field 0x3bcc), and around them.
+  struct row {
+    const char* name;
+    uint64_t hi, lo;
+    uint64_t bits;  // the double's bits
+  };
+  const uint64_t half_min = uint64_t(16383 - 1075) << 48;  // 2^-1075
+  const uint64_t sign = uint64_t(1) << 63;
+  const row rows[] = {
+      {"2^-1075, a tie: to even, 0", half_min, 0, 0},
+      {"-2^-1075: -0", sign | half_min, 0, sign},
+      {"2^-1075 (1 + 2^-112): above the tie", half_min, 1, 1},
+      {"1.5 x 2^-1075", half_min | uint64_t(1) << 47, 0, 1},
+      {"-1.5 x 2^-1075", sign | half_min | uint64_t(1) << 47, 0, sign | 1},
+      {"largest below 2^-1074", half_min | 0xffffffffffffu, UINT64_MAX, 1},
+      {"2^-1076 (1 + 2^-112): below the tie, 0", uint64_t(16383 - 1076) << 48, 1, 0},
+      {"1.5 x 2^-1074: a tie above odd, up", uint64_t(16383 - 1074) << 48 | uint64_t(1) << 47, 0,
+       2},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    const double d = f128(r.hi, r.lo);
+    uint64_t got;
+    std::memcpy(&got, &d, sizeof got);
+    EXPECT_EQ(got, r.bits);
+  }
 }
+
+#if defined(__SIZEOF_FLOAT128__) && defined(__GNUC__) && !defined(__clang__) && \
+    __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+// Against the compiler's own binary128 -> double conversion (correctly
+// rounded), over random values whose exponents cover double's whole range,
+// its subnormals and the values that round to 0 or overflow.
+TEST(TypedArray, Float128MatchesTheCompilersConversion) {
+  std::mt19937_64 rng(20261207);
+  size_t checked = 0;
+  for (int i = 0; i < 200000; ++i) {
+    const uint64_t sign = rng() & (uint64_t(1) << 63);
+    const uint64_t exp = uint64_t(16383 - 1080) + rng() % 2170;  // 2^-1080 .. 2^1089
+    const uint64_t hi = sign | exp << 48 | (rng() & 0xffffffffffffu);
+    const uint64_t lo = (rng() & 3) == 0 ? 0 : rng();  // exact ties too
+    uint8_t b[16];
+    for (int k = 0; k < 8; ++k) b[k] = uint8_t(lo >> (8 * k));
+    for (int k = 0; k < 8; ++k) b[8 + k] = uint8_t(hi >> (8 * k));
+    __float128 q;
+    std::memcpy(&q, b, sizeof q);  // little endian host
+    const double want = double(q);
+    cbor_fast::writer w;
+    ASSERT_EQ(cbor_fast::write_typed_array(w, typed_element::float128, true, b, 1), status::ok);
+    ASSERT_EQ(w.finish(), status::ok);
+    const bytes enc = w.to_vector();
+    reader r(enc.data(), enc.size());
+    double got = 0;
+    size_t n = 0;
+    ASSERT_EQ(r.read_array(&got, 1, &n), status::ok);
+    uint64_t gb, wb;
+    std::memcpy(&gb, &got, sizeof gb);
+    std::memcpy(&wb, &want, sizeof wb);
+    ASSERT_EQ(gb, wb) << std::hex << "binary128 " << hi << " " << lo;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 200000u);
+}
+#endif
 
 TEST(TypedArray, MultiDimensional) {
   cbor_fast::writer w;
