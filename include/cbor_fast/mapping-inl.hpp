@@ -464,15 +464,40 @@ status decode_integer(decode_ctx& c, I& out) {
   });
 }
 
+/// A NaN item as float bits, bit for bit (a hardware conversion quiets a
+/// signalling NaN): false for a double whose payload has bits below the 23 a
+/// float holds.
+inline bool nan_float_bits(const item& it, uint32_t& out) noexcept {
+  const uint64_t b = it.float_bits();
+  switch (it.width) {
+    case 2:
+      out = uint32_t(b & 0x8000u) << 16 | 0x7f800000u | uint32_t(b & 0x3ffu) << 13;
+      return true;
+    case 4: out = uint32_t(b); return true;
+    default:
+      if ((b & ((uint64_t(1) << 29) - 1)) != 0) return false;
+      out = (uint32_t(b >> 32) & 0x80000000u) | 0x7f800000u | uint32_t(b >> 29 & 0x7fffffu);
+      return true;
+  }
+}
+
 template <class F>
 status decode_float(decode_ctx& c, F& out) {
   return c.with_next<item_type::floating>([&](const item& it) {
     double d;
     if (it.type == item_type::floating) {
       d = it.float_value();
+      if constexpr (std::is_same<F, float>::value) {
+        if (d != d) {  // NaN: its payload kept exactly, or out_of_range
+          uint32_t bits;
+          if (!nan_float_bits(it, bits)) return c.fail(status::out_of_range, it.offset);
+          std::memcpy(&out, &bits, sizeof out);
+          return status::ok;
+        }
+      }
       if constexpr (sizeof(F) < sizeof(double)) {
-        // A double narrows only when exact (NaN and infinities included).
-        if (it.width == 8 && d == d && F(d) != d) return c.fail(status::out_of_range, it.offset);
+        // A double narrows only when exact (infinities included).
+        if (it.width == 8 && F(d) != d) return c.fail(status::out_of_range, it.offset);
       }
     } else if (it.type == item_type::unsigned_int || it.type == item_type::negative_int) {
       // Taken only when exact: the integer's magnitude converted once (so
@@ -1290,6 +1315,17 @@ status encode_value(writer& w, const T& v) {
     return w.write_int(int64_t(v));
   } else if constexpr (std::is_floating_point<T>::value) {
     static_assert(sizeof(T) <= sizeof(double), "long double is not mapped");
+    if constexpr (std::is_same<T, float>::value) {
+      if (v != v) {  // NaN: widened bit for bit (a hardware conversion quiets a signalling one)
+        uint32_t f;
+        std::memcpy(&f, &v, sizeof f);
+        const uint64_t bits =
+            uint64_t(f & 0x80000000u) << 32 | uint64_t(0x7ff) << 52 | uint64_t(f & 0x7fffffu) << 29;
+        double d;
+        std::memcpy(&d, &bits, sizeof d);
+        return w.write_float(d);
+      }
+    }
     return w.write_float(double(v));
   } else if constexpr (std::is_same<T, std::string>::value ||
                        std::is_same<T, std::string_view>::value) {

@@ -17,7 +17,8 @@
 //
 // Member types: bool; every integer type (range-checked on decode:
 // out_of_range); float, double (an integer item, or a double into a float,
-// only when the float holds it exactly: else out_of_range); enums (as their
+// only when the float holds it exactly: else out_of_range; NaN payloads, signalling
+// ones included, are kept bit for bit both ways); enums (as their
 // underlying integer);
 // std::string, std::string_view and cbor_fast::byte_view (both borrowed from
 // the input: the input must outlive them); std::vector<uint8_t> (a byte

@@ -537,6 +537,43 @@ TEST(MappingDecode, Floats) {
   EXPECT_EQ(decode_hex("a16176f6", b, err), status::type_mismatch);
 }
 
+// A float member's NaN keeps its bits both ways, signalling ones too (a
+// hardware conversion sets the quiet bit); a double NaN with payload bits a
+// float cannot hold is out_of_range, as any other inexact double.
+TEST(MappingNumbers, FloatNaNPayloadsBitForBit) {
+  struct row {
+    const char* name;
+    const char* wire;   // the value after a16176
+    uint32_t bits;      // the float's bits
+    const char* again;  // to_cbor's value bytes: the shortest width holding it
+  };
+  const row rows[] = {
+      {"single sNaN", "fa7f800001", 0x7f800001u, "fa7f800001"},
+      {"single sNaN, top payload bit", "fa7fa00000", 0x7fa00000u, "f97d00"},
+      {"negative single NaN, all payload bits", "faffffffff", 0xffffffffu, "faffffffff"},
+      {"half sNaN", "f97c01", 0x7f802000u, "f97c01"},
+      {"half quiet NaN", "f97e00", 0x7fc00000u, "f97e00"},
+      {"double sNaN a float holds", "fb7ff0000020000000", 0x7f800001u, "fa7f800001"},
+      {"double quiet NaN", "fb7ff8000000000000", 0x7fc00000u, "f97e00"},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    one<float> f;
+    cbor_fast::mapping_error err;
+    ASSERT_EQ(decode_hex(std::string("a16176") + r.wire, f, err), status::ok);
+    uint32_t got;
+    std::memcpy(&got, &f.v, sizeof got);
+    EXPECT_EQ(got, r.bits);
+    EXPECT_EQ(to_hex(cbor_fast::to_cbor(f)), std::string("a16176") + r.again);
+  }
+  one<float> f;
+  cbor_fast::mapping_error err;
+  // Payload bit 0 of a double: below a float's 23 bits.
+  EXPECT_EQ(decode_hex("a16176fb7ff8000000000001", f, err), status::out_of_range);
+  EXPECT_EQ(err.offset, 3u);
+  EXPECT_EQ(decode_hex("a16176fb7ff0000010000000", f, err), status::out_of_range);
+}
+
 // ---- decoding: rules, errors, paths ----
 
 TEST(MappingErrors, PathOfANestedMember) {
