@@ -902,6 +902,13 @@ status reader::item_ready() noexcept {
       needed_ = scout_->needed();
       return s;
     }
+    // The scout's own allocation failed (its stack): not the input's
+    // error, so the item is not known to be all there. Sticky, as this
+    // reader's own out_of_memory.
+    if (s == status::out_of_memory) {
+      scout_origin_ = SIZE_MAX;
+      return fail(s, at + scout_->error().offset);
+    }
     // Complete, or an error inside: either way the real pass may run (and
     // reports the error where it is).
     if (s != status::ok || scout_->depth() == 0) {

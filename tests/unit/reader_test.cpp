@@ -599,6 +599,43 @@ TEST(Reader, StackGrowsThroughAllocatorAndReportsFailure) {
   EXPECT_EQ(r.error().offset, 32u);  // the 33rd array needs the third allocation
 }
 
+// item_ready() scouts a partial item with a reader of its own; when that
+// reader's stack cannot grow, the answer is out_of_memory (sticky), never ok
+// for an item that is not all there.
+TEST(Reader, ItemReadyReportsTheScoutsAllocationFailure) {
+  const std::vector<uint8_t> deep(20, 0x81);  // 20 nested arrays, the content to come
+  reader_options o;
+  o.streaming = true;
+  // The allocation that fails, and where: the scout itself (at the item),
+  // then its stack, 8 levels inline, growing to 16 frames at the 9th array
+  // and to 32 at the 17th; later calls are never made.
+  const size_t oom_offset[] = {0, 8, 16};
+  size_t out_of_memory = 0, need_more = 0;
+  for (int fail_at = 0; fail_at < 8; ++fail_at) {
+    SCOPED_TRACE(fail_at);
+    counting_alloc c;
+    c.fail_at = fail_at;
+    allocator a{counting_alloc::do_malloc, counting_alloc::do_realloc, counting_alloc::do_free, &c};
+    o.alloc = &a;
+    reader r(deep.data(), deep.size(), o);
+    const status s = r.item_ready();
+    if (s == status::out_of_memory) {
+      ASSERT_LT(size_t(fail_at), 3u);
+      ++out_of_memory;
+      EXPECT_EQ(r.error().code, status::out_of_memory);
+      EXPECT_EQ(r.error().offset, oom_offset[fail_at]);
+      EXPECT_EQ(r.skip(), status::out_of_memory);  // sticky
+      continue;
+    }
+    ++need_more;
+    EXPECT_EQ(s, status::need_more);
+    EXPECT_EQ(r.needed(), 1u);
+    EXPECT_EQ(r.offset(), 0u);
+  }
+  EXPECT_EQ(out_of_memory, 3u);
+  EXPECT_EQ(need_more, 5u);
+}
+
 TEST(Reader, MoveKeepsPositionAndStack) {
   auto in = hex("8201820203");
   reader a(in.data(), in.size());

@@ -1006,6 +1006,78 @@ TEST(stream, next_document_within_max_document_memory) {
   }
 }
 
+TEST(stream, set_max_document_memory_applies_to_the_next_documents) {
+  bytes in = hex("99 03e8");  // [0, 0, ..., 0]: 1000 zeros, then 7
+  in.resize(in.size() + 1000, 0x00);
+  in.push_back(0x07);
+  memory_source src{&in, 0, 100};
+  cbor_fast::stream st(&memory_source::read, &src);
+  cbor_fast::document d;
+  st.set_max_document_memory(4096);
+  EXPECT_EQ(st.next_document(d), status::memory_budget_exceeded);
+  // The offset cbor_decode() with the same budget gives for the array alone.
+  cbor_fast::decode_options o;
+  o.max_memory = 4096;
+  cbor_fast::document alone;
+  cbor_fast::error_info e;
+  EXPECT_EQ(cbor_fast::decode(in.data(), in.size() - 1, alone, o, &e),
+            status::memory_budget_exceeded);
+  EXPECT_EQ(st.error().offset, e.offset);
+  EXPECT_EQ(e.offset, 172u);
+  memory_source again{&in, 0, 100};
+  cbor_fast::stream st2(&memory_source::read, &again);
+  st2.set_max_document_memory(4096);
+  st2.set_max_document_memory(0);  // none again
+  ASSERT_EQ(st2.next_document(d), status::ok);
+  EXPECT_EQ(d.root().size(), 1000u);
+}
+
+// An allocation that fails while a partial item is scouted (the stream's
+// reader waits for the whole item) is out_of_memory, sticky; a stream never
+// answers need_more, whichever allocation fails.
+TEST(stream, next_document_reports_a_failed_allocation_not_need_more) {
+  bytes in(20, 0x81);  // [[[...[1]...]]], 20 deep, one byte per read
+  in.push_back(0x01);
+  struct failing {
+    int calls = 0;
+    int fail_at = -1;
+    static void* do_malloc(void* c, size_t n) {
+      auto* self = static_cast<failing*>(c);
+      return self->calls++ == self->fail_at ? nullptr : std::malloc(n);
+    }
+    static void* do_realloc(void* c, void* p, size_t, size_t n) {
+      auto* self = static_cast<failing*>(c);
+      return self->calls++ == self->fail_at ? nullptr : std::realloc(p, n);
+    }
+    static void do_free(void*, void* p, size_t) { std::free(p); }
+  };
+  size_t failed = 0;
+  for (int fail_at = 0; fail_at < 40; ++fail_at) {
+    SCOPED_TRACE(fail_at);
+    failing f;
+    f.fail_at = fail_at;
+    cbor_fast::allocator a{failing::do_malloc, failing::do_realloc, failing::do_free, &f};
+    cbor_fast::stream_options so;
+    so.reader.alloc = &a;
+    memory_source src{&in, 0, 1};
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    cbor_fast::document d;
+    const status s = st.next_document(d);
+    if (s == status::ok) {
+      EXPECT_EQ(cbor_fast::doc_test::encode_hex(d),
+                "8181818181818181818181818181818181818181"
+                "01");
+      EXPECT_EQ(st.next_document(d), status::end);
+      continue;
+    }
+    ++failed;
+    EXPECT_EQ(s, status::out_of_memory);
+    EXPECT_EQ(st.error().code, status::out_of_memory);
+    EXPECT_EQ(st.next_document(d), status::out_of_memory);  // sticky
+  }
+  EXPECT_GT(failed, 3u);
+}
+
 // ---- diagnostic notation and JSON printed from a stream ---------------------
 
 /// What a printer gave: its text, status and error offset.
