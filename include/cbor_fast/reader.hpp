@@ -448,7 +448,13 @@ class reader {
     items_left_ = options_.max_items - taken;
   }
   uint64_t joined_left_ = 0;  ///< bytes the open indefinite string may still add
-  size_t item_start_ = 0;     ///< offset of the current top-level item
+  /// The open indefinite string (strings do not nest, so there is at most
+  /// one): its start item's offset, and whether next() (or any reading but
+  /// read_joined()'s own) has taken one of its chunks, after which
+  /// read_joined() on it is invalid_state (it would leave that chunk out).
+  size_t joined_start_ = 0;
+  bool chunk_taken_ = false;
+  size_t item_start_ = 0;  ///< offset of the current top-level item
   error_info error_;
   frame root_;           ///< the top level: never completes, never pops
   frame* top_ = &root_;  ///< innermost open frame (root_ at the top level)

@@ -70,6 +70,8 @@ reader::reader(reader&& other) noexcept
       items_left_(other.items_left_),
       items_before_(other.items_before_),
       joined_left_(other.joined_left_),
+      joined_start_(other.joined_start_),
+      chunk_taken_(other.chunk_taken_),
       item_start_(other.item_start_),
       error_(other.error_),
       root_(other.root_),
@@ -104,6 +106,8 @@ reader& reader::operator=(reader&& other) noexcept {
     items_left_ = other.items_left_;
     items_before_ = other.items_before_;
     joined_left_ = other.joined_left_;
+    joined_start_ = other.joined_start_;
+    chunk_taken_ = other.chunk_taken_;
     item_start_ = other.item_start_;
     error_ = other.error_;
     root_ = other.root_;
@@ -344,6 +348,7 @@ CBOR_FAST_NOINLINE status reader::next_special(item& out) noexcept {
   if (s != status::ok || !chunk) return s;
   if (out.arg > joined_left_) return fail(status::string_too_long, out.offset);
   joined_left_ -= out.arg;
+  chunk_taken_ = true;  // read_joined() clears it for the chunks it takes itself
   return s;
 }
 
@@ -388,7 +393,11 @@ CBOR_FAST_NOINLINE status reader::head_special(item& out, const uint8_t* p, size
       break;
     default: return fail(status::indefinite_not_allowed, off);  // 0, 1 and 6
   }
-  if (kind >= k_bytes) joined_left_ = options_.max_string_length;
+  if (kind >= k_bytes) {
+    joined_left_ = options_.max_string_length;
+    joined_start_ = off;
+    chunk_taken_ = false;
+  }
   out.flags = item::flag_indefinite;
   out.head_size = 1;
   out.width = 0;
@@ -935,13 +944,17 @@ status reader::read_joined(const item& start, std::string& out) noexcept {
       out.append(reinterpret_cast<const char*>(start.u.data), size_t(start.arg));
       return status::ok;
     }
-    // Must be called right after the start item: its frame is the innermost.
-    if (depth_ != start.depth + 1 || (top_->kind != k_bytes && top_->kind != k_text))
+    // Must be called right after the start item (or after its own need_more):
+    // that string's frame is the innermost, and no chunk of it has been taken
+    // by anything else.
+    if (depth_ != start.depth + 1 || (top_->kind != k_bytes && top_->kind != k_text) ||
+        joined_start_ != start.offset || chunk_taken_)
       return status::invalid_state;
     item chunk;
     uint64_t total = 0;
     for (;;) {
       status s = next_general(chunk);
+      chunk_taken_ = false;  // taken here
       if (s != status::ok) return s;
       if (chunk.type == item_type::end) return status::ok;
       total += chunk.arg;  // each chunk fits the input, so no overflow

@@ -205,6 +205,58 @@ TEST(Reader, ReadJoinedOnOtherItemsIsInvalidState) {
   EXPECT_EQ(it.value(), 1u);
 }
 
+// read_joined() joins an indefinite string only while all of its chunks are
+// still to come (or were taken by read_joined() itself): once next() or skip()
+// has taken one, or for an earlier string's start, it is invalid_state (it
+// would leave chunks out), not sticky.
+TEST(Reader, ReadJoinedRefusesAStringWhoseChunksWereTaken) {
+  const auto in = hex("7f 62 6162 62 6364 62 6566 ff");  // (_ "ab", "cd", "ef")
+  struct row {
+    const char* name;
+    int nexts;  // items read after the start, before read_joined()
+    bool skip;  // one skip() after them
+    status want;
+    const char* joined;
+  };
+  const row rows[] = {
+      {"right after the start", 0, false, status::ok, "abcdef"},
+      {"after next() took \"ab\"", 1, false, status::invalid_state, ""},
+      {"after skip() passed \"ab\"", 0, true, status::invalid_state, ""},
+      {"after next() took two chunks", 2, false, status::invalid_state, ""},
+  };
+  for (const row& w : rows) {
+    SCOPED_TRACE(w.name);
+    reader r(in.data(), in.size());
+    item start, it;
+    ASSERT_EQ(r.next(start), status::ok);
+    for (int i = 0; i < w.nexts; ++i) ASSERT_EQ(r.next(it), status::ok);
+    if (w.skip) {
+      ASSERT_EQ(r.skip(), status::ok);
+    }
+    std::string out;
+    EXPECT_EQ(r.read_joined(start, out), w.want);
+    EXPECT_EQ(out, w.joined);
+    if (w.want != status::ok) {  // not sticky: the chunks left come out
+      ASSERT_EQ(r.next(it), status::ok);
+      EXPECT_EQ(it.type, item_type::text_string);
+    }
+  }
+  // [(_ "a"), (_ "b")]: the first string's start, once the second is open.
+  const auto two = hex("82 7f 61 61 ff 7f 61 62 ff");
+  reader r(two.data(), two.size());
+  item it, first, second;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(first), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);  // "a"
+  ASSERT_EQ(r.next(it), status::ok);  // its end
+  ASSERT_EQ(r.next(second), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(first, out), status::invalid_state);
+  EXPECT_EQ(out, "");
+  ASSERT_EQ(r.read_joined(second, out), status::ok);
+  EXPECT_EQ(out, "b");
+}
+
 TEST(Reader, ReadJoinedReportsMalformedChunk) {
   // (_ h'00', 0) : a uint inside an indefinite byte string
   auto in = hex("5f410000ff");

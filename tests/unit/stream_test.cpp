@@ -497,6 +497,25 @@ TEST(streaming, read_joined_appends_the_chunks_as_they_come) {
   EXPECT_EQ(r.depth(), 0u);
 }
 
+// Resuming read_joined() after next() took a chunk would leave it out.
+TEST(streaming, read_joined_is_not_resumed_after_next_took_a_chunk) {
+  const bytes in = hex("7f 62 6162 62 6364 62 6566 ff");  // (_ "ab", "cd", "ef")
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 5, o);  // the start, "ab" and the head of "cd"
+  item start, it;
+  ASSERT_EQ(r.next(start), status::ok);
+  std::string out;
+  EXPECT_EQ(r.read_joined(start, out), status::need_more);
+  EXPECT_EQ(out, "ab");
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);  // "cd"
+  EXPECT_EQ(r.read_joined(start, out), status::invalid_state);
+  EXPECT_EQ(out, "ab");
+  ASSERT_EQ(r.next(it), status::ok);  // "ef": the reader goes on
+  EXPECT_EQ(std::string(reinterpret_cast<const char*>(it.u.data), size_t(it.arg)), "ef");
+}
+
 // ---- strict checks across buffers -------------------------------------------
 
 struct strict_row {
