@@ -393,12 +393,15 @@ CBOR_FAST_API cbor_fast_status cbor_reader_skip(cbor_reader* reader);
 CBOR_FAST_API cbor_fast_status cbor_reader_skip_to_end(cbor_reader* reader);
 /**
  * The whole content of a string item. For a definite string this is its view
- * into the input. For an indefinite string (call right after its start item)
- * the chunks and the break are consumed and joined into a buffer owned by the
- * reader, valid until the next cbor_reader_join/reset/free.
+ * into the input (item->data and item->size as given: any definite string
+ * item, e.g. from a batch). For an indefinite string (call right after its
+ * start item) the chunks and the break are consumed and joined into a buffer
+ * owned by the reader, valid until the next cbor_reader_join/reset/free.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_STATE if *item is not a string
- *         start just read; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY;
- *         or the sticky error.
+ *         item, or is an indefinite string start that is not the open one or
+ *         one of whose chunks another call took (cbor_reader_next(), _skip();
+ *         since 0.5: the join went on without them); CBOR_FAST_ERR_INVALID_ARGUMENT;
+ *         CBOR_FAST_ERR_OUT_OF_MEMORY; or the sticky error.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_fast_item* item,
                                                 const uint8_t** data, size_t* size);
