@@ -279,6 +279,41 @@ static void test_stream_fd_documents(void) {
   fclose(f);
 }
 
+/* Joining (_ "ab", "cd", "ef") after a chunk of it was read with
+ * cbor_reader_next() is refused (it would leave that chunk out), also when a
+ * join that needed more is resumed; not sticky. */
+static void test_join_after_a_chunk_was_read(void) {
+  static const uint8_t in[] = {0x7f, 0x62, 'a', 'b', 0x62, 'c', 'd', 0x62, 'e', 'f', 0xff};
+  cbor_reader* r = NULL;
+  cbor_fast_item start = CBOR_FAST_ITEM_INIT, chunk = CBOR_FAST_ITEM_INIT;
+  const uint8_t* p = NULL;
+  size_t n = 0;
+  CHECK_STATUS(cbor_reader_new(in, 5, NULL, &r), CBOR_FAST_OK); /* start, "ab", a head */
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_STREAMING, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &start), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_join(r, &start, &p, &n), CBOR_FAST_NEED_MORE);
+  CHECK_STATUS(cbor_reader_feed(r, in, sizeof in, 0), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &chunk), CBOR_FAST_OK);
+  CHECK(chunk.size == 2 && memcmp(chunk.data, "cd", 2) == 0);
+  CHECK_STATUS(cbor_reader_join(r, &start, &p, &n), CBOR_FAST_ERR_INVALID_STATE);
+  CHECK(p == NULL && n == 0);
+  CHECK_STATUS(cbor_reader_next(r, &chunk), CBOR_FAST_OK);
+  CHECK(chunk.size == 2 && memcmp(chunk.data, "ef", 2) == 0);
+  cbor_reader_free(r);
+  /* One-shot: next(start), next("ab"), then join. */
+  CHECK_STATUS(cbor_reader_new(in, sizeof in, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &start), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &chunk), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_join(r, &start, &p, &n), CBOR_FAST_ERR_INVALID_STATE);
+  cbor_reader_free(r);
+  /* Right after the start: the whole string. */
+  CHECK_STATUS(cbor_reader_new(in, sizeof in, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_next(r, &start), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_join(r, &start, &p, &n), CBOR_FAST_OK);
+  CHECK(n == 6 && memcmp(p, "abcdef", 6) == 0);
+  cbor_reader_free(r);
+}
+
 /* cbor_stream_configure()'s max_memory: the budget of each cbor_stream_next_doc()
  * document. Input: an array of 1000 zeros (1003 bytes), then 7. */
 static void test_stream_document_budget(void) {
@@ -447,6 +482,7 @@ int main(void) {
   RUN_TEST(test_stream_limits_and_failures);
   RUN_TEST(test_stream_fd_documents);
   RUN_TEST(test_stream_document_budget);
+  RUN_TEST(test_join_after_a_chunk_was_read);
   RUN_TEST(test_seq_fed_byte_by_byte);
   return check_summary();
 }
