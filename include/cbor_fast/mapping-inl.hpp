@@ -1188,10 +1188,14 @@ status decode_value(decode_ctx& c, T& out) {
     return decode_struct(c, out);
   } else if constexpr (is_optional<T>::value) {
     if (c.next_is_null()) {
+      // The byte is a null's, but the item read may not be: at a full
+      // container's end the null lies beyond it.
       item it;
       const status s = c.next(it);
-      if (s == status::ok) out.reset();
-      return s;
+      if (s != status::ok) return s;
+      if (it.type != item_type::null) return type_error(c, it);
+      out.reset();
+      return status::ok;
     }
     if (!out.has_value()) out.emplace();
     return decode_value(c, *out);

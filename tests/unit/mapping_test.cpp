@@ -537,6 +537,32 @@ TEST(MappingDecode, Floats) {
   EXPECT_EQ(decode_hex("a16176f6", b, err), status::type_mismatch);
 }
 
+// from_cbor(reader&) at the end of a full array whose next byte is a null's
+// (f6 after [1]): an optional reads the end item, not that null, so it is a
+// type_mismatch there as for an int, and the optional keeps its value.
+TEST(MappingNumbers, OptionalAtAFullArraysEndIsNotTheNullAfterIt) {
+  const bytes in = from_hex("8101f6");  // [1], then null
+  cbor_fast::reader r(in.data(), in.size());
+  cbor_fast::item it;
+  ASSERT_EQ(r.next(it), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);  // 1: the array's end comes next
+  std::optional<int> o = 42;
+  cbor_fast::error_info err;
+  EXPECT_EQ(cbor_fast::from_cbor(r, o, &err), status::type_mismatch);
+  EXPECT_EQ(err.offset, 2u);
+  EXPECT_EQ(o, 42);
+  cbor_fast::reader r2(in.data(), in.size());
+  ASSERT_EQ(r2.next(it), status::ok);
+  ASSERT_EQ(r2.next(it), status::ok);
+  int x = 42;
+  EXPECT_EQ(cbor_fast::from_cbor(r2, x, &err), status::type_mismatch);
+  EXPECT_EQ(err.offset, 2u);
+  // At the top level the null is the item: the optional is emptied.
+  cbor_fast::reader r3(in.data() + 2, 1);
+  EXPECT_EQ(cbor_fast::from_cbor(r3, o, &err), status::ok);
+  EXPECT_FALSE(o.has_value());
+}
+
 // A float member's NaN keeps its bits both ways, signalling ones too (a
 // hardware conversion sets the quiet bit); a double NaN with payload bits a
 // float cannot hold is out_of_range, as any other inexact double.
