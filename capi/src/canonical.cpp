@@ -36,7 +36,8 @@ cbor_fast_status cbor_canonicalize(const void* data, size_t size, uint32_t encod
   if (d != CBOR_FAST_OK) return d;
   try {
     cbor_fast::error_info info;
-    const status s = cbor_fast::encode(doc->doc.root(), writer->writer, encode_flags, &info);
+    // The document's overload: the sort's scratch from the caller's allocator.
+    const status s = cbor_fast::encode(doc->doc, writer->writer, encode_flags, &info);
     cbor_doc_free(doc);
     if (s == status::ok) return CBOR_FAST_OK;
     fill_error(error, info.code == s ? info : cbor_fast::error_info{s, 0, 0, 0});

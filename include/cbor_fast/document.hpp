@@ -429,6 +429,11 @@ status encode(const document& doc, writer& w, uint32_t flags = encode_none) noex
 /// that contains it: keys nested in keys cost O(size x that nesting depth)
 /// (2 MB of 500-deep map-in-key chains: about 4 s). Since 0.4.
 status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept;
+/// As encode(doc.root(), w, flags, error), with the scratch memory of the
+/// canonical forms and any heap stack from the document's allocator (a node
+/// alone takes them from the default allocator); invalid_argument for an
+/// empty document. Since 0.5.
+status encode(const document& doc, writer& w, uint32_t flags, error_info* error) noexcept;
 /// Re-encodes the first item of data[0, size) in the canonical form `flags`
 /// asks for (one of encode_canonical, encode_length_first, encode_ctap2) to w,
 /// whatever the writer's destination: decoded with `options` (so strict checks

@@ -931,6 +931,20 @@ status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept {
   return detail::encode_sorted(n.raw(), w, flags, default_allocator(), error);
 }
 
+status encode(const document& doc, writer& w, uint32_t flags, error_info* error) noexcept {
+  if (error != nullptr) *error = error_info{};
+  if (doc.empty() || !detail::valid_encode_flags(flags)) {
+    if (error != nullptr) error->code = status::invalid_argument;
+    return status::invalid_argument;
+  }
+  if ((flags & detail::k_canonical_flags) == 0) {
+    const status s = encode(doc, w, flags);
+    if (error != nullptr) error->code = s;
+    return s;
+  }
+  return detail::encode_sorted(doc.root().raw(), w, flags, doc.get_allocator(), error);
+}
+
 status canonicalize(const void* data, size_t size, writer& w, uint32_t flags,
                     const decode_options& options, error_info* error) noexcept {
   if ((flags & detail::k_canonical_flags) == 0 || !detail::valid_encode_flags(flags)) {

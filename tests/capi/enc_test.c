@@ -110,6 +110,63 @@ static void test_canonical_buffer_and_encode(void) {
   cbor_doc_free(doc);
 }
 
+/* Allocation hooks that count calls and fail the call numbered fail_at (0-based). */
+typedef struct counted {
+  int calls;
+  int fail_at;
+} counted;
+static void* counted_malloc(void* c, size_t n) {
+  counted* k = (counted*)c;
+  return k->calls++ == k->fail_at ? NULL : malloc(n);
+}
+static void* counted_realloc(void* c, void* p, size_t old_size, size_t n) {
+  counted* k = (counted*)c;
+  (void)old_size;
+  return k->calls++ == k->fail_at ? NULL : realloc(p, n);
+}
+static void counted_free(void* c, void* p, size_t n) {
+  (void)c;
+  (void)n;
+  free(p);
+}
+
+/* cbor_canonicalize() takes the sort's scratch from options->alloc, as its
+ * decode does: the first call after the decode's own fails it. */
+static void test_canonicalize_scratch_from_the_hooks(void) {
+  /* {3: 0, 2: 0, 1: 0}: out of order, so the pairs are sorted. */
+  static const uint8_t in[] = {0xa3, 0x03, 0x00, 0x02, 0x00, 0x01, 0x00};
+  static const uint8_t want[] = {0xa3, 0x01, 0x00, 0x02, 0x00, 0x03, 0x00};
+  counted k = {0, -1};
+  cbor_fast_allocator a = {counted_malloc, counted_realloc, counted_free, &k};
+  cbor_fast_decode_options o = CBOR_FAST_DECODE_OPTIONS_INIT;
+  cbor_doc* doc = NULL;
+  cbor_writer* w = NULL;
+  cbor_fast_error err = CBOR_FAST_ERROR_INIT;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  int decode_calls;
+  o.alloc = &a;
+  CHECK_STATUS(cbor_decode(in, sizeof in, 0, &o, &doc, NULL), CBOR_FAST_OK);
+  cbor_doc_free(doc);
+  decode_calls = k.calls;
+  CHECK(decode_calls > 0);
+  k.calls = 0;
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_canonicalize(in, sizeof in, CBOR_FAST_ENCODE_CANONICAL, 0, &o, w, NULL),
+               CBOR_FAST_OK);
+  CHECK(k.calls > decode_calls); /* the scratch came through the hooks */
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, want, sizeof want);
+  cbor_writer_free(w);
+  k.calls = 0;
+  k.fail_at = decode_calls;
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_canonicalize(in, sizeof in, CBOR_FAST_ENCODE_CANONICAL, 0, &o, w, &err),
+               CBOR_FAST_ERR_OUT_OF_MEMORY);
+  CHECK_STATUS(err.code, CBOR_FAST_ERR_OUT_OF_MEMORY);
+  cbor_writer_free(w);
+}
+
 static void test_mdoc_encode_flags(void) {
   static const uint8_t want[] = {0xa2, 0x01, 0xf5, 0x61, 0x61, 0xf6};
   cbor_mdoc* m = NULL;
@@ -392,6 +449,7 @@ int main(void) {
   RUN_TEST(test_canonical_forms);
   RUN_TEST(test_canonical_errors);
   RUN_TEST(test_canonical_buffer_and_encode);
+  RUN_TEST(test_canonicalize_scratch_from_the_hooks);
   RUN_TEST(test_mdoc_encode_flags);
   RUN_TEST(test_mnode_edit);
   RUN_TEST(test_time_text);

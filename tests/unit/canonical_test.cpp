@@ -98,6 +98,45 @@ TEST(Canonical, Cbor2VectorTable) {
   }
 }
 
+// encode(document, ...) with an error: the same bytes and errors as the node
+// overload, with the scratch from the document's allocator.
+TEST(Canonical, DocumentOverloadUsesTheDocumentsAllocator) {
+  struct counting {
+    int calls = 0;
+    static void* do_malloc(void* c, size_t n) {
+      ++static_cast<counting*>(c)->calls;
+      return std::malloc(n);
+    }
+    static void* do_realloc(void* c, void* p, size_t, size_t n) {
+      ++static_cast<counting*>(c)->calls;
+      return std::realloc(p, n);
+    }
+    static void do_free(void*, void* p, size_t) { std::free(p); }
+  };
+  counting k;
+  const allocator a{counting::do_malloc, counting::do_realloc, counting::do_free, &k};
+  const bytes in = hex("a3 03 00 02 00 01 00");  // {3: 0, 2: 0, 1: 0}
+  document d(&a);
+  ASSERT_EQ(decode(in.data(), in.size(), d), status::ok);
+  const int decode_calls = k.calls;
+  writer w1, w2;
+  error_info e;
+  ASSERT_EQ(encode(d, w1, encode_canonical, &e), status::ok);
+  EXPECT_GT(k.calls, decode_calls);
+  ASSERT_EQ(encode(d.root(), w2, encode_canonical, &e), status::ok);
+  EXPECT_EQ(to_hex(w1.data(), w1.size()), "a3010002000300");
+  EXPECT_EQ(to_hex(w1.data(), w1.size()), to_hex(w2.data(), w2.size()));
+  const bytes dup = hex("a2 01 00 1801 00");  // 1 and 1_0: one key once encoded
+  document dd;
+  ASSERT_EQ(decode(dup.data(), dup.size(), dd), status::ok);
+  writer w3;
+  EXPECT_EQ(encode(dd, w3, encode_canonical, &e), status::duplicate_key);
+  EXPECT_EQ(e.offset, 3u);
+  document empty;
+  EXPECT_EQ(encode(empty, w3, encode_canonical, &e), status::invalid_argument);
+  EXPECT_EQ(e.code, status::invalid_argument);
+}
+
 TEST(Canonical, FloatsAndNaN) {
   // Core: the shortest width that holds the value exactly, NaN payloads kept.
   EXPECT_EQ(canon("fb7ff8000000000001", encode_canonical).out, "fb7ff8000000000001");
