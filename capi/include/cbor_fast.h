@@ -1108,9 +1108,13 @@ CBOR_FAST_API size_t cbor_seq_keep_from(const cbor_seq* seq);
  * item is not all there and drops the input before the item being read, so
  * memory stays within max_buffer plus the reader's stack, whatever the
  * input's size. Items, statuses and offsets (counted from the start of the
- * input) are those of a cbor_reader over the whole input; a stream never
- * returns CBOR_FAST_NEED_MORE. String views in items point into the stream's
- * buffer and are valid until the next call on the stream.
+ * input) are those of a cbor_reader over the whole input, except that a
+ * definite array or map declaring more entries than the rest of the input
+ * could hold is read into (a one-shot reader refuses it at its head with
+ * CBOR_FAST_ERR_TRUNCATED): the stream reports the first error inside it, or
+ * CBOR_FAST_ERR_TRUNCATED where the input ends (CBOR_FAST_OPT_STREAMING). A
+ * stream never returns CBOR_FAST_NEED_MORE. String views in items point into
+ * the stream's buffer and are valid until the next call on the stream.
  */
 typedef struct cbor_stream cbor_stream;
 /** Reads up to `capacity` bytes into `buffer`, stores the count in *got (0:

@@ -54,6 +54,11 @@ struct stream_options {
 /// Pulls the items of a CBOR sequence from a source, as reader does from a
 /// buffer (the same items, statuses and offsets, offsets counted from the
 /// start of the input), reading more whenever the reader says need_more.
+/// One exception, as for any streaming reader: a definite array or map that
+/// declares more entries than the rest of the input could hold is refused
+/// at its head by a one-shot reader (truncated), while a stream, which does
+/// not know the input's size, reads into it and reports what it meets
+/// first: an error inside, or truncated where the input ends.
 ///
 /// Views in the items (strings) point into the stream's buffer: valid until
 /// the next call on the stream. Errors are sticky. Not copyable or movable
