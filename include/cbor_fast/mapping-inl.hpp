@@ -583,6 +583,21 @@ status decode_byte_vector(decode_ctx& c, std::vector<uint8_t, A>& out) {
   });
 }
 
+/// Appends one decoded element to out (std::vector<bool> through a bool: its
+/// back() is a proxy, not a reference).
+template <class V>
+status decode_appended(decode_ctx& c, V& out) {
+  out.emplace_back();
+  if constexpr (std::is_same<typename V::value_type, bool>::value) {
+    bool b = false;
+    const status s = decode_value(c, b);
+    out.back() = b;
+    return s;
+  } else {
+    return decode_value(c, out.back());
+  }
+}
+
 template <class V>
 status decode_vector(decode_ctx& c, V& out) {
   using E = typename V::value_type;
@@ -610,8 +625,7 @@ status decode_vector(decode_ctx& c, V& out) {
       const size_t budget = (left > (SIZE_MAX - 65536) / 16 ? SIZE_MAX : left * 16 + 65536);
       out.reserve(n < budget / sizeof(E) ? n : budget / sizeof(E));
       for (size_t i = 0; i < n; ++i) {
-        out.emplace_back();
-        s = decode_value(c, out.back());
+        s = decode_appended(c, out);
         if (s != status::ok) {
           c.add_index(i);
           return s;
@@ -619,8 +633,7 @@ status decode_vector(decode_ctx& c, V& out) {
       }
     } else {
       for (size_t i = 0; !c.at_break(); ++i) {
-        out.emplace_back();
-        s = decode_value(c, out.back());
+        s = decode_appended(c, out);
         if (s != status::ok) {
           c.add_index(i);
           return s;

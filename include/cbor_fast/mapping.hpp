@@ -22,7 +22,7 @@
 // underlying integer);
 // std::string, std::string_view and cbor_fast::byte_view (both borrowed from
 // the input: the input must outlive them); std::vector<uint8_t> (a byte
-// string); std::vector<T>; std::array<T, N> (exactly N elements);
+// string); std::vector<T> (std::vector<bool> too); std::array<T, N> (exactly N elements);
 // std::optional<T> (omitted from maps when empty, null in arrays; missing or
 // null decodes as empty); std::map / std::unordered_map with any mapped key
 // type (a NaN key into a floating-point key type is out_of_range);

@@ -563,6 +563,25 @@ TEST(MappingNumbers, OptionalAtAFullArraysEndIsNotTheNullAfterIt) {
   EXPECT_FALSE(o.has_value());
 }
 
+// std::vector<bool> (whose elements are proxies) both ways, definite and
+// indefinite; a non-boolean element is a type_mismatch at its index.
+TEST(MappingNumbers, VectorOfBool) {
+  const std::vector<bool> v{true, false, true};
+  EXPECT_EQ(to_hex(cbor_fast::to_cbor(v)), "83f5f4f5");
+  std::vector<bool> back;
+  const bytes in = from_hex("83f5f4f5");
+  ASSERT_EQ(cbor_fast::from_cbor(in.data(), in.size(), back), status::ok);
+  EXPECT_EQ(back, v);
+  const bytes indefinite = from_hex("9ff4f5ff");
+  ASSERT_EQ(cbor_fast::from_cbor(indefinite.data(), indefinite.size(), back), status::ok);
+  EXPECT_EQ(back, (std::vector<bool>{false, true}));
+  const bytes bad = from_hex("82f501");
+  cbor_fast::mapping_error err;
+  EXPECT_EQ(cbor_fast::from_cbor(bad.data(), bad.size(), back, err), status::type_mismatch);
+  EXPECT_EQ(err.offset, 2u);
+  EXPECT_EQ(err.path, "[1]");
+}
+
 // A float member's NaN keeps its bits both ways, signalling ones too (a
 // hardware conversion sets the quiet bit); a double NaN with payload bits a
 // float cannot hold is out_of_range, as any other inexact double.
