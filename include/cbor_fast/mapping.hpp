@@ -138,8 +138,9 @@ template <class T>
 status to_cbor(const T& value, writer& w);
 /// The encoding of `value` (preferred serialization), in one allocation
 /// (items over 512 bytes are encoded twice: once to count, once to fill);
-/// empty only if a hook failed (a valid encoding is never empty). Throws
-/// std::bad_alloc.
+/// empty only if encoding failed: a hook's error, or a value nested deeper
+/// than the writer's depth limit (depth_exceeded); a valid encoding is never
+/// empty, and to_cbor(value, w) gives the status. Throws std::bad_alloc.
 template <class T>
 std::vector<uint8_t> to_cbor(const T& value);
 
