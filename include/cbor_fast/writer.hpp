@@ -40,7 +40,9 @@ using sink_fn = int (*)(void* context, const uint8_t* data, size_t size);
 /// buffer_too_small unless a structural error comes first.
 ///
 /// writer(static_cast<uint8_t*>(nullptr), 0) writes nothing and only counts:
-/// size() is then the encoded size of the document.
+/// size() is then the encoded size of the document. A count that would pass
+/// SIZE_MAX (declared lengths that no memory holds) is out_of_memory, sticky,
+/// rather than a size that wrapped around.
 class writer {
  public:
   /// alloc: memory hooks for the owned buffer, the sink staging buffer and the

@@ -240,6 +240,12 @@ void writer::put_slow(const void* p, size_t n) noexcept {
       // pinning cap_ sends every later write down this path.
       overflow_ = true;
       cap_ = pos_;
+      // A count past SIZE_MAX (declared lengths no memory holds) would wrap
+      // and report a small size: out_of_memory instead, sticky.
+      if (n > SIZE_MAX - size()) {
+        fail(status::out_of_memory);
+        return;
+      }
       flushed_ += n;
       return;
     case mode::sink: {
@@ -588,11 +594,20 @@ void writer::close_wrap(size_t start) noexcept {
       // The longer head does not fit: count on, as any overflowing write.
       overflow_ = true;
       cap_ = pos_;
-      flushed_ += hs - reserved;
+      if (hs - reserved > SIZE_MAX - size()) {
+        fail(status::out_of_memory);
+      } else {
+        flushed_ += hs - reserved;
+      }
     }
   } else {
     // A full caller buffer: only the count matters.
     const size_t in_buffer = size_t(pos_ - buf_);
+    if (hs > reserved && hs - reserved > SIZE_MAX - size()) {
+      fail(status::out_of_memory);
+      --open_wraps_;
+      return;
+    }
     const size_t total = size() - reserved + hs;
     if (total >= in_buffer) {
       flushed_ = total - in_buffer;

@@ -1767,6 +1767,48 @@ TEST(WriterFixed, CountingWriterAndBadArguments) {
   EXPECT_EQ(capacity, 0u);
 }
 
+// A count that would pass SIZE_MAX (lengths that no memory holds; a counting
+// writer does not read the bytes) is out_of_memory, sticky, not a wrapped size.
+TEST(WriterFixed, CountPastSizeMaxIsOutOfMemory) {
+  static const uint8_t byte[1] = {0};
+  {
+    writer counter(static_cast<uint8_t*>(nullptr), 0);
+    // 9 head bytes + SIZE_MAX - 9: exactly SIZE_MAX, still a count.
+    EXPECT_STATUS(counter.write_bytes(byte, SIZE_MAX - 9), buffer_too_small);
+    EXPECT_EQ(counter.size(), SIZE_MAX);
+    EXPECT_STATUS(counter.write_uint(0), out_of_memory);
+    EXPECT_STATUS(counter.write_uint(0), out_of_memory);  // sticky
+    EXPECT_STATUS(counter.finish(), out_of_memory);
+  }
+  {
+    writer counter(static_cast<uint8_t*>(nullptr), 0);
+    EXPECT_STATUS(counter.write_bytes(byte, SIZE_MAX - 4), out_of_memory);
+  }
+  // A wrap in a caller buffer reserves 1 byte for its head; closing it over
+  // SIZE_MAX - 31 content bytes takes 9, 8 more.
+  struct row {
+    const char* name;
+    size_t content_bytes;  // the byte string written inside the wrap
+    status at_end;
+    size_t size_below_max;  // SIZE_MAX - size() after the end (ok statuses)
+  };
+  const row rows[] = {
+      {"1 + 9 + (SIZE_MAX - 40) + 8: fits", SIZE_MAX - 40, status::buffer_too_small, 22},
+      {"1 + 9 + (SIZE_MAX - 12) + 8: past SIZE_MAX", SIZE_MAX - 12, status::out_of_memory, 0},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    uint8_t buf[16];
+    writer w(buf, sizeof buf);
+    EXPECT_STATUS(w.begin_embedded(false), ok);
+    EXPECT_STATUS(w.write_bytes(byte, r.content_bytes), buffer_too_small);
+    EXPECT_EQ(w.end_embedded(), r.at_end);
+    if (r.at_end == status::buffer_too_small) {
+      EXPECT_EQ(SIZE_MAX - w.size(), r.size_below_max);
+    }
+  }
+}
+
 // ---- sink -------------------------------------------------------------------
 
 TEST(WriterSink, FillsChunksExactly) {
