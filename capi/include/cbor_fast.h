@@ -571,7 +571,9 @@ CBOR_FAST_API cbor_fast_status cbor_writer_new(const cbor_fast_allocator* alloc,
 /**
  * Writer into the caller's buffer[0, capacity). It never writes past capacity;
  * after an overflow it keeps counting so cbor_writer_size() reports the bytes
- * needed. The buffer must outlive the writer's use of it.
+ * needed (a count that would pass SIZE_MAX, from lengths no memory holds, is
+ * CBOR_FAST_ERR_OUT_OF_MEMORY, sticky; since 0.5). The buffer must outlive
+ * the writer's use of it.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (out NULL, or buffer
  *         NULL with capacity > 0); CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
