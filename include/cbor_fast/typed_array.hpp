@@ -126,7 +126,10 @@ status begin_multi_dim(writer& w, const uint64_t* dims, size_t ndims) noexcept;
 /// dims[0, capacity) (*ndims gets their count). The caller then reads the
 /// elements (read_array() or read_typed_array()) and the outer array's end
 /// item (next()). type_mismatch when the next item is not tag 40 (nothing
-/// read); a sticky type_mismatch when its content is not [dims, elements].
+/// read); a sticky type_mismatch when its content is not [dims, elements];
+/// buffer_too_small with *ndims = the dimensions there when capacity is
+/// less: the tag and the outer array are read then and the dimensions are
+/// not, so read them next with r.read_array() into a buffer that holds them.
 status read_multi_dim(reader& r, uint64_t* dims, size_t capacity, size_t* ndims) noexcept;
 /// Tag 41 before an array: write_tag(41) and then the array. reader::read_array()
 /// accepts a tag 41 in front of the array it reads.

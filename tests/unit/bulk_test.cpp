@@ -644,6 +644,16 @@ TEST(TypedArray, MultiDimensional) {
   ASSERT_EQ(r.next(it), status::ok);
   EXPECT_EQ(it.type, item_type::end);
   EXPECT_EQ(r.finish(), status::ok);
+  // Room for one dimension of two: buffer_too_small with the count; the tag
+  // and outer array are read, the dimensions are next.
+  reader rs(enc.data(), enc.size());
+  EXPECT_EQ(cbor_fast::read_multi_dim(rs, d, 1, &nd), status::buffer_too_small);
+  EXPECT_EQ(nd, 2u);
+  EXPECT_EQ(rs.offset(), 3u);
+  ASSERT_EQ(rs.read_array(d, 4, &nd), status::ok);
+  EXPECT_EQ(nd, 2u);
+  EXPECT_EQ(d[0], 2u);
+  EXPECT_EQ(d[1], 3u);
   // Not tag 40: nothing read; tag 40 over anything but [dims, elements]: sticky.
   const bytes other = from_hex("820203");
   reader ro(other.data(), other.size());
