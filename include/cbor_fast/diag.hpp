@@ -93,7 +93,9 @@ struct diag_parse_options {
 /// Errors, with the byte offset in the text in *error (may be nullptr):
 /// syntax_error, depth_exceeded, out_of_range (a number, simple value or
 /// indicator that does not fit: also a finite float past the largest one of
-/// its indicated width, 65520.0_1), invalid_utf8 (text strings must be UTF-8),
+/// its indicated width, 65520.0_1, or past the largest double, 1e400; a float
+/// nearer zero than half the smallest double rounds to zero, 1e-400 as
+/// 1e-10_1, as JSON input does), invalid_utf8 (text strings must be UTF-8),
 /// out_of_memory.
 /// syntax_error for an empty text (no item). On error *out is as it was.
 /// Without indicators every head is the shortest and every length definite,
