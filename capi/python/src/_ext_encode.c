@@ -377,7 +377,10 @@ static void leave_nested_encode(int failed) {
 /* Key/value pairs of dict `d` in canonical order, as 2 * n owned refs. With
  * raw_keys each key is given as its encoding (a bytes object), written as it
  * is: encoding it again would cost twice per level of keys nested in keys,
- * 2^depth in all. */
+ * 2^depth in all. The pairs are taken first, then the keys encoded: encoding
+ * a key may run a default hook, which may change the dict (the pairs are
+ * those it had here, as cbor2 writes them; iterating on over the changed
+ * dict lost or repeated entries, silently). */
 static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count, int raw_keys) {
   Py_ssize_t n = PyDict_GET_SIZE(d);
   sort_entry* entries = (sort_entry*)PyMem_Calloc((size_t)(n ? n : 1), sizeof(sort_entry));
@@ -395,14 +398,17 @@ static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count, in
   {
     Py_ssize_t pos = 0;
     PyObject *k, *v;
-    int sharing = e->value_sharing;
-    e->value_sharing = 0; /* the sort keys must not register shared values */
-    while (filled < n && PyDict_Next(d, &pos, &k, &v)) {
+    while (filled < n && PyDict_Next(d, &pos, &k, &v)) { /* no Python code runs here */
       Py_INCREF(k);
       Py_INCREF(v);
       entries[filled].key = k;
       entries[filled].value = v;
       filled++;
+    }
+    int sharing = e->value_sharing;
+    e->value_sharing = 0; /* the sort keys must not register shared values */
+    for (Py_ssize_t i = 0; i < filled; ++i) {
+      k = entries[i].key;
       const uint8_t* data = NULL;
       size_t size = 0;
       cbor_fast_status st;
@@ -421,9 +427,9 @@ static PyObject** sorted_items(cf_encoder* e, PyObject* d, Py_ssize_t* count, in
         cf_writer_failed(st);
         goto fail;
       }
-      entries[filled - 1].bytes = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
+      entries[i].bytes = PyBytes_FromStringAndSize((const char*)data, (Py_ssize_t)size);
       cbor_writer_reset(scratch);
-      if (entries[filled - 1].bytes == NULL) {
+      if (entries[i].bytes == NULL) {
         e->value_sharing = sharing;
         goto fail;
       }

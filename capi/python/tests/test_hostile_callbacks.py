@@ -293,3 +293,27 @@ def test_max_buffer_beyond_ssize_t_is_refused():
     with pytest.raises(ValueError, match=r"max_buffer must be None or an int in 1 \.\. "):
         cbor_fast.CBORDecoder(io.BytesIO(b""), max_buffer=2**63)
     assert cbor_fast.CBORDecoder(io.BytesIO(b"\x01"), max_buffer=2**63 - 1).decode() == 1
+
+
+class _Unknown:
+    """A key only a default hook can encode."""
+
+
+def test_a_default_hook_that_changes_the_dict_canonical_sorts():
+    # The hook runs while canonical=True encodes the keys to sort them: the
+    # pairs are those the dict had when its encoding began (as cbor2 writes
+    # them). It had gone on iterating over the changed dict, and wrote
+    # {"k": 1}, losing "b" and "c" without an error.
+    def emptying(enc, o):
+        d.clear()
+        enc.encode("k")
+
+    d = {_Unknown(): 1, "b": 2, "c": 3}
+    assert dumps(d, default=emptying, canonical=True) == h("a3 6162 02 6163 03 616b 01")
+
+    def growing(enc, o):
+        d.update({"x": 4, "y": 5})
+        enc.encode("k")
+
+    d = {_Unknown(): 1, "b": 2}
+    assert dumps(d, default=growing, canonical=True) == h("a2 6162 02 616b 01")
