@@ -965,6 +965,9 @@ static PyObject* finish_frame(cf_decoder* d, cf_frame* f) {
         raise_decode_error(d, CBOR_FAST_ERR_INTERNAL, f->offset, 0);
         return NULL;
       }
+      if (f->fill >= 0) {
+        PyObject_GC_Track(obj); /* complete: untracked while it was filled */
+      }
       if (f->frozen) {
         PyObject* t = PyList_AsTuple(obj);
         Py_DECREF(obj);
@@ -1288,6 +1291,12 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           }
           f->obj = PyList_New((Py_ssize_t)it->value);
           f->fill = 0;
+          /* Its slots are NULL until filled, and Python code runs meanwhile
+           * (hooks; other threads while a batch is read without the GIL):
+           * out of the collector's sight (gc.get_objects()) until complete. */
+          if (f->obj != NULL) {
+            PyObject_GC_UnTrack(f->obj);
+          }
         } else {
           f->obj = PyList_New(0);
         }

@@ -372,12 +372,29 @@ static cbor_fast_status sd_scan(stream_decoder* s) {
   return st;
 }
 
+/* While the reader and the decoder read the buffer through raw pointers, an
+ * export of it is held: the bytearray cannot be resized then (BufferError).
+ * A file's readinto() sees the bytearray itself (the .obj of the memoryview
+ * it is given) and may keep it; a hook, or another thread while the scan
+ * runs without the GIL, could otherwise resize it under the pointers. */
+static const uint8_t* sd_pin(stream_decoder* s, Py_buffer* pin) {
+  if (PyObject_GetBuffer(s->buf, pin, PyBUF_SIMPLE) < 0) {
+    return NULL;
+  }
+  return (const uint8_t*)pin->buf;
+}
+
 static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
   cf_decode_options o = s->opts;
   o.immutable = immutable;
   for (;;) {
-    const uint8_t* data = (const uint8_t*)PyByteArray_AS_STRING(s->buf);
+    Py_buffer pin;
+    const uint8_t* data = sd_pin(s, &pin);
+    if (data == NULL) {
+      return NULL;
+    }
     if (cbor_reader_feed(s->rd, data, s->held, s->base) != CBOR_FAST_OK) {
+      PyBuffer_Release(&pin);
       return sd_raise(CBOR_FAST_ERR_INTERNAL, s->base + s->pos, s->base + s->pos, 0);
     }
     cbor_fast_status st;
@@ -396,6 +413,7 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
       size_t end = cbor_reader_offset(s->rd);
       PyObject* v = cf_decode_buffer(&o, data + s->pos, end - start, start, NULL);
       s->pos = end - s->base; /* the item is consumed, decoded or not */
+      PyBuffer_Release(&pin);
       return v;
     }
     if (st != CBOR_FAST_NEED_MORE) {
@@ -407,6 +425,7 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
        * UTF-8 at 5 before the missing value at 6). A truncation it reports
        * is no answer (more bytes may come), nor is a later offset. */
       PyObject* v = cf_decode_buffer(&o, data + s->pos, s->held - s->pos, s->base + s->pos, NULL);
+      PyBuffer_Release(&pin);
       if (v == NULL) {
         if (!PyErr_ExceptionMatches(cf_state.decode_error)) {
           return NULL; /* a hook's own exception, or no memory: as loads() */
@@ -420,6 +439,7 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
       }
       return sd_raise(st, err.offset, err.item_offset, err.depth);
     }
+    PyBuffer_Release(&pin); /* the buffer may move from here on */
     size_t need = cbor_reader_needed(s->rd);
     if (need == 0) {
       need = 1;
@@ -456,8 +476,12 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
       }
       /* it ended inside an item: the error loads() gives for its bytes
        * (which stay buffered: a file that grows can still complete it) */
-      data = (const uint8_t*)PyByteArray_AS_STRING(s->buf);
+      data = sd_pin(s, &pin);
+      if (data == NULL) {
+        return NULL;
+      }
       PyObject* v = cf_decode_buffer(&o, data, s->held, s->base, NULL);
+      PyBuffer_Release(&pin);
       if (v != NULL) {
         Py_DECREF(v);
         return sd_raise(CBOR_FAST_ERR_TRUNCATED, s->base + s->held, s->base, 0);

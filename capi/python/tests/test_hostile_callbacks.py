@@ -317,3 +317,77 @@ def test_a_default_hook_that_changes_the_dict_canonical_sorts():
 
     d = {_Unknown(): 1, "b": 2}
     assert dumps(d, default=growing, canonical=True) == h("a2 6162 02 616b 01")
+
+
+def test_a_list_being_filled_is_not_seen_by_the_collector():
+    # [[1234567, 7654321], 6(0), 3]: while the tag hook runs, the outer list
+    # of 3 is half filled (NULL slots). gc.get_objects() handed it out, and
+    # iterating it crashed the process; it is out of the collector's sight
+    # until complete. (Only its first slot, filled, is looked at here.)
+    import gc
+
+    inner = [1234567, 7654321]
+    seen = []
+
+    def hook(tag, immutable):
+        for o in gc.get_objects():
+            if type(o) is list and len(o) == 3 and o[0] == inner:
+                seen.append(o)
+        return "x"
+
+    data = h("83 82 1a0012d687 1a0074cbb1 c600 03")
+    assert loads(data, tag_hook=hook) == [inner, "x", 3]
+    assert seen == []
+    # Complete, the list is tracked again: a cycle through it is collected.
+    import weakref
+
+    class Box:
+        pass
+
+    def box_hook(tag, immutable):
+        return Box()
+
+    out = loads(h("82 c600 01"), tag_hook=box_hook)
+    assert gc.is_tracked(out)
+    out[0].cycle = out
+    ref = weakref.ref(out[0])
+    del out
+    gc.collect()
+    assert ref() is None
+
+
+def test_a_hook_cannot_resize_the_stream_decoders_buffer():
+    # A file's readinto() gets a view whose .obj is the decoder's bytearray
+    # and keeps it; a tag hook then cleared it while the decoder read the
+    # rest of the item from it (freed memory). It is held (exported) while
+    # the item is decoded: resizing it is a BufferError, the hook's exception.
+    stash = {}
+    item = dumps([CBORTag(6, 0)] + ["A" * 64] * 200)
+
+    class F(io.RawIOBase):
+        def __init__(self, data):
+            self.d, self.p = data, 0
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            stash["buf"] = b.obj
+            k = min(len(b), len(self.d) - self.p)
+            b[:k] = self.d[self.p : self.p + k]
+            self.p += k
+            return k
+
+    def hook(tag, immutable):
+        stash["buf"][:] = b""
+        return "tag"
+
+    with pytest.raises(CBORDecodeError) as e:
+        cbor_fast.CBORDecoder(F(item), tag_hook=hook).decode()
+    assert isinstance(e.value.__cause__, BufferError)
+    assert type(stash["buf"]) is bytearray
+
+    def quiet(tag, immutable):
+        return "tag"
+
+    assert cbor_fast.CBORDecoder(F(item), tag_hook=quiet).decode() == ["tag"] + ["A" * 64] * 200
