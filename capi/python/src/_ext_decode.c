@@ -1060,8 +1060,9 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
         if (rc < 0) {
           Py_CLEAR(f->key);
           if (PyErr_ExceptionMatches(PyExc_TypeError)) {
-            PyErr_Clear();
+            PyObject* cause = cf_take_exception();
             raise_semantic("unhashable map key", f->offset);
+            cf_chain_cause(cause);
           } else if (PyErr_ExceptionMatches(PyExc_RecursionError)) {
             /* a key of nested tags or maps (each level's __hash__ a Python
              * call) deeper than the recursion limit leaves: the depth error
@@ -1069,6 +1070,10 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
             PyObject* cause = cf_take_exception();
             raise_decode_error(d, CBOR_FAST_ERR_DEPTH, f->key_offset, (uint32_t)d->depth);
             cf_chain_cause(cause);
+          } else {
+            /* a key's own __hash__ or __eq__ raised (a hook made the key):
+             * as a hook's exception, a CBORDecodeError caused by it */
+            hook_failed("map", 0, f->offset);
           }
           return -1;
         }

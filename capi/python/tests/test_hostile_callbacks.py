@@ -391,3 +391,24 @@ def test_a_hook_cannot_resize_the_stream_decoders_buffer():
         return "tag"
 
     assert cbor_fast.CBORDecoder(F(item), tag_hook=quiet).decode() == ["tag"] + ["A" * 64] * 200
+
+
+class _HashRaises:
+    def __hash__(self):
+        raise RuntimeError("hash boom")
+
+
+def test_a_key_whose_hash_raises_is_a_decode_error_caused_by_it():
+    # {6(0): 1, 6(1): 2} with keys a tag hook made: the key's __hash__ raised
+    # out of loads() as it was; now as any hook's exception (and as a set
+    # member's already was): a CBORDecodeError at the map, caused by it.
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("a2 c600 01 c601 02"), tag_hook=lambda tag, immutable: _HashRaises())
+    assert str(e.value) == "error decoding map at offset 0"
+    assert e.value.offset == 0
+    assert isinstance(e.value.__cause__, RuntimeError)
+    # An unhashable key (a list from the hook) keeps its TypeError as the cause.
+    with pytest.raises(CBORDecodeError) as e:
+        loads(h("a1 c600 01"), tag_hook=lambda tag, immutable: [1])
+    assert "unhashable map key" in str(e.value)
+    assert isinstance(e.value.__cause__, TypeError)
