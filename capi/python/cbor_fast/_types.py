@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import reprlib
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
@@ -166,7 +167,10 @@ class CBORTag:
     def __hash__(self) -> int:
         return hash((CBORTag, self.tag, self.value))
 
+    @reprlib.recursive_repr("CBORTag(...)")
     def __repr__(self) -> str:
+        # A tag that holds itself (28(6(29(0))), a shared value) shows as
+        # CBORTag(6, CBORTag(...)); it recursed until RecursionError.
         return "CBORTag(%d, %r)" % (self.tag, self.value)
 
 

@@ -412,3 +412,11 @@ def test_a_key_whose_hash_raises_is_a_decode_error_caused_by_it():
         loads(h("a1 c600 01"), tag_hook=lambda tag, immutable: [1])
     assert "unhashable map key" in str(e.value)
     assert isinstance(e.value.__cause__, TypeError)
+
+
+def test_the_repr_of_a_tag_that_holds_itself():
+    # 28(6(29(0))): the shared value 0 is the tag itself.
+    t = loads(h("d81c c6 d81d 00"))
+    assert t.value is t
+    assert repr(t) == "CBORTag(6, CBORTag(...))"
+    assert repr(CBORTag(1, [CBORTag(2, 3)])) == "CBORTag(1, [CBORTag(2, 3)])"
