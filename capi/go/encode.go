@@ -402,6 +402,9 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 		e.depth--
 		return b, nil
 	case Tag:
+		if e.em.opts.TagsMd == TagsForbidden {
+			return b, fmt.Errorf("cborfast: cannot encode a Tag when TagsMd is TagsForbidden")
+		}
 		if err := e.enter(b); err != nil {
 			return b, err
 		}
@@ -429,11 +432,9 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 			b = append(b, 0xf6)
 			return b, nil
 		}
-		b = e.bigInt(b, x)
-		return b, nil
+		return e.bigInt(b, x)
 	case big.Int:
-		b = e.bigInt(b, &x)
-		return b, nil
+		return e.bigInt(b, &x)
 	case ByteString:
 		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
 		return b, nil
@@ -478,26 +479,29 @@ func (e *encState) simple(b []byte, x uint8) ([]byte, error) {
 	return b, nil
 }
 
-func (e *encState) bigInt(b []byte, z *big.Int) []byte {
+func (e *encState) bigInt(b []byte, z *big.Int) ([]byte, error) {
 	if e.em.opts.BigIntConvert == BigIntConvertShortest || e.em.classic {
 		if z.IsUint64() {
-			return appendHead(b, 0x00, z.Uint64())
+			return appendHead(b, 0x00, z.Uint64()), nil
 		}
 		if z.Sign() < 0 {
 			m := new(big.Int).Neg(z)
 			m.Sub(m, bigOne)
 			if m.IsUint64() {
-				return appendHead(b, 0x20, m.Uint64())
+				return appendHead(b, 0x20, m.Uint64()), nil
 			}
 		}
 	}
+	if e.em.opts.TagsMd == TagsForbidden {
+		return b, fmt.Errorf("cborfast: cannot encode big.Int outside CBOR integer range when TagsMd is TagsForbidden")
+	}
 	if z.Sign() >= 0 {
 		m := z.Bytes()
-		return append(appendHead(append(b, 0xc2), 0x40, uint64(len(m))), m...)
+		return append(appendHead(append(b, 0xc2), 0x40, uint64(len(m))), m...), nil
 	}
 	m := new(big.Int).Neg(z)
 	mb := m.Sub(m, bigOne).Bytes()
-	return append(appendHead(append(b, 0xc3), 0x40, uint64(len(mb))), mb...)
+	return append(appendHead(append(b, 0xc3), 0x40, uint64(len(mb))), mb...), nil
 }
 
 func (e *encState) time(b []byte, t time.Time) ([]byte, error) {
@@ -715,7 +719,14 @@ func buildEncOf(t reflect.Type, te *typeEnc) {
 		return
 	case bigIntType:
 		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
-			return e.bigInt(b, (*big.Int)(p)), nil
+			return e.bigInt(b, (*big.Int)(p))
+		}
+		return
+	case tagType:
+		// a tag wherever it is (a field, an element), as in an any: it
+		// had been written as a map of its two fields
+		te.fn = func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+			return e.value(b, *(*Tag)(p))
 		}
 		return
 	case byteStringType:

@@ -2,8 +2,10 @@ package cborfast
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"math"
+	"math/big"
 	"testing"
 	"time"
 
@@ -207,5 +209,89 @@ func TestRFC3339LimitsAgainstFxamacker(t *testing.T) {
 				t.Errorf("%s %s: ours %x, fxamacker %x", m.name, r.name, got, peer)
 			}
 		}
+	}
+}
+
+// TagsMd: CTAP2EncOptions writes no tag, as fxamacker's (which sets
+// TagsForbidden): a big.Int beyond 64 bits and a Tag are errors in both, a
+// small big.Int is an integer; the conflicting options are refused when the
+// mode is made. (The preset had written c2 49 01 00.. for 2^64.)
+func TestTagsForbiddenAgainstFxamacker(t *testing.T) {
+	ours, err := CTAP2EncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer, err := fx.CTAP2EncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	big64 := new(big.Int).Lsh(big.NewInt(1), 64)
+	rows := []struct {
+		name      string
+		ours, fxv any
+		want      string // "" for an error in both
+	}{
+		{"2^64 as a big.Int", big64, big64, ""},
+		{"-2^64 - 1 as a big.Int", new(big.Int).Neg(new(big.Int).Add(big64, big.NewInt(1))),
+			new(big.Int).Neg(new(big.Int).Add(big64, big.NewInt(1))), ""},
+		{"5 as a big.Int", big.NewInt(5), big.NewInt(5), "05"},
+		{"-2^64 as a big.Int (a negative integer head)", new(big.Int).Neg(big64), new(big.Int).Neg(big64),
+			"3bffffffffffffffff"},
+		{"a tag", Tag{Number: 1, Content: 2}, fx.Tag{Number: 1, Content: 2}, ""},
+		{"a tag in a slice", []any{Tag{Number: 1, Content: 2}}, []any{fx.Tag{Number: 1, Content: 2}}, ""},
+	}
+	for _, r := range rows {
+		got, gerr := ours.Marshal(r.ours)
+		want, werr := peer.Marshal(r.fxv)
+		if (gerr == nil) != (werr == nil) {
+			t.Errorf("%s: ours %x, %v; fxamacker %x, %v", r.name, got, gerr, want, werr)
+			continue
+		}
+		if r.want == "" {
+			if gerr == nil {
+				t.Errorf("%s: wrote %x, want an error", r.name, got)
+			}
+			continue
+		}
+		if hex.EncodeToString(got) != r.want || !bytes.Equal(got, want) {
+			t.Errorf("%s: ours %x, fxamacker %x, want %s", r.name, got, want, r.want)
+		}
+	}
+	for _, o := range []EncOptions{
+		{TagsMd: TagsForbidden, TimeTag: EncTagRequired},
+		{TagsMd: TagsForbidden, BigIntConvert: BigIntConvertNone},
+		{TagsMd: TagsForbidden + 1},
+	} {
+		if _, err := o.EncMode(); err == nil {
+			t.Errorf("%+v: a mode was made", o)
+		}
+	}
+	if _, err := (EncOptions{TagsMd: TagsForbidden}).EncModeWithTags(NewTagSet()); err == nil {
+		t.Error("EncModeWithTags with TagsForbidden: a mode was made")
+	}
+}
+
+// A Tag field is written as the tag, as in an any and as fxamacker writes
+// its cbor.Tag; it had been written as a map of Number and Content.
+func TestTagFieldIsATag(t *testing.T) {
+	type S struct{ T Tag }
+	type P struct{ T fx.Tag }
+	got, err := Marshal(S{T: Tag{Number: 5, Content: uint64(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := fx.Marshal(P{T: fx.Tag{Number: 5, Content: uint64(1)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hex.EncodeToString(got) != "a16154c501" || !bytes.Equal(got, want) {
+		t.Fatalf("ours %x, fxamacker %x, want a16154c501", got, want)
+	}
+	var back S
+	if err := Unmarshal(got, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.T.Number != 5 || back.T.Content != uint64(1) {
+		t.Fatalf("back %+v", back)
 	}
 }

@@ -453,6 +453,11 @@ type EncOptions struct {
 	// ToIndefArrayStructTag: whether `toindefarray` structs may be encoded
 	// (Allowed conflicts with IndefLengthForbidden).
 	ToIndefArrayStructTag ToIndefArrayStructTagMode
+	// TagsMd: with TagsForbidden no tag is written: a Tag, or a big.Int
+	// beyond 64 bits, is an error, and a mode with TimeTag EncTagRequired,
+	// BigIntConvertNone or registered tags is refused (fxamacker's values
+	// and rules; CTAP2EncOptions sets it, CTAP2 has no tags).
+	TagsMd TagsMode
 	// BinaryMarshaler: how a type implementing encoding.BinaryMarshaler
 	// (netip.Addr, url.URL, most UUID types) is written: by default the
 	// output of MarshalBinary as a byte string, as fxamacker; with
@@ -460,6 +465,16 @@ type EncOptions struct {
 	// the package knows (time.Time, big.Int) come first.
 	BinaryMarshaler BinaryMarshalerMode
 }
+
+// TagsMode: see EncOptions.TagsMd (fxamacker's values).
+type TagsMode int
+
+const (
+	// TagsAllowed allows tags (the default).
+	TagsAllowed TagsMode = iota
+	// TagsForbidden writes no tag.
+	TagsForbidden
+)
 
 // BinaryMarshalerMode: see EncOptions.BinaryMarshaler (fxamacker's values).
 type BinaryMarshalerMode int
@@ -506,7 +521,8 @@ func CanonicalEncOptions() EncOptions {
 // as they are).
 func CTAP2EncOptions() EncOptions {
 	return EncOptions{Sort: SortCTAP2, ShortestFloat: ShortestFloatNone,
-		NaNConvert: NaNConvertNone, InfConvert: InfConvertNone, IndefLength: IndefLengthForbidden}
+		NaNConvert: NaNConvertNone, InfConvert: InfConvertNone, IndefLength: IndefLengthForbidden,
+		TagsMd: TagsForbidden}
 }
 
 // EncMode is a validated set of EncOptions, safe for concurrent use.
@@ -541,7 +557,8 @@ func (o EncOptions) encMode() (*encMode, error) {
 		o.String < 0 || o.String > StringToByteString || o.FieldName < 0 || o.FieldName > FieldNameToByteString ||
 		o.IndefLength < 0 || o.IndefLength > IndefLengthForbidden ||
 		o.ToIndefArrayStructTag < 0 || o.ToIndefArrayStructTag > ToIndefArrayStructTagAllowed ||
-		o.BinaryMarshaler < 0 || o.BinaryMarshaler > BinaryMarshalerNone {
+		o.BinaryMarshaler < 0 || o.BinaryMarshaler > BinaryMarshalerNone ||
+		o.TagsMd < 0 || o.TagsMd > TagsForbidden {
 		return nil, fmt.Errorf("cborfast: invalid EncOptions")
 	}
 	if o.MaxNestedLevels > MaxEncodeDepthLimit {
@@ -549,6 +566,12 @@ func (o EncOptions) encMode() (*encMode, error) {
 	}
 	if o.IndefLength == IndefLengthForbidden && o.ToIndefArrayStructTag == ToIndefArrayStructTagAllowed {
 		return nil, fmt.Errorf("cborfast: ToIndefArrayStructTagAllowed conflicts with IndefLengthForbidden")
+	}
+	if o.TagsMd == TagsForbidden && o.TimeTag == EncTagRequired {
+		return nil, fmt.Errorf("cborfast: TimeTag EncTagRequired conflicts with TagsForbidden")
+	}
+	if o.TagsMd == TagsForbidden && o.BigIntConvert == BigIntConvertNone {
+		return nil, fmt.Errorf("cborfast: BigIntConvertNone conflicts with TagsForbidden")
 	}
 	em := &encMode{opts: o, maxDepth: o.MaxNestedLevels}
 	if em.maxDepth == 0 {

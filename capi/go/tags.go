@@ -265,6 +265,9 @@ func (o EncOptions) EncModeWithTags(tags TagSet) (EncMode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.TagsMd == TagsForbidden {
+		return nil, fmt.Errorf("cborfast: cannot create EncMode with TagSet when TagsMd is TagsForbidden")
+	}
 	em.tags = f
 	return em, nil
 }
@@ -278,6 +281,9 @@ func (o EncOptions) EncModeWithSharedTags(tags TagSet) (EncMode, error) {
 	em, err := o.encMode()
 	if err != nil {
 		return nil, err
+	}
+	if o.TagsMd == TagsForbidden {
+		return nil, fmt.Errorf("cborfast: cannot create EncMode with TagSet when TagsMd is TagsForbidden")
 	}
 	em.tags = sharedTags{s}
 	return em, nil
