@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import reprlib
+import _thread
 from collections import namedtuple
 from collections.abc import Iterator, Mapping
 from enum import IntEnum
@@ -69,6 +69,11 @@ class CBORDecodeError(CBORError, ValueError):
         if isinstance(status, int) and not isinstance(status, bool):
             code = status
             name = STATUS_NAMES.get(code, "unknown")
+        elif isinstance(status, str) and status not in STATUS_CODES and message is None:
+            # CBORDecodeError("what went wrong"), as cbor2 code raises it
+            # (from a hook, a semantic decoder): the message, no status. It
+            # had been taken for a status name and printed twice.
+            name, code, message = None, None, status
         else:
             name = status if isinstance(status, str) else None
             code = STATUS_CODES.get(name) if name is not None else None
@@ -109,6 +114,9 @@ class CBOREncodeTypeError(CBOREncodeError, TypeError):
 class CBOREncodeValueError(CBOREncodeError, ValueError):
     """A value that cannot be encoded: a cycle without value_sharing, a str
     with lone surrogates, a naive datetime without `timezone`, ..."""
+
+
+_REPR_RUNNING: set[tuple[int, int]] = set()  # CBORTag reprs under way: (id, thread)
 
 
 class CBORTag:
@@ -167,11 +175,19 @@ class CBORTag:
     def __hash__(self) -> int:
         return hash((CBORTag, self.tag, self.value))
 
-    @reprlib.recursive_repr("CBORTag(...)")
     def __repr__(self) -> str:
         # A tag that holds itself (28(6(29(0))), a shared value) shows as
-        # CBORTag(6, CBORTag(...)); it recursed until RecursionError.
-        return "CBORTag(%d, %r)" % (self.tag, self.value)
+        # CBORTag(6, CBORTag(...)); it recursed until RecursionError. (As
+        # reprlib.recursive_repr does it, whose wrapper the stubs would not
+        # match.)
+        key = (id(self), _thread.get_ident())
+        if key in _REPR_RUNNING:
+            return "CBORTag(...)"
+        _REPR_RUNNING.add(key)
+        try:
+            return "CBORTag(%d, %r)" % (self.tag, self.value)
+        finally:
+            _REPR_RUNNING.discard(key)
 
 
 class CBORSimpleValue:

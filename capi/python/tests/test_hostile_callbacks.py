@@ -420,3 +420,20 @@ def test_the_repr_of_a_tag_that_holds_itself():
     assert t.value is t
     assert repr(t) == "CBORTag(6, CBORTag(...))"
     assert repr(CBORTag(1, [CBORTag(2, 3)])) == "CBORTag(1, [CBORTag(2, 3)])"
+
+
+def test_a_decode_error_made_with_a_message_as_cbor2_code_makes_it():
+    e = CBORDecodeError("invalid timestamp in my tag")
+    assert (e.status, e.code, e.message, str(e)) == (
+        None, None, "invalid timestamp in my tag", "invalid timestamp in my tag")
+    # A status name stays a status (the library's own way to make one).
+    e = CBORDecodeError("truncated", 3)
+    assert (type(e).__name__, e.status, e.offset) == ("CBORDecodeEOF", "truncated", 3)
+
+    def semantic(value, immutable):
+        raise CBORDecodeError("timestamp out of range")
+
+    with pytest.raises(CBORDecodeError) as info:
+        loads(h("d863 00"), semantic_decoders={99: semantic})
+    assert info.value.status is None
+    assert str(info.value) == "timestamp out of range at offset 0"
