@@ -915,34 +915,37 @@ bool valid_encode_flags(uint32_t flags) noexcept {
 
 }  // namespace detail
 
-inline namespace v1 {
-
-status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept {
+namespace {
+/// encode(n, w, flags, error): the sort's memory from alloc (a node alone:
+/// the default allocator; a document: its own), plain() for the forms that
+/// do not sort.
+template <class Plain>
+status encode_reporting(node n, writer& w, uint32_t flags, const allocator& alloc,
+                        error_info* error, const Plain& plain) noexcept {
   if (error != nullptr) *error = error_info{};
   if (!n || !detail::valid_encode_flags(flags)) {
     if (error != nullptr) error->code = status::invalid_argument;
     return status::invalid_argument;
   }
   if ((flags & detail::k_canonical_flags) == 0) {
-    const status s = encode(n, w, flags);
+    const status s = plain();
     if (error != nullptr) error->code = s;
     return s;
   }
-  return detail::encode_sorted(n.raw(), w, flags, default_allocator(), error);
+  return detail::encode_sorted(n.raw(), w, flags, alloc, error);
+}
+}  // namespace
+
+inline namespace v1 {
+
+status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept {
+  return encode_reporting(n, w, flags, default_allocator(), error,
+                          [&] { return encode(n, w, flags); });
 }
 
 status encode(const document& doc, writer& w, uint32_t flags, error_info* error) noexcept {
-  if (error != nullptr) *error = error_info{};
-  if (doc.empty() || !detail::valid_encode_flags(flags)) {
-    if (error != nullptr) error->code = status::invalid_argument;
-    return status::invalid_argument;
-  }
-  if ((flags & detail::k_canonical_flags) == 0) {
-    const status s = encode(doc, w, flags);
-    if (error != nullptr) error->code = s;
-    return s;
-  }
-  return detail::encode_sorted(doc.root().raw(), w, flags, doc.get_allocator(), error);
+  return encode_reporting(doc.empty() ? node() : doc.root(), w, flags, doc.get_allocator(), error,
+                          [&] { return encode(doc, w, flags); });
 }
 
 status canonicalize(const void* data, size_t size, writer& w, uint32_t flags,
