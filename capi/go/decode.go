@@ -276,9 +276,12 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 				// tag's content): passed over, as fxamacker does.
 				continue
 			}
-			if fl == flavorAny && lim != nil && lim.later && it.value >= 21 && it.value <= 23 {
+			if fl == flavorAny && lim != nil && lim.later && it.value >= 21 && it.value <= 23 &&
+				(len(stack) == 0 || stack[len(stack)-1].kind != C.CBOR_FAST_TYPE_TAG || stack[len(stack)-1].tag > 3) {
 				// Expected later encoding: the content is the value, and
-				// byte strings inside it may become text (bytesValue).
+				// byte strings inside it may become text (bytesValue). Not
+				// as the content of tags 0 to 3, whose content type is
+				// checked (as fxamacker: 1(21(0)) is refused).
 				stack = push(stack)
 				f := &stack[len(stack)-1]
 				f.kind, f.tag, f.off, f.later = C.CBOR_FAST_TYPE_TAG, uint64(it.value), int(it.offset), true

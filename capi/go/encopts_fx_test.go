@@ -295,3 +295,57 @@ func TestTagFieldIsATag(t *testing.T) {
 		t.Fatalf("back %+v", back)
 	}
 }
+
+// Tags 0 to 3 over a self-described tag (55799) or, with
+// ByteStringToStringAllowedWithExpectedLaterEncoding, over tags 21 to 23:
+// refused into a time.Time and into an any, as fxamacker refuses them (and
+// as tags 0 to 3 over other content are). Both had been passed over as where
+// a value starts, so 1(55799(1)) was a time.
+func TestTagsZeroToThreeOverTransparentTags(t *testing.T) {
+	text := "74323031332d30332d32315432303a30343a30305a" // "2013-03-21T20:04:00Z"
+	rows := []struct {
+		name  string
+		in    string
+		later bool
+	}{
+		{"1(55799(1))", "c1d9d9f701", false},
+		{"0(55799(text))", "c0d9d9f7" + text, false},
+		{"1(21(0)), later", "c1d81500", true},
+		{"1(23(1363896240)), later", "c1d8171a514b67b0", true},
+		{"0(22(text)), later", "c0d816" + text, true},
+		{"2(21(h'01')), later", "c2d8154101", true},
+	}
+	for _, r := range rows {
+		in, _ := hex.DecodeString(r.in)
+		o, f := DecOptions{}, fx.DecOptions{}
+		if r.later {
+			o.ByteStringToString = ByteStringToStringAllowedWithExpectedLaterEncoding
+			f.ByteStringToString = fx.ByteStringToStringAllowedWithExpectedLaterEncoding
+		}
+		om, err := o.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, err := f.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var a, fa any
+		var tm, ftm time.Time
+		if err, ferr := om.Unmarshal(in, &a), fm.Unmarshal(in, &fa); err == nil || ferr == nil {
+			t.Errorf("%s into any: ours %v, %v; fxamacker %v, %v (want errors)", r.name, a, err, fa, ferr)
+		}
+		if err, ferr := om.Unmarshal(in, &tm), fm.Unmarshal(in, &ftm); err == nil || ferr == nil {
+			t.Errorf("%s into time.Time: ours %v, %v; fxamacker %v, %v (want errors)", r.name, tm, err, ftm, ferr)
+		}
+		if !tm.IsZero() {
+			t.Errorf("%s: the time was set to %v", r.name, tm)
+		}
+	}
+	// Where a value starts they are still passed over: 55799(1(1)), and
+	// 21(h'01') with the option.
+	var tm time.Time
+	if err := Unmarshal([]byte{0xd9, 0xd9, 0xf7, 0xc1, 0x01}, &tm); err != nil || tm.Unix() != 1 {
+		t.Errorf("55799(1(1)): %v, %v", tm, err)
+	}
+}

@@ -1491,7 +1491,26 @@ func decTime(d *decState, it *citem, p unsafe.Pointer) error {
 	case C.CBOR_FAST_TYPE_TAG:
 		num = uint64(it.value)
 		off := int(it.offset)
-		v, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
+		content, err := d.t.next()
+		if err != nil {
+			return err
+		}
+		if lim := d.dm.lim; content._type == C.CBOR_FAST_TYPE_TAG && (uint64(content.value) == selfDescribedTag ||
+			(lim != nil && lim.later && content.value >= 21 && content.value <= 23)) {
+			// Read from the top of buildAny, these tags would be passed
+			// over as where a value starts; as a tag 0 or 1's content they
+			// are a tag like any other, which no time is (as in an any).
+			if _, err := d.t.skipRest(content); err != nil {
+				return err
+			}
+			d.nerr++
+			if d.err == nil {
+				d.err = &UnmarshalTypeError{CBORType: "tag", GoType: "time.Time", Offset: off,
+					Reason: "tag " + strconv.FormatUint(num, 10) + " content is tag " + strconv.FormatUint(uint64(content.value), 10)}
+			}
+			return nil
+		}
+		v, _, err := buildAny(&d.t, content, flavorAny, d.dm.lim)
 		if err != nil {
 			return err
 		}
