@@ -94,6 +94,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/big"
 	"reflect"
 	"sync/atomic"
@@ -179,6 +180,7 @@ type Error struct {
 	ItemOffset int    // offset of the top-level item containing it (decoding only)
 	Depth      int    // nesting depth at that point (decoding only)
 	Message    string // English description from the library
+	empty      bool   // Unmarshal of no bytes at all (errors.Is(err, io.EOF))
 }
 
 func (e *Error) Error() string {
@@ -186,8 +188,16 @@ func (e *Error) Error() string {
 }
 
 // Is reports whether target is an *Error with the same Code, so that
-// errors.Is(err, ErrTruncated) matches a truncation at any offset.
+// errors.Is(err, ErrTruncated) matches a truncation at any offset. As
+// fxamacker's errors, a truncation is also io.ErrUnexpectedEOF, and
+// Unmarshal of no bytes at all io.EOF.
 func (e *Error) Is(target error) bool {
+	switch target {
+	case io.EOF:
+		return e.empty
+	case io.ErrUnexpectedEOF:
+		return e.Code == CodeTruncated && !e.empty
+	}
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code
 }

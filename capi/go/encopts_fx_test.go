@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"io"
 	"math"
 	"math/big"
 	"testing"
@@ -347,5 +348,43 @@ func TestTagsZeroToThreeOverTransparentTags(t *testing.T) {
 	var tm time.Time
 	if err := Unmarshal([]byte{0xd9, 0xd9, 0xf7, 0xc1, 0x01}, &tm); err != nil || tm.Unix() != 1 {
 		t.Errorf("55799(1(1)): %v, %v", tm, err)
+	}
+}
+
+// No input at all is io.EOF and input that ends inside an item
+// io.ErrUnexpectedEOF (errors.Is), as fxamacker returns them; both stay
+// ErrTruncated *Errors with their offsets.
+func TestEmptyAndTruncatedInputAreTheIOErrors(t *testing.T) {
+	rows := []struct {
+		name       string
+		in         []byte
+		first      bool
+		eof, unexp bool
+	}{
+		{"Unmarshal(nil)", nil, false, true, false},
+		{"UnmarshalFirst(empty)", []byte{}, true, true, false},
+		{"Unmarshal(82 01)", []byte{0x82, 0x01}, false, false, true},
+		{"Unmarshal(19 01)", []byte{0x19, 0x01}, false, false, true},
+	}
+	for _, r := range rows {
+		var v, fv any
+		var err, ferr error
+		if r.first {
+			_, err = UnmarshalFirst(r.in, &v)
+			_, ferr = fx.UnmarshalFirst(r.in, &fv)
+		} else {
+			err, ferr = Unmarshal(r.in, &v), fx.Unmarshal(r.in, &fv)
+		}
+		if errors.Is(err, io.EOF) != r.eof || errors.Is(err, io.ErrUnexpectedEOF) != r.unexp ||
+			!errors.Is(err, ErrTruncated) {
+			t.Errorf("%s: %v (EOF %v, unexpected EOF %v)", r.name, err, errors.Is(err, io.EOF),
+				errors.Is(err, io.ErrUnexpectedEOF))
+		}
+		if errors.Is(ferr, io.EOF) != r.eof || errors.Is(ferr, io.ErrUnexpectedEOF) != r.unexp {
+			t.Errorf("%s: fxamacker %v", r.name, ferr)
+		}
+	}
+	if errors.Is(ErrTrailingBytes, io.EOF) || errors.Is(ErrTrailingBytes, io.ErrUnexpectedEOF) {
+		t.Error("another error is an EOF")
 	}
 }

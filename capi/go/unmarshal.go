@@ -1604,6 +1604,12 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	if rv.Kind() != reflect.Pointer || rv.IsNil() {
 		return nil, &InvalidUnmarshalError{Type: reflect.TypeOf(v)}
 	}
+	if len(data) == 0 {
+		// Nothing at all: also io.EOF (errors.Is), as fxamacker returns it.
+		e := truncatedAt(0)
+		e.empty = true
+		return nil, e
+	}
 	et := rv.Type().Elem()
 	td := decoderFor(et)
 	d := decState{dm: dm}
