@@ -1121,6 +1121,39 @@ fn serializing_deep_values_stops_before_the_stack_ends() {
     }
 }
 
+/// A type that recurses through an `Option` alone: no newtype head is left.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct OptionChain(Option<Box<OptionChain>>);
+
+#[test]
+fn serializing_a_deep_transparent_option_chain_stops_before_the_stack_ends() {
+    // Each level is serialize_some, which checked nothing: 100,000 levels
+    // on a 256 KiB thread aborted with a stack overflow. Now Depth, with
+    // nothing written (an Option's Some has no head of its own).
+    std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(|| {
+            let mut v = OptionChain(None);
+            for _ in 0..100_000 {
+                v = OptionChain(Some(Box::new(v)));
+            }
+            let r = to_vec(&v);
+            // taken apart without recursion (its drop glue would recurse)
+            let mut next = v.0.take();
+            while let Some(mut b) = next {
+                next = b.0.take();
+            }
+            let e = r.unwrap_err();
+            assert_eq!((e.status(), e.offset()), (Status::Depth, 0), "{e}");
+            let small = OptionChain(Some(Box::new(OptionChain(None))));
+            assert_eq!(to_vec(&small).unwrap(), hex("f6"));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[test]
 fn deserialize_one_after_an_error_returns_that_error() {
     // [[1, "x"], 3] then 5: the text fails a Vec<Vec<u8>>. Later calls

@@ -67,9 +67,11 @@ impl<'o> Serializer<'o> {
     /// overflowed the stack, an abort. Each time the stack has grown STEP
     /// past the last check, 64 KiB of the thread's stack must be left (as
     /// for the deserializer, `super::stack`), else `Status::Depth` at that
-    /// head. Elsewhere a compare. Tuples and `Option`s are not checked
-    /// (canada's coordinate pairs: +12 % instructions): a type can only
-    /// recurse through a struct, an enum, a newtype or a collection.
+    /// head. Elsewhere a compare. Tuples are not checked (canada's
+    /// coordinate pairs: +12 % instructions): a type can only recurse
+    /// through a struct, an enum, a newtype, a collection or an `Option`
+    /// (`#[serde(transparent)] struct L(Option<Box<L>>)` has no other
+    /// level: it overflowed the stack, an abort).
     #[inline(always)]
     fn deeper(&mut self) -> Result<(), Error> {
         if super::stack::here() >= self.next_check {
@@ -438,6 +440,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
+        self.deeper()?;
         value.serialize(&mut *self).map_err(|e| placed(e, self.out))
     }
     fn serialize_unit(self) -> Result<(), Error> {
