@@ -80,8 +80,7 @@ struct c_options {
   /// max_items as given (0 when not covered): a reader counts in 64 bits,
   /// where decode.max_nodes is clamped to a document's 32-bit limit.
   uint64_t max_items = 0;
-  bool has_max_memory = false;  ///< max_memory covered and non-zero
-  uint64_t max_memory = 0;      ///< max_memory as given (0 when not covered)
+  uint64_t max_memory = 0;  ///< max_memory as given (0 when not covered)
 };
 
 /// Reads *o into *out (the one translation of the C options: decode.cpp's
@@ -132,7 +131,6 @@ bool read_options(const cbor_fast_decode_options* o, c_options* out) noexcept {
     }
     if (CBOR_FAST_HAS(max_memory)) {
       out->decode.max_memory = o->max_memory < SIZE_MAX ? size_t(o->max_memory) : SIZE_MAX;
-      out->has_max_memory = o->max_memory != 0;
       out->max_memory = o->max_memory;
     }
 #undef CBOR_FAST_HAS
@@ -155,9 +153,9 @@ cbor_fast_status cbor_fast::detail::configured_options(uint32_t flags,
                                       CBOR_FAST_DECODE_DETERMINISTIC;
   c_options o;
   if ((flags & ~k_reader_flags) != 0 || !read_options(options, &o) ||
-      (o.has_max_memory && max_memory == nullptr))
+      (o.max_memory != 0 && max_memory == nullptr))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
-  if (max_memory != nullptr) *max_memory = o.has_max_memory ? o.max_memory : 0;
+  if (max_memory != nullptr) *max_memory = o.max_memory;
   o.decode.flags = flags;
   reader_options ro = cbor_fast::reader_options_for(o.decode, current.alloc);
   // A reader counts items in 64 bits: the limit as given (0 is the default,
