@@ -1077,6 +1077,53 @@ fn recursive_targets_with_large_frames_stop_before_the_stack_ends() {
     }
 }
 
+/// A recursive type whose levels are larger than the 64 KiB the stack
+/// check keeps in reserve: nine 8 KiB arrays inline, and serde's visitor
+/// keeps more copies (about 300 KiB a level in a release build, more than
+/// a MiB in a debug build).
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct BigFrame {
+    next: Option<Box<BigFrame>>,
+    a: [[u64; 32]; 32],
+    b: [[u64; 32]; 32],
+    c: [[u64; 32]; 32],
+    d: [[u64; 32]; 32],
+    e: [[u64; 32]; 32],
+    f: [[u64; 32]; 32],
+    g: [[u64; 32]; 32],
+    h: [[u64; 32]; 32],
+    i: [[u64; 32]; 32],
+}
+
+#[test]
+fn recursive_targets_with_levels_beyond_the_margin_stop_before_the_stack_ends() {
+    // The check came every few levels (the first at depth 8) and wanted 64
+    // KiB left: a level larger than that, or a first eight levels larger
+    // than the stack, overflowed it (600 levels on an 8 MiB thread with
+    // default options, an abort in a release build too). The check now
+    // also wants twice the stack the levels before it took.
+    // 600 maps `{"next": ...}`, six bytes a level, the innermost null.
+    let mut data = hex("a1 646e657874").repeat(600);
+    data.push(0xf6);
+    for stack in [4usize << 20, 16 << 20] {
+        let data = data.clone();
+        std::thread::Builder::new()
+            .stack_size(stack)
+            .spawn(move || {
+                let e = from_slice::<BigFrame>(&data).unwrap_err();
+                assert_eq!(e.status(), Status::Depth, "{stack}: {e}");
+                // at a level's map head (0 mod 6), a few levels in
+                let at = e.offset();
+                assert!(at % 6 == 0 && data[at] == 0xa1, "{stack}: {at}");
+                assert!(at < 600 && (stack == 4 << 20 || at > 0), "{stack}: {at}");
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}
+
 #[derive(Serialize)]
 struct STree {
     kids: Vec<STree>,

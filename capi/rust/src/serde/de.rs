@@ -85,10 +85,11 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 /// Serde's data model is walked recursively (as by every serde format); the
 /// reader's `max_depth` (512 unless raised) bounds that recursion: a
 /// recursive target type 511 levels deep fits a 2 MiB thread (tested).
-/// Each level that goes deeper (a sequence, map, enum or tag) also needs
-/// 64 KiB of the thread's stack left (Linux with glibc), else it
-/// is [`Status::Depth`] at its head: a raised `max_depth` or a small thread
-/// stops there instead of overflowing the stack. Skipping (`IgnoredAny`,
+/// Each level (a sequence, map, enum, tag, newtype or `Option`) also
+/// needs room on the thread's stack (Linux with glibc; 64 KiB plus twice
+/// what the levels before took, see `super::stack`), else it is
+/// [`Status::Depth`] at its head: a raised `max_depth`, a small thread or
+/// a type with large levels stops there instead of overflowing the stack. Skipping (`IgnoredAny`,
 /// unknown fields) is a loop, at any depth.
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
@@ -121,19 +122,8 @@ pub struct Deserializer<'a> {
     /// `raw` has the options `open` gives (no `configure`): on drop it goes
     /// to this thread's spare slot (`SPARE`) instead of being freed.
     reusable: bool,
-    /// The stack of the thread this deserializer last checked on
-    /// (`super::stack::bounds`; empty until the first check).
-    stack: (usize, usize),
-    /// The depth of the head that checked the stack last, where the stack
-    /// stood then, and how many levels on the next check comes (see
-    /// `deeper`).
-    checked_depth: u32,
-    checked_at: usize,
-    window: u32,
-    /// The offset of the item the last `Option` or newtype stood on, and how
-    /// many levels in a row stood on it (see `no_input_level`).
-    spin_at: usize,
-    spins: u32,
+    /// The stack check of each level (see `super::stack`).
+    guard: super::stack::Guard,
 }
 
 /// One reader per thread kept from a dropped deserializer (with `open`'s
@@ -280,13 +270,7 @@ impl<'a> Deserializer<'a> {
             ahead: crate::typed::Scratch::new(),
             failed: None,
             reusable: true,
-            stack: (0, 0),
-            checked_depth: 0,
-            // (as if checked here, at depth 0: the first check at depth 8)
-            checked_at: super::stack::here(),
-            window: 8,
-            spin_at: usize::MAX,
-            spins: 0,
+            guard: super::stack::Guard::new(),
         };
         de.seal();
         de
@@ -510,68 +494,26 @@ impl<'a> Deserializer<'a> {
     }
 
     /// `Status::Depth` at `offset` when the thread's stack has no room for
-    /// one more level of serde's recursion (see `super::stack`), for a
-    /// sequence, map, enum or tag head at `depth`: checked unless `depth`
-    /// is within `window` levels below the depth checked last (8, fewer for
-    /// levels of more than 2 KiB: see `check_level`), so the first at
-    /// depth 8, and at the first head above the level checked last (a later
-    /// branch may take more stack per level). Other heads cost a compare.
+    /// one more level of serde's recursion (see `super::stack`): before a
+    /// sequence's, map's, enum's or tag's content, and before an `Option`
+    /// that is not null or a newtype recurses on the item just peeked at
+    /// (serde goes a level deeper without reading anything: a type that
+    /// recurses through them alone, `struct A(Option<Box<A>>)`, would go on
+    /// until the stack overflows). A compare, unless the stack grew.
     #[inline(always)]
-    fn deeper(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
-        // checked_depth <= depth < checked_depth + window (above it, the
-        // difference wraps around)
-        if depth.wrapping_sub(self.checked_depth) < self.window {
-            return Ok(());
-        }
-        self.check_level(depth, offset)
-    }
-
-    /// `deeper`'s check. The stack the levels since the last check took
-    /// sets the window: the next check comes within STEP bytes of stack, at
-    /// most 8 levels on. A fixed 8 let levels of more than 8 KiB (arrays of
-    /// numbers in a struct: a debug build's) use the 64 KiB margin up
-    /// between two checks.
-    #[cold]
-    #[inline(never)]
-    fn check_level(&mut self, depth: u32, offset: usize) -> Result<(), Error> {
-        let at = super::stack::here();
-        if depth > self.checked_depth && at < self.checked_at && self.checked_at - at < 1 << 30 {
-            let per_level = (self.checked_at - at) / (depth - self.checked_depth) as usize;
-            self.window = (super::stack::STEP / per_level.max(1)).clamp(1, 8) as u32;
-        }
-        self.checked_depth = depth;
-        self.checked_at = at;
-        self.check_stack(offset)
-    }
-
-    /// For an `Option` that is not null, a newtype, or a `Tagged` or
-    /// ciborium tag without its tag, before it recurses on the item just
-    /// peeked at: serde goes one level deeper without reading
-    /// anything, so `deeper` never sees it. A type that recurses through
-    /// them alone (`struct A(Option<Box<A>>)`) would go on until the stack
-    /// overflows. Levels in a row on the same item check the stack every 8th
-    /// (`Status::Depth` at that item); other Options and newtypes cost a
-    /// compare and two stores.
-    #[inline(always)]
-    fn no_input_level(&mut self) -> Result<(), Error> {
-        let offset = self.at(self.pos).offset;
-        if offset != self.spin_at {
-            self.spin_at = offset;
-            self.spins = 0;
-            return Ok(());
-        }
-        self.spins = self.spins.wrapping_add(1);
-        if self.spins % 8 == 0 { self.check_stack(offset) } else { Ok(()) }
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn check_stack(&mut self, offset: usize) -> Result<(), Error> {
-        if super::stack::has_room(super::stack::here(), &mut self.stack) {
+    fn deeper(&mut self, offset: usize) -> Result<(), Error> {
+        if self.guard.deeper() {
             Ok(())
         } else {
             Err(Error::new(Status::Depth, offset, "nested too deep for this thread's stack"))
         }
+    }
+
+    /// `deeper` at the item `peek` returned.
+    #[inline(always)]
+    fn no_input_level(&mut self) -> Result<(), Error> {
+        let offset = self.at(self.pos).offset;
+        self.deeper(offset)
     }
 
     /// The input bytes of a definite string item (bounds-checked: a bad view
@@ -918,14 +860,14 @@ impl<'a> Deserializer<'a> {
                     }
                 }
                 ffi::CBOR_FAST_TYPE_ARRAY => {
-                    self.deeper(it.depth, it.offset)?;
+                    self.deeper(it.offset)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_seq(Seq { de: self, left })?;
                     self.close("array items")?;
                     Ok(v)
                 }
                 ffi::CBOR_FAST_TYPE_MAP => {
-                    self.deeper(it.depth, it.offset)?;
+                    self.deeper(it.offset)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_map(Map { de: self, left })?;
                     self.close("map entries")?;
@@ -1088,8 +1030,8 @@ impl<'a> Deserializer<'a> {
             if it.type_ == ffi::CBOR_FAST_TYPE_ARRAY
                 && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let (left, depth, offset) = (it.value, it.depth, it.offset);
-                self.deeper(depth, offset)?;
+                let (left, offset) = (it.value, it.offset);
+                self.deeper(offset)?;
                 self.pos += 1;
                 let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
                 self.close("array items")?;
@@ -1107,8 +1049,8 @@ impl<'a> Deserializer<'a> {
         if let Some(it) = self.buffered() {
             if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let (left, depth, offset) = (it.value, it.depth, it.offset);
-                self.deeper(depth, offset)?;
+                let (left, offset) = (it.value, it.offset);
+                self.deeper(offset)?;
                 self.pos += 1;
                 let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
                 self.close("map entries")?;
@@ -1155,13 +1097,12 @@ impl<'a> Deserializer<'a> {
     fn ciborium_tag<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let (ty, _, value) = self.peek()?;
         let start = self.at(self.pos).offset;
-        self.deeper(self.at(self.pos).depth, start)?;
+        self.deeper(start)?;
         let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
             self.next()?;
             Some(value)
         } else {
             // No tag: the content is this same item, one level deeper.
-            self.no_input_level()?;
             None
         };
         let v =
@@ -1260,14 +1201,13 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         if name == TAG_ENUM {
             // Tagged<T>: (Some(tag), content) or (None, the item).
             let (ty, _, value) = self.peek()?;
-            let (depth, offset) = (self.at(self.pos).depth, self.at(self.pos).offset);
-            self.deeper(depth, offset)?;
+            let offset = self.at(self.pos).offset;
+            self.deeper(offset)?;
             let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
                 self.next()?;
                 Some(value)
             } else {
                 // No tag: the content is this same item, one level deeper.
-                self.no_input_level()?;
                 None
             };
             return visitor.visit_seq(TagSeq { de: self, tag, stage: 0 });
@@ -1355,7 +1295,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
                 visitor.visit_enum(v.into_deserializer())
             }
             ffi::CBOR_FAST_TYPE_MAP if it.value == 1 && !it.indefinite() => {
-                self.deeper(it.depth, it.offset)?;
+                self.deeper(it.offset)?;
                 let v = visitor.visit_enum(Enum { de: self })?;
                 self.close("map entries")?;
                 Ok(v)

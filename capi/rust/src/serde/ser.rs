@@ -46,53 +46,32 @@ pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
 /// through the serializer has no offset, 0).
 pub struct Serializer<'o> {
     out: &'o mut Vec<u8>,
-    /// A container opened with the stack below this address checks the
-    /// thread's stack first (`deeper`); the stack that check found.
-    next_check: usize,
-    stack: (usize, usize),
+    /// The stack check of each level (`deeper`).
+    guard: super::stack::Guard,
 }
 
 impl<'o> Serializer<'o> {
     pub fn new(out: &'o mut Vec<u8>) -> Serializer<'o> {
-        Serializer {
-            out,
-            next_check: super::stack::here().saturating_sub(super::stack::STEP),
-            stack: (0, 0),
-        }
+        Serializer { out, guard: super::stack::Guard::new() }
     }
 
-    /// Before a sequence's, map's, struct's or enum variant's items and a
-    /// newtype's value: serde recurses once per level of the value, so a
-    /// value nested deep enough (a 10,000-deep tree from an 8 MiB thread)
-    /// overflowed the stack, an abort. Each time the stack has grown STEP
-    /// past the last check, 64 KiB of the thread's stack must be left (as
-    /// for the deserializer, `super::stack`), else `Status::Depth` at that
-    /// head. Elsewhere a compare. Tuples are not checked (canada's
-    /// coordinate pairs: +12 % instructions): a type can only recurse
-    /// through a struct, an enum, a newtype, a collection or an `Option`
+    /// Before a sequence's, map's, struct's or enum variant's items, a
+    /// newtype's value and an `Option`'s `Some`: serde recurses once per
+    /// level of the value, so a value nested deep enough (a 10,000-deep
+    /// tree from an 8 MiB thread) overflowed the stack, an abort. A compare
+    /// of the stack pointer, and where the stack grew a check that it has
+    /// room (see `super::stack`), else `Status::Depth` at that head.
+    /// Tuples are not checked (canada's coordinate pairs: +12 %
+    /// instructions): a type can only recurse through a struct, an enum, a
+    /// newtype, a collection or an `Option`
     /// (`#[serde(transparent)] struct L(Option<Box<L>>)` has no other
     /// level: it overflowed the stack, an abort).
     #[inline(always)]
     fn deeper(&mut self) -> Result<(), Error> {
-        if super::stack::here() >= self.next_check {
+        if self.guard.deeper() {
             return Ok(());
         }
-        self.check_stack()
-    }
-
-    #[cold]
-    #[inline(never)]
-    fn check_stack(&mut self) -> Result<(), Error> {
-        let at = super::stack::here();
-        if !super::stack::has_room(at, &mut self.stack) {
-            return Err(Error::new(
-                Status::Depth,
-                self.out.len(),
-                "nested too deep for this thread's stack",
-            ));
-        }
-        self.next_check = at.saturating_sub(super::stack::STEP);
-        Ok(())
+        Err(Error::new(Status::Depth, self.out.len(), "nested too deep for this thread's stack"))
     }
 
     /// An RFC 8746 typed array of `count` elements of `size` bytes at

@@ -2,36 +2,41 @@
 //!
 //! Serde walks its data model recursively, one call chain per level of the
 //! input, as every serde format does. `max_depth` (512 by default) bounds
-//! that, but it can be raised, and a thread's stack can be small: each
-//! sequence, map, enum or tag a target type goes into checks that 64 KiB of
-//! the thread's stack are left, else it is
-//! [`Status::Depth`](crate::Status::Depth) at that item's head instead of a
-//! stack overflow. The thread's bounds are asked once per thread (Linux with
-//! glibc; elsewhere nothing is checked, and a frame outside them, on a
-//! `stacker` segment or a coroutine's stack, passes) and kept in the
-//! deserializer, which asks again when a check finds it short of room (it
-//! ran low, or the deserializer moved to another thread). A check is made
-//! unless a head's depth is within a window of levels below the depth
-//! checked last: 8 levels, fewer where the levels between the last two
-//! checks took more than 2 KiB of stack each, so that about 16 KiB at most
-//! pass between checks (a compare of the item's depth otherwise: a check
-//! at each level cost canada's 56,000 coordinate pairs 5 % more
-//! instructions, a countdown 3 %, the stack pointer compared at each head
-//! 4.4 %; a fixed 8 let levels of more than 8 KiB overflow). A type that
-//! recurses through `Option` or a newtype alone (`struct A(Option<Box<A>>)`)
-//! takes no input per level: on anything but null serde recurses without
-//! end. Each `Option` that is not null and each newtype notes the item it
-//! stands on, and every 8th level in a row on the same item checks the
-//! stack in the same way (`Status::Depth` at that item).
+//! that, but it can be raised, a thread's stack can be small, and a target
+//! type's level can take much stack (a struct with large arrays inline; a
+//! debug build keeps several copies of each). So the deserializer and the
+//! serializer keep a [`Guard`]: every sequence, map, enum, tag, newtype and
+//! `Option` that is not null compares the stack pointer with the address
+//! `STEP` below the last check. Past it, the guard checks that the stack
+//! has `MARGIN` left plus twice what it grew between the last two checks,
+//! else it is [`Status::Depth`](crate::Status::Depth) at that item instead
+//! of a stack overflow. So any level of up to about `MARGIN + STEP` finds
+//! room, and larger levels are measured by the check after the first: a
+//! type whose levels take 200 KiB each stops where the stack has room for
+//! two more.
+//!
+//! The thread's bounds are asked once per thread (Linux with glibc;
+//! elsewhere nothing is checked, nor on a stack outside them: a `stacker`
+//! segment, a coroutine's stack). A stack pointer above the thread's stack
+//! the guard was placed on (it moved to another thread) checks too. A type
+//! that recurses through an `Option` or a newtype alone
+//! (`struct A(Option<Box<A>>)`) takes no input per level, so no limit on
+//! the input stops it: the same compare does.
+//!
+//! This replaced a compare of each head's depth with a window of levels
+//! that each check measured: the first check came at depth 8 and a level of
+//! more than 64 KiB used up the margin between two, an abort on a type with
+//! large arrays inline. Counting instructions, the compare of the stack
+//! pointer costs less than the depth window and the bookkeeping `Option`
+//! and newtype levels needed beside it.
 use std::cell::Cell;
 
 /// What must be left below a level that goes deeper.
 const MARGIN: usize = 64 << 10;
 
-/// About how far the stack may grow past the last check before a head
-/// checks again: the levels between two checks are as many as took this
-/// much stack between the two before (1 to 8; a quarter of the margin).
-pub(crate) const STEP: usize = 16 << 10;
+/// How far the stack may grow past the last check before a level checks
+/// again (a quarter of the margin).
+const STEP: usize = 16 << 10;
 
 thread_local! {
     /// This thread's `bounds()`, found at first use.
@@ -76,7 +81,7 @@ fn stack_bounds() -> Option<(usize, usize)> {
 
 /// The calling thread's stack, [lowest address, highest), asked once per
 /// thread; (0, 0) where not known.
-pub(crate) fn bounds() -> (usize, usize) {
+fn bounds() -> (usize, usize) {
     FLOOR.with(|f| match f.get() {
         Some(range) => range,
         None => {
@@ -88,30 +93,74 @@ pub(crate) fn bounds() -> (usize, usize) {
 }
 
 /// Whether a frame at `at` has room for one more level on a stack of
-/// `bounds`: `MARGIN` above its lowest address. A frame outside the bounds
-/// is on another stack than the thread's own (a `stacker` segment, a
-/// coroutine's), which this cannot measure: it passes.
+/// `bounds`: `MARGIN + extra` above its lowest address. A frame outside
+/// the bounds is on another stack than the thread's own (a `stacker`
+/// segment, a coroutine's), which this cannot measure: it passes.
 #[inline]
-fn room(at: usize, bounds: (usize, usize)) -> bool {
-    !(at >= bounds.0 && at < bounds.1 && at - bounds.0 < MARGIN)
+fn room(at: usize, bounds: (usize, usize), extra: usize) -> bool {
+    !(at >= bounds.0 && at < bounds.1 && at - bounds.0 < MARGIN.saturating_add(extra))
 }
 
-/// Whether the frame at `at` has room for one more level, with `kept` the
-/// bounds a caller found last: asked again (and kept) when `at` is not on
-/// that stack with room (the first check, a stack running low, another
-/// thread). The deserializer's and the serializer's checks.
-pub(crate) fn has_room(at: usize, kept: &mut (usize, usize)) -> bool {
-    if room(at, *kept) && at >= kept.0 && at < kept.1 {
-        return true;
+/// The stack check of one deserializer or serializer (see the module).
+pub(crate) struct Guard {
+    /// A level with the stack pointer in `[next_check, next_check + span)`
+    /// goes on without a check (`deeper`): `STEP` below the last check up
+    /// to the top of the thread's stack. A pointer outside, deeper or on
+    /// another thread's stack, checks.
+    next_check: usize,
+    span: usize,
+    /// Where the stack pointer stood at the last check (or at `new`).
+    checked_at: usize,
+    /// Room wanted above `MARGIN`: twice the stack the levels took between
+    /// the last two checks.
+    extra: usize,
+}
+
+impl Guard {
+    /// A guard whose first check comes `STEP` below here (or anywhere
+    /// outside `STEP` of here: on another thread). The thread's bounds are
+    /// not asked yet: a shallow value never asks (a main thread's cost
+    /// glibc's parse of `/proc/self/maps`, about 145,000 instructions).
+    #[inline]
+    pub(crate) fn new() -> Guard {
+        let at = here();
+        Guard { next_check: at.saturating_sub(STEP), span: 2 * STEP, checked_at: at, extra: 0 }
     }
-    *kept = bounds();
-    room(at, *kept)
+
+    /// Sets the next check `STEP` below `at`, on a thread's stack `kept`;
+    /// off it (a `stacker` segment, a coroutine's stack, an unknown stack)
+    /// nothing is checked.
+    fn place(&mut self, at: usize, kept: (usize, usize)) {
+        self.checked_at = at;
+        self.next_check = at.saturating_sub(STEP);
+        self.span = if at >= kept.0 && at < kept.1 { kept.1 - self.next_check } else { usize::MAX };
+    }
+
+    /// Whether one more level may go on: a subtract and a compare, and a
+    /// check each time the stack has grown `STEP` past the last one.
+    #[inline(always)]
+    pub(crate) fn deeper(&mut self) -> bool {
+        here().wrapping_sub(self.next_check) < self.span || self.check()
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn check(&mut self) -> bool {
+        let at = here();
+        let kept = bounds();
+        let on = |p: usize| p >= kept.0 && p < kept.1;
+        if on(at) && on(self.checked_at) && at < self.checked_at {
+            self.extra = 2 * (self.checked_at - at);
+        }
+        self.place(at, kept);
+        room(at, kept, self.extra)
+    }
 }
 
 /// The stack pointer (near enough elsewhere than x86-64 and AArch64: an
 /// address in the caller's frame).
 #[inline(always)]
-pub(crate) fn here() -> usize {
+fn here() -> usize {
     #[cfg(target_arch = "x86_64")]
     {
         let sp: usize;
