@@ -261,3 +261,81 @@ fn mutated_input_fails_cleanly_with_an_offset_inside_it() {
         assert_eq!(serde_side.map(|_| ()), doc_side.map(|_| ()), "round {round}");
     }
 }
+
+/// A struct with a `#[serde(flatten)]` map: serde gives its map no length.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Flat {
+    a: u32,
+    #[serde(flatten)]
+    rest: BTreeMap<String, i64>,
+}
+
+/// A sequence serde gives no length (as from an iterator without an exact
+/// size).
+struct Unsized(u32);
+impl Serialize for Unsized {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(None)?;
+        for i in 0..self.0 {
+            seq.serialize_element(&i)?;
+        }
+        seq.end()
+    }
+}
+
+#[test]
+fn containers_of_unknown_length_are_indefinite_as_the_peers_write_them() {
+    // They were written with a definite head put in at the end, which moved
+    // the bytes after it once per level: other bytes than the peers'.
+    let flat = Flat { a: 43, rest: [("x".to_string(), -2), ("y".to_string(), 300)].into() };
+    let bytes = to_vec(&flat).unwrap();
+    assert_eq!(bytes, common::hex("bf 6161 182b 6178 21 6179 19012c ff"));
+    assert_eq!(bytes, serde_cbor::to_vec(&flat).unwrap(), "serde_cbor");
+    assert_eq!(bytes, ciborium_vec(&flat), "ciborium");
+    assert_eq!(from_slice::<Flat>(&bytes).unwrap(), flat);
+    // An empty one, and one of 30 items (past the one-byte count).
+    assert_eq!(to_vec(&Unsized(0)).unwrap(), common::hex("9f ff"));
+    let thirty = to_vec(&Unsized(30)).unwrap();
+    assert_eq!(
+        (thirty[0], thirty[1], thirty[24], thirty[25], thirty.len()),
+        (0x9f, 0, 0x17, 0x18, 38)
+    );
+    assert_eq!(thirty, serde_cbor::to_vec(&Unsized(30)).unwrap(), "serde_cbor");
+    assert_eq!(thirty, ciborium_vec(&Unsized(30)), "ciborium");
+    assert_eq!(from_slice::<Vec<u32>>(&thirty).unwrap(), (0..30).collect::<Vec<_>>());
+    // Nested 1000 deep around 1 MiB: each level adds its two bytes.
+    struct Nest(u32, std::rc::Rc<Vec<u8>>);
+    impl Serialize for Nest {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeSeq;
+            let mut seq = s.serialize_seq(None)?;
+            if self.0 == 0 {
+                seq.serialize_element(serde_bytes_like(&self.1))?;
+            } else {
+                seq.serialize_element(&Nest(self.0 - 1, self.1.clone()))?;
+            }
+            seq.end()
+        }
+    }
+    let payload = std::rc::Rc::new(vec![7u8; 1 << 20]);
+    let nested = to_vec(&Nest(999, payload)).unwrap();
+    assert_eq!(nested.len(), 1000 * 2 + 5 + (1 << 20));
+    assert!(nested[..1000].iter().all(|&b| b == 0x9f));
+    assert_eq!(&nested[1000..1005], common::hex("5a 00100000"));
+    assert!(nested[nested.len() - 1000..].iter().all(|&b| b == 0xff));
+}
+
+/// `&[u8]` as a CBOR byte string (serde's own impl writes an array).
+fn serde_bytes_like(b: &[u8]) -> &Bytes {
+    // SAFETY: `Bytes` is a transparent wrapper of `[u8]`.
+    unsafe { &*(b as *const [u8] as *const Bytes) }
+}
+
+#[repr(transparent)]
+struct Bytes([u8]);
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}

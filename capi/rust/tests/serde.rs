@@ -1730,18 +1730,18 @@ fn map_keys_and_values_alternate() {
     type Row = (Option<usize>, &'static [Option<u8>], Result<&'static str, (usize, &'static str)>);
     let rows: [Row; 14] = [
         (Some(1), &[K1, V], Ok("a1 01 0a")),
-        (None, &[K1, V], Ok("a1 01 0a")),
+        (None, &[K1, V], Ok("bf 01 0a ff")),
         (Some(2), &[K1, V, K2, V], Ok("a2 01 0a 02 0b")),
-        (None, &[K1, V, K2, V], Ok("a2 01 0a 02 0b")),
-        (None, &[], Ok("a0")),
+        (None, &[K1, V, K2, V], Ok("bf 01 0a 02 0b ff")),
+        (None, &[], Ok("bf ff")),
         (Some(1), &[K1, K2], Err((2, key_twice))),
-        (None, &[K1, K2, V, V], Err((1, key_twice))),
+        (None, &[K1, K2, V, V], Err((2, key_twice))),
         (Some(2), &[K1, V, K2, K1], Err((4, key_twice))),
         (Some(1), &[V], Err((1, no_key))),
-        (None, &[V, K1], Err((0, no_key))),
-        (None, &[K1, V, V], Err((2, no_key))),
+        (None, &[V, K1], Err((1, no_key))),
+        (None, &[K1, V, V], Err((3, no_key))),
         (Some(1), &[K1], Err((2, key_twice))),
-        (None, &[K1, V, K2], Err((3, key_twice))),
+        (None, &[K1, V, K2], Err((4, key_twice))),
         (Some(1), &[K1, V, K2, V], Err((5, more))),
     ];
     for (len, calls, want) in rows {

@@ -13,8 +13,8 @@
 //! | `&[u8]`, `serde_bytes` | byte string (a plain `Vec<u8>` is an array of integers, as in serde) |
 //! | `Option` | `null` or the value |
 //! | `()`, unit struct | `null` |
-//! | sequences, tuples | definite-length array |
-//! | maps, structs | definite-length map (struct fields keyed by name) |
+//! | sequences, tuples | definite-length array (indefinite when serde gives no length) |
+//! | maps, structs | definite-length map (struct fields keyed by name; indefinite when serde gives no length: `#[serde(flatten)]`) |
 //! | enums | externally tagged: `"Variant"`, or `{"Variant": content}` |
 //! | [`Tagged`] | tag head and content |
 //! | `Vec<u64>`/`Vec<i64>`/`Vec<f64>` with [`typed_array`] | RFC 8746 typed array (tag 64..87 over the bytes) |

@@ -157,18 +157,6 @@ impl<'o> Serializer<'o> {
         self.head(2, (be.len() - start) as u64);
         self.out.extend_from_slice(&be[start..]);
     }
-
-    /// Position of a container's head whose count is not known yet.
-    fn open_unknown(&mut self) -> usize {
-        self.out.len()
-    }
-
-    /// Inserts the head for `count` at `at` (the container's items follow it).
-    fn close_unknown(&mut self, at: usize, major: u8, count: u64) {
-        let mut head = Vec::with_capacity(9);
-        write_head(&mut head, major, count);
-        self.out.splice(at..at, head);
-    }
 }
 
 /// Appends the shortest head of major type `major` with argument `v`.
@@ -484,8 +472,11 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
                 Compound { ser: self, kind: Kind::Counted, left: n as u64 }
             }
             None => {
-                let at = self.open_unknown();
-                Compound { ser: self, kind: Kind::Array { at }, left: 0 }
+                // Of unknown length: indefinite, as serde_cbor and ciborium
+                // write it (a definite head put in at the end moved the
+                // bytes after it, once per level of nesting).
+                self.out.push(0x9f);
+                Compound { ser: self, kind: Kind::Indefinite, left: 0 }
             }
         })
     }
@@ -528,11 +519,15 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(5, n as u64);
-                Compound { ser: self, kind: Kind::Map { at: None, key: false }, left: n as u64 }
+                Compound {
+                    ser: self,
+                    kind: Kind::Map { indefinite: false, key: false },
+                    left: n as u64,
+                }
             }
             None => {
-                let at = self.open_unknown();
-                Compound { ser: self, kind: Kind::Map { at: Some(at), key: false }, left: 0 }
+                self.out.push(0xbf);
+                Compound { ser: self, kind: Kind::Map { indefinite: true, key: false }, left: 0 }
             }
         })
     }
@@ -565,12 +560,13 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
 enum Kind {
     /// The head with the count is written.
     Counted,
-    /// A sequence of unknown length: its head goes in at `at` on `end`.
-    Array { at: usize },
-    /// A map: `at` as in `Array` when its length was not given (`None`:
-    /// its head is written); `key`: a key was written, its value is due.
-    /// `left` counts entries (one per key).
-    Map { at: Option<usize>, key: bool },
+    /// A sequence of unknown length: an indefinite-length array, its
+    /// break byte written on `end`.
+    Indefinite,
+    /// A map: `indefinite` when its length was not given (else its head
+    /// with the count is written); `key`: a key was written, its value is
+    /// due. `left` counts entries (one per key).
+    Map { indefinite: bool, key: bool },
     /// ciborium's tag (`@@TAG@@`): `fields` of (tag, value) written.
     Tag { fields: u8 },
 }
@@ -628,24 +624,17 @@ impl Compound<'_, '_> {
 
     #[inline(never)]
     fn finish_slow(self) -> Result<(), Error> {
-        // Items written into a container of unknown length (counted down
-        // from 0).
-        let count = self.left.wrapping_neg();
         match self.kind {
-            Kind::Counted | Kind::Map { at: None, key: false } => self.counted(),
-            Kind::Array { at } => {
-                self.ser.close_unknown(at, 4, count);
+            Kind::Counted | Kind::Map { indefinite: false, key: false } => self.counted(),
+            Kind::Indefinite | Kind::Map { indefinite: true, key: false } => {
+                self.ser.out.push(0xff);
                 Ok(())
             }
-            Kind::Map { at, key: true } => {
-                if at.is_none() {
+            Kind::Map { indefinite, key: true } => {
+                if !indefinite {
                     self.counted()?;
                 }
                 Err(self.refuse("map key without a value"))
-            }
-            Kind::Map { at: Some(at), key: false } => {
-                self.ser.close_unknown(at, 5, count);
-                Ok(())
             }
             Kind::Tag { fields: 2 } => Ok(()),
             Kind::Tag { .. } => Err(self.refuse("a tag needs a number and a value")),
