@@ -347,8 +347,9 @@ fn indefinite_strings_go_to_owned_fields_only() {
     // (_ "ab", "c") and (_ h'01', h'02')
     let text = hex("7f 626162 6163 ff");
     assert_eq!(from_slice::<String>(&text).unwrap(), "abc");
+    // (at the string's head: the break byte, 6, before)
     let e = from_slice::<&str>(&text).unwrap_err();
-    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 6), "{e}");
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 0), "{e}");
     let bytes = hex("5f 4101 4102 ff");
     assert_eq!(
         from_slice::<serde_cbor::Value>(&bytes).unwrap(),
@@ -529,6 +530,34 @@ fn errors_have_status_and_offset() {
     );
     // A fixed-size tuple given more items than it has.
     assert_eq!(err_of::<(u8, u8)>(&hex("83 01 02 03")), (Status::TypeMismatch, 3));
+    // A visitor's error for a string of indefinite length: at its head (it
+    // was at the break byte), as for one of definite length.
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct B<'a> {
+        #[serde(borrow)]
+        s: &'a str,
+    }
+    let placed = |r: Result<B, cbor_fast::serde::Error>| {
+        let e = r.unwrap_err();
+        (e.status(), e.offset())
+    };
+    let indefinite = hex("a1 6173 7f 6168 6169 ff");
+    assert_eq!(placed(from_slice(&indefinite)), (Status::TypeMismatch, 3));
+    let number = hex("a1 6173 18 2a");
+    assert_eq!(placed(from_slice(&number)), (Status::TypeMismatch, 3));
+    let chunks = hex("5f 41 01 41 02 ff");
+    let e = from_slice::<&[u8]>(&chunks).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::TypeMismatch, 0));
+    // A bignum the target cannot hold: at the tag (it was at the byte
+    // string), as the library's own range errors are.
+    assert_eq!(err_of::<u64>(&hex("c2 49 010000000000000000")), (Status::TypeMismatch, 0));
+    assert_eq!(
+        err_of::<(u8, u64)>(&hex("82 00 c2 49 010000000000000000")),
+        (Status::TypeMismatch, 2)
+    );
+    assert_eq!(err_of::<i64>(&hex("3b ffffffffffffffff")), (Status::TypeMismatch, 0));
+    assert_eq!(from_slice::<u128>(&hex("c2 49 010000000000000000")).unwrap(), 1 << 64);
     // Display names message, offset and status.
     let e = from_slice::<(u8, Vec<u8>)>(&hex("82 01 43 00")).unwrap_err();
     assert!(e.to_string().ends_with("at byte 2 (truncated)"), "{e}");

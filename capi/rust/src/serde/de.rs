@@ -846,7 +846,9 @@ impl<'a> Deserializer<'a> {
                         let s = std::str::from_utf8(&self.scratch).map_err(|_| {
                             Error::new(Status::InvalidUtf8, it.offset, "invalid UTF-8")
                         })?;
-                        visitor.visit_str(s)
+                        // (a visitor's error at the string's head, not
+                        // at its last chunk or break)
+                        visitor.visit_str(s).map_err(|e: Error| e.at(it.offset))
                     } else {
                         visitor.visit_borrowed_str(self.view_str(&it)?)
                     }
@@ -854,7 +856,7 @@ impl<'a> Deserializer<'a> {
                 ffi::CBOR_FAST_TYPE_BYTES => {
                     if it.indefinite() {
                         self.join(&it)?;
-                        visitor.visit_bytes(&self.scratch)
+                        visitor.visit_bytes(&self.scratch).map_err(|e: Error| e.at(it.offset))
                     } else {
                         visitor.visit_borrowed_bytes(self.view(&it)?)
                     }
@@ -877,7 +879,10 @@ impl<'a> Deserializer<'a> {
                     if it.value == 2 || it.value == 3 {
                         let (negative, magnitude) = self.bignum(&it)?;
                         match magnitude {
-                            Some(m) => Self::visit_int(negative, m, it.offset, visitor),
+                            // (a visitor's range error at the tag, as the
+                            // library's own are)
+                            Some(m) => Self::visit_int(negative, m, it.offset, visitor)
+                                .map_err(|e| e.at(it.offset)),
                             None => Err(Error::new(
                                 Status::OutOfRange,
                                 it.offset,
