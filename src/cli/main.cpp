@@ -40,6 +40,8 @@
 #include <system_error>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cbor_fast/diag.hpp"
 #include "cbor_fast/document.hpp"
 #include "cbor_fast/json.hpp"
@@ -132,8 +134,8 @@ void print_usage(std::FILE* to) {
              "  --sequence               accept a CBOR sequence instead of exactly one item\n"
              "\n"
              "N is a decimal number (0: the default); '--option=N' works too.\n"
-             "FILE is the input; '-' reads standard input; without FILE the bundled\n"
-             "example is read:\n"
+             "FILE is the input; '-' or no FILE reads standard input (diag and check\n"
+             "without FILE, with standard input a terminal, read the bundled example):\n"
              "  {}\n"
              "\n"
              "Exit status: 0 success, 1 malformed input or a limit exceeded (one line on\n"
@@ -187,7 +189,7 @@ struct cli_args {
   bool indicators = false;  ///< diag
   bool keep_tags = false;   ///< to-json
   uint32_t canonical_form = cbor_fast::encode_canonical;  ///< canonical: encode_* flag
-  std::string file = CBOR_FAST_EXAMPLE_PATH;
+  std::string file = "-";
 };
 
 /// Reads the input named by args.file into *input; an exit status on failure.
@@ -505,7 +507,13 @@ struct number_option {
 
 int main_command(command cmd, const std::vector<std::string_view>& args) {
   cli_args parsed;
-  if (cmd != command::diag && cmd != command::check) parsed.file = "-";
+  // Without FILE: standard input, as a filter reads it. diag and check read
+  // the bundled example instead when standard input is a terminal (a demo;
+  // a pipe or a redirected file without '-' once got the example).
+  parsed.file = "-";
+  if ((cmd == command::diag || cmd == command::check) && isatty(STDIN_FILENO) == 1) {
+    parsed.file = CBOR_FAST_EXAMPLE_PATH;
+  }
   bool have_file = false;
   bool options_done = false;
   const number_option numbers[] = {

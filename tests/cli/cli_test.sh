@@ -95,11 +95,33 @@ expect_ok_line() {
 
 case $case_name in
   golden_default)
-    # No FILE: the bundled example, whose path is compiled in.
-    run /dev/null diag
+    # No FILE, standard input a terminal: the bundled example, whose path is
+    # compiled in (script(1) gives the tool a terminal; its output comes
+    # back with CR LF line ends).
+    script -qec "'$tool' diag" /dev/null </dev/null >"$work/tty" 2>&1
+    rc=$?
+    expect_rc 0
+    tr -d '\r' <"$work/tty" >"$work/out"
+    expect_file out "$golden"
+    script -qec "'$tool' check --sequence" /dev/null </dev/null >"$work/tty" 2>&1
+    rc=$?
+    expect_rc 0
+    # No FILE, standard input a file or a pipe: that input, as with '-' (it
+    # was the example, whatever came in).
+    run "$example" diag
     expect_rc 0
     expect_file out "$golden"
     expect_text err ""
+    hex_to_file 8201182a "$work/in.cbor"
+    run "$work/in.cbor" diag
+    expect_ok_line '[1, 42]\n'
+    printf '\x83\x01' | "$tool" check >"$work/out" 2>"$work/err"
+    rc=$?
+    expect_rc 1
+    expect_text err "cbor-fast: error: truncated (unexpected end of input) at byte offset 0\n"
+    run /dev/null check
+    expect_rc 1
+    expect_text err "cbor-fast: error: truncated (unexpected end of input) at byte offset 0\n"
     ;;
 
   golden_file)
