@@ -1187,7 +1187,9 @@ CBOR_FAST_API cbor_fast_status cbor_stream_join(cbor_stream* stream, const cbor_
  *         CBOR_FAST_ERR_INVALID_STATE (inside an item); statuses as
  *         cbor_stream_next(); CBOR_FAST_ERR_TOO_MANY_ITEMS;
  *         CBOR_FAST_ERR_MEMORY_BUDGET (the budget cbor_stream_configure() set,
- *         at the item being added beyond it).
+ *         at the item being added beyond it). CBOR_FAST_ERR_OUT_OF_MEMORY for
+ *         the document handle itself, before anything is read, is the one
+ *         status that is not sticky: the stream is as before the call.
  */
 CBOR_FAST_API cbor_fast_status cbor_stream_next_doc(cbor_stream* stream, uint32_t flags,
                                                     cbor_doc** out);
