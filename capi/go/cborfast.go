@@ -210,6 +210,7 @@ const (
 	CodeWriterNoContainer    = int(C.CBOR_FAST_ERR_WRITER_NO_CONTAINER)
 	CodeWriterBadChunk       = int(C.CBOR_FAST_ERR_WRITER_BAD_CHUNK)
 	CodeWriterOddMap         = int(C.CBOR_FAST_ERR_WRITER_ODD_MAP)
+	CodeTypeMismatch         = int(C.CBOR_FAST_ERR_TYPE_MISMATCH)
 	CodeTruncated            = int(C.CBOR_FAST_ERR_TRUNCATED)
 	CodeReservedAI           = int(C.CBOR_FAST_ERR_RESERVED_AI)
 	CodeIndefiniteNotAllowed = int(C.CBOR_FAST_ERR_INDEFINITE_NOT_ALLOWED)

@@ -388,3 +388,81 @@ func TestEmptyAndTruncatedInputAreTheIOErrors(t *testing.T) {
 		t.Error("another error is an EOF")
 	}
 }
+
+// DecOptions.TagsMd: with TagsForbidden any tag fails, at its offset, before
+// anything is stored, into any target type, as fxamacker's TagsMdError; input
+// without tags decodes as with TagsAllowed. (The option did not exist on
+// the decoding side.)
+func TestDecTagsForbiddenAgainstFxamacker(t *testing.T) {
+	ours, err := DecOptions{TagsMd: TagsForbidden}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	peer, err := fx.DecOptions{TagsMd: fx.TagsForbidden}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type S struct {
+		A int       `cbor:"a"`
+		B time.Time `cbor:"b"`
+	}
+	rows := []struct {
+		name string
+		in   string
+		at   int // the tag's offset; -1: no error
+	}{
+		{"a tag at the top", "c1 1a 5f5e1000", 0},
+		{"a bignum", "c2 49 010000000000000000", 0},
+		{"a tag in an array, after an item", "82 01 d8 20 61 78", 2},
+		{"a self-described marker", "d9d9f7 01", 0},
+		{"a tag as a map value", "a1 6161 c0 74 323031332d30332d32315432303a30343a30305a", 3},
+		{"no tag", "83 01 a1 6161 02 f6", -1},
+	}
+	for _, r := range rows {
+		in := unhex(t, r.in)
+		for _, target := range []func() any{
+			func() any { return new(any) },
+			func() any { return new([]any) },
+			func() any { return new(S) },
+			func() any { return new(time.Time) },
+			func() any { return new(big.Int) },
+		} {
+			v, pv := target(), target()
+			gerr := ours.Unmarshal(in, v)
+			werr := peer.Unmarshal(in, pv)
+			if r.at < 0 {
+				if (gerr == nil) != (werr == nil) {
+					t.Errorf("%s into %T: ours %v, fxamacker %v", r.name, v, gerr, werr)
+				}
+				continue
+			}
+			var te *fx.TagsMdError
+			if !errors.As(werr, &te) {
+				t.Errorf("%s into %T: fxamacker gave %v", r.name, v, werr)
+			}
+			e, ok := gerr.(*Error)
+			if !ok || e.Code != CodeTypeMismatch || e.Offset != r.at {
+				t.Errorf("%s into %T: %v, want type_mismatch at %d", r.name, v, gerr, r.at)
+				continue
+			}
+			if s, ok := v.(*S); ok && s.A != 0 {
+				t.Errorf("%s: stored %+v before the error", r.name, *s)
+			}
+		}
+	}
+	// The stream's Decoder likewise, and the next item is not read past it.
+	dec := ours.NewDecoder(bytes.NewReader(unhex(t, "01 c1 00 02")))
+	var n any
+	if err := dec.Decode(&n); err != nil || n != uint64(1) {
+		t.Fatalf("first item: %v, %v", n, err)
+	}
+	if err := dec.Decode(&n); err == nil || err.(*Error).Code != CodeTypeMismatch || err.(*Error).Offset != 1 {
+		t.Errorf("the tag through a Decoder: %v", err)
+	}
+	if _, err := (DecOptions{TagsMd: TagsForbidden + 1}).DecMode(); err == nil {
+		t.Error("TagsMd out of range: a mode was made")
+	}
+	if _, err := (DecOptions{TagsMd: TagsForbidden}).DecModeWithTags(NewTagSet()); err == nil {
+		t.Error("DecModeWithTags with TagsForbidden: a mode was made")
+	}
+}

@@ -124,6 +124,11 @@ type DecOptions struct {
 	ByteStringToString ByteStringToStringMode
 	// FieldNameByteString: whether a byte string key names struct fields.
 	FieldNameByteString FieldNameByteStringMode
+	// TagsMd: with TagsForbidden any tag in the input is an error (Code
+	// CodeTypeMismatch at the tag's offset), found in the well-formedness
+	// pass before anything is stored, as fxamacker's TagsMdError; a mode
+	// with a TagSet (DecModeWithTags) cannot forbid tags.
+	TagsMd TagsMode
 	// BinaryUnmarshaler: by default a byte string decoded into a type whose
 	// pointer implements encoding.BinaryUnmarshaler is given to
 	// UnmarshalBinary (a copy of its content), as fxamacker; any other item
@@ -225,6 +230,9 @@ func (o DecOptions) decMode() (*decMode, error) {
 	}
 	if o.BinaryUnmarshaler < 0 || o.BinaryUnmarshaler > BinaryUnmarshalerNone {
 		return nil, fmt.Errorf("cborfast: invalid BinaryUnmarshaler %d", o.BinaryUnmarshaler)
+	}
+	if o.TagsMd < TagsAllowed || o.TagsMd > TagsForbidden {
+		return nil, fmt.Errorf("cborfast: invalid TagsMd %d", o.TagsMd)
 	}
 	dm := &decMode{opts: o, maxStream: o.MaxStreamBuffer}
 	if dm.maxStream == 0 {
@@ -466,7 +474,8 @@ type EncOptions struct {
 	BinaryMarshaler BinaryMarshalerMode
 }
 
-// TagsMode: see EncOptions.TagsMd (fxamacker's values).
+// TagsMode: see EncOptions.TagsMd and DecOptions.TagsMd (fxamacker's
+// values).
 type TagsMode int
 
 const (

@@ -75,6 +75,8 @@ type tokens struct {
 	// noIndef: IndefLengthForbidden, checked on every item as batches
 	// arrive (the reader has no such option of its own).
 	noIndef bool
+	// noTags: DecOptions.TagsMd is TagsForbidden, checked likewise.
+	noTags bool
 	// small: when MaxArrayElements and MaxMapPairs differ the library
 	// applies the larger to both kinds; the smaller one (small, for
 	// smallKind containers) is checked here on every item as batches
@@ -141,7 +143,7 @@ func (t *tokens) wellFormed(check, decode *C.cf_reader_opts, wantRest bool) erro
 		p = unsafe.Pointer(&t.data[0])
 	}
 	var end int
-	if t.noIndef || t.small != 0 {
+	if t.noIndef || t.noTags || t.small != 0 {
 		if s := C.cf_reader_prepare(t.c.r, p, C.size_t(len(t.data)), check); s != C.CBOR_FAST_OK {
 			return statusError(s)
 		}
@@ -244,14 +246,20 @@ func (t *tokens) refill() (*citem, error) {
 }
 
 // checkBatch cuts the batch before a forbidden indefinite-length item or
-// one past the smaller container limit, whose error then comes where that
-// item would.
+// tag or one past the smaller container limit, whose error then comes where
+// that item would.
 func (t *tokens) checkBatch() {
-	if !t.noIndef && t.small == 0 {
+	if !t.noIndef && !t.noTags && t.small == 0 {
 		return
 	}
 	for i := range t.batch {
 		it := &t.batch[i]
+		if t.noTags && it._type == C.CBOR_FAST_TYPE_TAG {
+			t.sticky = &Error{Status: statusError(C.CBOR_FAST_ERR_TYPE_MISMATCH).Status, Code: CodeTypeMismatch,
+				Message: "a tag, which DecOptions.TagsMd forbids", Offset: int(it.offset), Depth: int(it.depth)}
+			t.batch = t.batch[:i]
+			return
+		}
 		if t.noIndef && it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
 			t.sticky = &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
 				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}

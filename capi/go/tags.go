@@ -238,6 +238,9 @@ func (o DecOptions) decModeTags(l tagLookup) (DecMode, error) {
 	if err != nil {
 		return nil, err
 	}
+	if o.TagsMd == TagsForbidden {
+		return nil, errors.New("cborfast: cannot create a DecMode with a TagSet when TagsMd is TagsForbidden")
+	}
 	if o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding {
 		// Tags 21-23 are built in then (as fxamacker checks it, at
 		// creation, for registrations of one tag number).

@@ -1617,13 +1617,14 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 		return nil, err
 	}
 	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
+	d.t.noTags = dm.opts.TagsMd == TagsForbidden
 	d.t.limitSmaller(dm.lim)
 	defer d.t.close()
 	target := rv.UnsafePointer()
 	var aside any
 	if et == anyType {
 		target = unsafe.Pointer(&aside)
-	} else if !checked || d.t.noIndef || d.t.small != 0 {
+	} else if !checked || d.t.noIndef || d.t.noTags || d.t.small != 0 {
 		// The Decoder's boundary finder checks what frameOpts asks, not
 		// this side's checks (IndefLengthForbidden, the smaller limit).
 		if err := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); err != nil {
