@@ -7,6 +7,7 @@ mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::collections::BTreeMap;
 use std::io::{self, Read};
 
 use cbor_fast::serde::{
@@ -249,6 +250,41 @@ fn the_earlier_of_a_type_error_and_a_bad_byte_is_reported() {
     items.next().unwrap().unwrap();
     items.next().unwrap().unwrap();
     assert_eq!(status_at(items.next().unwrap()), (Status::UnexpectedBreak, 5));
+}
+
+#[test]
+fn the_error_does_not_depend_on_how_the_reads_cut_the_input() {
+    // {"a": 3(map), "b": <reserved byte 1c>, ...} in a map announcing 20
+    // pairs: the bignum tag over a map is a type error at 4 (its content)
+    // before the bad byte at 9. Read in small pieces, the bytes at hand when
+    // the finder refused the 1c could not hold 20 pairs (the 60 bytes
+    // could): decoding them
+    // stopped with Truncated at the head, and the finder's
+    // ReservedAdditionalInfo at 9 came out instead.
+    let mut item = hex("b4 6161 c3 a1 00 00 6162 1c");
+    item.resize(60, 0);
+    let want = (Status::TypeMismatch, 4);
+    assert_eq!(status_at(from_slice::<BTreeMap<String, i128>>(&item)), want);
+    let mut whole = StreamDeserializer::<_, BTreeMap<String, i128>>::new(&item[..]);
+    assert_eq!(status_at(whole.next().unwrap()), want);
+    let mut pieces =
+        StreamDeserializer::<_, BTreeMap<String, i128>>::new(one_byte_reads(item.clone()));
+    assert_eq!(status_at(pieces.next().unwrap()), want);
+    assert!(pieces.next().is_none());
+    for seed in 0..20 {
+        let mut items = StreamDeserializer::<_, BTreeMap<String, i128>>::new(random_reads(
+            item.clone(),
+            seed,
+            7,
+        ));
+        assert_eq!(status_at(items.next().unwrap()), want, "seed {seed}");
+    }
+    // Without the type error (a target that takes anything), the bad byte,
+    // however the input is cut.
+    let mut items = StreamDeserializer::<_, IgnoredAny>::new(one_byte_reads(item.clone()));
+    assert_eq!(status_at(items.next().unwrap()), (Status::ReservedAdditionalInfo, 9));
+    let mut items = StreamDeserializer::<_, IgnoredAny>::new(&item[..]);
+    assert_eq!(status_at(items.next().unwrap()), (Status::ReservedAdditionalInfo, 9));
 }
 
 #[test]

@@ -286,6 +286,27 @@ impl<'a> Deserializer<'a> {
         Ok(de)
     }
 
+    /// A deserializer over the first bytes of an item whose rest has not
+    /// come yet (the stream's, see `StreamDeserializer`): its reader is
+    /// streaming, so it reads what is there and stops with `NEED_MORE`
+    /// (code 2) where the bytes run out, instead of refusing a container's
+    /// head whose count the bytes at hand cannot hold (`Truncated`).
+    pub(crate) fn partial(
+        data: &'a [u8],
+        options: Option<&DecodeOptions>,
+    ) -> Result<Deserializer<'a>, Error> {
+        let mut de = Deserializer::new(data)?;
+        if let Some(o) = options {
+            de.configure(o)?;
+        }
+        de.reusable = false;
+        // SAFETY: live handle.
+        let code =
+            unsafe { ffi::cbor_reader_set(de.raw.as_ptr(), ffi::CBOR_FAST_OPT_STREAMING, 1) };
+        crate::error::check(code, 0).map_err(Error::from)?;
+        Ok(de)
+    }
+
     /// The options of [`from_slice_with`] on a new deserializer's reader.
     fn configure(&mut self, options: &DecodeOptions) -> Result<(), Error> {
         // Other options than `open`'s: the reader is freed, not kept.

@@ -28,7 +28,7 @@ use std::ptr::{self, NonNull};
 
 use serde::de::DeserializeOwned;
 
-use super::de::{from_slice, from_slice_with};
+use super::de::{Deserializer, from_slice, from_slice_with};
 use super::error::Error;
 use crate::DecodeOptions;
 use crate::error::Status;
@@ -319,7 +319,11 @@ impl<R: Read, T: DeserializeOwned> StreamDeserializer<R, T> {
 
     /// The error for an item the finder refused: decoding its bytes at hand
     /// finds the error `from_slice` gives for them when that comes first (a
-    /// type error before a bad byte further on); else the finder's.
+    /// type error before a bad byte further on); else the finder's. The
+    /// bytes at hand may end inside the item: they are decoded by a
+    /// streaming reader, which stops where they end (not at a container's
+    /// head whose count they cannot hold, as `from_slice` would), so that
+    /// the error does not depend on how the reads cut the input.
     fn refused(&mut self, f: *mut ffi::cbor_reader, code: i32) -> Error {
         let mut e = ffi::cbor_fast_error::INIT;
         // SAFETY: live handle, valid out pointer.
@@ -332,12 +336,14 @@ impl<R: Read, T: DeserializeOwned> StreamDeserializer<R, T> {
         };
         let at = self.offset();
         let rest = &self.buf[self.off..self.end];
-        let decoded = match &self.options {
-            None => from_slice::<T>(rest).map(drop),
-            Some(o) => from_slice_with::<T>(rest, o).map(drop),
-        };
+        let decoded = Deserializer::partial(rest, self.options.as_ref())
+            .and_then(|mut de| de.deserialize_one::<T>().map(drop));
         match decoded {
-            Err(d) if d.status() != Status::Truncated && d.offset() <= found.offset() => {
+            Err(d)
+                if d.status() != Status::Truncated
+                    && d.code() != ffi::CBOR_FAST_NEED_MORE
+                    && d.offset() <= found.offset() =>
+            {
                 d.shifted(at)
             }
             _ => found.shifted(at),
