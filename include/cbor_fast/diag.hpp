@@ -66,7 +66,10 @@ status diag_write(stream& s, text_output& out, const diag_options& options = {})
 /// Diagnostic notation (RFC 8949 section 8) and the EDN literals of RFC 8610
 /// Appendix G, parsed into CBOR. Since 0.4.
 struct diag_parse_options {
-  /// Deepest nesting of arrays, maps, tags, indefinite strings and << >>.
+  /// Most arrays, maps, tags (bignums' included), indefinite strings and
+  /// << >> open at once, as the reader counts levels: 1 takes [] but not
+  /// [[]]; 0 takes a top-level scalar only, not the default (as in
+  /// from_json_options, unlike the reader's options).
   uint32_t max_depth = 512;
   /// Accept a sequence of items separated by commas or whitespace (RFC 8742;
   /// as "cbor-fast from-diag" reads a file). Off: exactly one item.

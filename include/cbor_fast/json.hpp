@@ -78,7 +78,10 @@ status cbor_to_json(const uint8_t* data, size_t size, std::string& out,
 
 /// JSON -> CBOR (RFC 8949 section 6.2).
 struct from_json_options {
-  /// Deepest nesting of arrays and objects (the top-level value is depth 0).
+  /// Most arrays, objects and bignum tags open at once, as the reader counts
+  /// levels: 1 takes [] but not [[]] nor [18446744073709551616] (the tag of a
+  /// bignum is a level); 0 takes a top-level scalar only, not the default (as
+  /// in diag_parse_options, unlike the reader's options).
   uint32_t max_depth = 1024;
   /// Reject an object with two equal member names: duplicate_key at the second.
   bool reject_duplicate_keys = false;

@@ -216,6 +216,19 @@ class converter {
   std::vector<key_ref> keys_;
 };
 
+/// The depth simdjson's parsers are made for: max_depth, but no more than a
+/// text of `size` bytes can open (a level a byte, unclosed ones counted),
+/// rounded up to a power of two of at least 1024 (the default limit) so that
+/// a kept parser is not made again for each text size. simdjson's buffers
+/// grow with the depth: a lifted max_depth (4294967295) made them about
+/// 2.25 GB for any text.
+size_t parser_depth(uint32_t max_depth, size_t size) {
+  size_t most = 1024;
+  while (most < size + 1 && most < 0xfffffff) most *= 2;
+  if (most > 0xfffffff) most = 0xfffffff;
+  return max_depth < most ? size_t(max_depth) : most;
+}
+
 /// A number token: integers (no fraction or exponent) are parsed here, to keep
 /// every digit; anything else goes to simdjson's correctly rounded double parser.
 status converter::number(std::string_view token, od::value* v, od::document* doc) {
@@ -253,6 +266,11 @@ status converter::number(std::string_view token, od::value* v, od::document* doc
       return status::ok;
     }
     if (digits.size() > k_max_bignum_digits) return fail(status::out_of_range, at);
+    // The bignum's tag is a level, as in diag_parse: a reader with the same
+    // max_depth must take the output (it wrote a tag one level past it).
+    // -2^64 needs no tag (3b ffffffffffffffff).
+    const bool tagged = !negative || digits != "18446744073709551616";
+    if (tagged && stack_.size() >= opt_.max_depth) return fail(status::depth_exceeded, at);
     events_.push_back({digits.size(), digits.data(), ev_bignum, negative});
     return status::ok;
   }
@@ -508,7 +526,7 @@ status converter::run(const simdjson::padded_string& padded, std::string_view js
   base_ = padded.data();
   size_ = json.size();
   od::parser parser;
-  const size_t depth = opt_.max_depth < 0xfffffff ? size_t(opt_.max_depth) + 2 : 0xfffffff;
+  const size_t depth = parser_depth(opt_.max_depth, json.size()) + 2;
   simdjson::error_code e = parser.allocate(json.size() < 64 ? 64 : json.size(), depth);
   status s = status::ok;
   if (e != simdjson::SUCCESS) {
@@ -682,7 +700,7 @@ status json_to_cbor(std::string_view json, writer& w, const from_json_options& o
       // simdjson's depth D takes D nested arrays and objects, as max_depth
       // does (it was max_depth + 1, so this route took one level more than
       // the exact one and the reader: --max-depth 3 took [[[[]]]]).
-      const size_t depth = options.max_depth < 0xfffffff ? size_t(options.max_depth) : 0xfffffff;
+      const size_t depth = parser_depth(options.max_depth, json.size());
       if (parser.max_depth() != depth) {
         const size_t cap = parser.capacity() > json.size() ? parser.capacity() : json.size();
         if (parser.allocate(cap < 64 ? 64 : cap, depth) != simdjson::SUCCESS) {

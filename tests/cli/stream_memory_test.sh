@@ -2,7 +2,8 @@
 # `cbor-fast diag -` and `to-json -` stream: 160 MB of CBOR from a pipe are
 # printed whole with a peak resident size under 64 MiB (GNU time's %M), both
 # as a sequence (one line per item, one 8 MiB array among them: a 20 MB line)
-# and as one top-level array holding all of it (one 390 MB line).
+# and as one top-level array holding all of it (one 390 MB line). Last,
+# from-json with a lifted --max-depth on a tiny text within 256 MiB.
 #
 #   stream_memory_test.sh TOOL PYTHON
 # TOOL is the tool built without sanitizers (ASan's shadow memory and
@@ -60,4 +61,20 @@ run() {
 run sequence diag ", 200, 200]"
 run one diag ", 200, 200]]"
 run one to-json ",200,200]]"
+
+# A lifted depth limit costs memory only as the text nests: from-json of a
+# 5-byte text with --max-depth 4294967295 sized simdjson's buffers from the
+# limit (about 2.25 GB of address space, 284 MB resident under ASan), so
+# under a 256 MiB address-space ceiling (ulimit -v, as tests/hostile) it
+# failed with out_of_memory.
+printf '[[1]]' >"$work/small.json"
+for depth in 0 4294967295; do
+  (ulimit -v 262144 && exec "$tool" from-json --max-depth "$depth" "$work/small.json") \
+    >"$work/out" 2>"$work/err"
+  rc=$?
+  echo "from-json --max-depth $depth of 5 bytes under 256 MiB of address space: exit $rc"
+  [ "$rc" = 0 ] || { echo "FAIL: exit status $rc: $(cat "$work/err")"; status=1; }
+  [ "$(od -An -tx1 "$work/out" | tr -d ' \n')" = 818101 ] ||
+    { echo "FAIL: wrote $(od -An -tx1 "$work/out")"; status=1; }
+done
 exit $status

@@ -256,6 +256,33 @@ TEST(json_to_cbor, depth_limit) {
     EXPECT_STATUS(s, status::depth_exceeded);
     EXPECT_EQ(e.offset, r.deeper_at);
   }
+  // A bignum's tag is a level too, as in diag_parse (from-json wrote a tag
+  // one level past the limit, which a reader with that limit refused).
+  o.max_depth = 3;
+  EXPECT_EQ(json_hex("[[123456789012345678901234567890]]", &s, &e, o),
+            "8181c24d018ee90ff6c373e0ee4e3f0ad2");
+  EXPECT_STATUS(s, status::ok);
+  EXPECT_EQ(json_hex("[[[123456789012345678901234567890]]]", &s, &e, o), "");
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 3u);
+  EXPECT_EQ(json_hex("[[[-18446744073709551617]]]", &s, &e, o), "");
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 3u);
+  EXPECT_EQ(json_hex("[[[-18446744073709551616]]]", &s, &e, o), "8181813bffffffffffffffff");
+  EXPECT_STATUS(s, status::ok);
+  o.max_depth = 0;
+  EXPECT_EQ(json_hex(" 18446744073709551616", &s, &e, o), "");
+  EXPECT_STATUS(s, status::depth_exceeded);
+  EXPECT_EQ(e.offset, 1u);
+  // A lifted limit: simdjson's parsers are sized by the text, not the limit.
+  o.max_depth = UINT32_MAX;
+  EXPECT_EQ(json_hex("[[1]]", &s, &e, o), "818101");
+  EXPECT_STATUS(s, status::ok);
+  EXPECT_EQ(json_hex(std::string(3000, '[') + std::string(3000, ']'), &s, &e, o).size(),
+            2u * 3000 - 2 + 2);
+  EXPECT_STATUS(s, status::ok);
+  EXPECT_EQ(json_hex(std::string(3000, '['), &s, &e, o), "");
+  EXPECT_STATUS(s, status::syntax_error);
   // The default limit (1024), no recursion either way.
   const std::string deep_ok = std::string(1024, '[') + std::string(1024, ']');
   EXPECT_NE(json_hex(deep_ok, &s, &e), "");
