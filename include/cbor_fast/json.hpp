@@ -37,7 +37,8 @@ struct to_json_options {
 ///    applies to every byte string in its content, and the tags are dropped;
 ///  - text strings: JSON strings ('"', '\\' and C0 controls escaped; other
 ///    characters as UTF-8). Text that is not valid UTF-8 fails with
-///    invalid_utf8 at its head (JSON text must be UTF-8);
+///    invalid_utf8 at its first bad byte sequence, as a reader with
+///    validate_utf8 reports it (JSON text must be UTF-8);
 ///  - indefinite strings: one JSON string of the joined chunks;
 ///  - false, true, null as themselves; undefined and other simple values: null;
 ///  - bignums (tag 2 / 3 over a definite byte string) of at most 4300

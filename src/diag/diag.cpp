@@ -306,9 +306,14 @@ status printer::run(Source& r, const item* first, size_t* bad_offset) {
             stack.push_back({0, open_kind::text_chunks});
             complete = false;
           } else {
-            if (validate_ && detail::utf8_validate(it.bytes().data, it.bytes().size) != it.arg) {
-              *bad_offset = it.offset;
-              return status::invalid_utf8;
+            if (validate_) {
+              // At the first bad sequence's lead byte, as a validating
+              // reader reports it (it was the string's head).
+              const size_t bad = detail::utf8_validate(it.bytes().data, it.bytes().size);
+              if (bad != it.arg) {
+                *bad_offset = it.offset + it.head_size + bad;
+                return status::invalid_utf8;
+              }
             }
             append_text(it.text(), out_);
             if (indicators) append_head_indicator(it, out_);

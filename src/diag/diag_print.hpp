@@ -9,7 +9,8 @@ namespace detail {
 
 /// Prints one complete item whose first item `first` (not end) was just read
 /// from `r` (nullptr: read it here). validate_utf8: text strings that are not
-/// UTF-8 give invalid_utf8, with *bad_offset their head's offset.
+/// UTF-8 give invalid_utf8, with *bad_offset the offset of their first bad
+/// sequence's lead byte (as a validating reader reports it).
 status diag_print(reader& r, text_output& out, const diag_options& options, const item* first,
                   bool validate_utf8, size_t* bad_offset);
 /// The same from a stream (which reads on as the item needs).

@@ -309,6 +309,14 @@ class json_printer {
     return detail::utf8_is_valid(b.data, b.size, b.data + b.size);
   }
 
+  /// Where a text string (or chunk) that is not UTF-8 goes wrong: the lead
+  /// byte of its first bad sequence, as a reader with validate_utf8 reports
+  /// it (it was the string's head here, the content's byte there).
+  static size_t bad_utf8_at(const item& it) {
+    const byte_view b = it.bytes();
+    return it.offset + it.head_size + detail::utf8_validate(b.data, b.size);
+  }
+
   Source& r_;
   text_output& out_;
   const to_json_options& opt_;
@@ -465,7 +473,7 @@ status json_printer<Source>::run(size_t* bad_offset) {
             continue;
           case frame_kind::text_chunks:
             if (!text_ok(it)) {
-              *bad_offset = it.offset;
+              *bad_offset = bad_utf8_at(it);
               return status::invalid_utf8;
             }
             put_escaped(out_, reinterpret_cast<const char*>(it.bytes().data), it.bytes().size);
@@ -506,7 +514,7 @@ status json_printer<Source>::run(size_t* bad_offset) {
               complete = false;
             } else {
               if (!text_ok(it)) {
-                *bad_offset = it.offset;
+                *bad_offset = bad_utf8_at(it);
                 return status::invalid_utf8;
               }
               put_escaped(out_, reinterpret_cast<const char*>(it.bytes().data), it.bytes().size);

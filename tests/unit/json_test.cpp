@@ -440,12 +440,33 @@ TEST(cbor_to_json, bignum_length_boundary) {
 }
 
 TEST(cbor_to_json, errors) {
-  to_json("62c328", {}, status::invalid_utf8, 0);
-  to_json("826161 62c328", {}, status::invalid_utf8, 3);
-  to_json("7f6161 62ff61 ff", {}, status::invalid_utf8, 3);
-  to_json("a1 62ff61 01", {}, status::invalid_utf8, 1);     // a text key
-  to_json("a1 81 62ff61 01", {}, status::invalid_utf8, 2);  // inside a non-text key
-  to_json("8201", {}, status::truncated, 0);                // the reader names the unfinished array
+  // At the first bad sequence's lead byte, as a validating reader says (it
+  // was the string's head: 0, 3, 3, 1, 2).
+  to_json("62c328", {}, status::invalid_utf8, 1);
+  to_json("826161 62c328", {}, status::invalid_utf8, 4);
+  to_json("826161 63 61c328", {}, status::invalid_utf8, 5);
+  to_json("7f6161 62ff61 ff", {}, status::invalid_utf8, 4);
+  to_json("a1 62ff61 01", {}, status::invalid_utf8, 2);     // a text key
+  to_json("a1 81 62ff61 01", {}, status::invalid_utf8, 3);  // inside a non-text key
+  // The same offsets from json_next on a reader that validates UTF-8 itself.
+  for (const auto& [hex, at] : {std::pair<const char*, size_t>{"62c328", 1},
+                                {"82616163 61c328", 5},
+                                {"7f6161 62ff61 ff", 4},
+                                {"a1 62ff61 01", 2}}) {
+    SCOPED_TRACE(hex);
+    std::string compact;
+    for (const char* c = hex; *c != '\0'; ++c)
+      if (*c != ' ') compact += *c;
+    const bytes in = from_hex(compact);
+    cbor_fast::reader_options ro;
+    ro.validate_utf8 = true;
+    cbor_fast::reader r(in.data(), in.size(), ro);
+    std::string out;
+    error_info e;
+    EXPECT_STATUS(cbor_fast::json_next(r, out, {}, &e), status::invalid_utf8);
+    EXPECT_EQ(e.offset, at);
+  }
+  to_json("8201", {}, status::truncated, 0);  // the reader names the unfinished array
   to_json("", {}, status::truncated, 0);
   to_json("0101", {}, status::trailing_bytes, 1);
   to_json("ff", {}, status::unexpected_break, 0);
