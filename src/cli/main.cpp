@@ -140,7 +140,9 @@ void print_usage(std::FILE* to) {
              "\n"
              "Exit status: 0 success, 1 malformed input or a limit exceeded (one line on\n"
              "stderr: cbor-fast: error: NAME (MESSAGE) at byte offset N; for from-json and\n"
-             "from-diag N is the offset in the text), 2 usage or I/O error.\n",
+             "from-diag N is the offset in the text, but from-diag's duplicate keys, whose\n"
+             "MESSAGE says they are at their offset in the CBOR written), 2 usage or I/O\n"
+             "error.\n",
              cbor_fast::reader_options{}.max_depth, cbor_fast::default_max_container_items,
              cbor_fast::default_max_items, CBOR_FAST_EXAMPLE_PATH);
 }
@@ -431,6 +433,12 @@ int run_from_text(const cli_args& args, command cmd) {
     cbor_fast::reader r(bytes.data(), bytes.size(), ro);
     cbor_fast::status rs;
     while ((rs = r.skip()) == cbor_fast::status::ok) {}
+    // The parser has no key check of its own: the offset is the key's in the
+    // bytes written, which the message says (the help calls offsets of
+    // from-diag text offsets).
+    if (rs == cbor_fast::status::duplicate_key)
+      return input_error(rs, r.error().offset,
+                         "duplicate map key; the offset is in the CBOR written, not the text");
     if (rs != cbor_fast::status::end) return input_error(rs, r.error().offset);
   }
   if (!bytes.empty() && std::fwrite(bytes.data(), 1, bytes.size(), stdout) != bytes.size())
