@@ -86,7 +86,11 @@ struct diag_parse_options {
 ///  - "text" (JSON escapes, \u surrogate pairs), 'text' as bytes, h'hex',
 ///    b64'base64 or base64url', b32'...', h32'...' (RFC 4648 base32 / base32hex),
 ///    whitespace and /comments/ allowed inside h'' and b64'' literals; adjacent
-///    strings joined with +; (_ "a", "b") and ''_ / ""_ indefinite strings;
+///    strings joined, with + or side by side (RFC 8610 G.4; side by side not
+///    at the top level of a sequence, where whitespace separates items): text
+///    first gives text, byte string notation allowed inside it ("a" h'62');
+///    bytes first gives bytes, and text after bytes is a syntax_error;
+///    (_ "a", "b") and ''_ / ""_ indefinite strings;
 ///  - [..] and {..}, [_ ..] and {_ ..} indefinite, [_1 ..] an encoding
 ///    indicator on the count; N(item) tags (N_0(..) indicators); << a, b >>
 ///    embedded CBOR (a byte string holding the items' encoding);

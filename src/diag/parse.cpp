@@ -767,8 +767,10 @@ status parser::strings() {
     if (status s = skip_space(); s != status::ok) return s;
     const bool plus = peek() == '+';
     const char n = plus ? '\0' : peek();
+    // Strings side by side join (RFC 8610 G.4) inside containers, and at
+    // the top level of one item; in a sequence whitespace separates items.
     const bool beside =
-        !stack_.empty() &&
+        (!stack_.empty() || !opt_.sequence) &&
         (n == '"' || n == '\'' || (n == 'h' && peek(1) == '\'') || t_.substr(p_, 4) == "b64'" ||
          t_.substr(p_, 4) == "b32'" || t_.substr(p_, 4) == "h32'");
     if (!plus && !beside) {
@@ -783,6 +785,9 @@ status parser::strings() {
     uint8_t m2;
     size_t at2;
     if (status s = string_literal(content, m2, at2); s != status::ok) return s;
+    // Byte string notation may join text ("a" h'62' is "ab"), but text does
+    // not join bytes (G.4: 'a' "b" was the byte string 'ab').
+    if (major == 2 && m2 == 3) return fail(status::syntax_error, at2);
   }
   if (major == 3 && detail::utf8_validate(reinterpret_cast<const uint8_t*>(content.data()),
                                           content.size()) != content.size())

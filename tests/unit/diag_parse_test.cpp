@@ -114,6 +114,15 @@ const row k_rows[] = {
     {"h32", "h32'C5H66'", "43616263"},
     {"concatenation_plus", "\"a\" + \"b\"", "626162"},
     {"concatenation_side_by_side", "['Hello ' h'776f726c64']", "814b48656c6c6f20776f726c64"},
+    // RFC 8610 G.4's four spellings of "Hello world", at the top level of
+    // one item too (they were syntax errors there, joined only inside a
+    // container): text with bytes inside it is text, bytes alone bytes.
+    {"g4_text_side_by_side", "\"Hello \" \"world\"", "6b48656c6c6f20776f726c64"},
+    {"g4_bytes_inside_text", "\"Hello\" h'20' \"world\"", "6b48656c6c6f20776f726c64"},
+    {"g4_bytes_between_empty_text", "\"\" h'48656c6c6f20776f726c64' \"\"",
+     "6b48656c6c6f20776f726c64"},
+    {"g4_text_plus", "\"Hello \" + \"world\"", "6b48656c6c6f20776f726c64"},
+    {"bytes_side_by_side_top", "'a' h'62'", "426162"},
     {"indefinite_bytes", "(_ h'0102', h'030405')", "5f42010243030405ff"},
     {"indefinite_text_empty", "\"\"_", "7fff"},
     {"indefinite_bytes_empty", "''_", "5fff"},
@@ -172,6 +181,10 @@ const error_row k_errors[] = {
     {"b64_five_chars", "b64'AQIDA'", status::syntax_error, 9},
     {"chunk_not_string", "(_ 1)", status::syntax_error, 3},
     {"chunk_types_mixed", "(_ \"a\", h'00')", status::syntax_error, 8},
+    // G.4: text does not join bytes (this was the byte string 'ab').
+    {"text_after_bytes", "'a' \"b\"", status::syntax_error, 4},
+    {"text_after_bytes_plus", "['a' + \"b\"]", status::syntax_error, 7},
+    {"text_after_hex", "h'61' \"b\"", status::syntax_error, 6},
     {"chunks_empty", "(_ )", status::syntax_error, 3},
     {"indefinite_chunk", "(_ ''_)", status::syntax_error, 3},
     {"indicator_too_small", "256_0", status::out_of_range, 0},
