@@ -1672,7 +1672,8 @@ CBOR_FAST_API cbor_fast_status cbor_writer_end_embedded(cbor_writer* writer);
  * cbor_diag_from_cbor): FLOAT_WIDTHS appends _1/_2/_3 to floats; INDICATORS
  * appends every encoding indicator (non-shortest heads as _0.._3, float
  * widths), so that cbor_diag_to_cbor() of the text gives back the same bytes
- * (NaN payloads aside); PRETTY puts each array element and map entry on its
+ * (NaN payloads aside, and text strings that are not valid UTF-8, printed as
+ * they are and refused by the parser); PRETTY puts each array element and map entry on its
  * own line, indented by two spaces per level. Input (cbor_diag_to_cbor):
  * SEQUENCE accepts several items separated by commas or whitespace (RFC 8742).
  * Since 0.4.

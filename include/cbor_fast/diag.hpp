@@ -31,7 +31,10 @@ struct diag_options {
   /// is longer than the shortest one (1_0, "a"_0, 1_1(2), [_0 1]), and a width
   /// after every float (1.5_1, as float_width_indicators). A NaN with a
   /// payload or the sign bit prints as NaN and parses back as the quiet NaN
-  /// of its width (notation has no words for the others). Since 0.4.
+  /// of its width (notation has no words for the others). Nor for a text
+  /// string that is not valid UTF-8 (a reader without validate_utf8 passes
+  /// it): its bytes are printed as they are, and diag_parse() refuses them
+  /// (invalid_utf8). Since 0.4.
   bool encoding_indicators = false;
   /// Pretty printing: each array element and map entry on a line of its own,
   /// indented by this many spaces per level; 0 prints one line. Since 0.4.
