@@ -399,8 +399,10 @@ status decode(Temporary&& input, document& out, const decode_options& options = 
 
 /// Decodes the next top-level item of a reader (which must be at depth 0)
 /// into *out. The reader's own options apply: of the flags only
-/// decode_copy_strings acts here (decode_exact and decode_validate_utf8 are
-/// accepted and ignored; set validate_utf8 on the reader). Always the
+/// decode_copy_strings and decode_skip_self_described act here
+/// (decode_exact, decode_validate_utf8, decode_reject_duplicate_keys and
+/// decode_deterministic are accepted and ignored: set validate_utf8,
+/// reject_duplicate_keys and deterministic on the reader). Always the
 /// reader-driven decoder, so any reader works. Returns ok, end when the reader has no
 /// more items, invalid_state when it is inside an item, the reader's sticky
 /// error, too_many_items or out_of_memory. A streaming reader gives need_more

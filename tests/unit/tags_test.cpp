@@ -492,6 +492,22 @@ TEST(SelfDescribed, WriteAndSkip) {
   const bytes other = hex("c101");
   ASSERT_EQ(decode(other.data(), other.size(), d, o), status::ok);
   EXPECT_EQ(d.root().type(), item_type::tag);
+  // decode(reader&) takes the flag too (its header said only
+  // decode_copy_strings acted there); the strict flags are the reader's.
+  const bytes marked = hex("d9d9f7 a2 01 01 01 02");
+  reader r(marked.data(), marked.size());
+  ASSERT_EQ(decode(r, d, decode_skip_self_described | decode_reject_duplicate_keys), status::ok);
+  EXPECT_EQ(d.root().type(), item_type::map);
+  EXPECT_EQ(d.root().offset(), 3u);
+  reader plain(marked.data(), marked.size());
+  ASSERT_EQ(decode(plain, d), status::ok);
+  EXPECT_EQ(d.root().type(), item_type::tag);
+  reader_options strict;
+  strict.reject_duplicate_keys = true;
+  reader checked(marked.data(), marked.size(), strict);
+  error_info e;
+  EXPECT_EQ(decode(checked, d, decode_skip_self_described, &e), status::duplicate_key);
+  EXPECT_EQ(e.offset, 6u);
 }
 
 // ---- writer::begin_embedded / end_embedded ----------------------------------------
