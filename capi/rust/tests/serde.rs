@@ -1153,6 +1153,37 @@ fn recursive_targets_with_levels_beyond_the_margin_stop_before_the_stack_ends() 
     }
 }
 
+/// `levels` user frames of about 1 KiB each, then `f` at the bottom.
+fn deep_user_frames<R>(levels: usize, f: &mut dyn FnMut() -> R) -> R {
+    let pad = std::hint::black_box([0u8; 1024]);
+    if levels == 0 {
+        return f();
+    }
+    let r = deep_user_frames(levels - 1, f);
+    std::hint::black_box(&pad);
+    r
+}
+
+#[test]
+fn a_deserializer_made_far_above_its_use_measures_from_the_value() {
+    // Made at the top of a 4 MiB thread and used 1.5 MiB or more deeper (a
+    // caller's own recursion): the first check took that for the value's
+    // first level and wanted twice that left, Depth at offset 0 for a
+    // two-level value. Each value now starts the measure afresh.
+    std::thread::Builder::new()
+        .stack_size(4 << 20)
+        .spawn(|| {
+            let data = hex("82 81 01 80");
+            let mut de = cbor_fast::serde::Deserializer::new(&data).unwrap();
+            let got: (Vec<u8>, Vec<u8>) =
+                deep_user_frames(1500, &mut || de.deserialize_one().unwrap());
+            assert_eq!(got, (vec![1], vec![]));
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
 #[derive(Serialize)]
 struct STree {
     kids: Vec<STree>,

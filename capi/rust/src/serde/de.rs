@@ -336,6 +336,7 @@ impl<'a> Deserializer<'a> {
         if let Some(e) = &self.failed {
             return Err(e.clone());
         }
+        self.guard.rebase();
         let r = T::deserialize(&mut *self).map_err(|e| e.at(self.last_offset()));
         if let Err(e) = &r {
             self.failed = Some(e.clone());

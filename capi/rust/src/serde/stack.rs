@@ -13,7 +13,8 @@
 //! of a stack overflow. So any level of up to about `MARGIN + STEP` finds
 //! room, and larger levels are measured by the check after the first: a
 //! type whose levels take 200 KiB each stops where the stack has room for
-//! two more.
+//! two more. The guard is placed where a value starts (`deserialize_one`,
+//! `to_vec`), so that the first check measures the value's own levels.
 //!
 //! The thread's bounds are asked once per thread (Linux with glibc;
 //! elsewhere nothing is checked, nor on a stack outside them: a `stacker`
@@ -125,6 +126,19 @@ impl Guard {
     pub(crate) fn new() -> Guard {
         let at = here();
         Guard { next_check: at.saturating_sub(STEP), span: 2 * STEP, checked_at: at, extra: 0 }
+    }
+
+    /// The guard placed here again, as `new` places it: before a value's
+    /// first level, so that its first check measures that value's levels
+    /// and not the caller's frames since the guard was made (a deserializer
+    /// made at a thread's top and used 2 MiB deeper found 4 MiB wanted at
+    /// its first level).
+    #[inline]
+    pub(crate) fn rebase(&mut self) {
+        let at = here();
+        self.checked_at = at;
+        self.next_check = at.saturating_sub(STEP);
+        self.span = 2 * STEP;
     }
 
     /// Sets the next check `STEP` below `at`, on a thread's stack `kept`;
