@@ -1178,6 +1178,17 @@ fn a_deserializer_made_far_above_its_use_measures_from_the_value() {
             let got: (Vec<u8>, Vec<u8>) =
                 deep_user_frames(1500, &mut || de.deserialize_one().unwrap());
             assert_eq!(got, (vec![1], vec![]));
+            // Likewise through serde's traits alone, reading and writing.
+            let mut de = cbor_fast::serde::Deserializer::new(&data).unwrap();
+            let got: (Vec<u8>, Vec<u8>) =
+                deep_user_frames(1500, &mut || serde::Deserialize::deserialize(&mut de).unwrap());
+            assert_eq!(got, (vec![1], vec![]));
+            let mut out = Vec::new();
+            let mut ser = cbor_fast::serde::Serializer::new(&mut out);
+            deep_user_frames(1500, &mut || {
+                (vec![1u8], Vec::<u8>::new()).serialize(&mut ser).unwrap()
+            });
+            assert_eq!(out, data);
         })
         .unwrap()
         .join()

@@ -23,7 +23,9 @@ use crate::error::Status;
 /// [`Status::InvalidArgument`] at the output offset where it surfaced.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    let r = value.serialize(&mut Serializer::new(&mut out));
+    let mut ser = Serializer::new(&mut out);
+    ser.guard.rebase(); // the value starts here
+    let r = value.serialize(&mut ser);
     r.map_err(|e| e.at(out.len()))?;
     Ok(out)
 }

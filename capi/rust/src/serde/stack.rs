@@ -14,7 +14,9 @@
 //! room, and larger levels are measured by the check after the first: a
 //! type whose levels take 200 KiB each stops where the stack has room for
 //! two more. The guard is placed where a value starts (`deserialize_one`,
-//! `to_vec`), so that the first check measures the value's own levels.
+//! `to_vec`), so that the first check measures the value's own levels; a
+//! guard made elsewhere (`Deserializer::new` or `Serializer::new` used
+//! through serde's traits) measures from its first check on.
 //!
 //! The thread's bounds are asked once per thread (Linux with glibc;
 //! elsewhere nothing is checked, nor on a stack outside them: a `stacker`
@@ -115,17 +117,28 @@ pub(crate) struct Guard {
     /// Room wanted above `MARGIN`: twice the stack the levels took between
     /// the last two checks.
     extra: usize,
+    /// Whether the stack since `checked_at` is the value's own levels: not
+    /// until the first check after `new` (the caller may have gone deeper
+    /// since), set by `rebase` where a value starts.
+    measured: bool,
 }
 
 impl Guard {
     /// A guard whose first check comes `STEP` below here (or anywhere
-    /// outside `STEP` of here: on another thread). The thread's bounds are
+    /// outside `STEP` of here: on another thread) and measures nothing (the
+    /// caller may use it deeper than it was made). The thread's bounds are
     /// not asked yet: a shallow value never asks (a main thread's cost
     /// glibc's parse of `/proc/self/maps`, about 145,000 instructions).
     #[inline]
     pub(crate) fn new() -> Guard {
         let at = here();
-        Guard { next_check: at.saturating_sub(STEP), span: 2 * STEP, checked_at: at, extra: 0 }
+        Guard {
+            next_check: at.saturating_sub(STEP),
+            span: 2 * STEP,
+            checked_at: at,
+            extra: 0,
+            measured: false,
+        }
     }
 
     /// The guard placed here again, as `new` places it: before a value's
@@ -139,6 +152,7 @@ impl Guard {
         self.checked_at = at;
         self.next_check = at.saturating_sub(STEP);
         self.span = 2 * STEP;
+        self.measured = true;
     }
 
     /// Sets the next check `STEP` below `at`, on a thread's stack `kept`;
@@ -163,9 +177,10 @@ impl Guard {
         let at = here();
         let kept = bounds();
         let on = |p: usize| p >= kept.0 && p < kept.1;
-        if on(at) && on(self.checked_at) && at < self.checked_at {
+        if self.measured && on(at) && on(self.checked_at) && at < self.checked_at {
             self.extra = 2 * (self.checked_at - at);
         }
+        self.measured = true;
         self.place(at, kept);
         room(at, kept, self.extra)
     }
