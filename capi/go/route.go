@@ -262,7 +262,7 @@ func (t *tokens) checkBatch() {
 		}
 		if t.noIndef && it.flags&C.CBOR_FAST_ITEM_INDEFINITE != 0 && it._type != C.CBOR_FAST_TYPE_END {
 			t.sticky = &Error{Status: ErrIndefiniteLength.Status, Code: CodeIndefiniteLength,
-				Message: ErrIndefiniteLength.Message, Offset: int(it.offset)}
+				Message: "an indefinite-length item, which DecOptions.IndefLength forbids", Offset: int(it.offset)}
 			t.batch = t.batch[:i]
 			return
 		}
