@@ -558,6 +558,15 @@ fn errors_have_status_and_offset() {
     );
     assert_eq!(err_of::<i64>(&hex("3b ffffffffffffffff")), (Status::TypeMismatch, 0));
     assert_eq!(from_slice::<u128>(&hex("c2 49 010000000000000000")).unwrap(), 1 << 64);
+    // Into an enum too (its byte string was read as a variant's name: "unknown
+    // variant" at 1).
+    #[derive(Deserialize, Debug)]
+    enum E {
+        #[allow(dead_code)]
+        A,
+    }
+    assert_eq!(err_of::<E>(&hex("c2 42 0100")), (Status::TypeMismatch, 0));
+    assert_eq!(err_of::<Vec<E>>(&hex("81 d9d9f7 c3 41 00")), (Status::TypeMismatch, 4));
     // Display names message, offset and status.
     let e = from_slice::<(u8, Vec<u8>)>(&hex("82 01 43 00")).unwrap_err();
     assert!(e.to_string().ends_with("at byte 2 (truncated)"), "{e}");
@@ -1187,6 +1196,37 @@ fn a_deserializer_made_far_above_its_use_measures_from_the_value() {
             let mut ser = cbor_fast::serde::Serializer::new(&mut out);
             deep_user_frames(1500, &mut || {
                 (vec![1u8], Vec::<u8>::new()).serialize(&mut ser).unwrap()
+            });
+            assert_eq!(out, data);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
+
+#[test]
+fn a_deserializer_used_again_from_deeper_measures_from_the_new_value() {
+    // Through serde's traits a value has no start the guard sees: used once
+    // at a thread's top and again 2.5 MiB deeper, the second value's first
+    // check measured from the first value's last check and refused it
+    // (Depth at its first level; a helper's probe). A check at a shallower
+    // item than the last one's no longer measures. The serializer, which
+    // sees no depths, measures only within a value `to_vec` starts.
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(|| {
+            // Two 40-level trees, {"kids": [...]} 7 bytes a level.
+            let mut data = deep_trees(40);
+            data.extend_from_slice(&deep_trees(40));
+            let mut de = cbor_fast::serde::Deserializer::new(&data).unwrap();
+            let first = Tree::deserialize(&mut de).unwrap();
+            let second = deep_user_frames(2500, &mut || Tree::deserialize(&mut de).unwrap());
+            assert_eq!((first.kids.len(), second.kids.len()), (1, 1));
+            let mut out = Vec::new();
+            with_deep_stree(40, |t| {
+                let mut ser = cbor_fast::serde::Serializer::new(&mut out);
+                t.serialize(&mut ser).unwrap();
+                deep_user_frames(2500, &mut || t.serialize(&mut ser).unwrap());
             });
             assert_eq!(out, data);
         })

@@ -523,8 +523,8 @@ impl<'a> Deserializer<'a> {
     /// recurses through them alone, `struct A(Option<Box<A>>)`, would go on
     /// until the stack overflows). A compare, unless the stack grew.
     #[inline(always)]
-    fn deeper(&mut self, offset: usize) -> Result<(), Error> {
-        if self.guard.deeper() {
+    fn deeper(&mut self, offset: usize, depth: u32) -> Result<(), Error> {
+        if self.guard.deeper_at(depth) {
             Ok(())
         } else {
             Err(Error::new(Status::Depth, offset, "nested too deep for this thread's stack"))
@@ -534,8 +534,8 @@ impl<'a> Deserializer<'a> {
     /// `deeper` at the item `peek` returned.
     #[inline(always)]
     fn no_input_level(&mut self) -> Result<(), Error> {
-        let offset = self.at(self.pos).offset;
-        self.deeper(offset)
+        let (offset, depth) = (self.at(self.pos).offset, self.at(self.pos).depth);
+        self.deeper(offset, depth)
     }
 
     /// The input bytes of a definite string item (bounds-checked: a bad view
@@ -884,14 +884,14 @@ impl<'a> Deserializer<'a> {
                     }
                 }
                 ffi::CBOR_FAST_TYPE_ARRAY => {
-                    self.deeper(it.offset)?;
+                    self.deeper(it.offset, it.depth)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_seq(Seq { de: self, left })?;
                     self.close("array items")?;
                     Ok(v)
                 }
                 ffi::CBOR_FAST_TYPE_MAP => {
-                    self.deeper(it.offset)?;
+                    self.deeper(it.offset, it.depth)?;
                     let left = (!it.indefinite()).then_some(it.value);
                     let v = visitor.visit_map(Map { de: self, left })?;
                     self.close("map entries")?;
@@ -1057,8 +1057,8 @@ impl<'a> Deserializer<'a> {
             if it.type_ == ffi::CBOR_FAST_TYPE_ARRAY
                 && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let (left, offset) = (it.value, it.offset);
-                self.deeper(offset)?;
+                let (left, offset, depth) = (it.value, it.offset, it.depth);
+                self.deeper(offset, depth)?;
                 self.pos += 1;
                 let v = visitor.visit_seq(Seq { de: self, left: Some(left) })?;
                 self.close("array items")?;
@@ -1076,8 +1076,8 @@ impl<'a> Deserializer<'a> {
         if let Some(it) = self.buffered() {
             if it.type_ == ffi::CBOR_FAST_TYPE_MAP && it.flags & ffi::CBOR_FAST_ITEM_INDEFINITE == 0
             {
-                let (left, offset) = (it.value, it.offset);
-                self.deeper(offset)?;
+                let (left, offset, depth) = (it.value, it.offset, it.depth);
+                self.deeper(offset, depth)?;
                 self.pos += 1;
                 let v = visitor.visit_map(Map { de: self, left: Some(left) })?;
                 self.close("map entries")?;
@@ -1123,8 +1123,8 @@ impl<'a> Deserializer<'a> {
     /// another) is placed at the tag, or at the item when it has none.
     fn ciborium_tag<V: Visitor<'a>>(&mut self, visitor: V) -> Result<V::Value, Error> {
         let (ty, _, value) = self.peek()?;
-        let start = self.at(self.pos).offset;
-        self.deeper(start)?;
+        let (start, depth) = (self.at(self.pos).offset, self.at(self.pos).depth);
+        self.deeper(start, depth)?;
         let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
             self.next()?;
             Some(value)
@@ -1228,8 +1228,8 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         if name == TAG_ENUM {
             // Tagged<T>: (Some(tag), content) or (None, the item).
             let (ty, _, value) = self.peek()?;
-            let offset = self.at(self.pos).offset;
-            self.deeper(offset)?;
+            let (offset, depth) = (self.at(self.pos).offset, self.at(self.pos).depth);
+            self.deeper(offset, depth)?;
             let tag = if ty == ffi::CBOR_FAST_TYPE_TAG {
                 self.next()?;
                 Some(value)
@@ -1291,6 +1291,15 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
         }
         let mut it = self.next()?;
         while it.ty == ffi::CBOR_FAST_TYPE_TAG {
+            if it.value == 2 || it.value == 3 {
+                // A bignum is an integer (as for every other target), not
+                // its byte string read as a variant's name.
+                return Err(Error::new(
+                    Status::TypeMismatch,
+                    it.offset,
+                    "a bignum (tag 2 or 3) is not an enum variant",
+                ));
+            }
             it = self.next()?;
         }
         match it.ty {
@@ -1322,7 +1331,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
                 visitor.visit_enum(v.into_deserializer())
             }
             ffi::CBOR_FAST_TYPE_MAP if it.value == 1 && !it.indefinite() => {
-                self.deeper(it.offset)?;
+                self.deeper(it.offset, it.depth)?;
                 let v = visitor.visit_enum(Enum { de: self })?;
                 self.close("map entries")?;
                 Ok(v)

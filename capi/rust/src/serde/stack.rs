@@ -18,6 +18,12 @@
 //! guard made elsewhere (`Deserializer::new` or `Serializer::new` used
 //! through serde's traits) measures from its first check on.
 //!
+//! What it cannot do: the first check comes `STEP` below where a value
+//! starts, so a thread that cannot hold that, the first level and the
+//! deserializer (16 KiB) overflows before it (64-96 KiB threads in a debug
+//! build); and twice the last growth is an estimate, which can refuse a
+//! value that would fit after a level larger than the ones before.
+//!
 //! The thread's bounds are asked once per thread (Linux with glibc;
 //! elsewhere nothing is checked, nor on a stack outside them: a `stacker`
 //! segment, a coroutine's stack). A stack pointer above the thread's stack
@@ -112,14 +118,20 @@ pub(crate) struct Guard {
     /// another thread's stack, checks.
     next_check: usize,
     span: usize,
-    /// Where the stack pointer stood at the last check (or at `new`).
+    /// Where the stack pointer stood at the last check (or at `new`,
+    /// `rebase`), and the depth of the item that made it.
     checked_at: usize,
+    checked_depth: u32,
     /// Room wanted above `MARGIN`: twice the stack the levels took between
-    /// the last two checks.
+    /// two checks, measured when that stack is the value's own levels.
     extra: usize,
-    /// Whether the stack since `checked_at` is the value's own levels: not
-    /// until the first check after `new` (the caller may have gone deeper
-    /// since), set by `rebase` where a value starts.
+    /// The stack since `checked_at` is the value's own levels: set by
+    /// `rebase` where a value starts, cleared by the check after it. Later
+    /// the deserializer measures a check whose item is deeper than the
+    /// last one's (a value used again from deeper in its caller starts
+    /// shallower); the serializer, which has no depths, only within a value
+    /// `to_vec` started.
+    fresh: bool,
     measured: bool,
 }
 
@@ -136,22 +148,26 @@ impl Guard {
             next_check: at.saturating_sub(STEP),
             span: 2 * STEP,
             checked_at: at,
+            checked_depth: 0,
             extra: 0,
+            fresh: false,
             measured: false,
         }
     }
 
-    /// The guard placed here again, as `new` places it: before a value's
-    /// first level, so that its first check measures that value's levels
-    /// and not the caller's frames since the guard was made (a deserializer
-    /// made at a thread's top and used 2 MiB deeper found 4 MiB wanted at
-    /// its first level).
+    /// The guard placed here again, as `new` places it, where a value
+    /// starts, so that its first check measures that value's levels and not
+    /// the caller's frames since the guard was made (a deserializer made at
+    /// a thread's top and used 2 MiB deeper found 4 MiB wanted at its first
+    /// level).
     #[inline]
     pub(crate) fn rebase(&mut self) {
         let at = here();
         self.checked_at = at;
+        self.checked_depth = 0;
         self.next_check = at.saturating_sub(STEP);
         self.span = 2 * STEP;
+        self.fresh = true;
         self.measured = true;
     }
 
@@ -164,23 +180,38 @@ impl Guard {
         self.span = if at >= kept.0 && at < kept.1 { kept.1 - self.next_check } else { usize::MAX };
     }
 
-    /// Whether one more level may go on: a subtract and a compare, and a
-    /// check each time the stack has grown `STEP` past the last one.
+    /// Whether one more level may go on, for the deserializer's item at
+    /// `depth`: a subtract and a compare, and a check each time the stack
+    /// has grown `STEP` past the last one.
+    #[inline(always)]
+    pub(crate) fn deeper_at(&mut self, depth: u32) -> bool {
+        here().wrapping_sub(self.next_check) < self.span || self.check(Some(depth))
+    }
+
+    /// The same for the serializer.
     #[inline(always)]
     pub(crate) fn deeper(&mut self) -> bool {
-        here().wrapping_sub(self.next_check) < self.span || self.check()
+        here().wrapping_sub(self.next_check) < self.span || self.check(None)
     }
 
     #[cold]
     #[inline(never)]
-    fn check(&mut self) -> bool {
+    fn check(&mut self, depth: Option<u32>) -> bool {
         let at = here();
         let kept = bounds();
         let on = |p: usize| p >= kept.0 && p < kept.1;
-        if self.measured && on(at) && on(self.checked_at) && at < self.checked_at {
+        let levels = match depth {
+            Some(d) => self.fresh || (self.measured && d > self.checked_depth),
+            None => self.measured,
+        };
+        if levels && on(at) && on(self.checked_at) && at < self.checked_at {
             self.extra = 2 * (self.checked_at - at);
         }
-        self.measured = true;
+        if let Some(d) = depth {
+            self.checked_depth = d;
+            self.measured = true;
+        }
+        self.fresh = false;
         self.place(at, kept);
         room(at, kept, self.extra)
     }
