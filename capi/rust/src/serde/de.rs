@@ -86,8 +86,8 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 /// reader's `max_depth` (512 unless raised) bounds that recursion: a
 /// recursive target type 511 levels deep fits a 2 MiB thread (tested).
 /// Each level (a sequence, map, enum, tag, newtype or `Option`) also
-/// needs room on the thread's stack (Linux with glibc; 64 KiB plus twice
-/// what the levels before took, see `super::stack`), else it is
+/// needs room on the thread's stack (Linux with glibc; 64 KiB plus what
+/// the levels before took, see `super::stack`), else it is
 /// [`Status::Depth`] at its head: a raised `max_depth`, a small thread or
 /// a type with large levels stops there instead of overflowing the stack. Skipping (`IgnoredAny`,
 /// unknown fields) is a loop, at any depth.

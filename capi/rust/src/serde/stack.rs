@@ -8,21 +8,24 @@
 //! serializer keep a [`Guard`]: every sequence, map, enum, tag, newtype and
 //! `Option` that is not null compares the stack pointer with the address
 //! `STEP` below the last check. Past it, the guard checks that the stack
-//! has `MARGIN` left plus twice what it grew between the last two checks,
-//! else it is [`Status::Depth`](crate::Status::Depth) at that item instead
-//! of a stack overflow. So any level of up to about `MARGIN + STEP` finds
-//! room, and larger levels are measured by the check after the first: a
-//! type whose levels take 200 KiB each stops where the stack has room for
-//! two more. The guard is placed where a value starts (`deserialize_one`,
-//! `to_vec`), so that the first check measures the value's own levels; a
-//! guard made elsewhere (`Deserializer::new` or `Serializer::new` used
-//! through serde's traits) measures from its first check on.
+//! has `MARGIN` left plus what it grew between the last two checks (the
+//! value's own levels), else it is [`Status::Depth`](crate::Status::Depth)
+//! at that item instead of a stack overflow. So any level of up to about
+//! `MARGIN - STEP` finds room, and larger levels are measured by the check
+//! after the first: a type whose levels take 200 KiB each stops where the
+//! stack has room for one more and the margin. (Twice the growth refused
+//! three debug-build levels of 4 KiB arrays on a 256 KiB thread.) The guard
+//! is placed where a value starts (`deserialize_one`, `to_vec`), so that
+//! the first check measures the value's own levels; a guard made elsewhere
+//! (`Deserializer::new` or `Serializer::new` used through serde's traits)
+//! measures from its first check on.
 //!
 //! What it cannot do: the first check comes `STEP` below where a value
 //! starts, so a thread that cannot hold that, the first level and the
 //! deserializer (16 KiB) overflows before it (64-96 KiB threads in a debug
-//! build); and twice the last growth is an estimate, which can refuse a
-//! value that would fit after a level larger than the ones before.
+//! build); and the last growth is an estimate: a level more than about
+//! `MARGIN - STEP` larger than it can still overflow, and a value that
+//! would fit can be refused.
 //!
 //! The thread's bounds are asked once per thread (Linux with glibc;
 //! elsewhere nothing is checked, nor on a stack outside them: a `stacker`
@@ -122,8 +125,8 @@ pub(crate) struct Guard {
     /// `rebase`), and the depth of the item that made it.
     checked_at: usize,
     checked_depth: u32,
-    /// Room wanted above `MARGIN`: twice the stack the levels took between
-    /// two checks, measured when that stack is the value's own levels.
+    /// Room wanted above `MARGIN`: the stack the levels took between two
+    /// checks, measured when that stack is the value's own levels.
     extra: usize,
     /// The stack since `checked_at` is the value's own levels: set by
     /// `rebase` where a value starts, cleared by the check after it. Later
@@ -205,7 +208,7 @@ impl Guard {
             None => self.measured,
         };
         if levels && on(at) && on(self.checked_at) && at < self.checked_at {
-            self.extra = 2 * (self.checked_at - at);
+            self.extra = self.checked_at - at;
         }
         if let Some(d) = depth {
             self.checked_depth = d;
