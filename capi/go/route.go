@@ -138,6 +138,9 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 // wantRest checks that nothing follows it; then starts the reader over at
 // the input's first byte with the mode's own options (decode).
 func (t *tokens) wellFormed(check, decode *C.cf_reader_opts, wantRest bool) error {
+	// From the first byte: a batch left by a decode that stopped is dropped.
+	t.batch, t.i, t.sticky = nil, 0, nil
+	t.counting = t.counting[:0]
 	var p unsafe.Pointer
 	if len(t.data) > 0 {
 		p = unsafe.Pointer(&t.data[0])

@@ -264,15 +264,7 @@ func (o EncOptions) EncModeWithTags(tags TagSet) (EncMode, error) {
 	if err != nil {
 		return nil, err
 	}
-	em, err := o.encMode()
-	if err != nil {
-		return nil, err
-	}
-	if o.TagsMd == TagsForbidden {
-		return nil, fmt.Errorf("cborfast: cannot create EncMode with TagSet when TagsMd is TagsForbidden")
-	}
-	em.tags = f
-	return em, nil
+	return o.encModeTags(f)
 }
 
 // EncModeWithSharedTags returns a mode that reads the TagSet at each use.
@@ -281,14 +273,19 @@ func (o EncOptions) EncModeWithSharedTags(tags TagSet) (EncMode, error) {
 	if !ok || s == nil {
 		return nil, errors.New("cborfast: a TagSet from NewTagSet is needed")
 	}
+	return o.encModeTags(sharedTags{s})
+}
+
+// encModeTags: the mode of EncModeWithTags and EncModeWithSharedTags.
+func (o EncOptions) encModeTags(l tagLookup) (EncMode, error) {
 	em, err := o.encMode()
 	if err != nil {
 		return nil, err
 	}
 	if o.TagsMd == TagsForbidden {
-		return nil, fmt.Errorf("cborfast: cannot create EncMode with TagSet when TagsMd is TagsForbidden")
+		return nil, errors.New("cborfast: cannot create EncMode with TagSet when TagsMd is TagsForbidden")
 	}
-	em.tags = sharedTags{s}
+	em.tags = l
 	return em, nil
 }
 

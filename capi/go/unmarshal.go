@@ -1640,10 +1640,7 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 			// An `any` is built with no first pass, and stops at its first
 			// error: malformed input, a limit, a forbidden tag or trailing
 			// bytes after it come first, as for the other targets (a map
-			// key Go cannot hash hid them). The pass runs only here, from
-			// the first byte, the batch left behind dropped.
-			d.t.batch, d.t.i, d.t.sticky = nil, 0, nil
-			d.t.counting = d.t.counting[:0]
+			// key Go cannot hash hid them). The pass runs only here.
 			if werr := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); werr != nil {
 				return nil, werr
 			}
