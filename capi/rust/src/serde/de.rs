@@ -89,8 +89,8 @@ pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
 /// needs room on the thread's stack (Linux with glibc; 64 KiB plus what
 /// the levels before took, see `super::stack`), else it is
 /// [`Status::Depth`] at its head: a raised `max_depth`, a small thread or
-/// a type with large levels stops there instead of overflowing the stack. Skipping (`IgnoredAny`,
-/// unknown fields) is a loop, at any depth.
+/// a type with large levels stops there instead of overflowing the stack.
+/// Skipping (`IgnoredAny`, unknown fields) is a loop, at any depth.
 pub struct Deserializer<'a> {
     raw: NonNull<ffi::cbor_reader>,
     input: &'a [u8],

@@ -23,15 +23,14 @@ use crate::error::Status;
 /// [`Status::InvalidArgument`] at the output offset where it surfaced.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    let mut ser = Serializer::new(&mut out);
-    ser.guard.rebase(); // the value starts here
-    let r = value.serialize(&mut ser);
+    let r =
+        value.serialize(&mut Serializer { out: &mut out, guard: super::stack::Guard::at_value() });
     r.map_err(|e| e.at(out.len()))?;
     Ok(out)
 }
 
 /// Serializes `value` and writes it to `writer` in one `write_all` (the
-/// encoding is built in memory first: definite lengths need the counts).
+/// encoding is built in memory first, by `to_vec`).
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     mut writer: W,
     value: &T,

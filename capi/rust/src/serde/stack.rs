@@ -146,6 +146,27 @@ impl Guard {
     /// glibc's parse of `/proc/self/maps`, about 145,000 instructions).
     #[inline]
     pub(crate) fn new() -> Guard {
+        Guard::placed_here(false)
+    }
+
+    /// A guard where a value starts (`to_vec`; `rebase` for the
+    /// deserializer's `deserialize_one`): its first check measures that
+    /// value's levels and not the caller's frames since the guard was made
+    /// (a deserializer made at a thread's top and used 2 MiB deeper found
+    /// 4 MiB wanted at its first level).
+    #[inline]
+    pub(crate) fn at_value() -> Guard {
+        Guard::placed_here(true)
+    }
+
+    /// `at_value` for a guard that exists.
+    #[inline]
+    pub(crate) fn rebase(&mut self) {
+        *self = Guard::at_value();
+    }
+
+    #[inline(always)]
+    fn placed_here(value: bool) -> Guard {
         let at = here();
         Guard {
             next_check: at.saturating_sub(STEP),
@@ -153,25 +174,9 @@ impl Guard {
             checked_at: at,
             checked_depth: 0,
             extra: 0,
-            fresh: false,
-            measured: false,
+            fresh: value,
+            measured: value,
         }
-    }
-
-    /// The guard placed here again, as `new` places it, where a value
-    /// starts, so that its first check measures that value's levels and not
-    /// the caller's frames since the guard was made (a deserializer made at
-    /// a thread's top and used 2 MiB deeper found 4 MiB wanted at its first
-    /// level).
-    #[inline]
-    pub(crate) fn rebase(&mut self) {
-        let at = here();
-        self.checked_at = at;
-        self.checked_depth = 0;
-        self.next_check = at.saturating_sub(STEP);
-        self.span = 2 * STEP;
-        self.fresh = true;
-        self.measured = true;
     }
 
     /// Sets the next check `STEP` below `at`, on a thread's stack `kept`;
