@@ -678,7 +678,9 @@ CBOR_FAST_API cbor_fast_status cbor_writer_encoded(cbor_writer* writer, const vo
  * writer's own buffer stays valid until the writer is reset or freed. For a
  * sink writer *data is NULL and *size the total written.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_BUFFER_TOO_SMALL (*size = bytes needed,
- *         *data NULL); CBOR_FAST_ERR_WRITER_UNCLOSED; CBOR_FAST_ERR_SINK_FAILED;
+ *         *data NULL); CBOR_FAST_ERR_WRITER_UNCLOSED (sticky: *size is the
+ *         bytes written so far, *data NULL; only cbor_writer_reset() goes
+ *         on); CBOR_FAST_ERR_SINK_FAILED;
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_finish(cbor_writer* writer, const uint8_t** data,
@@ -1644,7 +1646,11 @@ CBOR_FAST_API cbor_fast_status cbor_writer_self_described(cbor_writer* writer);
  * buffer (an output that fits never overflows on the way; when it does not
  * fit, cbor_writer_size() is still the exact size needed), the owned buffer,
  * and a sink, which is not called while a wrap is open (the staging buffer
- * grows to hold the wrapped bytes). @return as cbor_writer_array(). Since 0.4.
+ * grows to hold the wrapped bytes). While a wrap is open, cbor_writer_size()
+ * (and the *size of a cbor_writer_finish() that fails with
+ * CBOR_FAST_ERR_WRITER_UNCLOSED) counts the room reserved for its head: 9
+ * bytes in the owned buffer and a sink's staging, 1 in a caller buffer.
+ * @return as cbor_writer_array(). Since 0.4.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_begin_embedded(cbor_writer* writer, int with_tag);
 /**

@@ -128,7 +128,9 @@ class writer {
   /// the buffer never overflows it on the way). Works for every destination: a caller buffer (overflow is
   /// counted as usual, the size needed stays exact), the owned buffer, and a
   /// sink, which is not called while a wrap is open (the staging buffer grows
-  /// to hold the wrapped bytes). Returns as begin_array(). Since 0.4.
+  /// to hold the wrapped bytes). While a wrap is open, size() counts the
+  /// room reserved for its head (9 bytes, 1 in a caller buffer). Returns as
+  /// begin_array(). Since 0.4.
   status begin_embedded(bool with_tag = true) noexcept;
   /// Closes the innermost begin_embedded(): invalid_state (not sticky) when
   /// the innermost open item is something else; else as end(). Since 0.4.
@@ -144,7 +146,8 @@ class writer {
   status write_encoded(const void* data, size_t size) noexcept;
 
   /// Checks that everything is closed and flushes a sink. Returns ok, the
-  /// sticky error, or buffer_too_small for a full caller buffer.
+  /// sticky error, writer_unclosed (sticky too: reset() goes on), or
+  /// buffer_too_small for a full caller buffer.
   /// A sink writer destroyed without finish() drops its staged bytes.
   status finish() noexcept;
 

@@ -445,6 +445,45 @@ static void test_other_tags(void) {
   cbor_doc_free(doc);
 }
 
+/* An open wrap's size counts the room reserved for its head: 9 bytes in the
+ * owned buffer, 1 in a caller buffer; finish() on it is unclosed, and sticky. */
+static void test_open_wrap_size(void) {
+  static const uint8_t closed[] = {0xd8, 0x18, 0x41, 0x01}; /* 24(h'01') */
+  uint8_t buf[16];
+  cbor_writer* w = NULL;
+  const uint8_t* data = NULL;
+  size_t size = 0;
+  CHECK_STATUS(cbor_writer_new(NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_writer_size(w), 2 + 9 + 1);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_ERR_WRITER_UNCLOSED);
+  CHECK(data == NULL);
+  CHECK_EQ_UINT(size, 2 + 9 + 1);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_ERR_WRITER_UNCLOSED);
+  CHECK_STATUS(cbor_writer_reset(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, closed, sizeof closed);
+  cbor_writer_free(w);
+  CHECK_STATUS(cbor_writer_new_buffer(buf, sizeof buf, NULL, &w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_EQ_UINT(cbor_writer_size(w), 2 + 1 + 1);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_ERR_WRITER_UNCLOSED);
+  CHECK_EQ_UINT(size, 2 + 1 + 1);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_ERR_WRITER_UNCLOSED);
+  CHECK_STATUS(cbor_writer_reset(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_begin_embedded(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_uint(w, 1), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_end_embedded(w), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_writer_finish(w, &data, &size), CBOR_FAST_OK);
+  CHECK_EQ_BYTES(data, size, closed, sizeof closed);
+  cbor_writer_free(w);
+}
+
 int main(void) {
   RUN_TEST(test_canonical_forms);
   RUN_TEST(test_canonical_errors);
@@ -455,5 +494,6 @@ int main(void) {
   RUN_TEST(test_time_text);
   RUN_TEST(test_time_tags);
   RUN_TEST(test_other_tags);
+  RUN_TEST(test_open_wrap_size);
   return check_summary();
 }
