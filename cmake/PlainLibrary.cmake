@@ -11,6 +11,11 @@
 #                                   which ASan's shadow memory cannot live with
 #   CBOR_FAST_PLAIN_DIR             directory of the library
 #   CBOR_FAST_PLAIN_PKGCONFIG_DIR   directory holding a cbor_fast.pc for the build tree
+#   CBOR_FAST_PLAIN_AS_INSTALLED_PKGCONFIG_DIR
+#                                   a cbor_fast.pc for the same library as an
+#                                   installed one reads: a libdir variable and
+#                                   no -rpath in Libs (programs linked with it
+#                                   must find the library themselves)
 #   CBOR_FAST_PLAIN_INCLUDE_DIRS    C include directories (source + generated)
 set(CBOR_FAST_PLAIN_DIR "${PROJECT_BINARY_DIR}/plain")
 set(CBOR_FAST_PLAIN_PKGCONFIG_DIR "${CBOR_FAST_PLAIN_DIR}/pkgconfig")
@@ -60,6 +65,18 @@ Libs: -L${CBOR_FAST_PLAIN_DIR} -Wl,-rpath,${CBOR_FAST_PLAIN_DIR} -lcbor_fast
 ")
 configure_file("${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
   "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast.pc" COPYONLY)
+set(CBOR_FAST_PLAIN_AS_INSTALLED_PKGCONFIG_DIR "${CBOR_FAST_PLAIN_DIR}/pkgconfig-as-installed")
+file(WRITE "${CBOR_FAST_PLAIN_AS_INSTALLED_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
+"# the build tree's plain libcbor_fast, as cmake/cbor_fast.pc.in installs it (not installed)
+libdir=${CBOR_FAST_PLAIN_DIR}
+Name: cbor_fast
+Description: ${PROJECT_DESCRIPTION} (build tree, as installed)
+Version: ${PROJECT_VERSION}
+Cflags: -I${PROJECT_SOURCE_DIR}/capi/include -I${PROJECT_BINARY_DIR}/include
+Libs: -L\${libdir} -lcbor_fast
+")
+configure_file("${CBOR_FAST_PLAIN_AS_INSTALLED_PKGCONFIG_DIR}/cbor_fast.pc.tmp"
+  "${CBOR_FAST_PLAIN_AS_INSTALLED_PKGCONFIG_DIR}/cbor_fast.pc" COPYONLY)
 # The static archive, as cmake/cbor_fast-static.pc.in installs it (the Go
 # binding links it by default).
 file(WRITE "${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast-static.pc.tmp"
@@ -69,6 +86,7 @@ Description: ${PROJECT_DESCRIPTION} (build tree, static archive)
 Version: ${PROJECT_VERSION}
 Cflags: -I${PROJECT_SOURCE_DIR}/capi/include -I${PROJECT_BINARY_DIR}/include
 Libs: ${CBOR_FAST_PLAIN_DIR}/static/libcbor_fast.a
+Requires.private: simdjson
 Libs.private: -lstdc++ -lm
 ")
 configure_file("${CBOR_FAST_PLAIN_PKGCONFIG_DIR}/cbor_fast-static.pc.tmp"

@@ -2,7 +2,8 @@
  * A C program built against an installed libcbor_fast, the way users build:
  * through pkg-config (shared and static) or find_package(cbor_fast). It
  * encodes a small document, reads it back with the reader and as a decoded
- * document, and checks the runtime version against the headers it was built with.
+ * document, converts a JSON text (simdjson inside the library), and checks the
+ * runtime version against the headers it was built with.
  */
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +64,16 @@ int main(void) {
   EXPECT(cbor_decode(expected, 3, CBOR_FAST_DECODE_NONE, NULL, &doc, &error) ==
          CBOR_FAST_ERR_TRUNCATED);
   EXPECT(error.code == CBOR_FAST_ERR_TRUNCATED && error.message != NULL);
+
+  /* JSON input goes through simdjson: a static link must bring it along. */
+  {
+    static const uint8_t from_json[] = {0xa1, 0x61, 'a', 0x82, 0x01, 0xf9, 0x3e, 0x00};
+    EXPECT(cbor_writer_new(NULL, &w) == CBOR_FAST_OK);
+    EXPECT(cbor_json_to_cbor("{\"a\": [1, 1.5]}", 15, 0, w, &error) == CBOR_FAST_OK);
+    EXPECT(cbor_writer_finish(w, &out, &size) == CBOR_FAST_OK);
+    EXPECT(size == sizeof from_json && memcmp(out, from_json, size) == 0);
+    cbor_writer_free(w);
+  }
 
   printf("consumer: libcbor_fast %s ok\n", cbor_fast_version_string());
   return 0;

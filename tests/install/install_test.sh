@@ -4,7 +4,8 @@
 #
 #   install            cmake --install into WORK/prefix; the expected files, nothing more
 #   pkgconfig          consumer.c via `pkg-config --cflags --libs cbor_fast`, shared
-#   pkgconfig_static   the same with `--static`, linked to libcbor_fast.a
+#   pkgconfig_static   the same with `--static`, linked to libcbor_fast.a, and
+#                      through cbor_fast-static.pc
 #   cmake              tests/install/cmake_consumer via find_package(cbor_fast CONFIG)
 #   libcbor            libcbor_coexist.c: libcbor and libcbor_fast in one program
 #
@@ -109,6 +110,16 @@ case "$case_name" in
       fail "consumer_static still loads libcbor_fast.so"
     fi
     "$work/consumer_static"
+    # The archive's own .pc (the Go binding's route): its --static libs name
+    # the archive and what it needs (simdjson, the C++ runtime), nothing else.
+    # shellcheck disable=SC2046
+    "$cc" -std=c99 -pedantic -Wall -Wextra -Werror "$here/consumer.c" \
+      -o "$work/consumer_static_pc" \
+      $(pkg-config --cflags --static --libs cbor_fast-static) "${san_ldflags[@]}"
+    if readelf -d "$work/consumer_static_pc" | grep -q 'NEEDED.*libcbor_fast'; then
+      fail "consumer_static_pc loads libcbor_fast.so"
+    fi
+    "$work/consumer_static_pc"
     ;;
 
   cmake)

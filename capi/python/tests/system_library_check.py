@@ -1,11 +1,14 @@
 """The package built with CBOR_FAST_PYTHON_SYSTEM_LIBRARY=ON: its extension
 runs on the shared libcbor_fast given as argv[1] (not a copy of the core
-linked in), and works. Run by ctest (python.system_library) in its own venv."""
+linked in), found without LD_LIBRARY_PATH (the build recorded its directory
+from pkg-config's libdir), and works. Run by ctest (python.system_library)
+in its own venv."""
 
 import os
 import sys
 
-import cbor_fast
+assert "LD_LIBRARY_PATH" not in os.environ, "run without LD_LIBRARY_PATH"
+import cbor_fast  # noqa: E402
 
 expected = os.path.realpath(sys.argv[1])
 with open("/proc/self/maps") as f:
