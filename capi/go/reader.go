@@ -124,7 +124,8 @@ func NewReader(data []byte) *Reader {
 }
 
 // NewReader creates a Reader over data with these options' checks and limits
-// (MaxMemory must be 0: a reader builds no document; ValidateUTF8 applies to
+// (MaxMemory must be 0 or math.MaxUint64, no budget: a reader builds no
+// document; ValidateUTF8 applies to
 // the reader as SetValidateUTF8). An option the library refuses is returned
 // by the first call, as a creation failure is.
 func (o DecodeOptions) NewReader(data []byte) *Reader {
@@ -132,7 +133,7 @@ func (o DecodeOptions) NewReader(data []byte) *Reader {
 	if r.err != nil {
 		return r
 	}
-	if o.MaxMemory != 0 {
+	if o.MaxMemory != 0 && o.MaxMemory != math.MaxUint64 {
 		r.Close()
 		r.err = ErrInvalidArgument
 		return r

@@ -144,6 +144,17 @@ func TestLimits(t *testing.T) {
 		t.Errorf("Reader with MaxMemory: %v", err)
 	}
 	r.Close()
+	// math.MaxUint64 is no budget (lifted), which a reader keeps; the other
+	// options apply: MaxDepth 1 refuses [[1]] at its second head.
+	var de *Error
+	r = (DecodeOptions{MaxMemory: math.MaxUint64, MaxDepth: 1}).NewReader([]byte{0x81, 0x81, 0x01})
+	if _, err := r.Next(); err != nil {
+		t.Errorf("Reader with MaxMemory lifted: %v", err)
+	}
+	if _, err := r.Next(); !errors.As(err, &de) || de.Code != CodeDepth || de.Offset != 1 {
+		t.Errorf("Reader with MaxMemory lifted, MaxDepth 1: %v", err)
+	}
+	r.Close()
 	// The Reader setters.
 	r = NewReader(three)
 	if err := r.SetMaxContainerItems(2); err != nil {

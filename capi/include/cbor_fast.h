@@ -784,8 +784,9 @@ typedef struct cbor_fast_decode_options {
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT (NULL reader; a flag
  *         without a reader meaning, i.e. CBOR_FAST_DECODE_EXACT,
  *         _COPY_STRINGS, _SKIP_SELF_DESCRIBED, or one no version has; an
- *         options struct cbor_decode() refuses; a non-zero max_memory, since a
- *         reader holds no memory per item; a max_depth below the reader's
+ *         options struct cbor_decode() refuses; a max_memory other than 0 and
+ *         UINT64_MAX (no budget: accepted since 0.5), since a reader holds no
+ *         memory per item; a max_depth below the reader's
  *         current depth). On failure the reader is unchanged.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_configure(cbor_reader* reader, uint32_t flags,

@@ -147,13 +147,14 @@ cbor_fast_status cbor_fast::detail::configured_options(uint32_t flags,
                                                        uint64_t* max_memory) noexcept {
   // Flags that concern documents only, and a memory budget where there is no
   // document (a reader holds no memory per item), would be silently without
-  // effect: refused instead.
+  // effect: refused instead. UINT64_MAX is no budget (a limit lifted, as the
+  // README says to lift one), which a reader keeps: accepted.
   constexpr uint32_t k_reader_flags = CBOR_FAST_DECODE_VALIDATE_UTF8 |
                                       CBOR_FAST_DECODE_REJECT_DUPLICATE_KEYS |
                                       CBOR_FAST_DECODE_DETERMINISTIC;
   c_options o;
   if ((flags & ~k_reader_flags) != 0 || !read_options(options, &o) ||
-      (o.max_memory != 0 && max_memory == nullptr))
+      (o.max_memory != 0 && o.max_memory != UINT64_MAX && max_memory == nullptr))
     return CBOR_FAST_ERR_INVALID_ARGUMENT;
   if (max_memory != nullptr) *max_memory = o.max_memory;
   o.decode.flags = flags;

@@ -428,6 +428,17 @@ static void test_reader_configure_arguments(void) {
   /* NULL options: the defaults. */
   CHECK_STATUS(cbor_reader_configure(r, 0, NULL), CBOR_FAST_OK);
   CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_OK);
+  /* max_memory lifted (UINT64_MAX): no budget, which a reader keeps; the
+   * other options apply. */
+  o.max_memory = UINT64_MAX;
+  o.max_depth = 1;
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_OK);
+  CHECK_STATUS(skip_first(r, nested, sizeof nested, &off), CBOR_FAST_ERR_DEPTH);
+  CHECK_EQ_UINT(off, 1);
+  o.max_memory = UINT64_MAX - 1; /* a budget, however large */
+  CHECK_STATUS(cbor_reader_configure(r, 0, &o), CBOR_FAST_ERR_INVALID_ARGUMENT);
+  o.max_memory = 0;
+  o.max_depth = 0;
   /* The 0.1 layout (struct_size 0: max_depth and alloc only). */
   o.struct_size = 0;
   o.max_depth = 1;

@@ -628,7 +628,8 @@ static PyObject* reader_new(PyTypeObject* type, PyObject* args, PyObject* kwargs
   if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOOp:Reader", &data, &opts) < 0) {
     return NULL;
   }
-  if (opts.max_memory != 0) {
+  /* 2**64 - 1 is no budget (a lifted limit), which a reader keeps. */
+  if (opts.max_memory != 0 && opts.max_memory != UINT64_MAX) {
     PyErr_SetString(PyExc_ValueError, "Reader: max_memory is not a reader option");
     return NULL;
   }

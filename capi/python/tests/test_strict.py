@@ -179,8 +179,17 @@ class Strict(unittest.TestCase):
             # 0 is the default, as None is (the library's rule for 0).
             with self.subTest(name=name, value=0):
                 self.assertEqual(loads(THREE, **{name: 0}), loads(THREE))
-        with self.assertRaises(ValueError):
-            Reader(THREE, max_memory=100)  # not a reader option
+        for budget in (100, 2 ** 64 - 2):
+            with self.subTest(max_memory=budget):
+                with self.assertRaises(ValueError):
+                    Reader(THREE, max_memory=budget)  # not a reader option
+        # 2**64 - 1 is no budget (lifted), which a reader keeps; the other
+        # options apply: max_depth=1 refuses [[1]] at its second head.
+        r = Reader(b"\x81\x81\x01", max_memory=2 ** 64 - 1, max_depth=1)
+        next(iter(r))
+        with self.assertRaises(CBORDecodeError) as cm:
+            list(r)
+        self.assertEqual(cm.exception.offset, 1)
 
 
 class BatchedPositions(unittest.TestCase):

@@ -172,8 +172,8 @@ impl<'a> Reader<'a> {
     /// default, as in [`DecodeOptions`](crate::DecodeOptions); `max_items` counts the items of each
     /// top-level item). `exact` and
     /// `validate_utf8` do not apply (text is always checked in Rust, see
-    /// above); a non-zero `max_memory` is [`Status::InvalidArgument`], since
-    /// a reader builds no document to bound.
+    /// above); a `max_memory` other than 0 and `u64::MAX` (no budget) is
+    /// [`Status::InvalidArgument`], since a reader builds no document to bound.
     ///
     /// ```
     /// use cbor_fast::{DecodeOptions, Reader, Status};
@@ -187,7 +187,7 @@ impl<'a> Reader<'a> {
         data: &'a [u8],
         options: &crate::DecodeOptions,
     ) -> Result<Reader<'a>, Error> {
-        if options.max_memory != 0 {
+        if options.max_memory != 0 && options.max_memory != u64::MAX {
             return Err(Error::new(Status::InvalidArgument, 0));
         }
         let mut r = Reader::new(data)?;

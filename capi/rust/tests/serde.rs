@@ -8,7 +8,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 
 use cbor_fast::serde::{Tagged, from_slice, from_slice_with, to_vec, to_writer};
-use cbor_fast::{DecodeOptions, Status, Value, encode};
+use cbor_fast::{DecodeOptions, Reader, Status, Value, encode};
 use common::{Rng, hex};
 use serde::{Deserialize, Serialize};
 
@@ -857,9 +857,24 @@ fn options_reach_the_reader_as_cbor_decode_applies_them() {
     let det = DecodeOptions::new().deterministic(true);
     let e = from_slice_with::<u8>(&hex("18 01"), &det).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::NotPreferred, 0));
-    // A memory budget has no reader meaning: refused.
-    let e = from_slice_with::<u8>(&hex("01"), &DecodeOptions::new().max_memory(1)).unwrap_err();
-    assert_eq!(e.status(), Status::InvalidArgument);
+    // A memory budget has no reader meaning: refused, however large; lifted
+    // (u64::MAX, no budget) it is accepted and the other options apply.
+    for budget in [1, u64::MAX - 1] {
+        let opts = DecodeOptions::new().max_memory(budget);
+        let e = from_slice_with::<u8>(&hex("01"), &opts).unwrap_err();
+        assert_eq!((e.status(), e.offset()), (Status::InvalidArgument, 0), "{budget}");
+        let e = Reader::with_options(&hex("01"), &opts).err().unwrap();
+        assert_eq!((e.status, e.offset), (Status::InvalidArgument, 0), "{budget}");
+    }
+    let lifted = DecodeOptions::new().max_memory(u64::MAX).max_depth(1);
+    assert_eq!(from_slice_with::<u8>(&hex("01"), &lifted).unwrap(), 1);
+    let nested = hex("81 81 01");
+    let e = from_slice_with::<Vec<Vec<u8>>>(&nested, &lifted).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::Depth, 1));
+    let mut r = Reader::with_options(&nested, &lifted).unwrap();
+    assert!(r.next_item().unwrap().is_some());
+    let e = r.next_item().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::Depth, 1));
 }
 
 #[test]

@@ -65,7 +65,8 @@ pub fn from_slice<'a, T: de::Deserialize<'a>>(data: &'a [u8]) -> Result<T, Error
 /// `reject_duplicate_keys`, `deterministic`, `max_string_length`,
 /// `max_container_items`, `max_items`. `exact == false` allows bytes after the
 /// item; `validate_utf8` is ignored (text is always checked in Rust);
-/// `max_memory` must be 0 (nothing is built by the library).
+/// `max_memory` must be 0 or `u64::MAX` (no budget: nothing is built by the
+/// library).
 pub fn from_slice_with<'a, T: de::Deserialize<'a>>(
     data: &'a [u8],
     options: &DecodeOptions,
@@ -311,7 +312,8 @@ impl<'a> Deserializer<'a> {
     fn configure(&mut self, options: &DecodeOptions) -> Result<(), Error> {
         // Other options than `open`'s: the reader is freed, not kept.
         self.reusable = false;
-        if options.max_memory != 0 {
+        // u64::MAX is no budget (a lifted limit), which holds here.
+        if options.max_memory != 0 && options.max_memory != u64::MAX {
             return Err(Error::new(Status::InvalidArgument, 0, "max_memory applies to documents"));
         }
         // The reader gets the limits and checks cbor_decode() applies for
