@@ -267,8 +267,9 @@ cbor_fast_status apply_option(reader_options& o, int option, uint64_t value) noe
 /// equal to cbor_decode()'s for these flags and options (document.cpp), with
 /// the streaming switch of `current`. CBOR_FAST_ERR_INVALID_ARGUMENT for what
 /// the functions' documentation refuses; *out is then untouched. max_memory
-/// null: a non-zero options->max_memory is refused (a reader holds no memory
-/// per item); else it receives options->max_memory (0 when not covered).
+/// null: an options->max_memory other than 0 and UINT64_MAX (no budget) is
+/// refused (a reader holds no memory per item); else it receives
+/// options->max_memory (0 when not covered).
 cbor_fast_status configured_options(uint32_t flags, const cbor_fast_decode_options* options,
                                     const reader_options& current, reader_options* out,
                                     uint64_t* max_memory = nullptr) noexcept;
