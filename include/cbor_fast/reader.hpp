@@ -292,9 +292,12 @@ class reader {
   /// partial item is truncated and the end of input at the top level is end.
   void end_input() noexcept;
   /// ok when the next complete item (what skip() would pass over) is in the
-  /// buffer; else need_more (streaming), end, invalid_state or an error as
-  /// skip() would return it. Nothing is consumed. What was scanned is kept,
-  /// so calling it after each feed() costs one pass over the item in all.
+  /// buffer, or when an error inside it comes before the buffer's end (the
+  /// call that reads the item then reports it, at its offset); else
+  /// need_more, end, invalid_state, out_of_memory (the scan's own stack,
+  /// sticky) or the sticky error. Without streaming: the sticky error or ok,
+  /// at once. Nothing is consumed. What was scanned is kept, so calling it
+  /// after each feed() costs one pass over the item in all.
   status item_ready() noexcept;
 
   /// Data items read since construction or reset() (every head counts, as

@@ -288,7 +288,16 @@ struct bulk_reader {
     const uint8_t* const end = r.end_;
     // Every element takes a byte: a longer count is refused by next()
     // (truncated, or container_too_large first) before anything is sized by it.
-    if (n > size_t(end - p) || n > r.options_.max_container_items) return r.next(head);
+    if (n > size_t(end - p) || n > r.options_.max_container_items) {
+      s = r.next(head);
+      if (s != status::ok) return s;
+      // Streaming: next() takes a head whatever its count (more input may
+      // come), and item_ready() let this item through only because its scout
+      // met an error inside (a complete array holds a byte per element).
+      // The elements one by one reach that error; nothing is sized by n.
+      out.done(0);
+      return slow_elements<T>(r, out, 0, false);
+    }
     if (!out.begin(n)) return status::buffer_too_small;
     T* slot = out.slots();
     if (r.depth_ == 0) r.renew_budget(0);  // a top-level array: a whole budget

@@ -101,6 +101,29 @@ static void test_typed_array_on_partial_input(void) {
   }
 }
 
+/* [1, <reserved 0x1c>, 2] arriving one byte per NEED_MORE: the element's
+ * error at its offset, sticky (the call returned OK with nothing read, and the
+ * elements came out as items of their own). */
+static void test_read_array_of_a_malformed_element_in_parts(void) {
+  static const uint8_t in[] = {0x83, 0x01, 0x1c, 0x02};
+  uint64_t out[4];
+  size_t count = 99, arrived = 0;
+  cbor_reader* r = NULL;
+  cbor_fast_error e = CBOR_FAST_ERROR_INIT;
+  cbor_fast_item it = CBOR_FAST_ITEM_INIT;
+  cbor_fast_status s;
+  CHECK_STATUS(cbor_reader_new(in, 0, NULL, &r), CBOR_FAST_OK);
+  CHECK_STATUS(cbor_reader_set(r, CBOR_FAST_OPT_STREAMING, 1), CBOR_FAST_OK);
+  while ((s = cbor_reader_read_uint64_array(r, out, 4, &count)) == CBOR_FAST_NEED_MORE &&
+         arrived < sizeof in)
+    CHECK_STATUS(cbor_reader_feed(r, in, ++arrived, 0), CBOR_FAST_OK);
+  CHECK_STATUS(s, CBOR_FAST_ERR_RESERVED_ADDITIONAL_INFO);
+  CHECK_STATUS(cbor_reader_error(r, &e), CBOR_FAST_ERR_RESERVED_ADDITIONAL_INFO);
+  CHECK_EQ_UINT(e.offset, 2);
+  CHECK_STATUS(cbor_reader_next(r, &it), CBOR_FAST_ERR_RESERVED_ADDITIONAL_INFO);
+  cbor_reader_free(r);
+}
+
 static void test_join_left_at_need_more_starts_afresh(void) {
   /* (_ "abc" "def") (_ "XY"), first fed up to the middle of "def". */
   static const uint8_t in[] = {0x7f, 0x63, 'a',  'b',  'c', 0x63, 'd', 'e',
@@ -350,6 +373,7 @@ static void test_struct_sizes(void) {
 int main(void) {
   RUN_TEST(test_text_waits_for_the_whole_item);
   RUN_TEST(test_typed_array_on_partial_input);
+  RUN_TEST(test_read_array_of_a_malformed_element_in_parts);
   RUN_TEST(test_join_left_at_need_more_starts_afresh);
   RUN_TEST(test_stream_join_of_a_stale_item);
   RUN_TEST(test_stream_next_doc_failure_is_sticky);

@@ -459,6 +459,58 @@ TEST(streaming, read_array_waits_then_reads_every_element) {
   EXPECT_EQ(out, (std::vector<uint64_t>{1, 256, 65536}));
 }
 
+// A definite array whose count passes the bytes at hand while an element is
+// malformed: item_ready() lets it through (the real pass reports the error),
+// and read_array() used to hand it to next(), which takes the head while
+// streaming, and return ok with nothing read (the elements then came out as
+// items of their own). Each row, whole and one byte per need_more, must give
+// the error skip() gives on the same streaming input.
+TEST(streaming, read_array_reports_a_malformed_element_of_a_short_array) {
+  struct row {
+    const char* name;
+    const char* hex;
+    status want;
+    size_t offset;
+  };
+  const row rows[] = {
+      {"reserved_element_among_three", "83 01 1c 02", status::reserved_additional_info, 2},
+      {"reserved_first_element", "83 1c", status::reserved_additional_info, 1},
+      {"break_in_a_definite_array", "82 ff", status::unexpected_break, 1},
+      {"behind_tag_41", "d8 29 82 1c", status::reserved_additional_info, 3},
+      {"whole_array_bad_element", "82 01 1d", status::reserved_additional_info, 2},
+  };
+  reader_options o;
+  o.streaming = true;
+  for (const row& t : rows) {
+    SCOPED_TRACE(t.name);
+    const bytes in = hex(t.hex);
+    {
+      reader sk(in.data(), in.size(), o);
+      EXPECT_EQ(sk.skip(), t.want);
+      EXPECT_EQ(sk.error().offset, t.offset);
+    }
+    for (bool bytewise : {false, true}) {
+      SCOPED_TRACE(bytewise ? "one byte per need_more" : "whole");
+      reader r(in.data(), bytewise ? 0 : in.size(), o);
+      size_t arrived = bytewise ? 0 : in.size();
+      std::vector<uint64_t> out;
+      status s;
+      while ((s = r.read_array(out)) == status::need_more && arrived < in.size())
+        ASSERT_EQ(r.feed(in.data(), ++arrived, 0), status::ok);
+      EXPECT_EQ(s, t.want);
+      EXPECT_EQ(r.error().code, t.want);
+      EXPECT_EQ(r.error().offset, t.offset);
+      item it;
+      EXPECT_EQ(r.next(it), t.want);  // sticky: no element comes out as an item
+    }
+    reader r(in.data(), in.size(), o);
+    uint64_t buf[4];
+    size_t n = 99;
+    EXPECT_EQ(r.read_array(buf, 4, &n), t.want);
+    EXPECT_EQ(r.error().offset, t.offset);
+  }
+}
+
 TEST(streaming, skip_to_end_goes_on_where_it_stopped) {
   const bytes in = hex("83 01 82 02 03 04 05");
   reader_options o;
