@@ -613,6 +613,11 @@ struct reader_access {
   static status next_general(reader& r, item& out) noexcept { return r.next_general_moving(out); }
   /// next_general() would answer end (reader::at_sequence_end()).
   static bool at_sequence_end(const reader& r) noexcept { return r.at_sequence_end(); }
+  /// The top-level item an error at `offset` lies in, as reader::fail()
+  /// reports it: the item being read inside a container, else `offset`.
+  static size_t item_offset_at(const reader& r, size_t offset) noexcept {
+    return r.depth_ == 0 ? offset : r.item_start_;
+  }
   /// Makes `s` the reader's sticky error at `offset` (a stream whose
   /// document failed inside an item: nothing more of it may come out).
   static status fail(reader& r, status s, size_t offset) noexcept { return r.fail(s, offset); }

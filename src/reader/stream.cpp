@@ -74,7 +74,7 @@ stream::~stream() {
 
 status stream::fail(status s) noexcept {
   const size_t at = reader_.offset();
-  error_ = error_info{s, at, at, reader_.depth()};
+  error_ = error_info{s, at, detail::reader_access::item_offset_at(reader_, at), reader_.depth()};
   // No byte past `at` for the reader: every later call comes to more().
   reader_.feed(buf_, at - first_offset_, first_offset_);
   return s;

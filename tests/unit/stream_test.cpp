@@ -999,6 +999,39 @@ TEST(stream, source_failure_and_truncation) {
   EXPECT_EQ(st2.error().offset, 2u);
 }
 
+// The stream's own errors inside a top-level item name that item as the
+// reader's errors do (item_offset was the error's offset). Input: 1, then
+// [1, "hello"] at offset 1, its string head at 3; one byte per read.
+TEST(stream, own_errors_name_the_enclosing_top_level_item) {
+  const bytes whole = hex("01 82 01 65 68 65 6c 6c 6f");
+  const bytes cut(whole.begin(), whole.begin() + 5);
+  struct row {
+    const char* name;
+    const bytes* in;
+    bool fail_at_end;
+    size_t max_buffer;
+    status want;
+  };
+  const row rows[] = {
+      {"source_fails_inside_the_string", &cut, true, size_t(64) << 20, status::source_failed},
+      {"input_ends_inside_the_string", &cut, false, size_t(64) << 20, status::truncated},
+      {"buffer_full_before_the_string", &whole, false, 4, status::memory_budget_exceeded},
+  };
+  for (const row& t : rows) {
+    SCOPED_TRACE(t.name);
+    memory_source src{t.in, 0, 1, t.fail_at_end};
+    cbor_fast::stream_options so;
+    so.max_buffer = t.max_buffer;
+    cbor_fast::stream st(&memory_source::read, &src, so);
+    item it;
+    for (int i = 0; i < 3; ++i) ASSERT_EQ(st.next(it), status::ok);
+    EXPECT_EQ(st.next(it), t.want);
+    EXPECT_EQ(st.error().offset, 3u);
+    EXPECT_EQ(st.error().item_offset, 1u);
+    EXPECT_EQ(st.error().depth, 1u);
+  }
+}
+
 TEST(stream, documents_of_a_sequence_from_a_pipe) {
   // citm_catalog twice, then 7, written into a pipe by another thread.
   const bytes doc = corpus("citm_catalog");
