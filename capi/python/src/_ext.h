@@ -190,6 +190,7 @@ typedef struct {
   size_t pos, count;    /* the batch: next item, items in it */
   size_t last_offset;
   size_t item_start;    /* offset of the top-level item being decoded */
+  size_t unfilled;      /* slots of the open preallocated lists not filled yet */
   size_t reader_item_offset; /* the reader's, for an error between items */
   int reader_item_offset_valid;
   cbor_fast_item batch[CF_BATCH];

@@ -1034,6 +1034,7 @@ static int deliver(cf_decoder* d, PyObject* v, PyObject** out) {
         if (f->fill >= 0) {
           PyList_SET_ITEM(f->obj, f->fill, v);
           f->fill++;
+          d->unfilled--;
           return 0;
         }
         if (PyList_Append(f->obj, v) < 0) {
@@ -1176,6 +1177,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
     const cbor_fast_item* it = &d->batch[d->pos++];
     if (d->depth == 0) {
       d->item_start = it->offset;
+      d->unfilled = 0; /* (a failed item may have left open lists) */
       /* Shared values (tag 28) are the top-level item's own: references
        * from the next item of a sequence find none (as CBORDecoder's and
        * cbor2's), and a long sequence does not keep every shared value. */
@@ -1285,17 +1287,23 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
           return -1;
         }
         /* Preallocate a definite array when each promised item can still have
-         * its byte of input (a longer count is truncated input) and no
-         * reference can see the list while it is filled (tag 28). */
+         * its byte of input, besides the unfilled slots of the lists already
+         * preallocated around it (each of those needs a byte too), and no
+         * reference can see the list while it is filled (tag 28). Without
+         * the second term nested counts each reserved the whole rest of the
+         * input: 511 levels over 1 MiB reserved 4.2 GB. Else it is appended
+         * to (a longer count is truncated input, reported when met). */
         int shared = d->depth >= 2 && d->stack[d->depth - 2].kind == CF_TAG &&
                      d->stack[d->depth - 2].tag == 28 && !d->stack[d->depth - 2].user;
         size_t left = d->size - item_end(it);
-        if (!(it->flags & CBOR_FAST_ITEM_INDEFINITE) && it->value <= left && !shared) {
+        if (!(it->flags & CBOR_FAST_ITEM_INDEFINITE) && d->unfilled <= left &&
+            it->value <= left - d->unfilled && !shared) {
           if (d->max_memory && account(d, 56 + 8 * (size_t)it->value, it) < 0) {
             return -1;
           }
           f->obj = PyList_New((Py_ssize_t)it->value);
           f->fill = 0;
+          d->unfilled += (size_t)it->value;
           /* Its slots are NULL until filled, and Python code runs meanwhile
            * (hooks; other threads while a batch is read without the GIL):
            * out of the collector's sight (gc.get_objects()) until complete. */

@@ -228,6 +228,39 @@ class Malformed(unittest.TestCase):
         self.assertEqual(CBORDecodeError("depth_exceeded", 3).code, 300)
 
 
+class NestedCountsDoNotReserveTheInputPerLevel(unittest.TestCase):
+    # 511 arrays each claiming 2**20 items over 1 MiB of zeros: each count
+    # fits the bytes after its head, so every level preallocated a list of
+    # 2**20 slots (4.2 GB in all; MemoryError, not CBORDecodeError, under a
+    # 2 GB address-space limit). The preallocation now leaves room for the
+    # slots already reserved around it; the input is truncated where the zeros
+    # end, as every binding reports it.
+    def test_truncated_at_the_end_with_bounded_reservations(self):
+        import tracemalloc
+
+        data = bytes.fromhex("9a00100000") * 511 + bytes(2**20)
+        tracemalloc.start()
+        try:
+            with self.assertRaises(CBORDecodeError) as cm:
+                loads(data)
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", len(data)))
+        # One level's 8 MiB list and the decoded zeros' slots, not 511 lists.
+        self.assertLess(peak, 64 << 20)
+
+    def test_honest_nesting_still_decodes(self):
+        # Arrays that end with the input: the innermost ones take the
+        # appending path, with the same values.
+        self.assertEqual(loads(bytes.fromhex("82820102820304")), [[1, 2], [3, 4]])
+        self.assertEqual(loads(bytes.fromhex("838181008201028103")), [[[0]], [1, 2], [3]])
+        want = 0
+        for _ in range(600):
+            want = [want]
+        self.assertEqual(loads(bytes.fromhex("81" * 600 + "00"), max_depth=1000), want)
+
+
 class SequenceErrors(unittest.TestCase):
     def test_items_before_the_bad_one_are_yielded(self):
         got = []
