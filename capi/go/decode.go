@@ -139,6 +139,9 @@ type frame struct {
 	key    any
 	hasKey bool
 	later  bool // a tag 21-23 read as its content (ByteStringToStringAllowedWithExpectedLaterEncoding)
+	// held: input bytes the room reserved for this array or map stands for
+	// (an element needs one, a pair two), counted in tokens.held.
+	held uint64
 	// keyOff, keyDepth: where the key was (an invalid key's error,
 	// DupMapKeyEnforcedAPF)
 	keyOff, keyDepth int
@@ -157,7 +160,7 @@ func push(stack []frame) []frame {
 	}
 	stack = stack[:len(stack)+1]
 	f := &stack[len(stack)-1]
-	f.indef, f.hasKey, f.later = false, false, false
+	f.indef, f.hasKey, f.later, f.held = false, false, false, 0
 	return stack
 }
 
@@ -224,7 +227,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			stack = push(stack)
 			f := &stack[len(stack)-1]
 			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_ARRAY, indef, int(it.offset)
-			a := t.box.array(int(min(uint64(it.value), t.remaining(it), 1<<16)))
+			r := min(uint64(it.value), roomAfter(t.remaining(it), t.held), 1<<16)
+			f.held, t.held = r, t.held+r
+			a := t.box.array(int(r))
 			// Leading floats and unsigned integers go straight into the
 			// new array (canada's coordinates, citm's id lists): no trip
 			// through the dispatch and the frame per element. The item
@@ -259,7 +264,9 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			stack = push(stack)
 			f := &stack[len(stack)-1]
 			f.kind, f.indef, f.off = C.CBOR_FAST_TYPE_MAP, indef, int(it.offset)
-			n := int(min(uint64(it.value), t.remaining(it)/2, 1<<16))
+			r := min(uint64(it.value), roomAfter(t.remaining(it), t.held)/2, 1<<16)
+			f.held, t.held = 2*r, t.held+2*r
+			n := int(r)
 			if fl == flavorClassic {
 				f.m = make(Map, 0, n)
 			} else {
@@ -326,6 +333,7 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 			v = t.box.float64(float64(it.float_value))
 		case C.CBOR_FAST_TYPE_END:
 			f := &stack[len(stack)-1]
+			t.held -= f.held
 			vstart = f.off
 			switch f.kind {
 			case C.CBOR_FAST_TYPE_ARRAY:

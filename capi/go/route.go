@@ -84,6 +84,21 @@ type tokens struct {
 	small     uint64
 	smallKind C.cbor_fast_type
 	counting  []indefCount // open indefinite smallKind containers
+	// held: input bytes the open arrays, slices and maps of this decode
+	// reserved room for (an element needs one byte, a pair two). A new one
+	// reserves from the bytes left besides these (roomAfter): nested counts
+	// that each fit the rest of the input reserved it once per level (511
+	// levels over 64 KiB of zeros: 511 MB).
+	held uint64
+}
+
+// roomAfter is rem less the bytes the open containers reserved room for
+// (0 when they reserved all of it).
+func roomAfter(rem, held uint64) uint64 {
+	if rem > held {
+		return rem - held
+	}
+	return 0
 }
 
 // indefCount is an indefinite container whose entries are counted.
