@@ -261,6 +261,26 @@ class NestedCountsDoNotReserveTheInputPerLevel(unittest.TestCase):
         self.assertEqual(loads(bytes.fromhex("81" * 600 + "00"), max_depth=1000), want)
 
 
+class ErrorsComeInInputOrder(unittest.TestCase):
+    # As cbor2: a tag whose content its decoder refuses raises that error
+    # (status None, at the tag) even when malformed input follows it (the
+    # C, Rust and Go decoders report the malformation: truncated at 4).
+    def test_tag_content_error_before_a_later_malformation(self):
+        for name, hexdata, offset in (
+            ("datetime text, then the map's value missing", "a1c06130", 1),
+            ("decimal fraction of an int, then the array short", "82c400", 1),
+        ):
+            with self.subTest(name):
+                with self.assertRaises(CBORDecodeError) as cm:
+                    loads(h(hexdata))
+                self.assertEqual((cm.exception.status, cm.exception.offset), (None, offset))
+        # Without the tag: the malformation itself (the map's value is due
+        # where the input ends).
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(h("a16130"))
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", 3))
+
+
 class SequenceErrors(unittest.TestCase):
     def test_items_before_the_bad_one_are_yielded(self):
         got = []
