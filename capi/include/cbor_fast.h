@@ -413,7 +413,9 @@ CBOR_FAST_API cbor_fast_status cbor_reader_join(cbor_reader* reader, const cbor_
  *         are all read; not sticky; since 0.5 the latter was a sticky
  *         CBOR_FAST_ERR_TRUNCATED before);
  *         CBOR_FAST_ERR_TRUNCATED (a container open at end of input that
- *         wants more bytes; sticky);
+ *         wants more bytes; sticky); CBOR_FAST_NEED_MORE instead while
+ *         streaming (CBOR_FAST_OPT_STREAMING set, not yet set back to 0:
+ *         the rest may still come; not sticky, since 0.5);
  *         CBOR_FAST_ERR_INVALID_ARGUMENT; or the sticky error.
  */
 CBOR_FAST_API cbor_fast_status cbor_reader_finish(cbor_reader* reader);

@@ -268,7 +268,9 @@ class reader {
   /// container is open; invalid_state (not sticky) with input left, or with
   /// only the end items of definite arrays and maps whose items are all read
   /// left unread; truncated with the offset when an open container wants
-  /// more bytes (or the sticky error).
+  /// more bytes (streaming, before end_input(): need_more, not sticky, as
+  /// next() gives; a finish() there used to end the stream for good), or
+  /// the sticky error.
   status finish() noexcept;
 
   // ---- input in parts (reader_options::streaming; since 0.5) ----

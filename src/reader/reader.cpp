@@ -991,7 +991,9 @@ status reader::finish() noexcept {
                     (f.kind == detail::frame_tag && i + 1 < depth_);
       }
       if (only_ends) return status::invalid_state;
-      return fail(status::truncated, offset());
+      // Streaming, before end_input(): the rest may still come (need_more,
+      // not sticky), as for next().
+      return short_input(offset(), 1);
     }
     return status::invalid_state;
   }

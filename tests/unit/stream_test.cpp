@@ -511,6 +511,35 @@ TEST(streaming, read_array_reports_a_malformed_element_of_a_short_array) {
   }
 }
 
+// finish() inside a container before end_input(): the rest may still come,
+// so need_more (not sticky); after end_input() the same point is truncated.
+TEST(streaming, finish_before_end_input_waits_for_the_rest) {
+  const bytes in = hex("82 01 02");
+  reader_options o;
+  o.streaming = true;
+  reader r(in.data(), 2, o);
+  item it;
+  ASSERT_EQ(r.next(it), status::ok);  // the array
+  ASSERT_EQ(r.next(it), status::ok);  // 1
+  EXPECT_EQ(r.next(it), status::need_more);
+  EXPECT_EQ(r.finish(), status::need_more);
+  EXPECT_EQ(r.needed(), 1u);
+  EXPECT_EQ(r.error().code, status::ok);
+  ASSERT_EQ(r.feed(in.data(), in.size(), 0), status::ok);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.arg, 2u);
+  ASSERT_EQ(r.next(it), status::ok);
+  EXPECT_EQ(it.type, item_type::end);
+  EXPECT_EQ(r.finish(), status::ok);
+  // The same point once no more input comes: truncated at the end, sticky.
+  reader t(in.data(), 2, o);
+  ASSERT_EQ(t.next(it), status::ok);
+  ASSERT_EQ(t.next(it), status::ok);
+  t.end_input();
+  EXPECT_EQ(t.finish(), status::truncated);
+  EXPECT_EQ(t.error().offset, 2u);
+}
+
 TEST(streaming, skip_to_end_goes_on_where_it_stopped) {
   const bytes in = hex("83 01 82 02 03 04 05");
   reader_options o;
