@@ -295,6 +295,10 @@ struct decode_ctx {
   uintptr_t stack_check_below;
   status code = status::ok;
   size_t offset = 0;
+  /// Bytes reserved ahead for the vectors being filled (decode_vector()):
+  /// a vector reserves only what the budget of the input left holds
+  /// besides these, so nested counts cannot each reserve the whole budget.
+  size_t reserved = 0;
   /// The path, innermost step first, filled as an error unwinds: a fixed
   /// array, so failing allocates nothing either (steps past it are dropped
   /// and the path starts with "...").
@@ -618,12 +622,17 @@ status decode_vector(decode_ctx& c, V& out) {
     if (!it.is_indefinite()) {
       // The reader has checked that the input can hold this many items,
       // but an element may take far more memory than its byte: the
-      // reservation is also held to 16 bytes per byte of input left (and
-      // 64 KiB), so a count alone cannot make a large allocation.
+      // reservations of all the vectors being filled are held to 16 bytes
+      // per byte of input left (and 64 KiB), so counts alone cannot make a
+      // large allocation (nested ones each reserved that budget: a
+      // recursive type 255 levels deep over 1 MiB reserved 6 GB).
       const size_t n = size_t(it.count());
       const size_t left = c.r.input().size - c.r.offset();
       const size_t budget = (left > (SIZE_MAX - 65536) / 16 ? SIZE_MAX : left * 16 + 65536);
-      out.reserve(n < budget / sizeof(E) ? n : budget / sizeof(E));
+      const size_t room = budget > c.reserved ? (budget - c.reserved) / sizeof(E) : 0;
+      const size_t held = (n < room ? n : room) * sizeof(E);
+      out.reserve(held / sizeof(E));
+      c.reserved += held;
       for (size_t i = 0; i < n; ++i) {
         s = decode_appended(c, out);
         if (s != status::ok) {
@@ -631,6 +640,7 @@ status decode_vector(decode_ctx& c, V& out) {
           return s;
         }
       }
+      c.reserved -= held;
     } else {
       for (size_t i = 0; !c.at_break(); ++i) {
         s = decode_appended(c, out);

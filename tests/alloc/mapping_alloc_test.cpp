@@ -11,6 +11,7 @@
 namespace {
 size_t g_news = 0;     // operator new calls while counting
 size_t g_largest = 0;  // the largest of them, in bytes
+size_t g_total = 0;    // all of them, in bytes
 bool g_counting = false;
 }  // namespace
 
@@ -22,6 +23,7 @@ bool g_counting = false;
 void* operator new(size_t size) {
   if (g_counting) {
     ++g_news;
+    g_total += size;
     if (size > g_largest) g_largest = size;
   }
   void* p = std::malloc(size != 0 ? size : 1);
@@ -98,6 +100,12 @@ struct big_elements {
   std::vector<std::array<uint64_t, 512>> v;
 };
 CBOR_FAST_FIELDS(big_elements, v)
+
+// A type that holds itself: [ [node, ...] ].
+struct node {
+  std::vector<node> kids;
+};
+CBOR_FAST_FIELDS_ARRAY(node, kids)
 
 }  // namespace alloctest
 
@@ -245,6 +253,30 @@ TEST(MappingAllocations, LargeElementsReserveByTheInputSize) {
   EXPECT_EQ(allocations_of_decode(small, fresh), 1u);
   EXPECT_EQ(g_largest, 2 * sizeof(fresh.v[0]));
   EXPECT_EQ(fresh.v[1][511], 7u);
+}
+
+TEST(MappingAllocations, NestedReservationsShareOneBudget) {
+  // 200 levels of [ <2^20 nodes declared> ...: each count fits the 1 MiB of
+  // 0x80 after them, and each level reserved 2^20 nodes (24 MiB), 4.8 GB in
+  // all. The vectors being filled now share the one budget of 16 bytes per
+  // byte left plus 64 KiB. The decode fails at the innermost level's first
+  // element (an empty array is no node).
+  std::vector<uint8_t> in;
+  for (int i = 0; i < 200; ++i) {
+    const std::vector<uint8_t> level = cbor_fast_test::from_hex("81 9a00100000");
+    in.insert(in.end(), level.begin(), level.end());
+  }
+  in.resize(in.size() + (size_t(1) << 20), 0x80);
+  alloctest::node out;
+  cbor_fast::error_info err;
+  g_news = 0;
+  g_total = 0;
+  g_counting = true;
+  EXPECT_EQ(cbor_fast::from_cbor(in.data(), in.size(), out, &err), status::type_mismatch);
+  g_counting = false;
+  EXPECT_EQ(err.offset, 200u * 6);
+  EXPECT_LE(g_total, 16 * in.size() + 65536 + 200 * 1024);  // the budget, and the reader's stack
+  EXPECT_GE(g_news, 200u);                                  // a vector per level reached
 }
 
 }  // namespace
