@@ -328,6 +328,62 @@ func TestDecoderLengthBomb(t *testing.T) {
 	}
 }
 
+// An item cut short in a stream: the error comes from Unmarshal's passes
+// over the bytes at hand, its first pass included, so nothing is built of
+// it. The decoding pass alone built it: a recursive slice type reserved room
+// for the bytes left at each level (a helper measured 97 MiB for 1 MB, 1.65
+// GB with 200 levels allowed), and 536-byte elements were built once per
+// zero byte (12.6 MB here with 131071 per level; 2 GB for a larger count).
+// The recursive row stays as the same property's row.
+func TestDecoderItemCutShortBuildsNothing(t *testing.T) {
+	type nest []nest
+	type big struct {
+		Kids []big
+		Pad  [64]uint64
+	}
+	cut := append(unhex(t, strings.Repeat("9a0001ffff", 30)), make([]byte, 1<<20)...)
+	dm, err := DecOptions{MaxNestedLevels: 1000}.DecMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct {
+		name string
+		into func(dec *Decoder) error
+	}{
+		{"recursive slices", func(dec *Decoder) error { var v nest; return dec.Decode(&v) }},
+		{"structs of 536 bytes", func(dec *Decoder) error { var v []big; return dec.Decode(&v) }},
+	}
+	for _, r := range rows {
+		var ms0, ms1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms0)
+		err := r.into(dm.NewDecoder(bytes.NewReader(cut)))
+		runtime.ReadMemStats(&ms1)
+		if err != io.ErrUnexpectedEOF {
+			t.Errorf("%s: %v, want io.ErrUnexpectedEOF", r.name, err)
+		}
+		// The stream's buffer holds the input (it grows by doubling).
+		if d := ms1.TotalAlloc - ms0.TotalAlloc; d > 8<<20 {
+			t.Errorf("%s: %d bytes allocated for %d bytes of input", r.name, d, len(cut))
+		}
+	}
+	// As Unmarshal: the first pass's truncation before the decoding pass's
+	// invalid UTF-8 (a text string of ff fe, then the input ends), and a
+	// malformed head before the cut still wins.
+	bad := unhex(t, "82 62 fffe")
+	var want, got []string
+	uerr := Unmarshal(bad, &want)
+	derr := NewDecoder(bytes.NewReader(bad)).Decode(&got)
+	var ue, de *Error
+	if !errors.As(uerr, &ue) || ue.Code != CodeTruncated || ue.Offset != 4 || derr != io.ErrUnexpectedEOF {
+		t.Errorf("Decoder %v, Unmarshal %v: want io.ErrUnexpectedEOF and truncated at 4", derr, uerr)
+	}
+	derr = NewDecoder(bytes.NewReader(unhex(t, "83 01 1c"))).Decode(&got)
+	if !errors.As(derr, &de) || de.Code != CodeReservedAI || de.Offset != 2 {
+		t.Errorf("Decoder %v: want reserved_additional_info at 2", derr)
+	}
+}
+
 // A reader that never makes progress and one that fails: their errors.
 func TestDecoderReaderErrors(t *testing.T) {
 	dec := NewDecoder(iotest.ErrReader(errors.New("boom")))
