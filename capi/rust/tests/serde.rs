@@ -18,11 +18,14 @@ struct Counting;
 
 thread_local! {
     static ALLOCATIONS: Cell<u64> = const { Cell::new(0) };
+    /// Bytes asked for (allocations and the new sizes of reallocations).
+    static BYTES: Cell<u64> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        let _ = BYTES.try_with(|c| c.set(c.get() + layout.size() as u64));
         unsafe { System.alloc(layout) }
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
@@ -30,8 +33,16 @@ unsafe impl GlobalAlloc for Counting {
     }
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         let _ = ALLOCATIONS.try_with(|c| c.set(c.get() + 1));
+        let _ = BYTES.try_with(|c| c.set(c.get() + new_size as u64));
         unsafe { System.realloc(ptr, layout, new_size) }
     }
+}
+
+/// Rust heap bytes `f` asks for on this thread.
+fn bytes_allocated<R>(f: impl FnOnce() -> R) -> (R, u64) {
+    let before = BYTES.with(Cell::get);
+    let r = f();
+    (r, BYTES.with(Cell::get) - before)
 }
 
 #[global_allocator]
@@ -912,6 +923,49 @@ fn length_bombs_fail_without_allocating_their_claim() {
     assert_eq!((e.status(), e.offset()), (Status::Truncated, 3));
     let e = from_slice::<BTreeMap<u8, u8>>(&hex("bf 01 02 03")).unwrap_err();
     assert_eq!((e.status(), e.offset()), (Status::Truncated, 4));
+}
+
+/// Nested containers whose counts each fit the bytes left: serde reserves
+/// by the size hint before reading anything, and with the count as the
+/// hint (4096 at most) every level of a recursive type reserved up to
+/// 1 MiB over a few bytes of input (`struct N(Vec<N>)`: 48 MiB from 5.6 KB).
+/// Hints now come from the bytes left besides those the enclosing hints
+/// stand for.
+#[test]
+fn nested_counts_do_not_reserve_per_level() {
+    #[derive(Deserialize, Debug)]
+    struct N(#[allow(dead_code)] Vec<N>);
+    #[derive(Deserialize, Debug)]
+    struct B {
+        #[allow(dead_code)]
+        kids: Vec<B>,
+        #[allow(dead_code)]
+        pad: [[u64; 32]; 2],
+    }
+    #[derive(Deserialize, Debug)]
+    struct M(#[allow(dead_code)] std::collections::HashMap<String, M>);
+    // 500 levels of a 4096-entry array head (map: 4096 pairs, key "a"),
+    // then zeros enough for each count: a type error at the innermost level.
+    let arrays = [hex(&"99 1000 ".repeat(500)), vec![0; 4200]].concat();
+    let maps = [hex(&"b9 1000 61 61 ".repeat(500)), vec![0; 8300]].concat();
+    let (r, n) = bytes_allocated(|| from_slice::<N>(&arrays));
+    assert!(r.is_err());
+    assert!(n < 4 << 20, "Vec<N>: {n} bytes for {} bytes of input", arrays.len());
+    let (r, n) = bytes_allocated(|| from_slice::<B>(&[hex("82"), arrays.clone()].concat()));
+    assert!(r.is_err());
+    assert!(n < 4 << 20, "B: {n} bytes");
+    let (r, n) = bytes_allocated(|| from_slice::<M>(&maps));
+    assert!(r.is_err());
+    assert!(n < 4 << 20, "HashMap<String, M>: {n} bytes for {} bytes of input", maps.len());
+    // Honest data keeps its hints: [[7 x 1000], [8, 8, 8]] asks for the
+    // outer vector, the 4000 bytes of the first inner one at once and the
+    // 12 of the second (a hint of 16 would regrow it: 64, 128, ... bytes).
+    let mut honest = vec![0x82];
+    honest.extend(to_vec(&vec![7u32; 1000]).unwrap());
+    honest.extend(to_vec(&vec![8u32; 3]).unwrap());
+    let (r, n) = bytes_allocated(|| from_slice::<Vec<Vec<u32>>>(&honest));
+    assert_eq!(r.unwrap(), vec![vec![7; 1000], vec![8; 3]]);
+    assert_eq!(n, 2 * 24 + 4000 + 12);
 }
 
 /// `depth` nested one-item arrays around a 0.
