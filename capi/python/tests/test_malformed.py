@@ -261,6 +261,35 @@ class NestedCountsDoNotReserveTheInputPerLevel(unittest.TestCase):
         self.assertEqual(loads(bytes.fromhex("81" * 600 + "00"), max_depth=1000), want)
 
 
+class IndefiniteByteStringsJoinInOneBuffer(unittest.TestCase):
+    # The chunks were kept as a list and joined by _PyBytes_Join, which
+    # takes an 80-byte Py_buffer per chunk: 2 MiB of empty chunks peaked at
+    # 176 MiB for b"". They now go into one growing buffer.
+    def test_many_chunks_cost_their_bytes(self):
+        import tracemalloc
+
+        for body, want in ((b"\x40", b""), (b"\x41a", b"a" * (1 << 20))):
+            with self.subTest(chunk=body.hex()):
+                data = b"\x5f" + body * ((2 << 20) // len(body)) + b"\xff"
+                tracemalloc.start()
+                try:
+                    got = loads(data)
+                    peak = tracemalloc.get_traced_memory()[1]
+                finally:
+                    tracemalloc.stop()
+                self.assertEqual(got, want)
+                self.assertLess(peak, 4 * len(want) + (4 << 20))
+
+    def test_values(self):
+        self.assertEqual(loads(h("5f42010243030405ff")), b"\x01\x02\x03\x04\x05")
+        self.assertEqual(loads(h("5fff")), b"")
+        self.assertEqual(loads(h("5f4040ff")), b"")
+        self.assertEqual(loads(h("825f4161ff5f40ff")), [b"a", b""])
+        with self.assertRaises(CBORDecodeError) as cm:
+            loads(h("5f4161"))
+        self.assertEqual((cm.exception.status, cm.exception.offset), ("truncated", 3))
+
+
 class ErrorsComeInInputOrder(unittest.TestCase):
     # As cbor2: a tag whose content its decoder refuses raises that error
     # (status None, at the tag) even when malformed input follows it (the
