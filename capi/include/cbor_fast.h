@@ -949,7 +949,9 @@ CBOR_FAST_API void cbor_mdoc_free(cbor_mdoc* doc);
  * Deep-copies an immutable document (strings included) into a new mutable one,
  * to edit it. The source and its input may be freed afterwards. Floats keep
  * their wire width and arrays/maps their indefinite length (see
- * cbor_mnode_set_indefinite); indefinite strings become definite.
+ * cbor_mnode_set_indefinite); indefinite strings become definite. No memory
+ * budget applies: about 80 bytes per item (a 2 MB array of zeros took
+ * 214 MiB in a probe), against the source's 24-byte nodes.
  * @return CBOR_FAST_OK; CBOR_FAST_ERR_INVALID_ARGUMENT; CBOR_FAST_ERR_OUT_OF_MEMORY.
  */
 CBOR_FAST_API cbor_fast_status cbor_doc_to_mdoc(const cbor_doc* doc,
@@ -1391,8 +1393,11 @@ CBOR_FAST_API int cbor_host_is_little_endian(void);
  * CBOR_FAST_ERR_DUPLICATE_KEY. Keys whose encodings differ are kept even
  * where CBOR_FAST_OPT_REJECT_DUPLICATE_KEYS counts them as one value (0.0 and
  * -0.0, NaNs of different payloads, containers holding them): decode with that
- * check first when the output must pass it. Scratch memory: 4 bytes per node
- * plus 8 per map pair, from the document's allocator.
+ * check first when the output must pass it. Scratch memory, from the
+ * document's allocator and outside its decode budget: the sort's tables for
+ * the map being sorted (a probe measured 50 MiB for one map of 300,000
+ * pairs, about 175 bytes a pair) and, for keys that are containers, a few
+ * bytes per node and per level of their nesting.
  */
 /**
  * RFC 8949 4.2.1 core deterministic: keys in bytewise lexicographic order of

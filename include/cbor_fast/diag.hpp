@@ -37,7 +37,10 @@ struct diag_options {
   /// (invalid_utf8). Since 0.4.
   bool encoding_indicators = false;
   /// Pretty printing: each array element and map entry on a line of its own,
-  /// indented by this many spaces per level; 0 prints one line. Since 0.4.
+  /// indented by this many spaces per level; 0 prints one line. The text
+  /// grows with depth times items (1 MB of input nested 512 deep printed
+  /// 1.08 GB at indent 2 in a probe): print to a stream, not a string, for
+  /// input you do not trust. Since 0.4.
   unsigned indent = 0;
 };
 
@@ -72,7 +75,9 @@ struct diag_parse_options {
   /// Most arrays, maps, tags (bignums' included), indefinite strings and
   /// << >> open at once, as the reader counts levels: 1 takes [] but not
   /// [[]]; 0 takes a top-level scalar only, not the default (as in
-  /// from_json_options, unlike the reader's options).
+  /// from_json_options, unlike the reader's options). Memory grows with the
+  /// depth reached: a raised limit let 1 MB of `[` take 89 MB in a probe
+  /// before its syntax_error.
   uint32_t max_depth = 512;
   /// Accept a sequence of items separated by commas or whitespace (RFC 8742;
   /// as "cbor-fast from-diag" reads a file). Off: exactly one item.

@@ -82,7 +82,9 @@ struct from_json_options {
   /// Most arrays, objects and bignum tags open at once, as the reader counts
   /// levels: 1 takes [] but not [[]] nor [18446744073709551616] (the tag of a
   /// bignum is a level); 0 takes a top-level scalar only, not the default (as
-  /// in diag_parse_options, unlike the reader's options).
+  /// in diag_parse_options, unlike the reader's options). Memory grows with
+  /// the depth reached: a raised limit let 1 MB of `[` take 266 MB in a
+  /// probe before its syntax_error.
   uint32_t max_depth = 1024;
   /// Reject an object with two equal member names: duplicate_key at the second.
   bool reject_duplicate_keys = false;

@@ -46,9 +46,12 @@
 // the reader's nesting stack in a 1 KiB buffer on the C++ stack, strings land
 // in string_view/byte_view members, and each vector reserves once from its
 // declared count (which the reader has bounded by the bytes left: a length
-// bomb is refused before anything is allocated), reserving at most 16 bytes
-// of memory per byte of input left, plus 64 KiB (elements larger than that
-// grow the vector as they come). Decoding recurses only over
+// bomb is refused before anything is allocated), the vectors being filled
+// reserving at most 16 bytes of memory per byte of input left, plus 64 KiB,
+// between them (elements past that grow the vector as they come). What the
+// elements then take is their type's: a vector of 520-byte structs, each
+// from a 1-byte empty array, took 1.62 GB for 1 MB of input in a probe.
+// Decoding recurses only over
 // the type's static structure: input nested deeper than the type is a
 // type_mismatch, never a deeper call (a recursive type, e.g. a tree node
 // holding a std::vector of itself, recurses per level up to
