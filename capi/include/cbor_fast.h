@@ -728,7 +728,9 @@ typedef struct cbor_node cbor_node;
  * nesting is denser while the decoder is inside it: each open level of
  * one-byte heads (81 81 81 ...) holds about 71 bytes, so with max_depth
  * raised past about 30,000 such input meets the default budget
- * (CBOR_FAST_ERR_MEMORY_BUDGET). Lift a limit by setting its field; its type's maximum
+ * (CBOR_FAST_ERR_MEMORY_BUDGET), as may a valid input made mostly of keys
+ * that are tagged values or containers under the duplicate-key check, whose
+ * tables count too. Lift a limit by setting its field; its type's maximum
  * (UINT64_MAX) means no limit but the input's own bound.
  */
 typedef struct cbor_fast_decode_options {

@@ -143,7 +143,9 @@ enum encode_flags : uint32_t {
 /// copies and strict checks) and a document of one-byte integers needs 24x.
 /// Deep nesting is denser while the decoder is inside it (about 71 bytes per
 /// open level of one-byte heads: with max_depth raised past about 30,000,
-/// such input meets the default budget). Each is lifted by setting the field, up to its type's
+/// such input meets the default budget), and so are keys that are tagged
+/// values or containers under reject_duplicate_keys, whose tables count too
+/// (a valid 1.6 MB map of such keys met the default budget in a probe). Each is lifted by setting the field, up to its type's
 /// maximum for no limit beyond the input's own bound.
 ///
 /// Memory budget: default_memory_per_input_byte times the input size plus
