@@ -542,8 +542,9 @@ impl<'a> Deserializer<'a> {
     /// read, each `unit` bytes at least (1 for an array item, 2 for a map
     /// pair), asked before its first entry is read; `held` (the
     /// container's) receives the bytes it stands for, added to `self.held`
-    /// until the container is dropped. serde reserves by the hint (up to 1 MiB a container) before
-    /// reading anything: with the count alone as the hint (4096 at most)
+    /// until the container is dropped (`give_back`). serde reserves by the
+    /// hint (up to 1 MiB a container) before reading anything: with the
+    /// count alone as the hint (4096 at most)
     /// every level of a recursive type reserved that much over a few bytes
     /// of input (`struct N(Vec<N>)`: 48 MiB from 5.6 KB, 2 GB with a raised
     /// depth). Counts up to 16 are hinted as they are; larger ones only from
@@ -570,6 +571,16 @@ impl<'a> Deserializer<'a> {
         held.set(h * unit);
         self.held.set(self.held.get() + h * unit);
         h as usize
+    }
+
+    /// Takes back from `self.held` what a dropped sequence's or map's hint
+    /// stood for (`hint`).
+    #[inline]
+    fn give_back(&self, held: &Cell<u64>) {
+        let h = held.get();
+        if h != 0 {
+            self.held.set(self.held.get() - h);
+        }
     }
 
     /// `deeper` at the item `peek` returned.
@@ -1420,10 +1431,7 @@ struct Seq<'d, 'a> {
 impl Drop for Seq<'_, '_> {
     #[inline]
     fn drop(&mut self) {
-        let held = self.held.get();
-        if held != 0 {
-            self.de.held.set(self.de.held.get() - held);
-        }
+        self.de.give_back(&self.held);
     }
 }
 
@@ -1465,10 +1473,7 @@ struct Map<'d, 'a> {
 impl Drop for Map<'_, '_> {
     #[inline]
     fn drop(&mut self) {
-        let held = self.held.get();
-        if held != 0 {
-            self.de.held.set(self.de.held.get() - held);
-        }
+        self.de.give_back(&self.held);
     }
 }
 
