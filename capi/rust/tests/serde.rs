@@ -1664,6 +1664,10 @@ fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
         ("seq 2 of 3", to_vec(&Seq(3, 2)), Err((3, fewer))),
         ("seq 2 of 1", to_vec(&Seq(1, 2)), Err((3, more))),
         ("seq 0 of 1", to_vec(&Seq(1, 0)), Err((1, fewer))),
+        // Lengths of 2^63 and more: the count left alone would read as wrapped.
+        ("seq 0 of 2^64-1", to_vec(&Seq(usize::MAX, 0)), Err((9, fewer))),
+        ("seq 2 of 2^63", to_vec(&Seq(1 << 63, 2)), Err((11, fewer))),
+        ("map 1 of 2^63+1", to_vec(&Map((1 << 63) + 1, 1, false)), Err((11, fewer))),
         ("map 1 of 1", to_vec(&Map(1, 1, false)), Ok("a1 00 00")),
         ("map 2 of 1", to_vec(&Map(1, 2, false)), Err((5, more))),
         ("map 1 of 2", to_vec(&Map(2, 1, false)), Err((3, fewer))),

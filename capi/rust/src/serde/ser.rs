@@ -470,21 +470,21 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(4, n as u64);
-                Compound { ser: self, kind: Kind::Counted, left: n as u64 }
+                Compound::new(self, Kind::Counted, n as u64)
             }
             None => {
                 // Of unknown length: indefinite, as serde_cbor and ciborium
                 // write it (a definite head put in at the end moved the
                 // bytes after it, once per level of nesting).
                 self.out.push(0x9f);
-                Compound { ser: self, kind: Kind::Indefinite, left: 0 }
+                Compound::new(self, Kind::Indefinite, 0)
             }
         })
     }
     #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Compound<'s, 'o>, Error> {
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
+        Ok(Compound::new(self, Kind::Counted, len as u64))
     }
     #[inline]
     fn serialize_tuple_struct(
@@ -494,7 +494,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     ) -> Result<Compound<'s, 'o>, Error> {
         self.deeper()?;
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
+        Ok(Compound::new(self, Kind::Counted, len as u64))
     }
     /// `{variant: [fields...]}`; for ciborium's tags (`ciborium::Value::Tag`,
     /// `ciborium::tag::*`): the tag head, then the value.
@@ -507,12 +507,12 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     ) -> Result<Compound<'s, 'o>, Error> {
         self.deeper()?;
         if name == CIBORIUM_TAG_ENUM && variant == TAG_VARIANT && len == 2 {
-            return Ok(Compound { ser: self, kind: Kind::Tag { fields: 0 }, left: 0 });
+            return Ok(Compound::new(self, Kind::Tag { fields: 0 }, 0));
         }
         self.out.push(0xa1);
         self.text(variant);
         self.head(4, len as u64);
-        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
+        Ok(Compound::new(self, Kind::Counted, len as u64))
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
@@ -520,15 +520,11 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         Ok(match len {
             Some(n) => {
                 self.head(5, n as u64);
-                Compound {
-                    ser: self,
-                    kind: Kind::Map { indefinite: false, key: false },
-                    left: n as u64,
-                }
+                Compound::new(self, Kind::Map { indefinite: false, key: false }, n as u64)
             }
             None => {
                 self.out.push(0xbf);
-                Compound { ser: self, kind: Kind::Map { indefinite: true, key: false }, left: 0 }
+                Compound::new(self, Kind::Map { indefinite: true, key: false }, 0)
             }
         })
     }
@@ -539,7 +535,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.deeper()?;
         self.head(5, len as u64);
         // One per field (a key and its value).
-        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
+        Ok(Compound::new(self, Kind::Counted, len as u64))
     }
     /// `{variant: {fields...}}`.
     fn serialize_struct_variant(
@@ -554,7 +550,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
         self.text(variant);
         self.head(5, len as u64);
         // One per field (a key and its value).
-        Ok(Compound { ser: self, kind: Kind::Counted, left: len as u64 })
+        Ok(Compound::new(self, Kind::Counted, len as u64))
     }
 }
 
@@ -581,6 +577,16 @@ pub struct Compound<'s, 'o> {
     /// down from 0 in one of unknown length. One decrement for all kinds,
     /// no branch per item.
     left: u64,
+    /// The length a counted container was given (`left` at its start): the
+    /// items that came are `given - left`, wrapping (fewer than 2^64).
+    given: u64,
+}
+
+impl<'s, 'o> Compound<'s, 'o> {
+    #[inline(always)]
+    fn new(ser: &'s mut Serializer<'o>, kind: Kind, left: u64) -> Compound<'s, 'o> {
+        Compound { ser, kind, left, given: left }
+    }
 }
 
 impl Compound<'_, '_> {
@@ -608,7 +614,9 @@ impl Compound<'_, '_> {
             0 => Ok(()),
             // The head said more or fewer items than came (a `Serialize`
             // that passed a wrong length): the bytes would not be the value.
-            n if n > u64::MAX / 2 => {
+            // More items when given - left wrapped past given (a length
+            // of 2^63 or more with fewer items does not wrap).
+            n if self.given.wrapping_sub(n) > self.given => {
                 Err(self.refuse("more items than the length the container was given"))
             }
             _ => Err(self.refuse("fewer items than the length the container was given")),
