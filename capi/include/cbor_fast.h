@@ -1339,7 +1339,10 @@ typedef struct cbor_fast_typed_array {
 CBOR_FAST_API cbor_fast_status cbor_reader_read_typed_array(cbor_reader* reader,
                                                             cbor_fast_typed_array* out);
 /** The same for a document node (CBOR_FAST_ERR_TYPE_MISMATCH for other nodes;
- *  data_offset assumes the byte string has a shortest head). Since 0.4. */
+ *  data_offset assumes the byte string has a shortest head). A tag over an
+ *  indefinite byte string is read too: out->data then points at the chunks
+ *  the document joined, valid while the document is (a definite one's point
+ *  into the input). Since 0.4. */
 CBOR_FAST_API cbor_fast_status cbor_node_read_typed_array(const cbor_node* node,
                                                           cbor_fast_typed_array* out);
 /**

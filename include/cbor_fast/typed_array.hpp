@@ -91,7 +91,8 @@ uint64_t typed_array_tag(typed_element element, bool little_endian) noexcept;
 status read_typed_array(reader& r, typed_array& out) noexcept;
 /// The same for a document node: type_mismatch for any other node. A node
 /// keeps its head's offset only, so data_offset is the byte string's offset
-/// plus the size of a shortest head (an indefinite string: joined, its head + 1).
+/// plus the size of a shortest head (an indefinite string: joined, its head + 1;
+/// its bytes are then the document's joined copy, valid while the document is).
 status read_typed_array(node n, typed_array& out) noexcept;
 
 /// Document nodes: an array of numbers (any head or float width; a tag 41 in

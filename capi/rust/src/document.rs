@@ -590,8 +590,46 @@ impl<'d, 'a> Node<'d, 'a> {
     }
 
     /// This node as an RFC 8746 typed array (a view of the input), or
-    /// [`Status::TypeMismatch`].
+    /// [`Status::TypeMismatch`]: for any other node, and at the byte
+    /// string's offset for a tag over an indefinite byte string (its chunks
+    /// are joined in the document, not the input: [`Node::joined_typed_array`]
+    /// reads it), as [`crate::Reader::read_typed_array`] refuses one.
     pub fn read_typed_array(&self) -> Result<crate::TypedArray<'a>, Error> {
+        if let Some((_, content)) = self.as_tag() {
+            if content.is_indefinite() {
+                return Err(Error::from_code(ffi::CBOR_FAST_ERR_TYPE_MISMATCH, content.offset()));
+            }
+        }
+        // SAFETY: a definite byte string's bytes are in the input (as
+        // `as_bytes`), which lives for 'a.
+        unsafe { self.typed_array_view() }
+    }
+
+    /// This node as an RFC 8746 typed array, a tag over an indefinite byte
+    /// string included (its chunks joined): valid while the document is, as
+    /// [`Node::joined_bytes`].
+    ///
+    /// ```compile_fail
+    /// // The view cannot outlive the document.
+    /// let data = [0xd8, 0x40, 0x5f, 0x41, 0x01, 0x41, 0x02, 0xff];
+    /// let a = {
+    ///     let doc = cbor_fast::Document::parse(&data).unwrap();
+    ///     doc.root().joined_typed_array().unwrap()
+    /// };
+    /// assert_eq!(a.len(), 2);
+    /// ```
+    pub fn joined_typed_array(&self) -> Result<crate::TypedArray<'d>, Error> {
+        // SAFETY: the bytes are in the input or the document, which both
+        // outlive the document's borrow 'd.
+        unsafe { self.typed_array_view() }
+    }
+
+    /// cbor_node_read_typed_array's view.
+    ///
+    /// # Safety
+    /// The bytes it views must live for 'v: the input's lifetime only for a
+    /// definite byte string (an indefinite one's are joined in the document).
+    unsafe fn typed_array_view<'v>(&self) -> Result<crate::TypedArray<'v>, Error> {
         let mut raw = ffi::cbor_fast_typed_array::INIT;
         // SAFETY: live node, valid out struct with struct_size set.
         let code = unsafe { ffi::cbor_node_read_typed_array(self.ptr(), &mut raw) };

@@ -410,8 +410,9 @@ impl<'a> TypedArray<'a> {
         if self.raw.count == 0 {
             return &[];
         }
-        // SAFETY: the library's view of count * element_size input bytes,
-        // which live for 'a.
+        // SAFETY: the library's view of count * element_size bytes, which
+        // live for 'a: the input's, or the document's joined copy
+        // (`Node::joined_typed_array`, where 'a is the document's borrow).
         unsafe { std::slice::from_raw_parts(self.raw.data, self.raw.count * self.element_size()) }
     }
 

@@ -141,6 +141,37 @@ fn node_reads_arrays() {
 }
 
 #[test]
+fn a_node_typed_array_over_an_indefinite_byte_string_lives_only_as_long_as_the_document() {
+    // 72(sint8) over (_ h'0102', h'03'): the chunks are joined in the document.
+    let data = hex("d8 48 5f 42 0102 41 03 ff");
+    let doc = Document::parse(&data).unwrap();
+    // The input-lifetime view refuses it, at the byte string (as Reader's).
+    let e = doc.root().read_typed_array().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::TypeMismatch, 2));
+    let mut r = Reader::new(&data).unwrap();
+    let e = r.read_typed_array().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::TypeMismatch, 2));
+    // The document-lifetime view reads it.
+    let a = doc.root().joined_typed_array().unwrap();
+    assert_eq!((a.element(), a.tag(), a.len()), (TypedElement::Sint8, 72, 3));
+    assert_eq!(a.bytes(), [1, 2, 3]);
+    assert!(!data.as_ptr_range().contains(&a.bytes().as_ptr()), "joined, not in the input");
+    assert_eq!(a.to_vec::<i64>().unwrap(), [1, 2, 3]);
+    // A definite one: both views, the same bytes, in the input.
+    let data = hex("d8 48 43 010203");
+    let doc = Document::parse(&data).unwrap();
+    let a = doc.root().read_typed_array().unwrap();
+    assert_eq!(a.bytes().as_ptr(), data[3..].as_ptr());
+    let b = doc.root().joined_typed_array().unwrap();
+    assert_eq!(b.bytes().as_ptr(), data[3..].as_ptr());
+    // Not a typed array: the node's offset.
+    let data = hex("d8 48 01");
+    let doc = Document::parse(&data).unwrap();
+    let e = doc.root().joined_typed_array().unwrap_err();
+    assert_eq!((e.status, e.offset), (Status::TypeMismatch, 0));
+}
+
+#[test]
 fn typed_array_views_and_conversions() {
     let rows: &[(&str, TypedElement, u64, bool, usize)] = &[
         ("d840430102ff", TypedElement::Uint8, 64, false, 3),
