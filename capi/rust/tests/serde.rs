@@ -1604,6 +1604,75 @@ fn nested_from_slice_calls_read_their_own_input() {
 }
 
 #[test]
+fn a_foreign_serializer_that_panics_leaves_nothing_for_a_later_to_vec() {
+    // serde_cbor over a writer that panics: typed_array's and Tagged's
+    // serialize panic inside the foreign serializer's newtype struct.
+    struct PanicW;
+    impl std::io::Write for PanicW {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            panic!("the writer fails")
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    // Newtype structs with this crate's private names, which any type may use.
+    struct Named(&'static str);
+    impl Serialize for Named {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_newtype_struct(self.0, &1u8)
+        }
+    }
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let v: Vec<u64> = vec![0x4141_4141_4141_4141; 512];
+    let typed = std::panic::catch_unwind(|| {
+        let mut ser = serde_cbor::Serializer::new(serde_cbor::ser::IoWrite::new(PanicW));
+        let _ = cbor_fast::serde::typed_array::serialize(&v, &mut ser);
+    });
+    drop(v);
+    let tagged = std::panic::catch_unwind(|| {
+        let mut ser = serde_cbor::Serializer::new(serde_cbor::ser::IoWrite::new(PanicW));
+        let _ = Tagged::new(Some(1234), 5u8).serialize(&mut ser);
+    });
+    std::panic::set_hook(quiet);
+    assert!(typed.is_err() && tagged.is_err());
+    // The value alone: the freed Vec's address and the tag 1234 were left
+    // set, and these wrote 4101 bytes copied from the freed Vec and d904d2 01.
+    assert_eq!(to_vec(&Named("@@CBOR_FAST_TYPED@@")).unwrap(), [0x01]);
+    assert_eq!(to_vec(&Named("@@CBOR_FAST_TAG@@")).unwrap(), [0x01]);
+}
+
+#[test]
+fn a_bulk_vec_that_no_visitor_took_is_not_handed_to_a_later_one() {
+    use serde::de::{IntoDeserializer, Visitor};
+    // A type that reads a newtype struct of the bulk field's name with a
+    // visitor of its own, which ignores the Vec the deserializer hands over.
+    struct Odd;
+    impl<'de> Deserialize<'de> for Odd {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Odd, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Odd;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("anything")
+                }
+                fn visit_unit<E: serde::de::Error>(self) -> Result<Odd, E> {
+                    Ok(Odd)
+                }
+            }
+            d.deserialize_newtype_struct("@@CBOR_FAST_BULK_U64@@", V)
+        }
+    }
+    let _: Odd = from_slice(&hex("83 01 02 03")).unwrap();
+    // Then the bulk field's visitor, given a unit by another deserializer:
+    // an error, not [1, 2, 3] left over from the call above.
+    let unit: serde::de::value::UnitDeserializer<serde::de::value::Error> = ().into_deserializer();
+    let got: Result<Vec<u64>, _> = cbor_fast::serde::bulk::deserialize(unit);
+    assert!(got.is_err(), "{got:?}");
+}
+
+#[test]
 fn a_wrong_length_from_serialize_is_an_error_not_bad_bytes() {
     // A Serialize impl that declares `declared` items and writes `given`.
     struct Seq(usize, usize);

@@ -1203,6 +1203,9 @@ impl<'a> Deserializer<'a> {
         match self.bulk::<T>()? {
             Some(v) => {
                 super::numbers::hand_over(v);
+                // A visitor that is not the bulk one (or panics) leaves the
+                // `Vec` for no later call.
+                let _clear = super::OnDrop(super::numbers::drop_handed);
                 visitor.visit_unit()
             }
             None => visitor.visit_newtype_struct(self),

@@ -44,6 +44,19 @@ mod stream;
 mod tag;
 mod utf8;
 
+/// Runs its closure when dropped: when the call it guards returns or
+/// unwinds. The thread-locals that hand a value from a `Serialize` or
+/// `Deserialize` impl to this crate's serializer or deserializer are cleared
+/// through it, so that a serializer or visitor that panics leaves nothing for
+/// a later, unrelated call (a slice's address, once freed, was copied from).
+pub(crate) struct OnDrop<F: FnMut()>(pub(crate) F);
+
+impl<F: FnMut()> Drop for OnDrop<F> {
+    fn drop(&mut self) {
+        (self.0)()
+    }
+}
+
 pub use de::{Deserializer, SliceItems, from_slice, from_slice_with};
 pub use error::Error;
 pub use numbers::{BulkElement, bulk, typed_array};

@@ -54,6 +54,11 @@ pub(crate) fn hand_over<T: 'static>(v: Vec<T>) {
     READ.with(|r| *r.borrow_mut() = Some(Box::new(v)));
 }
 
+/// Drops the `Vec` of `hand_over` if the visitor did not take it.
+pub(crate) fn drop_handed() {
+    let _ = READ.try_with(|r| r.borrow_mut().take());
+}
+
 /// The slice a `typed_array::serialize` call in progress asked for.
 pub(crate) fn take_typed() -> Option<(usize, usize, usize, u32)> {
     WRITE.with(|w| w.take())
@@ -165,9 +170,12 @@ pub mod typed_array {
     ) -> Result<S::Ok, S::Error> {
         let size = std::mem::size_of::<T>();
         WRITE.with(|w| w.set(Some((v.as_ptr() as usize, v.len(), size, T::ELEMENT))));
-        let r = s.serialize_newtype_struct(TYPED, &Plain(v));
-        WRITE.with(|w| w.set(None));
-        r
+        // Cleared however the call ends: a serializer that panicked left the
+        // address of `v`, and a later newtype of this name copied from it.
+        let _clear = crate::serde::OnDrop(|| {
+            let _ = WRITE.try_with(|w| w.set(None));
+        });
+        s.serialize_newtype_struct(TYPED, &Plain(v))
     }
 
     pub fn deserialize<'de, D: Deserializer<'de>, T: BulkElement>(

@@ -77,9 +77,12 @@ impl<T: Serialize> Serialize for Tagged<T> {
             None => self.value.serialize(s),
             Some(tag) => {
                 PENDING.with(|p| p.set(Some(tag)));
-                let r = s.serialize_newtype_struct(TAG_ENUM, &self.value);
-                PENDING.with(|p| p.set(None));
-                r
+                // Cleared however the call ends (a serializer that panicked
+                // left the tag for a later newtype of this name).
+                let _clear = super::OnDrop(|| {
+                    let _ = PENDING.try_with(|p| p.set(None));
+                });
+                s.serialize_newtype_struct(TAG_ENUM, &self.value)
             }
         }
     }
