@@ -46,7 +46,8 @@
 // exactly (NaN payloads included), bignums only when the value does not fit
 // 64 bits. A Map is written in its own order; Go maps are written with their
 // keys sorted as RFC 8949 section 4.2.3 sorts encoded keys (shorter first,
-// then bytewise), so the output is deterministic.
+// then bytewise), so the output is deterministic (two keys that encode alike,
+// such as int(1) and uint(1) in a map[any]any, are an UnsupportedValueError).
 //
 // Decoding into `any` (Decode, Sequence, Unmarshal) never recurses: the depth
 // is limited by the options only. Typed decoding recurses along the Go type,

@@ -43,8 +43,9 @@ const MaxEncodeDepthLimit = 1 << 18
 // Encode writes v as CBOR in preferred serialization: shortest heads and
 // floats, a Map in its order, Go maps with their keys sorted length-first
 // (RFC 8949 section 4.2.3; for text keys below 24 bytes the same as
-// bytewise), nil slices and maps as empty ones. It takes Decode's types and
-// every type Marshal takes.
+// bytewise; two keys that encode alike are an UnsupportedValueError), nil
+// slices and maps as empty ones. It takes Decode's types and every type
+// Marshal takes.
 func Encode(v any) ([]byte, error) { return EncodeOptions{}.Encode(v) }
 
 var classicModes sync.Map // depth -> *encMode
@@ -952,9 +953,15 @@ func arrayEnc(t reflect.Type) encFn {
 	}
 }
 
+// errEqualKeys: two keys of a Go map encode to the same bytes (int(1) and
+// uint(1) in a map[any]any, float32 and float64 1.5, two NaNs), which a
+// sorting mode cannot write: the map would have a duplicate key (not valid
+// CBOR, RFC 8949 5.6) in an order that changes from run to run.
+var errEqualKeys = &UnsupportedValueError{Reason: "two map keys encode to the same bytes (a sorted map cannot hold duplicate keys)"}
+
 // sortPairs reorders the encoded pairs written at b[spans...] by their
-// encoded keys.
-func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) {
+// encoded keys; errEqualKeys when two are equal.
+func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) error {
 	keyOf := func(s pairSpan) []byte { return b[s.start:s.keyEnd] }
 	if e.em.opts.Sort == SortLengthFirst {
 		sort.Slice(spans, func(i, j int) bool {
@@ -967,11 +974,18 @@ func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) {
 	} else {
 		sort.Slice(spans, func(i, j int) bool { return string(keyOf(spans[i])) < string(keyOf(spans[j])) })
 	}
+	// Either order puts equal keys side by side.
+	for i := 1; i < len(spans); i++ {
+		if bytes.Equal(keyOf(spans[i-1]), keyOf(spans[i])) {
+			return errEqualKeys
+		}
+	}
 	e.tmp = e.tmp[:0]
 	for _, s := range spans {
 		e.tmp = append(e.tmp, b[s.start:s.end]...)
 	}
 	copy(b[first:], e.tmp)
+	return nil
 }
 
 var (
@@ -1034,7 +1048,9 @@ func mapStringEnc(t reflect.Type) encFn {
 			}
 		}
 		if sorted {
-			e.sortPairs(b, first, spans)
+			if err := e.sortPairs(b, first, spans); err != nil {
+				return b, err
+			}
 		}
 		e.depth--
 		return b, nil
@@ -1085,7 +1101,9 @@ func mapEnc(t reflect.Type) encFn {
 			}
 		}
 		if sorted {
-			e.sortPairs(b, first, spans)
+			if err := e.sortPairs(b, first, spans); err != nil {
+				return b, err
+			}
 		}
 		e.depth--
 		return b, nil

@@ -347,14 +347,14 @@ func FuzzUnmarshalAny(f *testing.F) {
 		}
 		// Sorted, so that Go maps give one encoding.
 		a, err := oursSorted.Marshal(ours)
+		if errors.Is(err, errEqualKeys) {
+			// Distinct Go keys that encode alike (a time.Time and its
+			// epoch integer, untagged by default: a2 c1 30 30 30 30):
+			// the sorted mode refuses the map (fxamacker writes both).
+			return
+		}
 		if err != nil {
 			t.Fatalf("Marshal of %#v (from %x): %v", ours, data, err)
-		}
-		if hasDuplicateKeys(a) {
-			// Distinct Go keys that encode alike (a time.Time and its
-			// epoch integer, untagged by default: a2 c1 30 30 30 30) come
-			// back as one key; both libraries keep the last.
-			return
 		}
 		var again any
 		if err := Unmarshal(a, &again); err != nil {
@@ -448,7 +448,7 @@ var dupCheck, _ = DecOptions{DupMapKey: DupMapKeyEnforcedAPF}.DecMode()
 
 // hasDuplicateKeys: whether b holds a map with two equal keys. Distinct Go
 // keys can encode alike (an int64 and a time.Time, written untagged by
-// default), and the order of such ties is neither library's to define.
+// default): fxamacker's sorted modes write both.
 func hasDuplicateKeys(b []byte) bool {
 	var v any
 	return errors.Is(dupCheck.Unmarshal(b, &v), ErrDuplicateKey)
@@ -478,10 +478,15 @@ func FuzzMarshal(f *testing.F) {
 				mine = &converted
 			}
 			got, err := oursSorted.Marshal(mine)
+			if errors.Is(err, errEqualKeys) && fxErr == nil && hasDuplicateKeys(want) {
+				// Distinct Go keys that encode alike: refused here,
+				// written twice by fxamacker.
+				continue
+			}
 			if (err == nil) != (fxErr == nil) {
 				t.Fatalf("Marshal of %#v (from %x): ours %v, fxamacker %v", v, data, err, fxErr)
 			}
-			if err == nil && !bytes.Equal(got, want) && !hasDuplicateKeys(got) {
+			if err == nil && !bytes.Equal(got, want) {
 				t.Fatalf("Marshal of %#v (from %x): %x, fxamacker %x", v, data, got, want)
 			}
 		}

@@ -676,3 +676,58 @@ func TestOmitEmptyLengthAtTheEndOfAnAllocation(t *testing.T) {
 		}
 	}
 }
+
+// A sorting mode refuses a Go map two of whose keys encode to the same
+// bytes: the map would hold a duplicate key in an order that changes from
+// run to run (fxamacker writes both). Without sorting both are written, as
+// fxamacker writes them.
+func TestSortedMapsRefuseEqualKeys(t *testing.T) {
+	coreDet, err := CoreDetEncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lengthFirst, err := EncOptions{Sort: SortLengthFirst, ShortestFloat: ShortestFloat16}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	unsorted, err := EncOptions{ShortestFloat: ShortestFloat16}.EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := []struct {
+		name string
+		v    any
+		// the sorted modes' bytes; "" when they refuse the map
+		sorted string
+	}{
+		{"int(1) and uint(1)", map[any]any{int(1): "a", uint(1): "b"}, ""},
+		{"float32 and float64 1.5", map[any]any{float32(1.5): "a", 1.5: "b"}, ""},
+		{"two NaNs", map[float64]string{math.NaN(): "a", math.NaN(): "b"}, ""},
+		{"equal keys nested in a value", map[string]any{"k": map[any]int{int8(-1): 1, int64(-1): 2}}, ""},
+		{"int(1) and uint(2)", map[any]any{int(1): "a", uint(2): "b"}, "a2016161026162"},
+		{"1 and 1.0", map[any]any{1: "a", 1.0: "b"}, "a2016161f93c006162"},
+	}
+	for _, r := range rows {
+		for _, m := range []struct {
+			name string
+			em   EncMode
+		}{{"core deterministic", coreDet}, {"length first", lengthFirst}} {
+			got, err := m.em.Marshal(r.v)
+			if r.sorted == "" {
+				var uv *UnsupportedValueError
+				if !errors.As(err, &uv) || err != errEqualKeys {
+					t.Errorf("%s, %s: got %x, %v; want errEqualKeys", r.name, m.name, got, err)
+				}
+				continue
+			}
+			if err != nil || hex.EncodeToString(got) != r.sorted {
+				t.Errorf("%s, %s: got %x, %v; want %s", r.name, m.name, got, err, r.sorted)
+			}
+		}
+		// Unsorted: every pair written.
+		got, err := unsorted.Marshal(r.v)
+		if err != nil || len(got) < 2 {
+			t.Errorf("%s, unsorted: %x, %v", r.name, got, err)
+		}
+	}
+}
