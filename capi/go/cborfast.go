@@ -321,6 +321,12 @@ var (
 // ErrClosed is returned by a Reader or Sequence used after Close.
 var ErrClosed = errors.New("cborfast: handle is closed")
 
+// ErrConcurrentUse is returned by a Decoder or Encoder called while another
+// goroutine's call on it runs (neither is safe for concurrent use; two
+// Decode calls at once on one Decoder ended the process with a fatal
+// runtime error, unpinning its buffer twice).
+var ErrConcurrentUse = errors.New("cborfast: Decoder or Encoder used by two goroutines at once")
+
 // IsMalformed reports whether err is an *Error for input that is not
 // well-formed (RFC 8949 Appendix F; codes 100-199).
 func IsMalformed(err error) bool {
@@ -377,3 +383,10 @@ func goPtr(data []byte) unsafe.Pointer {
 	}
 	return unsafe.Pointer(&data[0])
 }
+
+// noCopy makes go vet (copylocks) report a copy of the struct that holds it:
+// the handles a copy must not share (Reader, Sequence, Decoder, Encoder).
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}

@@ -88,8 +88,17 @@ func (it *Item) Int() (int64, bool) {
 // for 1 KiB and 1 GiB). The caller must not modify data while reading, or
 // what the reader parses changes under it. Close unpins the input and frees
 // the C reader (a forgotten Reader is closed by its finalizer, which also
-// unpins). A Reader must not be used from two goroutines at once.
+// unpins). A Reader must not be used from two goroutines at once. A copy of
+// a Reader (`c := *r`, which go vet reports) refuses every call with
+// ErrInvalidArgument, as the zero Reader does, and its Close frees nothing.
 type Reader struct {
+	_ noCopy
+	// The address of the Reader NewReader made (an integer: a pointer to
+	// itself would keep a forgotten Reader from its finalizer). A copy,
+	// elsewhere, held the same C handle: its Close freed it, then the
+	// original's (a double free), or the original's finalizer freed it
+	// under the copy.
+	self  uintptr
 	r     *C.cbor_reader
 	h     C.uintptr_t       // r as an integer, for the hot calls (see walk.h)
 	pin   runtime.Pinner    // holds data pinned until Close
@@ -104,6 +113,7 @@ type Reader struct {
 // create it (out of memory) is returned by the first call.
 func NewReader(data []byte) *Reader {
 	r := &Reader{data: data}
+	r.self = uintptr(unsafe.Pointer(r))
 	r.item.struct_size = C.sizeof_cbor_fast_item
 	var p unsafe.Pointer
 	if len(data) > 0 {
@@ -222,8 +232,8 @@ func (r *Reader) SetValidateUTF8(on bool) error {
 }
 
 func (r *Reader) set(opt C.cbor_fast_option, v uint64) error {
-	if r.err != nil {
-		return r.err
+	if err := r.usable(); err != nil {
+		return err
 	}
 	s := C.cbor_reader_set(r.r, opt, C.uint64_t(v))
 	runtime.KeepAlive(r)
@@ -237,8 +247,8 @@ func (r *Reader) set(opt C.cbor_fast_option, v uint64) error {
 // top level and an *Error for input that is not well-formed; errors are
 // sticky.
 func (r *Reader) Next() (Item, error) {
-	if r.err != nil {
-		return Item{}, r.err
+	if err := r.usable(); err != nil {
+		return Item{}, err
 	}
 	s := C.cf_reader_next(r.h, &r.item)
 	runtime.KeepAlive(r)
@@ -257,8 +267,8 @@ func (r *Reader) Next() (Item, error) {
 // early (io.EOF at the end), if any; n > 0 with an error is possible. Join
 // afterwards applies to the last item stored.
 func (r *Reader) NextBatch(items []Item) (int, error) {
-	if r.err != nil {
-		return 0, r.err
+	if err := r.usable(); err != nil {
+		return 0, err
 	}
 	done := 0
 	for done < len(items) {
@@ -330,8 +340,8 @@ func (r *Reader) slice(p unsafe.Pointer, n int) []byte {
 // the chunks and the break are consumed and their joined content is returned
 // as a new slice.
 func (r *Reader) Join() ([]byte, error) {
-	if r.err != nil {
-		return nil, r.err
+	if err := r.usable(); err != nil {
+		return nil, err
 	}
 	var data *C.uint8_t
 	var size C.size_t
@@ -356,8 +366,8 @@ func (r *Reader) Join() ([]byte, error) {
 // Skip passes over the next complete item. It returns io.EOF when nothing is
 // left, and an *Error with status "invalid_state" at the end of a container.
 func (r *Reader) Skip() error {
-	if r.err != nil {
-		return r.err
+	if err := r.usable(); err != nil {
+		return err
 	}
 	s := C.cf_reader_skip(r.h)
 	runtime.KeepAlive(r)
@@ -368,8 +378,8 @@ func (r *Reader) Skip() error {
 // SkipToEnd passes over the rest of the innermost open container, tag or
 // indefinite string, including its end.
 func (r *Reader) SkipToEnd() error {
-	if r.err != nil {
-		return r.err
+	if err := r.usable(); err != nil {
+		return err
 	}
 	s := C.cbor_reader_skip_to_end(r.r)
 	runtime.KeepAlive(r)
@@ -378,8 +388,8 @@ func (r *Reader) SkipToEnd() error {
 
 // Finish checks that the whole input was read and no container is open.
 func (r *Reader) Finish() error {
-	if r.err != nil {
-		return r.err
+	if err := r.usable(); err != nil {
+		return err
 	}
 	s := C.cbor_reader_finish(r.r)
 	runtime.KeepAlive(r)
@@ -388,7 +398,7 @@ func (r *Reader) Finish() error {
 
 // Offset is the offset of the next byte to read.
 func (r *Reader) Offset() int {
-	if r.err != nil {
+	if r.usable() != nil {
 		return 0
 	}
 	n := int(C.cbor_reader_offset(r.r))
@@ -398,7 +408,7 @@ func (r *Reader) Offset() int {
 
 // Depth is the current nesting depth.
 func (r *Reader) Depth() int {
-	if r.err != nil {
+	if r.usable() != nil {
 		return 0
 	}
 	n := int(C.cbor_reader_depth(r.r))
@@ -421,10 +431,23 @@ func (r *Reader) status(s C.cbor_fast_status) error {
 	return fromC(s, &ce)
 }
 
+// usable: nil, or the error a call returns: the creation failure or
+// ErrClosed, ErrInvalidArgument for the zero Reader and for a copy.
+func (r *Reader) usable() error {
+	if r.err == nil && r.self != uintptr(unsafe.Pointer(r)) {
+		return ErrInvalidArgument
+	}
+	return r.err
+}
+
 // Close frees the C reader and unpins the input. Items already returned
 // stay valid (they slice the caller's input). Later calls return ErrClosed.
 // Close is idempotent and always returns nil.
 func (r *Reader) Close() error {
+	if r.self != uintptr(unsafe.Pointer(r)) {
+		r.err = ErrClosed // the zero Reader or a copy: the handle is not its own
+		return nil
+	}
 	if r.r != nil {
 		C.cbor_reader_free(r.r) // no C pointer into data is left
 		r.r, r.h = nil, 0

@@ -12,13 +12,18 @@ import (
 	"reflect"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
 // Encoder writes values as a CBOR sequence (RFC 8742) to a writer, and
 // indefinite-length strings, arrays and maps item by item between
-// StartIndefinite* and EndIndefinite (as fxamacker/cbor's Encoder).
+// StartIndefinite* and EndIndefinite (as fxamacker/cbor's Encoder). An
+// Encoder is not safe for concurrent use: a call made while another runs
+// returns ErrConcurrentUse; the zero Encoder returns ErrInvalidArgument.
 type Encoder struct {
+	_      noCopy
+	busy   atomic.Bool
 	w      io.Writer
 	em     *encMode
 	n      int         // bytes written
@@ -49,6 +54,10 @@ func (enc *Encoder) encoderError(s C.cbor_fast_status) error {
 // the error is an *Error with CodeWriterBadChunk at the Encoder's offset
 // (the library writer's status for such a chunk).
 func (enc *Encoder) Encode(v any) error {
+	if err := enc.enter(); err != nil {
+		return err
+	}
+	defer enc.busy.Store(false)
 	e := getEncState(enc.em)
 	defer putEncState(e)
 	b, err := e.value(e.buf, v)
@@ -68,6 +77,19 @@ func (enc *Encoder) Encode(v any) error {
 	}
 	if n := len(enc.indefs); n > 0 {
 		enc.indefs[n-1].count++
+	}
+	return nil
+}
+
+// enter starts a call: ErrInvalidArgument for the zero Encoder,
+// ErrConcurrentUse while another goroutine's call runs; else the caller
+// ends it with enc.busy.Store(false).
+func (enc *Encoder) enter() error {
+	if enc.em == nil || enc.w == nil {
+		return ErrInvalidArgument
+	}
+	if !enc.busy.CompareAndSwap(false, true) {
+		return ErrConcurrentUse
 	}
 	return nil
 }
@@ -100,6 +122,10 @@ func (enc *Encoder) StartIndefiniteMap() error { return enc.startIndefinite(0xa0
 // CodeIndefiniteLength; inside an indefinite string (whose chunks must be
 // definite) with CodeWriterBadChunk; nothing is written then.
 func (enc *Encoder) startIndefinite(major byte) error {
+	if err := enc.enter(); err != nil {
+		return err
+	}
+	defer enc.busy.Store(false)
 	if enc.em.opts.IndefLength == IndefLengthForbidden {
 		return enc.encoderError(C.CBOR_FAST_ERR_INDEFINITE_LENGTH)
 	}
@@ -120,6 +146,10 @@ func (enc *Encoder) startIndefinite(major byte) error {
 // CodeWriterNoContainer; a map with a key but no value yet with
 // CodeWriterOddMap, leaving the map open (write the value and call again).
 func (enc *Encoder) EndIndefinite() error {
+	if err := enc.enter(); err != nil {
+		return err
+	}
+	defer enc.busy.Store(false)
 	n := len(enc.indefs)
 	if n == 0 {
 		return enc.encoderError(C.CBOR_FAST_ERR_WRITER_NO_CONTAINER)
@@ -146,8 +176,12 @@ func (enc *Encoder) EndIndefinite() error {
 // item is buffered it is decoded as Unmarshal decodes it, and the bytes
 // before the next item are dropped when the buffer needs room. The buffer is
 // Go memory pinned only during Decode; when Decode returns no C reader holds
-// a pointer to it.
+// a pointer to it. A Decoder is not safe for concurrent use: a Decode made
+// while another runs returns ErrConcurrentUse; the zero Decoder returns
+// ErrInvalidArgument.
 type Decoder struct {
+	_    noCopy
+	busy atomic.Bool
 	r    io.Reader
 	dm   *decMode
 	buf  []byte
@@ -181,6 +215,13 @@ func (dec *Decoder) Buffered() io.Reader { return bytes.NewReader(dec.buf[dec.of
 // An item that cannot be completed within DecOptions.MaxStreamBuffer bytes
 // is ErrMemoryBudget at the item's offset.
 func (dec *Decoder) Decode(v any) error {
+	if dec.r == nil || dec.dm == nil {
+		return ErrInvalidArgument
+	}
+	if !dec.busy.CompareAndSwap(false, true) {
+		return ErrConcurrentUse
+	}
+	defer dec.busy.Store(false)
 	if dec.err != nil {
 		return dec.err
 	}

@@ -2,6 +2,7 @@ package cborfast
 
 import (
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"io"
 	"math/rand"
@@ -723,5 +724,176 @@ func TestDecoderGoesOnAfterAnInvalidItem(t *testing.T) {
 	first := d.Decode(&v)
 	if first == nil || d.Decode(&v) != first {
 		t.Errorf("malformed: %v, then not the same error", first)
+	}
+}
+
+// copyOf returns a copy of *p (go vet reports a plain copy of a handle).
+func copyOf[T any](p *T) *T {
+	c := new(T)
+	*c = *p
+	return c
+}
+
+// A copy of a Reader or Sequence shares nothing it could free: its calls are
+// refused and its Close does nothing. A copy's Close freed the C reader, and
+// then the original's Close freed it again (a double free, SIGABRT); a
+// Sequence copy gave the pooled C reader back twice, so that two later
+// Sequences shared it.
+func TestCopiedHandlesAreRefused(t *testing.T) {
+	before := liveHandles
+	data := []byte{0x01, 0x82, 0x02, 0x03}
+	r := NewReader(data)
+	c := copyOf(r)
+	if _, err := c.Next(); err != ErrInvalidArgument {
+		t.Fatalf("copy's Next: %v, want ErrInvalidArgument", err)
+	}
+	if _, err := c.NextBatch(make([]Item, 2)); err != ErrInvalidArgument {
+		t.Fatalf("copy's NextBatch: %v, want ErrInvalidArgument", err)
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Next(); err != ErrClosed {
+		t.Fatalf("copy's Next after its Close: %v, want ErrClosed", err)
+	}
+	if it, err := r.Next(); err != nil || it.Type != TypeUint || it.Value != 1 {
+		t.Fatalf("original after the copy's Close: %+v, %v", it, err)
+	}
+	r.Close()
+	if _, err := r.Next(); err != ErrClosed {
+		t.Fatalf("original after its Close: %v, want ErrClosed", err)
+	}
+
+	q := NewSequence(data)
+	qc := copyOf(q)
+	if _, err := qc.Next(); err != ErrInvalidArgument {
+		t.Fatalf("Sequence copy's Next: %v, want ErrInvalidArgument", err)
+	}
+	qc.Close()
+	if v, err := q.Next(); err != nil || v != uint64(1) {
+		t.Fatalf("Sequence after the copy's Close: %v, %v", v, err)
+	}
+	q.Close()
+	// Two Sequences after it: each has a C reader of its own.
+	a, b := NewSequence([]byte{0x0a, 0x0b}), NewSequence([]byte{0x14, 0x15})
+	for i, want := range [][2]uint64{{10, 20}, {11, 21}} {
+		va, ea := a.Next()
+		vb, eb := b.Next()
+		if ea != nil || eb != nil || va != want[0] || vb != want[1] {
+			t.Fatalf("item %d: %v %v, %v %v; want %v", i, va, ea, vb, eb, want)
+		}
+	}
+	a.Close()
+	b.Close()
+	checkNoLeaks(t, before)
+}
+
+// The zero values of the handles refuse every call (they were nil
+// dereferences for the Decoder and the Encoder).
+func TestZeroHandles(t *testing.T) {
+	var r Reader
+	if _, err := r.Next(); err != ErrInvalidArgument {
+		t.Fatalf("zero Reader: %v", err)
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != ErrClosed {
+		t.Fatalf("zero Reader after Close: %v", err)
+	}
+	var q Sequence
+	if _, err := q.Next(); err != ErrInvalidArgument {
+		t.Fatalf("zero Sequence: %v", err)
+	}
+	var dec Decoder
+	var v any
+	if err := dec.Decode(&v); err != ErrInvalidArgument {
+		t.Fatalf("zero Decoder: %v", err)
+	}
+	var enc Encoder
+	if err := enc.Encode(1); err != ErrInvalidArgument {
+		t.Fatalf("zero Encoder: %v", err)
+	}
+	if err := enc.StartIndefiniteArray(); err != ErrInvalidArgument {
+		t.Fatalf("zero Encoder: %v", err)
+	}
+	if err := enc.EndIndefinite(); err != ErrInvalidArgument {
+		t.Fatalf("zero Encoder: %v", err)
+	}
+}
+
+// gateReader and gateWriter block their first call until released, so that
+// a second call on the same Decoder or Encoder runs while the first does.
+type gateReader struct {
+	entered, release chan struct{}
+	r                io.Reader
+}
+
+func (g *gateReader) Read(p []byte) (int, error) {
+	if g.entered != nil {
+		close(g.entered)
+		g.entered = nil
+		<-g.release
+	}
+	return g.r.Read(p)
+}
+
+type gateWriter struct {
+	entered, release chan struct{}
+	bytes.Buffer
+}
+
+func (g *gateWriter) Write(p []byte) (int, error) {
+	if g.entered != nil {
+		close(g.entered)
+		g.entered = nil
+		<-g.release
+	}
+	return g.Buffer.Write(p)
+}
+
+// A Decoder or Encoder used by a second goroutine while a call runs returns
+// ErrConcurrentUse to it; the running call is not disturbed. Two Decode calls
+// at once ended the process ("runtime.Pinner: object already unpinned").
+func TestDecoderAndEncoderRefuseConcurrentCalls(t *testing.T) {
+	gr := &gateReader{entered: make(chan struct{}), release: make(chan struct{}), r: bytes.NewReader([]byte{0x18, 0x2a, 0x07})}
+	dec := NewDecoder(gr)
+	entered := gr.entered
+	done := make(chan error, 1)
+	var first any
+	go func() { done <- dec.Decode(&first) }()
+	<-entered
+	var second any
+	if err := dec.Decode(&second); err != ErrConcurrentUse {
+		t.Fatalf("second Decode: %v, want ErrConcurrentUse", err)
+	}
+	close(gr.release)
+	if err := <-done; err != nil || first != uint64(42) {
+		t.Fatalf("first Decode: %v, %v", first, err)
+	}
+	if err := dec.Decode(&second); err != nil || second != uint64(7) {
+		t.Fatalf("next Decode: %v, %v", second, err)
+	}
+
+	gw := &gateWriter{entered: make(chan struct{}), release: make(chan struct{})}
+	enc := NewEncoder(gw)
+	entered = gw.entered
+	go func() { done <- enc.Encode(42) }()
+	<-entered
+	for _, call := range []func() error{func() error { return enc.Encode(1) },
+		enc.StartIndefiniteArray, enc.EndIndefinite} {
+		if err := call(); err != ErrConcurrentUse {
+			t.Fatalf("call during Encode: %v, want ErrConcurrentUse", err)
+		}
+	}
+	close(gw.release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if err := enc.Encode(7); err != nil {
+		t.Fatal(err)
+	}
+	if got := hex.EncodeToString(gw.Bytes()); got != "182a07" {
+		t.Fatalf("encoded %s, want 182a07", got)
 	}
 }
