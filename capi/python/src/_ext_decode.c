@@ -95,11 +95,34 @@ static size_t way1_index(uint64_t h) {
   return (size_t)((h >> 32) & (KEY_CACHE_WAY - 1));
 }
 
-/* A new str from ASCII bytes. */
+/* A new str from bytes ascii_mix() found ASCII, or NULL without an
+ * exception when the copy is not ASCII: the input changed since the check
+ * (another thread writing into a buffer it shares, without the GIL), and a
+ * str made for ASCII must hold only ASCII (CPython relies on it: iterating
+ * one crashed). The caller then decodes the bytes the normal way. */
 static PyObject* ascii_str(const uint8_t* data, size_t size) {
   PyObject* s = PyUnicode_New((Py_ssize_t)size, 127);
-  if (s != NULL) {
-    memcpy(PyUnicode_DATA(s), data, size);
+  if (s == NULL) {
+    return NULL;
+  }
+  /* Each word is loaded once, stored, and tested as stored. */
+  uint8_t* out = (uint8_t*)PyUnicode_DATA(s);
+  uint64_t high = 0;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w;
+    memcpy(&w, data + i, 8);
+    memcpy(out + i, &w, 8);
+    high |= w;
+  }
+  for (; i < size; ++i) {
+    const uint8_t c = data[i];
+    out[i] = c;
+    high |= c;
+  }
+  if ((high & 0x8080808080808080ull) != 0) {
+    Py_DECREF(s);
+    return NULL;
   }
   return s;
 }
@@ -129,7 +152,7 @@ static PyObject* cached_key(const uint8_t* data, size_t size, const uint8_t* lo,
   } else {
     s = ascii_str(data, size);
     if (s == NULL) {
-      return NULL;
+      return NULL; /* no memory, or no longer ASCII (no exception) */
     }
     ++key_cache_misses;
     Py_XSETREF(*(*slot0 == NULL ? slot0 : slot1), s);
@@ -1273,13 +1296,15 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
         } else if (PyErr_Occurred()) {
           return -1;
         } else {
-          uint64_t ignored;
           /* short ASCII strings: no decoder call (a long one takes
-           * PyUnicode_DecodeUTF8's own vectorised ASCII path) */
-          if (it->size <= 64 &&
-              ascii_mix(it->data, it->size, d->base, d->base + d->size, &ignored)) {
+           * PyUnicode_DecodeUTF8's own vectorised ASCII path). ascii_str()
+           * tests what it copies; a first byte of 0x80 or more (most text
+           * that is not ASCII) does not make a str to drop. */
+          v = NULL;
+          if (it->size <= 64 && (it->size == 0 || it->data[0] < 0x80)) {
             v = ascii_str(it->data, it->size);
-          } else {
+          }
+          if (v == NULL && !PyErr_Occurred()) {
             v = text(d, it->data, it->size, it->offset + it->head_size, it->depth);
           }
         }

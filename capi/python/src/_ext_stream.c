@@ -377,8 +377,20 @@ static cbor_fast_status sd_scan(stream_decoder* s) {
  * A file's readinto() sees the bytearray itself (the .obj of the memoryview
  * it is given) and may keep it; a hook, or another thread while the scan
  * runs without the GIL, could otherwise resize it under the pointers. */
+/* The file may also resize the bytearray between two calls: a shrunk one
+ * left `held` past its end (a 64 KiB read from a 20-byte buffer, then a
+ * memmove over it), so every pin checks that it still holds `held` bytes;
+ * nothing else reads or moves them without a pin taken since the file last
+ * ran. Bytes the file overwrites are only wrong input. */
 static const uint8_t* sd_pin(stream_decoder* s, Py_buffer* pin) {
   if (PyObject_GetBuffer(s->buf, pin, PyBUF_SIMPLE) < 0) {
+    return NULL;
+  }
+  if ((size_t)pin->len < s->held) {
+    PyBuffer_Release(pin);
+    PyErr_SetString(PyExc_RuntimeError,
+                    "CBORDecoder: its read buffer was resized from outside (by a file that "
+                    "kept the bytearray its readinto() was given)");
     return NULL;
   }
   return (const uint8_t*)pin->buf;

@@ -393,6 +393,39 @@ def test_a_hook_cannot_resize_the_stream_decoders_buffer():
     assert cbor_fast.CBORDecoder(F(item), tag_hook=quiet).decode() == ["tag"] + ["A" * 64] * 200
 
 
+def test_a_file_that_shrinks_the_stream_decoders_buffer_between_calls():
+    # The file keeps the bytearray (the .obj of its readinto() view) and,
+    # between two decode() calls, shrinks it to 20 bytes while the decoder
+    # holds 64 KiB of the next item in it: the decoder read past its end and
+    # moved 64 KiB into it (a heap overflow). Every use checks its size now.
+    data = dumps(1) + dumps(b"A" * 200000)
+
+    class F:
+        def __init__(self, b):
+            self.b, self.pos, self.stash = b, 0, None
+
+        def readinto(self, mv):
+            self.stash = mv.obj
+            n = min(len(mv), len(self.b) - self.pos)
+            mv[:n] = self.b[self.pos : self.pos + n]
+            self.pos += n
+            return n
+
+    f = F(data)
+    dec = cbor_fast.CBORDecoder(f)
+    assert dec.decode() == 1
+    assert f.pos > 20  # the decoder holds more than the 20 bytes left it
+    f.stash[:] = data[:20]
+    with pytest.raises(RuntimeError, match="resized from outside"):
+        dec.decode()
+    # Growing it instead is harmless: only the bytes counted are read.
+    f = F(data)
+    dec = cbor_fast.CBORDecoder(f)
+    assert dec.decode() == 1
+    f.stash.extend(b"\x00" * 100)
+    assert dec.decode() == b"A" * 200000
+
+
 class _HashRaises:
     def __hash__(self):
         raise RuntimeError("hash boom")
@@ -437,3 +470,45 @@ def test_a_decode_error_made_with_a_message_as_cbor2_code_makes_it():
         loads(h("d863 00"), semantic_decoders={99: semantic})
     assert info.value.status is None
     assert str(info.value) == "timestamp out of range at offset 0"
+
+
+def test_input_rewritten_by_another_thread_never_gives_a_broken_str():
+    # Another thread rewrites the input without the GIL (ctypes.memmove)
+    # while loads() runs, between two layouts of the same shape: ASCII keys,
+    # and the same bytes with the high bit set. A short ASCII key was checked,
+    # then copied again: a str made for ASCII could hold bytes >= 0x80 (95 to
+    # 257 in these 300 loads), which CPython crashes on. Each key is now either str
+    # (ASCII, as checked on the copy), or decoded the normal way.
+    import ctypes
+
+    keys = [("k%05d" % i) * 3 for i in range(4000)]
+    doc_a = dumps([{k: i} for i, k in enumerate(keys)] + keys)
+    doc_b = bytearray(doc_a)
+    at = 0
+    for k in keys:
+        at = doc_b.index(b"\x72" + k.encode(), at) + 1
+        doc_b[at : at + 18] = bytes(x | 0x80 for x in doc_b[at : at + 18])
+    buf = bytearray(doc_a)
+    addr = ctypes.addressof((ctypes.c_char * len(buf)).from_buffer(buf))
+    a = ctypes.create_string_buffer(bytes(doc_a), len(doc_a))
+    b = ctypes.create_string_buffer(bytes(doc_b), len(doc_b))
+    stop = threading.Event()
+
+    def rewrite():
+        while not stop.is_set():
+            ctypes.memmove(addr, b, len(doc_a))
+            ctypes.memmove(addr, a, len(doc_a))
+
+    t = threading.Thread(target=rewrite, daemon=True)
+    t.start()
+    broken = 0
+    try:
+        for _ in range(300):
+            v = loads(buf, str_errors="replace")
+            for k in [next(iter(d)) for d in v[:4000]] + v[4000:]:
+                # isascii() reads the str's flag; encode() copies its bytes
+                broken += k.isascii() and max(k.encode("latin-1")) > 127
+    finally:
+        stop.set()
+        t.join()
+    assert broken == 0
