@@ -184,15 +184,29 @@ fn generated_integers_and_floats_match_the_c_writer() {
             .unwrap();
     assert_eq!(to_vec(&finite).unwrap(), c_finite);
     assert_eq!(ours.len(), c.len());
-    // Reading back narrows through serde's `f64 as f32` (a hardware
-    // conversion: NaNs stay NaNs, their signalling bit may not survive).
+    // Read back bit for bit, signalling NaNs included (a half or single NaN
+    // goes to serde as an f32 of its own bits; through `f64 as f32` the
+    // hardware set the quiet bit).
     let back: Vec<f32> = from_slice(&ours).unwrap();
-    assert!(
-        back.iter()
-            .zip(&singles)
-            .all(|(a, b)| a.to_bits() == b.to_bits() || a.is_nan() && b.is_nan()),
-        "f32 bits"
-    );
+    for (a, b) in back.iter().zip(&singles) {
+        assert_eq!(a.to_bits(), b.to_bits(), "f32 bits");
+    }
+    // (row, input, the f32's bits)
+    let rows: &[(&str, &str, u32)] = &[
+        ("signalling single NaN", "fa7f800001", 0x7f80_0001),
+        ("negative signalling single NaN", "faff800001", 0xff80_0001),
+        ("quiet single NaN, payload", "fa7fc00123", 0x7fc0_0123),
+        ("signalling half NaN", "f97c01", 0x7f80_2000),
+        ("negative quiet half NaN", "f9fe00", 0xffc0_0000),
+        ("half infinity", "f97c00", 0x7f80_0000),
+        ("single", "fa3fc00000", 0x3fc0_0000),
+        ("double NaN: narrowed as serde narrows", "fb7ff8000000000000", 0x7fc0_0000),
+    ];
+    for (row, input, bits) in rows {
+        assert_eq!(from_slice::<f32>(&hex(input)).unwrap().to_bits(), *bits, "{row}");
+    }
+    // An f64 target is unchanged: the widened value, signalling kept.
+    assert_eq!(from_slice::<f64>(&hex("fa7f800001")).unwrap().to_bits(), 0x7ff0_0000_2000_0000);
 }
 
 #[test]

@@ -1219,7 +1219,30 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     forward_to_any! { numbers:
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
-        deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64
+        deserialize_u64 deserialize_u128 deserialize_f64
+    }
+
+    /// As the other numbers, but a half or single NaN goes to the visitor as
+    /// an `f32` of its own bits: through `f64` (the item's widened value),
+    /// serde's `as f32` set a signalling NaN's quiet bit (fa 7f800001 read
+    /// back as 7fc00001). Every other value is exact either way.
+    #[inline]
+    fn deserialize_f32<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
+        if self.peek()?.0 == ffi::CBOR_FAST_TYPE_FLOAT {
+            let it = self.at(self.pos);
+            if it.float_width <= 4 && it.float_value.is_nan() {
+                let raw = it.value;
+                let bits = if it.float_width == 4 {
+                    raw as u32
+                } else {
+                    // Half: sign, all-ones exponent, the 10 payload bits on top.
+                    ((raw as u32 & 0x8000) << 16) | 0x7f80_0000 | ((raw as u32 & 0x03ff) << 13)
+                };
+                self.pos += 1;
+                return visitor.visit_f32(f32::from_bits(bits));
+            }
+        }
+        self.deserialize_f64(visitor)
     }
 
     forward_to_any! { text:
