@@ -583,8 +583,14 @@ int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t*
   d->alloc.free = budget_free;
   d->alloc.context = d;
   d->batch[0].struct_size = sizeof(cbor_fast_item);
+  /* The decoder's own references to the hooks (cf_decoder_free drops them,
+   * also when a step below fails). */
+  Py_XINCREF(d->opts.tag_hook);
+  Py_XINCREF(d->opts.object_hook);
+  Py_XINCREF(d->opts.semantic_decoders);
   cbor_fast_status st = cbor_reader_new(data, size, &d->alloc, &d->rd);
   if (st != CBOR_FAST_OK) {
+    cf_decoder_free(d);
     if (d->budget_hit) {
       raise_decode_error(d, CBOR_FAST_ERR_MEMORY_BUDGET, 0, 0);
     } else {
@@ -615,9 +621,6 @@ int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t*
       return -1;
     }
   }
-  Py_XINCREF(d->opts.tag_hook);
-  Py_XINCREF(d->opts.object_hook);
-  Py_XINCREF(d->opts.semantic_decoders);
   return 0;
 }
 
@@ -628,6 +631,20 @@ static void clear_frames(cf_decoder* d) {
     cf_hash_counts_free(&d->stack[i].hashes);
   }
   d->depth = 0;
+}
+
+/* A list of the decoder's own (the shared values of tags 28/29, the string
+ * reference tables of tags 256/25), which only the decoder holds: not
+ * tracked by the collector, so gc.get_objects() does not hand it to a hook
+ * (which put an int where a table was due: a list read as a list it was
+ * not). It holds no cycle of its own: whatever it refers to, the decoder
+ * keeps alive until it is freed. */
+static PyObject* private_list(void) {
+  PyObject* l = PyList_New(0);
+  if (l != NULL) {
+    PyObject_GC_UnTrack(l);
+  }
+  return l;
 }
 
 void cf_decoder_free(cf_decoder* d) {
@@ -957,7 +974,11 @@ static PyObject* finish_tag(cf_decoder* d, cf_frame* f, PyObject* v) {
   if (d->opts.semantic_decoders != NULL) {
     PyObject* fn = PyDict_GetItemWithError(d->opts.semantic_decoders, number);
     if (fn != NULL) {
+      /* Held for the call: the dict's reference is borrowed, and the call
+       * may remove the entry (a bound method freed while it ran). */
+      Py_INCREF(fn);
       r = PyObject_CallFunctionObjArgs(fn, v, f->frozen ? Py_True : Py_False, NULL);
+      Py_DECREF(fn);
       goto done;
     }
     if (PyErr_Occurred()) {
@@ -1408,7 +1429,7 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
             return -1;
           }
         } else if (it->value == 28) {
-          if (d->shareables == NULL && (d->shareables = PyList_New(0)) == NULL) {
+          if (d->shareables == NULL && (d->shareables = private_list()) == NULL) {
             return -1;
           }
           f->share = PyList_GET_SIZE(d->shareables);
@@ -1416,10 +1437,10 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
             return -1;
           }
         } else if (it->value == 256) {
-          if (d->namespaces == NULL && (d->namespaces = PyList_New(0)) == NULL) {
+          if (d->namespaces == NULL && (d->namespaces = private_list()) == NULL) {
             return -1;
           }
-          PyObject* ns = PyList_New(0);
+          PyObject* ns = private_list();
           if (ns == NULL) {
             return -1;
           }

@@ -1058,6 +1058,11 @@ static PyObject* encode_to_bytes_in(cf_encoder* e, PyObject* obj) {
       --cf_encode_nesting;
       return NULL;
     }
+    /* The tables are the encoder's own: untracked, and encoder_traverse()
+     * visits what `keep` holds, not the list (gc.get_referents(encoder)
+     * handed them out: emptying `keep` let an id be reused and a new object
+     * be written as a reference to an old one). `shared` holds ints only. */
+    PyObject_GC_UnTrack(e->keep);
   }
   cbor_writer* outer = e->w;
   e->w = w;
@@ -1135,6 +1140,10 @@ static cf_encoder* encoder_alloc(void) {
   if (e == NULL) {
     return NULL;
   }
+  /* Every option off until set: CBOREncoder.__new__() without __init__()
+   * left the option flags as the allocator's bytes (value sharing,
+   * canonical and indefinite containers came out on). */
+  memset((char*)e + sizeof(PyObject), 0, sizeof(cf_encoder) - sizeof(PyObject));
   e->fp = e->timezone = e->default_ = NULL;
   e->shared = e->keep = NULL;
   e->w = NULL;
@@ -1226,8 +1235,11 @@ static int encoder_traverse(PyObject* self, visitproc visit, void* arg) {
   Py_VISIT(e->fp);
   Py_VISIT(e->timezone);
   Py_VISIT(e->default_);
-  Py_VISIT(e->shared);
-  Py_VISIT(e->keep);
+  if (e->keep != NULL) {
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(e->keep); ++i) {
+      Py_VISIT(PyList_GET_ITEM(e->keep, i));
+    }
+  }
   return 0;
 }
 

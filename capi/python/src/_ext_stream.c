@@ -18,7 +18,10 @@ typedef struct {
   PyObject_HEAD PyObject* fp;
   PyObject* readinto; /* fp.readinto, or NULL: then fp.read */
   PyObject* read;
-  PyObject* options; /* dict holding the hooks that opts borrows */
+  PyObject* options; /* the options' dict while they are parsed, then NULL */
+  /* Owns its hooks: they were borrowed from the options' dict, which a
+   * caller could reach (gc.get_referents) and empty, freeing a hook the
+   * decoder then called. */
   cf_decode_options opts;
   cbor_reader* rd;
   PyObject* buf;  /* bytearray; its size is the capacity */
@@ -39,6 +42,9 @@ static int sd_traverse(PyObject* self, visitproc visit, void* arg) {
   Py_VISIT(s->readinto);
   Py_VISIT(s->read);
   Py_VISIT(s->options);
+  Py_VISIT(s->opts.tag_hook);
+  Py_VISIT(s->opts.object_hook);
+  Py_VISIT(s->opts.semantic_decoders);
   return 0;
 }
 
@@ -48,6 +54,9 @@ static int sd_clear(PyObject* self) {
   Py_CLEAR(s->readinto);
   Py_CLEAR(s->read);
   Py_CLEAR(s->options);
+  Py_CLEAR(s->opts.tag_hook);
+  Py_CLEAR(s->opts.object_hook);
+  Py_CLEAR(s->opts.semantic_decoders);
   return 0;
 }
 
@@ -141,6 +150,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     return NULL;
   }
   s->fp = s->readinto = s->read = s->options = s->buf = NULL;
+  s->opts.tag_hook = s->opts.object_hook = s->opts.semantic_decoders = NULL;
   s->rd = NULL;
   s->held = s->pos = s->base = s->scanned = 0;
   s->max_buffer = limit;
@@ -152,10 +162,16 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   Py_INCREF(fp);
   s->fp = fp;
   s->options = options == Py_None ? PyDict_New() : PyDict_Copy(options);
-  if (s->options == NULL || cf_parse_stream_options(fp, s->options, &s->opts) < 0) {
+  cf_decode_options parsed;
+  if (s->options == NULL || cf_parse_stream_options(fp, s->options, &parsed) < 0) {
     Py_DECREF(s);
     return NULL;
   }
+  Py_XINCREF(parsed.tag_hook);
+  Py_XINCREF(parsed.object_hook);
+  Py_XINCREF(parsed.semantic_decoders);
+  s->opts = parsed;
+  Py_CLEAR(s->options);
   /* readinto1 first: a buffered file's readinto() and read(n) wait until n
    * bytes came, so a peer that sends one item and waits for the answer
    * would never get it; readinto1() returns what one read of the raw file

@@ -12,16 +12,62 @@
 
 static PyObject* array_type;
 
+/* array.array, looked up once. It must be a type (cf_is_array() casts it to
+ * one): a callable put there before the first use is refused. */
 PyObject* cf_array_type(void) {
   if (array_type == NULL) {
     PyObject* m = PyImport_ImportModule("array");
     if (m == NULL) {
       return NULL;
     }
-    array_type = PyObject_GetAttrString(m, "array");
+    PyObject* t = PyObject_GetAttrString(m, "array");
     Py_DECREF(m);
+    if (t == NULL) {
+      return NULL;
+    }
+    if (!PyType_Check(t)) {
+      Py_DECREF(t);
+      PyErr_SetString(PyExc_TypeError, "cbor_fast: array.array is not a type");
+      return NULL;
+    }
+    array_type = t;
   }
   return array_type;
+}
+
+/* Bytes per element of an array typecode new_array() is given. */
+static size_t typecode_size(char typecode) {
+  switch (typecode) {
+    case 'b':
+    case 'B': return 1;
+    case 'h':
+    case 'H': return sizeof(short);
+    case 'i':
+    case 'I': return sizeof(int);
+    case 'l':
+    case 'L': return sizeof(long);
+    case 'q':
+    case 'Q': return sizeof(long long);
+    case 'f': return sizeof(float);
+    default: return sizeof(double);
+  }
+}
+
+/* The writable buffer of an array new_array() made for `count` elements of
+ * `typecode`, which must hold exactly their bytes: a type put in
+ * array.array's place (a subclass whose __mul__ gives a bytearray) had
+ * count * 8 bytes written into count. */
+static int array_buffer(PyObject* arr, char typecode, size_t count, Py_buffer* view) {
+  if (PyObject_GetBuffer(arr, view, PyBUF_WRITABLE) < 0) {
+    return -1;
+  }
+  if ((size_t)view->len != count * typecode_size(typecode)) {
+    PyBuffer_Release(view);
+    PyErr_SetString(PyExc_TypeError,
+                    "cbor_fast: array.array did not make an array of the size asked");
+    return -1;
+  }
+  return 0;
 }
 
 int cf_is_array(PyObject* obj) {
@@ -113,7 +159,7 @@ PyObject* cf_typed_array_object(const cbor_fast_typed_array* a) {
     return arr;
   }
   Py_buffer view;
-  if (PyObject_GetBuffer(arr, &view, PyBUF_WRITABLE) < 0) {
+  if (array_buffer(arr, typecode, a->count, &view) < 0) {
     Py_DECREF(arr);
     return NULL;
   }
@@ -197,7 +243,7 @@ static PyObject* read_bulk(const uint8_t* data, size_t size, bulk_fn fn, char ty
       return NULL;
     }
     Py_buffer view;
-    if (PyObject_GetBuffer(arr, &view, PyBUF_WRITABLE) < 0) {
+    if (array_buffer(arr, typecode, capacity, &view) < 0) {
       Py_DECREF(arr);
       cbor_reader_free(r);
       return NULL;

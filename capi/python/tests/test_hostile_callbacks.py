@@ -512,3 +512,119 @@ def test_input_rewritten_by_another_thread_never_gives_a_broken_str():
         stop.set()
         t.join()
     assert broken == 0
+
+
+def test_a_semantic_decoder_that_removes_itself_while_it_runs():
+    # The decoder (a bound method whose only reference is the dict entry)
+    # is held for its call: a key whose __hash__ clears the dict freed it,
+    # and the method's own object, while dict.get() ran (SIGSEGV).
+    class D(dict):
+        pass
+
+    holder = D({i: i for i in range(100)})
+    sd = {1000: holder.get}
+    del holder
+
+    class Evil:
+        def __hash__(self):
+            sd.clear()
+            return 1
+
+        def __eq__(self, other):
+            return False
+
+    # 1000({}): the hook makes the map an Evil, and the decoder, called as
+    # holder.get(Evil(), False), looks it up and gives its default.
+    assert loads(h("d903e8 a0"), semantic_decoders=sd, object_hook=lambda m, imm: Evil()) is False
+    assert sd == {}
+
+
+def test_the_decoders_own_tables_are_out_of_a_hooks_reach():
+    # Tables only the decoder and the encoder use (string references, shared
+    # values, the stream decoder's options) were reachable from a hook
+    # through gc: a hook replaced a string-reference table by an int
+    # (SIGSEGV), emptied the encoder's keep-alive list (a new object written
+    # as a reference to a freed one), or replaced the stream decoder's
+    # tag_hook (the freed hook called).
+    import gc
+
+    mark = "zqxjkv"
+    found = []
+
+    def tag_hook(tag, imm):
+        for o in gc.get_objects():
+            if type(o) is list and len(o) == 1 and type(o[0]) is list and o[0] == [mark]:
+                found.append(o)
+                o[0] = 2**62 + 12345
+        return tag.value
+
+    # 256(["zqxjkv", 1000(0), 25(0)]): the reference 25(0) is "zqxjkv".
+    data = h("d90100 83 66") + mark.encode() + h("d903e800 d81900")
+    assert loads(data, tag_hook=tag_hook) == [mark, 0, mark]
+    assert found == []
+
+    seen = []
+
+    def default(enc, o):
+        seen.extend(r for r in gc.get_referents(enc) if type(r) in (list, dict))
+        enc.encode(0)
+
+    obj = [[1, 2], object(), [1, 2]]
+    assert loads(dumps(obj, value_sharing=True, default=default)) == [[1, 2], 0, [1, 2]]
+    assert [r for r in seen if r is not obj and r != [1, 2]] == []
+
+    dec = cbor_fast.CBORDecoder(io.BytesIO(h("d903e8 00")), tag_hook=lambda t, imm: "hook")
+    assert [r for r in gc.get_referents(dec._decoder) if type(r) is dict] == []
+    assert dec.decode() == "hook"
+
+
+def test_an_iter_sequence_in_a_cycle_with_its_hook_is_collected():
+    # An object that keeps its iterator and passed one of its own methods as
+    # the hook: the iterator was not a collected type, so the cycle (and the
+    # input it holds) was never freed (300 of them: 300 MB).
+    import gc
+    import weakref
+
+    class Parser:
+        def __init__(self, data):
+            self.it = cbor_fast.iter_sequence(data, object_hook=self.hook)
+
+        def hook(self, m, imm):
+            return m
+
+    p = Parser(b"\xa1\x61a\x01" + bytes(1 << 20))
+    assert next(p.it) == {"a": 1}
+    ref = weakref.ref(p)
+    del p
+    gc.collect()
+    assert ref() is None
+
+
+def test_an_encoder_made_without_init_has_every_option_off():
+    e = cbor_fast.CBOREncoder.__new__(cbor_fast.CBOREncoder)
+    assert (e.value_sharing, e.canonical, e.datetime_as_timestamp, e.indefinite_containers) == (
+        False,
+        False,
+        False,
+        False,
+    )
+    assert e.encode_to_bytes([[1], {"b": 1, "a": 2}]) == h("82 8101 a2 6162 01 6161 02")
+
+
+def test_array_array_replaced_before_first_use_is_refused():
+    # The array type is looked up once: a stand-in (a lambda giving a
+    # bytearray) had count * 8 bytes written into count (a heap overflow).
+    # A fresh interpreter, so that the type is not looked up yet.
+    import subprocess
+
+    script = (
+        "import array, cbor_fast\n"
+        "array.array = lambda typecode, *a: bytearray()\n"
+        "try:\n"
+        "    cbor_fast.loads_array(cbor_fast.dumps(list(range(1000))), 'q')\n"
+        "except TypeError as e:\n"
+        "    print('TypeError', e)\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == "TypeError cbor_fast: array.array is not a type\n"
