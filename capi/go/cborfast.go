@@ -322,7 +322,8 @@ var (
 var ErrClosed = errors.New("cborfast: handle is closed")
 
 // ErrConcurrentUse is returned by a Decoder or Encoder called while another
-// goroutine's call on it runs (neither is safe for concurrent use; two
+// call on it runs, in another goroutine or further up this one (neither is
+// safe for concurrent use, nor re-entrant; two
 // Decode calls at once on one Decoder ended the process with a fatal
 // runtime error, unpinning its buffer twice).
 var ErrConcurrentUse = errors.New("cborfast: Decoder or Encoder used by two goroutines at once")

@@ -724,8 +724,13 @@ func TestSortedMapsRefuseEqualKeys(t *testing.T) {
 				t.Errorf("%s, %s: got %x, %v; want %s", r.name, m.name, got, err, r.sorted)
 			}
 		}
+		// Encode sorts length-first too.
+		got, err := Encode(r.v)
+		if r.sorted == "" && err != errEqualKeys || r.sorted != "" && (err != nil || hex.EncodeToString(got) != r.sorted) {
+			t.Errorf("%s, Encode: got %x, %v; want %q", r.name, got, err, r.sorted)
+		}
 		// Unsorted: every pair written.
-		got, err := unsorted.Marshal(r.v)
+		got, err = unsorted.Marshal(r.v)
 		if err != nil || len(got) < 2 {
 			t.Errorf("%s, unsorted: %x, %v", r.name, got, err)
 		}

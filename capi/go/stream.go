@@ -20,9 +20,12 @@ import (
 // indefinite-length strings, arrays and maps item by item between
 // StartIndefinite* and EndIndefinite (as fxamacker/cbor's Encoder). An
 // Encoder is not safe for concurrent use: a call made while another runs
-// returns ErrConcurrentUse; the zero Encoder returns ErrInvalidArgument.
+// (from another goroutine, or from inside it: a Writer or MarshalCBOR that
+// calls the same Encoder) returns ErrConcurrentUse; the zero Encoder and a
+// copy return ErrInvalidArgument.
 type Encoder struct {
 	_      noCopy
+	self   uintptr // the address NewEncoder gave it (see Reader.self)
 	busy   atomic.Bool
 	w      io.Writer
 	em     *encMode
@@ -36,10 +39,22 @@ type indefOpen struct {
 }
 
 // NewEncoder returns an Encoder with the default EncOptions.
-func NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w, em: defaultEncMode} }
+func NewEncoder(w io.Writer) *Encoder { return newEncoder(w, defaultEncMode) }
 
 // NewEncoder returns an Encoder with this mode.
-func (em *encMode) NewEncoder(w io.Writer) *Encoder { return &Encoder{w: w, em: em} }
+func (em *encMode) NewEncoder(w io.Writer) *Encoder { return newEncoder(w, em) }
+
+// newEncoder is not inlined: the Encoder it returns is then always on the
+// heap, whose objects do not move (inlined, a caller's Encoder that did not
+// escape lived on its goroutine's stack, which moves as it grows, and its
+// address, the copy check's, changed).
+//
+//go:noinline
+func newEncoder(w io.Writer, em *encMode) *Encoder {
+	enc := &Encoder{w: w, em: em}
+	enc.self = uintptr(unsafe.Pointer(enc))
+	return enc
+}
 
 // encoderError is the library status s at the Encoder's offset.
 func (enc *Encoder) encoderError(s C.cbor_fast_status) error {
@@ -82,11 +97,11 @@ func (enc *Encoder) Encode(v any) error {
 }
 
 // enter starts a call: ErrInvalidArgument for the zero Encoder,
-// ErrConcurrentUse while another goroutine's call runs; else the caller
+// ErrConcurrentUse while another call runs; else the caller
 // ends it with enc.busy.Store(false).
 func (enc *Encoder) enter() error {
-	if enc.em == nil || enc.w == nil {
-		return ErrInvalidArgument
+	if enc.self != uintptr(unsafe.Pointer(enc)) {
+		return ErrInvalidArgument // the zero Encoder, or a copy
 	}
 	if !enc.busy.CompareAndSwap(false, true) {
 		return ErrConcurrentUse
@@ -177,10 +192,13 @@ func (enc *Encoder) EndIndefinite() error {
 // before the next item are dropped when the buffer needs room. The buffer is
 // Go memory pinned only during Decode; when Decode returns no C reader holds
 // a pointer to it. A Decoder is not safe for concurrent use: a Decode made
-// while another runs returns ErrConcurrentUse; the zero Decoder returns
+// while another runs (from another goroutine, or from inside it: a Reader or
+// UnmarshalCBOR that calls the same Decoder) returns ErrConcurrentUse, and
+// Buffered and NumBytesRead are not guarded; the zero Decoder and a copy return
 // ErrInvalidArgument.
 type Decoder struct {
 	_    noCopy
+	self uintptr // the address NewDecoder gave it (see Reader.self)
 	busy atomic.Bool
 	r    io.Reader
 	dm   *decMode
@@ -196,10 +214,19 @@ type Decoder struct {
 }
 
 // NewDecoder returns a Decoder with the default DecOptions.
-func NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, dm: defaultDecMode} }
+func NewDecoder(r io.Reader) *Decoder { return newDecoder(r, defaultDecMode) }
 
 // NewDecoder returns a Decoder with this mode.
-func (dm *decMode) NewDecoder(r io.Reader) *Decoder { return &Decoder{r: r, dm: dm} }
+func (dm *decMode) NewDecoder(r io.Reader) *Decoder { return newDecoder(r, dm) }
+
+// newDecoder is not inlined, for the reason newEncoder is not.
+//
+//go:noinline
+func newDecoder(r io.Reader, dm *decMode) *Decoder {
+	dec := &Decoder{r: r, dm: dm}
+	dec.self = uintptr(unsafe.Pointer(dec))
+	return dec
+}
 
 // NumBytesRead is the number of bytes of the items decoded so far (as
 // fxamacker/cbor's Decoder.NumBytesRead): the stream offset of the next item.
@@ -215,8 +242,8 @@ func (dec *Decoder) Buffered() io.Reader { return bytes.NewReader(dec.buf[dec.of
 // An item that cannot be completed within DecOptions.MaxStreamBuffer bytes
 // is ErrMemoryBudget at the item's offset.
 func (dec *Decoder) Decode(v any) error {
-	if dec.r == nil || dec.dm == nil {
-		return ErrInvalidArgument
+	if dec.self != uintptr(unsafe.Pointer(dec)) {
+		return ErrInvalidArgument // the zero Decoder, or a copy
 	}
 	if !dec.busy.CompareAndSwap(false, true) {
 		return ErrConcurrentUse

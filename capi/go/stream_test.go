@@ -786,6 +786,24 @@ func TestCopiedHandlesAreRefused(t *testing.T) {
 	a.Close()
 	b.Close()
 	checkNoLeaks(t, before)
+
+	// A Decoder's or Encoder's copy shares the buffer or the writer: refused.
+	dec := NewDecoder(bytes.NewReader([]byte{0x01, 0x02}))
+	var v any
+	if err := copyOf(dec).Decode(&v); err != ErrInvalidArgument {
+		t.Fatalf("Decoder copy: %v, want ErrInvalidArgument", err)
+	}
+	if err := dec.Decode(&v); err != nil || v != uint64(1) {
+		t.Fatalf("Decoder after its copy was refused: %v, %v", v, err)
+	}
+	var out bytes.Buffer
+	enc := NewEncoder(&out)
+	if err := copyOf(enc).Encode(1); err != ErrInvalidArgument {
+		t.Fatalf("Encoder copy: %v, want ErrInvalidArgument", err)
+	}
+	if err := enc.Encode(2); err != nil || hex.EncodeToString(out.Bytes()) != "02" {
+		t.Fatalf("Encoder after its copy was refused: %x, %v", out.Bytes(), err)
+	}
 }
 
 // The zero values of the handles refuse every call (they were nil

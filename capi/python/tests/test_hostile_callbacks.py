@@ -521,13 +521,18 @@ def test_a_semantic_decoder_that_removes_itself_while_it_runs():
     class D(dict):
         pass
 
+    import weakref
+
     holder = D({i: i for i in range(100)})
+    ref = weakref.ref(holder)
     sd = {1000: holder.get}
     del holder
+    alive = []
 
     class Evil:
         def __hash__(self):
             sd.clear()
+            alive.append(ref() is not None)  # dict.get() still runs on it
             return 1
 
         def __eq__(self, other):
@@ -536,7 +541,7 @@ def test_a_semantic_decoder_that_removes_itself_while_it_runs():
     # 1000({}): the hook makes the map an Evil, and the decoder, called as
     # holder.get(Evil(), False), looks it up and gives its default.
     assert loads(h("d903e8 a0"), semantic_decoders=sd, object_hook=lambda m, imm: Evil()) is False
-    assert sd == {}
+    assert (sd, alive) == ({}, [True])
 
 
 def test_the_decoders_own_tables_are_out_of_a_hooks_reach():
