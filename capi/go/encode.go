@@ -102,8 +102,6 @@ type encState struct {
 	word unsafe.Pointer
 }
 
-type pairSpan struct{ start, keyEnd, end int }
-
 var encStates = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0, 4096)} }}
 
 func getEncState(em *encMode) *encState {
@@ -959,10 +957,18 @@ func arrayEnc(t reflect.Type) encFn {
 // CBOR, RFC 8949 5.6) in an order that changes from run to run.
 var errEqualKeys = &UnsupportedValueError{Reason: "two map keys encode to the same bytes (a sorted map cannot hold duplicate keys)"}
 
-// sortPairs reorders the encoded pairs written at b[spans...] by their
-// encoded keys; errEqualKeys when two are equal.
-func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) error {
-	keyOf := func(s pairSpan) []byte { return b[s.start:s.keyEnd] }
+// A sorting mode writes a Go map keys first: each key is encoded into a
+// buffer of its own with its value set aside, the keys are sorted by their
+// bytes, and then each key is copied out and its value encoded in place.
+// Each value is encoded once, where it stays: encoding the pairs and then
+// moving them into order moved every nested map's bytes once per sorted map
+// around it (depth x size: 16,000 levels around 1.3 MB took 2.2 s).
+type keySpan struct{ start, end, index int }
+
+// sortKeys sorts spans of keys by their bytes in the mode's order;
+// errEqualKeys when two are equal.
+func (e *encState) sortKeys(keys []byte, spans []keySpan) error {
+	keyOf := func(s keySpan) []byte { return keys[s.start:s.end] }
 	if e.em.opts.Sort == SortLengthFirst {
 		sort.Slice(spans, func(i, j int) bool {
 			x, y := keyOf(spans[i]), keyOf(spans[j])
@@ -980,12 +986,17 @@ func (e *encState) sortPairs(b []byte, first int, spans []pairSpan) error {
 			return errEqualKeys
 		}
 	}
-	e.tmp = e.tmp[:0]
-	for _, s := range spans {
-		e.tmp = append(e.tmp, b[s.start:s.end]...)
-	}
-	copy(b[first:], e.tmp)
 	return nil
+}
+
+// textKeyLess: the order of two text keys' encodings, the same in both
+// sorting modes (the head grows with the length: shorter first, then the
+// bytes).
+func textKeyLess(x, y string) bool {
+	if len(x) != len(y) {
+		return len(x) < len(y)
+	}
+	return x < y
 }
 
 var (
@@ -1018,38 +1029,44 @@ func mapStringEnc(t reflect.Type) encFn {
 			return b, err
 		}
 		b = appendHead(b, 0xa0, uint64(n))
-		sorted := e.em.opts.Sort != SortNone && n > 1
-		first := len(b)
-		var spans []pairSpan
-		if sorted {
-			spans = make([]pairSpan, 0, n)
+		if e.em.opts.Sort != SortNone && n > 1 {
+			// Keys first (see keySpan): text keys sort as strings.
+			keys := make([]string, 0, n)
+			if isAny {
+				for k := range ma {
+					keys = append(keys, k)
+				}
+			} else {
+				for k := range ms {
+					keys = append(keys, k)
+				}
+			}
+			sort.Slice(keys, func(i, j int) bool { return textKeyLess(keys[i], keys[j]) })
+			for _, k := range keys {
+				b = append(appendHead(b, e.str, uint64(len(k))), k...)
+				if isAny {
+					if b, err = e.value(b, ma[k]); err != nil {
+						return b, err
+					}
+				} else {
+					v := ms[k]
+					b = append(appendHead(b, e.str, uint64(len(v))), v...)
+				}
+			}
+			e.depth--
+			return b, nil
 		}
 		if isAny {
 			for k, v := range ma {
-				start := len(b)
 				b = append(appendHead(b, e.str, uint64(len(k))), k...)
-				keyEnd := len(b)
 				if b, err = e.value(b, v); err != nil {
 					return b, err
-				}
-				if sorted {
-					spans = append(spans, pairSpan{start, keyEnd, len(b)})
 				}
 			}
 		} else {
 			for k, v := range ms {
-				start := len(b)
 				b = append(appendHead(b, e.str, uint64(len(k))), k...)
-				keyEnd := len(b)
 				b = append(appendHead(b, e.str, uint64(len(v))), v...)
-				if sorted {
-					spans = append(spans, pairSpan{start, keyEnd, len(b)})
-				}
-			}
-		}
-		if sorted {
-			if err := e.sortPairs(b, first, spans); err != nil {
-				return b, err
 			}
 		}
 		e.depth--
@@ -1076,32 +1093,50 @@ func mapEnc(t reflect.Type) encFn {
 		n := mv.Len()
 		b = appendHead(b, 0xa0, uint64(n))
 		kv := reflect.New(kt).Elem()
-		vv := reflect.New(vt).Elem()
-		kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
-		sorted := e.em.opts.Sort != SortNone && n > 1
-		first := len(b)
-		var spans []pairSpan
-		if sorted {
-			spans = make([]pairSpan, 0, n)
+		kp := kv.Addr().UnsafePointer()
+		if e.em.opts.Sort != SortNone && n > 1 {
+			// Keys first (see keySpan): the keys into a buffer of their
+			// own, the values into a slice, each value encoded once, in
+			// key order.
+			vals := reflect.MakeSlice(reflect.SliceOf(vt), n, n)
+			var keys []byte
+			spans := make([]keySpan, 0, n)
+			it := mv.MapRange()
+			for i := 0; it.Next() && i < n; i++ {
+				kv.SetIterKey(it)
+				vals.Index(i).SetIterValue(it)
+				start := len(keys)
+				if keys, err = kenc.fn(e, keys, kp); err != nil {
+					return b, err
+				}
+				spans = append(spans, keySpan{start, len(keys), i})
+			}
+			if len(spans) != n {
+				// A key's MarshalCBOR changed the map: the head said n.
+				return b, &UnsupportedValueError{Reason: "map changed size while it was encoded"}
+			}
+			if err := e.sortKeys(keys, spans); err != nil {
+				return b, err
+			}
+			for _, sp := range spans {
+				b = append(b, keys[sp.start:sp.end]...)
+				if b, err = venc.fn(e, b, vals.Index(sp.index).Addr().UnsafePointer()); err != nil {
+					return b, err
+				}
+			}
+			e.depth--
+			return b, nil
 		}
+		vv := reflect.New(vt).Elem()
+		vp := vv.Addr().UnsafePointer()
 		it := mv.MapRange()
 		for it.Next() {
 			kv.SetIterKey(it)
 			vv.SetIterValue(it)
-			start := len(b)
 			if b, err = kenc.fn(e, b, kp); err != nil {
 				return b, err
 			}
-			keyEnd := len(b)
 			if b, err = venc.fn(e, b, vp); err != nil {
-				return b, err
-			}
-			if sorted {
-				spans = append(spans, pairSpan{start, keyEnd, len(b)})
-			}
-		}
-		if sorted {
-			if err := e.sortPairs(b, first, spans); err != nil {
 				return b, err
 			}
 		}
