@@ -92,7 +92,6 @@ type encState struct {
 	buf   []byte
 	em    *encMode
 	depth int
-	tmp   []byte
 	// str is the major type of Go strings (0x60, or 0x40 for
 	// StringToByteString); a tag 0's content is text whatever the mode.
 	str byte
