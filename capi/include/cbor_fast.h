@@ -1005,7 +1005,10 @@ CBOR_FAST_API cbor_fast_status cbor_mnode_array_set(cbor_mnode* array, size_t in
 /** MAP: appends the pair (no duplicate check). */
 CBOR_FAST_API cbor_fast_status cbor_mnode_map_put(cbor_mnode* map, cbor_mnode* key,
                                                   cbor_mnode* value);
-/** MAP: sets the value of text key key[0, key_size): replaces the first match or appends. */
+/** MAP: sets the value of text key key[0, key_size): replaces the first match or appends.
+ *  The match is searched from the first pair: building a map of n pairs this way takes
+ *  n^2/2 key compares (160,000 keys: 50 s in a probe); build with
+ *  cbor_mnode_map_put() and set what changes afterwards. */
 CBOR_FAST_API cbor_fast_status cbor_mnode_map_set(cbor_mnode* map, const char* key, size_t key_size,
                                                   cbor_mnode* value);
 /** ARRAY or MAP: encode with indefinite length (1) or definite (0, the default). */
@@ -1666,6 +1669,8 @@ CBOR_FAST_API cbor_fast_status cbor_writer_self_described(cbor_writer* writer);
  * (and the *size of a cbor_writer_finish() that fails with
  * CBOR_FAST_ERR_WRITER_UNCLOSED) counts the room reserved for its head: 9
  * bytes in the owned buffer and a sink's staging, 1 in a caller buffer.
+ * Each close moves everything inside it, so wraps nested n deep move O(n^2)
+ * bytes (160,000 levels: 1.7 s in a probe).
  * @return as cbor_writer_array(). Since 0.4.
  */
 CBOR_FAST_API cbor_fast_status cbor_writer_begin_embedded(cbor_writer* writer, int with_tag);

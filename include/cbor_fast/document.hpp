@@ -541,6 +541,8 @@ class mutable_node {
   /// map: appends the pair (no duplicate check).
   status map_put(mutable_node* key, mutable_node* value) noexcept;
   /// map: replaces the value of the first pair with text key `key`, or appends the pair.
+  /// The search starts at the first pair: building a map of n pairs with map_set() takes
+  /// n^2/2 key compares (160,000 keys: 50 s in a probe); build it with map_put().
   status map_set(std::string_view key, mutable_node* value) noexcept;
   /// array or map: encode with indefinite (true) or definite (false, default) length.
   status set_indefinite(bool indefinite) noexcept;

@@ -129,8 +129,9 @@ class writer {
   /// counted as usual, the size needed stays exact), the owned buffer, and a
   /// sink, which is not called while a wrap is open (the staging buffer grows
   /// to hold the wrapped bytes). While a wrap is open, size() counts the
-  /// room reserved for its head (9 bytes, 1 in a caller buffer). Returns as
-  /// begin_array(). Since 0.4.
+  /// room reserved for its head (9 bytes, 1 in a caller buffer). Each close
+  /// moves everything inside it, so wraps nested n deep move O(n^2) bytes
+  /// (160,000 levels: 1.7 s in a probe). Returns as begin_array(). Since 0.4.
   status begin_embedded(bool with_tag = true) noexcept;
   /// Closes the innermost begin_embedded(): invalid_state (not sticky) when
   /// the innermost open item is something else; else as end(). Since 0.4.
