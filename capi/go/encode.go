@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 	"unsafe"
@@ -969,15 +970,14 @@ type keySpan struct{ start, end, index int }
 func (e *encState) sortKeys(keys []byte, spans []keySpan) error {
 	keyOf := func(s keySpan) []byte { return keys[s.start:s.end] }
 	if e.em.opts.Sort == SortLengthFirst {
-		sort.Slice(spans, func(i, j int) bool {
-			x, y := keyOf(spans[i]), keyOf(spans[j])
-			if len(x) != len(y) {
-				return len(x) < len(y)
+		slices.SortFunc(spans, func(a, b keySpan) int {
+			if la, lb := a.end-a.start, b.end-b.start; la != lb {
+				return la - lb
 			}
-			return string(x) < string(y)
+			return bytes.Compare(keyOf(a), keyOf(b))
 		})
 	} else {
-		sort.Slice(spans, func(i, j int) bool { return string(keyOf(spans[i])) < string(keyOf(spans[j])) })
+		slices.SortFunc(spans, func(a, b keySpan) int { return bytes.Compare(keyOf(a), keyOf(b)) })
 	}
 	// Either order puts equal keys side by side.
 	for i := 1; i < len(spans); i++ {
@@ -988,14 +988,14 @@ func (e *encState) sortKeys(keys []byte, spans []keySpan) error {
 	return nil
 }
 
-// textKeyLess: the order of two text keys' encodings, the same in both
+// textKeyOrder: the order of two text keys' encodings, the same in both
 // sorting modes (the head grows with the length: shorter first, then the
 // bytes).
-func textKeyLess(x, y string) bool {
+func textKeyOrder(x, y string) int {
 	if len(x) != len(y) {
-		return len(x) < len(y)
+		return len(x) - len(y)
 	}
-	return x < y
+	return strings.Compare(x, y)
 }
 
 var (
@@ -1040,7 +1040,7 @@ func mapStringEnc(t reflect.Type) encFn {
 					keys = append(keys, k)
 				}
 			}
-			sort.Slice(keys, func(i, j int) bool { return textKeyLess(keys[i], keys[j]) })
+			slices.SortFunc(keys, textKeyOrder)
 			for _, k := range keys {
 				b = append(appendHead(b, e.str, uint64(len(k))), k...)
 				if isAny {
@@ -1098,7 +1098,7 @@ func mapEnc(t reflect.Type) encFn {
 			// own, the values into a slice, each value encoded once, in
 			// key order.
 			vals := reflect.MakeSlice(reflect.SliceOf(vt), n, n)
-			var keys []byte
+			keys := make([]byte, 0, 8*n) // grown once or never for short keys
 			spans := make([]keySpan, 0, n)
 			it := mv.MapRange()
 			for i := 0; it.Next() && i < n; i++ {
