@@ -998,6 +998,22 @@ func textKeyOrder(x, y string) int {
 	return strings.Compare(x, y)
 }
 
+// textPair: a text key of a Go map with its value.
+type textPair[V any] struct {
+	k string
+	v V
+}
+
+// sortedTextPairs: the pairs of m in the order of their keys' encodings.
+func sortedTextPairs[V any](m map[string]V) []textPair[V] {
+	ps := make([]textPair[V], 0, len(m))
+	for k, v := range m {
+		ps = append(ps, textPair[V]{k, v})
+	}
+	slices.SortFunc(ps, func(a, b textPair[V]) int { return textKeyOrder(a.k, b.k) })
+	return ps
+}
+
 var (
 	mapStringStringEncType = reflect.TypeFor[map[string]string]()
 	mapStringAnyEncType    = reflect.TypeFor[map[string]any]()
@@ -1029,27 +1045,19 @@ func mapStringEnc(t reflect.Type) encFn {
 		}
 		b = appendHead(b, 0xa0, uint64(n))
 		if e.em.opts.Sort != SortNone && n > 1 {
-			// Keys first (see keySpan): text keys sort as strings.
-			keys := make([]string, 0, n)
+			// Keys first (see keySpan): text keys sort as strings, each
+			// with its value, taken in the one pass over the map.
 			if isAny {
-				for k := range ma {
-					keys = append(keys, k)
-				}
-			} else {
-				for k := range ms {
-					keys = append(keys, k)
-				}
-			}
-			slices.SortFunc(keys, textKeyOrder)
-			for _, k := range keys {
-				b = append(appendHead(b, e.str, uint64(len(k))), k...)
-				if isAny {
-					if b, err = e.value(b, ma[k]); err != nil {
+				for _, p := range sortedTextPairs(ma) {
+					b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
+					if b, err = e.value(b, p.v); err != nil {
 						return b, err
 					}
-				} else {
-					v := ms[k]
-					b = append(appendHead(b, e.str, uint64(len(v))), v...)
+				}
+			} else {
+				for _, p := range sortedTextPairs(ms) {
+					b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
+					b = append(appendHead(b, e.str, uint64(len(p.v))), p.v...)
 				}
 			}
 			e.depth--
