@@ -1,6 +1,7 @@
 package cborfast
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"reflect"
@@ -29,6 +30,8 @@ type benchCase struct {
 	input []byte
 	make  func() any // a new value to decode into
 	value any        // a decoded value to encode
+	// the input decoded into an `any` by each library, to encode
+	anyOurs, anyPeer any
 }
 
 func benchCases(tb testing.TB) []benchCase {
@@ -39,14 +42,23 @@ func benchCases(tb testing.TB) []benchCase {
 		if err := Unmarshal(in, v); err != nil {
 			tb.Fatal(err)
 		}
-		cases = append(cases, benchCase{c.file, in, c.make, v})
+		cases = append(cases, benchCase{name: c.file, input: in, make: c.make, value: v})
 	}
 	recs := coseRecords(20000, 3)
 	in, err := Marshal(recs)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	cases = append(cases, benchCase{"cose_20k", in, func() any { return new([]coseKey) }, &recs})
+	cases = append(cases, benchCase{name: "cose_20k", input: in, make: func() any { return new([]coseKey) }, value: &recs})
+	for i := range cases {
+		c := &cases[i]
+		if err := Unmarshal(c.input, &c.anyOurs); err != nil {
+			tb.Fatal(err)
+		}
+		if err := fx.Unmarshal(c.input, &c.anyPeer); err != nil {
+			tb.Fatal(err)
+		}
+	}
 	return cases
 }
 
@@ -121,6 +133,35 @@ var benchOps = []benchOp{
 				}
 			}
 		}},
+	{"Marshal any",
+		func(c *benchCase) func(b *testing.B) { return marshalBench(c.anyOurs, Marshal) },
+		func(c *benchCase) func(b *testing.B) { return marshalBench(c.anyPeer, fx.Marshal) }},
+	{"Marshal any CoreDet",
+		func(c *benchCase) func(b *testing.B) { return marshalBench(c.anyOurs, oursCoreDet.Marshal) },
+		func(c *benchCase) func(b *testing.B) { return marshalBench(c.anyPeer, fxCoreDet.Marshal) }},
+}
+
+var (
+	oursCoreDet = mustMode(CoreDetEncOptions().EncMode())
+	fxCoreDet   = mustMode(fx.CoreDetEncOptions().EncMode())
+)
+
+func mustMode[T any](x T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return x
+}
+
+// marshalBench: encode v (the input decoded into an `any`) with marshal.
+func marshalBench(v any, marshal func(any) ([]byte, error)) func(b *testing.B) {
+	return func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := marshal(v); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
 }
 
 // checkBenchCase: both libraries give the same value and bytes before timing.
@@ -145,6 +186,18 @@ func checkBenchCase(tb testing.TB, c *benchCase) {
 	y, _ := fx.Marshal(c.value)
 	if len(x) != len(y) {
 		tb.Fatalf("%s: encoded sizes differ: %d vs %d", c.name, len(x), len(y))
+	}
+	// The decoded `any`s: the same size unsorted (Go's map order), the
+	// same bytes sorted.
+	x, err := Marshal(c.anyOurs)
+	y, err2 := fx.Marshal(c.anyPeer)
+	if err != nil || err2 != nil || len(x) != len(y) {
+		tb.Fatalf("%s: Marshal of any: %d bytes, %v; fxamacker %d, %v", c.name, len(x), err, len(y), err2)
+	}
+	x, err = oursCoreDet.Marshal(c.anyOurs)
+	y, err2 = fxCoreDet.Marshal(c.anyPeer)
+	if err != nil || err2 != nil || !bytes.Equal(x, y) {
+		tb.Fatalf("%s: CoreDet Marshal of any differs: %d bytes, %v; fxamacker %d, %v", c.name, len(x), err, len(y), err2)
 	}
 }
 

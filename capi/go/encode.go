@@ -100,6 +100,15 @@ type encState struct {
 	fieldBytes bool
 	// word: the pointer value passes to its encoder (see value).
 	word unsafe.Pointer
+	// Scratch of the sorted map[any]any and map[string]any paths, kept
+	// with the pooled state (no allocation per map): a map takes its part
+	// above what the maps around it hold and gives it back when it is
+	// written, so a map nested in a value uses the room above its
+	// parent's.
+	keys  []byte          // the keys' encodings
+	spans []keySpan       // where each key is in keys, and its value's index
+	vals  []any           // the values of map[any]any
+	pairs []textPair[any] // the pairs of map[string]any
 }
 
 var encStates = sync.Pool{New: func() any { return &encState{buf: make([]byte, 0, 4096)} }}
@@ -115,9 +124,147 @@ func getEncState(em *encMode) *encState {
 }
 
 func putEncState(e *encState) {
-	if cap(e.buf) <= 64<<20 {
+	// A failed Marshal leaves its maps' scratch behind: drop the values it
+	// refers to, and the scratch if it grew large.
+	clear(e.vals)
+	clear(e.pairs)
+	e.keys, e.spans, e.vals, e.pairs = e.keys[:0], e.spans[:0], e.vals[:0], e.pairs[:0]
+	if cap(e.buf) <= 64<<20 && cap(e.keys) <= 16<<20 && cap(e.spans)+cap(e.vals)+cap(e.pairs) <= 1<<20 {
 		encStates.Put(e)
 	}
+}
+
+// errMapChanged: a MarshalCBOR (or MarshalBinary) of a key or value added
+// or removed entries of the map being written, whose head had given its
+// size.
+var errMapChanged = &UnsupportedValueError{Reason: "map changed size while it was encoded"}
+
+// mapAnyAny writes a map[any]any, the type Unmarshal gives an `any` for a
+// map, without reflection.
+func (e *encState) mapAnyAny(b []byte, m map[any]any) (_ []byte, err error) {
+	if m == nil {
+		return e.nilContainer(b, 0xa0), nil
+	}
+	if err := e.enter(b); err != nil {
+		return b, err
+	}
+	n := len(m)
+	b = appendHead(b, 0xa0, uint64(n))
+	if e.em.opts.Sort != SortNone && n > 1 {
+		// Keys first (see keySpan), in the scratch.
+		k0, s0, v0 := len(e.keys), len(e.spans), len(e.vals)
+		i := 0
+		for k, v := range m {
+			if i == n {
+				break
+			}
+			start := len(e.keys) - k0
+			if err := e.appendKey(k); err != nil {
+				return b, err
+			}
+			e.spans = append(e.spans, keySpan{start, len(e.keys) - k0, i})
+			e.vals = append(e.vals, v)
+			i++
+		}
+		if i != n {
+			return b, errMapChanged
+		}
+		if err := e.sortKeys(e.keys[k0:], e.spans[s0:]); err != nil {
+			return b, err
+		}
+		for j := 0; j < n; j++ {
+			// Through e each time: a nested map may have grown the scratch.
+			sp := e.spans[s0+j]
+			b = append(b, e.keys[k0+sp.start:k0+sp.end]...)
+			if b, err = e.value(b, e.vals[v0+sp.index]); err != nil {
+				return b, err
+			}
+		}
+		clear(e.vals[v0:])
+		e.keys, e.spans, e.vals = e.keys[:k0], e.spans[:s0], e.vals[:v0]
+		e.depth--
+		return b, nil
+	}
+	i := 0
+	for k, v := range m {
+		if i == n {
+			return b, errMapChanged
+		}
+		if b, err = e.value(b, k); err != nil {
+			return b, err
+		}
+		if b, err = e.value(b, v); err != nil {
+			return b, err
+		}
+		i++
+	}
+	if i != n {
+		return b, errMapChanged
+	}
+	e.depth--
+	return b, nil
+}
+
+// appendKey appends the encoding of a sorted map's key to e.keys. A key
+// that could hold a sorted map of its own (a pointer to a struct, a Tag)
+// is encoded apart first, since that map's scratch goes above e.keys.
+func (e *encState) appendKey(k any) (err error) {
+	switch k.(type) {
+	case string, uint64, int64, int, float64, bool, nil, ByteString:
+		e.keys, err = e.value(e.keys, k)
+		return err
+	}
+	kb, err := e.value(nil, k)
+	e.keys = append(e.keys, kb...)
+	return err
+}
+
+// mapStringAny writes a map[string]any without reflection.
+func (e *encState) mapStringAny(b []byte, m map[string]any) (_ []byte, err error) {
+	if m == nil {
+		return e.nilContainer(b, 0xa0), nil
+	}
+	if err := e.enter(b); err != nil {
+		return b, err
+	}
+	n := len(m)
+	b = appendHead(b, 0xa0, uint64(n))
+	if e.em.opts.Sort != SortNone && n > 1 {
+		// Text keys sort as strings (textKeyOrder), each with its value,
+		// taken in the one pass over the map, in the scratch.
+		p0 := len(e.pairs)
+		for k, v := range m {
+			e.pairs = append(e.pairs, textPair[any]{k, v})
+		}
+		slices.SortFunc(e.pairs[p0:], func(a, b textPair[any]) int { return textKeyOrder(a.k, b.k) })
+		for j := 0; j < n; j++ {
+			p := e.pairs[p0+j]
+			b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
+			if b, err = e.value(b, p.v); err != nil {
+				return b, err
+			}
+		}
+		clear(e.pairs[p0:])
+		e.pairs = e.pairs[:p0]
+		e.depth--
+		return b, nil
+	}
+	i := 0
+	for k, v := range m {
+		if i == n {
+			return b, errMapChanged
+		}
+		b = append(appendHead(b, e.str, uint64(len(k))), k...)
+		if b, err = e.value(b, v); err != nil {
+			return b, err
+		}
+		i++
+	}
+	if i != n {
+		return b, errMapChanged
+	}
+	e.depth--
+	return b, nil
 }
 
 // UnsupportedTypeError is returned by Encode and Marshal for a Go value they
@@ -437,6 +584,10 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 	case ByteString:
 		b = append(appendHead(b, 0x40, uint64(len(x))), x...)
 		return b, nil
+	case map[any]any:
+		return e.mapAnyAny(b, x)
+	case map[string]any:
+		return e.mapStringAny(b, x)
 	}
 	rv := reflect.ValueOf(v)
 	t := rv.Type()
@@ -968,20 +1119,27 @@ type keySpan struct{ start, end, index int }
 // sortKeys sorts spans of keys by their bytes in the mode's order;
 // errEqualKeys when two are equal.
 func (e *encState) sortKeys(keys []byte, spans []keySpan) error {
-	keyOf := func(s keySpan) []byte { return keys[s.start:s.end] }
+	// Each key is at least its head byte. Bytewise, differing first bytes
+	// decide at once (text keys of different lengths under 24 bytes).
 	if e.em.opts.Sort == SortLengthFirst {
 		slices.SortFunc(spans, func(a, b keySpan) int {
 			if la, lb := a.end-a.start, b.end-b.start; la != lb {
 				return la - lb
 			}
-			return bytes.Compare(keyOf(a), keyOf(b))
+			return bytes.Compare(keys[a.start:a.end], keys[b.start:b.end])
 		})
 	} else {
-		slices.SortFunc(spans, func(a, b keySpan) int { return bytes.Compare(keyOf(a), keyOf(b)) })
+		slices.SortFunc(spans, func(a, b keySpan) int {
+			if x, y := keys[a.start], keys[b.start]; x != y {
+				return int(x) - int(y)
+			}
+			return bytes.Compare(keys[a.start+1:a.end], keys[b.start+1:b.end])
+		})
 	}
 	// Either order puts equal keys side by side.
 	for i := 1; i < len(spans); i++ {
-		if bytes.Equal(keyOf(spans[i-1]), keyOf(spans[i])) {
+		a, b := spans[i-1], spans[i]
+		if bytes.Equal(keys[a.start:a.end], keys[b.start:b.end]) {
 			return errEqualKeys
 		}
 	}
@@ -1017,73 +1175,47 @@ func sortedTextPairs[V any](m map[string]V) []textPair[V] {
 var (
 	mapStringStringEncType = reflect.TypeFor[map[string]string]()
 	mapStringAnyEncType    = reflect.TypeFor[map[string]any]()
+	mapAnyAnyEncType       = reflect.TypeFor[map[any]any]()
 )
 
-// mapStringEnc writes map[string]string and map[string]any with a plain
-// range (sorted through the same spans when the mode sorts).
-func mapStringEnc(t reflect.Type) encFn {
-	isAny := t == mapStringAnyEncType
-	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
-		var ms map[string]string
-		var ma map[string]any
-		var n int
-		if isAny {
-			ma = *(*map[string]any)(p)
-			if ma == nil {
-				return e.nilContainer(b, 0xa0), nil
-			}
-			n = len(ma)
-		} else {
-			ms = *(*map[string]string)(p)
-			if ms == nil {
-				return e.nilContainer(b, 0xa0), nil
-			}
-			n = len(ms)
-		}
-		if err := e.enter(b); err != nil {
-			return b, err
-		}
-		b = appendHead(b, 0xa0, uint64(n))
-		if e.em.opts.Sort != SortNone && n > 1 {
-			// Keys first (see keySpan): text keys sort as strings, each
-			// with its value, taken in the one pass over the map.
-			if isAny {
-				for _, p := range sortedTextPairs(ma) {
-					b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
-					if b, err = e.value(b, p.v); err != nil {
-						return b, err
-					}
-				}
-			} else {
-				for _, p := range sortedTextPairs(ms) {
-					b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
-					b = append(appendHead(b, e.str, uint64(len(p.v))), p.v...)
-				}
-			}
-			e.depth--
-			return b, nil
-		}
-		if isAny {
-			for k, v := range ma {
-				b = append(appendHead(b, e.str, uint64(len(k))), k...)
-				if b, err = e.value(b, v); err != nil {
-					return b, err
-				}
-			}
-		} else {
-			for k, v := range ms {
-				b = append(appendHead(b, e.str, uint64(len(k))), k...)
-				b = append(appendHead(b, e.str, uint64(len(v))), v...)
-			}
-		}
-		e.depth--
-		return b, nil
+// mapStringStringEnc writes map[string]string with a plain range (sorted
+// as text keys when the mode sorts).
+func mapStringStringEnc(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
+	m := *(*map[string]string)(p)
+	if m == nil {
+		return e.nilContainer(b, 0xa0), nil
 	}
+	if err := e.enter(b); err != nil {
+		return b, err
+	}
+	b = appendHead(b, 0xa0, uint64(len(m)))
+	if e.em.opts.Sort != SortNone && len(m) > 1 {
+		for _, p := range sortedTextPairs(m) {
+			b = append(appendHead(b, e.str, uint64(len(p.k))), p.k...)
+			b = append(appendHead(b, e.str, uint64(len(p.v))), p.v...)
+		}
+	} else {
+		for k, v := range m {
+			b = append(appendHead(b, e.str, uint64(len(k))), k...)
+			b = append(appendHead(b, e.str, uint64(len(v))), v...)
+		}
+	}
+	e.depth--
+	return b, nil
 }
 
 func mapEnc(t reflect.Type) encFn {
-	if t == mapStringStringEncType || t == mapStringAnyEncType {
-		return mapStringEnc(t)
+	switch t {
+	case mapStringStringEncType:
+		return mapStringStringEnc
+	case mapStringAnyEncType:
+		return func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error) {
+			return e.mapStringAny(b, *(*map[string]any)(p))
+		}
+	case mapAnyAnyEncType:
+		return func(e *encState, b []byte, p unsafe.Pointer) ([]byte, error) {
+			return e.mapAnyAny(b, *(*map[any]any)(p))
+		}
 	}
 	kt, vt := t.Key(), t.Elem()
 	kenc := encoderLocked(kt)
@@ -1120,7 +1252,7 @@ func mapEnc(t reflect.Type) encFn {
 			}
 			if len(spans) != n {
 				// A key's MarshalCBOR changed the map: the head said n.
-				return b, &UnsupportedValueError{Reason: "map changed size while it was encoded"}
+				return b, errMapChanged
 			}
 			if err := e.sortKeys(keys, spans); err != nil {
 				return b, err
@@ -1137,7 +1269,11 @@ func mapEnc(t reflect.Type) encFn {
 		vv := reflect.New(vt).Elem()
 		vp := vv.Addr().UnsafePointer()
 		it := mv.MapRange()
-		for it.Next() {
+		i := 0
+		for ; it.Next(); i++ {
+			if i == n {
+				return b, errMapChanged
+			}
 			kv.SetIterKey(it)
 			vv.SetIterValue(it)
 			if b, err = kenc.fn(e, b, kp); err != nil {
@@ -1146,6 +1282,9 @@ func mapEnc(t reflect.Type) encFn {
 			if b, err = venc.fn(e, b, vp); err != nil {
 				return b, err
 			}
+		}
+		if i != n {
+			return b, errMapChanged
 		}
 		e.depth--
 		return b, nil

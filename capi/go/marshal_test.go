@@ -773,3 +773,111 @@ func TestSortedNestedMaps(t *testing.T) {
 		}
 	}
 }
+
+// A sorted map[any]any whose key is a pointer to a struct holding a sorted
+// map of its own: the key is encoded apart (its map's scratch would
+// otherwise go where the outer map's keys are being written).
+type keyHolder struct {
+	M map[any]any `cbor:"m"`
+}
+
+func TestSortedMapKeyHoldingAMap(t *testing.T) {
+	coreDet, err := CoreDetEncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := &keyHolder{M: map[any]any{"b": 1, "a": 2}}
+	v := map[any]any{"z": true, k: map[string]any{"y": 1, "x": 2}}
+	got, err := coreDet.Marshal(v)
+	// bytewise: "z" (61 7a) before the struct key (a1 ...);
+	// {"m": {"a": 2, "b": 1}} -> {"x": 2, "y": 1}
+	want := "a2" + "617a" + "f5" + "a1" + "616d" + "a2" + "6161" + "02" + "6162" + "01" +
+		"a2" + "6178" + "02" + "6179" + "01"
+	if err != nil || hex.EncodeToString(got) != want {
+		t.Errorf("got %x, %v\nwant %s", got, err, want)
+	}
+}
+
+// mapDeleter's MarshalCBOR removes every other key of its map.
+type mapDeleter struct {
+	self string
+	ma   map[any]any
+	ms   map[string]any
+	mt   map[string]mapDeleter
+}
+
+func (d mapDeleter) MarshalCBOR() ([]byte, error) {
+	for k := range d.ma {
+		if k != d.self {
+			delete(d.ma, k)
+		}
+	}
+	for k := range d.ms {
+		if k != d.self {
+			delete(d.ms, k)
+		}
+	}
+	for k := range d.mt {
+		if k != d.self {
+			delete(d.mt, k)
+		}
+	}
+	return []byte{0x00}, nil
+}
+
+// A map whose size changes while it is written (a value's MarshalCBOR
+// removes the other entry) is refused: its head already said two pairs
+// (it wrote a map of one pair under a head of two, not well-formed).
+func TestMapChangedWhileEncoded(t *testing.T) {
+	for _, row := range []struct {
+		name string
+		make func() any
+	}{
+		{"map[any]any", func() any {
+			m := map[any]any{}
+			m["a"], m["b"] = mapDeleter{self: "a", ma: m}, mapDeleter{self: "b", ma: m}
+			return m
+		}},
+		{"map[string]any", func() any {
+			m := map[string]any{}
+			m["a"], m["b"] = mapDeleter{self: "a", ms: m}, mapDeleter{self: "b", ms: m}
+			return m
+		}},
+		{"map[string]mapDeleter (reflection)", func() any {
+			m := map[string]mapDeleter{}
+			m["a"], m["b"] = mapDeleter{self: "a", mt: m}, mapDeleter{self: "b", mt: m}
+			return m
+		}},
+		{"map[string]any in a []any", func() any {
+			m := map[string]any{}
+			m["a"], m["b"] = mapDeleter{self: "a", ms: m}, mapDeleter{self: "b", ms: m}
+			return []any{m}
+		}},
+	} {
+		got, err := Marshal(row.make())
+		if err != errMapChanged {
+			t.Errorf("%s: got %x, %v; want errMapChanged", row.name, got, err)
+		}
+	}
+}
+
+// A sorted Marshal that fails inside a nested map leaves its scratch in the
+// pooled state; the next Marshal starts clean.
+func TestSortedMarshalAfterAFailure(t *testing.T) {
+	coreDet, err := CoreDetEncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := map[any]any{"k": 1, "j": map[any]any{int(1): "a", uint(1): "b"}, "i": 2}
+	good := map[any]any{"b": map[string]any{"d": 4, "c": 3}, "a": 1}
+	want := "a2" + "6161" + "01" + "6162" + "a2" + "6163" + "03" + "6164" + "04"
+	for i := 0; i < 3; i++ {
+		if _, err := coreDet.Marshal(bad); err != errEqualKeys {
+			t.Fatalf("bad: %v; want errEqualKeys", err)
+		}
+		got, err := coreDet.Marshal(good)
+		if err != nil || hex.EncodeToString(got) != want {
+			t.Fatalf("good after bad #%d: %x, %v\nwant %s", i, got, err, want)
+		}
+	}
+}
