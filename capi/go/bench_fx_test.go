@@ -50,6 +50,12 @@ func benchCases(tb testing.TB) []benchCase {
 		tb.Fatal(err)
 	}
 	cases = append(cases, benchCase{name: "cose_20k", input: in, make: func() any { return new([]coseKey) }, value: &recs})
+	// One small message (29 bytes): what a call costs besides the data.
+	small := smallMessage{ID: 42, Name: "widget", Val: 3.25}
+	if in, err = Marshal(small); err != nil {
+		tb.Fatal(err)
+	}
+	cases = append(cases, benchCase{name: "small", input: in, make: func() any { return new(smallMessage) }, value: &small})
 	for i := range cases {
 		c := &cases[i]
 		if err := Unmarshal(c.input, &c.anyOurs); err != nil {
@@ -60,6 +66,13 @@ func benchCases(tb testing.TB) []benchCase {
 		}
 	}
 	return cases
+}
+
+// smallMessage is the "small" case: one message of three fields.
+type smallMessage struct {
+	ID   int     `cbor:"id"`
+	Name string  `cbor:"name"`
+	Val  float64 `cbor:"val"`
 }
 
 type benchOp struct {

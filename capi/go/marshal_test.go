@@ -881,3 +881,50 @@ func TestSortedMarshalAfterAFailure(t *testing.T) {
 		}
 	}
 }
+
+// Unmarshal copies inputs of up to copyMax bytes into the pooled reader's
+// own memory (larger ones are pinned): the same values, errors and offsets
+// on both sides of the boundary, and nothing decoded refers to the copy
+// (the next call overwrites it).
+func TestUnmarshalCopyBoundary(t *testing.T) {
+	for _, size := range []int{copyMax - 1, copyMax, copyMax + 1} {
+		// a byte string of size bytes in all: head 59 + 2 length bytes
+		n := size - 3
+		in := append([]byte{0x59, byte(n >> 8), byte(n)}, bytes.Repeat([]byte{0xab}, n)...)
+		var b []byte
+		if err := Unmarshal(in, &b); err != nil || len(b) != n || b[0] != 0xab {
+			t.Fatalf("size %d: %d bytes, %v", size, len(b), err)
+		}
+		var a any
+		if err := Unmarshal(in, &a); err != nil || !bytes.Equal(a.([]byte), in[3:]) {
+			t.Fatalf("size %d: any %v", size, err)
+		}
+		// another input of the same size overwrites a copy: b and a stay
+		other := append([]byte{0x59, byte(n >> 8), byte(n)}, bytes.Repeat([]byte{0xcd}, n)...)
+		var c []byte
+		if err := Unmarshal(other, &c); err != nil || c[0] != 0xcd {
+			t.Fatalf("size %d: other: %v", size, err)
+		}
+		if b[n-1] != 0xab || a.([]byte)[n-1] != 0xab {
+			t.Fatalf("size %d: a decoded value changed with the next call", size)
+		}
+		// cut short: truncated, at the string's head (the library checks
+		// a declared length against the bytes left)
+		var e *Error
+		if err := Unmarshal(in[:size-1], &b); !errors.As(err, &e) || e.Code != CodeTruncated || e.Offset != 0 {
+			t.Errorf("size %d cut short: %v", size, err)
+		}
+		// a byte after it: trailing at size
+		if err := Unmarshal(append(in[:size:size], 0x00), &b); !errors.As(err, &e) || e.Code != CodeTrailingBytes || e.Offset != size {
+			t.Errorf("size %d with a trailing byte: %v", size, err)
+		}
+		// a text string of the same size with invalid UTF-8 at its end, into
+		// a string: the decoding pass's error, at the string's head
+		txt := append([]byte{0x79, byte(n >> 8), byte(n)}, bytes.Repeat([]byte{'a'}, n)...)
+		txt[size-1] = 0xff
+		var s string
+		if err := Unmarshal(txt, &s); !errors.As(err, &e) || e.Code != CodeInvalidUTF8 || e.ItemOffset != 0 {
+			t.Errorf("size %d invalid UTF-8: %v", size, err)
+		}
+	}
+}

@@ -35,7 +35,20 @@ type creader struct {
 	// n: the item count a batch call writes (a local whose address goes to
 	// C is moved to the heap: an allocation per batch).
 	n C.size_t
+	// Unmarshal's start (begin): what cf_begin reports, the check
+	// reader with the options last set on it, and the copy of a small
+	// input; made on first use, all C memory.
+	begun   *C.cf_begun
+	chk     *C.cbor_reader
+	chkOpts *C.cf_reader_opts
+	copy    unsafe.Pointer // copyMax bytes
 }
+
+// copyMax: inputs up to this size are copied into the pooled reader's own
+// C memory instead of being pinned for the call (a pin and an unpin, and
+// pointing the reader away from the input before the unpin, cost more than
+// the copy).
+const copyMax = 2048
 
 func newCReader() (*creader, error) {
 	c := &creader{}
@@ -55,8 +68,31 @@ func newCReader() (*creader, error) {
 
 func (c *creader) free() {
 	C.cbor_reader_free(c.r)
+	C.cbor_reader_free(c.chk)
 	C.free(unsafe.Pointer(c.items))
-	c.r, c.items = nil, nil
+	C.free(unsafe.Pointer(c.begun))
+	C.free(c.copy)
+	c.r, c.items, c.chk, c.begun, c.copy = nil, nil, nil, nil, nil
+}
+
+// forBegin makes what begin needs besides the reader (once per reader).
+func (c *creader) forBegin() C.cbor_fast_status {
+	if c.begun != nil {
+		return C.CBOR_FAST_OK
+	}
+	if s := C.cbor_reader_new(nil, 0, nil, &c.chk); s != C.CBOR_FAST_OK {
+		return s
+	}
+	c.copy = C.malloc(copyMax)
+	c.begun = C.cf_begun_new(c.items, batchItems)
+	if c.copy == nil || c.begun == nil {
+		C.cbor_reader_free(c.chk)
+		C.free(c.copy)
+		C.free(unsafe.Pointer(c.begun))
+		c.chk, c.copy, c.begun = nil, nil, nil
+		return C.CBOR_FAST_ERR_OUT_OF_MEMORY
+	}
+	return C.CBOR_FAST_OK
 }
 
 var creaders sync.Pool
@@ -64,10 +100,13 @@ var creaders sync.Pool
 // tokens is the item stream of one input: the current batch and the
 // position in it.
 type tokens struct {
-	c      *creader
-	pin    runtime.Pinner
-	data   []byte
-	base   uintptr // address of data[0]
+	c    *creader
+	pin  runtime.Pinner
+	data []byte
+	base uintptr // address of what the reader reads: data[0], or its copy
+	// copied: the reader reads the creader's copy of data (begin), not data
+	// (pinned) itself.
+	copied bool
 	batch  []citem
 	i      int
 	sticky error
@@ -120,6 +159,7 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 	}
 	track(1) // a reader in use (pooled ones are not counted)
 	t.data = data
+	t.copied = false
 	t.box.sized(len(data))
 	var p unsafe.Pointer
 	if len(data) > 0 {
@@ -145,6 +185,104 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 	return nil
 }
 
+// begin is open, Unmarshal's first pass when check is not nil (as
+// wellFormed: the first item with the check options, then nothing after it
+// unless wantRest) and the first batch, in one cgo call; the pass runs on a
+// reader of its own, so neither reader's options change from call to call.
+// An input of up to copyMax bytes is copied rather than pinned. Not for
+// modes with this side's own checks (IndefLengthForbidden, TagsForbidden,
+// the smaller container limit): their pass reads batches. Close t after it
+// whatever it returns.
+func (t *tokens) begin(data []byte, opts, check *C.cf_reader_opts, wantRest bool) error {
+	if v := creaders.Get(); v != nil {
+		t.c = v.(*creader)
+	} else {
+		c, err := newCReader()
+		if err != nil {
+			return err
+		}
+		t.c = c
+	}
+	track(1)
+	c := t.c
+	if s := c.forBegin(); s != C.CBOR_FAST_OK {
+		return statusError(s)
+	}
+	if opts != c.opts {
+		set := opts
+		if set == nil {
+			set = &defaultReaderOpts
+		}
+		c.opts = nil
+		if s := C.cf_reader_prepare(c.r, nil, 0, set); s != C.CBOR_FAST_OK {
+			return statusError(s)
+		}
+		c.opts = opts
+	}
+	var chk C.uintptr_t
+	if check != nil {
+		if check != c.chkOpts {
+			c.chkOpts = nil
+			if s := C.cf_reader_prepare(c.chk, nil, 0, check); s != C.CBOR_FAST_OK {
+				return statusError(s)
+			}
+			c.chkOpts = check
+		}
+		chk = C.uintptr_t(uintptr(unsafe.Pointer(c.chk)))
+	}
+	t.data = data
+	t.box.sized(len(data))
+	t.batch, t.i, t.sticky = nil, 0, nil
+	t.counting = t.counting[:0]
+	var p unsafe.Pointer
+	if t.copied = len(data) <= copyMax; t.copied {
+		p = c.copy
+		copy(unsafe.Slice((*byte)(p), len(data)), data)
+	} else {
+		p = unsafe.Pointer(&data[0])
+		t.pin.Pin(p)
+	}
+	t.base = uintptr(p)
+	s := C.cf_begin(c.h, chk, C.uintptr_t(uintptr(unsafe.Pointer(c.begun))), C.uintptr_t(t.base), C.size_t(len(data)))
+	b := c.begun
+	if check != nil {
+		switch b.check {
+		case C.CBOR_FAST_OK:
+			if !wantRest && int(b.end) != len(data) {
+				return trailingBytes(int(b.end))
+			}
+		case C.CBOR_FAST_END:
+			return truncatedAt(len(data))
+		default:
+			if b.err.code == C.CBOR_FAST_OK {
+				return statusError(b.check)
+			}
+			return fromC(b.check, &b.err)
+		}
+	}
+	t.batchArrived(s, int(b.count))
+	return nil
+}
+
+// batchArrived takes a batch call's status and item count: the batch, or
+// the error that comes where its next item would.
+func (t *tokens) batchArrived(s C.cbor_fast_status, n int) {
+	if s != C.CBOR_FAST_OK {
+		if s == C.CBOR_FAST_END {
+			// The end of the input where an item is due.
+			t.sticky = truncatedAt(len(t.data))
+		} else {
+			ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
+			C.cbor_reader_error(t.c.r, &ce)
+			t.sticky = fromC(s, &ce)
+		}
+		return
+	}
+	t.batch = unsafe.Slice(t.c.items, n)
+	t.i = 0
+	t.checkBatch()
+}
+
 // wellFormed is Unmarshal's first pass, fxamacker's well-formedness check:
 // it passes over the first item with the mode's structural limits (check:
 // the mode's frameOpts; UTF-8 and the strict checks belong to the decoding
@@ -156,10 +294,8 @@ func (t *tokens) wellFormed(check, decode *C.cf_reader_opts, wantRest bool) erro
 	// From the first byte: a batch left by a decode that stopped is dropped.
 	t.batch, t.i, t.sticky = nil, 0, nil
 	t.counting = t.counting[:0]
-	var p unsafe.Pointer
-	if len(t.data) > 0 {
-		p = unsafe.Pointer(&t.data[0])
-	}
+	// What the reader reads: data (pinned) or its copy.
+	p := t.readerInput()
 	var end int
 	if t.noIndef || t.noTags || t.small != 0 {
 		if s := C.cf_reader_prepare(t.c.r, p, C.size_t(len(t.data)), check); s != C.CBOR_FAST_OK {
@@ -212,16 +348,34 @@ func (t *tokens) limitSmaller(l *limits) {
 	}
 }
 
+// readerInput is what the reader reads: data[0] (pinned) or its copy in
+// the creader's memory (nil for empty data).
+func (t *tokens) readerInput() unsafe.Pointer {
+	switch {
+	case t.copied:
+		return t.c.copy
+	case len(t.data) > 0:
+		return unsafe.Pointer(&t.data[0])
+	}
+	return nil
+}
+
 // close returns the reader to the pool and unpins the input.
 func (t *tokens) close() {
 	if t.c != nil {
-		// Point the reader away from the input before unpinning it.
-		C.cbor_reader_reset(t.c.r, nil, 0)
+		if !t.copied {
+			// Point the reader away from the input before unpinning it
+			// (a copy is the creader's own memory).
+			C.cbor_reader_reset(t.c.r, nil, 0)
+		}
 		creaders.Put(t.c)
 		t.c = nil
 		track(-1)
 	}
-	t.pin.Unpin()
+	if !t.copied {
+		t.pin.Unpin()
+	}
+	t.copied = false
 	t.data, t.batch = nil, nil
 	t.box = boxer{}
 }
@@ -243,19 +397,7 @@ func (t *tokens) refill() (*citem, error) {
 		return nil, t.sticky
 	}
 	s := C.cf_reader_next_batch(t.c.h, t.c.items, batchItems, &t.c.n)
-	if s != C.CBOR_FAST_OK {
-		if s == C.CBOR_FAST_END {
-			// The end of the input where an item is due.
-			t.sticky = truncatedAt(len(t.data))
-		} else {
-			ce := C.cbor_fast_error{struct_size: C.sizeof_cbor_fast_error}
-			C.cbor_reader_error(t.c.r, &ce)
-			t.sticky = fromC(s, &ce)
-		}
-		return nil, t.sticky
-	}
-	t.batch = unsafe.Slice(t.c.items, int(t.c.n))
-	t.checkBatch()
+	t.batchArrived(s, int(t.c.n))
 	if len(t.batch) == 0 {
 		return nil, t.sticky
 	}

@@ -172,6 +172,65 @@ static inline cbor_fast_status cf_well_formed(uintptr_t h, const void* data, siz
 }
 
 /*
+ * What cf_begin reports, in C memory beside a pooled reader (the Go side
+ * passes only integers to the call: no pointer checks).
+ */
+typedef struct cf_begun {
+  cbor_fast_item* items;  /* the reader's batch buffer, capacity items */
+  size_t capacity;
+  size_t count;           /* items the first batch holds */
+  size_t end;             /* where the first item ends (the check pass) */
+  cbor_fast_status check; /* the check pass's status (CBOR_FAST_OK when none) */
+  cbor_fast_error err;    /* its error */
+} cf_begun;
+
+static inline cf_begun* cf_begun_new(cbor_fast_item* items, size_t capacity) {
+  cf_begun* b = (cf_begun*)calloc(1, sizeof(cf_begun));
+  if (b != NULL) {
+    b->items = items;
+    b->capacity = capacity;
+    b->err.struct_size = sizeof(cbor_fast_error);
+  }
+  return b;
+}
+
+/*
+ * Unmarshal's start in one cgo call. When chk is not 0, that reader (which
+ * keeps the mode's check options) passes over the first item of
+ * data[0, size) and lets go of the input again: b->end, or its status in
+ * b->check and its error in b->err; nothing more when that fails. Then r
+ * (its options as they are) restarts on the input and reads the first
+ * batch into b->items (b->count). Returns the batch's status.
+ */
+static inline cbor_fast_status cf_begin(uintptr_t r, uintptr_t chk, uintptr_t begun, uintptr_t data,
+                                        size_t size) {
+  cf_begun* b = (cf_begun*)begun;
+  const void* p = (const void*)data;
+  cbor_fast_status s;
+  b->count = 0;
+  b->check = CBOR_FAST_OK;
+  b->err.code = CBOR_FAST_OK;
+  if (chk != 0) {
+    cbor_reader* c = (cbor_reader*)chk;
+    s = cbor_reader_reset(c, p, size);
+    if (s == CBOR_FAST_OK) {
+      s = cbor_reader_skip(c);
+      if (s == CBOR_FAST_OK) {
+        b->end = cbor_reader_offset(c);
+      } else if (s != CBOR_FAST_END) {
+        cbor_reader_error(c, &b->err);
+      }
+    }
+    cbor_reader_reset(c, NULL, 0);
+    b->check = s;
+    if (s != CBOR_FAST_OK) return s;
+  }
+  s = cbor_reader_reset((cbor_reader*)r, p, size);
+  if (s != CBOR_FAST_OK) return s;
+  return cbor_reader_next_batch((cbor_reader*)r, b->items, b->capacity, &b->count);
+}
+
+/*
  * An RFC 8746 typed array of count elements at data written into
  * buf[0, capacity) by the library's writer; *written gets its size.
  */

@@ -1612,30 +1612,51 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	}
 	et := rv.Type().Elem()
 	td := decoderFor(et)
-	d := decState{dm: dm}
-	if err := d.t.open(data, &dm.copts); err != nil {
-		return nil, err
-	}
+	d := decStates.Get().(*decState)
+	defer func() {
+		*d = decState{} // nothing of this call stays reachable from the pool
+		decStates.Put(d)
+	}()
+	d.dm = dm
 	d.t.noIndef = dm.opts.IndefLength == IndefLengthForbidden
 	d.t.noTags = dm.opts.TagsMd == TagsForbidden
 	d.t.limitSmaller(dm.lim)
-	defer d.t.close()
 	target := rv.UnsafePointer()
 	var aside any
 	if et == anyType {
 		target = unsafe.Pointer(&aside)
-	} else if !checked || d.t.noIndef || d.t.noTags || d.t.small != 0 {
-		// The Decoder's boundary finder checks what frameOpts asks, not
-		// this side's checks (IndefLengthForbidden, the smaller limit).
-		if err := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); err != nil {
+	}
+	if !d.t.noIndef && !d.t.noTags && d.t.small == 0 {
+		// The first pass (not for an `any`, nor after the Decoder's
+		// boundary finder checked what frameOpts asks), and the first
+		// batch, in one call.
+		var check *C.cf_reader_opts
+		if et != anyType && !checked {
+			check = &dm.frameOpts
+		}
+		err := d.t.begin(data, &dm.copts, check, wantRest)
+		defer d.t.close()
+		if err != nil {
 			return nil, err
+		}
+	} else {
+		if err := d.t.open(data, &dm.copts); err != nil {
+			return nil, err
+		}
+		defer d.t.close()
+		// This side's checks (IndefLengthForbidden, TagsForbidden, the
+		// smaller limit) are not the boundary finder's: always a pass.
+		if et != anyType {
+			if err := d.t.wellFormed(&dm.frameOpts, &dm.copts, wantRest); err != nil {
+				return nil, err
+			}
 		}
 	}
 	it, err := d.t.next()
 	if err != nil {
 		return nil, err
 	}
-	if err := td.fn(&d, it, target); err != nil {
+	if err := td.fn(d, it, target); err != nil {
 		if et == anyType {
 			// An `any` is built with no first pass, and stops at its first
 			// error: malformed input, a limit, a forbidden tag or trailing
@@ -1669,6 +1690,10 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	}
 	return nil, d.err
 }
+
+// decStates pools Unmarshal's state (its address goes to every decoding
+// function: a new one each call was an allocation of 400 bytes and more).
+var decStates = sync.Pool{New: func() any { return new(decState) }}
 
 // truncatedAt is the error of input that ends where an item is due.
 func truncatedAt(at int) *Error {
