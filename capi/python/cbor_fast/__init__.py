@@ -87,18 +87,20 @@ def _seekable(fp):
 def load(fp, *, max_buffer=None, read_size=None, **options):
     """Decodes the next data item from the binary file `fp` (as cbor2.load).
 
-    Reads the file in blocks of 64 KiB until the item is complete (no more of
-    the item than `max_buffer` bytes, default 64 MiB, are held: a longer one
-    fails with status "memory_budget_exceeded") and leaves the file just after
+    Reads the file in blocks of 4 KiB, then 8, 16, 32 and 64 KiB, until the
+    item is complete (no more of the item than `max_buffer` bytes, default 64
+    MiB, are held: a longer one fails with status "memory_budget_exceeded")
+    and leaves the file just after
     the item: a file that can seek is seeked back over the bytes read past it;
     from one that cannot (a pipe, a socket) only the item's bytes are read,
     as the item's heads ask for them. CBORDecoder(fp).decode() reads several
     items with fewer reads. Error offsets count from the file's position
     when load() was called. `read_size` (cbor2's): the least bytes read at
-    once from a file that can seek, if more than 64 KiB.
+    once from a file that can seek, if more than 64 KiB (then every read asks
+    for that much).
     """
     seekable = _seekable(fp)
-    decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable, read_size)
+    decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable, read_size, True)
     value = decoder.decode()
     if decoder.pending:
         fp.seek(-decoder.pending, 1)

@@ -178,6 +178,7 @@ class StreamDecoder:
         max_buffer: int | None = None,
         exact: bool = False,
         read_size: int | None = None,
+        one: bool = False,
     ) -> Self: ...
     def decode(self, immutable: bool | None = None) -> Any: ...
     @property

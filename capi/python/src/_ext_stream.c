@@ -12,6 +12,11 @@
 #include <string.h>
 
 #define SD_BLOCK ((size_t)65536)
+#define SD_RESIZED                                                                     \
+  "CBORDecoder: its read buffer was resized from outside (by a file that kept the " \
+  "bytearray its readinto() was given)"
+/* load()'s first read (then doubling): cbor2's default read size */
+#define SD_FIRST ((size_t)4096)
 #define SD_DEFAULT_MAX_BUFFER ((size_t)64 << 20)
 
 typedef struct {
@@ -32,6 +37,17 @@ typedef struct {
   size_t max_buffer;
   int exact;    /* read no byte past the item (load() on a file that cannot seek) */
   size_t block; /* the least bytes asked for in one read when not exact (read_size) */
+  /* load(): one item, then the file is seeked back over what was read past
+   * it; reads start at SD_FIRST bytes and double up to `block` (0: every
+   * read asks for `block`). */
+  size_t ramp;
+  /* Zeroing before a read, once per byte rather than per read: buf[0,
+   * clean) was initialised by this decoder (while the bytearray keeps the
+   * size `clean_size`), and of that only buf[0, dirty) may hold anything but
+   * zeros. */
+  size_t clean;
+  size_t clean_size;
+  size_t dirty;
   int busy;
   int partial; /* the last scan wanted more: the reader's scout is on it */
 } stream_decoder;
@@ -105,11 +121,11 @@ static int optional_attr(PyObject* obj, const char* name, PyObject** out) {
 }
 
 static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
-  static const char* kwlist[] = {"fp", "options", "max_buffer", "exact", "read_size", NULL};
+  static const char* kwlist[] = {"fp", "options", "max_buffer", "exact", "read_size", "one", NULL};
   PyObject *fp, *options = Py_None, *max_buffer = Py_None, *read_size = Py_None;
-  int exact = 0;
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOpO:StreamDecoder", (char**)kwlist, &fp,
-                                   &options, &max_buffer, &exact, &read_size)) {
+  int exact = 0, one = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kwargs, "O|OOpOp:StreamDecoder", (char**)kwlist, &fp,
+                                   &options, &max_buffer, &exact, &read_size, &one)) {
     return NULL;
   }
   /* cbor2's read_size: the least bytes read at once (a file that cannot seek
@@ -156,6 +172,8 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   s->max_buffer = limit;
   s->exact = exact;
   s->block = exact ? SD_BLOCK : block;
+  s->ramp = one && !exact && read_size == Py_None ? SD_FIRST : 0;
+  s->clean = s->clean_size = s->dirty = 0;
   s->busy = 0;
   s->partial = 0;
   PyObject_GC_Track((PyObject*)s);
@@ -225,6 +243,32 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   return (PyObject*)s;
 }
 
+/* What sd_read knows to be zero no longer holds after the file resized the
+ * bytearray (which it can when it kept it). */
+static void sd_check_size(stream_decoder* s) {
+  size_t size = (size_t)PyByteArray_GET_SIZE(s->buf);
+  if (size != s->clean_size) {
+    s->clean = s->dirty = 0;
+    s->clean_size = size;
+  }
+}
+
+/* Resizes the bytearray (the bytes below both sizes stay). */
+static int sd_resize(stream_decoder* s, size_t size) {
+  sd_check_size(s);
+  if (PyByteArray_Resize(s->buf, (Py_ssize_t)size) < 0) {
+    return -1;
+  }
+  s->clean_size = size;
+  if (s->clean > size) {
+    s->clean = size;
+  }
+  if (s->dirty > size) {
+    s->dirty = size;
+  }
+  return 0;
+}
+
 /* Makes the bytearray hold at least `size` bytes; 0, or -1 with an exception
  * (BufferError when Python code kept a view of it). */
 static int sd_reserve(stream_decoder* s, size_t size) {
@@ -240,7 +284,7 @@ static int sd_reserve(stream_decoder* s, size_t size) {
   if (grown > top) {
     grown = top;
   }
-  return PyByteArray_Resize(s->buf, (Py_ssize_t)grown);
+  return sd_resize(s, grown);
 }
 
 static int sd_release_view(PyObject* view) {
@@ -278,6 +322,11 @@ static int sd_release_both(PyObject* part, PyObject* whole) {
  * (0: the file has ended; None from the file counts as 0), -1 with an
  * exception. The GIL is held: this calls Python. */
 static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
+  if ((size_t)PyByteArray_GET_SIZE(s->buf) < s->held) {
+    /* growing it back would take the lost bytes' place with new memory */
+    PyErr_SetString(PyExc_RuntimeError, SD_RESIZED);
+    return -1;
+  }
   if (sd_reserve(s, s->held + want) < 0) {
     return -1;
   }
@@ -285,8 +334,23 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
   PyObject* r;
   if (s->readinto != NULL) {
     /* Zeroed first: a readinto() that reports bytes it did not write gave
-     * the buffer's earlier or uninitialised bytes as input. */
-    memset(PyByteArray_AS_STRING(s->buf) + s->held, 0, want);
+     * the buffer's earlier or uninitialised bytes as input. Only the bytes
+     * that may not be zero already (64 KiB a read was most of a small
+     * load()); all of them if the file resized the bytearray. */
+    sd_check_size(s);
+    char* at = PyByteArray_AS_STRING(s->buf);
+    size_t end = s->held + want;
+    if (s->dirty > s->held) {
+      memset(at + s->held, 0, (s->dirty < end ? s->dirty : end) - s->held);
+    }
+    if (end > s->clean) {
+      size_t from = s->clean > s->held ? s->clean : s->held;
+      memset(at + from, 0, end - from);
+      s->clean = end;
+    }
+    if (s->dirty < end) {
+      s->dirty = s->held;
+    }
     /* A slice of a memoryview of the bytearray: while the file keeps it (or
      * a view of it) the bytearray cannot be resized; released after the call
      * so the file cannot write into it later. */
@@ -326,6 +390,9 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
       }
     }
     Py_DECREF(r);
+    if (s->held + (size_t)got > s->dirty) {
+      s->dirty = s->held + (size_t)got;
+    }
     return got;
   }
   r = PyObject_CallFunction(s->read, "n", (Py_ssize_t)want);
@@ -348,6 +415,9 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
   } else {
     memcpy(PyByteArray_AS_STRING(s->buf) + s->held, view.buf, (size_t)view.len);
     got = view.len;
+    if (s->held + (size_t)got > s->dirty) {
+      s->dirty = s->held + (size_t)got;
+    }
   }
   PyBuffer_Release(&view);
   Py_DECREF(r);
@@ -367,7 +437,7 @@ static int sd_compact(stream_decoder* s) {
   }
   size_t cap = (size_t)PyByteArray_GET_SIZE(s->buf);
   if (cap > 4 * SD_BLOCK && cap > 4 * (left + SD_BLOCK)) {
-    return PyByteArray_Resize(s->buf, (Py_ssize_t)(2 * (left + SD_BLOCK)));
+    return sd_resize(s, 2 * (left + SD_BLOCK));
   }
   return 0;
 }
@@ -404,9 +474,7 @@ static const uint8_t* sd_pin(stream_decoder* s, Py_buffer* pin) {
   }
   if ((size_t)pin->len < s->held) {
     PyBuffer_Release(pin);
-    PyErr_SetString(PyExc_RuntimeError,
-                    "CBORDecoder: its read buffer was resized from outside (by a file that "
-                    "kept the bytearray its readinto() was given)");
+    PyErr_SetString(PyExc_RuntimeError, SD_RESIZED);
     return NULL;
   }
   return (const uint8_t*)pin->buf;
@@ -482,11 +550,12 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
     /* Blocks of s->block (exact: only what the item needs), at most doubling
      * what is held beyond that (a head announcing 4 GiB allocates what
      * comes, not what it says) and within max_buffer. */
+    size_t block = s->ramp != 0 ? s->ramp : s->block;
     size_t want = need;
-    if (!s->exact && want < s->block) {
-      want = s->block;
+    if (!s->exact && want < block) {
+      want = block;
     }
-    size_t step = s->held > s->block ? s->held : s->block;
+    size_t step = s->held > block ? s->held : block;
     if (want > step) {
       want = step;
     }
@@ -496,6 +565,9 @@ static PyObject* sd_decode_item(stream_decoder* s, int immutable) {
     Py_ssize_t got = sd_read(s, want);
     if (got < 0) {
       return NULL;
+    }
+    if (s->ramp != 0) {
+      s->ramp = 2 * s->ramp < s->block ? 2 * s->ramp : 0;
     }
     if (got == 0) {
       if (s->held == 0) {

@@ -288,6 +288,26 @@ def test_a_readinto_that_reports_bytes_it_did_not_write():
         d.decode()
 
 
+def test_a_readinto_that_reports_bytes_it_did_not_write_after_a_longer_read():
+    # Only the bytes that may not be zero are zeroed before a read (not the
+    # whole 64 KiB): the 7 bytes of the first read, of which a lie about 5
+    # must give zeros, not the [1, 2] and [1, 2, 3] again.
+    class F:
+        calls = 0
+
+        def readinto(self, buf):
+            self.calls += 1
+            if self.calls == 1:
+                buf[:7] = b"\x82\x01\x02\x83\x01\x02\x03"
+                return 7
+            return 5 if self.calls == 2 else 0
+
+    d = cbor_fast.CBORDecoder(F())
+    assert [d.decode() for _ in range(7)] == [[1, 2], [1, 2, 3], 0, 0, 0, 0, 0]
+    with pytest.raises(cbor_fast.CBORDecodeEOF):
+        d.decode()
+
+
 def test_max_buffer_beyond_ssize_t_is_refused():
     # 2**63 was taken, though the message names PY_SSIZE_T_MAX as the limit.
     with pytest.raises(ValueError, match=r"max_buffer must be None or an int in 1 \.\. "):

@@ -491,6 +491,28 @@ class ReadSize(unittest.TestCase):
         self.assertEqual(sized.asked, plain.asked)
         self.assertEqual(sized.pos, len(dumps(self.ITEMS[0])))
 
+    def test_load_starts_small(self):
+        # load() reads one item and seeks back over the rest: its reads start
+        # at 4 KiB and double up to the 64 KiB block (a 64 KiB read for a
+        # 20-byte item was most of its time); the decoder's reads stay 64 KiB
+        data = self.data()
+        f = SeekableChunkedFile(data)
+        self.assertEqual(load(f), self.ITEMS[0])
+        first = len(dumps(self.ITEMS[0]))
+        self.assertGreater(first, 4096 + 8192 + 16384 + 32768)  # 119,... bytes
+        self.assertEqual(f.asked, [4096, 8192, 16384, 32768, 65536])
+        self.assertEqual(f.pos, first)
+        small = SeekableChunkedFile(b"\xa1\x61a\x01" + data)
+        self.assertEqual(load(small), {"a": 1})
+        self.assertEqual((small.asked, small.pos), ([4096], 4))
+        # a boundary: an item of exactly 4096 bytes, then one of 4097
+        for size, asked in ((4096, [4096]), (4097, [4096, 8192])):
+            item = dumps(b"x" * (size - 3))
+            self.assertEqual(len(item), size)
+            g = SeekableChunkedFile(item + data)
+            self.assertEqual(load(g), b"x" * (size - 3))
+            self.assertEqual((g.asked, g.pos), (asked, size))
+
     def test_bad_values(self):
         for bad in (0, -1, True, 1.5, "1", 2**64):
             with self.subTest(bad), self.assertRaises(ValueError):
