@@ -7,9 +7,11 @@ import (
 	"io"
 	"math"
 	"math/big"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -539,5 +541,91 @@ func TestDeepEqualAnyNaNKeys(t *testing.T) {
 		if got := deepEqualAny(r.a, r.b); got != r.want {
 			t.Errorf("%s: deepEqualAny = %v, want %v", r.name, got, r.want)
 		}
+	}
+}
+
+// FuzzPlainCheck: MarshalCBOR output that the Go-side check accepts
+// (wellFormedPlain) is accepted by the library's check too; what it
+// declines goes to the library, so the errors are the library's.
+func FuzzPlainCheck(f *testing.F) {
+	fuzzSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if wellFormedPlain(data) {
+			if err := checkMarshaledLib(data, 0, false); err != nil {
+				t.Fatalf("%x: plain check accepts, the library: %v", data, err)
+			}
+		}
+	})
+}
+
+// The plain check against the library's on generated items (well-formed,
+// then cut, extended or with one byte changed), and named boundary rows.
+func TestPlainCheckAgreesWithTheLibrary(t *testing.T) {
+	rows := []struct {
+		name  string
+		hex   string
+		plain bool
+	}{
+		{"uint in the initial byte", "17", true},
+		{"uint 64 bits", "1bffffffffffffffff", true},
+		{"cut argument", "1bffffffffffff", false},
+		{"reserved 28", "1c", false},
+		{"indefinite bytes", "5f41ff", false},
+		{"break alone", "ff", false},
+		{"simple in two bytes below 32", "f81f", false},
+		{"simple 32 in two bytes", "f820", true},
+		{"float16", "f93c00", true},
+		{"text cut short", "6261", false},
+		{"map of one pair", "a10102", true},
+		{"map missing its value", "a101", false},
+		{"trailing byte", "0000", false},
+		{"empty", "", false},
+		{"tag over a tag over an int", "c1c101", true},
+		{"tag without content", "c1", false},
+		{"32 nested arrays", strings.Repeat("81", 32) + "00", true},
+		{"33 nested arrays (the library decides)", strings.Repeat("81", 33) + "00", false},
+		{"array count over the bytes left", "9a0000000200", false},
+		{"array count in four bytes", "9a0000000100", true},
+		{"map count that doubles past the bytes", "bb7fffffffffffffff", false},
+	}
+	for _, r := range rows {
+		m := unhex(t, r.hex)
+		if got := wellFormedPlain(m); got != r.plain {
+			t.Errorf("%s: wellFormedPlain(%s) = %v", r.name, r.hex, got)
+		}
+		if r.plain {
+			if err := checkMarshaledLib(m, 0, false); err != nil {
+				t.Errorf("%s: the library refuses %s: %v", r.name, r.hex, err)
+			}
+		}
+	}
+	rnd := rand.New(rand.NewSource(11))
+	accepted, refused := 0, 0
+	for i := 0; i < 20000; i++ {
+		m, err := Marshal(randValue(rnd, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch rnd.Intn(4) {
+		case 1:
+			m = m[:rnd.Intn(len(m)+1)]
+		case 2:
+			m = append(m, byte(rnd.Intn(256)))
+		case 3:
+			m[rnd.Intn(len(m))] = byte(rnd.Intn(256))
+		}
+		plain := wellFormedPlain(m)
+		lib := checkMarshaledLib(m, 0, false)
+		if plain && lib != nil {
+			t.Fatalf("%x: plain check accepts, the library: %v", m, lib)
+		}
+		if plain {
+			accepted++
+		} else if lib != nil {
+			refused++
+		}
+	}
+	if accepted < 5000 || refused < 2000 {
+		t.Fatalf("generator too narrow: %d accepted, %d refused", accepted, refused)
 	}
 }

@@ -928,3 +928,50 @@ func TestUnmarshalCopyBoundary(t *testing.T) {
 		}
 	}
 }
+
+// Marshal of a struct or array by value reads it where the interface points
+// when it is not pointer-sized (no copy); pointer-sized ones (which may be
+// the interface's data word itself) are copied as before. Rows either side.
+func TestMarshalStructsByValue(t *testing.T) {
+	n := 7
+	type empty struct{}
+	type onePtr struct {
+		P *int `cbor:"p"`
+	}
+	type oneInt struct {
+		X int64 `cbor:"x"`
+	}
+	type two struct {
+		X int64  `cbor:"x"`
+		S string `cbor:"s"`
+	}
+	type withMap struct {
+		M map[string]int `cbor:"m"`
+	}
+	rows := []struct {
+		name string
+		v    any
+		hex  string
+	}{
+		{"size 0", empty{}, "a0"},
+		{"one pointer (pointer-sized)", onePtr{&n}, "a1617007"},
+		{"one nil pointer", onePtr{}, "a16170f6"},
+		{"one int64 (pointer-sized, no pointer)", oneInt{-2}, "a1617821"},
+		{"int64 and string", two{1, "a"}, "a261780161736161"},
+		{"one map (pointer-sized)", withMap{map[string]int{"k": 1}}, "a1616da1616b01"},
+		{"[1]*int (pointer-sized)", [1]*int{&n}, "8107"},
+		{"[2]int", [2]int{1, 2}, "820102"},
+		{"[0]int", [0]int{}, "80"},
+	}
+	for _, r := range rows {
+		got, err := Marshal(r.v)
+		if err != nil || hex.EncodeToString(got) != r.hex {
+			t.Errorf("%s: %x, %v; want %s", r.name, got, err, r.hex)
+		}
+		// and inside an []any, through the same path
+		got, err = Marshal([]any{r.v})
+		if err != nil || hex.EncodeToString(got) != "81"+r.hex {
+			t.Errorf("%s in an []any: %x, %v", r.name, got, err)
+		}
+	}
+}
