@@ -2122,3 +2122,30 @@ fn tagged_with_other_formats_is_its_value() {
     assert_eq!(to_vec(&n).unwrap(), hex("81 c1 c2 03"));
     assert_eq!(to_vec(&t).unwrap(), hex("d820 6178"));
 }
+
+/// Negative integers, booleans and null inside sequences come straight from
+/// the batch (as unsigned integers and floats did): the same values and,
+/// for a value out of the target's range, the same error at the element.
+#[test]
+fn negatives_booleans_and_nulls_in_sequences() {
+    // [-1, -24, -25, i64::MIN, 0]
+    let ints = hex("85 20 37 3818 3b7fffffffffffffff 00");
+    assert_eq!(from_slice::<Vec<i64>>(&ints).unwrap(), [-1, -24, -25, i64::MIN, 0]);
+    // -2^63 - 1 does not fit an i64: through i128 into i128, refused into i64
+    let past = hex("823b800000000000000020");
+    assert_eq!(from_slice::<Vec<i128>>(&past).unwrap(), [-(1i128 << 63) - 1, -1]);
+    assert_eq!(err_of::<Vec<i64>>(&past), (Status::TypeMismatch, 1));
+    // into i32: -2^31 fits, -2^31 - 1 is refused at its offset (5)
+    assert_eq!(from_slice::<Vec<i32>>(&hex("81 3a7fffffff")).unwrap(), [i32::MIN]);
+    assert_eq!(err_of::<Vec<i32>>(&hex("82203a80000000")), (Status::TypeMismatch, 2));
+    // a negative into a u32 at offset 2
+    assert_eq!(err_of::<Vec<u32>>(&hex("830120 02")), (Status::TypeMismatch, 2));
+    // booleans, and a boolean where an integer is due
+    assert_eq!(from_slice::<Vec<bool>>(&hex("83f5f4f5")).unwrap(), [true, false, true]);
+    assert_eq!(err_of::<Vec<u8>>(&hex("8201f5")), (Status::TypeMismatch, 2));
+    // null and undefined are None; an Option of a negative
+    assert_eq!(
+        from_slice::<Vec<Option<i64>>>(&hex("84f620f701")).unwrap(),
+        [None, Some(-1), None, Some(1)]
+    );
+}

@@ -1164,6 +1164,17 @@ impl<'a> Deserializer<'a> {
                     self.pos += 1;
                     return visitor.visit_u64(value);
                 }
+                // -1 - value fits an i64 (larger ones go through visit_int)
+                ffi::CBOR_FAST_TYPE_NEGATIVE if it.value <= i64::MAX as u64 => {
+                    let value = it.value;
+                    self.pos += 1;
+                    return visitor.visit_i64(-1 - value as i64);
+                }
+                ffi::CBOR_FAST_TYPE_BOOL => {
+                    let value = it.value == 21;
+                    self.pos += 1;
+                    return visitor.visit_bool(value);
+                }
                 _ => {}
             }
         }
@@ -1268,7 +1279,7 @@ impl<'a> de::Deserializer<'a> for &mut Deserializer<'a> {
     fn deserialize_option<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, Error> {
         let (ty, _, _) = self.peek()?;
         if ty == ffi::CBOR_FAST_TYPE_NULL || ty == ffi::CBOR_FAST_TYPE_UNDEFINED {
-            self.next()?;
+            self.pos += 1; // peek left it in the batch
             visitor.visit_none()
         } else {
             self.no_input_level()?;
