@@ -1014,9 +1014,13 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				// checked), null and undefined the empty string; a key that
 				// does not fit drops its pair with a type error.
 				nerr := d.nerr
-				if err := td.elemString(d, k, &key); err != nil {
+				// (its own string: &key would move key to the heap for
+				// every pair)
+				ks := new(string)
+				if err := td.elemString(d, k, ks); err != nil {
 					return err
 				}
+				key = *ks
 				if d.nerr != nerr {
 					v, err := d.t.next()
 					if err != nil {
@@ -1055,13 +1059,13 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				return err
 			}
 			if !ok {
-				var s string
+				s := new(string) // (as ks above)
 				nerr := d.nerr
-				if err := td.elemString(d, v, &s); err != nil {
+				if err := td.elemString(d, v, s); err != nil {
 					return err
 				}
 				if d.nerr == nerr { // a value that does not fit drops its pair
-					ms[key] = s
+					ms[key] = *s
 				}
 				continue
 			}
