@@ -54,6 +54,8 @@ to containers (hashing them recurses in C); value_sharing shares lists and
 dicts; string_referencing is decoded only; encoders= is not supported.
 """
 
+import io
+
 from . import _ext, _semantic
 from ._ext import (DEFAULT_MAX_CONTAINER_ITEMS, DEFAULT_MAX_ITEMS, CBOREncoder, Reader, dumps,
                    iter_sequence, loads, loads_array)
@@ -99,6 +101,12 @@ def load(fp, *, max_buffer=None, read_size=None, **options):
     once from a file that can seek, if more than 64 KiB (then every read asks
     for that much).
     """
+    if type(fp) is io.BytesIO and max_buffer is None and read_size is None:
+        # Its bytes are in memory: decoded where they are (no reads, no
+        # buffer), unless a hook is given or more than 64 MiB are left.
+        value = _ext._load_in_place(fp, **options)
+        if value is not NotImplemented:
+            return value
     seekable = _seekable(fp)
     decoder = _ext.StreamDecoder(fp, options, max_buffer, not seekable, read_size, True)
     value = decoder.decode()

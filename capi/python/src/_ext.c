@@ -330,6 +330,9 @@ static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* 
   PyObject* result = NULL;
   int gc_paused = cf_gc_pause();
   if (cf_decoder_init(d, opts, data, size) == 0) {
+    if (end_out != NULL) {
+      d->batch_cap = 8; /* the first item of more input: see batch_cap */
+    }
     size_t end = 0;
     int rc = cf_decode_next(d, &result, &end);
     if (rc == 0) {
@@ -372,6 +375,87 @@ static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
     result = Py_BuildValue("(Nn)", result, (Py_ssize_t)end);
   }
   PyBuffer_Release(&view);
+  return result;
+}
+
+/* load() from an io.BytesIO: the next item decoded where it is in the
+ * file's buffer, and the file moved past it; NotImplemented (for load()'s
+ * file path) when a hook is given (it could write to the file, whose buffer
+ * is exported meanwhile) or more than the default max_buffer is left (the
+ * file path then decides whether the item fits it). */
+static PyObject* py_load_in_place(PyObject* self, PyObject* args, PyObject* kwargs) {
+  (void)self;
+  PyObject* fp;
+  cf_decode_options opts;
+  if (parse_decode_options(args, kwargs, "O|$OOOsOpppppppOOOOp:load", &fp, &opts) < 0) {
+    return NULL;
+  }
+  if (opts.tag_hook != NULL || opts.object_hook != NULL || opts.semantic_decoders != NULL) {
+    Py_RETURN_NOTIMPLEMENTED;
+  }
+  opts.str_errors = static_errors(opts.str_errors);
+  static PyObject *tell, *getbuffer, *release, *seek; /* interned names, made once */
+  if (tell == NULL && ((tell = PyUnicode_InternFromString("tell")) == NULL ||
+                       (getbuffer = PyUnicode_InternFromString("getbuffer")) == NULL ||
+                       (release = PyUnicode_InternFromString("release")) == NULL ||
+                       (seek = PyUnicode_InternFromString("seek")) == NULL)) {
+    Py_CLEAR(tell);
+    return NULL;
+  }
+  PyObject* at = PyObject_CallMethodNoArgs(fp, tell);
+  if (at == NULL) {
+    return NULL;
+  }
+  Py_ssize_t pos = PyLong_AsSsize_t(at);
+  Py_DECREF(at);
+  if (pos < 0) {
+    return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "negative position");
+  }
+  PyObject* mv = PyObject_CallMethodNoArgs(fp, getbuffer);
+  if (mv == NULL) {
+    return NULL;
+  }
+  Py_buffer view;
+  if (get_buffer(mv, &view) < 0) {
+    Py_DECREF(mv);
+    return NULL;
+  }
+  size_t start = (size_t)pos < (size_t)view.len ? (size_t)pos : (size_t)view.len;
+  size_t left = (size_t)view.len - start;
+  PyObject* result;
+  size_t end = 0;
+  if (left > CF_DEFAULT_MAX_BUFFER) {
+    result = Py_NewRef(Py_NotImplemented);
+  } else {
+    result = cf_decode_buffer(&opts, (const uint8_t*)view.buf + start, left, 0, &end);
+  }
+  /* the export ends before the file is moved (or used by anything else) */
+  PyBuffer_Release(&view);
+  PyObject* pending = result == NULL ? cf_take_exception() : NULL;
+  PyObject* r = PyObject_CallMethodNoArgs(mv, release);
+  Py_DECREF(mv);
+  if (r == NULL) {
+    Py_XDECREF(pending);
+    Py_XDECREF(result);
+    return NULL;
+  }
+  Py_DECREF(r);
+  cf_restore_exception(pending);
+  if (result == NULL || result == Py_NotImplemented) {
+    return result;
+  }
+  PyObject* to = PyLong_FromSize_t(start + end);
+  if (to == NULL) {
+    Py_DECREF(result);
+    return NULL;
+  }
+  r = PyObject_CallMethodOneArg(fp, seek, to);
+  Py_DECREF(to);
+  if (r == NULL) {
+    Py_DECREF(result);
+    return NULL;
+  }
+  Py_DECREF(r);
   return result;
 }
 
@@ -1051,6 +1135,8 @@ static PyMethodDef module_methods[] = {
     {"loads", (PyCFunction)(void (*)(void))py_loads, METH_VARARGS | METH_KEYWORDS,
      "loads($module, data, " CF_DECODE_OPTIONS_SIG ")\n--\n\n"
      "Exactly one CBOR data item from a bytes-like object."},
+    {"_load_in_place", (PyCFunction)(void (*)(void))py_load_in_place, METH_VARARGS | METH_KEYWORDS,
+     "_load_in_place(fp, **options): load() from an io.BytesIO (NotImplemented: use a file's path)."},
     {"_decode_first", (PyCFunction)(void (*)(void))py_decode_first, METH_VARARGS | METH_KEYWORDS,
      "_decode_first(data, **options) -> (value, end): the first item and where it ends."},
     {"iter_sequence", (PyCFunction)(void (*)(void))py_iter_sequence, METH_VARARGS | METH_KEYWORDS,

@@ -170,6 +170,10 @@ static inline void cf_hash_counts_free(cf_hash_counts** counts) {
  * tag 258 (from _semantic.py). */
 PyObject* cf_build_set(PyObject* module, PyObject* args);
 
+/* load() and CBORDecoder: the most bytes of one item held by default
+ * (max_buffer) */
+#define CF_DEFAULT_MAX_BUFFER ((size_t)64 << 20)
+
 #define CF_BATCH 128
 
 typedef struct {
@@ -193,6 +197,10 @@ typedef struct {
   size_t unfilled;      /* slots of the open preallocated lists not filled yet */
   size_t reader_item_offset; /* the reader's, for an error between items */
   int reader_item_offset_valid;
+  /* items asked for in the next batch: CF_BATCH, or (reading the first item
+   * of more input) 8 at first, doubling, so that a small item does not
+   * have the items after it read as well */
+  size_t batch_cap;
   cbor_fast_item batch[CF_BATCH];
 } cf_decoder;
 

@@ -586,6 +586,7 @@ int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t*
   d->alloc.free = budget_free;
   d->alloc.context = d;
   d->batch[0].struct_size = sizeof(cbor_fast_item);
+  d->batch_cap = CF_BATCH;
   /* The decoder's own references to the hooks (cf_decoder_free drops them,
    * also when a step below fails). */
   Py_XINCREF(d->opts.tag_hook);
@@ -1198,10 +1199,13 @@ int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end) {
        * reads a batch of a large input. */
       if (d->size - d->last_offset >= 65536) {
         Py_BEGIN_ALLOW_THREADS
-        st = cbor_reader_next_batch(d->rd, d->batch, CF_BATCH, &n);
+        st = cbor_reader_next_batch(d->rd, d->batch, d->batch_cap, &n);
         Py_END_ALLOW_THREADS
       } else {
-        st = cbor_reader_next_batch(d->rd, d->batch, CF_BATCH, &n);
+        st = cbor_reader_next_batch(d->rd, d->batch, d->batch_cap, &n);
+      }
+      if (d->batch_cap < CF_BATCH) {
+        d->batch_cap = 2 * d->batch_cap < CF_BATCH ? 2 * d->batch_cap : CF_BATCH;
       }
       if (st == CBOR_FAST_END) {
         if (d->depth == 0) {

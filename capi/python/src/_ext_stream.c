@@ -17,7 +17,6 @@
   "bytearray its readinto() was given)"
 /* load()'s first read (then doubling): cbor2's default read size */
 #define SD_FIRST ((size_t)4096)
-#define SD_DEFAULT_MAX_BUFFER ((size_t)64 << 20)
 
 typedef struct {
   PyObject_HEAD PyObject* fp;
@@ -149,7 +148,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
     PyErr_SetString(PyExc_TypeError, "options must be a dict or None");
     return NULL;
   }
-  size_t limit = SD_DEFAULT_MAX_BUFFER;
+  size_t limit = CF_DEFAULT_MAX_BUFFER;
   if (max_buffer != Py_None) {
     size_t v = (PyLong_Check(max_buffer) && !PyBool_Check(max_buffer)) ? PyLong_AsSize_t(max_buffer)
                                                                        : (size_t)-1;

@@ -579,3 +579,79 @@ class RefCounts(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class _BytesIOSubclass(io.BytesIO):
+    """Takes load()'s file path (only an exact BytesIO is decoded in place)."""
+
+
+class LoadFromBytesIO(unittest.TestCase):
+    """load() from an io.BytesIO decodes the item where it is: the same
+    value, error (status, offset) and position after it as from a file."""
+
+    CASES = [
+        ("one int", b"\x01" + b"\x02"),
+        ("a map then more", dumps({"a": [1, 2.5, "x"]}) + dumps(7)),
+        ("empty", b""),
+        ("truncated head", b"\x19\x01"),
+        ("truncated string", b"\x62a"),
+        ("truncated array", b"\x83\x01\x02"),
+        ("reserved byte", b"\x1c"),
+        ("a break alone", b"\xff"),
+        ("invalid UTF-8", b"\x62\xff\xfe" + b"\x01"),
+        ("nested", b"\x81" * 100 + b"\x00"),
+        ("too deep", b"\x81" * 600 + b"\x00"),
+        ("a large byte string", dumps(b"z" * 200000) + b"\x00"),
+    ]
+
+    def outcome(self, f, **options):
+        try:
+            return ("value", load(f, **options), f.tell())
+        except CBORDecodeError as e:
+            return ("error", type(e), e.status, e.offset)
+
+    def test_same_as_a_file(self):
+        for name, data in self.CASES:
+            for start in (0, 1):
+                if start > len(data):
+                    continue
+                a, b = io.BytesIO(data), _BytesIOSubclass(data)
+                a.seek(start)
+                b.seek(start)
+                # a value and the position after it, or the error
+                self.assertEqual(self.outcome(a), self.outcome(b), (name, start))
+
+    def test_no_stream_decoder(self):
+        # the in-place path is the one taken (a file's would build a decoder)
+        from unittest import mock
+        with mock.patch.object(cbor_fast._ext, "StreamDecoder", side_effect=AssertionError):
+            f = io.BytesIO(dumps("x") + b"\x01")
+            self.assertEqual((load(f), load(f), f.tell()), ("x", 1, 3))
+            with self.assertRaises(AssertionError):
+                load(_BytesIOSubclass(b"\x01"))
+
+    def test_options_and_max_buffer(self):
+        data = dumps([1, {"k": b"v"}]) + b"\x00"
+        self.assertEqual(load(io.BytesIO(data), immutable=True), (1, cbor_fast.FrozenDict({"k": b"v"})))
+        # an item over max_buffer: memory_budget_exceeded, as from a file
+        big = dumps(b"z" * 5000)
+        for f in (io.BytesIO(big), _BytesIOSubclass(big)):
+            with self.assertRaises(CBORDecodeError) as cm:
+                load(f, max_buffer=4000)
+            self.assertEqual((cm.exception.status, cm.exception.offset),
+                             ("memory_budget_exceeded", 0))
+        # hooks take the file path (they could write to the file)
+        f = io.BytesIO(data)
+        self.assertEqual(load(f, object_hook=lambda *a: "hooked"), [1, "hooked"])
+        self.assertEqual(f.tell(), len(data) - 1)
+        # bad values are refused as before
+        for bad in ({"max_buffer": 0}, {"read_size": 0}, {"max_buffer": True}):
+            with self.assertRaises(ValueError):
+                load(io.BytesIO(data), **bad)
+        # the buffer is released: the file can grow after load()
+        f = io.BytesIO(data)
+        load(f)
+        f.seek(0, io.SEEK_END)
+        f.write(b"\x05")
+        f.seek(len(data) - 1)
+        self.assertEqual((load(f), load(f)), (0, 5))
