@@ -373,7 +373,17 @@ inline bool reader::read_head(const cursor& c, item& it, Taken& taken) noexcept 
       } else if constexpr (arg_bytes == 2) {
         it.u.dbl = detail::widen_half(uint16_t(arg));
       } else {
-        it.u.dbl = detail::widen_single(uint32_t(arg));
+        // A normal single converts exactly in hardware (whatever the
+        // denormal modes: neither it nor its double is subnormal); zeros,
+        // subnormals, infinities and NaNs (payload kept) out of line.
+        const uint32_t single = uint32_t(arg);
+        if (((single >> 23) & 0xffu) - 1u < 0xfeu) {
+          float f;
+          std::memcpy(&f, &single, sizeof f);
+          it.u.dbl = double(f);
+        } else {
+          it.u.dbl = detail::widen_single(single);
+        }
       }
     }
     c.p = after;

@@ -223,6 +223,10 @@ const valid_row valid_rows[] = {
     {"indefinite_nested", "9f 01 bf 61 61 9f ff ff 82 02 03 ff", 12},
     {"simple_values", "e0 f3 f4 f5 f6 f7 f8 20 f8 ff", 8},
     {"floats", "f9 3c00 f9 0001 f9 7c00 fa 47c35000 fa 7f800000 fb 3ff199999999999a", 6},
+    {"singles_each_side_of_normal",
+     "fa 00000001 fa 007fffff fa 00800000 fa 7f7fffff fa 80000000 fa ff800000 fa 7f800001"
+     " fa ffc00001 fa 80800000",
+     9},
     {"tags_nested", "d8 20 d9 0100 da 00010000 c0 60", 5},
     {"sequence_of_three", "01 81 02 a1 61 6b 03", 8},
     // Nine bytes or fewer left: the inline paths hand over to the general one.

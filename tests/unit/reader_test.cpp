@@ -573,6 +573,54 @@ TEST(Reader, HalfPrecisionSpecialValues) {
   EXPECT_EQ(bits, 0x7ff8040000000000u);  // payload kept in the top mantissa bits
 }
 
+// Singles widen exactly: normal ones in the reader's inline steps (in
+// hardware for next() and the batch), the rest out of line; the double's
+// bits, through next() and visit(), either side of each boundary.
+TEST(Reader, SinglePrecisionWidening) {
+  struct row {
+    const char* name;
+    const char* hex;
+    uint64_t bits;
+  } rows[] = {
+      {"smallest subnormal", "fa00000001", 0x36a0000000000000u},
+      {"largest subnormal", "fa007fffff", 0x380fffffc0000000u},
+      {"smallest normal", "fa00800000", 0x3810000000000000u},
+      {"largest normal", "fa7f7fffff", 0x47efffffe0000000u},
+      {"one", "fa3f800000", 0x3ff0000000000000u},
+      {"minus pi", "fac0490fdb", 0xc00921fb60000000u},
+      {"negative zero", "fa80000000", 0x8000000000000000u},
+      {"zero", "fa00000000", 0u},
+      {"minus infinity", "faff800000", 0xfff0000000000000u},
+      {"signalling NaN, payload kept", "fa7f800001", 0x7ff0000020000000u},
+      {"quiet NaN with payload", "faffc00001", 0xfff8000020000000u},
+      {"negative smallest normal", "fa80800000", 0xb810000000000000u},
+  };
+  for (const auto& row : rows) {
+    SCOPED_TRACE(row.name);
+    auto in = hex(row.hex);
+    uint64_t got;
+    {
+      reader r(in.data(), in.size());
+      item it;
+      ASSERT_EQ(r.next(it), status::ok);
+      EXPECT_EQ(it.width, 4u);
+      double d = it.float_value();
+      std::memcpy(&got, &d, 8);
+      EXPECT_EQ(got, row.bits);
+    }
+    {
+      reader r(in.data(), in.size());
+      got = 0;
+      ASSERT_EQ(r.visit([&](const item& it) noexcept {
+        double d = it.float_value();
+        std::memcpy(&got, &d, 8);
+      }),
+                status::ok);
+      EXPECT_EQ(got, row.bits);
+    }
+  }
+}
+
 TEST(Reader, StrictUtf8IsOptIn) {
   auto in = hex("62c328");  // "\xc3(" : truncated 2-byte sequence
   {
