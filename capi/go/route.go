@@ -18,7 +18,10 @@ import (
 //
 // The input stays Go memory: it is pinned (runtime.Pinner) for as long as the
 // C reader holds it, which the cgo rules allow, so nothing is copied and the
-// data pointers in the items point into the caller's slice.
+// data pointers in the items point into the caller's slice. Unmarshal copies
+// an input of up to copyMax bytes into the pooled reader's C memory instead
+// (tokens.begin): the items then point into the copy, and tokens.bytes maps
+// them back onto the caller's slice through base.
 
 // batchItems is the capacity of one batch (64 bytes an item: 32 KiB of C
 // memory per pooled reader).
