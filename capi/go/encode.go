@@ -787,21 +787,39 @@ func checkMarshaledLib(m []byte, at int, noIndef bool) error {
 // the error and its offset. Within these bounds none of the library's
 // default limits can be reached (depth 512, 2^24 entries, 2^28 items).
 func wellFormedPlain(m []byte) bool {
+	end, ok := plainItemEnd(m, plainLimits{plainDepth + 1, plainMax, plainMax, plainMax})
+	return ok && end == len(m)
+}
+
+// plainLimits: reader limits (depth, string length, entries of a container,
+// items) a plain scan keeps strictly below.
+type plainLimits struct{ depth, str, entries, items uint64 }
+
+// plainItemEnd is where the first data item of m ends, when all of it is
+// there, it is plainly well-formed (as wellFormedPlain's), no more than
+// plainMax bytes long, nested at most plainDepth deep, and strictly
+// within the limits l. ok false: the library decides (more input, an
+// error, a limit).
+func plainItemEnd(m []byte, l plainLimits) (end int, ok bool) {
+	maxDepth, maxStr, maxEntries, maxItems := min(l.depth, plainDepth+1), l.str, l.entries, l.items
 	if len(m) > plainMax {
-		return false
+		m = m[:plainMax] // a longer item is the library's
 	}
 	var left [plainDepth + 1]uint64 // items due at each open level
-	depth, i := 0, 0
+	depth, i, items := 0, 0, uint64(0)
 	left[0] = 1
 	for {
 		for left[depth] == 0 {
 			if depth == 0 {
-				return i == len(m)
+				return i, true
 			}
 			depth--
 		}
 		if i >= len(m) {
-			return false
+			return 0, false
+		}
+		if items++; items >= maxItems {
+			return 0, false
 		}
 		b := m[i]
 		i++
@@ -813,45 +831,45 @@ func wellFormedPlain(m []byte) bool {
 		case ai <= 27:
 			n := 1 << (ai - 24)
 			if n > len(m)-i {
-				return false
+				return 0, false
 			}
 			for _, c := range m[i : i+n] {
 				arg = arg<<8 | uint64(c)
 			}
 			i += n
 		default:
-			return false // reserved, or indefinite, or a break
+			return 0, false // reserved, or indefinite, or a break
 		}
 		left[depth]--
 		switch major {
 		case 2, 3:
-			if arg > uint64(len(m)-i) {
-				return false
+			if arg > uint64(len(m)-i) || arg >= maxStr {
+				return 0, false
 			}
 			i += int(arg)
 		case 4, 5:
-			if arg > uint64(len(m)-i) {
-				return false
+			if arg > uint64(len(m)-i) || arg >= maxEntries {
+				return 0, false
 			}
 			if major == 5 {
 				arg *= 2
 			}
 			if arg > 0 {
-				if depth == plainDepth {
-					return false
+				if uint64(depth+1) >= maxDepth {
+					return 0, false
 				}
 				depth++
 				left[depth] = arg
 			}
 		case 6:
-			if depth == plainDepth {
-				return false
+			if uint64(depth+1) >= maxDepth {
+				return 0, false
 			}
 			depth++
 			left[depth] = 1
 		case 7:
 			if ai == 24 && arg < 32 {
-				return false
+				return 0, false
 			}
 		}
 	}

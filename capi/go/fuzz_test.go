@@ -421,7 +421,7 @@ func FuzzDecoderPieces(f *testing.F) {
 			want = append(want, v)
 			rest = r
 		}
-		for _, n := range []int{1, 3, 7} {
+		for _, n := range []int{1, 3, 7, len(data) + 1} {
 			dec := NewDecoder(&chunkReader{data, n})
 			for i := 0; ; i++ {
 				var v any

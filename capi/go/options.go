@@ -182,9 +182,12 @@ type decMode struct {
 	// comes from decoding it, and the Decoder goes on after it (as
 	// fxamacker's).
 	frameOpts C.cf_reader_opts
-	lim       *limits
-	maxStream int       // the Decoder's buffer bound
-	tags      tagLookup // registered types (DecModeWithTags), or nil
+	// framePlain: frameOpts' limits, for the Decoder's Go scan of small
+	// items (plainItemEnd)
+	framePlain plainLimits
+	lim        *limits
+	maxStream  int       // the Decoder's buffer bound
+	tags       tagLookup // registered types (DecModeWithTags), or nil
 }
 
 // DecMode checks the options and returns a mode; on an error the mode is
@@ -261,6 +264,8 @@ func (o DecOptions) decMode() (*decMode, error) {
 	dm.copts.max_container_items = C.uint64_t(max(o.maxArray(), o.maxMap()))
 	dm.frameOpts = dm.copts
 	dm.frameOpts.validate_utf8, dm.frameOpts.reject_duplicate_keys, dm.frameOpts.deterministic = 0, 0, 0
+	dm.framePlain = plainLimits{uint64(dm.frameOpts.max_depth), uint64(dm.frameOpts.max_string_length),
+		uint64(dm.frameOpts.max_container_items), uint64(dm.frameOpts.max_items)}
 	dm.lim = &limits{maxArray: uint64(o.maxArray()), maxMap: uint64(o.maxMap()),
 		defMap: o.DefaultMapType, defBytes: o.DefaultByteStringType,
 		later:  o.ByteStringToString == ByteStringToStringAllowedWithExpectedLaterEncoding,

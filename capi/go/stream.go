@@ -362,6 +362,12 @@ func (dec *Decoder) frame() (int, error) {
 	if dec.off == len(dec.buf) && dec.eof {
 		return 0, io.EOF
 	}
+	// A small item that is all there and plainly well-formed, within the
+	// limits, is found in Go (no reader, no pin, no cgo call); anything
+	// else by the library.
+	if n, ok := plainItemEnd(dec.buf[dec.off:], dec.dm.framePlain); ok {
+		return n, nil
+	}
 	sr, err := getSReader()
 	if err != nil {
 		return 0, err

@@ -915,3 +915,54 @@ func TestDecoderAndEncoderRefuseConcurrentCalls(t *testing.T) {
 		t.Fatalf("encoded %s, want 182a07", got)
 	}
 }
+
+// The Decoder finds a small item that is all there in Go when it stays
+// strictly within the mode's limits, and leaves the rest to the library:
+// either side of each limit it decodes and fails as UnmarshalFirst does
+// (value, error code and offset).
+func TestDecoderPlainScanAtTheLimits(t *testing.T) {
+	nest := func(n int) []byte { return append(bytes.Repeat([]byte{0x81}, n), 0x00) }
+	str := func(n int) []byte {
+		return append([]byte{0x59, byte(n >> 8), byte(n)}, bytes.Repeat([]byte{'a'}, n)...)
+	}
+	arr := func(n int) []byte { return append([]byte{0x99, byte(n >> 8), byte(n)}, make([]byte, n)...) }
+	rows := []struct {
+		name string
+		opts DecOptions
+		in   []byte
+	}{
+		{"3 levels, limit 4", DecOptions{MaxNestedLevels: 4}, nest(3)},
+		{"4 levels, limit 4", DecOptions{MaxNestedLevels: 4}, nest(4)},
+		{"5 levels, limit 4", DecOptions{MaxNestedLevels: 4}, nest(5)},
+		{"tags 4 deep, limit 4", DecOptions{MaxNestedLevels: 4}, []byte{0xc6, 0xc6, 0xc6, 0xc6, 0x00}},
+		{"tags 5 deep, limit 4", DecOptions{MaxNestedLevels: 4}, []byte{0xc6, 0xc6, 0xc6, 0xc6, 0xc6, 0x00}},
+		{"string 99, limit 100", DecOptions{MaxStringLength: 100}, str(99)},
+		{"string 100, limit 100", DecOptions{MaxStringLength: 100}, str(100)},
+		{"string 101, limit 100", DecOptions{MaxStringLength: 100}, str(101)},
+		{"array 16, limit 16", DecOptions{MaxArrayElements: 16, MaxMapPairs: 16}, arr(16)},
+		{"array 17, limit 16", DecOptions{MaxArrayElements: 16, MaxMapPairs: 16}, arr(17)},
+		{"9 items, limit 10", DecOptions{MaxItems: 10}, arr(8)},
+		{"10 items, limit 10", DecOptions{MaxItems: 10}, arr(9)},
+		{"11 items, limit 10", DecOptions{MaxItems: 10}, arr(10)},
+		{"64 KiB string (the library's)", DecOptions{}, str(65535)},
+	}
+	for _, r := range rows {
+		dm, err := r.opts.DecMode()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := append(append([]byte{}, r.in...), 0x01) // and an item after it
+		var want any
+		_, werr := dm.UnmarshalFirst(in, &want)
+		var got any
+		gerr := dm.NewDecoder(bytes.NewReader(in)).Decode(&got)
+		if (werr == nil) != (gerr == nil) || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: Decoder %v, %v; UnmarshalFirst %v, %v", r.name, got, gerr, want, werr)
+			continue
+		}
+		if werr != nil && werr.Error() != gerr.Error() {
+			// (the message holds the error's kind, code and offset)
+			t.Errorf("%s: Decoder %v; UnmarshalFirst %v", r.name, gerr, werr)
+		}
+	}
+}
