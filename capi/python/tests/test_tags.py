@@ -20,6 +20,7 @@ import pytest
 
 from support import h, require
 
+import cbor_fast
 from cbor_fast import CBORDecodeError, CBOREncodeValueError, CBORTag, dumps, loads
 
 try:
@@ -286,3 +287,108 @@ def test_a_decimal_of_many_digits_is_written_with_its_exact_mantissa(digits):
     finally:
         sys.set_int_max_str_digits(old)
     assert dumps(value) == dumps(CBORTag(4, [exp, -mantissa if sign else mantissa]))
+
+
+# encode() finds the library's classes by their exact type first; a subclass
+# goes through the isinstance tests: the same bytes either way.
+def test_exact_classes_and_their_subclasses_encode_alike():
+    import datetime as dt
+    import decimal
+    import fractions
+    import ipaddress
+    import uuid as uuidm
+
+    values = [
+        dt.datetime(2020, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc),
+        dt.date(2020, 1, 2),
+        decimal.Decimal("-1.25"),
+        fractions.Fraction(3, 4),
+        complex(1.5, -2),
+        uuidm.UUID(int=1234567),
+        {1, 2},
+        frozenset({3}),
+        ipaddress.IPv4Interface("10.0.0.1/8"),
+        ipaddress.IPv6Interface("fe80::1/64"),
+        ipaddress.IPv4Address("10.0.0.1"),
+    ]
+    for v in values:
+        sub = type("Sub" + type(v).__name__, (type(v),), {})
+        if isinstance(v, (set, frozenset)):
+            w = sub(v)
+        elif isinstance(v, dt.datetime):
+            w = sub(2020, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+        elif isinstance(v, dt.date):
+            w = sub(2020, 1, 2)
+        elif isinstance(v, complex):
+            w = sub(v.real, v.imag)
+        elif isinstance(v, fractions.Fraction):
+            w = sub(3, 4)
+        elif isinstance(v, uuidm.UUID):
+            w = sub(int=1234567)
+        else:
+            w = sub(str(v))
+        assert type(w) is not type(v)
+        assert cbor_fast.dumps(w) == cbor_fast.dumps(v), v
+
+
+# A class none of encode()'s tests hold for goes straight to default the
+# next time, until an ABC registers a class (then the tests run again); a
+# class whose __class__ differs from its type (a proxy) is never remembered.
+def test_default_only_classes_follow_abc_registration():
+    import collections.abc
+
+    class Thing:
+        pass
+
+    calls = []
+
+    def default(encoder, obj):
+        calls.append(type(obj).__name__)
+        encoder.encode("thing")
+
+    assert cbor_fast.dumps([Thing(), Thing()], default=default) == cbor_fast.dumps(["thing"] * 2)
+    assert calls == ["Thing", "Thing"]
+
+    class Pairs:
+        def __getitem__(self, k):
+            return {"a": 1}[k]
+
+        def __len__(self):
+            return 1
+
+        def __iter__(self):
+            return iter(["a"])
+
+        def keys(self):
+            return ["a"]
+
+    assert cbor_fast.dumps(Pairs(), default=default) == cbor_fast.dumps("thing")
+    collections.abc.Mapping.register(Pairs)
+    assert cbor_fast.dumps(Pairs(), default=default) == cbor_fast.dumps({"a": 1})
+
+    class Proxy:
+        def __init__(self, target):
+            self.target = target
+
+        @property
+        def __class__(self):
+            return type(self.target)
+
+    import datetime as dt
+    d = dt.date(2020, 1, 2)
+    assert cbor_fast.dumps(Proxy(object()), default=default) == cbor_fast.dumps("thing")
+    # the same Proxy class, now an isinstance() of date: not sent to default
+    with pytest.raises(AttributeError):
+        cbor_fast.dumps(Proxy(d), default=default)  # (_encode_date reads d's fields)
+
+
+@pytest.mark.parametrize("exp,sig", [(-2, 314), (0, 0), (3, -5), (-1, -15), (-30, 10**40),
+                                     (7, 1), (-7, -(2**200))])
+def test_decimal_fractions_decode_exactly(exp, sig):
+    import decimal
+
+    want = decimal.Decimal((1 if sig < 0 else 0, tuple(int(c) for c in str(abs(sig))), exp))
+    got = cbor_fast.loads(cbor_fast.dumps(cbor_fast.CBORTag(4, [exp, sig])))
+    assert (got.as_tuple(), str(got)) == (want.as_tuple(), str(want))
+    if cbor2 is not None:
+        assert got == cbor2.loads(cbor2.dumps(cbor2.CBORTag(4, [exp, sig])))
