@@ -149,8 +149,8 @@ type indefCount struct {
 	n     uint64     // items so far (a map's keys and values)
 }
 
-// open starts reading data with the given reader options (nil: defaults).
-func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
+// acquire takes a pooled reader for t, or makes one.
+func (t *tokens) acquire() error {
 	if v := creaders.Get(); v != nil {
 		t.c = v.(*creader)
 	} else {
@@ -161,6 +161,14 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 		t.c = c
 	}
 	track(1) // a reader in use (pooled ones are not counted)
+	return nil
+}
+
+// open starts reading data with the given reader options (nil: defaults).
+func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
+	if err := t.acquire(); err != nil {
+		return err
+	}
 	t.data = data
 	t.copied = false
 	t.box.sized(len(data))
@@ -197,16 +205,9 @@ func (t *tokens) open(data []byte, opts *C.cf_reader_opts) error {
 // the smaller container limit): their pass reads batches. Close t after it
 // whatever it returns.
 func (t *tokens) begin(data []byte, opts, check *C.cf_reader_opts, wantRest bool) error {
-	if v := creaders.Get(); v != nil {
-		t.c = v.(*creader)
-	} else {
-		c, err := newCReader()
-		if err != nil {
-			return err
-		}
-		t.c = c
+	if err := t.acquire(); err != nil {
+		return err
 	}
-	track(1)
 	c := t.c
 	if s := c.forBegin(); s != C.CBOR_FAST_OK {
 		return statusError(s)
