@@ -446,11 +446,12 @@ func FuzzDecoderPieces(f *testing.F) {
 	})
 }
 
-var dupCheck, _ = DecOptions{DupMapKey: DupMapKeyEnforcedAPF}.DecMode()
+var dupCheck, _ = DecOptions{DupMapKey: DupMapKeyEnforcedAPF, MaxNestedLevels: MaxNestedLevelsLimit}.DecMode()
 
 // hasDuplicateKeys: whether b holds a map with two equal keys. Distinct Go
 // keys can encode alike (an int64 and a time.Time, written untagged by
-// default): fxamacker's sorted modes write both.
+// default): fxamacker's sorted modes write both. Any depth fxamacker
+// encodes (tags count as levels here: 33 tags deep hid a duplicate).
 func hasDuplicateKeys(b []byte) bool {
 	var v any
 	return errors.Is(dupCheck.Unmarshal(b, &v), ErrDuplicateKey)
