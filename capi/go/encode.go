@@ -611,9 +611,13 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 	case reflect.Struct, reflect.Array:
 		if t.Size() != unsafe.Sizeof(uintptr(0)) {
 			// Not pointer-sized, so not stored in the interface itself:
-			// its data word points at the value, which nothing writes (a
-			// copy and an allocation per Marshal of a struct by value).
-			return encoderFor(t).fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
+			// its data word points at the value, read there (a copy and an
+			// allocation per Marshal of a struct by value) unless a method
+			// with a pointer receiver could write to it (the interface's
+			// value may be read-only data).
+			if te := encoderFor(t); te.inPlace {
+				return te.fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
+			}
 		}
 		// A struct or array of one pointer may be the data word itself.
 		nv := reflect.New(t)
@@ -886,6 +890,31 @@ type typeEnc struct {
 	fn    encFn
 	empty func(em *encMode, p unsafe.Pointer) bool
 	t     reflect.Type
+	// inPlace: no method with a pointer receiver is reached through the
+	// value's own memory (its fields and elements, not what they point
+	// to), so fn may read it where an interface holds it.
+	inPlace bool
+}
+
+// noPointerMethods: what inPlace says of t (MarshalCBOR, MarshalBinary
+// and the package's own encoders are the only methods an encoder calls;
+// any such method of *t counts, value receivers too).
+func noPointerMethods(t reflect.Type) bool {
+	pt := reflect.PointerTo(t)
+	if pt.Implements(marshalerType) || pt.Implements(binMarshaler) {
+		return false
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		for i := 0; i < t.NumField(); i++ {
+			if !noPointerMethods(t.Field(i).Type) {
+				return false
+			}
+		}
+	case reflect.Array:
+		return noPointerMethods(t.Elem())
+	}
+	return true
 }
 
 var (
@@ -920,7 +949,7 @@ func encoderLocked(t reflect.Type) *typeEnc {
 	if te, ok := encBuilding[t]; ok {
 		return te
 	}
-	te := &typeEnc{t: t}
+	te := &typeEnc{t: t, inPlace: noPointerMethods(t)}
 	encBuilding[t] = te
 	buildEnc(t, te)
 	if registrable(t) {

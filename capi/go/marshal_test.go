@@ -15,6 +15,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"testing/iotest"
 
@@ -973,5 +974,53 @@ func TestMarshalStructsByValue(t *testing.T) {
 		if err != nil || hex.EncodeToString(got) != "81"+r.hex {
 			t.Errorf("%s in an []any: %x, %v", r.name, got, err)
 		}
+	}
+}
+
+// A struct by value whose pointer-receiver MarshalCBOR writes to it (a
+// counter, a lock) is copied first, as before: the interface's value may be
+// read-only data (a constant composite literal: the write faulted), and is
+// the caller's otherwise.
+type countingMarshaler struct {
+	A, B int64
+	n    int
+}
+
+func (c *countingMarshaler) MarshalCBOR() ([]byte, error) {
+	c.n++
+	return Marshal(c.n)
+}
+
+type lockedMarshaler struct {
+	mu sync.Mutex
+	A  int64
+}
+
+func (l *lockedMarshaler) MarshalCBOR() ([]byte, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return Marshal(l.A)
+}
+
+type holdsCounting struct {
+	C countingMarshaler `cbor:"c"`
+}
+
+func TestMarshalByValueWithPointerMethods(t *testing.T) {
+	var v any = countingMarshaler{A: 1, B: 2}
+	for i := 0; i < 2; i++ {
+		got, err := Marshal(v)
+		if err != nil || hex.EncodeToString(got) != "01" {
+			t.Fatalf("counting, call %d: %x, %v (want 01: a fresh copy each time)", i, got, err)
+		}
+	}
+	if got, err := Marshal(lockedMarshaler{A: 5}); err != nil || hex.EncodeToString(got) != "05" {
+		t.Fatalf("locked: %x, %v", got, err)
+	}
+	if got, err := Marshal(holdsCounting{}); err != nil || hex.EncodeToString(got) != "a1616301" {
+		t.Fatalf("a field's method: %x, %v", got, err)
+	}
+	if got, err := Marshal([2]countingMarshaler{}); err != nil || hex.EncodeToString(got) != "820101" {
+		t.Fatalf("an array's elements: %x, %v", got, err)
 	}
 }
