@@ -394,13 +394,28 @@ static PyObject* py_load_in_place(PyObject* self, PyObject* args, PyObject* kwar
     Py_RETURN_NOTIMPLEMENTED;
   }
   opts.str_errors = static_errors(opts.str_errors);
-  static PyObject *tell, *getbuffer, *release, *seek; /* interned names, made once */
-  if (tell == NULL && ((tell = PyUnicode_InternFromString("tell")) == NULL ||
-                       (getbuffer = PyUnicode_InternFromString("getbuffer")) == NULL ||
+  static PyObject *tell, *getbuffer, *release, *seek, *sizeof_; /* interned names, made once */
+  if (tell == NULL && ((getbuffer = PyUnicode_InternFromString("getbuffer")) == NULL ||
                        (release = PyUnicode_InternFromString("release")) == NULL ||
-                       (seek = PyUnicode_InternFromString("seek")) == NULL)) {
-    Py_CLEAR(tell);
+                       (seek = PyUnicode_InternFromString("seek")) == NULL ||
+                       (sizeof_ = PyUnicode_InternFromString("__sizeof__")) == NULL ||
+                       (tell = PyUnicode_InternFromString("tell")) == NULL)) {
     return NULL;
+  }
+  /* A BytesIO made from a bytes object shares it until getbuffer(), which
+   * copies it all: more than max_buffer (its __sizeof__ counts its buffer)
+   * takes the file path, which reads only the item. */
+  PyObject* size = PyObject_CallMethodNoArgs(fp, sizeof_);
+  if (size == NULL) {
+    return NULL;
+  }
+  size_t bytes = PyLong_AsSize_t(size);
+  Py_DECREF(size);
+  if (bytes == (size_t)-1 && PyErr_Occurred()) {
+    return NULL;
+  }
+  if (bytes > CF_DEFAULT_MAX_BUFFER) {
+    Py_RETURN_NOTIMPLEMENTED;
   }
   PyObject* at = PyObject_CallMethodNoArgs(fp, tell);
   if (at == NULL) {

@@ -630,6 +630,28 @@ class LoadFromBytesIO(unittest.TestCase):
             with self.assertRaises(AssertionError):
                 load(_BytesIOSubclass(b"\x01"))
 
+    def test_large_buffers_and_errors(self):
+        # more than 64 MiB held: the file path (getbuffer() would copy a
+        # BytesIO still sharing its bytes); after an error the BytesIO
+        # stays where it was
+        from unittest import mock
+        real = cbor_fast._ext.StreamDecoder
+        made = []
+
+        def counting(*args):
+            made.append(1)
+            return real(*args)
+
+        with mock.patch.object(cbor_fast._ext, "StreamDecoder", side_effect=counting):
+            big = io.BytesIO(b"\x01" + bytes(64 << 20))
+            self.assertEqual((load(big), big.tell(), len(made)), (1, 1, 1))
+            small = io.BytesIO(b"\x01" + bytes(1 << 20))
+            self.assertEqual((load(small), small.tell(), len(made)), (1, 1, 1))
+        f = io.BytesIO(b"\x82\x01")
+        with self.assertRaises(CBORDecodeEOF):
+            load(f)
+        self.assertEqual(f.tell(), 0)
+
     def test_options_and_max_buffer(self):
         data = dumps([1, {"k": b"v"}]) + b"\x00"
         self.assertEqual(load(io.BytesIO(data), immutable=True), (1, cbor_fast.FrozenDict({"k": b"v"})))
