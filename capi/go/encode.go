@@ -897,11 +897,11 @@ type typeEnc struct {
 }
 
 // noPointerMethods: what inPlace says of t (MarshalCBOR, MarshalBinary
-// and the package's own encoders are the only methods an encoder calls;
-// any such method of *t counts, value receivers too).
+// and omitzero's IsZero are the methods an encoder calls through a pointer
+// to the value; any such method of *t counts, value receivers too).
 func noPointerMethods(t reflect.Type) bool {
 	pt := reflect.PointerTo(t)
-	if pt.Implements(marshalerType) || pt.Implements(binMarshaler) {
+	if pt.Implements(marshalerType) || pt.Implements(binMarshaler) || pt.Implements(isZeroerType) {
 		return false
 	}
 	switch t.Kind() {
@@ -922,6 +922,7 @@ var (
 	encBuildMu    sync.Mutex
 	encBuilding   = map[reflect.Type]*typeEnc{}
 	marshalerType = reflect.TypeFor[Marshaler]()
+	isZeroerType  = reflect.TypeFor[interface{ IsZero() bool }]()
 	binMarshaler  = reflect.TypeFor[encoding.BinaryMarshaler]()
 )
 

@@ -605,3 +605,30 @@ func TestNestedCountsDoNotReserveTheInputPerLevel(t *testing.T) {
 		t.Fatalf("%#v, %v", v, err)
 	}
 }
+
+// A batch call that fails after a full batch: the items of the batch before
+// are not handed out again (their END items closed the open containers of
+// this truncated input, which then decoded without an error).
+func TestTruncatedAfterAFullBatch(t *testing.T) {
+	// [ [510 zeros], <missing> ]: the inner array fills the first batch
+	in := append([]byte{0x82, 0x99, 0x01, 0xfe}, bytes.Repeat([]byte{0}, 510)...)
+	var v any
+	err := Unmarshal(in, &v)
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeTruncated || e.Offset != len(in) {
+		t.Fatalf("any: %v (%T)", err, v)
+	}
+	var s [][]int
+	if err := Unmarshal(in, &s); !errors.As(err, &e) || e.Code != CodeTruncated || e.Offset != len(in) {
+		t.Fatalf("[][]int: %v", err)
+	}
+	// and with invalid UTF-8 after it, through UnmarshalFirst and a Decoder
+	bad := append(append([]byte{}, in...), 0x62, 0x68, 0xa6)
+	var first []any
+	if _, err := UnmarshalFirst(bad, &first); err == nil {
+		t.Fatalf("UnmarshalFirst: no error, %d items", len(first))
+	}
+	if err := NewDecoder(bytes.NewReader(bad)).Decode(&v); err == nil {
+		t.Fatal("Decoder: no error")
+	}
+}

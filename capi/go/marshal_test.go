@@ -1024,3 +1024,32 @@ func TestMarshalByValueWithPointerMethods(t *testing.T) {
 		t.Fatalf("an array's elements: %x, %v", got, err)
 	}
 }
+
+// omitzero's IsZero with a pointer receiver is called through a pointer to
+// the value too: such a struct by value is copied first.
+type lockedZero struct {
+	mu sync.Mutex
+	N  int
+}
+
+func (z *lockedZero) IsZero() bool {
+	z.mu.Lock()
+	defer z.mu.Unlock()
+	return z.N == 0
+}
+
+type holdsLockedZero struct {
+	A int        `cbor:"a"`
+	F lockedZero `cbor:"f,omitzero"`
+}
+
+func TestMarshalByValueWithPointerIsZero(t *testing.T) {
+	got, err := Marshal(holdsLockedZero{A: 1, F: lockedZero{N: 2}})
+	if err != nil || hex.EncodeToString(got) != "a2616101616"+"6a1614e02" /* {"a": 1, "f": {"N": 2}} */ {
+		t.Fatalf("%x, %v", got, err)
+	}
+	got, err = Marshal(holdsLockedZero{A: 1})
+	if err != nil || hex.EncodeToString(got) != "a1616101" {
+		t.Fatalf("zero F omitted: %x, %v", got, err)
+	}
+}

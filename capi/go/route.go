@@ -280,6 +280,10 @@ func (t *tokens) batchArrived(s C.cbor_fast_status, n int) {
 			C.cbor_reader_error(t.c.r, &ce)
 			t.sticky = fromC(s, &ce)
 		}
+		// nothing of the batch before: it was read (refill handed its
+		// items out again as if new, and their ENDs closed the open
+		// containers of a truncated input)
+		t.batch, t.i = nil, 0
 		return
 	}
 	t.batch = unsafe.Slice(t.c.items, n)
