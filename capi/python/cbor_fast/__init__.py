@@ -98,15 +98,15 @@ def load(fp, *, max_buffer=None, read_size=None, **options):
     as the item's heads ask for them. CBORDecoder(fp).decode() reads several
     items with fewer reads. Error offsets count from the file's position
     when load() was called; after an error the file is after the bytes
-    read (an io.BytesIO: where it was). `read_size` (cbor2's): the least bytes read at
+    read. `read_size` (cbor2's): the least bytes read at
     once from a file that can seek, if more than 64 KiB (then every read asks
     for that much).
     """
     if type(fp) is io.BytesIO and max_buffer is None and read_size is None:
         # Its bytes are in memory: decoded where they are (no reads, no
-        # buffer), unless a hook is given or it holds more than 64 MiB.
-        # After an error the file is where it was (a file's path leaves it
-        # after the bytes it read).
+        # buffer), unless a hook is given or more than 64 MiB are left; an
+        # item that fails goes the file's way too, for its error and the
+        # position it leaves.
         value = _ext._load_in_place(fp, **options)
         if value is not NotImplemented:
             return value

@@ -11,6 +11,7 @@ object through encoder.encode().
 import abc
 import re
 import uuid
+import weakref
 from collections import UserString
 from collections.abc import Mapping, Sequence
 from datetime import date, datetime, time, timedelta, timezone
@@ -450,7 +451,7 @@ _EXACT = {
 # Classes none of the tests held for, written by `default` (at most 1024,
 # cleared when abc's cache token changes: a class registered with Mapping
 # or Sequence then takes that path).
-_DEFAULT_ONLY: "set[type]" = set()
+_DEFAULT_ONLY: "weakref.WeakSet[type]" = weakref.WeakSet()  # (keeps no class alive)
 _DEFAULT_ONLY_TOKEN = [abc.get_cache_token()]
 
 

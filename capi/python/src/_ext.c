@@ -379,10 +379,16 @@ static PyObject* decode_one(PyObject* args, PyObject* kwargs, int exact) {
 }
 
 /* load() from an io.BytesIO: the next item decoded where it is in the
- * file's buffer, and the file moved past it; NotImplemented (for load()'s
- * file path) when a hook is given (it could write to the file, whose buffer
- * is exported meanwhile) or more than the default max_buffer is left (the
- * file path then decides whether the item fits it). */
+ * file's bytes (getvalue(): the BytesIO's own bytes object, no copy while
+ * its size is exact, as when it was made from bytes and only read), and the
+ * file moved past it. NotImplemented, for load()'s file path, when a hook
+ * is given (the file path's reads are what it may see), when more than the
+ * default max_buffer is left (the file path decides whether the item fits
+ * it) and when the item fails to decode: the file path gives its error and
+ * leaves the file where its reads got to (the one-shot decoder reports a
+ * count the bytes left cannot hold as a truncation at its head, where the
+ * file path's streaming reader reports the malformed byte inside it: 83 1e
+ * f6 is reserved at 1, not end of input at 0). */
 static PyObject* py_load_in_place(PyObject* self, PyObject* args, PyObject* kwargs) {
   (void)self;
   PyObject* fp;
@@ -394,28 +400,11 @@ static PyObject* py_load_in_place(PyObject* self, PyObject* args, PyObject* kwar
     Py_RETURN_NOTIMPLEMENTED;
   }
   opts.str_errors = static_errors(opts.str_errors);
-  static PyObject *tell, *getbuffer, *release, *seek, *sizeof_; /* interned names, made once */
-  if (tell == NULL && ((getbuffer = PyUnicode_InternFromString("getbuffer")) == NULL ||
-                       (release = PyUnicode_InternFromString("release")) == NULL ||
+  static PyObject *tell, *getvalue, *seek; /* interned names, made once */
+  if (tell == NULL && ((getvalue = PyUnicode_InternFromString("getvalue")) == NULL ||
                        (seek = PyUnicode_InternFromString("seek")) == NULL ||
-                       (sizeof_ = PyUnicode_InternFromString("__sizeof__")) == NULL ||
                        (tell = PyUnicode_InternFromString("tell")) == NULL)) {
     return NULL;
-  }
-  /* A BytesIO made from a bytes object shares it until getbuffer(), which
-   * copies it all: more than max_buffer (its __sizeof__ counts its buffer)
-   * takes the file path, which reads only the item. */
-  PyObject* size = PyObject_CallMethodNoArgs(fp, sizeof_);
-  if (size == NULL) {
-    return NULL;
-  }
-  size_t bytes = PyLong_AsSize_t(size);
-  Py_DECREF(size);
-  if (bytes == (size_t)-1 && PyErr_Occurred()) {
-    return NULL;
-  }
-  if (bytes > CF_DEFAULT_MAX_BUFFER) {
-    Py_RETURN_NOTIMPLEMENTED;
   }
   PyObject* at = PyObject_CallMethodNoArgs(fp, tell);
   if (at == NULL) {
@@ -426,45 +415,36 @@ static PyObject* py_load_in_place(PyObject* self, PyObject* args, PyObject* kwar
   if (pos < 0) {
     return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "negative position");
   }
-  PyObject* mv = PyObject_CallMethodNoArgs(fp, getbuffer);
-  if (mv == NULL) {
+  PyObject* all = PyObject_CallMethodNoArgs(fp, getvalue);
+  if (all == NULL) {
     return NULL;
   }
-  Py_buffer view;
-  if (get_buffer(mv, &view) < 0) {
-    Py_DECREF(mv);
-    return NULL;
+  if (!PyBytes_Check(all)) {
+    Py_DECREF(all);
+    Py_RETURN_NOTIMPLEMENTED;
   }
-  size_t start = (size_t)pos < (size_t)view.len ? (size_t)pos : (size_t)view.len;
-  size_t left = (size_t)view.len - start;
-  PyObject* result;
+  size_t len = (size_t)PyBytes_GET_SIZE(all);
+  size_t start = (size_t)pos < len ? (size_t)pos : len;
+  size_t left = len - start;
   size_t end = 0;
-  if (left > CF_DEFAULT_MAX_BUFFER) {
-    result = Py_NewRef(Py_NotImplemented);
-  } else {
-    result = cf_decode_buffer(&opts, (const uint8_t*)view.buf + start, left, 0, &end);
+  PyObject* result = NULL;
+  if (left <= CF_DEFAULT_MAX_BUFFER) {
+    result = cf_decode_buffer(&opts, (const uint8_t*)PyBytes_AS_STRING(all) + start, left, 0, &end);
   }
-  /* the export ends before the file is moved (or used by anything else) */
-  PyBuffer_Release(&view);
-  PyObject* pending = result == NULL ? cf_take_exception() : NULL;
-  PyObject* r = PyObject_CallMethodNoArgs(mv, release);
-  Py_DECREF(mv);
-  if (r == NULL) {
-    Py_XDECREF(pending);
-    Py_XDECREF(result);
-    return NULL;
-  }
-  Py_DECREF(r);
-  cf_restore_exception(pending);
-  if (result == NULL || result == Py_NotImplemented) {
-    return result;
+  Py_DECREF(all); /* (the decoded values hold none of its memory) */
+  if (result == NULL) {
+    if (left <= CF_DEFAULT_MAX_BUFFER && !PyErr_ExceptionMatches(cf_state.decode_error)) {
+      return NULL; /* no memory, or the like */
+    }
+    PyErr_Clear();
+    Py_RETURN_NOTIMPLEMENTED;
   }
   PyObject* to = PyLong_FromSize_t(start + end);
   if (to == NULL) {
     Py_DECREF(result);
     return NULL;
   }
-  r = PyObject_CallMethodOneArg(fp, seek, to);
+  PyObject* r = PyObject_CallMethodOneArg(fp, seek, to);
   Py_DECREF(to);
   if (r == NULL) {
     Py_DECREF(result);

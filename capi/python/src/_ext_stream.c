@@ -389,8 +389,9 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
       }
     }
     Py_DECREF(r);
-    if (s->held + (size_t)got > s->dirty) {
-      s->dirty = s->held + (size_t)got;
+    /* the file may have written all it was given, whatever it reports */
+    if (s->held + want > s->dirty) {
+      s->dirty = s->held + want;
     }
     return got;
   }

@@ -308,6 +308,26 @@ def test_a_readinto_that_reports_bytes_it_did_not_write_after_a_longer_read():
         d.decode()
 
 
+def test_a_readinto_that_writes_more_than_it_reports():
+    # The whole slice a readinto() was given counts as written: it wrote 7
+    # bytes, reported 3, then reported 5 without writing; zeros come out,
+    # not the 4 bytes it wrote past its count.
+    class F:
+        calls = 0
+
+        def readinto(self, buf):
+            self.calls += 1
+            if self.calls == 1:
+                buf[:7] = b"\x82\x01\x02\x83\x01\x02\x03"
+                return 3
+            return 5 if self.calls == 2 else 0
+
+    d = cbor_fast.CBORDecoder(F())
+    assert [d.decode() for _ in range(6)] == [[1, 2], 0, 0, 0, 0, 0]
+    with pytest.raises(cbor_fast.CBORDecodeEOF):
+        d.decode()
+
+
 def test_max_buffer_beyond_ssize_t_is_refused():
     # 2**63 was taken, though the message names PY_SSIZE_T_MAX as the limit.
     with pytest.raises(ValueError, match=r"max_buffer must be None or an int in 1 \.\. "):

@@ -631,9 +631,9 @@ class LoadFromBytesIO(unittest.TestCase):
                 load(_BytesIOSubclass(b"\x01"))
 
     def test_large_buffers_and_errors(self):
-        # more than 64 MiB held: the file path (getbuffer() would copy a
-        # BytesIO still sharing its bytes); after an error the BytesIO
-        # stays where it was
+        # more than 64 MiB left: the file path; an item that fails: the
+        # file path, for its error and position (a truncation at the head
+        # in one shot is the malformed byte in the stream: 83 1e f6)
         from unittest import mock
         real = cbor_fast._ext.StreamDecoder
         made = []
@@ -647,10 +647,20 @@ class LoadFromBytesIO(unittest.TestCase):
             self.assertEqual((load(big), big.tell(), len(made)), (1, 1, 1))
             small = io.BytesIO(b"\x01" + bytes(1 << 20))
             self.assertEqual((load(small), small.tell(), len(made)), (1, 1, 1))
-        f = io.BytesIO(b"\x82\x01")
-        with self.assertRaises(CBORDecodeEOF):
-            load(f)
-        self.assertEqual(f.tell(), 0)
+        for data in (b"\x82\x01", b"\x83\x1e\xf6", b"\xff", b"\x61\xff\x01"):
+            a, b = io.BytesIO(data), _BytesIOSubclass(data)
+            with self.assertRaises(CBORDecodeError) as ca:
+                load(a)
+            with self.assertRaises(CBORDecodeError) as cb:
+                load(b)
+            self.assertEqual((type(ca.exception), ca.exception.status, ca.exception.offset,
+                              a.tell()),
+                             (type(cb.exception), cb.exception.status, cb.exception.offset,
+                              b.tell()), data)
+        with self.assertRaises(CBORDecodeError) as c:
+            load(io.BytesIO(b"\x83\x1e\xf6"))
+        self.assertEqual((c.exception.status, c.exception.offset),
+                         ("reserved_additional_info", 1))
 
     def test_options_and_max_buffer(self):
         data = dumps([1, {"k": b"v"}]) + b"\x00"
