@@ -269,61 +269,33 @@ def test_a_set_holding_itself_through_a_tag():
     assert dumps(CBORTag(1000, {frozenset([2])})) == h("d903e8 d90102 81 d90102 8102")
 
 
-def test_a_readinto_that_reports_bytes_it_did_not_write():
-    # The buffer's earlier bytes were read as input: here the [1, 2] of the
-    # first read came out a second time. They are zeros now (three 0s).
+# A readinto() that reports bytes it did not write: what comes out for them
+# is zeros, never the buffer's earlier bytes. Rows: what the first read
+# writes, what it reports, what the second reports (writing nothing), the
+# items decoded.
+@pytest.mark.parametrize("written,first,second,items", [
+    # the [1, 2] of the first read came out a second time (before zeroing)
+    (b"\x82\x01\x02", 3, 3, [[1, 2], 0, 0, 0]),
+    # only bytes that may not be zero are zeroed (not the whole 64 KiB): a
+    # lie about 5 after a 7-byte read gives zeros, not [1, 2] and [1, 2, 3]
+    (b"\x82\x01\x02\x83\x01\x02\x03", 7, 5, [[1, 2], [1, 2, 3], 0, 0, 0, 0, 0]),
+    # the whole slice a readinto() was given counts as written: 7 bytes
+    # written, 3 reported, then 5 reported: not the 4 written past its count
+    (b"\x82\x01\x02\x83\x01\x02\x03", 3, 5, [[1, 2], 0, 0, 0, 0, 0]),
+])
+def test_a_readinto_that_reports_bytes_it_did_not_write(written, first, second, items):
     class F:
         calls = 0
 
         def readinto(self, buf):
             self.calls += 1
             if self.calls == 1:
-                buf[:3] = b"\x82\x01\x02"
-                return 3
-            return 3 if self.calls == 2 else 0
+                buf[:len(written)] = written
+                return first
+            return second if self.calls == 2 else 0
 
     d = cbor_fast.CBORDecoder(F())
-    assert [d.decode() for _ in range(4)] == [[1, 2], 0, 0, 0]
-    with pytest.raises(cbor_fast.CBORDecodeEOF):
-        d.decode()
-
-
-def test_a_readinto_that_reports_bytes_it_did_not_write_after_a_longer_read():
-    # Only the bytes that may not be zero are zeroed before a read (not the
-    # whole 64 KiB): the 7 bytes of the first read, of which a lie about 5
-    # must give zeros, not the [1, 2] and [1, 2, 3] again.
-    class F:
-        calls = 0
-
-        def readinto(self, buf):
-            self.calls += 1
-            if self.calls == 1:
-                buf[:7] = b"\x82\x01\x02\x83\x01\x02\x03"
-                return 7
-            return 5 if self.calls == 2 else 0
-
-    d = cbor_fast.CBORDecoder(F())
-    assert [d.decode() for _ in range(7)] == [[1, 2], [1, 2, 3], 0, 0, 0, 0, 0]
-    with pytest.raises(cbor_fast.CBORDecodeEOF):
-        d.decode()
-
-
-def test_a_readinto_that_writes_more_than_it_reports():
-    # The whole slice a readinto() was given counts as written: it wrote 7
-    # bytes, reported 3, then reported 5 without writing; zeros come out,
-    # not the 4 bytes it wrote past its count.
-    class F:
-        calls = 0
-
-        def readinto(self, buf):
-            self.calls += 1
-            if self.calls == 1:
-                buf[:7] = b"\x82\x01\x02\x83\x01\x02\x03"
-                return 3
-            return 5 if self.calls == 2 else 0
-
-    d = cbor_fast.CBORDecoder(F())
-    assert [d.decode() for _ in range(6)] == [[1, 2], 0, 0, 0, 0, 0]
+    assert [d.decode() for _ in range(len(items))] == items
     with pytest.raises(cbor_fast.CBORDecodeEOF):
         d.decode()
 
