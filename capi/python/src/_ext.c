@@ -138,6 +138,65 @@ static const char* decode_kwlist[] = {
     "deterministic", "max_string_length", "max_container_items", "max_items",
     "max_memory",    "typed_arrays",      NULL};
 
+#define CF_DECODE_KWARGS (sizeof decode_kwlist / sizeof decode_kwlist[0] - 1)
+
+/* The keyword arguments matched to decode_kwlist in one pass over the dict
+ * (PyArg_ParseTupleAndKeywords makes a str of each name it looks for until
+ * it has found them all: half of a small loads() with three options).
+ * 1: each value is in vals (borrowed, NULL where not given); 0: not this
+ * simple (not one positional, data by keyword, a name it does not know, a
+ * key that is not an exact str, a str_errors that is not a plain str), for
+ * the caller to parse as before and give its errors; -1 with an exception. */
+static int match_decode_kwargs(PyObject* args, PyObject* kwargs, PyObject** vals) {
+  static PyObject* names[CF_DECODE_KWARGS]; /* interned, made once */
+  if (names[CF_DECODE_KWARGS - 1] == NULL) {
+    for (size_t i = 0; i < CF_DECODE_KWARGS; ++i) {
+      if (names[i] == NULL && (names[i] = PyUnicode_InternFromString(decode_kwlist[i])) == NULL) {
+        return -1;
+      }
+    }
+  }
+  if (!PyTuple_Check(args) || PyTuple_GET_SIZE(args) != 1) {
+    return 0;
+  }
+  Py_ssize_t at = 0;
+  PyObject *key, *value;
+  while (PyDict_Next(kwargs, &at, &key, &value)) {
+    if (!PyUnicode_CheckExact(key)) {
+      return 0;
+    }
+    size_t i = 1; /* not "data" */
+    while (i < CF_DECODE_KWARGS && names[i] != key) {
+      ++i;
+    }
+    if (i == CF_DECODE_KWARGS) { /* a name that is not interned */
+      for (i = 1; i < CF_DECODE_KWARGS; ++i) {
+        int eq = PyUnicode_Compare(key, names[i]);
+        if (eq == 0) {
+          break;
+        }
+        if (eq == -1 && PyErr_Occurred()) {
+          return -1;
+        }
+      }
+      if (i == CF_DECODE_KWARGS) {
+        return 0;
+      }
+    }
+    vals[i] = value;
+  }
+  PyObject* errors = vals[4]; /* str_errors: 's' */
+  if (errors != NULL) {
+    Py_ssize_t n;
+    const char* text = PyUnicode_Check(errors) ? PyUnicode_AsUTF8AndSize(errors, &n) : NULL;
+    if (text == NULL || strlen(text) != (size_t)n) {
+      PyErr_Clear();
+      return 0;
+    }
+  }
+  return 1;
+}
+
 /* Parses the decode options; *data gets the input object (borrowed). */
 static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fmt,
                                 PyObject** data, cf_decode_options* o) {
@@ -149,12 +208,45 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
   PyObject *max_string = Py_None, *max_container = Py_None, *max_items = Py_None,
            *max_memory = Py_None;
   memset(o, 0, sizeof(*o));
-  if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)decode_kwlist, data, &tag_hook,
-                                   &object_hook, &semantic, &str_errors, &max_depth,
-                                   &allow_indefinite, &allow_duplicate_keys, &strict_hashable,
-                                   &immutable, &strict_utf8, &reject_dup, &deterministic,
-                                   &max_string, &max_container, &max_items, &max_memory,
-                                   &typed_arrays)) {
+  PyObject* vals[CF_DECODE_KWARGS] = {NULL};
+  int matched = kwargs == NULL ? 0 : match_decode_kwargs(args, kwargs, vals);
+  if (matched < 0) {
+    return -1;
+  }
+  if (matched) {
+    /* As the format's conversions: O as given, s (checked above), p */
+    *data = PyTuple_GET_ITEM(args, 0);
+    PyObject** objects[] = {NULL, &tag_hook, &object_hook, &semantic, NULL, &max_depth};
+    for (size_t i = 1; i < 6; ++i) {
+      if (objects[i] != NULL && vals[i] != NULL) {
+        *objects[i] = vals[i];
+      }
+    }
+    if (vals[4] != NULL) {
+      str_errors = PyUnicode_AsUTF8(vals[4]);
+    }
+    int* flags[] = {&allow_indefinite, &allow_duplicate_keys, &strict_hashable, &immutable,
+                    &strict_utf8,      &reject_dup,           &deterministic};
+    for (size_t i = 0; i < 7; ++i) {
+      if (vals[6 + i] != NULL && (*flags[i] = PyObject_IsTrue(vals[6 + i])) < 0) {
+        return -1;
+      }
+    }
+    PyObject** limits[] = {&max_string, &max_container, &max_items, &max_memory};
+    for (size_t i = 0; i < 4; ++i) {
+      if (vals[13 + i] != NULL) {
+        *limits[i] = vals[13 + i];
+      }
+    }
+    if (vals[17] != NULL && (typed_arrays = PyObject_IsTrue(vals[17])) < 0) {
+      return -1;
+    }
+  } else if (!PyArg_ParseTupleAndKeywords(args, kwargs, fmt, (char**)decode_kwlist, data,
+                                          &tag_hook, &object_hook, &semantic, &str_errors,
+                                          &max_depth, &allow_indefinite, &allow_duplicate_keys,
+                                          &strict_hashable, &immutable, &strict_utf8, &reject_dup,
+                                          &deterministic, &max_string, &max_container, &max_items,
+                                          &max_memory, &typed_arrays)) {
     return -1;
   }
   o->max_depth = 512;

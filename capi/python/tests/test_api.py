@@ -3,9 +3,12 @@
 import array
 import enum
 import gc
+import io
 import os
 import unittest
 from collections import OrderedDict
+
+import pytest
 
 from support import canon, h, nested_depth
 
@@ -616,3 +619,45 @@ class NoOffsetTimezones(unittest.TestCase):
         with self.assertRaises(CBOREncodeValueError) as cm:
             dumps(dt.datetime(2020, 1, 1), timezone=NoOffset())
         self.assertIn("gives no UTC offset", str(cm.exception))
+
+
+def test_keyword_options_parsed_in_one_pass():
+    # loads() matches its keywords in one pass over them (the general
+    # parser made a str of each name it looked for); anything unusual goes
+    # to the general parser, for its errors. Either way, the same options.
+    msg = cbor_fast.dumps({"a": [1, b"x"]})
+    assert cbor_fast.loads(msg, immutable=True, str_errors="replace", max_depth=5) == \
+        cbor_fast.FrozenDict({"a": (1, b"x")})
+    # a name built at run time (not interned) is matched too
+    name = "".join(["immu", "table"])
+    assert cbor_fast.loads(msg, **{name: True}) == cbor_fast.FrozenDict({"a": (1, b"x")})
+    # truth values as the general parser takes them
+    assert cbor_fast.loads(msg, immutable=[]) == {"a": [1, b"x"]}
+    assert cbor_fast.loads(msg, immutable=0, max_depth=0) == {"a": [1, b"x"]}
+    with pytest.raises(ValueError, match="max_depth"):
+        cbor_fast.loads(msg, max_depth=None)
+
+    class Bad:
+        def __bool__(self):
+            raise ZeroDivisionError("no truth")
+
+    with pytest.raises(ZeroDivisionError):
+        cbor_fast.loads(msg, immutable=Bad())
+    # data by keyword, an unknown name, a str_errors that is not a str or
+    # holds a NUL: the general parser and its errors
+    assert cbor_fast.loads(data=b"\x01") == 1
+    with pytest.raises(TypeError, match="bogus"):
+        cbor_fast.loads(msg, bogus=1)
+    with pytest.raises(TypeError):
+        cbor_fast.loads(msg, str_errors=1)
+    with pytest.raises(ValueError):
+        cbor_fast.loads(msg, str_errors="re\0place")
+    with pytest.raises(TypeError):
+        cbor_fast.loads(msg, b"\x01")
+    # the limits: max_items over 3 items refuses the 4-item message
+    with pytest.raises(cbor_fast.CBORDecodeError) as e:
+        cbor_fast.loads(msg, max_items=3)
+    assert e.value.status == "too_many_items"
+    # and the stream paths, which share the parser
+    assert cbor_fast.load(io.BytesIO(msg), immutable=True) == cbor_fast.FrozenDict({"a": (1, b"x")})
+    assert list(cbor_fast.iter_sequence(msg + b"\x02", immutable=True))[1] == 2
