@@ -609,20 +609,19 @@ func (e *encState) value(b []byte, v any) (_ []byte, err error) {
 		p := rv.UnsafePointer()
 		return encoderFor(t).fn(e, b, unsafe.Pointer(&p))
 	case reflect.Struct, reflect.Array:
-		if t.Size() != unsafe.Sizeof(uintptr(0)) {
+		te := encoderFor(t)
+		if te.inPlace && t.Size() != unsafe.Sizeof(uintptr(0)) {
 			// Not pointer-sized, so not stored in the interface itself:
 			// its data word points at the value, read there (a copy and an
-			// allocation per Marshal of a struct by value) unless a method
-			// with a pointer receiver could write to it (the interface's
-			// value may be read-only data).
-			if te := encoderFor(t); te.inPlace {
-				return te.fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
-			}
+			// allocation per Marshal of a struct by value); not when a
+			// method with a pointer receiver could write to it (the
+			// interface's value may be read-only data).
+			return te.fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
 		}
 		// A struct or array of one pointer may be the data word itself.
 		nv := reflect.New(t)
 		nv.Elem().Set(rv)
-		return encoderFor(t).fn(e, b, nv.UnsafePointer())
+		return te.fn(e, b, nv.UnsafePointer())
 	}
 	// Other kinds are stored indirectly: the data word points at the value.
 	return encoderFor(t).fn(e, b, (*[2]unsafe.Pointer)(unsafe.Pointer(&v))[1])
