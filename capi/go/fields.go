@@ -40,7 +40,7 @@ func (f *field) omits() bool { return f.omitEmpty || f.omitZero }
 // fxamacker's): the type's IsZero() bool method where it has one (nil
 // pointers and interfaces are zero without a call), else reflect's IsZero.
 func zeroFn(t reflect.Type) func(p unsafe.Pointer) bool {
-	isZeroer := reflect.TypeFor[interface{ IsZero() bool }]()
+	isZeroer := isZeroerType
 	switch {
 	case (t.Kind() == reflect.Pointer || t.Kind() == reflect.Interface) && t.Implements(isZeroer):
 		return func(p unsafe.Pointer) bool {
