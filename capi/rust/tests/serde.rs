@@ -2158,3 +2158,153 @@ fn negatives_booleans_and_nulls_in_sequences() {
         [None, Some(-1), None, Some(1)]
     );
 }
+
+// ---- to_writer: pieces of about 64 KiB, big strings uncopied ------------------
+
+/// A writer that keeps what it got and the address and size of each call.
+#[derive(Default)]
+struct Pieces {
+    all: Vec<u8>,
+    calls: Vec<(usize, usize)>,
+    /// Fail the call that would take the total past this many bytes.
+    fail_past: Option<usize>,
+}
+
+impl std::io::Write for Pieces {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.fail_past.is_some_and(|n| self.all.len() + buf.len() > n) {
+            return Err(std::io::Error::other("the disk is full"));
+        }
+        self.calls.push((buf.as_ptr() as usize, buf.len()));
+        self.all.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[derive(Serialize)]
+struct Row {
+    id: u64,
+    name: String,
+    score: f64,
+}
+
+fn rows(n: u64) -> Vec<Row> {
+    (0..n).map(|i| Row { id: i, name: format!("row {i}"), score: i as f64 / 4.0 }).collect()
+}
+
+#[test]
+fn to_writer_hands_over_pieces_of_64_kib_and_keeps_its_memory_bounded() {
+    let v = rows(100_000);
+    let whole = to_vec(&v).unwrap();
+    // cbor2.dumps(v, canonical=True) of the same dicts is as long.
+    assert_eq!(whole.len(), 3_342_129);
+    // The writer's own memory reserved first: what is counted is to_writer's.
+    let mut w = Pieces {
+        all: Vec::with_capacity(whole.len()),
+        calls: Vec::with_capacity(100),
+        ..Pieces::default()
+    };
+    let ((), asked) = bytes_allocated(|| to_writer(&mut w, &v).unwrap());
+    assert_eq!(w.all, whole);
+    // Every piece but the last is 64 KiB plus at most the part of one row
+    // (a row is 28-33 bytes here) that took it over.
+    let (last, full) = w.calls.split_last().unwrap();
+    assert_eq!(full.len(), whole.len() / 65_536);
+    assert!(full.iter().all(|&(_, n)| (65_536..65_536 + 40).contains(&n)), "{full:?}");
+    assert_eq!(full.iter().map(|c| c.1).sum::<usize>() + last.1, whole.len());
+    // The buffer grows from 4 KiB to at most 128 KiB: 252 KiB asked in all,
+    // where to_vec asks for more than the output (3.2 MiB).
+    assert!(asked < 300_000, "{asked}");
+    let (_, asked_vec) = bytes_allocated(|| to_vec(&v).unwrap());
+    assert!(asked_vec > whole.len() as u64, "{asked_vec}");
+}
+
+#[test]
+fn to_writer_writes_a_big_string_from_the_value_itself() {
+    #[derive(Serialize)]
+    struct Blob<'a> {
+        before: &'a str,
+        data: Bytes,
+        text: String,
+        after: u8,
+    }
+    for (name, len) in
+        [("65535: copied", 65_535usize), ("65536: through", 65_536), ("1 MiB", 1 << 20)]
+    {
+        let blob =
+            Blob {
+                before: "x", data: Bytes(vec![0xab; len]), text: "é".repeat(len / 2), after: 7
+            };
+        let whole = to_vec(&blob).unwrap();
+        let mut w = Pieces::default();
+        to_writer(&mut w, &blob).unwrap();
+        assert_eq!(w.all, whole, "{name}");
+        let data = blob.data.0.as_ptr() as usize;
+        let text = blob.text.as_ptr() as usize;
+        if len < 65_536 {
+            // Each string is copied; each took the piece over 64 KiB.
+            assert!(w.calls.iter().all(|&(p, _)| p != data && p != text), "{name}");
+            let sizes: Vec<_> = w.calls.iter().map(|c| c.1).collect();
+            assert_eq!(sizes, [1 + 7 + 2 + 5 + 3 + len, 5 + 3 + len - 1, 7], "{name}");
+        } else {
+            // The head before each string, then the string from the value:
+            // "a4 66 'before' 61 'x' 64 'data' 5a|59 <len>", data, "64 'text' 7a|59 <len>",
+            // text, "65 'after' 07".
+            let head = 5;
+            let calls: Vec<_> = w.calls.iter().map(|&(p, n)| (p == data || p == text, n)).collect();
+            assert_eq!(
+                calls,
+                [
+                    (false, 1 + 7 + 2 + 5 + head),
+                    (true, len),
+                    (false, 5 + head),
+                    (true, len),
+                    (false, 7)
+                ],
+                "{name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn to_writer_errors_count_the_bytes_handed_over() {
+    // A writer that fails: SinkFailed at the offset of the piece it refused.
+    let v = rows(10_000);
+    let whole = to_vec(&v).unwrap();
+    let mut w = Pieces { fail_past: Some(100_000), ..Pieces::default() };
+    let e = to_writer(&mut w, &v).unwrap_err();
+    let first = w.calls[0].1;
+    assert_eq!(w.calls.len(), 1);
+    assert_eq!((e.status(), e.offset()), (Status::SinkFailed, first));
+    assert_eq!(w.all, whole[..first]);
+    assert!(e.message().contains("the disk is full"), "{}", e.message());
+    // A big string the writer refuses: at the string's first byte.
+    let mut w = Pieces { fail_past: Some(10), ..Pieces::default() };
+    let e = to_writer(&mut w, &Bytes(vec![1; 70_000])).unwrap_err();
+    assert_eq!((e.status(), e.offset(), w.all.len()), (Status::SinkFailed, 5, 5));
+    // A value refused after two pieces: its offset in the whole output, and
+    // the two pieces stay written.
+    struct FailsAt(u64);
+    impl Serialize for FailsAt {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error as _, SerializeSeq};
+            let mut seq = s.serialize_seq(None)?;
+            for i in 0..self.0 {
+                seq.serialize_element(&i)?;
+            }
+            Err(S::Error::custom("no more"))
+        }
+    }
+    // 1 + 24 + 2 * 232 + 3 * 65,280 + 5 * 6,000: 226,329 bytes, then the error.
+    let n = 24 + 232 + 65_280 + 6_000;
+    let mut w = Pieces::default();
+    let e = to_writer(&mut w, &FailsAt(n)).unwrap_err();
+    assert_eq!((e.status(), e.offset()), (Status::InvalidArgument, 226_329));
+    assert_eq!(w.calls.len(), 3);
+    assert!(w.all.len() > 3 * 65_536 && w.all.len() <= 226_329, "{}", w.all.len());
+    assert_eq!(w.all[..5], [0x9f, 0x00, 0x01, 0x02, 0x03]);
+}

@@ -23,20 +23,36 @@ use crate::error::Status;
 /// [`Status::InvalidArgument`] at the output offset where it surfaced.
 pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
-    let r =
-        value.serialize(&mut Serializer { out: &mut out, guard: super::stack::Guard::at_value() });
-    r.map_err(|e| e.at(out.len()))?;
+    let mut ser = Serializer::over(&mut out, None, super::stack::Guard::at_value());
+    value.serialize(&mut ser).map_err(|e| e.at(ser.pos()))?;
     Ok(out)
 }
 
-/// Serializes `value` and writes it to `writer` in one `write_all` (the
-/// encoding is built in memory first, by `to_vec`).
+/// Bytes `to_writer` gathers before it hands them to the writer (the
+/// threshold, checked after each item of a container: the buffer holds at
+/// most this much plus one scalar or head). A string or byte string this
+/// long or longer goes to the writer from the caller's memory, uncopied.
+const WRITER_CHUNK: usize = 64 * 1024;
+
+/// Serializes `value` into `writer` as it goes: the encoding is handed over
+/// in pieces of about 64 KiB (`write_all`, after the item that filled the
+/// piece) and at the end, so memory stays bounded whatever the value's size
+/// (strings of 64 KiB or more are written from the value itself). Wrap a
+/// writer that is costly per call (a file, a socket) in a
+/// `std::io::BufWriter` only if its pieces should be larger.
+///
+/// On an error, what was handed to the writer before it stays written (the
+/// value's first 64 KiB pieces); a value refused within its first 64 KiB
+/// writes nothing. A writer's failure is [`Status::SinkFailed`] at the
+/// output offset of the piece it failed on.
 pub fn to_writer<W: std::io::Write, T: Serialize + ?Sized>(
     mut writer: W,
     value: &T,
 ) -> Result<(), Error> {
-    let out = to_vec(value)?;
-    writer.write_all(&out).map_err(|e| Error::new(Status::SinkFailed, 0, e.to_string()))
+    let mut out = Vec::with_capacity(4096);
+    let mut ser = Serializer::over(&mut out, Some(&mut writer), super::stack::Guard::at_value());
+    value.serialize(&mut ser).map_err(|e| e.at(ser.pos()))?;
+    ser.flush()
 }
 
 /// A serde serializer appending to a `Vec<u8>`.
@@ -49,11 +65,67 @@ pub struct Serializer<'o> {
     out: &'o mut Vec<u8>,
     /// The stack check of each level (`deeper`).
     guard: super::stack::Guard,
+    /// `to_writer`'s writer: `out` is written to it and emptied once it
+    /// holds `flush_at` bytes (checked after each item of a container).
+    sink: Option<&'o mut dyn std::io::Write>,
+    /// `WRITER_CHUNK` with a sink; `usize::MAX` (never) without.
+    flush_at: usize,
+    /// Bytes handed to the sink so far (the output offset of `out[0]`).
+    flushed: usize,
 }
 
 impl<'o> Serializer<'o> {
     pub fn new(out: &'o mut Vec<u8>) -> Serializer<'o> {
-        Serializer { out, guard: super::stack::Guard::new() }
+        Serializer::over(out, None, super::stack::Guard::new())
+    }
+
+    #[inline(always)]
+    fn over(
+        out: &'o mut Vec<u8>,
+        sink: Option<&'o mut dyn std::io::Write>,
+        guard: super::stack::Guard,
+    ) -> Serializer<'o> {
+        let flush_at = if sink.is_some() { WRITER_CHUNK } else { usize::MAX };
+        Serializer { out, guard, sink, flush_at, flushed: 0 }
+    }
+
+    /// The output offset: what the sink got, then what `out` holds.
+    #[inline]
+    fn pos(&self) -> usize {
+        self.flushed + self.out.len()
+    }
+
+    /// Hands `out` to the sink (if any) and empties it.
+    #[cold]
+    fn flush(&mut self) -> Result<(), Error> {
+        let Some(sink) = self.sink.as_mut() else { return Ok(()) };
+        if let Err(e) = sink.write_all(self.out) {
+            return Err(Error::new(Status::SinkFailed, self.flushed, e.to_string()));
+        }
+        self.flushed += self.out.len();
+        self.out.clear();
+        Ok(())
+    }
+
+    /// After an item of a container: the piece goes out once it is full.
+    #[inline(always)]
+    fn maybe_flush(&mut self) -> Result<(), Error> {
+        if self.out.len() >= self.flush_at { self.flush() } else { Ok(()) }
+    }
+
+    /// A string of `flush_at` bytes or more (only with a sink): its head,
+    /// then its bytes straight from `data`, not through `out`.
+    #[cold]
+    fn write_through(&mut self, major: u8, data: &[u8]) -> Result<(), Error> {
+        write_head(self.out, major, data.len() as u64);
+        self.flush()?;
+        if let Some(sink) = self.sink.as_mut() {
+            if let Err(e) = sink.write_all(data) {
+                return Err(Error::new(Status::SinkFailed, self.flushed, e.to_string()));
+            }
+        }
+        self.flushed += data.len();
+        Ok(())
     }
 
     /// Before a sequence's, map's, struct's or enum variant's items, a
@@ -72,7 +144,7 @@ impl<'o> Serializer<'o> {
         if self.guard.deeper() {
             return Ok(());
         }
-        Err(Error::new(Status::Depth, self.out.len(), "nested too deep for this thread's stack"))
+        Err(Error::new(Status::Depth, self.pos(), "nested too deep for this thread's stack"))
     }
 
     /// An RFC 8746 typed array of `count` elements of `size` bytes at
@@ -88,7 +160,7 @@ impl<'o> Serializer<'o> {
         let at = self.out.len();
         let bytes = count.checked_mul(size).and_then(|n| n.checked_add(11));
         let Some(room) = bytes else {
-            return Err(Error::new(Status::InvalidArgument, at, "typed array too large"));
+            return Err(Error::new(Status::InvalidArgument, self.pos(), "typed array too large"));
         };
         self.out.reserve(room);
         let spare = self.out.spare_capacity_mut();
@@ -104,7 +176,7 @@ impl<'o> Serializer<'o> {
             )
         };
         if code != crate::ffi::CBOR_FAST_OK || w.is_null() {
-            return Err(crate::Error::from_code(code, at).into());
+            return Err(crate::Error::from_code(code, self.flushed + at).into());
         }
         let little = i32::from(cfg!(target_endian = "little"));
         // SAFETY: live writer; `addr` holds count elements of `size` bytes.
@@ -121,7 +193,7 @@ impl<'o> Serializer<'o> {
         let written = unsafe { crate::ffi::cbor_writer_size(w) };
         unsafe { crate::ffi::cbor_writer_free(w) };
         if code != crate::ffi::CBOR_FAST_OK || written > room {
-            return Err(crate::Error::from_code(code, at).into());
+            return Err(crate::Error::from_code(code, self.flushed + at).into());
         }
         // SAFETY: the writer initialised `written` bytes of the spare capacity.
         unsafe { self.out.set_len(at + written) };
@@ -393,11 +465,17 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     }
     #[inline]
     fn serialize_str(self, v: &str) -> Result<(), Error> {
+        if v.len() >= self.flush_at {
+            return self.write_through(3, v.as_bytes());
+        }
         self.text(v);
         Ok(())
     }
     #[inline]
     fn serialize_bytes(self, v: &[u8]) -> Result<(), Error> {
+        if v.len() >= self.flush_at {
+            return self.write_through(2, v);
+        }
         write_string(self.out, 2, v);
         Ok(())
     }
@@ -409,7 +487,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
     #[inline]
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), Error> {
         self.deeper()?;
-        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
+        value.serialize(&mut *self).map_err(|e| placed(e, self.pos()))
     }
     fn serialize_unit(self) -> Result<(), Error> {
         self.out.push(0xf6);
@@ -446,7 +524,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
                 self.head(6, tag);
             }
         }
-        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
+        value.serialize(&mut *self).map_err(|e| placed(e, self.pos()))
     }
     /// `{variant: value}`; ciborium's untagged `Captured(None, value)`: the
     /// value alone.
@@ -462,7 +540,7 @@ impl<'s, 'o> ser::Serializer for &'s mut Serializer<'o> {
             self.out.push(0xa1);
             self.text(variant);
         }
-        value.serialize(&mut *self).map_err(|e| placed(e, self.out))
+        value.serialize(&mut *self).map_err(|e| placed(e, self.pos()))
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Compound<'s, 'o>, Error> {
@@ -599,13 +677,14 @@ impl Compound<'_, '_> {
     /// Serializes `value` (an error it raises placed at the output offset).
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        value.serialize(&mut *self.ser).map_err(|e| placed(e, self.ser.out))
+        value.serialize(&mut *self.ser).map_err(|e| placed(e, self.ser.pos()))?;
+        self.ser.maybe_flush()
     }
 
     /// An error at the output offset.
     #[cold]
     fn refuse(&self, message: &'static str) -> Error {
-        Error::new(Status::InvalidArgument, self.ser.out.len(), message)
+        Error::new(Status::InvalidArgument, self.ser.pos(), message)
     }
 
     /// The check of a counted container's items at its end.
@@ -686,7 +765,7 @@ impl ser::SerializeTupleVariant for Compound<'_, '_> {
             return match *fields {
                 1 => value
                     .serialize(TagNumber { out: self.ser.out })
-                    .map_err(|e| placed(e, self.ser.out)),
+                    .map_err(|e| placed(e, self.ser.pos())),
                 2 => self.item(value),
                 _ => Err(self.refuse("a tag has one value")),
             };
@@ -788,8 +867,8 @@ fn not_a_tag<T>() -> Result<T, Error> {
 /// `Serialize` impl raised with `ser::Error::custom`).
 #[cold]
 #[inline(never)]
-fn placed(e: Error, out: &[u8]) -> Error {
-    e.at(out.len())
+fn placed(e: Error, at: usize) -> Error {
+    e.at(at)
 }
 
 impl ser::Serializer for TagNumber<'_> {
