@@ -201,6 +201,16 @@ fn generated_integers_and_floats_match_the_c_writer() {
         ("half infinity", "f97c00", 0x7f80_0000),
         ("single", "fa3fc00000", 0x3fc0_0000),
         ("double NaN: narrowed as serde narrows", "fb7ff8000000000000", 0x7fc0_0000),
+        // Not NaNs: straight from the batch (the fast path), as serde narrows.
+        ("half 1.5", "f93e00", 0x3fc0_0000),
+        ("half negative zero", "f98000", 0x8000_0000),
+        ("half smallest subnormal", "f90001", 0x3380_0000),
+        ("single smallest subnormal", "fa00000001", 0x0000_0001),
+        ("single largest", "fa7f7fffff", 0x7f7f_ffff),
+        ("double 0.1: rounded to nearest", "fb3fb999999999999a", 0x3dcc_cccd),
+        ("double infinity", "fbfff0000000000000", 0xff80_0000),
+        ("double 1e300: past the largest single", "fb7e37e43c8800759c", 0x7f80_0000),
+        ("an integer", "1903e8", 0x447a_0000),
     ];
     for (row, input, bits) in rows {
         assert_eq!(from_slice::<f32>(&hex(input)).unwrap().to_bits(), *bits, "{row}");
