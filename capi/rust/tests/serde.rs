@@ -2318,3 +2318,18 @@ fn to_writer_errors_count_the_bytes_handed_over() {
     assert!(w.all.len() > 3 * 65_536 && w.all.len() <= 226_329, "{}", w.all.len());
     assert_eq!(w.all[..5], [0x9f, 0x00, 0x01, 0x02, 0x03]);
 }
+
+#[test]
+fn a_library_error_is_one_allocation() {
+    // The error and the deserializer's copy of it (returned again by later
+    // calls): a box each. The message is the library's static text (it was
+    // copied into a String per error, and again per copy: 4 allocations).
+    let warm: Result<u8, _> = from_slice(&[0x00]);
+    assert!(warm.is_ok()); // the thread's spare reader is made
+    let (r, n) = allocations(|| from_slice::<u8>(&[0x1c]));
+    let e = r.unwrap_err();
+    assert_eq!((e.status(), e.offset(), n), (Status::ReservedAdditionalInfo, 0, 2));
+    // A message serde formats is a String: one more for each copy.
+    let (r, n) = allocations(|| from_slice::<u8>(&[0x61, b'a']));
+    assert_eq!((r.unwrap_err().status(), n), (Status::TypeMismatch, 4));
+}

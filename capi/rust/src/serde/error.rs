@@ -1,5 +1,6 @@
 //! The error of `from_slice`, `to_vec` and friends: a status, a byte offset
 //! and a message.
+use std::borrow::Cow;
 use std::fmt;
 
 use crate::error::Status;
@@ -26,7 +27,10 @@ struct Inner {
     status: Status,
     code: i32,
     offset: Option<usize>,
-    message: String,
+    /// The library's and this crate's own messages are static text, held
+    /// without an allocation of their own (one box per error, not two);
+    /// serde's `custom` messages are formatted.
+    message: Cow<'static, str>,
 }
 
 impl Error {
@@ -50,7 +54,11 @@ impl Error {
         &self.0.message
     }
 
-    pub(crate) fn new(status: Status, offset: usize, message: impl Into<String>) -> Error {
+    pub(crate) fn new(
+        status: Status,
+        offset: usize,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Error {
         Error(Box::new(Inner {
             status,
             code: status.code(),
@@ -61,7 +69,12 @@ impl Error {
 
     /// A message without a position yet; the caller that knows one fills it in.
     fn unplaced(status: Status, message: String) -> Error {
-        Error(Box::new(Inner { status, code: status.code(), offset: None, message }))
+        Error(Box::new(Inner {
+            status,
+            code: status.code(),
+            offset: None,
+            message: message.into(),
+        }))
     }
 
     /// Gives an error raised without a position (serde's `custom`) the offset
@@ -89,7 +102,7 @@ impl From<crate::Error> for Error {
             status: e.status,
             code: e.code,
             offset: Some(e.offset),
-            message: e.message.into(),
+            message: Cow::Borrowed(e.message),
         }))
     }
 }
