@@ -1366,6 +1366,15 @@ func mapEnc(t reflect.Type) encFn {
 	kt, vt := t.Key(), t.Elem()
 	kenc := encoderLocked(kt)
 	venc := encoderLocked(vt)
+	// Keys of these kinds hold no map (a MarshalCBOR or MarshalBinary of
+	// theirs encodes with a state of its own).
+	direct := false
+	switch kt.Kind() {
+	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,
+		reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+		reflect.Uintptr, reflect.Float32, reflect.Float64:
+		direct = true
+	}
 	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		mv := reflect.NewAt(t, p).Elem()
 		if mv.IsNil() {
@@ -1379,42 +1388,52 @@ func mapEnc(t reflect.Type) encFn {
 		b = appendHead(b, 0xa0, uint64(n))
 		kv := reflect.New(kt).Elem()
 		kp := kv.Addr().UnsafePointer()
+		it := mv.MapRange()
 		if e.em.opts.Sort != SortNone && n > 1 {
-			// Keys first (see keySpan): the keys into a buffer of their
-			// own, the values into a slice, each value encoded once, in
-			// key order.
+			// Keys first (see keySpan): the keys and their spans in the
+			// pooled scratch, as mapAnyAny's (a key of a scalar kind is
+			// encoded there directly, anything else apart first, since a
+			// map it holds would take the scratch above e.keys); the
+			// values into a slice, each value encoded once, in key order.
 			vals := reflect.MakeSlice(reflect.SliceOf(vt), n, n)
-			keys := make([]byte, 0, 8*n) // grown once or never for short keys
-			spans := make([]keySpan, 0, n)
-			it := mv.MapRange()
+			k0, s0 := len(e.keys), len(e.spans)
 			for i := 0; it.Next() && i < n; i++ {
 				kv.SetIterKey(it)
 				vals.Index(i).SetIterValue(it)
-				start := len(keys)
-				if keys, err = kenc.fn(e, keys, kp); err != nil {
+				start := len(e.keys) - k0
+				if direct {
+					e.keys, err = kenc.fn(e, e.keys, kp)
+				} else {
+					var kb []byte
+					kb, err = kenc.fn(e, nil, kp)
+					e.keys = append(e.keys, kb...)
+				}
+				if err != nil {
 					return b, err
 				}
-				spans = append(spans, keySpan{start, len(keys), i})
+				e.spans = append(e.spans, keySpan{start, len(e.keys) - k0, i})
 			}
-			if len(spans) != n {
+			if len(e.spans)-s0 != n {
 				// A key's MarshalCBOR changed the map: the head said n.
 				return b, errMapChanged
 			}
-			if err := e.sortKeys(keys, spans); err != nil {
+			if err := e.sortKeys(e.keys[k0:], e.spans[s0:]); err != nil {
 				return b, err
 			}
-			for _, sp := range spans {
-				b = append(b, keys[sp.start:sp.end]...)
+			for j := 0; j < n; j++ {
+				// Through e each time: a nested map may have grown the scratch.
+				sp := e.spans[s0+j]
+				b = append(b, e.keys[k0+sp.start:k0+sp.end]...)
 				if b, err = venc.fn(e, b, vals.Index(sp.index).Addr().UnsafePointer()); err != nil {
 					return b, err
 				}
 			}
+			e.keys, e.spans = e.keys[:k0], e.spans[:s0]
 			e.depth--
 			return b, nil
 		}
 		vv := reflect.New(vt).Elem()
 		vp := vv.Addr().UnsafePointer()
-		it := mv.MapRange()
 		i := 0
 		for ; it.Next(); i++ {
 			if i == n {

@@ -799,6 +799,61 @@ func TestSortedMapKeyHoldingAMap(t *testing.T) {
 	}
 }
 
+// Sorted typed maps (through reflection) keep their keys and spans in the
+// pooled scratch as map[any]any does (they made two slices per map): nested,
+// inside and around the other map paths, and under a pointer key whose
+// struct holds a sorted map of its own (encoded apart).
+type typedKeyHolder struct {
+	M map[int]string `cbor:"m"`
+}
+
+func TestSortedTypedMapsInTheScratch(t *testing.T) {
+	coreDet, err := CoreDetEncOptions().EncMode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k1 := &typedKeyHolder{M: map[int]string{2: "b", -1: "a"}}
+	k2 := &typedKeyHolder{M: map[int]string{1: "c"}}
+	for _, row := range []struct {
+		name string
+		v    any
+		want string
+	}{
+		// 10 (0a) before -2 (21); inside, 1 (01) before 300 (19 012c).
+		{"nested typed maps", map[int]map[uint16]string{10: {300: "x", 1: "y"}, -2: {}},
+			"a2" + "0a" + "a2" + "01" + "6179" + "19012c" + "6178" + "21" + "a0"},
+		{"typed and map[any]any values of a map[string]any",
+			map[string]any{"b": map[int]bool{3: true, 1: false}, "a": map[any]any{"y": 1, "x": 2}},
+			"a2" + "6161" + "a2" + "6178" + "02" + "6179" + "01" + "6162" + "a2" + "01" + "f4" + "03" + "f5"},
+		// {"m": {1: "c"}} (a1 616d a1 ...) before {"m": {2: "b", -1: "a"}} (a1 616d a2 ...).
+		{"pointer keys holding typed maps", map[*typedKeyHolder]int{k1: 7, k2: 8},
+			"a2" + "a1616d" + "a1" + "01" + "6163" + "08" + "a1616d" + "a2" + "02" + "6162" + "20" + "6161" + "07"},
+	} {
+		// Each row on a warm pooled state too, whose scratch has room (on a
+		// cold one a key's bytes and the scratch are apart anyway).
+		warm := map[any]any{}
+		for i := 0; i < 1000; i++ {
+			warm[i] = i
+		}
+		for pass := 0; pass < 3; pass++ {
+			if _, err := coreDet.Marshal(warm); err != nil {
+				t.Fatal(err)
+			}
+			got, err := coreDet.Marshal(row.v)
+			if err != nil || hex.EncodeToString(got) != row.want {
+				t.Errorf("%s, pass %d: %x, %v\nwant %s", row.name, pass, got, err, row.want)
+			}
+		}
+	}
+	// Allocations of a sorted map[int]string: the output, the key and the
+	// values' slice, and two of reflection's (7 before: the keys' buffer
+	// and their spans too).
+	m := map[int]string{1: "a", 2: "b", 3: "c", -1: "d", 100: "e"}
+	if n := testing.AllocsPerRun(100, func() { _, _ = coreDet.Marshal(m) }); n > 5 {
+		t.Errorf("sorted map[int]string: %v allocations, want at most 5", n)
+	}
+}
+
 // mapDeleter's MarshalCBOR removes every other key of its map.
 type mapDeleter struct {
 	self string
