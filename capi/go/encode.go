@@ -1259,7 +1259,10 @@ var errEqualKeys = &UnsupportedValueError{Reason: "two map keys encode to the sa
 // bytes, and then each key is copied out and its value encoded in place.
 // Each value is encoded once, where it stays: encoding the pairs and then
 // moving them into order moved every nested map's bytes once per sorted map
-// around it (depth x size: 16,000 levels around 1.3 MB took 2.2 s).
+// around it (depth x size: 16,000 levels around 1.3 MB took 2.2 s). A typed
+// map of scalar keys and values is the exception (sortedPairs): its pairs
+// hold no map, so they are encoded together and moved (index is then where
+// the pair ends).
 type keySpan struct{ start, end, index int }
 
 // sortKeys sorts spans of keys by their bytes in the mode's order;
@@ -1366,15 +1369,18 @@ func mapEnc(t reflect.Type) encFn {
 	kt, vt := t.Key(), t.Elem()
 	kenc := encoderLocked(kt)
 	venc := encoderLocked(vt)
-	// Keys of these kinds hold no map (a MarshalCBOR or MarshalBinary of
-	// theirs encodes with a state of its own).
-	direct := false
-	switch kt.Kind() {
-	case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,
-		reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
-		reflect.Uintptr, reflect.Float32, reflect.Float64:
-		direct = true
+	// Keys (and values) of these kinds hold no map (a MarshalCBOR or
+	// MarshalBinary of theirs encodes with a state of its own).
+	scalar := func(t reflect.Type) bool {
+		switch t.Kind() {
+		case reflect.String, reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32,
+			reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64,
+			reflect.Uintptr, reflect.Float32, reflect.Float64:
+			return true
+		}
+		return false
 	}
+	direct, pairs := scalar(kt), scalar(kt) && scalar(vt)
 	return func(e *encState, b []byte, p unsafe.Pointer) (_ []byte, err error) {
 		mv := reflect.NewAt(t, p).Elem()
 		if mv.IsNil() {
@@ -1389,6 +1395,14 @@ func mapEnc(t reflect.Type) encFn {
 		kv := reflect.New(kt).Elem()
 		kp := kv.Addr().UnsafePointer()
 		it := mv.MapRange()
+		if e.em.opts.Sort != SortNone && n > 1 && pairs {
+			// Scalar keys and values (map[string]int, map[int]string, ...):
+			// each pair encoded once into the scratch, the pairs sorted by
+			// their keys and copied out (a pair's value holds no map, so
+			// nothing is moved once per level: no value slice and no
+			// reflection per value in key order).
+			return e.sortedPairs(b, it, n, kv, kenc, venc, reflect.New(vt).Elem())
+		}
 		if e.em.opts.Sort != SortNone && n > 1 {
 			// Keys first (see keySpan): the keys and their spans in the
 			// pooled scratch, as mapAnyAny's (a key of a scalar kind is
@@ -1454,6 +1468,43 @@ func mapEnc(t reflect.Type) encFn {
 		e.depth--
 		return b, nil
 	}
+}
+
+// sortedPairs writes the n pairs `it` ranges over (the map's head is
+// written) in the order of their keys' encodings: each key and its value
+// encoded into the scratch (a span's index is where its pair ends there),
+// then copied out in order. For keys and values of scalar kinds only, which
+// hold no map (see mapEnc).
+func (e *encState) sortedPairs(b []byte, it *reflect.MapIter, n int, kv reflect.Value,
+	kenc, venc *typeEnc, vv reflect.Value) (_ []byte, err error) {
+	kp, vp := kv.Addr().UnsafePointer(), vv.Addr().UnsafePointer()
+	k0, s0 := len(e.keys), len(e.spans)
+	for i := 0; it.Next() && i < n; i++ {
+		kv.SetIterKey(it)
+		vv.SetIterValue(it)
+		start := len(e.keys) - k0
+		if e.keys, err = kenc.fn(e, e.keys, kp); err != nil {
+			return b, err
+		}
+		end := len(e.keys) - k0
+		if e.keys, err = venc.fn(e, e.keys, vp); err != nil {
+			return b, err
+		}
+		e.spans = append(e.spans, keySpan{start, end, len(e.keys) - k0})
+	}
+	if len(e.spans)-s0 != n {
+		// A key's or value's MarshalCBOR changed the map: the head said n.
+		return b, errMapChanged
+	}
+	if err := e.sortKeys(e.keys[k0:], e.spans[s0:]); err != nil {
+		return b, err
+	}
+	for _, sp := range e.spans[s0:] {
+		b = append(b, e.keys[k0+sp.start:k0+sp.index]...)
+	}
+	e.keys, e.spans = e.keys[:k0], e.spans[:s0]
+	e.depth--
+	return b, nil
 }
 
 func structEnc(t reflect.Type) encFn {
