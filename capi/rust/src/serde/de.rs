@@ -549,10 +549,7 @@ impl<'a> Deserializer<'a> {
     /// of input (`struct N(Vec<N>)`: 48 MiB from 5.6 KB, 2 GB with a raised
     /// depth). Counts up to 16 are hinted as they are; larger ones only from
     /// the bytes left besides what the hints of the containers around them
-    /// stand for, with no cap of their own (the hints of all open levels
-    /// together stay within the input's bytes; serde stops each at 1 MiB),
-    /// so a 100k-element `Vec<u64>` is one allocation, not seven. Asked
-    /// again, the hint it gave.
+    /// stand for. Asked again, the hint it gave.
     #[inline]
     fn hint(&self, left: u64, unit: u64, held: &Cell<u64>) -> usize {
         if left <= 16 {
@@ -570,7 +567,7 @@ impl<'a> Deserializer<'a> {
         // past the batch, the reader's: bytes left after it, at most.
         let at = if self.pos < self.len { self.at(self.pos).offset } else { self.offset() };
         let rest = self.input.len().saturating_sub(at) as u64;
-        let h = left.min(rest.saturating_sub(self.held.get()) / unit);
+        let h = left.min(4096).min(rest.saturating_sub(self.held.get()) / unit);
         held.set(h * unit);
         self.held.set(self.held.get() + h * unit);
         h as usize
