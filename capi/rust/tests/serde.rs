@@ -2324,3 +2324,11 @@ fn a_library_error_is_one_allocation() {
     let (r, n) = allocations(|| from_slice::<u8>(&[0x61, b'a']));
     assert_eq!((r.unwrap_err().status(), n), (Status::TypeMismatch, 4));
 }
+
+#[test]
+fn the_serializer_is_send_and_sync() {
+    // As before to_writer's streaming form came (its writer is not Send).
+    fn both<T: Send + Sync>() {}
+    both::<cbor_fast::serde::Serializer<'static>>();
+    both::<cbor_fast::serde::Compound<'static, 'static>>();
+}

@@ -29,17 +29,20 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
 }
 
 /// Bytes `to_writer` gathers before it hands them to the writer (the
-/// threshold, checked after each item of a container: the buffer holds at
-/// most this much plus one scalar or head). A string or byte string this
-/// long or longer goes to the writer from the caller's memory, uncopied.
+/// threshold, checked after each item of a container: a piece is this much
+/// plus at most the item that took it over, a string under this size or a
+/// typed array whole). A string or byte string this long or longer goes to
+/// the writer from the caller's memory, uncopied.
 const WRITER_CHUNK: usize = 64 * 1024;
 
 /// Serializes `value` into `writer` as it goes: the encoding is handed over
-/// in pieces of about 64 KiB (`write_all`, after the item that filled the
+/// in pieces of 64 to 128 KiB (`write_all`, after the item that filled the
 /// piece) and at the end, so memory stays bounded whatever the value's size
-/// (strings of 64 KiB or more are written from the value itself). Wrap a
-/// writer that is costly per call (a file, a socket) in a
-/// `std::io::BufWriter` only if its pieces should be larger.
+/// (strings of 64 KiB or more are written from the value itself; an RFC 8746
+/// typed array, [`typed_array`](super::typed_array), is built whole and
+/// handed over in one piece). The writer is not flushed (as `serde_json`'s
+/// `to_writer`): flush a `BufWriter` or the like yourself, whose error
+/// would otherwise be lost when it is dropped.
 ///
 /// On an error, what was handed to the writer before it stays written (the
 /// value's first 64 KiB pieces); a value refused within its first 64 KiB
@@ -79,6 +82,13 @@ pub struct Serializer<'o, const STREAM: bool = false> {
     flushed: usize,
 }
 
+// SAFETY: `sink` is the only field that is neither Send nor Sync, and a
+// serializer without STREAM never has one (`new` and `to_vec` pass None;
+// only `to_writer` makes a STREAM serializer, and keeps it to itself). So
+// `Serializer::new`'s type stays Send and Sync, as before the sink came.
+unsafe impl Send for Serializer<'_, false> {}
+unsafe impl Sync for Serializer<'_, false> {}
+
 impl<'o> Serializer<'o> {
     pub fn new(out: &'o mut Vec<u8>) -> Serializer<'o> {
         Serializer::over(out, None, super::stack::Guard::new())
@@ -92,6 +102,8 @@ impl<'o, const STREAM: bool> Serializer<'o, STREAM> {
         sink: Option<&'o mut dyn std::io::Write>,
         guard: super::stack::Guard,
     ) -> Serializer<'o, STREAM> {
+        // What the Send and Sync impls of the STREAM-less form rely on.
+        debug_assert!(STREAM || sink.is_none());
         Serializer { out, guard, sink, flushed: 0 }
     }
 
