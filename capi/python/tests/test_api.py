@@ -661,3 +661,29 @@ def test_keyword_options_parsed_in_one_pass():
     # and the stream paths, which share the parser
     assert cbor_fast.load(io.BytesIO(msg), immutable=True) == cbor_fast.FrozenDict({"a": (1, b"x")})
     assert list(cbor_fast.iter_sequence(msg + b"\x02", immutable=True))[1] == 2
+
+
+def test_no_keywords_skip_the_parser():
+    # loads(data) with no keywords takes its one argument without the
+    # general parser (its pass over the format was most of loads(b"\x01")'s
+    # own cost); two or none go to it for its errors. (name, call, result)
+    msg = cbor_fast.dumps({"a": [1, b"x"]})
+    assert cbor_fast.loads(msg) == {"a": [1, b"x"]}
+    assert cbor_fast.loads(b"\x01") == 1
+    assert cbor_fast.loads(bytearray(b"\x01")) == 1
+    assert cbor_fast.loads(memoryview(b"\x82\x01\x02")) == [1, 2]
+    assert list(cbor_fast.iter_sequence(b"\x01\x02")) == [1, 2]
+    assert cbor_fast.load(io.BytesIO(b"\x03")) == 3
+    for name, call in (("none", lambda: cbor_fast.loads()),
+                       ("two", lambda: cbor_fast.loads(b"\x01", b"\x02")),
+                       ("three to iter_sequence", lambda: cbor_fast.iter_sequence(b"", b"", b""))):
+        try:
+            call()
+        except TypeError:
+            continue
+        raise AssertionError(f"{name}: no TypeError")
+    # not a buffer: the same TypeError as before
+    with pytest.raises(TypeError):
+        cbor_fast.loads("text")
+    with pytest.raises(TypeError):
+        cbor_fast.loads(None)
