@@ -208,12 +208,18 @@ static int parse_decode_options(PyObject* args, PyObject* kwargs, const char* fm
   PyObject *max_string = Py_None, *max_container = Py_None, *max_items = Py_None,
            *max_memory = Py_None;
   memset(o, 0, sizeof(*o));
+  if (kwargs == NULL && PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1) {
+    /* No keywords, the one positional argument (the format's "O"): the
+     * defaults the code below gives for none, without
+     * PyArg_ParseTupleAndKeywords's pass over the 18-item format and the
+     * conversions (most of loads(b"\x01")'s own cost). */
+    *data = PyTuple_GET_ITEM(args, 0);
+    o->max_depth = 512;
+    o->allow_indefinite = 1;
+    return 0;
+  }
   PyObject* vals[CF_DECODE_KWARGS] = {NULL};
-  /* No keywords, the one positional argument: as matched with none given
-   * (the format's "O"), without PyArg_ParseTupleAndKeywords, whose pass over
-   * the 18-item format was most of loads(b"\x01")'s own cost. */
-  int matched = kwargs == NULL ? PyTuple_Check(args) && PyTuple_GET_SIZE(args) == 1
-                               : match_decode_kwargs(args, kwargs, vals);
+  int matched = kwargs == NULL ? 0 : match_decode_kwargs(args, kwargs, vals);
   if (matched < 0) {
     return -1;
   }

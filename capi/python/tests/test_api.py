@@ -687,3 +687,29 @@ def test_no_keywords_skip_the_parser():
         cbor_fast.loads("text")
     with pytest.raises(TypeError):
         cbor_fast.loads(None)
+    # the defaults are those of the keyword path (given a default keyword):
+    # the same value or the same error for each row
+    rows = [
+        ("indefinite array", "9f0102ff"),
+        ("duplicate keys", "a2616101616102"),
+        ("invalid UTF-8", "62c328"),
+        ("512 levels", "81" * 511 + "00"),
+        ("513 levels", "81" * 512 + "00"),
+        ("a tag", "c11a5e0be100"),
+        ("a map key that is a list", "a1820102f6"),
+        ("trailing bytes", "0102"),
+        ("truncated", "82"),
+        ("a long string", "7a00010000" + "61" * 65536),
+    ]
+
+    def outcome(f):
+        try:
+            return ("value", f())
+        except Exception as e:  # noqa: BLE001 -- any error, compared
+            return (type(e), str(e))
+
+    for name, hexdata in rows:
+        data = bytes.fromhex(hexdata)
+        plain = outcome(lambda: cbor_fast.loads(data))
+        keyed = outcome(lambda: cbor_fast.loads(data, immutable=False))
+        assert plain == keyed, name
