@@ -423,15 +423,35 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
   return r;
 }
 
+/* The decoder block of the last one-shot decode, with its reader when that
+ * was made with default options (spare_decoder->rd, else NULL), kept for
+ * the next (taken and given back with the GIL held; a decode that a hook
+ * starts inside another finds the slot empty and makes its own): a block
+ * and a reader made and freed per call were about 500 of the 2,600
+ * instructions of loads(b"\x01"). Freed with the process. */
+static cf_decoder* spare_decoder;
+
 static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* data, size_t size,
                                   size_t base, size_t* end_out) {
-  cf_decoder* d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder));
-  if (d == NULL) {
+  const int plain = cf_reader_options_default(opts);
+  cf_decoder* d = spare_decoder;
+  cbor_reader* kept = NULL;
+  if (d != NULL) {
+    spare_decoder = NULL;
+    kept = d->rd;
+    d->rd = NULL;
+    if (kept != NULL && !plain) {
+      /* other options than its own (its allocator's context is d, whose
+       * budget fields cf_decoder_init sets afresh) */
+      cbor_reader_free(kept);
+      kept = NULL;
+    }
+  } else if ((d = (cf_decoder*)PyMem_Malloc(sizeof(cf_decoder))) == NULL) {
     return PyErr_NoMemory();
   }
   PyObject* result = NULL;
   int gc_paused = cf_gc_pause();
-  if (cf_decoder_init(d, opts, data, size) == 0) {
+  if (cf_decoder_init(d, opts, data, size, kept) == 0) {
     if (end_out != NULL) {
       d->batch_cap = 8; /* the first item of more input: see batch_cap */
     }
@@ -445,13 +465,26 @@ static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* 
     } else if (rc == 1 && end_out != NULL) {
       *end_out = end;
     }
+    /* The reader is kept with the block when it has the default options. */
+    kept = plain && spare_decoder == NULL ? d->rd : NULL;
+    if (kept != NULL) {
+      d->rd = NULL;
+    }
     cf_decoder_free(d);
+    d->rd = kept;
+  } else {
+    d->rd = NULL; /* cf_decoder_init freed what it made */
   }
   if (result == NULL && PyErr_Occurred() && PyErr_ExceptionMatches(cf_state.decode_error)) {
     shift_decode_error(base); /* one item, at offset `base` */
   }
   cf_gc_resume(gc_paused);
-  PyMem_Free(d);
+  if (spare_decoder == NULL) {
+    spare_decoder = d;
+  } else {
+    cbor_reader_free(d->rd);
+    PyMem_Free(d);
+  }
   return result;
 }
 
@@ -782,7 +815,8 @@ static PyObject* py_iter_sequence(PyObject* self, PyObject* args, PyObject* kwar
     Py_DECREF(it);
     return PyErr_NoMemory();
   }
-  if (cf_decoder_init(it->d, &opts, (const uint8_t*)it->view.buf, (size_t)it->view.len) < 0) {
+  if (cf_decoder_init(it->d, &opts, (const uint8_t*)it->view.buf, (size_t)it->view.len, NULL) <
+      0) {
     PyMem_Free(it->d);
     it->d = NULL;
     Py_DECREF(it);

@@ -204,8 +204,14 @@ typedef struct {
   cbor_fast_item batch[CF_BATCH];
 } cf_decoder;
 
+/* `kept`: a reader made by an earlier cf_decoder_init of this same block
+ * with options cf_reader_options_default() accepts (reset here, not made
+ * again), or NULL. */
 int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t* data,
-                    size_t size);
+                    size_t size, cbor_reader* kept);
+/* The options give the reader nothing but its defaults and no memory budget
+ * (a reader kept for the next decode must have been made with these). */
+int cf_reader_options_default(const cf_decode_options* o);
 void cf_decoder_free(cf_decoder* d);
 int cf_decode_next(cf_decoder* d, PyObject** out, size_t* end);
 int cf_decoder_has_more(cf_decoder* d, size_t end);

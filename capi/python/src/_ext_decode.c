@@ -572,8 +572,14 @@ static void budget_free(void* context, void* ptr, size_t size) {
 
 /* ---- decoder life cycle ----------------------------------------------------- */
 
+int cf_reader_options_default(const cf_decode_options* o) {
+  return o->max_depth == 512 && !o->strict_utf8 && o->max_string_length == 0 &&
+         o->max_container_items == 0 && o->max_items == 0 && !o->reject_duplicate_keys &&
+         !o->deterministic && o->max_memory == 0;
+}
+
 int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t* data,
-                    size_t size) {
+                    size_t size, cbor_reader* kept) {
   /* All but the batch (8 KiB, written by each batch call before it is read;
    * zeroing it was most of a small loads()). */
   memset(d, 0, offsetof(cf_decoder, batch));
@@ -592,6 +598,15 @@ int cf_decoder_init(cf_decoder* d, const cf_decode_options* opts, const uint8_t*
   Py_XINCREF(d->opts.tag_hook);
   Py_XINCREF(d->opts.object_hook);
   Py_XINCREF(d->opts.semantic_decoders);
+  if (kept != NULL) {
+    /* Its options are these (the caller checked): reset over the data.
+     * (Its allocations count in no budget: there is none.) */
+    if (cbor_reader_reset(kept, data, size) == CBOR_FAST_OK) {
+      d->rd = kept;
+      return 0;
+    }
+    cbor_reader_free(kept);
+  }
   cbor_fast_status st = cbor_reader_new(data, size, &d->alloc, &d->rd);
   if (st != CBOR_FAST_OK) {
     cf_decoder_free(d);

@@ -713,3 +713,43 @@ def test_no_keywords_skip_the_parser():
         plain = outcome(lambda: cbor_fast.loads(data))
         keyed = outcome(lambda: cbor_fast.loads(data, immutable=False))
         assert plain == keyed, name
+
+
+def test_the_kept_reader_takes_no_options_along():
+    # A one-shot decode keeps its decoder block, and its reader when that
+    # has the default options, for the next call: options of one call must
+    # not reach the next, in either order, nor an error. (name, call, want)
+    deep6 = b"\x81" * 6 + b"\x00"
+    deep513 = b"\x81" * 513 + b"\x00"
+    dup = bytes.fromhex("a2616101616102")
+    nested6 = [[[[[[0]]]]]]
+
+    def depth_error(**options):
+        with pytest.raises(cbor_fast.CBORDecodeError) as e:
+            cbor_fast.loads(deep6, **options)
+        return e.value.status
+
+    sequence = [
+        ("default", lambda: cbor_fast.loads(deep6), nested6),
+        ("max_depth 5", lambda: depth_error(max_depth=5), "depth_exceeded"),
+        ("default after max_depth 5", lambda: cbor_fast.loads(deep6), nested6),
+        ("duplicates refused", lambda: outcome_status(dup, allow_duplicate_keys=False),
+         "duplicate_key"),
+        ("duplicates after", lambda: cbor_fast.loads(dup), {"a": 2}),
+        ("an error", lambda: outcome_status(b"\x82\x01"), "truncated"),
+        ("after the error", lambda: cbor_fast.loads(b"\x82\x01\x02"), [1, 2]),
+        ("513 levels at the default", lambda: outcome_status(deep513), "depth_exceeded"),
+        ("strict UTF-8 after the default", lambda: outcome_status(b"\x62\xc3\x28", strict_utf8=True),
+         "invalid_utf8"),
+        ("default again", lambda: cbor_fast.loads(b"\x01"), 1),
+    ]
+    for name, call, want in sequence:
+        assert call() == want, name
+
+
+def outcome_status(data, **options):
+    try:
+        cbor_fast.loads(data, **options)
+    except cbor_fast.CBORDecodeError as e:
+        return e.status
+    return "ok"
