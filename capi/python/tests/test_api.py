@@ -5,6 +5,7 @@ import enum
 import gc
 import io
 import os
+import threading
 import unittest
 from collections import OrderedDict
 
@@ -753,3 +754,33 @@ def outcome_status(data, **options):
     except cbor_fast.CBORDecodeError as e:
         return e.status
     return "ok"
+
+
+def test_threads_decoding_with_and_without_options():
+    # Threads share the one kept decoder slot (taken and given back with the
+    # GIL; a large input lets the GIL go while its batches are read, so the
+    # others decode meanwhile): every result as decoded alone.
+    big = cbor_fast.dumps(list(range(40000)))  # > 64 KiB: the GIL is let go
+    deep6 = b"\x81" * 6 + b"\x00"
+    errors = []
+
+    def work(k):
+        try:
+            for i in range(150):
+                if (i + k) % 3 == 0:
+                    assert cbor_fast.loads(big)[-1] == 39999
+                elif (i + k) % 3 == 1:
+                    assert cbor_fast.loads(deep6) == [[[[[[0]]]]]]
+                else:
+                    with pytest.raises(cbor_fast.CBORDecodeError) as e:
+                        cbor_fast.loads(deep6, max_depth=5)
+                    assert e.value.status == "depth_exceeded"
+        except BaseException as e:  # noqa: BLE001 -- reported below
+            errors.append((k, e))
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
