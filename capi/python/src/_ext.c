@@ -430,11 +430,18 @@ PyObject* cf_decode_buffer(const cf_decode_options* opts, const uint8_t* data, s
  * and a reader made and freed per call were about 500 of the 2,600
  * instructions of loads(b"\x01"). Freed with the process. */
 static cf_decoder* spare_decoder;
+/* Only with a GIL: a build without one (3.13t with PYTHON_GIL=0) makes each
+ * decoder afresh. */
+#ifdef Py_GIL_DISABLED
+#define CF_KEEP_DECODER 0
+#else
+#define CF_KEEP_DECODER 1
+#endif
 
 static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* data, size_t size,
                                   size_t base, size_t* end_out) {
   const int plain = cf_reader_options_default(opts);
-  cf_decoder* d = spare_decoder;
+  cf_decoder* d = CF_KEEP_DECODER ? spare_decoder : NULL;
   cbor_reader* kept = NULL;
   if (d != NULL) {
     spare_decoder = NULL;
@@ -466,7 +473,7 @@ static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* 
       *end_out = end;
     }
     /* The reader is kept with the block when it has the default options. */
-    kept = plain && spare_decoder == NULL ? d->rd : NULL;
+    kept = CF_KEEP_DECODER && plain && spare_decoder == NULL ? d->rd : NULL;
     if (kept != NULL) {
       d->rd = NULL;
     }
@@ -479,7 +486,7 @@ static PyObject* decode_buffer_in(const cf_decode_options* opts, const uint8_t* 
     shift_decode_error(base); /* one item, at offset `base` */
   }
   cf_gc_resume(gc_paused);
-  if (spare_decoder == NULL) {
+  if (CF_KEEP_DECODER && spare_decoder == NULL) {
     spare_decoder = d;
   } else {
     cbor_reader_free(d->rd);
