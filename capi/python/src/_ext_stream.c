@@ -47,6 +47,10 @@ typedef struct {
   size_t clean;
   size_t clean_size;
   size_t dirty;
+  /* The file is one of io's own whose readinto1()/readinto() writes every
+   * byte it reports and reads none (sd_honest_file): no zeroing at all (64
+   * KiB zeroed per decoder was most of CBORDecoder(io.BytesIO(msg)).decode()). */
+  int honest;
   int busy;
   int partial; /* the last scan wanted more: the reader's scout is on it */
 } stream_decoder;
@@ -104,6 +108,48 @@ static PyObject* sd_raise(int status, size_t offset, size_t item_offset, uint32_
   Py_XDECREF(dv);
   Py_DECREF(exc);
   return NULL;
+}
+
+/* io's types whose readinto() and readinto1() write exactly the bytes they
+ * report and read nothing of the buffer: BytesIO, FileIO, and BufferedReader
+ * or BufferedRandom over a FileIO (a buffered file reads into the caller's
+ * buffer through its raw file's readinto(), which is Python code for another
+ * raw). Exact types only (a subclass may override them). 1, 0, or -1 with an
+ * exception. */
+static int sd_honest_file(PyObject* fp) {
+  static PyObject *bytes_io, *file_io, *buffered_reader, *buffered_random; /* made once */
+  if (file_io == NULL) {
+    PyObject* io = PyImport_ImportModule("io");
+    if (io == NULL) {
+      return -1;
+    }
+    bytes_io = PyObject_GetAttrString(io, "BytesIO");
+    buffered_reader = bytes_io ? PyObject_GetAttrString(io, "BufferedReader") : NULL;
+    buffered_random = buffered_reader ? PyObject_GetAttrString(io, "BufferedRandom") : NULL;
+    file_io = buffered_random ? PyObject_GetAttrString(io, "FileIO") : NULL;
+    Py_DECREF(io);
+    if (file_io == NULL) {
+      Py_CLEAR(bytes_io);
+      Py_CLEAR(buffered_reader);
+      Py_CLEAR(buffered_random);
+      return -1;
+    }
+  }
+  PyObject* type = (PyObject*)Py_TYPE(fp);
+  if (type == bytes_io || type == file_io) {
+    return 1;
+  }
+  if (type != buffered_reader && type != buffered_random) {
+    return 0;
+  }
+  PyObject* raw = PyObject_GetAttrString(fp, "raw");
+  if (raw == NULL) {
+    PyErr_Clear();
+    return 0;
+  }
+  int honest = (PyObject*)Py_TYPE(raw) == file_io;
+  Py_DECREF(raw);
+  return honest;
 }
 
 /* obj.name, or NULL without an exception when it has none; -1 on other errors. */
@@ -173,6 +219,7 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
   s->block = exact ? SD_BLOCK : block;
   s->ramp = one && !exact && read_size == Py_None ? SD_FIRST : 0;
   s->clean = s->clean_size = s->dirty = 0;
+  s->honest = 0;
   s->busy = 0;
   s->partial = 0;
   PyObject_GC_Track((PyObject*)s);
@@ -205,6 +252,18 @@ static PyObject* sd_new(PyTypeObject* type, PyObject* args, PyObject* kwargs) {
                  Py_TYPE(fp)->tp_name);
     Py_DECREF(s);
     return NULL;
+  }
+  /* An honest file whose method is its type's own (an instance attribute
+   * set over it is not): its reads need no zeroing. */
+  if (s->readinto != NULL && PyCFunction_Check(s->readinto) &&
+      PyCFunction_GET_SELF(s->readinto) == fp) {
+    const char* name = ((PyCFunctionObject*)s->readinto)->m_ml->ml_name;
+    if (strcmp(name, "readinto1") == 0 || strcmp(name, "readinto") == 0) {
+      if ((s->honest = sd_honest_file(fp)) < 0) {
+        Py_DECREF(s);
+        return NULL;
+      }
+    }
   }
   s->buf = PyByteArray_FromStringAndSize(NULL, 0);
   if (s->buf == NULL) {
@@ -335,20 +394,23 @@ static Py_ssize_t sd_read(stream_decoder* s, size_t want) {
     /* Zeroed first: a readinto() that reports bytes it did not write gave
      * the buffer's earlier or uninitialised bytes as input. Only the bytes
      * that may not be zero already (64 KiB a read was most of a small
-     * load()); all of them if the file resized the bytearray. */
+     * load()); all of them if the file resized the bytearray. Not for an
+     * honest file (sd_honest_file), which writes what it reports. */
     sd_check_size(s);
     char* at = PyByteArray_AS_STRING(s->buf);
     size_t end = s->held + want;
-    if (s->dirty > s->held) {
-      memset(at + s->held, 0, (s->dirty < end ? s->dirty : end) - s->held);
-    }
-    if (end > s->clean) {
-      size_t from = s->clean > s->held ? s->clean : s->held;
-      memset(at + from, 0, end - from);
-      s->clean = end;
-    }
-    if (s->dirty < end) {
-      s->dirty = s->held;
+    if (!s->honest) {
+      if (s->dirty > s->held) {
+        memset(at + s->held, 0, (s->dirty < end ? s->dirty : end) - s->held);
+      }
+      if (end > s->clean) {
+        size_t from = s->clean > s->held ? s->clean : s->held;
+        memset(at + from, 0, end - from);
+        s->clean = end;
+      }
+      if (s->dirty < end) {
+        s->dirty = s->held;
+      }
     }
     /* A slice of a memoryview of the bytearray: while the file keeps it (or
      * a view of it) the bytearray cannot be resized; released after the call
@@ -630,8 +692,15 @@ static PyMethodDef sd_methods[] = {
      "decode(immutable=None): the next item of the file."},
     {NULL, NULL, 0, NULL}};
 
+static PyObject* sd_get_honest(PyObject* self, void* closure) {
+  (void)closure;
+  return PyBool_FromLong(((stream_decoder*)self)->honest);
+}
+
 static PyGetSetDef sd_getset[] = {
     {"pending", sd_get_pending, NULL, "Bytes read from the file and not yet decoded.", NULL},
+    {"_honest", sd_get_honest, NULL,
+     "For the tests: the file's reads are not zeroed first (one of io's own types).", NULL},
     {"offset", sd_get_offset, NULL, "Stream offset of the next item.", NULL},
     {NULL, NULL, NULL, NULL, NULL}};
 

@@ -300,6 +300,50 @@ def test_a_readinto_that_reports_bytes_it_did_not_write(written, first, second, 
         d.decode()
 
 
+def test_only_io_own_files_read_without_zeroing(tmp_path):
+    # io's own files write every byte their readinto1()/readinto() reports,
+    # so their reads are not zeroed first (64 KiB per decoder was most of
+    # CBORDecoder(io.BytesIO(msg)).decode()); anything else is. (row, file,
+    # honest)
+    path = tmp_path / "x.cbor"
+    path.write_bytes(b"\x82\x01\x02")
+
+    class SubBytesIO(io.BytesIO):
+        pass
+
+    class Raw(io.RawIOBase):
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            return 0
+
+    shadowed = io.BytesIO(b"\x01")
+    shadowed.readinto1 = lambda b: 0  # an instance attribute over the method
+    borrowed = io.BytesIO(b"\x01")
+    borrowed.readinto1 = io.BytesIO(b"\x02").readinto1  # another file's method
+    files = [
+        ("io.BytesIO", io.BytesIO(b"\x01"), True),
+        ("open(path, 'rb'): BufferedReader over FileIO", open(path, "rb"), True),
+        ("open(path, 'rb', buffering=0): FileIO", open(path, "rb", buffering=0), True),
+        ("open(path, 'r+b'): BufferedRandom over FileIO", open(path, "r+b"), True),
+        ("a BytesIO subclass", SubBytesIO(b"\x01"), False),
+        ("BufferedReader over a Python raw file", io.BufferedReader(Raw()), False),
+        ("a method shadowed by a lambda", shadowed, False),
+        ("another file's method", borrowed, False),
+    ]
+    for name, f, honest in files:
+        d = cbor_fast._ext.StreamDecoder(f, None, None, False, None)
+        assert d._honest is honest, name
+    # each still decodes as it did
+    with open(path, "rb") as f:
+        assert cbor_fast.CBORDecoder(f).decode() == [1, 2]
+    assert cbor_fast.CBORDecoder(io.BytesIO(b"\x82\x01\x02")).decode() == [1, 2]
+    for name, f, honest in files:
+        if hasattr(f, "close"):
+            f.close()
+
+
 def test_max_buffer_beyond_ssize_t_is_refused():
     # 2**63 was taken, though the message names PY_SSIZE_T_MAX as the limit.
     with pytest.raises(ValueError, match=r"max_buffer must be None or an int in 1 \.\. "):
