@@ -1195,6 +1195,24 @@ static PyTypeObject reader_type = {
 
 /* ---- module -------------------------------------------------------------------------- */
 
+/* The extension's state is process-wide (the value classes _setup() hands it,
+ * the key cache, the kept decoder): it serves the main interpreter alone. A
+ * subinterpreter importing it would replace the classes the main
+ * interpreter's calls use with its own, which die with it. So the import
+ * fails there: in PyInit__ext() when a subinterpreter loads the module first,
+ * and in _setup() when it gets a copy of the main interpreter's module (a
+ * single-phase module is initialised once per process). 0, or -1 with
+ * ImportError set. */
+static int cf_require_main_interpreter(void) {
+  if (PyInterpreterState_Get() == PyInterpreterState_Main()) {
+    return 0;
+  }
+  PyErr_SetString(PyExc_ImportError,
+                  "cbor_fast cannot be imported in a subinterpreter: its state is the "
+                  "process's, kept for the main interpreter");
+  return -1;
+}
+
 static PyObject* py_setup(PyObject* self, PyObject* args, PyObject* kwargs) {
   (void)self;
   static const char* kwlist[] = {"tag_type",          "simple_type",       "undefined",
@@ -1208,6 +1226,9 @@ static PyObject* py_setup(PyObject* self, PyObject* args, PyObject* kwargs) {
                                    &g.decode_error, &g.encode_error, &g.encode_type_error,
                                    &g.encode_value_error, &g.semantic_decode, &g.special_encode,
                                    &g.written, &g.item_type, &g.semantic_tags)) {
+    return NULL;
+  }
+  if (cf_require_main_interpreter() < 0) {
     return NULL;
   }
   PyObject** fields[] = {&g.tag_type,        &g.simple_type,       &g.undefined,
@@ -1308,6 +1329,9 @@ static struct PyModuleDef module_def = {PyModuleDef_HEAD_INIT, "_ext",
                                         NULL, NULL, NULL, NULL};
 
 PyMODINIT_FUNC PyInit__ext(void) {
+  if (cf_require_main_interpreter() < 0) {
+    return NULL;
+  }
   if (PyType_Ready(&seq_iter_type) < 0 || PyType_Ready(&reader_type) < 0 ||
       PyType_Ready(&cf_encoder_type) < 0 || PyType_Ready(&cf_stream_decoder_type) < 0) {
     return NULL;

@@ -8,6 +8,7 @@ import datetime
 import decimal
 import fractions
 import gc
+import importlib.util
 import io
 import ipaddress
 import os
@@ -790,3 +791,54 @@ def test_value_sharing_output_always_decodes():
     a.append(b)
     back = loads(dumps(a, value_sharing=True))
     assert back[0][0] is back
+
+
+_SUBINTERPRETER_SCRIPT = r"""
+import sys
+try:
+    import _interpreters as interpreters
+except ImportError:
+    import _xxsubinterpreters as interpreters
+MAIN_FIRST = sys.argv[1] == "main-first"
+if MAIN_FIRST:
+    import cbor_fast
+SUB = '''
+import os
+try:
+    import cbor_fast
+    r = "imported"
+except ImportError as e:
+    r = "ImportError: " + str(e)
+os.write(1, (r + "\\n").encode())
+'''
+iid = interpreters.create()
+interpreters.run_string(iid, SUB)
+interpreters.destroy(iid)
+import cbor_fast
+try:
+    cbor_fast.loads(b"\x82\x01")
+except cbor_fast.CBORDecodeError as e:
+    print("main:", e.status, e.offset)
+print("main:", type(cbor_fast.loads(b"\xd9\x9c\x40\x01")) is cbor_fast.CBORTag)
+"""
+
+
+@pytest.mark.parametrize("order", ["main-first", "sub-first"])
+def test_a_subinterpreter_cannot_import_it(order):
+    # The extension's state (the value classes, the key cache) is the
+    # process's. Imported in a subinterpreter after the main interpreter, the
+    # subinterpreter's classes replaced the main interpreter's, and once it
+    # was destroyed the main interpreter's next decode error raised
+    # NameError. Now the import fails there, whichever interpreter comes
+    # first, and the main interpreter is untouched.
+    import subprocess
+    if not any(importlib.util.find_spec(m) for m in ("_interpreters", "_xxsubinterpreters")):
+        pytest.skip("no subinterpreter module in this Python")
+    r = subprocess.run([sys.executable, "-c", _SUBINTERPRETER_SCRIPT, order],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == (
+        "ImportError: cbor_fast cannot be imported in a subinterpreter: its state is the "
+        "process's, kept for the main interpreter\n"
+        "main: truncated 0\n"
+        "main: True\n")
