@@ -23,6 +23,69 @@ bool is_container(uint8_t t) noexcept {
 }
 }  // namespace
 
+/// A map's key index: built by map_set(), map_remove() and map_remove_int()
+/// once the map has k_index_min pairs, then kept in step with every change
+/// of the map's pairs, so that while a map has one it covers all its pairs.
+/// Open addressing with linear probing over the pairs whose key is a text
+/// string or an integer; a slot holds a pair's number + 1 (0: empty), and
+/// only the first pair with a given key is entered (lookups find the first,
+/// as the linear search did). It lives from the document's allocator; its
+/// pointer sits in the map's child vector one slot past the capacity.
+struct map_index {
+  size_t mask;     ///< slots - 1 (slots a power of two)
+  size_t entries;  ///< slots in use
+  size_t slot[1];  ///< really mask + 1 of them
+
+  static size_t bytes(size_t slots) noexcept {
+    return offsetof(map_index, slot) + slots * sizeof(size_t);
+  }
+};
+
+namespace {
+constexpr size_t k_index_min = 16;  ///< pairs before a map gets an index
+
+/// A key as the index sees it: a text string (data, size) or an integer
+/// (its major type and raw argument).
+struct index_key {
+  uint8_t type;
+  uint64_t arg;  ///< the string's size, or the integer's raw argument
+  const uint8_t* data;
+};
+
+bool indexable(const mutable_node* k, index_key& out) noexcept {
+  out.type = uint8_t(k->type());
+  if (out.type == uint8_t(item_type::text_string)) {
+    std::string_view t;
+    k->get_text(t);
+    out.arg = t.size();
+    out.data = reinterpret_cast<const uint8_t*>(t.data());
+    return true;
+  }
+  if (out.type == uint8_t(item_type::unsigned_int) ||
+      out.type == uint8_t(item_type::negative_int)) {
+    bool negative = false;
+    k->get_int_raw(out.arg, negative);
+    out.data = nullptr;
+    return true;
+  }
+  return false;
+}
+
+/// The key's hash under the process's random key (as the duplicate-key
+/// check's), so that chosen keys cannot pile up in one run of slots.
+uint64_t hash_key(const index_key& k) noexcept {
+  if (k.type == uint8_t(item_type::text_string))
+    return keyed_hash_bytes(k.arg != 0 ? k.data : k_empty, size_t(k.arg));
+  return keyed_hash_words(k.type, k.arg, 0);
+}
+
+bool same_key(const mutable_node* k, const index_key& want) noexcept {
+  index_key got;
+  if (!indexable(k, got) || got.type != want.type || got.arg != want.arg) return false;
+  return want.data == nullptr || want.arg == 0 || std::memcmp(got.data, want.data, want.arg) == 0;
+}
+}  // namespace
+
 /// The state behind a mutable_document. Allocated on first use so that the
 /// document object itself can move while nodes keep pointing here.
 struct mdoc_core {
@@ -92,14 +155,106 @@ struct mdoc_core {
 
   /// Frees child vectors and the arena; the core stays usable.
   void release() noexcept {
-    for (mutable_node* m = vectors; m != nullptr; m = m->next_vec_)
-      alloc->free(alloc->context, m->u_.children, m->capacity_ * sizeof(mutable_node*));
+    for (mutable_node* m = vectors; m != nullptr; m = m->next_vec_) {
+      drop_index(m);
+      alloc->free(alloc->context, m->u_.children, (m->capacity_ + 1) * sizeof(mutable_node*));
+    }
     arena_release(mem, *alloc);
     root = nullptr;
     vectors = nullptr;
   }
 
   static const allocator& allocator_of(const mutable_node* n) noexcept { return *n->owner_->alloc; }
+
+  // ---- a map's key index (map_index) ----
+
+  /// The map's index, or nullptr (also for a node without a child vector).
+  static map_index* index_of(const mutable_node* m) noexcept {
+    if (m->u_.children == nullptr || m->type_ != uint8_t(item_type::map)) return nullptr;
+    return reinterpret_cast<map_index*>(m->u_.children[m->capacity_]);
+  }
+  static void set_index(mutable_node* m, map_index* x) noexcept {
+    m->u_.children[m->capacity_] = reinterpret_cast<mutable_node*>(x);
+  }
+
+  void drop_index(mutable_node* m) noexcept {
+    map_index* x = index_of(m);
+    if (x == nullptr) return;
+    alloc->free(alloc->context, x, map_index::bytes(x->mask + 1));
+    set_index(m, nullptr);
+  }
+
+  /// Enters pair `pair` of m in x (unless a pair before it has its key).
+  static void index_enter(const mutable_node* m, map_index* x, size_t pair) noexcept {
+    index_key k;
+    if (!indexable(m->u_.children[2 * pair], k)) return;
+    for (size_t i = size_t(hash_key(k)) & x->mask;; i = (i + 1) & x->mask) {
+      const size_t at = x->slot[i];
+      if (at == 0) {
+        x->slot[i] = pair + 1;
+        ++x->entries;
+        return;
+      }
+      if (same_key(m->u_.children[2 * (at - 1)], k)) return;
+    }
+  }
+
+  /// Makes m's index cover its pairs from scratch, in a table with room for
+  /// them at a load of at most one half (a new one when needed). False, and
+  /// no index, when the allocator refuses the table.
+  bool index_rebuild(mutable_node* m) noexcept {
+    const size_t pairs = m->count_ / 2;
+    size_t slots = 64;
+    while (slots / 2 < pairs + 1) slots *= 2;
+    map_index* x = index_of(m);
+    if (x == nullptr || x->mask + 1 != slots) {
+      drop_index(m);
+      x = static_cast<map_index*>(alloc->malloc(alloc->context, map_index::bytes(slots)));
+      if (x == nullptr) return false;
+      x->mask = slots - 1;
+      set_index(m, x);
+    }
+    x->entries = 0;
+    std::memset(x->slot, 0, slots * sizeof(size_t));
+    for (size_t p = 0; p < pairs; ++p) index_enter(m, x, p);
+    return true;
+  }
+
+  /// After a mutating call appended pair `pair` (the last): keeps an index
+  /// in step, growing it (dropped if the allocator refuses).
+  void index_appended(mutable_node* m, size_t pair) noexcept {
+    map_index* x = index_of(m);
+    if (x == nullptr) return;
+    if ((x->entries + 1) * 2 > x->mask + 1) {
+      index_rebuild(m);
+      return;
+    }
+    index_enter(m, x, pair);
+  }
+
+  /// Before a mutating call's key search: a map of k_index_min pairs or
+  /// more gets its index (a failed allocation leaves the search linear).
+  void index_wanted(mutable_node* m) noexcept {
+    if (m->count_ / 2 >= k_index_min && index_of(m) == nullptr) index_rebuild(m);
+  }
+
+  /// The number of the first pair with key k through m's index: SIZE_MAX
+  /// for none, or false when m has no index.
+  static bool index_find(const mutable_node* m, const index_key& k, size_t& pair) noexcept {
+    const map_index* x = index_of(m);
+    if (x == nullptr) return false;
+    for (size_t i = size_t(hash_key(k)) & x->mask;; i = (i + 1) & x->mask) {
+      const size_t at = x->slot[i];
+      if (at == 0) {
+        pair = SIZE_MAX;
+        return true;
+      }
+      if (same_key(m->u_.children[2 * (at - 1)], k)) {
+        pair = at - 1;
+        return true;
+      }
+    }
+  }
 
   /// Deep copy of a document subtree, iterative (see mutable_document::copy).
   status copy(const doc_node* p, mutable_node*& out) noexcept {
@@ -178,17 +333,22 @@ status mutable_node::reserve_children(size_t extra) noexcept {
   size_t want = capacity_ * 2;
   if (want < count_ + extra) want = count_ + extra;
   if (want < 4) want = 4;
+  // One slot past the capacity holds a map's key index (detail::map_index).
   const allocator& a = *owner_->alloc;
   void* p = u_.children != nullptr
-                ? a.realloc(a.context, u_.children, capacity_ * sizeof(mutable_node*),
-                            want * sizeof(mutable_node*))
-                : a.malloc(a.context, want * sizeof(mutable_node*));
+                ? a.realloc(a.context, u_.children, (capacity_ + 1) * sizeof(mutable_node*),
+                            (want + 1) * sizeof(mutable_node*))
+                : a.malloc(a.context, (want + 1) * sizeof(mutable_node*));
   if (p == nullptr) return status::out_of_memory;
+  auto* children = static_cast<mutable_node**>(p);
   if (u_.children == nullptr) {
     next_vec_ = owner_->vectors;
     owner_->vectors = this;
+    children[want] = nullptr;
+  } else {
+    children[want] = children[capacity_];
   }
-  u_.children = static_cast<mutable_node**>(p);
+  u_.children = children;
   capacity_ = want;
   return status::ok;
 }
@@ -243,22 +403,20 @@ status mutable_node::map_put(mutable_node* key, mutable_node* value) noexcept {
   u_.children[count_++] = value;
   adopt(key, count_ - 2);
   adopt(value, count_ - 1);
+  owner_->index_appended(this, count_ / 2 - 1);
   return status::ok;
 }
 
 status mutable_node::map_set(std::string_view key, mutable_node* value) noexcept {
   if (status s = check_new_child(value, item_type::map); s != status::ok) return s;
-  for (size_t i = 0; i < count_; i += 2) {
-    const mutable_node* k = u_.children[i];
-    if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
-        (key.empty() || std::memcmp(k->u_.data, key.data(), key.size()) == 0)) {
-      mutable_node* old = u_.children[i + 1];
-      old->parent_ = nullptr;
-      old->flags_ &= uint8_t(~flag_placed);
-      u_.children[i + 1] = value;
-      adopt(value, i + 1);
-      return status::ok;
-    }
+  owner_->index_wanted(this);
+  if (const size_t i = find_text_index(key); i != SIZE_MAX) {
+    mutable_node* old = u_.children[i + 1];
+    old->parent_ = nullptr;
+    old->flags_ &= uint8_t(~flag_placed);
+    u_.children[i + 1] = value;
+    adopt(value, i + 1);
+    return status::ok;
   }
   // Reserve first: a key node made before a failed reservation would only
   // sit unused in the arena until the document is freed.
@@ -269,6 +427,7 @@ status mutable_node::map_set(std::string_view key, mutable_node* value) noexcept
   u_.children[count_++] = value;
   adopt(k, count_ - 2);
   adopt(value, count_ - 1);
+  owner_->index_appended(this, count_ / 2 - 1);
   return status::ok;
 }
 
@@ -372,13 +531,8 @@ mutable_node* mutable_node::map_value(size_t index) const noexcept {
 
 mutable_node* mutable_node::find(std::string_view key) const noexcept {
   if (type_ != uint8_t(item_type::map)) return nullptr;
-  for (size_t i = 0; i < count_; i += 2) {
-    const mutable_node* k = u_.children[i];
-    if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
-        (key.empty() || std::memcmp(k->u_.data, key.data(), key.size()) == 0))
-      return u_.children[i + 1];
-  }
-  return nullptr;
+  const size_t i = find_text_index(key);
+  return i != SIZE_MAX ? u_.children[i + 1] : nullptr;
 }
 
 // ---- lookups, iteration and removal (since 0.4) -------------------------------------
@@ -397,12 +551,20 @@ bool int_key_matches(const mutable_node* k, uint8_t want_type, uint64_t want_arg
 size_t mutable_node::find_int_index(int64_t key) const noexcept {
   const uint8_t want_type = uint8_t(key < 0 ? item_type::negative_int : item_type::unsigned_int);
   const uint64_t want_arg = key < 0 ? ~uint64_t(key) : uint64_t(key);
+  size_t pair;
+  if (detail::mdoc_core::index_find(this, detail::index_key{want_type, want_arg, nullptr}, pair))
+    return pair != SIZE_MAX ? 2 * pair : SIZE_MAX;
   for (size_t i = 0; i < count_; i += 2)
     if (int_key_matches(u_.children[i], want_type, want_arg)) return i;
   return SIZE_MAX;
 }
 
 size_t mutable_node::find_text_index(std::string_view key) const noexcept {
+  size_t pair;
+  const detail::index_key want{uint8_t(item_type::text_string), key.size(),
+                               reinterpret_cast<const uint8_t*>(key.data())};
+  if (detail::mdoc_core::index_find(this, want, pair))
+    return pair != SIZE_MAX ? 2 * pair : SIZE_MAX;
   for (size_t i = 0; i < count_; i += 2) {
     const mutable_node* k = u_.children[i];
     if (k->type_ == uint8_t(item_type::text_string) && k->arg_ == key.size() &&
@@ -478,6 +640,7 @@ void mutable_node::erase_children(size_t first, size_t n) noexcept {
     u_.children[i - n]->index_ = i - n;
   }
   count_ -= n;
+  if (detail::mdoc_core::index_of(this) != nullptr) owner_->index_rebuild(this);
 }
 
 status mutable_node::remove_at(size_t index) noexcept {
@@ -496,6 +659,7 @@ status mutable_node::map_remove_at(size_t index) noexcept {
 
 status mutable_node::map_remove(std::string_view key) noexcept {
   if (type_ != uint8_t(item_type::map)) return status::type_mismatch;
+  owner_->index_wanted(this);
   const size_t i = find_text_index(key);
   if (i == SIZE_MAX) return status::out_of_range;
   erase_children(i, 2);
@@ -504,6 +668,7 @@ status mutable_node::map_remove(std::string_view key) noexcept {
 
 status mutable_node::map_remove_int(int64_t key) noexcept {
   if (type_ != uint8_t(item_type::map)) return status::type_mismatch;
+  owner_->index_wanted(this);
   const size_t i = find_int_index(key);
   if (i == SIZE_MAX) return status::out_of_range;
   erase_children(i, 2);

@@ -805,5 +805,11 @@ status key_checker::sort_nested_maps(pod_vector<uint8_t>& bytes) noexcept {
   return status::ok;
 }
 
+uint64_t keyed_hash_bytes(const uint8_t* data, size_t size) noexcept {
+  return hash_bytes(data, size);
+}
+
+uint64_t keyed_hash_words(uint64_t a, uint64_t b, uint64_t c) noexcept { return mix3(a, b, c); }
+
 }  // namespace detail
 }  // namespace cbor_fast

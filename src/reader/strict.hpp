@@ -85,6 +85,12 @@ class pod_vector {
   size_t capacity_ = 0;
 };
 
+/// SipHash-1-3 under the process's random key (the key checker's hashes,
+/// shared with the mutable documents' map index): of data[0, size), and of
+/// three words.
+uint64_t keyed_hash_bytes(const uint8_t* data, size_t size) noexcept;
+uint64_t keyed_hash_words(uint64_t a, uint64_t b, uint64_t c) noexcept;
+
 /// Key bookkeeping for the maps a strict reader has open.
 ///
 /// Keys of every open map share one entry stack, one hash table and one
