@@ -27,17 +27,20 @@ bool is_container(uint8_t t) noexcept {
 /// once the map has k_index_min pairs, then kept in step with every change
 /// of the map's pairs, so that while a map has one it covers all its pairs.
 /// Open addressing with linear probing over the pairs whose key is a text
-/// string or an integer; a slot holds a pair's number + 1 (0: empty), and
-/// only the first pair with a given key is entered (lookups find the first,
-/// as the linear search did). It lives from the document's allocator; its
-/// pointer sits in the map's child vector one slot past the capacity.
+/// string or an integer; a slot holds the key node of the first pair with
+/// that key (lookups find the first, as the linear search did; the pair's
+/// number is the node's index / 2, so removals move nothing here). Later
+/// pairs with the same key are counted in `shadowed`. It lives from the
+/// document's allocator; its pointer sits in the map's child vector one
+/// slot past the capacity.
 struct map_index {
-  size_t mask;     ///< slots - 1 (slots a power of two)
-  size_t entries;  ///< slots in use
-  size_t slot[1];  ///< really mask + 1 of them
+  size_t mask;            ///< slots - 1 (slots a power of two)
+  size_t entries;         ///< slots in use
+  size_t shadowed;        ///< indexable pairs whose key an earlier pair has
+  mutable_node* slot[1];  ///< really mask + 1 of them; nullptr: empty
 
   static size_t bytes(size_t slots) noexcept {
-    return offsetof(map_index, slot) + slots * sizeof(size_t);
+    return offsetof(map_index, slot) + slots * sizeof(mutable_node*);
   }
 };
 
@@ -184,19 +187,48 @@ struct mdoc_core {
     set_index(m, nullptr);
   }
 
-  /// Enters pair `pair` of m in x (unless a pair before it has its key).
+  static size_t home(const map_index* x, const index_key& k) noexcept {
+    return size_t(hash_key(k)) & x->mask;
+  }
+
+  /// Enters pair `pair` of m in x, unless a pair before it has its key
+  /// (then counted as shadowed).
   static void index_enter(const mutable_node* m, map_index* x, size_t pair) noexcept {
+    mutable_node* node = m->u_.children[2 * pair];
     index_key k;
-    if (!indexable(m->u_.children[2 * pair], k)) return;
-    for (size_t i = size_t(hash_key(k)) & x->mask;; i = (i + 1) & x->mask) {
-      const size_t at = x->slot[i];
-      if (at == 0) {
-        x->slot[i] = pair + 1;
+    if (!indexable(node, k)) return;
+    for (size_t i = home(x, k);; i = (i + 1) & x->mask) {
+      if (x->slot[i] == nullptr) {
+        x->slot[i] = node;
         ++x->entries;
         return;
       }
-      if (same_key(m->u_.children[2 * (at - 1)], k)) return;
+      if (same_key(x->slot[i], k)) {
+        ++x->shadowed;
+        return;
+      }
     }
+  }
+
+  /// Empties slot i, moving back the entries after it that probing would
+  /// no longer reach (backward-shift deletion: no tombstones).
+  static void index_erase_slot(map_index* x, size_t i) noexcept {
+    for (size_t j = i;;) {
+      j = (j + 1) & x->mask;
+      mutable_node* e = x->slot[j];
+      if (e == nullptr) break;
+      index_key k;
+      indexable(e, k);
+      const size_t h = home(x, k);
+      // e stays where it is when its home lies cyclically in (i, j].
+      const bool stays = i <= j ? (i < h && h <= j) : (i < h || h <= j);
+      if (!stays) {
+        x->slot[i] = e;
+        i = j;
+      }
+    }
+    x->slot[i] = nullptr;
+    --x->entries;
   }
 
   /// Makes m's index cover its pairs from scratch, in a table with room for
@@ -215,7 +247,8 @@ struct mdoc_core {
       set_index(m, x);
     }
     x->entries = 0;
-    std::memset(x->slot, 0, slots * sizeof(size_t));
+    x->shadowed = 0;
+    for (size_t i = 0; i < slots; ++i) x->slot[i] = nullptr;
     for (size_t p = 0; p < pairs; ++p) index_enter(m, x, p);
     return true;
   }
@@ -232,6 +265,34 @@ struct mdoc_core {
     index_enter(m, x, pair);
   }
 
+  /// After the pair with key node k was taken out of m, the pairs from
+  /// `from` on (the later ones, already moved down): k leaves the index,
+  /// and when it was entered and the map has shadowed keys, the first later
+  /// pair with its key takes its place (a scan only then).
+  static void index_removed(mutable_node* m, const mutable_node* k, size_t from) noexcept {
+    map_index* x = index_of(m);
+    index_key key;
+    if (x == nullptr || !indexable(k, key)) return;
+    for (size_t i = home(x, key);; i = (i + 1) & x->mask) {
+      mutable_node* e = x->slot[i];
+      if (e == nullptr) return;  // not reached: every indexable key is entered or shadowed
+      if (!same_key(e, key)) continue;
+      if (e != k) {
+        --x->shadowed;
+        return;
+      }
+      index_erase_slot(x, i);
+      break;
+    }
+    if (x->shadowed == 0) return;
+    for (size_t p = from; p < m->count_ / 2; ++p)
+      if (same_key(m->u_.children[2 * p], key)) {
+        --x->shadowed;
+        index_enter(m, x, p);
+        return;
+      }
+  }
+
   /// Before a mutating call's key search: a map of k_index_min pairs or
   /// more gets its index (a failed allocation leaves the search linear).
   void index_wanted(mutable_node* m) noexcept {
@@ -243,14 +304,14 @@ struct mdoc_core {
   static bool index_find(const mutable_node* m, const index_key& k, size_t& pair) noexcept {
     const map_index* x = index_of(m);
     if (x == nullptr) return false;
-    for (size_t i = size_t(hash_key(k)) & x->mask;; i = (i + 1) & x->mask) {
-      const size_t at = x->slot[i];
-      if (at == 0) {
+    for (size_t i = home(x, k);; i = (i + 1) & x->mask) {
+      const mutable_node* e = x->slot[i];
+      if (e == nullptr) {
         pair = SIZE_MAX;
         return true;
       }
-      if (same_key(m->u_.children[2 * (at - 1)], k)) {
-        pair = at - 1;
+      if (same_key(e, k)) {
+        pair = e->index_ / 2;
         return true;
       }
     }
@@ -628,6 +689,7 @@ status mutable_node::get_float_bits(uint64_t& out) const noexcept {
 }
 
 void mutable_node::erase_children(size_t first, size_t n) noexcept {
+  const mutable_node* key = type_ == uint8_t(item_type::map) ? u_.children[first] : nullptr;
   for (size_t i = first; i < first + n; ++i) {
     mutable_node* old = u_.children[i];
     old->parent_ = nullptr;
@@ -640,7 +702,7 @@ void mutable_node::erase_children(size_t first, size_t n) noexcept {
     u_.children[i - n]->index_ = i - n;
   }
   count_ -= n;
-  if (detail::mdoc_core::index_of(this) != nullptr) owner_->index_rebuild(this);
+  if (key != nullptr) detail::mdoc_core::index_removed(this, key, first / 2);
 }
 
 status mutable_node::remove_at(size_t index) noexcept {
