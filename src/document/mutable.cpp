@@ -83,7 +83,7 @@ uint64_t hash_key(const index_key& k) noexcept {
 }
 
 bool same_key(const mutable_node* k, const index_key& want) noexcept {
-  index_key got;
+  index_key got{};
   if (!indexable(k, got) || got.type != want.type || got.arg != want.arg) return false;
   return want.data == nullptr || want.arg == 0 || std::memcmp(got.data, want.data, want.arg) == 0;
 }
@@ -195,7 +195,7 @@ struct mdoc_core {
   /// (then counted as shadowed).
   static void index_enter(const mutable_node* m, map_index* x, size_t pair) noexcept {
     mutable_node* node = m->u_.children[2 * pair];
-    index_key k;
+    index_key k{};
     if (!indexable(node, k)) return;
     for (size_t i = home(x, k);; i = (i + 1) & x->mask) {
       if (x->slot[i] == nullptr) {
@@ -217,7 +217,7 @@ struct mdoc_core {
       j = (j + 1) & x->mask;
       mutable_node* e = x->slot[j];
       if (e == nullptr) break;
-      index_key k;
+      index_key k{};
       indexable(e, k);
       const size_t h = home(x, k);
       // e stays where it is when its home lies cyclically in (i, j].
@@ -271,7 +271,7 @@ struct mdoc_core {
   /// pair with its key takes its place (a scan only then).
   static void index_removed(mutable_node* m, const mutable_node* k, size_t from) noexcept {
     map_index* x = index_of(m);
-    index_key key;
+    index_key key{};
     if (x == nullptr || !indexable(k, key)) return;
     for (size_t i = home(x, key);; i = (i + 1) & x->mask) {
       mutable_node* e = x->slot[i];
