@@ -16,6 +16,7 @@
 #include "cbor_fast/diag.hpp"
 #include "internal/bignum.hpp"
 #include "internal/float16.hpp"
+#include "internal/shortest.hpp"
 #include "internal/hex.hpp"
 #include "internal/utf8.hpp"
 
@@ -59,48 +60,6 @@ size_t head_size(uint64_t arg, uint8_t ai) {
   if (ai == 31) return 1;
   if (ai != k_shortest) return (size_t(1) << (ai - 24)) + 1;  // 24:2, 25:3, 26:5, 27:9
   return arg < 24 ? 1 : arg <= 0xff ? 2 : arg <= 0xffff ? 3 : arg <= 0xffffffff ? 5 : 9;
-}
-
-/// For a float literal that from_chars() found out of range (`text`: the
-/// mantissa's digits with an optional point, then the exponent; base 10 or
-/// 16): true when its magnitude is below 1, an underflow that rounds to zero
-/// as any IEEE conversion does (JSON input, 1e-10_1), false for an overflow.
-/// Out of range lies below 2^-1075 or above 2^1024, far from 1 either way, so
-/// the order of magnitude (digits before the point, or minus the zeros after
-/// it, plus the saturated exponent) decides without the value.
-bool below_one(std::string_view text, int base) {
-  const char mark = base == 16 ? 'p' : 'e';
-  int64_t order = 0;  // in digits of the base
-  bool nonzero = false, after_point = false;
-  size_t i = 0;
-  for (; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '.') {
-      after_point = true;
-      continue;
-    }
-    if (c == mark || c == mark - 'a' + 'A') break;
-    if (!after_point) {
-      if (nonzero || c != '0') {
-        nonzero = true;
-        ++order;
-      }
-    } else if (!nonzero) {
-      if (c != '0') {
-        nonzero = true;
-      } else {
-        --order;
-      }
-    }
-  }
-  bool negative = false;
-  int64_t e = 0;
-  if (i < text.size()) ++i;  // the mark
-  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
-  for (; i < text.size(); ++i)
-    if (e < (int64_t(1) << 40)) e = e * 10 + (text[i] - '0');
-  const int64_t scale = base == 16 ? 4 : 1;  // a hex digit is 4 bits; the exponent counts bits
-  return order * scale + (negative ? -e : e) < 0;
 }
 
 bool fits_ai(uint64_t arg, uint8_t ai) {
@@ -430,17 +389,12 @@ status parser::number() {
     if (p_ == exp) return fail(status::syntax_error, at);
   }
   double v = 0;
-  const char* first = t_.data() + digits_at;
-  const char* last = t_.data() + p_;
-  const auto r = std::from_chars(first, last, v,
-                                 base == 16 ? std::chars_format::hex : std::chars_format::general);
-  if (r.ptr != last) return fail(status::syntax_error, at);
-  if (r.ec == std::errc::result_out_of_range) {
-    // Too large: out_of_range, as for an integer. Too small: zero, the
-    // nearest double (as a width indicator's rounding gives 1e-10_1 f90000).
-    if (!below_one(std::string_view(first, size_t(last - first)), base))
-      return fail(status::out_of_range, at);
-    v = 0.0;
+  // Too large: out_of_range, as for an integer. Too small: zero, the
+  // nearest double (as a width indicator's rounding gives 1e-10_1 f90000).
+  switch (detail::read_float(t_.data() + digits_at, t_.data() + p_, base == 16, v)) {
+    case detail::float_text::ok: break;
+    case detail::float_text::syntax: return fail(status::syntax_error, at);
+    case detail::float_text::overflow: return fail(status::out_of_range, at);
   }
   if (negative) v = -v;
   uint8_t ai;

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 
 #include "internal/compiler.hpp"
 
@@ -469,6 +470,64 @@ size_t format_shortest_pair(double a, double b, char separator, char* out,
 }
 
 #endif
+
+namespace {
+/// For a float literal that from_chars() found out of range (`text`: the
+/// mantissa's digits with an optional point, then the exponent; base 10 or
+/// 16): true when its magnitude is below 1, an underflow that rounds to zero
+/// as any IEEE conversion does (JSON input, 1e-10_1), false for an overflow.
+/// Out of range lies below 2^-1075 or above 2^1024, far from 1 either way, so
+/// the order of magnitude (digits before the point, or minus the zeros after
+/// it, plus the saturated exponent) decides without the value.
+bool below_one(std::string_view text, int base) {
+  const char mark = base == 16 ? 'p' : 'e';
+  int64_t order = 0;  // in digits of the base
+  bool nonzero = false, after_point = false;
+  size_t i = 0;
+  for (; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '.') {
+      after_point = true;
+      continue;
+    }
+    if (c == mark || c == mark - 'a' + 'A') break;
+    if (!after_point) {
+      if (nonzero || c != '0') {
+        nonzero = true;
+        ++order;
+      }
+    } else if (!nonzero) {
+      if (c != '0') {
+        nonzero = true;
+      } else {
+        --order;
+      }
+    }
+  }
+  bool negative = false;
+  int64_t e = 0;
+  if (i < text.size()) ++i;  // the mark
+  if (i < text.size() && (text[i] == '+' || text[i] == '-')) negative = text[i++] == '-';
+  for (; i < text.size(); ++i)
+    if (e < (int64_t(1) << 40)) e = e * 10 + (text[i] - '0');
+  const int64_t scale = base == 16 ? 4 : 1;  // a hex digit is 4 bits; the exponent counts bits
+  return order * scale + (negative ? -e : e) < 0;
+}
+}  // namespace
+
+float_text read_float(const char* first, const char* last, bool hex, double& out) noexcept {
+  double v = 0;
+  const auto r =
+      std::from_chars(first, last, v, hex ? std::chars_format::hex : std::chars_format::general);
+  if (r.ec == std::errc::invalid_argument || r.ptr != last) return float_text::syntax;
+  if (r.ec == std::errc::result_out_of_range) {
+    if (!below_one(std::string_view(first, size_t(last - first)), hex ? 16 : 10))
+      return float_text::overflow;
+    v = 0.0;
+  }
+  out = v;
+  return float_text::ok;
+}
 
 }  // namespace detail
 }  // namespace cbor_fast

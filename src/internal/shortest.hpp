@@ -34,6 +34,18 @@ size_t format_shortest(double v, char* out, bool mark_integral = false) noexcept
 size_t format_shortest_pair(double a, double b, char separator, char* out,
                             bool mark_integral = false) noexcept;
 
+/// How read_float() ended.
+enum class float_text { ok, syntax, overflow };
+
+/// The unsigned number text [first, last) (digits, an optional point and
+/// fraction, an optional exponent; hex: the digits of a C hex float after
+/// "0x", with a 'p' exponent) to the nearest double, correctly rounded
+/// (std::from_chars, whatever the locale): ok; syntax when it does not read
+/// whole; overflow when its magnitude is beyond the doubles. A magnitude
+/// below the smallest subnormal reads as zero, as IEEE rounding gives. The
+/// one text-to-double conversion of the EDN and JSON parsers.
+float_text read_float(const char* first, const char* last, bool hex, double& out) noexcept;
+
 }  // namespace detail
 }  // namespace cbor_fast
 

@@ -23,6 +23,7 @@
 #include "internal/bignum.hpp"
 #include "internal/float16.hpp"
 #include "internal/hex.hpp"
+#include "internal/shortest.hpp"
 #include "internal/utf8.hpp"
 
 namespace cbor_fast {
@@ -285,6 +286,14 @@ status converter::number(std::string_view token, od::value* v, od::document* doc
   // range (1e400); anything else is a syntax error.
   if (e != simdjson::SUCCESS)
     return fail(json_number_grammar(token) ? status::out_of_range : map_error(e), at);
+  // The value itself from the token: simdjson 3.0.1's On-Demand get_double()
+  // misreads some long ones ("0." and 21 or more digits came out with the
+  // digits wrapped modulo 2^64: 0.123456789012345678901 read as
+  // 0.01277632457008837), where the DOM route reads them right.
+  if (detail::read_float(digits.data(), digits.data() + digits.size(), false, d) !=
+      detail::float_text::ok)
+    return fail(status::out_of_range, at);
+  if (negative) d = -d;
   events_.push_back({detail::double_to_bits(d), nullptr, ev_float, false});
   return status::ok;
 }
@@ -569,6 +578,18 @@ struct dom_level {
   dom::object::iterator oit, oend;
 };
 
+/// The number of elements or members. The tape holds 24 bits of it:
+/// simdjson's size() stops at 0xFFFFFF, and from there they are counted
+/// (one step each: the iterator jumps over nested containers).
+template <class Container>
+uint64_t count_of(const Container& c) {
+  uint64_t n = c.size();
+  if (n < 0xFFFFFF) return n;
+  n = 0;
+  for (auto it = c.begin(); it != c.end(); ++it) ++n;
+  return n;
+}
+
 /// Member names of one object, sorted: true when two are equal.
 bool has_duplicate(dom::object o, std::vector<std::string_view>& scratch) {
   if (o.size() < 2) return false;
@@ -629,13 +650,13 @@ status dom_convert(dom::parser& parser, const simdjson::padded_string& padded,
     switch (el.type()) {
       case dom::element_type::ARRAY: {
         const dom::array a = el.get_array().value_unsafe();
-        const status s = w.begin_array(a.size());
+        const status s = w.begin_array(count_of(a));
         stack.push_back({false, a.begin(), a.end(), {}, {}});
         return s;
       }
       case dom::element_type::OBJECT: {
         const dom::object o = el.get_object().value_unsafe();
-        const status s = w.begin_map(o.size());
+        const status s = w.begin_map(count_of(o));
         stack.push_back({true, {}, {}, o.begin(), o.end()});
         return s;
       }

@@ -109,6 +109,15 @@ const from_row k_from_json[] = {
     {"object_order_kept", "{\"b\":1,\"a\":[2,{}]}", "a2616201616182 02a0"},
     {"whitespace_around", " \t\n[ 1 , 2 ]\r\n ", "820102"},
     {"bignum_in_array", "[1,18446744073709551616]", "8201c249010000000000000000"},
+    // A fraction of 21 digits, on the DOM route and on the exact one (which an
+    // integer past 64 bits selects; simdjson's On-Demand get_double() read it
+    // as 0.01277632457008837 there), with the sign, an exponent and underflow.
+    {"float_long_fraction_fast_route", "[1,0.123456789012345678901]", "8201fb3fbf9add3746f65f"},
+    {"float_long_fraction_exact_route", "[18446744073709551616,0.123456789012345678901]",
+     "82c249010000000000000000fb3fbf9add3746f65f"},
+    {"float_exact_route_sign_exponent_underflow",
+     "[18446744073709551616,-0.333333333333333333333,-2.5e-3,1e-400,-0.0]",
+     "85c249010000000000000000fbbfd5555555555555fbbf647ae147ae147bf90000f98000"},
 };
 
 TEST(json_to_cbor, exact_bytes) {
