@@ -2,6 +2,7 @@ package cborfast
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/big"
 	"reflect"
@@ -225,5 +226,43 @@ func TestFxCompatDecoding(t *testing.T) {
 	var z big.Int
 	if err := Unmarshal(unhex(t, "c2 49 01 00 00 00 00 00 00 00 00"), &z); err != nil || z.String() != "18446744073709551616" {
 		t.Fatalf("big.Int: %v %v", z.String(), err)
+	}
+}
+
+// strg is a value behind a non-empty interface (fmt.Stringer).
+type strg struct{ N int }
+
+func (s *strg) String() string { return "strg" }
+
+// A null or undefined into a non-empty interface that holds a pointer makes
+// the interface nil, as fxamacker does (it was handed to the struct behind
+// the pointer, which left itself as it was: the old value came back with no
+// error). Anything else still decodes into what the pointer points at.
+func TestNullIntoANonEmptyInterface(t *testing.T) {
+	type holder struct {
+		A fmt.Stringer `cbor:"A"`
+	}
+	for _, hexIn := range []string{"f6", "f7"} {
+		var x, fxX fmt.Stringer = &strg{1}, &strg{1}
+		if err := Unmarshal(unhex(t, hexIn), &x); err != nil || x != nil {
+			t.Errorf("%s into fmt.Stringer: %v, %v; want nil, nil", hexIn, x, err)
+		}
+		if err := fx.Unmarshal(unhex(t, hexIn), &fxX); err != nil || fxX != nil {
+			t.Errorf("fxamacker %s: %v, %v", hexIn, fxX, err)
+		}
+		in := unhex(t, "a1 61 41 "+hexIn)
+		v, fxV := holder{&strg{1}}, holder{&strg{1}}
+		if err := Unmarshal(in, &v); err != nil || v.A != nil {
+			t.Errorf("%s into a field: %v, %v; want nil, nil", hexIn, v.A, err)
+		}
+		if err := fx.Unmarshal(in, &fxV); err != nil || fxV.A != nil {
+			t.Errorf("fxamacker %s into a field: %v, %v", hexIn, fxV.A, err)
+		}
+	}
+	// {"N": 7} goes into the struct the interface points at.
+	s := &strg{1}
+	var x fmt.Stringer = s
+	if err := Unmarshal(unhex(t, "a1 61 4e 07"), &x); err != nil || x != fmt.Stringer(s) || s.N != 7 {
+		t.Errorf("a map into fmt.Stringer holding &strg: %v, %+v, %v", x, s, err)
 	}
 }

@@ -239,6 +239,8 @@ func (dec *Decoder) Buffered() io.Reader { return bytes.NewReader(dec.buf[dec.of
 // Decode reads the next item into v. It returns io.EOF at the end of the
 // stream between items, io.ErrUnexpectedEOF inside one, and an *Error whose
 // Offset is counted from the start of the stream (such errors are sticky).
+// An error of the Reader is returned as it came and is not kept: the next
+// Decode reads again, going on from the bytes read so far.
 // An item that cannot be completed within DecOptions.MaxStreamBuffer bytes
 // is ErrMemoryBudget at the item's offset.
 func (dec *Decoder) Decode(v any) error {
@@ -261,6 +263,9 @@ func (dec *Decoder) Decode(v any) error {
 		// inside it: decode what is there for the error Unmarshal gives.
 		dec.err = dec.diagnose(v, fe.e)
 		return dec.err
+	}
+	if re, ok := err.(*readError); ok {
+		return re.err
 	}
 	switch {
 	case err == io.EOF:
@@ -315,6 +320,14 @@ func (f *finderError) Error() string {
 	return f.e.Error()
 }
 
+// readError is frame's answer for an error the Reader returned. Decode
+// hands it over as it came and does not keep it: the next Decode reads
+// again from where the bytes so far end (a net.Conn past its read
+// deadline goes on), as fxamacker's Decoder does.
+type readError struct{ err error }
+
+func (r *readError) Error() string { return r.err.Error() }
+
 // shift turns an *Error of the item at dec.off into one with stream offsets.
 func (dec *Decoder) shift(e *Error) *Error {
 	c := *e
@@ -356,7 +369,7 @@ const minRead = 512
 
 // frame reads until the next item is complete in buf[off:] and returns its
 // length: io.EOF at the end between items; a *finderError when the library
-// refused the item or the input ended inside it; a read error; or
+// refused the item or the input ended inside it; a *readError; or
 // ErrMemoryBudget.
 func (dec *Decoder) frame() (int, error) {
 	if dec.off == len(dec.buf) && dec.eof {
@@ -395,7 +408,9 @@ func (dec *Decoder) frame() (int, error) {
 			return 0, &finderError{}
 		}
 		if dec.rerr != nil {
-			return 0, dec.rerr
+			e := dec.rerr
+			dec.rerr = nil
+			return 0, &readError{e}
 		}
 		if err := dec.room(); err != nil {
 			return 0, err
@@ -414,7 +429,7 @@ func (dec *Decoder) frame() (int, error) {
 			// The bytes first: the error when they are used up.
 			dec.rerr = err
 		case err != nil:
-			return 0, err
+			return 0, &readError{err}
 		case n == 0:
 			if empty++; empty == 100 {
 				return 0, io.ErrNoProgress

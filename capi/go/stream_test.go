@@ -966,3 +966,88 @@ func TestDecoderPlainScanAtTheLimits(t *testing.T) {
 		}
 	}
 }
+
+// flakyReader fails every third Read (with no bytes, or after handing over
+// one byte when withBytes), else reads one byte: a connection whose read
+// deadline passes now and then.
+type flakyReader struct {
+	r         io.Reader
+	calls     int
+	withBytes bool
+}
+
+var errFlaky = errors.New("flaky: deadline passed")
+
+func (f *flakyReader) Read(p []byte) (int, error) {
+	f.calls++
+	if f.calls%3 == 0 {
+		if f.withBytes && len(p) > 0 {
+			n, _ := f.r.Read(p[:1])
+			return n, errFlaky
+		}
+		return 0, errFlaky
+	}
+	return f.r.Read(p[:1])
+}
+
+// A Reader's error is handed over and not kept: the next Decode reads again
+// from where the bytes so far end, as fxamacker's Decoder does (it was
+// returned by every later Decode, so a net.Conn whose read deadline passed
+// could not go on). Each Decode's value and error is compared with
+// fxamacker's over the same reader.
+func TestDecoderGoesOnAfterAReadError(t *testing.T) {
+	data := unhex(t, "01 82 02 03 04 63 61 62 63 a1 01 f5")
+	readers := map[string]func() io.Reader{
+		"timeout": func() io.Reader { return iotest.TimeoutReader(iotest.OneByteReader(bytes.NewReader(data))) },
+		"flaky":   func() io.Reader { return &flakyReader{r: bytes.NewReader(data)} },
+		"flaky_with_bytes": func() io.Reader {
+			return &flakyReader{r: bytes.NewReader(data), withBytes: true}
+		},
+	}
+	for name, mk := range readers {
+		type step struct {
+			v   any
+			err string
+		}
+		run := func(decode func(*any) error) []step {
+			var got []step
+			for i := 0; i < 40; i++ {
+				var v any
+				err := decode(&v)
+				s := step{v: v}
+				if err != nil {
+					s.err = err.Error()
+				}
+				got = append(got, s)
+				if err == io.EOF {
+					break
+				}
+			}
+			return got
+		}
+		ours := NewDecoder(mk())
+		got := run(func(v *any) error { return ours.Decode(v) })
+		theirs := fx.NewDecoder(mk())
+		want := run(func(v *any) error { return theirs.Decode(v) })
+		// An error that came with bytes is returned once those bytes are
+		// used up (io.Reader's advice); fxamacker drops some of those, so
+		// there only the values are compared.
+		valuesOf := func(steps []step) []any {
+			var vs []any
+			for _, s := range steps {
+				if s.err == "" {
+					vs = append(vs, s.v)
+				}
+			}
+			return vs
+		}
+		if name != "flaky_with_bytes" && !reflect.DeepEqual(got, want) {
+			t.Errorf("%s:\n got  %v\n want %v (fxamacker)", name, got, want)
+		}
+		if vs := valuesOf(got); !reflect.DeepEqual(vs, valuesOf(want)) || len(vs) != 5 ||
+			got[len(got)-1].err != io.EOF.Error() {
+			t.Errorf("%s: values %v, last %v; want fxamacker's 5 (%v), then EOF", name, vs,
+				got[len(got)-1], valuesOf(want))
+		}
+	}
+}

@@ -588,11 +588,14 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 				return err
 			}
 			iv := reflect.NewAt(t, p).Elem()
+			// null and undefined make the interface nil, whatever it holds
+			// (as fxamacker and encoding/json; handed to the pointer it held,
+			// they left a struct's value as it was).
+			if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
+				iv.SetZero()
+				return nil
+			}
 			if iv.IsNil() || iv.Elem().Kind() != reflect.Pointer || iv.Elem().IsNil() {
-				if it._type == C.CBOR_FAST_TYPE_NULL || it._type == C.CBOR_FAST_TYPE_UNDEFINED {
-					iv.SetZero()
-					return nil
-				}
 				return d.mismatch(it, t, "non-empty interface without a pointer to decode into")
 			}
 			inner := iv.Elem()
