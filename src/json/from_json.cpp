@@ -6,7 +6,8 @@
 //    and object's size; a walk over the tape writes the CBOR directly;
 //  - exact: when the DOM parser refuses the text (an integer beyond 64 bits,
 //    or an error, whose offset the DOM parser does not tell), the On-Demand
-//    parser walks it again, reading integers digit by digit, and records a
+//    parser walks it again, reading integers digit by digit (other numbers
+//    with std::from_chars: detail::read_float), and records a
 //    flat list of events (counts patched in when a container closes) that a
 //    second pass writes; its errors carry the text offset. Its kernel is the
 //    one the compiler targets (portable code), so it is the slow route.
