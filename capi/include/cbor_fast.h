@@ -975,7 +975,9 @@ CBOR_FAST_API cbor_mnode* cbor_mdoc_negative(cbor_mdoc* doc, uint64_t n);
 /** Big-endian magnitude, as cbor_writer_bignum(); stored as UINT/NEGATIVE when it fits. */
 CBOR_FAST_API cbor_mnode* cbor_mdoc_bignum(cbor_mdoc* doc, const uint8_t* magnitude, size_t size,
                                            int negative);
-/** Float, encoded in the given width (CBOR_FAST_FLOAT_SHORTEST for preferred). */
+/** Float, encoded in the given width (CBOR_FAST_FLOAT_SHORTEST for preferred). A
+ *  half or single width rounds the value to it (past its range to an infinity), so
+ *  cbor_mnode_get_double() gives what is written (since 0.5). */
 CBOR_FAST_API cbor_mnode* cbor_mdoc_float(cbor_mdoc* doc, double value,
                                           cbor_fast_float_width width);
 CBOR_FAST_API cbor_mnode* cbor_mdoc_bool(cbor_mdoc* doc, int value);
@@ -1452,7 +1454,11 @@ CBOR_FAST_API int cbor_host_is_little_endian(void);
  *         a tag under CTAP2 with its offset); every cbor_decode() status;
  *         CBOR_FAST_ERR_DUPLICATE_KEY; CBOR_FAST_ERR_OUT_OF_MEMORY; what the
  *         writer returns (CBOR_FAST_ERR_BUFFER_TOO_SMALL: cbor_writer_size()
- *         tells the size needed). Since 0.4.
+ *         tells the size needed). On another error, what was written before
+ *         it stays (in the writer or handed to its sink; a tag refused under
+ *         CTAP2 comes after the items before it) and the writer is left inside
+ *         the open containers: reset it before writing anything else. A
+ *         duplicate key is found before its map's first byte. Since 0.4.
  */
 CBOR_FAST_API cbor_fast_status cbor_canonicalize(const void* data, size_t size,
                                                  uint32_t encode_flags, uint32_t decode_flags,
@@ -1463,7 +1469,9 @@ CBOR_FAST_API cbor_fast_status cbor_canonicalize(const void* data, size_t size,
  * is cbor_mdoc_encode(); a canonical flag encodes, decodes and re-encodes the
  * tree sorted (about three times the work of a plain encode).
  * @return as cbor_mdoc_encode(), plus CBOR_FAST_ERR_INVALID_ARGUMENT for bad
- *         flags and CBOR_FAST_ERR_DUPLICATE_KEY. Since 0.4.
+ *         flags (and a tag under CTAP2) and CBOR_FAST_ERR_DUPLICATE_KEY; on an
+ *         error the writer keeps what was written before it, as with
+ *         cbor_canonicalize(). Since 0.4.
  */
 CBOR_FAST_API cbor_fast_status cbor_mdoc_encode_flags(const cbor_mdoc* doc, uint32_t flags,
                                                       cbor_writer* writer);

@@ -436,7 +436,11 @@ status encode(const document& doc, writer& w, uint32_t flags = encode_none) noex
 /// containers, a few bytes per node and per level of their nesting. A key that is an
 /// array, map or tag is encoded once for its map and again inside each key
 /// that contains it: keys nested in keys cost O(size x that nesting depth)
-/// (2 MB of 500-deep map-in-key chains: about 4 s). Since 0.4.
+/// (2 MB of 500-deep map-in-key chains: about 4 s). On an error, what was
+/// written before it stays written (in the writer's buffer or already handed
+/// to its sink: a key refused by encode_ctap2 comes after the items before
+/// it), and the writer is left inside the open containers: reset() it before
+/// writing anything else. duplicate_key is found before a map's first byte. Since 0.4.
 status encode(node n, writer& w, uint32_t flags, error_info* error) noexcept;
 /// As encode(doc.root(), w, flags, error), with the scratch memory of the
 /// canonical forms and any heap stack from the document's allocator (a node
@@ -450,7 +454,9 @@ status encode(const document& doc, writer& w, uint32_t flags, error_info* error)
 /// encode(node, w, flags, error). Returns ok; invalid_argument (no canonical
 /// flag, two of them, unknown flags; a tag under encode_ctap2); every decode
 /// status with its offset; duplicate_key with the later key's offset; the
-/// writer's errors. Since 0.4.
+/// writer's errors (what was written before an error stays, as with
+/// encode()). decode_copy_strings is accepted and changes nothing here (the
+/// C cbor_canonicalize() refuses CBOR_FAST_DECODE_COPY_STRINGS). Since 0.4.
 status canonicalize(const void* data, size_t size, writer& w, uint32_t flags = encode_canonical,
                     const decode_options& options = {}, error_info* error = nullptr) noexcept;
 
@@ -616,7 +622,10 @@ class mutable_document {
   /// Big-endian magnitude (negative: the value is -1 - magnitude); a plain
   /// integer when it fits 64 bits, else tag 2/3 over the byte string.
   mutable_node* make_bignum(const uint8_t* magnitude, size_t size, bool negative) noexcept;
-  /// width: float_width::shortest (preferred) or a forced width.
+  /// width: float_width::shortest (preferred) or a forced width. A forced half or
+  /// single width rounds the value to it (to nearest, ties to even; past the width's
+  /// range to an infinity, as writer::write_float writes it), so get_double() gives
+  /// what is written (since 0.5; it gave the value as passed).
   mutable_node* make_float(double value, float_width width = float_width::shortest) noexcept;
   mutable_node* make_bool(bool value) noexcept;
   mutable_node* make_null() noexcept;

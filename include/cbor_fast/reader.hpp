@@ -265,9 +265,10 @@ class reader {
   status read_array(std::vector<double>& out) noexcept;
 
   /// Final check of a sequence: ok when all input was consumed and no
-  /// container is open; invalid_state (not sticky) with input left, or with
-  /// only the end items of definite arrays and maps whose items are all read
-  /// left unread; truncated with the offset when an open container wants
+  /// container is open; trailing_bytes (not sticky) with items left unread at
+  /// the top level; invalid_state (not sticky) with a container open and
+  /// input left, or with only the end items of definite arrays and maps whose
+  /// items are all read left unread; truncated with the offset when an open container wants
   /// more bytes (streaming, before end_input(): need_more, not sticky, as
   /// next() gives; a finish() there used to end the stream for good), or
   /// the sticky error.

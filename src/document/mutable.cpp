@@ -3,6 +3,7 @@
 //
 // A node is placed at most once (root, container item or tag content) and
 // remembers its parent, so a container can never end up inside itself.
+#include <cmath>
 #include <cstring>
 #include <new>
 #include <utility>
@@ -127,6 +128,10 @@ struct mdoc_core {
     if (width != float_width::shortest && width != float_width::half &&
         width != float_width::single && width != float_width::double_)
       return nullptr;
+    // A forced width holds the value it writes (get_double() as a decoded
+    // node's); a NaN keeps its payload's bits for the writer to narrow.
+    if (!std::isnan(v) && width == float_width::half) v = half_to_double(double_to_half(v));
+    if (!std::isnan(v) && width == float_width::single) v = single_to_double(double_to_single(v));
     mutable_node* n = make(item_type::floating);
     if (n != nullptr) {
       n->u_.dbl = v;

@@ -2,6 +2,7 @@
 // immutable nodes, O(1) sibling iteration, and removal from arrays and maps.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -228,6 +229,43 @@ TEST(MutableEdit, GettersOfImmutableNodes) {
   ASSERT_EQ(m.make_float(100000.0)->get_float_bits(bits), status::ok);
   EXPECT_EQ(bits, 0x47c35000u);
   EXPECT_EQ(m.make_uint(1)->get_float_bits(bits), status::type_mismatch);
+}
+
+TEST(MutableEdit, AForcedFloatWidthHoldsTheValueItWrites) {
+  // get_double() gave the value passed while the bits written were rounded:
+  // 65536 as a half was written f97c00 (infinity) and read back as 65536.
+  mutable_document m;
+  struct row {
+    const char* name;
+    double value;
+    float_width width;
+    double want;
+    uint64_t bits;
+  };
+  const row rows[] = {
+      {"half_65536_overflows", 65536.0, float_width::half, HUGE_VAL, 0x7c00},
+      {"half_65504_max", 65504.0, float_width::half, 65504.0, 0x7bff},
+      {"half_65519_rounds_down", 65519.0, float_width::half, 65504.0, 0x7bff},
+      {"half_65520_rounds_up", 65520.0, float_width::half, HUGE_VAL, 0x7c00},
+      {"half_0_1", 0.1, float_width::half, 0.0999755859375, 0x2e66},
+      {"half_minus_tiny_to_minus_zero", -1e-10, float_width::half, -0.0, 0x8000},
+      {"single_0_1", 0.1, float_width::single, double(0.1f), 0x3dcccccd},
+      {"single_1e39_overflows", 1e39, float_width::single, HUGE_VAL, 0x7f800000},
+      {"double_0_1_kept", 0.1, float_width::double_, 0.1, 0x3fb999999999999a},
+      {"shortest_0_1_kept", 0.1, float_width::shortest, 0.1, 0x3fb999999999999a},
+  };
+  for (const row& r : rows) {
+    SCOPED_TRACE(r.name);
+    mutable_node* n = m.make_float(r.value, r.width);
+    ASSERT_NE(n, nullptr);
+    double got = 0;
+    ASSERT_EQ(n->get_double(got), status::ok);
+    EXPECT_EQ(got, r.want);
+    EXPECT_EQ(std::signbit(got), std::signbit(r.want));
+    uint64_t bits = 0;
+    ASSERT_EQ(n->get_float_bits(bits), status::ok);
+    EXPECT_EQ(bits, r.bits);
+  }
 }
 
 // ---- the key index of maps of 16 pairs or more (since 0.5) ---------------------------
