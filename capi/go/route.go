@@ -114,6 +114,8 @@ type tokens struct {
 	i      int
 	sticky error
 	box    boxer // slabs for the values built into `any`
+	// frames: buildAny's stack, kept between values (cleared).
+	frames []frame
 	// noIndef: IndefLengthForbidden, checked on every item as batches
 	// arrive (the reader has no such option of its own).
 	noIndef bool
