@@ -97,6 +97,7 @@ class parser {
   status string_literal(std::string& content, uint8_t& major, size_t& at);
   status quoted_text(std::string& out);
   status quoted_bytes(std::string& out);
+  status quoted(std::string& out, char quote);
   status hex_literal(std::string& out);
   status base_literal(std::string& out, int kind);
   /// An optional _0.._3 right here: its ai (24..27) or k_shortest.
@@ -477,13 +478,18 @@ status parser::word() {
   return after_value();
 }
 
-status parser::quoted_text(std::string& out) {
+status parser::quoted_text(std::string& out) { return quoted(out, '"'); }
+
+/// "text" or 'bytes' after its opening quote: JSON's escapes and \' (RFC
+/// 8610 G.2: a single-quoted string takes the escapes of a double-quoted
+/// one), no raw control character.
+status parser::quoted(std::string& out, char quote) {
   const size_t at = p_;
-  ++p_;  // "
+  ++p_;  // the quote
   for (;;) {
     if (at_end()) return fail(status::syntax_error, at);
     const char c = t_[p_];
-    if (c == '"') {
+    if (c == quote) {
       ++p_;
       return status::ok;
     }
@@ -549,27 +555,17 @@ status parser::quoted_text(std::string& out) {
   }
 }
 
-/// 'text' as a byte string (RFC 8610 G.2): \' and \\ escapes.
+/// 'text' as a byte string (RFC 8610 G.2): the UTF-8 bytes of its
+/// characters, escapes as in "text"; the text between the quotes must be
+/// UTF-8 (invalid_utf8 at the opening quote), as a text string's content.
 status parser::quoted_bytes(std::string& out) {
   const size_t at = p_;
-  ++p_;
-  for (;;) {
-    if (at_end()) return fail(status::syntax_error, at);
-    const char c = t_[p_];
-    if (c == '\'') {
-      ++p_;
-      return status::ok;
-    }
-    if (c == '\\') {
-      const char e = peek(1);
-      if (e != '\'' && e != '\\') return fail(status::syntax_error, p_);
-      out += e;
-      p_ += 2;
-      continue;
-    }
-    out += c;
-    ++p_;
-  }
+  const size_t before = out.size();
+  if (status s = quoted(out, '\''); s != status::ok) return s;
+  if (detail::utf8_validate(reinterpret_cast<const uint8_t*>(out.data()) + before,
+                            out.size() - before) != out.size() - before)
+    return fail(status::invalid_utf8, at);
+  return status::ok;
 }
 
 /// h'..': hex digit pairs; whitespace and /comments/ anywhere between digits.

@@ -100,6 +100,11 @@ const row k_rows[] = {
     {"infinity_double", "-Infinity_3", "fbfff0000000000000"},
     {"text_escapes", "\"\\\"\\\\\\n\\u00fc\\ud800\\udd51\"", "69225c0ac3bcf0908591"},
     {"bytes_single_quoted", "'a\\'b'", "43612762"},
+    // G.2: a single-quoted string takes the escapes of a double-quoted one
+    // (only \\' and \\\\ were taken; the rest were syntax errors).
+    {"bytes_escapes", "'\\n\\t\\\"\\/\\\\\\b\\f\\r'", "48 0a09222f5c080c0d"},
+    {"bytes_escaped_u", "'\\u00fc\\ud83d\\ude00'", "46 c3bc f09f9880"},
+    {"bytes_raw_utf8", "'\xc3\xbc'", "42c3bc"},
     {"hex_with_space_and_comment", "h'01 02 /three:/ 03'", "43010203"},
     {"b64", "b64'AQID'", "43010203"},
     {"b64url_no_padding", "b64'-_8'", "42fbff"},
@@ -170,6 +175,16 @@ const error_row k_errors[] = {
     {"unclosed_text", "\"abc", status::syntax_error, 0},
     {"bad_escape", "\"\\x\"", status::syntax_error, 1},
     {"lone_low_surrogate", "\"\\udc00\"", status::syntax_error, 1},
+    // Single-quoted: no raw control character, UTF-8 text, JSON's escapes
+    // (a raw 01 and ff were taken as bytes: 'a<01>b' was 43610162).
+    {"bytes_raw_control",
+     "'a\x01"
+     "b'",
+     status::syntax_error, 2},
+    {"bytes_invalid_utf8", "'\xff'", status::invalid_utf8, 0},
+    {"bytes_bad_escape", "'\\x'", status::syntax_error, 1},
+    {"bytes_lone_surrogate", "'\\ud800'", status::syntax_error, 1},
+    {"bytes_unclosed", "'ab", status::syntax_error, 0},
     {"two_items", "1 2", status::syntax_error, 2},
     {"unknown_word", "[tru]", status::syntax_error, 1},
     {"odd_hex", "h'012'", status::syntax_error, 5},
