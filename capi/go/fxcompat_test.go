@@ -266,3 +266,90 @@ func TestNullIntoANonEmptyInterface(t *testing.T) {
 		t.Errorf("a map into fmt.Stringer holding &strg: %v, %+v, %v", x, s, err)
 	}
 }
+
+// errU's UnmarshalCBOR always fails.
+type errU struct{ seen bool }
+
+var errErrU = errors.New("errU: refused")
+
+func (e *errU) UnmarshalCBOR([]byte) error {
+	e.seen = true
+	return errErrU
+}
+
+// A type error inside an `any` (a map key Go cannot hash, tag 1 over a map)
+// and an error of an Unmarshaler are kept as type errors are: the first one
+// is returned and decoding goes on after the value, as fxamacker does (both
+// ended the whole Unmarshal: the fields after them stayed unset). The `any`
+// itself stays as it was (fxamacker stores the rest of its value: README).
+func TestDecodingGoesOnAfterAnAnyOrUnmarshalerError(t *testing.T) {
+	type withAny struct {
+		A int    `cbor:"a"`
+		I any    `cbor:"i"`
+		B string `cbor:"b"`
+	}
+	for _, row := range []struct{ name, hex string }{
+		{"unhashable_key", "a3 61 61 41 00 61 69 a1 81 01 02 61 62 61 7a"},
+		{"tag1_over_map", "a3 61 61 41 00 61 69 c1 a0 61 62 61 7a"},
+		{"unhashable_key_indefinite", "a3 61 61 41 00 61 69 bf 81 01 02 ff 61 62 61 7a"},
+		{"unhashable_key_deep", "a3 61 61 41 00 61 69 82 a1 01 a1 81 01 02 80 61 62 61 7a"},
+	} {
+		var ours, theirs withAny
+		err, fxErr := Unmarshal(unhex(t, row.hex), &ours), fx.Unmarshal(unhex(t, row.hex), &theirs)
+		var te *UnmarshalTypeError
+		var fte *fx.UnmarshalTypeError
+		if !errors.As(err, &te) || !errors.As(fxErr, &fte) || te.Offset != 3 || fte.GoType != "int" {
+			t.Errorf("%s: %v / fxamacker %v; want the type error of a at offset 3", row.name, err, fxErr)
+		}
+		if ours.B != "z" || theirs.B != "z" || ours.I != nil {
+			t.Errorf("%s: %+v / fxamacker %+v; want b set and i left nil", row.name, ours, theirs)
+		}
+	}
+	// In a []any: the element stays nil, the next is read.
+	var list []any
+	err := Unmarshal(unhex(t, "83 01 a1 81 01 02 03"), &list)
+	var te *UnmarshalTypeError
+	if !errors.As(err, &te) || te.Offset != 3 || !reflect.DeepEqual(list, []any{uint64(1), nil, uint64(3)}) {
+		t.Errorf("[]any: %v, %v; want [1 <nil> 3] and the key's type error at 3", list, err)
+	}
+
+	type withU struct {
+		B int  `cbor:"b"`
+		A errU `cbor:"a"`
+		C int  `cbor:"c"`
+	}
+	for _, row := range []struct {
+		name, hex string
+		first     func(error) bool
+	}{
+		{"unmarshaler_error_first", "a2 61 61 01 61 63 02", func(e error) bool { return e == errErrU }},
+		{"type_error_before_it", "a3 61 62 60 61 61 01 61 63 05", func(e error) bool {
+			var te *UnmarshalTypeError
+			return errors.As(e, &te) && te.Offset == 3
+		}},
+	} {
+		var ours, theirs withU
+		err, fxErr := Unmarshal(unhex(t, row.hex), &ours), fx.Unmarshal(unhex(t, row.hex), &theirs)
+		if !row.first(err) || (err == errErrU) != (fxErr == errErrU) {
+			t.Errorf("%s: %v / fxamacker %v", row.name, err, fxErr)
+		}
+		if ours.C == 0 || ours.C != theirs.C || !ours.A.seen {
+			t.Errorf("%s: %+v / fxamacker %+v; want c set after a", row.name, ours, theirs)
+		}
+	}
+	// A named empty interface at the top level goes through the same
+	// decoder as a field: the tag's content ends the input there.
+	type myAny interface{}
+	var named myAny = "untouched"
+	if err := Unmarshal(unhex(t, "c2 30"), &named); !errors.As(err, &te) || te.Offset != 0 {
+		t.Errorf("c2 30 into a named any: %v, want the bignum's type error at 0", err)
+	}
+	if err := Unmarshal(unhex(t, "c2 30 01"), &named); err == nil {
+		t.Errorf("c2 30 01 into a named any: no error for the trailing byte")
+	}
+	var us, fus []errU
+	err, fxErr := Unmarshal(unhex(t, "83 01 60 02"), &us), fx.Unmarshal(unhex(t, "83 01 60 02"), &fus)
+	if err != errErrU || fxErr != errErrU || len(us) != 3 || len(fus) != 3 {
+		t.Errorf("[]errU: %d elements, %v / fxamacker %d, %v", len(us), err, len(fus), fxErr)
+	}
+}

@@ -549,6 +549,56 @@ func (t *tokens) skipRest(it *citem) (end int, err error) {
 	}
 }
 
+// skipPartial passes over what is left of a value whose head was at depth
+// `depth` after a decoder stopped inside it (or right after it): the items
+// deeper than the head, then the value's END if it is still to come (an END
+// at the head's own depth can only be its: its parent's END is one level
+// up, and its siblings are not ENDs). Anything else is left to be read.
+func (t *tokens) skipPartial(depth C.uint32_t) error {
+	// Nothing to read when the item read last ends the value: its END, or
+	// a scalar or definite string at the head's depth (reading on would
+	// take the next value's head, or fail at the end of the input).
+	if t.i > 0 {
+		last := &t.batch[t.i-1]
+		if last.depth == depth && valueEnds(last) {
+			return nil
+		}
+		// The input read to its end (a tag's content closed the value at
+		// the top level): nothing can follow. A value cut short there is
+		// the truncation the caller's next read reports.
+		if t.i == len(t.batch) && itemEnd(last) >= len(t.data) {
+			return nil
+		}
+	}
+	for {
+		it, err := t.next()
+		if err != nil {
+			return err
+		}
+		if it.depth > depth {
+			continue
+		}
+		if it._type != C.CBOR_FAST_TYPE_END || it.depth != depth {
+			t.i-- // not the value's: read it again
+		}
+		return nil
+	}
+}
+
+// valueEnds: `it` is the last item of a value: an END, or an item that opens
+// nothing (not an array, map, tag or indefinite string).
+func valueEnds(it *citem) bool {
+	switch it._type {
+	case C.CBOR_FAST_TYPE_END:
+		return true
+	case C.CBOR_FAST_TYPE_ARRAY, C.CBOR_FAST_TYPE_MAP, C.CBOR_FAST_TYPE_TAG:
+		return false
+	case C.CBOR_FAST_TYPE_BYTES, C.CBOR_FAST_TYPE_TEXT:
+		return it.flags&C.CBOR_FAST_ITEM_INDEFINITE == 0
+	}
+	return true
+}
+
 // content is the bytes of the string item `it` just read: a view for a
 // definite string, its chunks joined (read up to its END) for an indefinite
 // one.

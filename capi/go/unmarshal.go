@@ -161,6 +161,15 @@ func (d *decState) mismatch(it *citem, t reflect.Type, reason string) error {
 	return err
 }
 
+// keepError records err as a type error is recorded (the first one is
+// returned at the end).
+func (d *decState) keepError(err error) {
+	d.nerr++
+	if d.err == nil {
+		d.err = err
+	}
+}
+
 // typeError records a type error at `it` (the first one is returned at the
 // end) for a value already read or passed over.
 func (d *decState) typeError(it *citem, t reflect.Type, reason string) {
@@ -347,7 +356,13 @@ func buildDec(t reflect.Type, td *typeDec) decFn {
 				return err
 			}
 			u := reflect.NewAt(t, p).Interface().(Unmarshaler)
-			return u.UnmarshalCBOR(d.t.data[start:end:end])
+			// Its error is kept as a type error is (the first one is
+			// returned) and decoding goes on after the value, as fxamacker
+			// does: the fields after it are set.
+			if err := u.UnmarshalCBOR(d.t.data[start:end:end]); err != nil {
+				d.keepError(err)
+			}
+			return nil
 		}
 	}
 	if t != timeType && t.Kind() != reflect.Pointer && t.Kind() != reflect.Interface &&
@@ -574,9 +589,18 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 	case reflect.Interface:
 		if t.NumMethod() == 0 {
 			return func(d *decState, it *citem, p unsafe.Pointer) error {
+				depth := it.depth // it may not outlive buildAny's reads
 				v, _, err := buildAny(&d.t, it, flavorAny, d.dm.lim)
 				if err != nil {
-					return err
+					te, ok := err.(*UnmarshalTypeError)
+					if !ok {
+						return err
+					}
+					// A value Go cannot hold (a map key it cannot hash, a
+					// tag's content): the `any` stays as it was, the error
+					// is kept, and decoding goes on after the value.
+					d.keepError(te)
+					return d.t.skipPartial(depth)
 				}
 				*(*any)(p) = v
 				return nil
@@ -1663,7 +1687,15 @@ func (dm *decMode) unmarshal(data []byte, v any, wantRest, checked bool) (rest [
 	if err != nil {
 		return nil, err
 	}
-	if err := td.fn(d, it, target); err != nil {
+	var ferr error
+	if et == anyType {
+		// Straight to buildAny: its first type error ends it (as an `any`
+		// inside a value ends only itself, decoding going on after it).
+		aside, _, ferr = buildAny(&d.t, it, flavorAny, dm.lim)
+	} else {
+		ferr = td.fn(d, it, target)
+	}
+	if err := ferr; err != nil {
 		if et == anyType {
 			// An `any` is built with no first pass, and stops at its first
 			// error: malformed input, a limit, a forbidden tag or trailing
