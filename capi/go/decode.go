@@ -306,6 +306,13 @@ func buildAny(t *tokens, first *citem, fl flavor, lim *limits) (any, int, error)
 					return nil, 0, err
 				}
 				if ok {
+					// The tags in front of the registered ones stay Tags
+					// around its value.
+					for i := range nums {
+						stack = push(stack)
+						f := &stack[len(stack)-1]
+						f.kind, f.tag, f.off = C.CBOR_FAST_TYPE_TAG, nums[i], offs[i]
+					}
 					v = rv // (its end is not tracked: flavorAny callers do not use it)
 					break
 				}

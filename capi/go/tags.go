@@ -367,13 +367,17 @@ func equalNums(a, b []uint64) bool {
 }
 
 // anyRegistered reads, for buildAny, the tags starting at it (a tag item):
-// the value of the registered type their numbers name, decoded from the
-// content, or (ok false) the numbers and the content's first item to go on
-// with. t must be the tokens of a decState (Unmarshal's).
+// the value of the registered type that the innermost of their numbers name
+// (the longest such run), decoded from the content, with (ok) the numbers
+// and offsets of the tags in front of that run, which stay Tags around the
+// value (10(1000([1, 2])) with 1000 registered: Tag{10, the type's value},
+// as fxamacker gives it); or (ok false) all the numbers and the content's
+// first item to go on with. t must be the tokens of a decState (Unmarshal's).
 func anyRegistered(t *tokens, it *citem, l tagLookup) (v any, ok bool, nums []uint64, offs []int, c *citem, err error) {
 	nums = []uint64{uint64(it.value)}
 	offs = []int{int(it.offset)}
 	var head []byte
+	starts := []int{0} // where each tag's head starts in head
 	head = appendHead(head, 0xc0, uint64(it.value))
 	for {
 		if c, err = t.next(); err != nil {
@@ -384,9 +388,16 @@ func anyRegistered(t *tokens, it *citem, l tagLookup) (v any, ok bool, nums []ui
 		}
 		nums = append(nums, uint64(c.value))
 		offs = append(offs, int(c.offset))
+		starts = append(starts, len(head))
 		head = appendHead(head, 0xc0, uint64(c.value))
 	}
-	ti := l.decType(string(head))
+	var ti *tagItem
+	outer := 0
+	for ; outer < len(nums); outer++ {
+		if ti = l.decType(string(head[starts[outer]:])); ti != nil {
+			break
+		}
+	}
 	if ti == nil {
 		return nil, false, nums, offs, c, nil
 	}
@@ -396,5 +407,5 @@ func anyRegistered(t *tokens, it *citem, l tagLookup) (v any, ok bool, nums []ui
 	if err := td.inner(d, c, rv.UnsafePointer()); err != nil {
 		return nil, false, nil, nil, nil, err
 	}
-	return rv.Elem().Interface(), true, nil, nil, nil, nil
+	return rv.Elem().Interface(), true, nums[:outer], offs[:outer], nil, nil
 }

@@ -122,9 +122,50 @@ func TestTagSetInterop(t *testing.T) {
 		t.Fatalf("any: %#v %v", a, err)
 	}
 	// Tags no registration names stay Tag values (nested: Tag in Tag).
-	if err := dm.Unmarshal(unhex(t, "d903e9 d903e8 01"), &a); err != nil ||
-		!reflect.DeepEqual(a, Tag{1001, Tag{1000, uint64(1)}}) {
+	if err := dm.Unmarshal(unhex(t, "d903ed d903ee 01"), &a); err != nil ||
+		!reflect.DeepEqual(a, Tag{1005, Tag{1006, uint64(1)}}) {
 		t.Fatalf("unregistered: %#v %v", a, err)
+	}
+	// The innermost tags a type is registered for name it, under the tags
+	// in front of them, which stay Tags (only a whole chain did: Tag{10,
+	// Tag{1000, [1 2]}}), as fxamacker decodes them; content the type
+	// cannot take is an error in both.
+	for _, row := range []struct {
+		hex   string
+		outer []uint64 // the Tags around the tagPoint; nil: an error
+	}{
+		{"d80a d903e8 a2 6178 01 6179 02", []uint64{10}},
+		{"d903e8 d903e8 a2 6178 01 6179 02", []uint64{1000}},
+		{"d903e9 d903e8 a2 6178 01 6179 02", []uint64{1001}},
+		{"d80a d80b d903e8 a2 6178 01 6179 02", []uint64{10, 11}},
+		{"d903e9 d903e8 01", nil},
+		{"d80a d903e8 01", nil},
+	} {
+		var ours, theirs any
+		err, fxErr := dm.Unmarshal(unhex(t, row.hex), &ours), fdm.Unmarshal(unhex(t, row.hex), &theirs)
+		if row.outer == nil {
+			if err == nil || fxErr == nil {
+				t.Errorf("%s: %v / fxamacker %v; want errors", row.hex, err, fxErr)
+			}
+			continue
+		}
+		if err != nil || fxErr != nil {
+			t.Errorf("%s: %v / fxamacker %v", row.hex, err, fxErr)
+			continue
+		}
+		o, f := ours, theirs
+		for _, n := range row.outer {
+			ot, ok1 := o.(Tag)
+			ft, ok2 := f.(fx.Tag)
+			if !ok1 || !ok2 || ot.Number != n || ft.Number != n {
+				t.Errorf("%s: %#v / fxamacker %#v; want tag %d outside", row.hex, ours, theirs, n)
+				break
+			}
+			o, f = ot.Content, ft.Content
+		}
+		if o != (tagPoint{1, 2}) || f != (tagPoint{1, 2}) {
+			t.Errorf("%s: content %#v / fxamacker %#v; want the tagPoint", row.hex, o, f)
+		}
 	}
 	// Without the mode the tags are written not and passed over on reading.
 	if b, _ := Marshal(tagPoint{1, 2}); !bytes.Equal(b, unhex(t, "a2 6178 01 6179 02")) {
