@@ -283,17 +283,19 @@ status converter::number(std::string_view token, od::value* v, od::document* doc
   } else {
     e = doc->get_double().get(d);
   }
-  // A number of the JSON grammar that simdjson refuses is out of the double
-  // range (1e400); anything else is a syntax error.
-  if (e != simdjson::SUCCESS)
-    return fail(json_number_grammar(token) ? status::out_of_range : map_error(e), at);
-  // The value itself from the token: simdjson 3.0.1's On-Demand get_double()
-  // misreads some long ones ("0." and 21 or more digits came out with the
-  // digits wrapped modulo 2^64: 0.123456789012345678901 read as
-  // 0.01277632457008837), where the DOM route reads them right.
-  if (detail::read_float(digits.data(), digits.data() + digits.size(), false, d) !=
-      detail::float_text::ok)
-    return fail(status::out_of_range, at);
+  // get_double() only consumes the token here: the value comes from the
+  // token's text. simdjson 3.0.1's On-Demand get_double() misreads some long
+  // numbers ("0." and 21 or more digits came out with the digits wrapped
+  // modulo 2^64: 0.123456789012345678901 read as 0.01277632457008837) and
+  // refuses exponents past its range that underflow to zero
+  // (1e-99999999999999999999), where the DOM route reads both right.
+  if (!json_number_grammar(token))
+    return fail(e != simdjson::SUCCESS ? map_error(e) : status::syntax_error, at);
+  switch (detail::read_float(digits.data(), digits.data() + digits.size(), false, d)) {
+    case detail::float_text::ok: break;
+    case detail::float_text::overflow: return fail(status::out_of_range, at);  // 1e400
+    case detail::float_text::syntax: return fail(status::syntax_error, at);
+  }
   if (negative) d = -d;
   events_.push_back({detail::double_to_bits(d), nullptr, ev_float, false});
   return status::ok;

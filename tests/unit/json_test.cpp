@@ -118,6 +118,13 @@ const from_row k_from_json[] = {
     {"float_exact_route_sign_exponent_underflow",
      "[18446744073709551616,-0.333333333333333333333,-2.5e-3,1e-400,-0.0]",
      "85c249010000000000000000fbbfd5555555555555fbbf647ae147ae147bf90000f98000"},
+    // Exponents past any range that underflow: zero on both routes (the exact
+    // route was out_of_range: simdjson's get_double() refused them there).
+    {"float_huge_negative_exponent_fast_route",
+     "[1,1e-99999999999999999999,0.0e99999999999999999999]", "8301f90000f90000"},
+    {"float_huge_negative_exponent_exact_route",
+     "[18446744073709551616,1e-99999999999999999999,-0.0e99999999999999999999,2]",
+     "84c249010000000000000000f90000f9800002"},
 };
 
 TEST(json_to_cbor, exact_bytes) {
