@@ -353,3 +353,59 @@ func TestDecodingGoesOnAfterAnAnyOrUnmarshalerError(t *testing.T) {
 		t.Errorf("[]errU: %d elements, %v / fxamacker %d, %v", len(us), err, len(fus), fxErr)
 	}
 }
+
+// The same for the other values built into `any`: the values of a
+// map[string]any, the keys of a map[any]T and a Tag's content. The pair (or
+// the Tag) is not stored, the first error is returned and the fields after
+// it are set, as fxamacker does.
+func TestDecodingGoesOnAfterAnErrorInAMapOrTag(t *testing.T) {
+	type withMap struct {
+		M map[string]any `cbor:"m"`
+		C int            `cbor:"c"`
+	}
+	type withKeys struct {
+		M map[any]int `cbor:"m"`
+		C int         `cbor:"c"`
+	}
+	type withTag struct {
+		T Tag `cbor:"t"`
+		C int `cbor:"c"`
+	}
+	for _, row := range []struct {
+		name, hex string
+		ours, fx  any // fresh targets
+		check     func(ours, fx any) bool
+	}{
+		{"map_string_any_value", "a2 616d a2 6161 a18101 02 6162 03 6163 07", new(withMap), new(withMap),
+			func(o, f any) bool {
+				a, b := o.(*withMap), f.(*withMap)
+				return a.C == 7 && b.C == 7 && reflect.DeepEqual(a.M, map[string]any{"b": uint64(3)}) &&
+					len(b.M) == 1 && b.M["b"] == uint64(3)
+			}},
+		{"map_any_key", "a2 616d a2 8101 01 6162 03 6163 07", new(withKeys), new(withKeys),
+			func(o, f any) bool {
+				a, b := o.(*withKeys), f.(*withKeys)
+				return a.C == 7 && b.C == 7 && reflect.DeepEqual(a.M, map[any]int{"b": 3}) &&
+					reflect.DeepEqual(b.M, map[any]int{"b": 3})
+			}},
+		{"map_any_key_holding_a_bad_key", "a2 616d a2 a18101 02 01 6162 03 6163 07", new(withKeys), new(withKeys),
+			func(o, f any) bool {
+				a, b := o.(*withKeys), f.(*withKeys)
+				return a.C == 7 && b.C == 7 && reflect.DeepEqual(a.M, map[any]int{"b": 3})
+			}},
+		{"tag_content", "a2 6174 d903e8 a1 8101 02 6163 07", new(withTag), new(withTag),
+			func(o, f any) bool {
+				a, b := o.(*withTag), f.(*withTag)
+				return a.C == 7 && b.C == 7 && a.T.Number == 0
+			}},
+	} {
+		err, fxErr := Unmarshal(unhex(t, row.hex), row.ours), fx.Unmarshal(unhex(t, row.hex), row.fx)
+		var te *UnmarshalTypeError
+		if !errors.As(err, &te) || fxErr == nil {
+			t.Errorf("%s: %v / fxamacker %v; want type errors", row.name, err, fxErr)
+		}
+		if !row.check(row.ours, row.fx) {
+			t.Errorf("%s: %+v / fxamacker %+v", row.name, row.ours, row.fx)
+		}
+	}
+}

@@ -275,7 +275,28 @@ func (dec *Decoder) Decode(v any) error {
 		return err
 	}
 	item := dec.buf[dec.off : dec.off+n : dec.off+n]
-	_, err = dec.dm.unmarshal(item, v, true, true)
+	rest, err := dec.dm.unmarshal(item, v, true, true)
+	if rest != nil && err != nil {
+		// Decoded whole with an error kept on the way (a type error, an
+		// Unmarshaler's error, which may be an *Error of its own): the
+		// item is passed and the next Decode reads the one after it.
+		at := dec.base + dec.off
+		dec.off += n
+		switch e := err.(type) {
+		case *UnmarshalTypeError:
+			c := *e
+			c.Offset += at
+			return &c
+		case *Error:
+			if invalidOnly(e.Code) {
+				c := *e
+				c.Offset += at
+				c.ItemOffset += at
+				return &c
+			}
+		}
+		return err
+	}
 	if e, ok := err.(*Error); ok {
 		e = dec.shift(e)
 		if !invalidOnly(e.Code) {

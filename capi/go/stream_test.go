@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"math/rand"
 	"reflect"
@@ -1049,5 +1050,50 @@ func TestDecoderGoesOnAfterAReadError(t *testing.T) {
 			t.Errorf("%s: values %v, last %v; want fxamacker's 5 (%v), then EOF", name, vs,
 				got[len(got)-1], valuesOf(want))
 		}
+	}
+}
+
+// errLibPtr's UnmarshalCBOR fails with this package's own *Error (it
+// decodes bytes that are cut short).
+type errLibPtr struct{ X int }
+
+func (e *errLibPtr) UnmarshalCBOR([]byte) error {
+	var x any
+	return Unmarshal([]byte{0x82, 0x01}, &x)
+}
+
+// A Decoder takes an Unmarshaler's error, even an *Error of this package's,
+// as the item's and reads the next item after it, as fxamacker does (the
+// *Error looked like a malformed stream: it came back from every later
+// Decode, its offset moved by the item's).
+func TestDecoderGoesOnAfterAnUnmarshalersError(t *testing.T) {
+	in := unhex(t, "a1 6178 01 05 06")
+	var wantErr error
+	{
+		var x any
+		wantErr = Unmarshal([]byte{0x82, 0x01}, &x)
+	}
+	type row struct {
+		v   any
+		err string
+	}
+	run := func(decode func(any) error) (got []row) {
+		var a errLibPtr
+		err := decode(&a)
+		got = append(got, row{nil, fmt.Sprint(err)})
+		for i := 0; i < 3; i++ {
+			var v any
+			err := decode(&v)
+			got = append(got, row{v, fmt.Sprint(err)})
+		}
+		return got
+	}
+	ours := NewDecoder(bytes.NewReader(in))
+	got := run(ours.Decode)
+	theirs := fx.NewDecoder(bytes.NewReader(in))
+	want := run(theirs.Decode)
+	if !reflect.DeepEqual(got, want) || got[0].err != wantErr.Error() ||
+		got[1].v != uint64(5) || got[2].v != uint64(6) || got[3].err != "EOF" {
+		t.Errorf("got  %v\nwant %v (fxamacker), first error %v", got, want, wantErr)
 	}
 }

@@ -170,6 +170,24 @@ func (d *decState) keepError(err error) {
 	}
 }
 
+// anyValue builds into `any` the value whose head is `first` (nil: the next
+// item), at depth `depth`. A type error inside it (a map key Go cannot hash,
+// a tag's content) is kept as type errors are and what is left of the value
+// passed over (tokens.skipPartial): ok false, for the caller to store
+// nothing, and decoding goes on after the value, as fxamacker's does.
+func (d *decState) anyValue(first *citem, depth C.uint32_t) (v any, ok bool, err error) {
+	v, _, err = buildAny(&d.t, first, flavorAny, d.dm.lim)
+	if err == nil {
+		return v, true, nil
+	}
+	te, isType := err.(*UnmarshalTypeError)
+	if !isType {
+		return nil, false, err
+	}
+	d.keepError(te)
+	return nil, false, d.t.skipPartial(depth)
+}
+
 // typeError records a type error at `it` (the first one is returned at the
 // end) for a value already read or passed over.
 func (d *decState) typeError(it *citem, t reflect.Type, reason string) {
@@ -456,7 +474,7 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 			if it._type != C.CBOR_FAST_TYPE_TAG {
 				return d.other(it, p, td)
 			}
-			num := uint64(it.value)
+			num, depth := uint64(it.value), it.depth // (it may not outlive the next read)
 			// Tags 0 to 3 over content of another type are refused here as
 			// for every other target (the README's rule; a Tag took them).
 			if end, err := d.t.atEnd(); err != nil {
@@ -470,12 +488,11 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 					return d.mismatch(c, t, r)
 				}
 			}
-			c, _, err := buildAny(&d.t, nil, flavorAny, d.dm.lim)
-			if err != nil {
-				return err
+			c, ok, err := d.anyValue(nil, depth+1) // the content, one level in
+			if ok {
+				*(*Tag)(p) = Tag{Number: num, Content: c}
 			}
-			*(*Tag)(p) = Tag{Number: num, Content: c}
-			return nil
+			return err
 		}
 	}
 	switch t.Kind() {
@@ -589,21 +606,12 @@ func buildDecOf(t reflect.Type, td *typeDec) decFn {
 	case reflect.Interface:
 		if t.NumMethod() == 0 {
 			return func(d *decState, it *citem, p unsafe.Pointer) error {
-				depth := it.depth // it may not outlive buildAny's reads
-				v, _, err := buildAny(&d.t, it, flavorAny, d.dm.lim)
-				if err != nil {
-					te, ok := err.(*UnmarshalTypeError)
-					if !ok {
-						return err
-					}
-					// A value Go cannot hold (a map key it cannot hash, a
-					// tag's content): the `any` stays as it was, the error
-					// is kept, and decoding goes on after the value.
-					d.keepError(te)
-					return d.t.skipPartial(depth)
+				// A value Go cannot hold leaves the `any` as it was.
+				v, ok, err := d.anyValue(it, it.depth)
+				if ok {
+					*(*any)(p) = v
 				}
-				*(*any)(p) = v
-				return nil
+				return err
 			}
 		}
 		return func(d *decState, it *citem, p unsafe.Pointer) error {
@@ -1074,11 +1082,14 @@ func mapStringDec(t reflect.Type, td *typeDec) decFn {
 				return err
 			}
 			if isAny {
-				x, _, err := buildAny(&d.t, v, flavorAny, d.dm.lim)
+				// A value Go cannot hold drops its pair.
+				x, ok, err := d.anyValue(v, v.depth)
 				if err != nil {
 					return err
 				}
-				ma[key] = x
+				if ok {
+					ma[key] = x
+				}
 				continue
 			}
 			vb, ok, err := d.textOf(v)
@@ -1152,15 +1163,18 @@ func mapDec(t reflect.Type, td *typeDec) decFn {
 			kv.SetZero()
 			nerr := d.nerr
 			if keyAny {
-				x, _, err := buildAny(&d.t, k, flavorAny, d.dm.lim)
+				// A key Go cannot hold or hash is kept as a type error and
+				// drops its pair (below: d.nerr moved).
+				x, ok, err := d.anyValue(k, C.uint32_t(kdepth))
 				if err != nil {
 					return err
 				}
-				if x, err = hashableKey(x, koff); err != nil {
-					return err
-				}
-				if x != nil {
-					kv.Set(reflect.ValueOf(x))
+				if ok {
+					if x, err = hashableKey(x, koff); err != nil {
+						d.keepError(err)
+					} else if x != nil {
+						kv.Set(reflect.ValueOf(x))
+					}
 				}
 			} else if err := kdec.fn(d, k, kp); err != nil {
 				return err
