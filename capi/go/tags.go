@@ -404,8 +404,18 @@ func anyRegistered(t *tokens, it *citem, l tagLookup) (v any, ok bool, nums []ui
 	d := (*decState)(unsafe.Pointer(t)) // t is the first field of a decState
 	rv := reflect.New(ti.t)
 	td := decoderFor(ti.t)
+	nerr := d.nerr
 	if err := td.inner(d, c, rv.UnsafePointer()); err != nil {
 		return nil, false, nil, nil, nil, err
+	}
+	if d.nerr != nerr {
+		// Content the type cannot take (its type error is kept): no value,
+		// as fxamacker stores none; a type error for buildAny's caller.
+		if te, ok := d.err.(*UnmarshalTypeError); ok && nerr == 0 {
+			return nil, false, nil, nil, nil, te
+		}
+		return nil, false, nil, nil, nil, &UnmarshalTypeError{CBORType: "tag", GoType: ti.t.String(),
+			Offset: offs[outer], Reason: "content of a registered tag does not fit its type"}
 	}
 	return rv.Elem().Interface(), true, nums[:outer], offs[:outer], nil, nil
 }

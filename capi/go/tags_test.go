@@ -167,6 +167,28 @@ func TestTagSetInterop(t *testing.T) {
 			t.Errorf("%s: content %#v / fxamacker %#v; want the tagPoint", row.hex, o, f)
 		}
 	}
+	// A registered tag whose content its type cannot take gives no value
+	// (it was stored as far as it was filled, tagPoint{0, 0}), as fxamacker.
+	{
+		var ours, theirs []any
+		err, fxErr := dm.Unmarshal(unhex(t, "83 f6 d903e8 417e 07"), &ours), fdm.Unmarshal(unhex(t, "83 f6 d903e8 417e 07"), &theirs)
+		if err == nil || fxErr == nil || !reflect.DeepEqual(ours, []any{nil, nil, uint64(7)}) ||
+			!reflect.DeepEqual(theirs, ours) {
+			t.Errorf("[]any: %#v %v / fxamacker %#v %v", ours, err, theirs, fxErr)
+		}
+		var m, fm map[string]any
+		in := unhex(t, "a2 6161 d903e8 417e 6162 07")
+		err, fxErr = dm.Unmarshal(in, &m), fdm.Unmarshal(in, &fm)
+		if err == nil || fxErr == nil || !reflect.DeepEqual(m, map[string]any{"b": uint64(7)}) ||
+			!reflect.DeepEqual(fm, m) {
+			t.Errorf("map[string]any: %#v %v / fxamacker %#v %v", m, err, fm, fxErr)
+		}
+		var v any = "untouched"
+		var te *UnmarshalTypeError
+		if err := dm.Unmarshal(unhex(t, "d903e8 417e"), &v); !errors.As(err, &te) || v != "untouched" {
+			t.Errorf("any: %#v %v; want it untouched and a type error", v, err)
+		}
+	}
 	// Without the mode the tags are written not and passed over on reading.
 	if b, _ := Marshal(tagPoint{1, 2}); !bytes.Equal(b, unhex(t, "a2 6178 01 6179 02")) {
 		t.Fatalf("plain Marshal: %x", b)
