@@ -276,28 +276,11 @@ func (dec *Decoder) Decode(v any) error {
 	}
 	item := dec.buf[dec.off : dec.off+n : dec.off+n]
 	rest, err := dec.dm.unmarshal(item, v, true, true)
-	if rest != nil && err != nil {
-		// Decoded whole with an error kept on the way (a type error, an
-		// Unmarshaler's error, which may be an *Error of its own): the
-		// item is passed and the next Decode reads the one after it.
-		at := dec.base + dec.off
-		dec.off += n
-		switch e := err.(type) {
-		case *UnmarshalTypeError:
-			c := *e
-			c.Offset += at
-			return &c
-		case *Error:
-			if invalidOnly(e.Code) {
-				c := *e
-				c.Offset += at
-				c.ItemOffset += at
-				return &c
-			}
-		}
-		return err
-	}
-	if e, ok := err.(*Error); ok {
+	// An *Error that stopped the decode (rest nil) is the item's own; one
+	// kept on the way of an item decoded whole (rest not nil) came from an
+	// Unmarshaler, and goes as it came below, the item passed (as a
+	// malformed item it stopped the stream for good).
+	if e, ok := err.(*Error); ok && rest == nil {
 		e = dec.shift(e)
 		if !invalidOnly(e.Code) {
 			dec.err = e
@@ -309,7 +292,8 @@ func (dec *Decoder) Decode(v any) error {
 		dec.off += n
 		return e
 	}
-	// Decoded, or decoded with a type error (the item is passed either way).
+	// Decoded, or decoded with a type error or an Unmarshaler's error kept
+	// (the item is passed either way).
 	at := dec.base + dec.off
 	dec.off += n
 	if te, ok := err.(*UnmarshalTypeError); ok {
